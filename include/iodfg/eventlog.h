@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* The columnar event log: cases of system-call events, one string pool, (call, path) keys. */
+#ifndef IODFG_EVENTLOG_H
+#define IODFG_EVENTLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iodfg_error;
+struct iodfg_strpool;
+struct iodfg_eventlog;
+
+/* Value of an int64 column (dur, size, offset, req) that strace did not show. */
+#define IODFG_UNKNOWN INT64_MIN
+/* fd column value when the call has no descriptor. */
+#define IODFG_NO_FD INT32_MIN
+
+/* How the start times of a case were recorded. */
+enum iodfg_clock {
+    IODFG_CLOCK_NONE = 0,        /* no timestamps: start = 0, file order kept */
+    IODFG_CLOCK_RELATIVE = 1,    /* -r: nanoseconds since the first line */
+    IODFG_CLOCK_TIME_OF_DAY = 2, /* -t/-tt: nanoseconds since the midnight before line 1 */
+    IODFG_CLOCK_EPOCH = 3,       /* -ttt: nanoseconds since 1970-01-01 UTC */
+};
+const char *iodfg_clock_name(enum iodfg_clock clock);
+
+/* Line kinds counted per case: id, short name, description. */
+#define IODFG_COUNT_LIST(X)                                                                        \
+    X(EVENTS, "events", "system-call events kept")                                                 \
+    X(MERGED, "merged", "unfinished/resumed pairs merged into one event")                          \
+    X(UNMATCHED, "unmatched", "unfinished or resumed halves without a partner (kept as events)")  \
+    X(NO_DURATION, "no_duration", "events without a -T duration")                                 \
+    X(SIGNALS, "signals", "signal lines (--- SIG... ---)")                                         \
+    X(EXITS, "exits", "exit lines (+++ exited/killed +++)")                                        \
+    X(RESTARTS, "restarts", "calls interrupted with ERESTART* (ignored)")                          \
+    X(NOTICES, "notices", "strace notices (attached, detached, ...)")                              \
+    X(BLANK, "blank", "empty lines")                                                               \
+    X(UNPARSABLE, "unparsable", "lines that could not be parsed")
+
+enum iodfg_count {
+#define IODFG_X_COUNT(id, name, text) IODFG_COUNT_##id,
+    IODFG_COUNT_LIST(IODFG_X_COUNT)
+#undef IODFG_X_COUNT
+        IODFG_COUNT__N
+};
+const char *iodfg_count_name(enum iodfg_count c);
+const char *iodfg_count_text(enum iodfg_count c);
+
+/* How a case got its attributes from its file name. */
+enum iodfg_naming { IODFG_NAMING_PATTERN = 0, IODFG_NAMING_FILENAME = 1 };
+
+struct iodfg_case_info {
+    uint32_t name, cid, host, rid, source; /* string ids in the log's pool */
+    enum iodfg_naming naming;
+    enum iodfg_clock clock;
+    uint64_t lines;                   /* lines read */
+    uint64_t bytes;                   /* bytes read */
+    uint64_t counts[IODFG_COUNT__N];
+};
+
+/* One event as pushed into a log (ids already in the log's pool). */
+struct iodfg_event {
+    int64_t start_ns, dur_ns, size, offset, req;
+    uint32_t key;  /* (call, path) key id */
+    uint32_t err;  /* string id of the errno name, IODFG_STR_EMPTY when the call succeeded */
+    int32_t pid, fd;
+};
+
+/* One event as a parser sees it: strings are views into the parser's buffers. */
+struct iodfg_raw_event {
+    int64_t start_ns, dur_ns, size, offset, req;
+    int32_t pid, fd;
+    const char *call, *path, *err;
+    size_t call_len, path_len, err_len;
+    uint64_t seq; /* position in the input (line number of its first line) for stable order */
+};
+
+/* Columns of a log. A column left out at creation is NULL. */
+enum iodfg_column {
+    IODFG_COL_START = 1u << 0,
+    IODFG_COL_DUR = 1u << 1,
+    IODFG_COL_SIZE = 1u << 2,
+    IODFG_COL_OFFSET = 1u << 3,
+    IODFG_COL_REQ = 1u << 4,
+    IODFG_COL_KEY = 1u << 5,
+    IODFG_COL_ERR = 1u << 6,
+    IODFG_COL_PID = 1u << 7,
+    IODFG_COL_FD = 1u << 8,
+    IODFG_COL_ALL = (1u << 9) - 1,
+    /* what analysis needs: 32 bytes per event */
+    IODFG_COL_ANALYSIS = IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY |
+                         IODFG_COL_PID,
+};
+
+struct iodfg_columns {
+    int64_t *start_ns, *dur_ns, *size, *offset, *req;
+    uint32_t *key, *err;
+    int32_t *pid, *fd;
+};
+
+/* Kind of thing a path names; non-files are counted by kind, not by inode. */
+enum iodfg_path_kind {
+    IODFG_PATH_NONE = 0, /* the call named no file */
+    IODFG_PATH_FILE,
+    IODFG_PATH_SOCKET,
+    IODFG_PATH_PIPE,
+    IODFG_PATH_ANON, /* anon_inode:[eventfd] and friends */
+    IODFG_PATH_OTHER,
+};
+enum iodfg_path_kind iodfg_path_kind_of(const char *path, size_t len);
+const char *iodfg_path_kind_name(enum iodfg_path_kind kind);
+
+struct iodfg_key {
+    uint32_t call, path;
+    uint8_t kind; /* enum iodfg_path_kind of path */
+};
+
+/* An empty log keeping the given columns (enum iodfg_column bits). NULL when out of memory. */
+struct iodfg_eventlog *iodfg_eventlog_new(unsigned columns);
+/* The same, taking ownership of pool (freed with the log, or at once on failure). */
+struct iodfg_eventlog *iodfg_eventlog_new_with_pool(unsigned columns,
+                                                    struct iodfg_strpool *pool_take);
+void iodfg_eventlog_free(struct iodfg_eventlog *log);
+
+/* Accessors; pointers are borrowed until the log changes or is freed. */
+struct iodfg_strpool *iodfg_eventlog_pool(const struct iodfg_eventlog *log);
+unsigned iodfg_eventlog_column_mask(const struct iodfg_eventlog *log);
+uint64_t iodfg_eventlog_event_count(const struct iodfg_eventlog *log);
+uint32_t iodfg_eventlog_case_count(const struct iodfg_eventlog *log);
+const struct iodfg_case_info *iodfg_eventlog_case(const struct iodfg_eventlog *log, uint32_t c);
+/* case_count+1 offsets: events of case c are [off[c], off[c+1]). */
+const uint64_t *iodfg_eventlog_case_offsets(const struct iodfg_eventlog *log);
+const struct iodfg_columns *iodfg_eventlog_columns(const struct iodfg_eventlog *log);
+uint32_t iodfg_eventlog_key_count(const struct iodfg_eventlog *log);
+const struct iodfg_key *iodfg_eventlog_keys(const struct iodfg_eventlog *log);
+/* Bytes of memory held (columns, keys, cases, pool). */
+size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log);
+
+/* Find or add the key (call, path), both string ids of this log's pool. */
+int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path, uint32_t *key);
+
+/* Building: begin a case, push its events, end it (which sorts them by start, ties in seq
+ * order). Strings in info must be ids of this log's pool. All return 0 or -1 with err set. */
+int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct iodfg_error *err);
+int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_case_info *info,
+                              struct iodfg_error *err);
+int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev, uint64_t seq,
+                        struct iodfg_error *err);
+/* Intern the strings of ev and push it. */
+int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_event *ev,
+                            struct iodfg_error *err);
+/* The case being built, to update its counts. NULL outside begin/end. */
+struct iodfg_case_info *iodfg_eventlog_open_case(struct iodfg_eventlog *log);
+int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err);
+
+/* Append every case of src to dst, re-interning strings and keys. */
+int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src,
+                          struct iodfg_error *err);
+
+/* Replace the columns wholesale (used by loaders): takes ownership of the arrays in cols
+ * (allocated with malloc), of offsets (case_count+1 entries) and of cases. */
+int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols, uint64_t events,
+                         struct iodfg_case_info *cases, uint64_t *offsets, uint32_t case_count,
+                         struct iodfg_error *err);
+
+#endif

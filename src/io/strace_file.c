@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/* strace trace parser: clocks, unfinished/resumed merging, per-call fields, counting. */
+#include "config.h"
+
+#include "iodfg/strace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+
+#include "strace_calls.h"
+#include "strace_priv.h"
+
+#define NS_PER_DAY (86400LL * 1000000000LL)
+#define EPOCH_MIN_NS (100000000LL * 1000000000LL) // 1973: smaller numbers are -r deltas
+#define MAX_PENDING 4096
+
+struct pending {
+    int32_t pid;
+    int has_pid;
+    struct text name;
+    struct text args; // argument text before "<unfinished ...>"
+    int64_t start_ns;
+    uint64_t seq;
+};
+
+struct parser {
+    iodfg_emit_fn emit;
+    void *ctx;
+    struct iodfg_strace_result *res;
+    struct iodfg_error *err;
+    int have_clock;
+    int64_t day_ns, last_tod, rel_ns;
+    char *scratch; // decoded paths
+    size_t scratch_cap;
+    char *joined; // unfinished + resumed text
+    size_t joined_cap;
+    struct pending *pend;
+    size_t npend, pend_cap;
+};
+
+static int reserve(char **buf, size_t *cap, size_t need, struct iodfg_error *err)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    size_t n = *cap ? *cap : 256;
+    while (n < need) {
+        n *= 2;
+    }
+    char *b = realloc(*buf, n);
+    if (!b) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    *buf = b;
+    *cap = n;
+    return 0;
+}
+
+static void diag(struct parser *p, uint64_t line, unsigned long col, const char *msg)
+{
+    struct iodfg_strace_result *r = p->res;
+    if (r->ndiags < IODFG_STRACE_MAX_DIAGS) {
+        struct iodfg_strace_diag *d = &r->diags[r->ndiags++];
+        d->line = line;
+        d->col = col;
+        size_t n = strlen(msg);
+        if (n >= sizeof(d->msg)) {
+            n = sizeof(d->msg) - 1;
+        }
+        memcpy(d->msg, msg, n);
+        d->msg[n] = '\0';
+    }
+}
+
+// Start time of a stamped line in the case's clock; -1 when the stamp kind does not fit.
+static int line_time(struct parser *p, const struct strace_line *ln, int64_t *t)
+{
+    struct iodfg_strace_result *r = p->res;
+    enum iodfg_clock want;
+    if (ln->stamp == STAMP_NONE) {
+        want = IODFG_CLOCK_NONE;
+    } else if (ln->stamp == STAMP_TOD) {
+        want = IODFG_CLOCK_TIME_OF_DAY;
+    } else if (ln->has_rel || (ln->stamp_ns >= EPOCH_MIN_NS && !ln->stamp_padded)) {
+        want = IODFG_CLOCK_EPOCH;
+    } else {
+        want = IODFG_CLOCK_RELATIVE;
+    }
+    if (!p->have_clock) {
+        p->have_clock = 1;
+        r->clock = want;
+    } else if (want != r->clock) {
+        return -1;
+    }
+    switch (want) {
+    case IODFG_CLOCK_TIME_OF_DAY: {
+        int64_t v = ln->stamp_ns + p->day_ns;
+        if (v < p->last_tod - NS_PER_DAY / 2) { // past midnight
+            p->day_ns += NS_PER_DAY;
+            v += NS_PER_DAY;
+        }
+        p->last_tod = v;
+        *t = v;
+        break;
+    }
+    case IODFG_CLOCK_RELATIVE:
+        p->rel_ns += ln->stamp_ns;
+        *t = p->rel_ns;
+        break;
+    case IODFG_CLOCK_EPOCH:
+        *t = ln->stamp_ns;
+        break;
+    case IODFG_CLOCK_NONE:
+        *t = 0;
+        break;
+    }
+    return 0;
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// Integer argument number k counted from the end of args (1 = last); IODFG_UNKNOWN if not one.
+static int64_t arg_from_end(struct text args, unsigned k)
+{
+    size_t end = args.n;
+    for (;;) {
+        size_t b = end;
+        while (b > 0 && args.p[b - 1] != ',') {
+            b--;
+        }
+        if (--k == 0) {
+            size_t i = b;
+            while (i < end && args.p[i] == ' ') {
+                i++;
+            }
+            int64_t v = 0;
+            size_t d = i;
+            while (i < end && is_digit(args.p[i]) && v < INT64_MAX / 10 - 9) {
+                v = v * 10 + (args.p[i++] - '0');
+            }
+            return i > d && i == end ? v : IODFG_UNKNOWN;
+        }
+        if (b == 0) {
+            return IODFG_UNKNOWN;
+        }
+        end = b - 1;
+    }
+}
+
+// A parsed first argument: fd number and/or annotation, or a quoted string.
+struct arg0 {
+    int has_fd, at_fdcwd;
+    int32_t fd;
+    struct text annot;  // path from "N<path>" or "AT_FDCWD<path>"
+    struct text string; // contents of a quoted string argument
+    size_t end;         // index of the ',' or ')' after it
+};
+
+static void parse_arg(const char *s, size_t n, struct arg0 *a)
+{
+    memset(a, 0, sizeof(*a));
+    size_t i = 0;
+    if (n >= 8 && memcmp(s, "AT_FDCWD", 8) == 0) {
+        a->at_fdcwd = 1;
+        i = 8;
+    } else if (i < n && (is_digit(s[i]) || (s[i] == '-' && i + 1 < n && is_digit(s[i + 1])))) {
+        int neg = s[i] == '-';
+        i += neg;
+        int64_t v = 0;
+        while (i < n && is_digit(s[i]) && v <= 0x7fffffff) {
+            v = v * 10 + (s[i++] - '0');
+        }
+        if (v <= 0x7fffffff) {
+            a->has_fd = 1;
+            a->fd = (int32_t)(neg ? -v : v);
+        }
+    } else if (i < n && s[i] == '"') {
+        size_t j = 1;
+        while (j < n && s[j] != '"') {
+            j += s[j] == '\\' ? 2 : 1;
+        }
+        if (j < n) {
+            a->string.p = s + 1;
+            a->string.n = j - 1;
+        }
+    }
+    if ((a->has_fd || a->at_fdcwd) && i < n && s[i] == '<') {
+        size_t plen, e = strace_annot_end(s + i, n - i, &plen);
+        if (e != (size_t)-1) {
+            a->annot.p = s + i + 1;
+            a->annot.n = plen;
+        }
+    }
+    a->end = strace_arg_end(s, n);
+}
+
+// Decode a path (optionally below a directory) into the scratch buffer.
+static int decode_path(struct parser *p, struct text dir, struct text name, struct iodfg_raw_event *ev)
+{
+    if (reserve(&p->scratch, &p->scratch_cap, dir.n + name.n + 2, p->err)) {
+        return -1;
+    }
+    size_t o = 0;
+    if (dir.n) {
+        o = strace_unescape(dir.p, dir.n, p->scratch);
+        if (name.n) {
+            p->scratch[o++] = '/';
+        }
+    }
+    o += strace_unescape(name.p, name.n, p->scratch + o);
+    ev->path = p->scratch;
+    ev->path_len = o;
+    return 0;
+}
+
+static int fill_path(struct parser *p, const struct strace_line *ln, struct text args,
+                     unsigned flags, struct iodfg_raw_event *ev)
+{
+    struct arg0 a;
+    parse_arg(args.p, args.n, &a);
+    if (a.has_fd) {
+        ev->fd = a.fd;
+    }
+    struct text none = {NULL, 0};
+    if ((flags & IODFG_CALL_OPEN) && ln->ret_annot.n) {
+        return decode_path(p, none, ln->ret_annot, ev);
+    }
+    if ((flags & IODFG_CALL_DIRFD) && (a.has_fd || a.at_fdcwd) && a.end < args.n) {
+        size_t b = a.end + 1;
+        while (b < args.n && args.p[b] == ' ') {
+            b++;
+        }
+        struct arg0 a1;
+        parse_arg(args.p + b, args.n - b, &a1);
+        if (a1.string.p) {
+            int absolute = a1.string.n && a1.string.p[0] == '/';
+            return decode_path(p, absolute ? none : a.annot, a1.string, ev);
+        }
+    }
+    if (a.annot.n) {
+        return decode_path(p, none, a.annot, ev);
+    }
+    if (a.string.p && (flags & (IODFG_CALL_PATH0 | IODFG_CALL_DIRFD))) {
+        return decode_path(p, none, a.string, ev);
+    }
+    return 0;
+}
+
+// Turn a split line (or a merged pair) into an event and hand it to the sink.
+static int emit_event(struct parser *p, const struct strace_line *ln, struct text name,
+                      struct text args, int32_t pid, int64_t start, uint64_t seq)
+{
+    const struct call_info *ci = strace_call_lookup(name.p, name.n);
+    unsigned flags = ci ? ci->flags : 0;
+    struct iodfg_raw_event ev = {
+        .start_ns = start,
+        .dur_ns = ln->dur_ns >= 0 ? ln->dur_ns : IODFG_UNKNOWN,
+        .size = IODFG_UNKNOWN,
+        .offset = IODFG_UNKNOWN,
+        .req = IODFG_UNKNOWN,
+        .pid = pid,
+        .fd = IODFG_NO_FD,
+        .call = name.p,
+        .call_len = name.n,
+        .path = "",
+        .err = ln->err.p,
+        .err_len = ln->err.n,
+        .seq = seq,
+    };
+    if (fill_path(p, ln, args, flags, &ev)) {
+        return -1;
+    }
+    if (ln->ret_known && ln->ret >= 0) {
+        if (flags & IODFG_CALL_SIZE) {
+            ev.size = ln->ret;
+        }
+        if (flags & IODFG_CALL_SEEK) {
+            ev.offset = ln->ret;
+        }
+        if (flags & IODFG_CALL_OPEN && ln->ret <= 0x7fffffff) {
+            ev.fd = (int32_t)ln->ret;
+        }
+    }
+    if (ci && ci->req_arg) {
+        ev.req = arg_from_end(args, ci->req_arg);
+    }
+    if (ci && ci->off_arg) {
+        ev.offset = arg_from_end(args, ci->off_arg);
+    }
+    struct iodfg_strace_result *r = p->res;
+    r->counts[IODFG_COUNT_EVENTS]++;
+    if (ev.dur_ns == IODFG_UNKNOWN) {
+        r->counts[IODFG_COUNT_NO_DURATION]++;
+    }
+    return p->emit(p->ctx, &ev, p->err);
+}
+
+static struct pending *find_pending(struct parser *p, const struct strace_line *ln)
+{
+    for (size_t i = 0; i < p->npend; i++) {
+        if (p->pend[i].pid == ln->pid && p->pend[i].has_pid == ln->has_pid) {
+            return &p->pend[i];
+        }
+    }
+    return NULL;
+}
+
+static int flush_pending(struct parser *p, struct pending *pe)
+{
+    struct strace_line empty;
+    memset(&empty, 0, sizeof(empty));
+    empty.dur_ns = -1;
+    p->res->counts[IODFG_COUNT_UNMATCHED]++;
+    int rc = emit_event(p, &empty, pe->name, pe->args, pe->pid, pe->start_ns, pe->seq);
+    *pe = p->pend[--p->npend];
+    return rc;
+}
+
+static int on_unfinished(struct parser *p, const struct strace_line *ln, int64_t t, uint64_t seq)
+{
+    struct pending *old = find_pending(p, ln);
+    if (old) {
+        if (old->name.n == ln->name.n && memcmp(old->name.p, ln->name.p, ln->name.n) == 0 &&
+            ln->body.p[0] == '<') {
+            return 0; // "<... x resumed> <unfinished ...>": the call is still pending
+        }
+        if (flush_pending(p, old)) {
+            return -1;
+        }
+    }
+    if (p->npend == MAX_PENDING && flush_pending(p, &p->pend[0])) {
+        return -1;
+    }
+    if (p->npend == p->pend_cap) {
+        size_t cap = p->pend_cap ? p->pend_cap * 2 : 16;
+        struct pending *n = realloc(p->pend, cap * sizeof(*n));
+        if (!n) {
+            return iodfg_error_set(p->err, IODFG_E_NOMEM, NULL);
+        }
+        p->pend = n;
+        p->pend_cap = cap;
+    }
+    struct pending *pe = &p->pend[p->npend++];
+    pe->pid = ln->pid;
+    pe->has_pid = ln->has_pid;
+    pe->name = ln->name;
+    pe->args = ln->args;
+    pe->start_ns = t;
+    pe->seq = seq;
+    return 0;
+}
+
+static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t, uint64_t seq)
+{
+    struct iodfg_strace_result *r = p->res;
+    struct pending *pe = find_pending(p, ln);
+    if (pe && (pe->name.n != ln->name.n || memcmp(pe->name.p, ln->name.p, ln->name.n) != 0)) {
+        if (flush_pending(p, pe)) {
+            return -1;
+        }
+        pe = NULL;
+    }
+    if (!pe) {
+        if (ln->restart) {
+            r->counts[IODFG_COUNT_RESTARTS]++;
+            return 0;
+        }
+        r->counts[IODFG_COUNT_UNMATCHED]++;
+        int64_t start = ln->dur_ns >= 0 && t >= ln->dur_ns ? t - ln->dur_ns : t;
+        struct text no_args = {"", 0};
+        return emit_event(p, ln, ln->name, no_args, ln->pid, start, seq);
+    }
+    // Re-split "args-before-unfinished" + "text-after-resumed>" as one complete call.
+    const char *rest = ln->args.p;
+    size_t rest_n = (size_t)(ln->body.p + ln->body.n - rest);
+    if (reserve(&p->joined, &p->joined_cap, pe->args.n + rest_n + 1, p->err)) {
+        return -1;
+    }
+    memcpy(p->joined, pe->args.p, pe->args.n);
+    memcpy(p->joined + pe->args.n, rest, rest_n);
+    struct strace_line whole;
+    memset(&whole, 0, sizeof(whole));
+    whole.dur_ns = -1;
+    struct pending got = *pe;
+    *pe = p->pend[--p->npend];
+    if (strace_tail_split(p->joined, got.args.n + rest_n, &whole)) {
+        whole = *ln; // keep what the resumed half said
+        whole.args.p = got.args.p;
+        whole.args.n = got.args.n;
+    }
+    if (whole.restart) {
+        r->counts[IODFG_COUNT_RESTARTS]++;
+        return 0;
+    }
+    r->counts[IODFG_COUNT_MERGED]++;
+    return emit_event(p, &whole, got.name, whole.args, got.pid, got.start_ns, got.seq);
+}
+
+static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
+{
+    struct iodfg_strace_result *r = p->res;
+    struct strace_line ln;
+    strace_line_split(s, n, &ln);
+    int64_t t = 0;
+    // strace writes its own notices without pid or timestamp, whatever the format.
+    int timed = ln.kind != LINE_BAD && ln.kind != LINE_BLANK &&
+                !(ln.kind == LINE_NOTICE && ln.stamp == STAMP_NONE);
+    if (timed && line_time(p, &ln, &t)) {
+        diag(p, lineno, 1, "expected the same timestamp format as the first line");
+        r->counts[IODFG_COUNT_UNPARSABLE]++;
+        return 0;
+    }
+    switch (ln.kind) {
+    case LINE_EVENT:
+        if (ln.restart) {
+            r->counts[IODFG_COUNT_RESTARTS]++;
+            return 0;
+        }
+        return emit_event(p, &ln, ln.name, ln.args, ln.pid, t, lineno);
+    case LINE_UNFINISHED:
+        return on_unfinished(p, &ln, t, lineno);
+    case LINE_RESUMED:
+        return on_resumed(p, &ln, t, lineno);
+    case LINE_SIGNAL:
+        r->counts[IODFG_COUNT_SIGNALS]++;
+        return 0;
+    case LINE_EXIT:
+        r->counts[IODFG_COUNT_EXITS]++;
+        return 0;
+    case LINE_NOTICE:
+        r->counts[IODFG_COUNT_NOTICES]++;
+        return 0;
+    case LINE_BLANK:
+        r->counts[IODFG_COUNT_BLANK]++;
+        return 0;
+    case LINE_BAD:
+        break;
+    }
+    r->counts[IODFG_COUNT_UNPARSABLE]++;
+    diag(p, lineno, ln.bad_col, ln.expected);
+    return 0;
+}
+
+int iodfg_strace_parse(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
+                       struct iodfg_strace_result *res, struct iodfg_error *err)
+{
+    memset(res, 0, sizeof(*res));
+    struct parser p = {.emit = emit, .ctx = ctx, .res = res, .err = err};
+    int rc = 0;
+    uint64_t lineno = 0;
+    size_t pos = 0;
+    while (pos < len && rc == 0) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        lineno++;
+        rc = on_line(&p, buf + pos, end - pos, lineno);
+        pos = end + 1;
+    }
+    // Calls still unfinished at the end of the trace are kept, without a duration.
+    while (rc == 0 && p.npend) {
+        rc = flush_pending(&p, &p.pend[0]);
+    }
+    res->lines = lineno;
+    res->bytes = len;
+    free(p.scratch);
+    free(p.joined);
+    free(p.pend);
+    return rc;
+}
+
+int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,
+                               struct iodfg_error *err)
+{
+    return iodfg_eventlog_push_raw(ctx, ev, err);
+}

@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: MIT */
+/* strace line splitter: prefix (pid, timestamps), body kind, call, arguments, return part. */
+#include "config.h"
+
+#include <string.h>
+
+#include "strace_priv.h"
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_name(char c)
+{
+    return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || (c >= 'A' && c <= 'Z');
+}
+
+static void set_bad(struct strace_line *ln, const char *line, const char *at, const char *what)
+{
+    ln->kind = LINE_BAD;
+    ln->bad_col = (unsigned long)(at - line) + 1;
+    ln->expected = what;
+}
+
+// Parse "SSSS[.ffffff]" into nanoseconds; returns chars used or 0.
+static size_t parse_seconds(const char *s, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    int64_t sec = 0;
+    while (i < n && is_digit(s[i])) {
+        if (sec > 9000000000LL) { // beyond year 2255 in ns: not a timestamp
+            return 0;
+        }
+        sec = sec * 10 + (s[i] - '0');
+        i++;
+    }
+    if (i == 0) {
+        return 0;
+    }
+    int64_t frac = 0;
+    if (i < n && s[i] == '.') {
+        i++;
+        int digits = 0;
+        while (i < n && is_digit(s[i])) {
+            if (digits < 9) {
+                frac = frac * 10 + (s[i] - '0');
+                digits++;
+            }
+            i++;
+        }
+        while (digits < 9) {
+            frac *= 10;
+            digits++;
+        }
+    }
+    *ns = sec * 1000000000LL + frac;
+    return i;
+}
+
+// Parse "HH:MM:SS[.ffffff]"; returns chars used or 0.
+static size_t parse_tod(const char *s, size_t n, int64_t *ns)
+{
+    if (n < 8 || !is_digit(s[0]) || !is_digit(s[1]) || s[2] != ':' || !is_digit(s[3]) ||
+        !is_digit(s[4]) || s[5] != ':' || !is_digit(s[6]) || !is_digit(s[7])) {
+        return 0;
+    }
+    int h = (s[0] - '0') * 10 + (s[1] - '0');
+    int m = (s[3] - '0') * 10 + (s[4] - '0');
+    int64_t sec_ns;
+    size_t used = parse_seconds(s + 6, n - 6, &sec_ns);
+    if (h > 23 || m > 59 || sec_ns >= 61000000000LL) {
+        return 0;
+    }
+    *ns = ((int64_t)h * 3600 + m * 60) * 1000000000LL + sec_ns;
+    return 6 + used;
+}
+
+static size_t skip_blanks(const char *s, size_t i, size_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) {
+        i++;
+    }
+    return i;
+}
+
+void strace_line_split(const char *s, size_t n, struct strace_line *ln)
+{
+    memset(ln, 0, sizeof(*ln));
+    ln->dur_ns = -1;
+    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ')) {
+        n--;
+    }
+    size_t i = 0;
+    if (n >= 5 && memcmp(s, "[pid ", 5) == 0) {
+        i = skip_blanks(s, 5, n);
+        int32_t pid = 0;
+        size_t d = i;
+        while (i < n && is_digit(s[i]) && pid < 100000000) {
+            pid = pid * 10 + (s[i++] - '0');
+        }
+        if (i == d || i >= n || s[i] != ']') {
+            set_bad(ln, s, s + i, "expected a process id and ']' after \"[pid\"");
+            return;
+        }
+        ln->has_pid = 1;
+        ln->pid = pid;
+        i = skip_blanks(s, i + 1, n);
+    }
+    size_t start_blank = i;
+    i = skip_blanks(s, i, n);
+    int padded = i > start_blank;
+    if (i < n && is_digit(s[i])) {
+        size_t j = i;
+        while (j < n && is_digit(s[j])) {
+            j++;
+        }
+        if (j < n && (s[j] == ' ' || s[j] == '\t') && !ln->has_pid && !padded) {
+            // a pid column (strace -f -o FILE)
+            int64_t pid = 0;
+            for (size_t k = i; k < j && pid <= 0x7fffffff; k++) {
+                pid = pid * 10 + (s[k] - '0');
+            }
+            if (pid > 0x7fffffff) {
+                set_bad(ln, s, s + i, "expected a process id that fits 31 bits");
+                return;
+            }
+            ln->has_pid = 1;
+            ln->pid = (int32_t)pid;
+            i = skip_blanks(s, j, n);
+            padded = 0;
+            size_t b = i;
+            i = skip_blanks(s, i, n);
+            padded = i > b;
+        }
+    }
+    if (i < n && is_digit(s[i])) {
+        int64_t ns;
+        size_t used = parse_tod(s + i, n - i, &ns);
+        if (used) {
+            ln->stamp = STAMP_TOD;
+        } else if ((used = parse_seconds(s + i, n - i, &ns)) != 0) {
+            ln->stamp = STAMP_NUMBER;
+            ln->stamp_padded = padded;
+        } else {
+            set_bad(ln, s, s + i, "expected a timestamp");
+            return;
+        }
+        ln->stamp_ns = ns;
+        i += used;
+        if (i < n && s[i] != ' ' && s[i] != '\t') {
+            set_bad(ln, s, s + i, "expected a blank after the timestamp");
+            return;
+        }
+        i = skip_blanks(s, i, n);
+        if (i + 1 < n && s[i] == '(' && s[i + 1] == '+') {
+            size_t j = skip_blanks(s, i + 2, n);
+            int64_t rel;
+            size_t used2 = parse_seconds(s + j, n - j, &rel);
+            if (!used2 || j + used2 >= n || s[j + used2] != ')') {
+                set_bad(ln, s, s + j, "expected a relative time and ')' after \"(+\"");
+                return;
+            }
+            ln->has_rel = 1;
+            i = skip_blanks(s, j + used2 + 1, n);
+        }
+    }
+    strace_body_split(s + i, n - i, ln);
+    if (ln->kind == LINE_BAD) {
+        ln->bad_col += i;
+    }
+    if (ln->kind == LINE_BLANK && (ln->stamp || ln->has_pid)) {
+        set_bad(ln, s, s + i, "expected a system call after the timestamp");
+    }
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix, size_t m)
+{
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static const char UNFINISHED[] = "<unfinished ...>";
+#define UNFINISHED_LEN (sizeof(UNFINISHED) - 1)
+
+void strace_body_split(const char *s, size_t n, struct strace_line *ln)
+{
+    ln->body.p = s;
+    ln->body.n = n;
+    if (n == 0) {
+        ln->kind = LINE_BLANK;
+        return;
+    }
+    if (n >= 4 && memcmp(s, "--- ", 4) == 0) {
+        ln->kind = LINE_SIGNAL;
+        return;
+    }
+    if (n >= 4 && memcmp(s, "+++ ", 4) == 0) {
+        ln->kind = LINE_EXIT;
+        return;
+    }
+    if (n >= 8 && memcmp(s, "strace: ", 8) == 0) {
+        ln->kind = LINE_NOTICE;
+        return;
+    }
+    if (n >= 5 && memcmp(s, "<... ", 5) == 0) {
+        size_t i = 5, a = 5;
+        while (i < n && is_name(s[i])) {
+            i++;
+        }
+        static const char res[] = " resumed>";
+        if (i == a || n - i < sizeof(res) - 1 || memcmp(s + i, res, sizeof(res) - 1) != 0) {
+            set_bad(ln, s, s + i, "expected \"<... NAME resumed>\"");
+            return;
+        }
+        ln->name.p = s + a;
+        ln->name.n = i - a;
+        const char *rest = s + i + sizeof(res) - 1;
+        size_t rn = n - (i + sizeof(res) - 1);
+        size_t trimmed = rn;
+        while (trimmed && rest[trimmed - 1] == ' ') {
+            trimmed--;
+        }
+        if (ends_with(rest, trimmed, UNFINISHED, UNFINISHED_LEN)) {
+            // resumed and interrupted again: still unfinished
+            ln->kind = LINE_UNFINISHED;
+            ln->args.p = rest;
+            ln->args.n = trimmed - UNFINISHED_LEN;
+            return;
+        }
+        ln->kind = LINE_RESUMED;
+        if (strace_tail_split(rest, rn, ln)) {
+            set_bad(ln, s, rest + rn, "expected \") = RETURN\" after \"resumed>\"");
+        }
+        return;
+    }
+    size_t i = 0;
+    while (i < n && is_name(s[i])) {
+        i++;
+    }
+    if (i == 0 || i >= n || s[i] != '(') {
+        set_bad(ln, s, s + i, i ? "expected '(' after the system-call name"
+                                 : "expected a system-call name, signal or exit line");
+        return;
+    }
+    ln->name.p = s;
+    ln->name.n = i;
+    const char *rest = s + i + 1;
+    size_t rn = n - i - 1;
+    if (ends_with(rest, rn, UNFINISHED, UNFINISHED_LEN)) {
+        ln->kind = LINE_UNFINISHED;
+        ln->args.p = rest;
+        ln->args.n = rn - UNFINISHED_LEN;
+        return;
+    }
+    ln->kind = LINE_EVENT;
+    if (strace_tail_split(rest, rn, ln)) {
+        set_bad(ln, s, s + n, "expected \") = RETURN\" to end the call");
+    }
+}
+
+// Parse "<seconds>" at the end of s[0..n); returns the index of '<' or n when absent.
+static size_t split_duration(const char *s, size_t n, int64_t *dur)
+{
+    if (n < 3 || s[n - 1] != '>') {
+        return n;
+    }
+    size_t i = n - 1;
+    while (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.')) {
+        i--;
+    }
+    if (i == 0 || s[i - 1] != '<' || i == n - 1) {
+        return n;
+    }
+    int64_t ns;
+    size_t used = parse_seconds(s + i, n - 1 - i, &ns);
+    if (used != n - 1 - i) {
+        return n;
+    }
+    *dur = ns;
+    return i - 1;
+}
+
+size_t strace_annot_end(const char *s, size_t n, size_t *path_len)
+{
+    size_t depth = 0, brackets = 0;
+    int file = n > 1 && s[1] == '/'; // only socket details use brackets
+    *path_len = 0;
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (c == '\\') {
+            i++;
+        } else if (c == '[' && !file) {
+            brackets++; // -yy socket details: "TCP:[1.2.3.4:5->6.7.8.9:10]"
+        } else if (c == ']' && brackets) {
+            brackets--;
+        } else if (brackets) {
+            continue;
+        } else if (c == '<') {
+            if (depth == 0 && !*path_len) {
+                *path_len = i - 1;
+            }
+            depth++;
+        } else if (c == '>') {
+            if (depth == 0) {
+                if (!*path_len) {
+                    *path_len = i - 1;
+                }
+                return i;
+            }
+            depth--;
+        }
+    }
+    return (size_t)-1;
+}
+
+// Parse the return part r[0..n): "ret[<annot>][ ERRNO (desc)][ (extra)]". 0 when it fits.
+static int parse_return(const char *r, size_t n, struct strace_line *ln)
+{
+    size_t i = 0;
+    ln->has_ret = 1;
+    if (n >= 1 && r[0] == '?') {
+        ln->ret_known = 0;
+        i = 1;
+    } else if (n >= 3 && r[0] == '0' && r[1] == 'x') {
+        int64_t v = 0;
+        i = 2;
+        while (i < n && ((r[i] >= '0' && r[i] <= '9') || (r[i] >= 'a' && r[i] <= 'f'))) {
+            v = (int64_t)((uint64_t)v << 4 | (uint64_t)(r[i] <= '9' ? r[i] - '0' : r[i] - 'a' + 10));
+            i++;
+        }
+        if (i == 2) {
+            return -1;
+        }
+        ln->ret_known = 1;
+        ln->ret = v;
+    } else {
+        int neg = 0;
+        if (i < n && r[i] == '-') {
+            neg = 1;
+            i++;
+        }
+        size_t d = i;
+        uint64_t v = 0;
+        while (i < n && is_digit(r[i])) {
+            if (v > (UINT64_MAX - 9) / 10) {
+                return -1;
+            }
+            v = v * 10 + (uint64_t)(r[i] - '0');
+            i++;
+        }
+        if (i == d) {
+            return -1;
+        }
+        ln->ret_known = 1;
+        ln->ret = neg ? -(int64_t)v : (int64_t)v;
+    }
+    if (i < n && r[i] == '<') {
+        size_t plen, end = strace_annot_end(r + i, n - i, &plen);
+        if (end == (size_t)-1) {
+            return -1;
+        }
+        ln->ret_annot.p = r + i + 1;
+        ln->ret_annot.n = plen;
+        i += end + 1;
+    }
+    if (i < n && r[i] != ' ') {
+        return -1;
+    }
+    if (i + 2 < n && r[i + 1] == 'E' && r[i + 2] >= 'A' && r[i + 2] <= 'Z') {
+        size_t a = i + 1, j = a;
+        while (j < n && ((r[j] >= 'A' && r[j] <= 'Z') || is_digit(r[j]) || r[j] == '_')) {
+            j++;
+        }
+        if (j == n || r[j] == ' ') {
+            ln->err.p = r + a;
+            ln->err.n = j - a;
+            ln->restart = j - a >= 8 && memcmp(r + a, "ERESTART", 8) == 0;
+        }
+    }
+    return 0;
+}
+
+int strace_tail_split(const char *s, size_t n, struct strace_line *ln)
+{
+    size_t end = split_duration(s, n, &ln->dur_ns);
+    while (end && s[end - 1] == ' ') {
+        end--;
+    }
+    // The return is announced by the last ") = " whose tail parses; paths and strings before
+    // it may contain the same characters.
+    for (size_t q = end; q-- > 1;) {
+        if (s[q] != '=' || q + 1 >= end || s[q + 1] != ' ') {
+            continue;
+        }
+        size_t p = q;
+        while (p > 0 && s[p - 1] == ' ') {
+            p--;
+        }
+        if (p == q || p == 0 || s[p - 1] != ')') {
+            continue;
+        }
+        struct strace_line save = *ln;
+        if (parse_return(s + q + 2, end - q - 2, ln) == 0) {
+            ln->args.p = s;
+            ln->args.n = p - 1;
+            return 0;
+        }
+        *ln = save;
+    }
+    return -1;
+}
+
+size_t strace_arg_end(const char *s, size_t n)
+{
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        switch (c) {
+        case '"':
+            for (i++; i < n && s[i] != '"'; i++) {
+                if (s[i] == '\\') {
+                    i++;
+                }
+            }
+            break;
+        case '<':
+            if (i > 0 && is_name(s[i - 1])) {
+                size_t plen, e = strace_annot_end(s + i, n - i, &plen);
+                if (e == (size_t)-1) {
+                    return n;
+                }
+                i += e;
+            }
+            break;
+        case '(':
+        case '[':
+        case '{':
+            depth++;
+            break;
+        case ')':
+        case ']':
+        case '}':
+            if (depth == 0) {
+                return i;
+            }
+            depth--;
+            break;
+        case ',':
+            if (depth == 0) {
+                return i;
+            }
+            break;
+        case '/':
+            if (i + 1 < n && s[i + 1] == '*') {
+                const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
+                i = e ? (size_t)(e - s) + 1 : n;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return n;
+}
+
+static int octal(char c)
+{
+    return c >= '0' && c <= '7';
+}
+
+static int hexval(char c)
+{
+    if (is_digit(c)) {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+size_t strace_unescape(const char *s, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\' || i + 1 == n) {
+            out[o++] = s[i];
+            continue;
+        }
+        char c = s[++i];
+        switch (c) {
+        case 'n':
+            out[o++] = '\n';
+            break;
+        case 't':
+            out[o++] = '\t';
+            break;
+        case 'r':
+            out[o++] = '\r';
+            break;
+        case 'v':
+            out[o++] = '\v';
+            break;
+        case 'f':
+            out[o++] = '\f';
+            break;
+        case 'x':
+            if (i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+                out[o++] = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+                i += 2;
+            } else {
+                out[o++] = '\\';
+                out[o++] = 'x';
+            }
+            break;
+        default:
+            if (octal(c)) {
+                int v = c - '0';
+                for (int k = 0; k < 2 && i + 1 < n && octal(s[i + 1]); k++) {
+                    v = v * 8 + (s[++i] - '0');
+                }
+                // A decoded NUL cannot live in a path; keep the escape instead.
+                if (v == 0 || v > 255) {
+                    out[o++] = '\\';
+                    out[o++] = '0';
+                } else {
+                    out[o++] = (char)v;
+                }
+            } else {
+                out[o++] = c; // \" \\ and unknown escapes stand for the character itself
+            }
+            break;
+        }
+    }
+    return o;
+}

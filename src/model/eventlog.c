@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: MIT */
+/* Columnar event log: growable column arrays, case table, (call, path) key table. */
+#include "config.h"
+
+#include "iodfg/eventlog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/strpool.h"
+
+#include "eventlog_priv.h"
+
+const char *iodfg_clock_name(enum iodfg_clock clock)
+{
+    switch (clock) {
+    case IODFG_CLOCK_RELATIVE:
+        return "relative";
+    case IODFG_CLOCK_TIME_OF_DAY:
+        return "time-of-day";
+    case IODFG_CLOCK_EPOCH:
+        return "epoch";
+    case IODFG_CLOCK_NONE:
+        break;
+    }
+    return "none";
+}
+
+static const char *const count_names[] = {
+#define IODFG_X_NAME(id, name, text) name,
+    IODFG_COUNT_LIST(IODFG_X_NAME)
+#undef IODFG_X_NAME
+};
+static const char *const count_texts[] = {
+#define IODFG_X_TEXT(id, name, text) text,
+    IODFG_COUNT_LIST(IODFG_X_TEXT)
+#undef IODFG_X_TEXT
+};
+
+const char *iodfg_count_name(enum iodfg_count c)
+{
+    return (unsigned)c < IODFG_COUNT__N ? count_names[c] : "?";
+}
+
+const char *iodfg_count_text(enum iodfg_count c)
+{
+    return (unsigned)c < IODFG_COUNT__N ? count_texts[c] : "?";
+}
+
+struct iodfg_eventlog *iodfg_eventlog_new(unsigned columns)
+{
+    struct iodfg_strpool *pool = iodfg_strpool_new();
+    if (!pool) {
+        return NULL;
+    }
+    return iodfg_eventlog_new_with_pool(columns, pool);
+}
+
+struct iodfg_eventlog *iodfg_eventlog_new_with_pool(unsigned columns,
+                                                    struct iodfg_strpool *pool_take)
+{
+    struct iodfg_eventlog *log = calloc(1, sizeof(*log));
+    if (!log) {
+        iodfg_strpool_free(pool_take);
+        return NULL;
+    }
+    log->pool = pool_take;
+    log->mask = columns & IODFG_COL_ALL;
+    log->offsets = calloc(1, sizeof(*log->offsets));
+    if (!log->offsets) {
+        iodfg_eventlog_free(log);
+        return NULL;
+    }
+    return log;
+}
+
+static void free_columns(struct iodfg_columns *c)
+{
+    free(c->start_ns);
+    free(c->dur_ns);
+    free(c->size);
+    free(c->offset);
+    free(c->req);
+    free(c->key);
+    free(c->err);
+    free(c->pid);
+    free(c->fd);
+    memset(c, 0, sizeof(*c));
+}
+
+void iodfg_eventlog_free(struct iodfg_eventlog *log)
+{
+    if (!log) {
+        return;
+    }
+    free_columns(&log->cols);
+    free(log->seq);
+    free(log->cases);
+    free(log->offsets);
+    free(log->keys);
+    free(log->key_slots);
+    iodfg_strpool_free(log->pool);
+    free(log);
+}
+
+struct iodfg_strpool *iodfg_eventlog_pool(const struct iodfg_eventlog *log)
+{
+    return log->pool;
+}
+
+unsigned iodfg_eventlog_column_mask(const struct iodfg_eventlog *log)
+{
+    return log->mask;
+}
+
+uint64_t iodfg_eventlog_event_count(const struct iodfg_eventlog *log)
+{
+    return log->n;
+}
+
+uint32_t iodfg_eventlog_case_count(const struct iodfg_eventlog *log)
+{
+    return log->ncases;
+}
+
+const struct iodfg_case_info *iodfg_eventlog_case(const struct iodfg_eventlog *log, uint32_t c)
+{
+    return c < log->ncases ? &log->cases[c] : NULL;
+}
+
+const uint64_t *iodfg_eventlog_case_offsets(const struct iodfg_eventlog *log)
+{
+    return log->offsets;
+}
+
+const struct iodfg_columns *iodfg_eventlog_columns(const struct iodfg_eventlog *log)
+{
+    return &log->cols;
+}
+
+uint32_t iodfg_eventlog_key_count(const struct iodfg_eventlog *log)
+{
+    return log->nkeys;
+}
+
+const struct iodfg_key *iodfg_eventlog_keys(const struct iodfg_eventlog *log)
+{
+    return log->keys;
+}
+
+size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
+{
+    size_t per_event = 0;
+    unsigned m = log->mask;
+    per_event += (m & IODFG_COL_START ? 8 : 0) + (m & IODFG_COL_DUR ? 8 : 0) +
+                 (m & IODFG_COL_SIZE ? 8 : 0) + (m & IODFG_COL_OFFSET ? 8 : 0) +
+                 (m & IODFG_COL_REQ ? 8 : 0) + (m & IODFG_COL_KEY ? 4 : 0) +
+                 (m & IODFG_COL_ERR ? 4 : 0) + (m & IODFG_COL_PID ? 4 : 0) +
+                 (m & IODFG_COL_FD ? 4 : 0);
+    return sizeof(*log) + per_event * log->cap + (log->seq ? 8 * log->cap : 0) +
+           log->cases_cap * sizeof(*log->cases) + (log->cases_cap + 1) * sizeof(uint64_t) +
+           log->keys_cap * sizeof(*log->keys) + log->key_nslots * sizeof(uint32_t) +
+           iodfg_strpool_memory(log->pool);
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static uint32_t key_hash(uint32_t call, uint32_t path)
+{
+    uint64_t x = ((uint64_t)call << 32 | path) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(x >> 32);
+}
+
+static int grow_keys(struct iodfg_eventlog *log)
+{
+    if (log->nkeys == log->keys_cap) {
+        uint32_t cap = log->keys_cap ? log->keys_cap * 2 : 256;
+        struct iodfg_key *k = realloc(log->keys, cap * sizeof(*k));
+        if (!k) {
+            return -1;
+        }
+        log->keys = k;
+        log->keys_cap = cap;
+    }
+    if ((uint64_t)(log->nkeys + 1) * 2 > log->key_nslots) {
+        uint32_t n = log->key_nslots ? log->key_nslots * 2 : 512;
+        uint32_t *slots = calloc(n, sizeof(*slots));
+        if (!slots) {
+            return -1;
+        }
+        for (uint32_t k = 0; k < log->nkeys; k++) {
+            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path) & (n - 1);
+            while (slots[i]) {
+                i = (i + 1) & (n - 1);
+            }
+            slots[i] = k + 1;
+        }
+        free(log->key_slots);
+        log->key_slots = slots;
+        log->key_nslots = n;
+    }
+    return 0;
+}
+
+int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path, uint32_t *key)
+{
+    if (log->key_nslots) {
+        uint32_t mask = log->key_nslots - 1;
+        for (uint32_t i = key_hash(call, path) & mask; log->key_slots[i]; i = (i + 1) & mask) {
+            const struct iodfg_key *k = &log->keys[log->key_slots[i] - 1];
+            if (k->call == call && k->path == path) {
+                *key = log->key_slots[i] - 1;
+                return 0;
+            }
+        }
+    }
+    if (log->nkeys == UINT32_MAX - 1 || grow_keys(log)) {
+        return -1;
+    }
+    uint32_t id = log->nkeys++;
+    log->keys[id].call = call;
+    log->keys[id].path = path;
+    log->keys[id].kind = (uint8_t)iodfg_path_kind_of(iodfg_strpool_get(log->pool, path),
+                                                     iodfg_strpool_len(log->pool, path));
+    uint32_t mask = log->key_nslots - 1, i = key_hash(call, path) & mask;
+    while (log->key_slots[i]) {
+        i = (i + 1) & mask;
+    }
+    log->key_slots[i] = id + 1;
+    *key = id;
+    return 0;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static int realloc_col(void **p, size_t elem, uint64_t cap)
+{
+    void *q = realloc(*p, elem * cap);
+    if (!q) {
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
+{
+    struct iodfg_columns *c = &log->cols;
+    unsigned m = log->mask;
+    if ((m & IODFG_COL_START && realloc_col((void **)&c->start_ns, 8, cap)) ||
+        (m & IODFG_COL_DUR && realloc_col((void **)&c->dur_ns, 8, cap)) ||
+        (m & IODFG_COL_SIZE && realloc_col((void **)&c->size, 8, cap)) ||
+        (m & IODFG_COL_OFFSET && realloc_col((void **)&c->offset, 8, cap)) ||
+        (m & IODFG_COL_REQ && realloc_col((void **)&c->req, 8, cap)) ||
+        (m & IODFG_COL_KEY && realloc_col((void **)&c->key, 4, cap)) ||
+        (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, cap)) ||
+        (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, cap)) ||
+        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap)) ||
+        (log->building && realloc_col((void **)&log->seq, 8, cap))) {
+        return -1;
+    }
+    log->cap = cap;
+    return 0;
+}
+
+int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct iodfg_error *err)
+{
+    if (events <= log->cap) {
+        return 0;
+    }
+    if (grow_columns(log, events)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for %llu events",
+                               (unsigned long long)events);
+    }
+    return 0;
+}
+
+int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_case_info *info,
+                              struct iodfg_error *err)
+{
+    if (log->building) {
+        return iodfg_error_set(err, IODFG_E_ARG, "a case is already open");
+    }
+    if (log->ncases == UINT32_MAX - 1) {
+        return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
+    }
+    if (log->ncases == log->cases_cap) {
+        uint32_t cap = log->cases_cap ? log->cases_cap * 2 : 16;
+        struct iodfg_case_info *cs = realloc(log->cases, cap * sizeof(*cs));
+        uint64_t *off = cs ? realloc(log->offsets, (cap + 1) * sizeof(*off)) : NULL;
+        if (cs) {
+            log->cases = cs;
+        }
+        if (!off) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        log->offsets = off;
+        log->cases_cap = cap;
+    }
+    log->cases[log->ncases] = *info;
+    log->offsets[log->ncases + 1] = log->n;
+    log->building = 1;
+    log->sorted = 1;
+    free(log->seq);
+    log->seq = malloc((log->cap ? log->cap : 1) * sizeof(*log->seq));
+    if (!log->seq) {
+        log->building = 0;
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    return 0;
+}
+
+struct iodfg_case_info *iodfg_eventlog_open_case(struct iodfg_eventlog *log)
+{
+    return log->building ? &log->cases[log->ncases] : NULL;
+}
+
+int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev, uint64_t seq,
+                        struct iodfg_error *err)
+{
+    if (!log->building) {
+        return iodfg_error_set(err, IODFG_E_ARG, "no case is open");
+    }
+    if (log->n == log->cap) {
+        if (grow_columns(log, log->cap ? log->cap * 2 : 1024)) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+    }
+    uint64_t i = log->n;
+    struct iodfg_columns *c = &log->cols;
+    uint64_t first = log->offsets[log->ncases];
+    if (i > first) {
+        int64_t prev = c->start_ns ? c->start_ns[i - 1] : 0;
+        int64_t cur = c->start_ns ? ev->start_ns : 0;
+        if (cur < prev || (cur == prev && seq < log->seq[i - 1])) {
+            log->sorted = 0;
+        }
+    }
+    if (c->start_ns) {
+        c->start_ns[i] = ev->start_ns;
+    }
+    if (c->dur_ns) {
+        c->dur_ns[i] = ev->dur_ns;
+    }
+    if (c->size) {
+        c->size[i] = ev->size;
+    }
+    if (c->offset) {
+        c->offset[i] = ev->offset;
+    }
+    if (c->req) {
+        c->req[i] = ev->req;
+    }
+    if (c->key) {
+        c->key[i] = ev->key;
+    }
+    if (c->err) {
+        c->err[i] = ev->err;
+    }
+    if (c->pid) {
+        c->pid[i] = ev->pid;
+    }
+    if (c->fd) {
+        c->fd[i] = ev->fd;
+    }
+    log->seq[i] = seq;
+    log->n++;
+    return 0;
+}
+
+int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
+                            struct iodfg_error *err)
+{
+    struct iodfg_event ev = {
+        .start_ns = raw->start_ns,
+        .dur_ns = raw->dur_ns,
+        .size = raw->size,
+        .offset = raw->offset,
+        .req = raw->req,
+        .pid = raw->pid,
+        .fd = raw->fd,
+        .err = IODFG_STR_EMPTY,
+    };
+    // Consecutive events mostly repeat the previous (call, path): skip the hashing then.
+    struct raw_key_cache *kc = &log->raw_cache;
+    if (kc->valid && raw->call_len == kc->call_len && raw->path_len == kc->path_len &&
+        memcmp(raw->call, kc->call, raw->call_len) == 0 &&
+        memcmp(raw->path, kc->path, raw->path_len) == 0) {
+        ev.key = kc->key;
+    } else {
+        uint32_t call, path;
+        if (iodfg_strpool_intern(log->pool, raw->call, raw->call_len, &call) ||
+            iodfg_strpool_intern(log->pool, raw->path, raw->path_len, &path) ||
+            iodfg_eventlog_key(log, call, path, &ev.key)) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        kc->valid = raw->call_len <= sizeof(kc->call) && raw->path_len <= sizeof(kc->path);
+        if (kc->valid) {
+            memcpy(kc->call, raw->call, raw->call_len);
+            memcpy(kc->path, raw->path, raw->path_len);
+            kc->call_len = raw->call_len;
+            kc->path_len = raw->path_len;
+            kc->key = ev.key;
+        }
+    }
+    if (raw->err_len && iodfg_strpool_intern(log->pool, raw->err, raw->err_len, &ev.err)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    return iodfg_eventlog_push(log, &ev, raw->seq, err);
+}
+
+int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
+{
+    if (!log->building) {
+        return iodfg_error_set(err, IODFG_E_ARG, "no case is open");
+    }
+    uint64_t first = log->offsets[log->ncases];
+    int rc = 0;
+    if (!log->sorted) {
+        rc = iodfg_eventlog_sort_range(log, first, log->n);
+        if (rc) {
+            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+    }
+    log->building = 0;
+    log->raw_cache.valid = 0;
+    free(log->seq);
+    log->seq = NULL;
+    if (rc) {
+        log->n = first; // drop the half-built case
+        return -1;
+    }
+    log->ncases++;
+    log->offsets[log->ncases] = log->n;
+    return 0;
+}
+
+int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols, uint64_t events,
+                         struct iodfg_case_info *cases, uint64_t *offsets, uint32_t case_count,
+                         struct iodfg_error *err)
+{
+    if (log->building) {
+        return iodfg_error_set(err, IODFG_E_ARG, "a case is open");
+    }
+    free_columns(&log->cols);
+    free(log->cases);
+    free(log->offsets);
+    log->cols = *cols;
+    memset(cols, 0, sizeof(*cols));
+    log->n = log->cap = events;
+    log->cases = cases;
+    log->offsets = offsets;
+    log->ncases = log->cases_cap = case_count;
+    return 0;
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: columnar event log (building, sorting, keys, append). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strpool.h"
+
+#include "testutil.h"
+
+static uint32_t S(struct iodfg_eventlog *log, const char *s)
+{
+    uint32_t id;
+    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(log), s, strlen(s), &id), 0);
+    return id;
+}
+
+static void push(struct iodfg_eventlog *log, const char *call, const char *path, int64_t start,
+                 uint64_t seq)
+{
+    struct iodfg_raw_event ev = {
+        .start_ns = start, .dur_ns = 10, .size = 5, .offset = IODFG_UNKNOWN,
+        .req = IODFG_UNKNOWN, .pid = 7, .fd = 3, .call = call, .call_len = strlen(call),
+        .path = path, .path_len = strlen(path), .err = "", .err_len = 0, .seq = seq,
+    };
+    ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
+}
+
+static void begin(struct iodfg_eventlog *log, const char *name)
+{
+    struct iodfg_case_info info;
+    memset(&info, 0, sizeof(info));
+    info.name = S(log, name);
+    info.clock = IODFG_CLOCK_TIME_OF_DAY;
+    ck_assert_int_eq(iodfg_eventlog_begin_case(log, &info, NULL), 0);
+}
+
+START_TEST(stable_sort_by_start_then_seq)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(log, "a");
+    push(log, "read", "/x", 30, 1);
+    push(log, "write", "/x", 10, 2);
+    push(log, "read", "/y", 10, 3);
+    push(log, "close", "/x", 20, 4);
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const struct iodfg_key *k = iodfg_eventlog_keys(log);
+    struct iodfg_strpool *p = iodfg_eventlog_pool(log);
+    int64_t want[] = {10, 10, 20, 30};
+    const char *calls[] = {"write", "read", "close", "read"};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(c->start_ns[i], want[i]);
+        ck_assert_str_eq(iodfg_strpool_get(p, k[c->key[i]].call), calls[i]);
+    }
+    ck_assert_str_eq(iodfg_strpool_get(p, k[c->key[1]].path), "/y");
+    ck_assert_uint_eq(iodfg_eventlog_key_count(log), 4);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(keys_shared_and_kinds)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    begin(log, "a");
+    push(log, "read", "/etc/passwd", 1, 1);
+    push(log, "read", "/etc/passwd", 2, 2);
+    push(log, "write", "pipe:[5018]", 3, 3);
+    push(log, "read", "TCP:[127.0.0.1:1->127.0.0.1:2]", 4, 4);
+    push(log, "read", "anon_inode:[eventfd]", 5, 5);
+    push(log, "brk", "", 6, 6);
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const struct iodfg_key *k = iodfg_eventlog_keys(log);
+    ck_assert_ptr_null(c->fd);
+    ck_assert_ptr_null(c->offset);
+    ck_assert_uint_eq(c->key[0], c->key[1]);
+    ck_assert_int_eq(k[c->key[0]].kind, IODFG_PATH_FILE);
+    ck_assert_int_eq(k[c->key[2]].kind, IODFG_PATH_PIPE);
+    ck_assert_int_eq(k[c->key[3]].kind, IODFG_PATH_SOCKET);
+    ck_assert_int_eq(k[c->key[4]].kind, IODFG_PATH_ANON);
+    ck_assert_int_eq(k[c->key[5]].kind, IODFG_PATH_NONE);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(append_remaps)
+{
+    struct iodfg_eventlog *a = iodfg_eventlog_new(IODFG_COL_ALL);
+    struct iodfg_eventlog *b = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(a, "first");
+    push(a, "write", "/out", 5, 1);
+    iodfg_eventlog_end_case(a, NULL);
+    begin(b, "second");
+    push(b, "read", "/in", 1, 1);
+    push(b, "write", "/out", 2, 2);
+    iodfg_eventlog_open_case(b)->counts[IODFG_COUNT_SIGNALS] = 3;
+    iodfg_eventlog_end_case(b, NULL);
+    ck_assert_int_eq(iodfg_eventlog_append(a, b, NULL), 0);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(a), 2);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(a), 3);
+    const uint64_t *off = iodfg_eventlog_case_offsets(a);
+    ck_assert_uint_eq(off[1], 1);
+    ck_assert_uint_eq(off[2], 3);
+    const struct iodfg_case_info *ci = iodfg_eventlog_case(a, 1);
+    struct iodfg_strpool *p = iodfg_eventlog_pool(a);
+    ck_assert_str_eq(iodfg_strpool_get(p, ci->name), "second");
+    ck_assert_uint_eq(ci->counts[IODFG_COUNT_SIGNALS], 3);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(a);
+    ck_assert_uint_eq(c->key[0], c->key[2]); // write:/out shared across cases
+    ck_assert_uint_eq(iodfg_eventlog_key_count(a), 2);
+    iodfg_eventlog_free(a);
+    iodfg_eventlog_free(b);
+}
+END_TEST
+
+START_TEST(misuse_reports_errors)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_event ev = {0};
+    ck_assert_int_eq(iodfg_eventlog_push(log, &ev, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, &err), -1);
+    ck_assert_ptr_null(iodfg_eventlog_case(log, 0));
+    iodfg_eventlog_free(log);
+    iodfg_eventlog_free(NULL);
+}
+END_TEST
+
+START_TEST(many_cases_and_events)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    char name[32];
+    for (int cs = 0; cs < 100; cs++) {
+        snprintf(name, sizeof(name), "case%d", cs);
+        begin(log, name);
+        for (int i = 0; i < 1000; i++) {
+            push(log, i % 2 ? "read" : "write", "/data", 1000 - i, (uint64_t)i);
+        }
+        iodfg_eventlog_end_case(log, NULL);
+    }
+    ck_assert_uint_eq(iodfg_eventlog_event_count(log), 100000);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    for (int cs = 0; cs < 100; cs++) {
+        for (uint64_t i = off[cs] + 1; i < off[cs + 1]; i++) {
+            ck_assert_int_le(c->start_ns[i - 1], c->start_ns[i]);
+        }
+    }
+    ck_assert_uint_gt(iodfg_eventlog_memory(log), 100000 * 32);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("eventlog");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, stable_sort_by_start_then_seq);
+    tcase_add_test(tc, keys_shared_and_kinds);
+    tcase_add_test(tc, append_remaps);
+    tcase_add_test(tc, misuse_reports_errors);
+    tcase_add_test(tc, many_cases_and_events);
+    suite_add_tcase(s, tc);
+    return testutil_run(s);
+}

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: strace parser (formats, odd lines, merging, escapes, clocks). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strace.h"
+#include "iodfg/strpool.h"
+
+#include "testutil.h"
+
+static struct iodfg_eventlog *LOG;
+static struct iodfg_strace_result RES;
+
+static void parse(const char *text)
+{
+    iodfg_eventlog_free(LOG);
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    struct iodfg_case_info info;
+    memset(&info, 0, sizeof(info));
+    ck_assert_int_eq(iodfg_eventlog_begin_case(LOG, &info, NULL), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(
+        iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, LOG, &RES, &err), 0);
+    ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
+}
+
+static uint64_t N(void)
+{
+    return iodfg_eventlog_event_count(LOG);
+}
+
+static const struct iodfg_columns *C(void)
+{
+    return iodfg_eventlog_columns(LOG);
+}
+
+static const char *call(uint64_t i)
+{
+    const struct iodfg_key *k = iodfg_eventlog_keys(LOG);
+    return iodfg_strpool_get(iodfg_eventlog_pool(LOG), k[C()->key[i]].call);
+}
+
+static const char *path(uint64_t i)
+{
+    const struct iodfg_key *k = iodfg_eventlog_keys(LOG);
+    return iodfg_strpool_get(iodfg_eventlog_pool(LOG), k[C()->key[i]].path);
+}
+
+static const char *errname(uint64_t i)
+{
+    return iodfg_strpool_get(iodfg_eventlog_pool(LOG), C()->err[i]);
+}
+
+static void teardown(void)
+{
+    iodfg_eventlog_free(LOG);
+    LOG = NULL;
+}
+
+START_TEST(paper_tt_format)
+{
+    parse("9054  08:55:54.153994 read(3</usr/lib/x86_64-linux-gnu/libselinux.so.1>, "
+          "\"\\177ELF\\2\\1\\1\"..., 832) = 832 <0.000203>\n"
+          "9054  08:55:54.176260 write(1</dev/pts/7>, \"a\\n\", 50) = 50 <0.000111>\n");
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_TIME_OF_DAY);
+    ck_assert_int_eq(C()->pid[0], 9054);
+    ck_assert_str_eq(call(0), "read");
+    ck_assert_str_eq(path(0), "/usr/lib/x86_64-linux-gnu/libselinux.so.1");
+    ck_assert_int_eq(C()->start_ns[0], (8 * 3600 + 55 * 60 + 54) * 1000000000LL + 153994000LL);
+    ck_assert_int_eq(C()->dur_ns[0], 203000);
+    ck_assert_int_eq(C()->size[0], 832);
+    ck_assert_int_eq(C()->req[0], 832);
+    ck_assert_int_eq(C()->fd[0], 3);
+    ck_assert_str_eq(path(1), "/dev/pts/7");
+    ck_assert_int_eq(C()->req[1], 50);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EVENTS], 2);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 0);
+}
+END_TEST
+
+START_TEST(t_seconds_only)
+{
+    parse("05:24:20 read(3</etc/hostname>, \"x\\n\", 4096) = 2\n");
+    ck_assert_uint_eq(N(), 1);
+    ck_assert_int_eq(C()->start_ns[0], (5 * 3600 + 24 * 60 + 20) * 1000000000LL);
+    ck_assert_int_eq(C()->dur_ns[0], IODFG_UNKNOWN);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NO_DURATION], 1);
+    ck_assert_int_eq(C()->pid[0], 0);
+}
+END_TEST
+
+START_TEST(ttt_epoch_nanoseconds)
+{
+    parse("1795325060.292454652 read(3, \"\"..., 832) = 832\n");
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_EPOCH);
+    ck_assert_int_eq(C()->start_ns[0], 1795325060292454652LL);
+    ck_assert_str_eq(path(0), "");
+    ck_assert_int_eq(C()->fd[0], 3);
+}
+END_TEST
+
+START_TEST(relative_accumulates)
+{
+    parse("     0.000000 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
+          "     0.000168 read(3, \"\"..., 832) = 832\n"
+          "     0.000032 close(3) = 0\n");
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_RELATIVE);
+    ck_assert_uint_eq(N(), 3);
+    ck_assert_int_eq(C()->start_ns[1], 168000);
+    ck_assert_int_eq(C()->start_ns[2], 200000);
+    ck_assert_str_eq(path(0), "/etc/ld.so.cache"); // no -y: the string argument
+    ck_assert_int_eq(C()->fd[0], 3);
+}
+END_TEST
+
+START_TEST(absolute_plus_relative)
+{
+    parse("1753944587.753800 (+     0.000000) read(3</x>, \"\", 1) = 0 <0.000010>\n"
+          "[pid  2533] 1753944587.753900 (+     0.000100) close(3<pipe:[5018]>) = 0 <0.000065>\n");
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_EPOCH);
+    ck_assert_int_eq(C()->start_ns[0], 1753944587753800000LL);
+    ck_assert_int_eq(C()->pid[1], 2533);
+    ck_assert_str_eq(path(1), "pipe:[5018]");
+    ck_assert_int_eq(C()->size[0], 0);
+}
+END_TEST
+
+START_TEST(no_timestamps_with_pid)
+{
+    parse("2126  read(0</dev/null>, \"\", 10) = 0\n2127  write(1, \"ab\", 2) = 2 <0.000001>\n");
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_NONE);
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_int_eq(C()->pid[1], 2127);
+    ck_assert_int_eq(C()->dur_ns[1], 1000);
+}
+END_TEST
+
+START_TEST(openat_takes_returned_path)
+{
+    parse("1 10:00:00.000001 openat(AT_FDCWD</tmp/st>, \"/lib/libc.so.6\", O_RDONLY) = "
+          "3</usr/lib/x86_64-linux-gnu/libc.so.6> <0.000054>\n"
+          "1 10:00:00.000002 openat(AT_FDCWD</tmp/st>, \"missing\", O_RDONLY) = -1 ENOENT (No "
+          "such file or directory) <0.000010>\n"
+          "1 10:00:00.000003 newfstatat(3</etc/ld.so.cache>, \"\", {st_mode=S_IFREG|0644, "
+          "...}, AT_EMPTY_PATH) = 0 <0.000053>\n"
+          "1 10:00:00.000004 openat(AT_FDCWD, \"rel\", O_RDONLY) = -1 EACCES (Permission denied)\n"
+          "1 10:00:00.000005 open(\"/etc/x\", O_RDONLY) = 4\n"
+          "1 10:00:00.000006 creat(\"/tmp/new\", 0644) = 5</tmp/new>\n");
+    ck_assert_uint_eq(N(), 6);
+    ck_assert_str_eq(path(0), "/usr/lib/x86_64-linux-gnu/libc.so.6");
+    ck_assert_int_eq(C()->fd[0], 3);
+    ck_assert_str_eq(path(1), "/tmp/st/missing");
+    ck_assert_str_eq(errname(1), "ENOENT");
+    ck_assert_str_eq(errname(0), "");
+    ck_assert_str_eq(path(2), "/etc/ld.so.cache");
+    ck_assert_str_eq(path(3), "rel");
+    ck_assert_str_eq(errname(3), "EACCES");
+    ck_assert_str_eq(path(4), "/etc/x");
+    ck_assert_int_eq(C()->fd[4], 4);
+    ck_assert_str_eq(path(5), "/tmp/new");
+}
+END_TEST
+
+START_TEST(yy_sockets_and_devices)
+{
+    parse("5 read(3<TCP:[127.0.0.1:40000->127.0.0.1:80]>, \"GET\", 3) = 3\n"
+          "5 close(3</dev/null<char 1:3>>) = 0\n"
+          "5 write(4<UNIX-STREAM:[1234->1235]>, \"x\", 1) = 1\n");
+    ck_assert_uint_eq(N(), 3);
+    ck_assert_str_eq(path(0), "TCP:[127.0.0.1:40000->127.0.0.1:80]");
+    ck_assert_str_eq(path(1), "/dev/null");
+    ck_assert_str_eq(path(2), "UNIX-STREAM:[1234->1235]");
+}
+END_TEST
+
+START_TEST(escaped_paths_decoded)
+{
+    parse("1 openat(AT_FDCWD</t>, \"a<b>c\", O_RDONLY) = 3</tmp/st/a\\74b\\76c>\n"
+          "1 read(3</tmp/st/q\\\"x>, \"\", 1) = 0\n"
+          "1 read(3</tmp/st/h\\351>, \"\", 1) = 0\n"
+          "1 read(3</tmp/a = b) = 5>, \"\", 1) = 0\n"
+          "1 read(3</tmp/n\\nl>, \"x) = 9\", 1) = 1\n");
+    ck_assert_uint_eq(N(), 5);
+    ck_assert_str_eq(path(0), "/tmp/st/a<b>c");
+    ck_assert_str_eq(path(1), "/tmp/st/q\"x");
+    ck_assert_str_eq(path(2), "/tmp/st/h\351");
+    ck_assert_str_eq(path(3), "/tmp/a = b) = 5");
+    ck_assert_str_eq(path(4), "/tmp/n\nl");
+    ck_assert_int_eq(C()->size[4], 1);
+}
+END_TEST
+
+START_TEST(unfinished_resumed_merge)
+{
+    parse("77423 16:56:40.452431 read(3</usr/lib/libselinux.so.1>, <unfinished ...>\n"
+          "77424 16:56:40.452500 write(1</dev/pts/1>, \"hi\", 2) = 2 <0.000010>\n"
+          "77423 16:56:40.452660 <... read resumed>\"\"..., 405) = 404 <0.000223>\n");
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_str_eq(call(0), "read");
+    ck_assert_int_eq(C()->pid[0], 77423);
+    ck_assert_str_eq(path(0), "/usr/lib/libselinux.so.1");
+    ck_assert_int_eq(C()->size[0], 404);
+    ck_assert_int_eq(C()->req[0], 405);
+    ck_assert_int_eq(C()->dur_ns[0], 223000);
+    ck_assert_int_eq(C()->start_ns[0] % 1000000000LL, 452431000);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_MERGED], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EVENTS], 2);
+}
+END_TEST
+
+START_TEST(interleaved_pairs_across_pids)
+{
+    parse("1 00:00:01.000000 read(3</a>, <unfinished ...>\n"
+          "2 00:00:01.000001 read(4</b>, <unfinished ...>\n"
+          "3 00:00:01.000002 write(5</c>, <unfinished ...>\n"
+          "2 00:00:01.000003 <... read resumed>\"\", 10) = 7 <0.000002>\n"
+          "3 00:00:01.000004 <... write resumed>) = 9 <0.000002>\n"
+          "1 00:00:01.000005 <... read resumed>\"\", 10) = 5 <0.000005>\n");
+    ck_assert_uint_eq(N(), 3);
+    ck_assert_str_eq(path(0), "/a");
+    ck_assert_int_eq(C()->size[0], 5);
+    ck_assert_str_eq(path(1), "/b");
+    ck_assert_int_eq(C()->size[1], 7);
+    ck_assert_str_eq(path(2), "/c");
+    ck_assert_int_eq(C()->size[2], 9);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_MERGED], 3);
+}
+END_TEST
+
+START_TEST(unmatched_halves_kept)
+{
+    parse("1 00:00:01.000000 <... read resumed>\"\", 10) = 5 <0.000100>\n"
+          "2 00:00:02.000000 write(4</b>, \"x\", 1 <unfinished ...>\n");
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNMATCHED], 2);
+    ck_assert_int_eq(C()->start_ns[0], 1000000000LL - 100000);
+    ck_assert_int_eq(C()->size[0], 5);
+    ck_assert_str_eq(path(1), "/b");
+    ck_assert_int_eq(C()->dur_ns[1], IODFG_UNKNOWN);
+}
+END_TEST
+
+START_TEST(restarts_signals_exits)
+{
+    parse("1 00:00:01.0 read(0, <unfinished ...>\n"
+          "1 00:00:02.0 <... read resumed>0x7ffc, 10) = ? ERESTARTSYS (To be restarted if "
+          "SA_RESTART is set) <1.0>\n"
+          "1 00:00:02.1 --- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL} ---\n"
+          "1 00:00:02.2 read(0, 0x7ffc, 10) = ? ERESTARTNOHAND (To be restarted if no handler)\n"
+          "1 00:00:02.3 restart_syscall(<... resuming interrupted read ...>) = 0 <0.1>\n"
+          "1 00:00:02.4 exit_group(0) = ?\n"
+          "1 00:00:02.5 +++ exited with 0 +++\n"
+          "strace: Process 1 detached\n"
+          "\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_RESTARTS], 2);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_SIGNALS], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EXITS], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NOTICES], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_BLANK], 1);
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_str_eq(call(0), "restart_syscall");
+    ck_assert_str_eq(call(1), "exit_group");
+    ck_assert_uint_eq(RES.lines, 9);
+}
+END_TEST
+
+START_TEST(midnight_rollover)
+{
+    parse("1 23:59:59.900000 read(3</a>, \"\", 1) = 0\n"
+          "1 00:00:00.100000 read(3</a>, \"\", 1) = 0\n");
+    ck_assert_int_eq(C()->start_ns[1] - C()->start_ns[0], 200000000LL);
+}
+END_TEST
+
+START_TEST(pread_offsets_and_lseek)
+{
+    parse("1 pread64(3</f>, \"\\6\\0\"..., 784, 64) = 784\n"
+          "1 pwrite64(3</f>, \"ab\", 1048576, 2097152) = 1048576\n"
+          "1 lseek(3</f>, 4096, SEEK_SET) = 4096\n"
+          "1 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, -1, 0) = 0x7f0a514e4000\n"
+          "1 readv(3</f>, [{iov_base=\"a,b\", iov_len=3}], 1) = 3\n");
+    ck_assert_int_eq(C()->offset[0], 64);
+    ck_assert_int_eq(C()->req[0], 784);
+    ck_assert_int_eq(C()->offset[1], 2097152);
+    ck_assert_int_eq(C()->size[1], 1048576);
+    ck_assert_int_eq(C()->offset[2], 4096);
+    ck_assert_int_eq(C()->size[2], IODFG_UNKNOWN);
+    ck_assert_int_eq(C()->size[3], IODFG_UNKNOWN);
+    ck_assert_int_eq(C()->size[4], 3);
+    ck_assert_int_eq(C()->req[4], IODFG_UNKNOWN);
+}
+END_TEST
+
+START_TEST(bad_lines_counted_with_position)
+{
+    parse("this is not strace\n"
+          "1 08:00:00.000000 read(3</a>, \"\", 1\n"
+          "\x01\x02\xff\xfe junk\n"
+          "1 08:00:00.000001 read(3</a>, \"\", 1) = 0 <0.000001>\n"
+          "1 08:00:00.000002\n"
+          "1 1753944587.753800 read(3</a>, \"\", 1) = 0\n"
+          "[pid abc] read()\n");
+    ck_assert_uint_eq(N(), 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 6);
+    ck_assert_uint_eq(RES.ndiags, 6);
+    ck_assert_uint_eq(RES.diags[0].line, 1);
+    ck_assert_ptr_nonnull(strstr(RES.diags[0].msg, "system-call name"));
+    ck_assert_uint_eq(RES.diags[1].line, 2);
+    ck_assert_ptr_nonnull(strstr(RES.diags[1].msg, "RETURN"));
+    ck_assert_uint_eq(RES.diags[3].line, 5);
+    ck_assert_uint_eq(RES.diags[4].line, 6);
+    ck_assert_ptr_nonnull(strstr(RES.diags[4].msg, "same timestamp format"));
+}
+END_TEST
+
+START_TEST(last_line_without_newline_and_crlf)
+{
+    parse("1 read(3</a>, \"\", 1) = 0\r\n1 write(3</a>, \"\", 1) = 1");
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_int_eq(C()->size[1], 1);
+}
+END_TEST
+
+START_TEST(huge_line)
+{
+    size_t n = 1 << 20;
+    char *big = malloc(n + 64);
+    strcpy(big, "1 write(1</dev/null>, \"");
+    size_t o = strlen(big);
+    memset(big + o, 'a', n);
+    o += n;
+    strcpy(big + o, "\", 1048576) = 1048576 <0.5>\n");
+    parse(big);
+    free(big);
+    ck_assert_uint_eq(N(), 1);
+    ck_assert_int_eq(C()->size[0], 1048576);
+    ck_assert_int_eq(C()->dur_ns[0], 500000000LL);
+}
+END_TEST
+
+START_TEST(empty_input)
+{
+    parse("");
+    ck_assert_uint_eq(N(), 0);
+    ck_assert_uint_eq(RES.lines, 0);
+}
+END_TEST
+
+START_TEST(call_table_sorted)
+{
+    ck_assert_uint_eq(iodfg_strace_call_flags("read", 4), IODFG_CALL_SIZE);
+    ck_assert_uint_eq(iodfg_strace_call_flags("openat", 6), IODFG_CALL_OPEN | IODFG_CALL_DIRFD);
+    ck_assert_uint_eq(iodfg_strace_call_flags("brk", 3), 0);
+    ck_assert_uint_eq(iodfg_strace_call_flags("writev", 6), IODFG_CALL_SIZE);
+    ck_assert_uint_eq(iodfg_strace_call_flags("pwritev2", 8), IODFG_CALL_SIZE);
+}
+END_TEST
+
+static int stop_sink(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err)
+{
+    (void)ev;
+    int *n = ctx;
+    if (++*n == 2) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "sink full");
+    }
+    return 0;
+}
+
+START_TEST(sink_can_stop)
+{
+    const char *t = "1 read(3, \"\", 1) = 0\n1 read(3, \"\", 1) = 0\n1 read(3, \"\", 1) = 0\n";
+    int n = 0;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_strace_parse(t, strlen(t), stop_sink, &n, &RES, &err), -1);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(err.msg, "sink full");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("strace");
+    TCase *f = tcase_create("formats");
+    tcase_add_checked_fixture(f, NULL, teardown);
+    tcase_add_test(f, paper_tt_format);
+    tcase_add_test(f, t_seconds_only);
+    tcase_add_test(f, ttt_epoch_nanoseconds);
+    tcase_add_test(f, relative_accumulates);
+    tcase_add_test(f, absolute_plus_relative);
+    tcase_add_test(f, no_timestamps_with_pid);
+    tcase_add_test(f, midnight_rollover);
+    suite_add_tcase(s, f);
+    TCase *p = tcase_create("paths");
+    tcase_add_checked_fixture(p, NULL, teardown);
+    tcase_add_test(p, openat_takes_returned_path);
+    tcase_add_test(p, yy_sockets_and_devices);
+    tcase_add_test(p, escaped_paths_decoded);
+    tcase_add_test(p, pread_offsets_and_lseek);
+    tcase_add_test(p, call_table_sorted);
+    suite_add_tcase(s, p);
+    TCase *m = tcase_create("lines");
+    tcase_add_checked_fixture(m, NULL, teardown);
+    tcase_add_test(m, unfinished_resumed_merge);
+    tcase_add_test(m, interleaved_pairs_across_pids);
+    tcase_add_test(m, unmatched_halves_kept);
+    tcase_add_test(m, restarts_signals_exits);
+    tcase_add_test(m, bad_lines_counted_with_position);
+    tcase_add_test(m, last_line_without_newline_and_crlf);
+    tcase_add_test(m, huge_line);
+    tcase_add_test(m, empty_input);
+    tcase_add_test(m, sink_can_stop);
+    suite_add_tcase(s, m);
+    return testutil_run(s);
+}
