@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iodfg/mapping.h"
-
 void iodfg_buf_init(struct iodfg_buf *b)
 {
     memset(b, 0, sizeof(*b));
@@ -83,12 +81,4 @@ void iodfg_buf_clear(struct iodfg_buf *b)
     if (b->data) {
         b->data[0] = '\0';
     }
-}
-
-void iodfg_selection_all(struct iodfg_selection *sel)
-{
-    sel->case_on = NULL;
-    sel->from_ns = INT64_MIN;
-    sel->to_ns = INT64_MAX;
-    sel->per_pid = 0;
 }
