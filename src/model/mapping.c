@@ -4,6 +4,8 @@
 
 #include "iodfg/mapping.h"
 
+#include <stddef.h>
+
 void iodfg_selection_all(struct iodfg_selection *sel)
 {
     sel->case_on = NULL;
