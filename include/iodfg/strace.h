@@ -37,6 +37,11 @@ struct iodfg_strace_result {
 int iodfg_strace_parse(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
                        struct iodfg_strace_result *res, struct iodfg_error *err);
 
+/* The same, calling tick(tick_ctx, bytes_parsed_since_last_tick) about every MiB. */
+int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
+                              void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                              struct iodfg_strace_result *res, struct iodfg_error *err);
+
 /* A ready-made sink that pushes into the open case of an event log (ctx = the log). */
 int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,
                                struct iodfg_error *err);

@@ -202,6 +202,11 @@ static void parse_arg(const char *s, size_t n, struct arg0 *a)
 // Decode a path (optionally below a directory) into the scratch buffer.
 static int decode_path(struct parser *p, struct text dir, struct text name, struct iodfg_raw_event *ev)
 {
+    if (!dir.n && !memchr(name.p, '\\', name.n)) { // nothing to decode: point into the line
+        ev->path = name.p;
+        ev->path_len = name.n;
+        return 0;
+    }
     if (reserve(&p->scratch, &p->scratch_cap, dir.n + name.n + 2, p->err)) {
         return -1;
     }
@@ -449,17 +454,31 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
 int iodfg_strace_parse(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
                        struct iodfg_strace_result *res, struct iodfg_error *err)
 {
+    return iodfg_strace_parse_ticked(buf, len, emit, ctx, NULL, NULL, res, err);
+}
+
+int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
+                              void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                              struct iodfg_strace_result *res, struct iodfg_error *err)
+{
     memset(res, 0, sizeof(*res));
     struct parser p = {.emit = emit, .ctx = ctx, .res = res, .err = err};
     int rc = 0;
     uint64_t lineno = 0;
-    size_t pos = 0;
+    size_t pos = 0, ticked = 0;
     while (pos < len && rc == 0) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - buf) : len;
         lineno++;
         rc = on_line(&p, buf + pos, end - pos, lineno);
+        if (tick && (end >> 20) != (pos >> 20)) {
+            tick(tick_ctx, (end >> 20 << 20) - ticked);
+            ticked = end >> 20 << 20;
+        }
         pos = end + 1;
+    }
+    if (tick && len > ticked) {
+        tick(tick_ctx, len - ticked);
     }
     // Calls still unfinished at the end of the trace are kept, without a duration.
     while (rc == 0 && p.npend) {

@@ -282,6 +282,13 @@ static size_t split_duration(const char *s, size_t n, int64_t *dur)
 
 size_t strace_annot_end(const char *s, size_t n, size_t *path_len)
 {
+    // Fast path, nearly every annotation: "</plain/path>" without escapes or nesting.
+    const char *gt = n > 1 ? memchr(s + 1, '>', n - 1) : NULL;
+    if (gt && s[1] == '/' && !memchr(s + 1, '\\', (size_t)(gt - s - 1)) &&
+        !memchr(s + 1, '<', (size_t)(gt - s - 1))) {
+        *path_len = (size_t)(gt - s - 1);
+        return (size_t)(gt - s);
+    }
     size_t depth = 0, brackets = 0;
     int file = n > 1 && s[1] == '/'; // only socket details use brackets
     *path_len = 0;

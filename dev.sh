@@ -1,0 +1,56 @@
+#!/bin/sh
+# iodfg developer entry point: install what the build needs, build, run the example or the tests.
+#   ./dev.sh example     install dependencies, build, open iodfg on the bundled example log
+#   ./dev.sh test        install dependencies, build, run the whole test suite (make check)
+#   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror
+#   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+
+BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
+ libhdf5-dev libpcre2-dev libxxhash-dev check"
+TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy"
+
+deps() {
+  missing=
+  for p in $BUILD_PKGS $TEST_PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  [ -z "$missing" ] && return 0
+  echo "dev.sh: installing:$missing"
+  if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+}
+
+build() { # build DIR [configure options...]
+  dir=$1; shift
+  [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
+  mkdir -p "$dir"
+  if [ ! -f "$dir/Makefile" ] || [ "$dir/config.status" -ot configure ]; then
+    (cd "$dir" && "$top/configure" "$@")
+  fi
+  make -C "$dir" -j"$(nproc)"
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  example)
+    deps
+    build build
+    make -C build example.h5
+    exec build/iodfg info build/example.h5 ;;
+  test)
+    deps
+    build build --enable-werror
+    make -C build -j"$(nproc)" check ;;
+  sanitize)
+    deps
+    build build-sanitize --enable-sanitizers --enable-werror --enable-debug
+    make -C build-sanitize -j"$(nproc)" check ;;
+  *)
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2 ;;
+esac

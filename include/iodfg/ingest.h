@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Ingest: read many strace files in parallel and deliver one parsed case per file, in order. */
+#ifndef IODFG_INGEST_H
+#define IODFG_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/strace.h"
+
+struct iodfg_error;
+struct iodfg_eventlog;
+struct iodfg_casename;
+
+/* What the ingest learned about one file, handed to the sink with its case. */
+struct iodfg_ingest_file {
+    const char *path;
+    uint64_t index; /* position in the sorted input list */
+    int named_by_pattern;
+    struct iodfg_strace_result result;
+};
+
+/* Receives each file's case, in input order, on the calling thread. log holds exactly one
+ * case (its own string pool); the sink may keep or append it, but the ingest frees it after
+ * the call. Return 0 to go on, -1 (with err set) to stop. */
+typedef int (*iodfg_case_fn)(void *ctx, const struct iodfg_eventlog *log,
+                             const struct iodfg_ingest_file *file, struct iodfg_error *err);
+
+/* Called on the calling thread now and then with bytes parsed so far and the total. */
+typedef void (*iodfg_ingest_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct iodfg_ingest_opts {
+    const struct iodfg_casename *names; /* required */
+    unsigned jobs;                      /* worker threads; 0 = number of online cores */
+    unsigned columns;                   /* enum iodfg_column mask of the per-file logs */
+    iodfg_ingest_progress_fn progress;  /* may be NULL */
+    void *progress_ctx;
+};
+
+/* Expand the inputs: files are taken as given; directories are searched (recursively, hidden
+ * entries skipped) for files whose names end in ".st" or match the name pattern. The list is
+ * sorted by path, duplicates removed. Returns a NULL-terminated malloc'd array of malloc'd
+ * strings (free with iodfg_ingest_free_list), or NULL with err set (a missing input, a
+ * directory without traces). */
+char **iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
+                         size_t *count, struct iodfg_error *err);
+void iodfg_ingest_free_list(char **list);
+
+/* Parse the listed files with opts->jobs threads and call sink once per file, in list order.
+ * Memory stays bounded by a few files at a time. A file that cannot be opened or read stops
+ * the ingest with IODFG_E_IO naming it. */
+int iodfg_ingest_run(char *const *files, size_t count, const struct iodfg_ingest_opts *opts,
+                     iodfg_case_fn sink, void *ctx, struct iodfg_error *err);
+
+/* Parse one file into a new one-case log (used by the workers and by tests). */
+struct iodfg_eventlog *iodfg_ingest_file(const char *path, const struct iodfg_casename *names,
+                                         unsigned columns, struct iodfg_ingest_file *info,
+                                         struct iodfg_error *err);
+
+#endif

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* `iodfg convert`: strace files -> one HDF5 event log, written atomically. */
+#include "config.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iodfg/casename.h"
+#include "iodfg/error.h"
+#include "iodfg/ingest.h"
+#include "iodfg/store.h"
+
+#include "cli.h"
+
+static const char convert_usage[] =
+    "usage: iodfg convert [-o OUT.h5] [--name-pattern P] [--jobs N] [--force] [--strict]\n"
+    "                     [--quiet] FILES|DIRS...\n"
+    "Parse strace output files (one per process/rank) into one HDF5 event log.\n"
+    "  -o, --output FILE       output file (default: DIR.h5 for one directory, else\n"
+    "                          eventlog.h5)\n"
+    "  -p, --name-pattern P    how file names give cid, host and rid: a PCRE2 regex with\n"
+    "                          named groups, or a template like 'stio.{rid}.{host}.{cid}.st'\n"
+    "                          (default: {cid}_{host}_{rid}.st)\n"
+    "  -j, --jobs N            parse N files at a time (default: number of cores)\n"
+    "  -f, --force             replace OUT if it exists\n"
+    "      --strict            exit with status 3 if any line could not be parsed\n"
+    "  -q, --quiet             no progress bar and no summary\n";
+
+// The temp file the signal handler removes; set while a writer is open.
+static char temp_path[4096];
+
+static void on_signal(int sig)
+{
+    if (temp_path[0]) {
+        unlink(temp_path);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void default_output(char *out, size_t size, char *const *inputs, int n)
+{
+    if (n == 1) {
+        size_t len = strlen(inputs[0]);
+        while (len > 1 && inputs[0][len - 1] == '/') {
+            len--;
+        }
+        const char *base = inputs[0];
+        for (size_t i = 0; i < len; i++) {
+            if (inputs[0][i] == '/' && i + 1 < len) {
+                base = inputs[0] + i + 1;
+            }
+        }
+        size_t blen = len - (size_t)(base - inputs[0]);
+        if (blen > 3 && memcmp(base + blen - 3, ".st", 3) == 0) {
+            blen -= 3;
+        }
+        if (blen && !(blen == 1 && base[0] == '.') && !(blen == 2 && base[0] == '.')) {
+            snprintf(out, size, "%.*s.h5", (int)blen, base);
+            return;
+        }
+    }
+    snprintf(out, size, "eventlog.h5");
+}
+
+struct convert_ctx {
+    struct iodfg_store_writer *w;
+    struct cli_ingest_totals totals;
+};
+
+static int write_case(void *ctx, const struct iodfg_eventlog *one,
+                      const struct iodfg_ingest_file *file, struct iodfg_error *err)
+{
+    struct convert_ctx *cc = ctx;
+    cli_totals_add(&cc->totals, file->path, &file->result, file->named_by_pattern);
+    return iodfg_store_write_cases(cc->w, one, err);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run(const char *out, int force, int strict, const struct cli_ingest_opts *o,
+               char *const *inputs, int n)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    double t0 = now_s();
+    struct iodfg_casename *names = iodfg_casename_new(o->name_pattern, &err);
+    size_t count = 0;
+    char **files = names ? iodfg_ingest_list((const char *const *)inputs, (size_t)n, names,
+                                             &count, &err)
+                         : NULL;
+    struct convert_ctx cc;
+    memset(&cc, 0, sizeof(cc));
+    cc.w = files ? iodfg_store_create(out, force, &err) : NULL;
+    int rc = CLI_FAIL;
+    if (cc.w) {
+        snprintf(temp_path, sizeof(temp_path), "%s", iodfg_store_temp_path(cc.w));
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGHUP, on_signal);
+        struct iodfg_ingest_opts io = {.names = names, .jobs = o->jobs, .columns = IODFG_COL_ALL,
+                                       .progress = o->quiet ? NULL : cli_progress};
+        if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0) {
+            cli_progress_end();
+            rc = iodfg_store_commit(cc.w, &err) == 0 ? CLI_OK : CLI_FAIL;
+        } else {
+            cli_progress_end();
+            iodfg_store_abort(cc.w);
+        }
+        temp_path[0] = '\0';
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+    }
+    if (rc != CLI_OK) {
+        cli_error(&err);
+    } else {
+        if (!o->quiet) {
+            cli_totals_print(stdout, &cc.totals);
+            double dt = now_s() - t0;
+            char a[32];
+            printf("Wrote %s: %llu cases in %.2f s (%s lines/s).\n", out,
+                   (unsigned long long)cc.totals.files, dt,
+                   cli_count(a, sizeof(a), dt > 0 ? (uint64_t)(cc.totals.lines / dt) : 0));
+        }
+        if (strict && cc.totals.counts[IODFG_COUNT_UNPARSABLE]) {
+            rc = CLI_SKIPPED;
+        }
+    }
+    iodfg_ingest_free_list(files);
+    iodfg_casename_free(names);
+    return rc;
+}
+
+int cli_convert(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},   {"force", no_argument, NULL, 'f'},
+        {"strict", no_argument, NULL, 'S'},       {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    struct cli_ingest_opts o = {0};
+    const char *out = NULL;
+    int force = 0, strict = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:p:j:fqh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'p':
+            o.name_pattern = optarg;
+            break;
+        case 'j':
+            if (cli_parse_jobs(optarg, &o.jobs)) {
+                cli_errorf("--jobs expects a number from 1 to 1024, not '%s'", optarg);
+                return CLI_USAGE;
+            }
+            break;
+        case 'f':
+            force = 1;
+            break;
+        case 'S':
+            strict = 1;
+            break;
+        case 'q':
+            o.quiet = 1;
+            break;
+        case 'h':
+            fputs(convert_usage, stdout);
+            return CLI_OK;
+        default:
+            fputs(convert_usage, stderr);
+            return CLI_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        cli_errorf("convert needs trace files or directories");
+        fputs(convert_usage, stderr);
+        return CLI_USAGE;
+    }
+    char def[4096];
+    if (!out) {
+        default_output(def, sizeof(def), argv + optind, argc - optind);
+        out = def;
+    }
+    return run(out, force, strict, &o, argv + optind, argc - optind);
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/* Parallel ingest of strace files: workers parse whole files, the caller receives them in order. */
+#include "config.h"
+
+#include "iodfg/ingest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "iodfg/casename.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strpool.h"
+
+#include "readfile.h"
+
+/* ---- one file ------------------------------------------------------------ */
+
+static uint32_t intern(struct iodfg_eventlog *log, const char *s)
+{
+    uint32_t id = IODFG_STR_EMPTY;
+    if (iodfg_strpool_intern(iodfg_eventlog_pool(log), s, strlen(s), &id)) {
+        return UINT32_MAX;
+    }
+    return id;
+}
+
+struct tick_ctx {
+    _Atomic uint64_t *done;
+};
+
+static void tick(void *ctx, uint64_t bytes)
+{
+    struct tick_ctx *t = ctx;
+    if (t->done) {
+        atomic_fetch_add(t->done, bytes);
+    }
+}
+
+static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_casename *names,
+                                         unsigned columns, struct iodfg_ingest_file *info,
+                                         _Atomic uint64_t *done, struct iodfg_error *err)
+{
+    struct readfile rf;
+    if (readfile_open(&rf, path, err)) {
+        return NULL;
+    }
+    struct iodfg_eventlog *log = iodfg_eventlog_new(columns);
+    if (!log) {
+        readfile_close(&rf);
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
+    char name[1024], cid[1024], host[1024], rid[1024];
+    info->path = path;
+    info->named_by_pattern = iodfg_casename_apply(names, path, name, cid, host, rid, sizeof(name));
+    struct iodfg_case_info ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.name = intern(log, name);
+    ci.cid = intern(log, cid);
+    ci.host = intern(log, host);
+    ci.rid = intern(log, rid);
+    ci.source = intern(log, path);
+    ci.naming = info->named_by_pattern ? IODFG_NAMING_PATTERN : IODFG_NAMING_FILENAME;
+    int rc = -1;
+    // strace lines are rarely shorter than 60 bytes: reserve once instead of doubling.
+    if (ci.name != UINT32_MAX && ci.cid != UINT32_MAX && ci.host != UINT32_MAX &&
+        ci.rid != UINT32_MAX && ci.source != UINT32_MAX &&
+        iodfg_eventlog_reserve(log, rf.len / 60 + 16, err) == 0 &&
+        iodfg_eventlog_begin_case(log, &ci, err) == 0) {
+        struct tick_ctx t = {done};
+        rc = iodfg_strace_parse_ticked(rf.data, rf.len, iodfg_strace_sink_eventlog, log, tick, &t,
+                                       &info->result, err);
+        struct iodfg_case_info *open = iodfg_eventlog_open_case(log);
+        open->clock = info->result.clock;
+        open->lines = info->result.lines;
+        open->bytes = info->result.bytes;
+        memcpy(open->counts, info->result.counts, sizeof(open->counts));
+        if (iodfg_eventlog_end_case(log, err)) {
+            rc = -1;
+        }
+    } else if (err && err->code == IODFG_OK) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    readfile_close(&rf);
+    if (rc) {
+        iodfg_error_at(err, path, 0, 0);
+        iodfg_eventlog_free(log);
+        return NULL;
+    }
+    return log;
+}
+
+struct iodfg_eventlog *iodfg_ingest_file(const char *path, const struct iodfg_casename *names,
+                                         unsigned columns, struct iodfg_ingest_file *info,
+                                         struct iodfg_error *err)
+{
+    memset(info, 0, sizeof(*info));
+    return parse_file(path, names, columns, info, NULL, err);
+}
+
+/* ---- the worker pool ----------------------------------------------------- */
+
+struct slot {
+    struct iodfg_eventlog *log;
+    struct iodfg_ingest_file info;
+    struct iodfg_error err;
+    int done;
+};
+
+struct pool {
+    char *const *files;
+    size_t count;
+    const struct iodfg_ingest_opts *opts;
+    struct slot *slots;
+    size_t next;      // next file a worker takes
+    size_t delivered; // files handed to the sink so far
+    size_t window;    // how far workers may run ahead of the sink
+    int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    _Atomic uint64_t bytes_done;
+};
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && p->next < p->count && p->next >= p->delivered + p->window) {
+            pthread_cond_wait(&p->cv, &p->mu);
+        }
+        if (p->stop || p->next >= p->count) {
+            break;
+        }
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        struct slot *s = &p->slots[i];
+        iodfg_error_clear(&s->err);
+        s->info.index = i;
+        s->log = parse_file(p->files[i], p->opts->names, p->opts->columns, &s->info,
+                            &p->bytes_done, &s->err);
+        pthread_mutex_lock(&p->mu);
+        s->done = 1;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static unsigned default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static uint64_t total_bytes(char *const *files, size_t count)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+            total += (uint64_t)st.st_size;
+        }
+    }
+    return total;
+}
+
+static void report(struct pool *p, uint64_t total)
+{
+    if (p->opts->progress) {
+        p->opts->progress(p->opts->progress_ctx, atomic_load(&p->bytes_done), total);
+    }
+}
+
+// Wait (on the caller's thread) for slot i, reporting progress about five times a second.
+static void wait_slot(struct pool *p, size_t i, uint64_t total)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->slots[i].done) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 200000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->cv, &p->mu, &ts);
+        pthread_mutex_unlock(&p->mu);
+        report(p, total);
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+int iodfg_ingest_run(char *const *files, size_t count, const struct iodfg_ingest_opts *opts,
+                     iodfg_case_fn sink, void *ctx, struct iodfg_error *err)
+{
+    unsigned jobs = opts->jobs ? opts->jobs : default_jobs();
+    if (jobs > count) {
+        jobs = count ? (unsigned)count : 1;
+    }
+    struct pool p = {.files = files, .count = count, .opts = opts, .window = 2 * (size_t)jobs};
+    p.slots = calloc(count ? count : 1, sizeof(*p.slots));
+    pthread_t *threads = calloc(jobs, sizeof(*threads));
+    if (!p.slots || !threads) {
+        free(p.slots);
+        free(threads);
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    atomic_init(&p.bytes_done, 0);
+    uint64_t total = total_bytes(files, count);
+    unsigned started = 0;
+    for (; started < jobs; started++) {
+        if (pthread_create(&threads[started], NULL, worker, &p)) {
+            break;
+        }
+    }
+    int rc = 0;
+    if (started == 0) {
+        rc = iodfg_error_set(err, IODFG_E_LIMIT, "cannot start worker threads");
+    }
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        wait_slot(&p, i, total);
+        struct slot *s = &p.slots[i];
+        if (!s->log) {
+            if (err) {
+                *err = s->err;
+            }
+            rc = -1;
+        } else {
+            rc = sink(ctx, s->log, &s->info, err);
+        }
+        iodfg_eventlog_free(s->log);
+        s->log = NULL;
+        pthread_mutex_lock(&p.mu);
+        p.delivered = i + 1;
+        pthread_cond_broadcast(&p.cv);
+        pthread_mutex_unlock(&p.mu);
+    }
+    pthread_mutex_lock(&p.mu);
+    p.stop = 1;
+    pthread_cond_broadcast(&p.cv);
+    pthread_mutex_unlock(&p.mu);
+    for (unsigned t = 0; t < started; t++) {
+        pthread_join(threads[t], NULL);
+    }
+    if (rc == 0) {
+        report(&p, total);
+    }
+    for (size_t i = 0; i < count; i++) {
+        iodfg_eventlog_free(p.slots[i].log);
+    }
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    free(p.slots);
+    free(threads);
+    return rc;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# End-to-end: bad input never crashes, always says what is wrong, and exits with status 1.
+. "$IODFG_SRCDIR/tests/e2e/lib.sh"
+D=$IODFG_TEST_DATA/traces
+
+expect_fail() { # expect_fail DESCRIPTION PATTERN COMMAND...
+  d=$1; pat=$2; shift 2
+  set +e; "$@" >"$T/out" 2>"$T/err"; rc=$?; set -e
+  if [ $rc -eq 1 ] && grep -q -- "$pat" "$T/err"; then ok "$d"; else
+    fail "$d (exit $rc)"; cat "$T/err"; fi
+}
+
+expect_fail "missing file" "nope.st.*No such file" "$IODFG_BIN" convert -o "$T/x.h5" "$T/nope.st"
+check "missing file: no output" test ! -e "$T/x.h5"
+mkdir "$T/empty"
+expect_fail "directory without traces" "no trace files" "$IODFG_BIN" convert -o "$T/x.h5" "$T/empty"
+if [ "$(id -u)" -ne 0 ]; then
+  echo x >"$T/secret.st"; chmod 000 "$T/secret.st"
+  expect_fail "unreadable file" "secret.st.*Permission denied" "$IODFG_BIN" convert -o "$T/x.h5" "$T/secret.st"
+fi
+
+# Garbage that is readable: converted, counted, reported.
+: >"$T/empty_host_1.st"
+head -c 65536 /dev/urandom >"$T/junk_host_2.st"
+printf '1 08:00:00.000001 read(3</a>, "", 1) = 0 <0.000001>\n1 08:00:00.000002 write(3</a>, "x"' >"$T/cut_host_3.st"
+"$IODFG_BIN" convert -o "$T/odd.h5" "$T/empty_host_1.st" "$T/junk_host_2.st" "$T/cut_host_3.st" >"$T/odd.out"
+check "garbage: converted" test -s "$T/odd.h5"
+check "garbage: unparsable lines reported with file and line" grep -q "unparsable line.*_host_[23].st:[0-9]*:[0-9]*: expected" "$T/odd.out"
+check "garbage: empty files mentioned" grep -q "held no events" "$T/odd.out"
+"$IODFG_BIN" info --json "$T/odd.h5" >"$T/odd.json"
+check "garbage: one event survives" test "$(json "$T/odd.json" 'j["events"]')" = 1
+set +e; "$IODFG_BIN" convert -q --strict -o "$T/strict.h5" "$T/cut_host_3.st"; rc=$?; set -e
+check "--strict: exit 3 when lines were skipped" test $rc -eq 3
+
+# A 1 MB line and a file without a final newline.
+"$PY" -c 'import sys; sys.stdout.write("1 08:00:00.000001 write(1</dev/null>, \"" + "a"*1048576 + "\", 1048576) = 1048576 <0.1>\n")' >"$T/big_host_4.st"
+"$IODFG_BIN" convert -q -o "$T/big.h5" "$T/big_host_4.st"
+check "1 MB line: one event" test "$("$IODFG_BIN" info --json "$T/big.h5" | json /dev/stdin 'j["events"]')" = 1
+
+# Damaged and foreign logs.
+cp "$T/odd.h5" "$T/trunc.h5"
+size=$(wc -c <"$T/odd.h5")
+"$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[1],"wb").write(d[:len(d)//2])' "$T/trunc.h5"
+expect_fail "truncated log" "iodfg:" "$IODFG_BIN" info "$T/trunc.h5"
+echo "not hdf5" >"$T/text.h5"
+set +e; "$IODFG_BIN" info "$T/text.h5" >"$T/out" 2>"$T/err"; rc=$?; set -e
+check "text file named .h5: handled as a (junk) trace, no crash" test $rc -le 1
+expect_fail "missing log" "No such file" "$IODFG_BIN" info "$T/missing.h5"
+set +e; "$IODFG_BIN" convert >/dev/null 2>&1; rc=$?; set -e
+check "usage error: exit 2" test $rc -eq 2
+
+# Interrupted convert: no file under the final name, no temp file left behind.
+mkfifo "$T/fifo_host_5.st"
+"$IODFG_BIN" convert -q -o "$T/int.h5" "$T/fifo_host_5.st" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls -a "$T" | grep -q '^\.int\.h5\.tmp'; do sleep 0.05; i=$((i + 1)); done
+check "convert writes to a temp file first" sh -c "ls -a '$T' | grep -q '^\.int\.h5\.tmp'"
+kill -INT $pid
+wait $pid || true
+check "interrupted: no final file" test ! -e "$T/int.h5"
+check "interrupted: temp file removed" sh -c "! ls -a '$T' | grep -q '\.tmp'"
+finish

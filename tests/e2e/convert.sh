@@ -1,0 +1,79 @@
+#!/bin/sh
+# End-to-end: `iodfg convert` and `iodfg info` on the recorded traces in tests/data.
+. "$IODFG_SRCDIR/tests/e2e/lib.sh"
+D=$IODFG_TEST_DATA/traces
+
+# The paper's ls / ls -l traces: six cases, every read/write line one event.
+"$IODFG_BIN" convert -q -o "$T/paper.h5" "$D/paper"
+check "paper: convert writes the log" test -s "$T/paper.h5"
+"$IODFG_BIN" info --json "$T/paper.h5" >"$T/paper.json"
+want=$(cat "$D"/paper/*.st | grep -c -E '^[0-9]+ +[0-9:.]+ (read|write)\(')
+check "paper: six cases" test "$(json "$T/paper.json" 'j["cases"]')" = 6
+check "paper: $want events" test "$(json "$T/paper.json" 'j["events"]')" = "$want"
+check "paper: cids a,b from file names" test "$(json "$T/paper.json" '",".join(sorted(set(c["cid"] for c in j["case_list"])))')" = "a,b"
+check "paper: host1" test "$(json "$T/paper.json" 'set(c["host"] for c in j["case_list"])')" = "{'host1'}"
+check "paper: nothing unparsable" test "$(json "$T/paper.json" 'j["lines"]["unparsable"]')" = 0
+check "paper: calls are read and write" test "$(json "$T/paper.json" '",".join(sorted(c["call"] for c in j["calls"]))')" = "read,write"
+
+# Every recorded strace format parses completely, with the right clock.
+"$IODFG_BIN" convert -q -o "$T/formats.h5" "$D/formats"
+"$IODFG_BIN" info --json "$T/formats.h5" >"$T/formats.json"
+check "formats: nine cases" test "$(json "$T/formats.json" 'j["cases"]')" = 9
+check "formats: no unparsable line" test "$(json "$T/formats.json" 'j["lines"]["unparsable"]')" = 0
+check "formats: pairs merged" test "$(json "$T/formats.json" 'j["lines"]["merged"] > 100')" = True
+for pair in t:time-of-day tt:time-of-day ttt:epoch r:relative tttr:epoch none:none \
+            nopid:time-of-day ns:epoch stderr:time-of-day; do
+  f=${pair%%:*}; clock=${pair#*:}
+  got=$(json "$T/formats.json" "[c['clock'] for c in j['case_list'] if c['cid']=='fmt_$f'][0]")
+  check "formats: -$f has a $clock clock" test "$got" = "$clock"
+done
+check "formats: stderr notices counted" test "$(json "$T/formats.json" 'j["lines"]["notices"] > 0')" = True
+
+# Reading traces directly gives the same summary as reading the converted log.
+"$IODFG_BIN" info --json "$D/formats" >"$T/direct.json"
+check "info on traces == info on the log" "$PY" -c '
+import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+a.pop("source"); b.pop("source")
+for c in a["case_list"]+b["case_list"]: c.pop("source")
+sys.exit(a!=b)' "$T/formats.json" "$T/direct.json"
+
+# Parallel and serial conversions agree.
+"$IODFG_BIN" convert -q -j 1 -o "$T/j1.h5" "$D/ior"
+"$IODFG_BIN" convert -q -j 4 -o "$T/j4.h5" "$D/ior"
+"$IODFG_BIN" info --json "$T/j1.h5" | sed 's/"source":"[^"]*"//' >"$T/j1.json"
+"$IODFG_BIN" info --json "$T/j4.h5" | sed 's/"source":"[^"]*"//' >"$T/j4.json"
+check "--jobs 1 and --jobs 4 give the same log" cmp -s "$T/j1.json" "$T/j4.json"
+check "ior: 16 cases" test "$(json "$T/j1.json" 'j["cases"]')" = 16
+
+# Other naming conventions through --name-pattern.
+mkdir "$T/jw"
+cp "$D/paper/a_host1_14637.st" "$T/jw/stio.0.jwc00n234.juwels.st"
+cp "$D/paper/b_host1_14649.st" "$T/jw/odd-name.st"
+"$IODFG_BIN" convert -o "$T/jw.h5" -p 'stio.{rid}.{host}.{cid}.st' "$T/jw" >"$T/jw.out"
+"$IODFG_BIN" info --json "$T/jw.h5" >"$T/jw.json"
+check "name pattern: cid" test "$(json "$T/jw.json" '[c["cid"] for c in j["case_list"] if c["rid"]=="0"][0]')" = juwels
+check "name pattern: host" test "$(json "$T/jw.json" '[c["host"] for c in j["case_list"] if c["rid"]=="0"][0]')" = jwc00n234
+check "unmatched name: named after the file" test "$(json "$T/jw.json" '[c["named_by"] for c in j["case_list"] if c["name"]=="odd-name"][0]')" = "file name"
+check "summary says a file was named after itself" grep -q "did not match the name pattern" "$T/jw.out"
+"$PY" -c 'import re' && "$IODFG_BIN" convert -q -o "$T/bad.h5" -p '(?<cid' "$T/jw" 2>"$T/badpat.err" && fail "bad pattern accepted" || ok "bad pattern rejected"
+check "bad pattern: message names the option" grep -q -- "--name-pattern" "$T/badpat.err"
+
+# Never overwrite without --force; --force replaces.
+if "$IODFG_BIN" convert -q -o "$T/paper.h5" "$D/paper" 2>"$T/exists.err"; then
+  fail "existing output overwritten without --force"
+else
+  check "existing output: exit 1" test $? -eq 1
+fi
+check "existing output: says so" grep -q "exists" "$T/exists.err"
+check "--force replaces" "$IODFG_BIN" convert -q -f -o "$T/paper.h5" "$D/paper"
+
+# The h5py example of doc/format.md reads a case back.
+if "$PY" -c 'import h5py' 2>/dev/null; then
+  check "h5py reads the log" "$PY" -c '
+import h5py,sys
+f=h5py.File(sys.argv[1],"r")
+assert f.attrs["format"] in (b"iodfg-eventlog","iodfg-eventlog")
+assert len(f["cases"])==6' "$T/paper.h5"
+fi
+finish

@@ -1,0 +1,19 @@
+# Shared helpers for the end-to-end tests (sourced). Each test runs in its own temp dir.
+set -eu
+: "${IODFG_BIN:?run through make check}" "${IODFG_TEST_DATA:?}" "${IODFG_SRCDIR:?}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+PY=/usr/bin/python3
+fails=0
+ok() { echo "ok - $*"; }
+fail() { echo "FAIL - $*"; fails=$((fails + 1)); }
+check() { # check DESCRIPTION COMMAND...
+  d=$1; shift
+  if "$@"; then ok "$d"; else fail "$d"; fi
+}
+# json FILE EXPR: print a Python expression over the parsed JSON document `j`
+json() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+finish() {
+  if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+  exit 0
+}
