@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* Applying rules: one decision per (call, path) key, templates expanded, changes reported. */
+#include "config.h"
+
+#include "iodfg/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/strpool.h"
+
+#include "rules_priv.h"
+
+#define DECIDE_NONE (-1L)
+#define DECIDE_LIMIT (-2L)
+
+struct subject {
+    const char *call, *path;
+    size_t call_len, path_len;
+    unsigned kind;
+};
+
+static int in_list(const struct cond *c, const char *s, size_t n)
+{
+    for (size_t i = 0; i < c->nitems; i++) {
+        if (strlen(c->items[i]) == n && memcmp(c->items[i], s, n) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void field_of(const struct subject *k, enum iodfg_rule_field f, const char **s, size_t *n)
+{
+    if (f == IODFG_FIELD_CALL) {
+        *s = k->call, *n = k->call_len;
+    } else {
+        *s = k->path, *n = k->path_len;
+    }
+}
+
+/* Index of the first rule whose conditions all hold, DECIDE_NONE, or DECIDE_LIMIT. */
+static long decide(const struct rprog *p, const struct subject *k, struct rx_scratch *ms,
+                   uint64_t *evals, unsigned long *limit_line)
+{
+    for (size_t i = 0; i < p->nrules; i++) {
+        const struct rule *r = &p->rules[i];
+        int ok = 1;
+        for (unsigned c = 0; ok && c < r->info.ncond; c++) {
+            const struct iodfg_rule_cond *pc = &r->pub[c];
+            const struct cond *cd = &r->conds[c];
+            const char *s;
+            size_t n;
+            field_of(k, pc->field, &s, &n);
+            switch (pc->op) {
+            case IODFG_OP_MATCH:
+            case IODFG_OP_NOMATCH: {
+                int rc = rx_match(cd->rx, s, n, ms, c);
+                (*evals)++;
+                if (rc < 0) {
+                    *limit_line = r->info.line;
+                    return DECIDE_LIMIT;
+                }
+                ok = (rc == 1) == (pc->op == IODFG_OP_MATCH);
+                break;
+            }
+            case IODFG_OP_IN:
+            case IODFG_OP_NOTIN: {
+                int hit = pc->field == IODFG_FIELD_KIND ? (int)((cd->kinds >> k->kind) & 1u)
+                                                        : in_list(cd, s, n);
+                ok = hit == (pc->op == IODFG_OP_IN);
+                break;
+            }
+            }
+        }
+        if (ok) {
+            return (long)i;
+        }
+    }
+    return DECIDE_NONE;
+}
+
+static void expand(const struct rule *r, const struct subject *k, const struct rx_scratch *ms,
+                   struct iodfg_buf *out)
+{
+    iodfg_buf_clear(out);
+    for (size_t i = 0; i < r->nparts; i++) {
+        const struct tpart *tp = &r->parts[i];
+        switch (tp->type) {
+        case TP_LIT:
+            iodfg_buf_add(out, r->lits + tp->off, tp->len);
+            break;
+        case TP_CALL:
+            iodfg_buf_add(out, k->call, k->call_len);
+            break;
+        case TP_PATH:
+            iodfg_buf_add(out, k->path, k->path_len);
+            break;
+        case TP_KIND: {
+            const char *kn = iodfg_path_kind_name((enum iodfg_path_kind)k->kind);
+            iodfg_buf_add(out, kn, strlen(kn));
+            break;
+        }
+        case TP_PATHN:
+            iodfg_buf_add(out, k->path, iodfg_rules_path_prefix(k->path, k->path_len, tp->n));
+            break;
+        case TP_GROUP: {
+            const char *s;
+            size_t n, off, glen;
+            field_of(k, r->pub[tp->cond].field, &s, &n);
+            if (rx_group(ms, tp->cond, tp->group, &off, &glen) == 0 && off + glen <= n) {
+                iodfg_buf_add(out, s + off, glen);
+            }
+            break;
+        }
+        }
+    }
+}
+
+/* Activity id of name in m, adding it when new (ids stay stable: pool id - 1). */
+static int activity_of(struct iodfg_mapping *m, const char *name, size_t len, uint32_t *a)
+{
+    uint32_t id;
+    if (iodfg_strpool_intern(m->names, name, len, &id) < 0) {
+        return -1;
+    }
+    if (id - 1 < m->nactivities) {
+        *a = id - 1;
+        return 0;
+    }
+    uint32_t n = m->nactivities;
+    if (n == 0 || (n & (n - 1)) == 0) { // capacity is the next power of two
+        uint32_t *p = realloc(m->name_of, (n ? 2 * (size_t)n : 16) * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        m->name_of = p;
+    }
+    m->name_of[n] = id;
+    m->nactivities = n + 1;
+    *a = n;
+    return 0;
+}
+
+static int report_reset(struct iodfg_rules_report *rep, size_t nrules)
+{
+    rep->nchanged = 0;
+    rep->regex_evals = 0;
+    rep->mapped = rep->dropped = rep->unmatched = rep->filtered = rep->empty = rep->limited = 0;
+    rep->limit_key = 0;
+    rep->limit_line = 0;
+    if (nrules > rep->cap_rules) {
+        uint32_t *p = realloc(rep->rule_keys, nrules * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        rep->rule_keys = p;
+        rep->cap_rules = (uint32_t)nrules;
+    }
+    rep->nrule_keys = (uint32_t)nrules;
+    if (nrules) {
+        memset(rep->rule_keys, 0, nrules * sizeof(*rep->rule_keys));
+    }
+    return 0;
+}
+
+static int report_changed(struct iodfg_rules_report *rep, uint32_t key)
+{
+    if (rep->nchanged == rep->cap_changed) {
+        uint32_t cap = rep->cap_changed ? 2 * rep->cap_changed : 64;
+        uint32_t *p = realloc(rep->changed, cap * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        rep->changed = p;
+        rep->cap_changed = cap;
+    }
+    rep->changed[rep->nchanged++] = key;
+    return 0;
+}
+
+/* Decide one key; returns its activity (or IODFG_NO_ACTIVITY), -1 in *fail on no memory. */
+static uint32_t map_key(const struct rprog *p, int counted, const struct subject *k,
+                        struct rx_scratch *ms, struct iodfg_buf *buf, struct iodfg_mapping *m,
+                        struct iodfg_rules_report *rep, uint32_t key, int *fail)
+{
+    unsigned long line = 0;
+    long d = decide(p, k, ms, &rep->regex_evals, &line);
+    if (d == DECIDE_NONE) {
+        rep->unmatched++;
+        return IODFG_NO_ACTIVITY;
+    }
+    if (d == DECIDE_LIMIT) {
+        if (rep->limited++ == 0) {
+            rep->limit_key = key;
+            rep->limit_line = line;
+        }
+        return IODFG_NO_ACTIVITY;
+    }
+    if (counted) {
+        rep->rule_keys[d]++;
+    }
+    const struct rule *r = &p->rules[d];
+    if (r->info.action == IODFG_RULE_DROP) {
+        rep->dropped++;
+        return IODFG_NO_ACTIVITY;
+    }
+    expand(r, k, ms, buf);
+    uint32_t a;
+    if (buf->failed || (buf->len && activity_of(m, buf->data, buf->len, &a) < 0)) {
+        *fail = 1;
+        return IODFG_NO_ACTIVITY;
+    }
+    if (buf->len == 0) {
+        rep->empty++;
+        return IODFG_NO_ACTIVITY;
+    }
+    rep->mapped++;
+    return a;
+}
+
+int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog *log,
+                      const uint8_t *key_on, struct iodfg_mapping *m,
+                      struct iodfg_rules_report *report, struct iodfg_error *err)
+{
+    uint32_t ml, dl;
+    const struct rprog *p = rules_active(rs, &ml, &dl);
+    int counted = p->nrules == iodfg_rules_count(rs);
+    struct iodfg_rules_report local;
+    struct iodfg_rules_report *rep = report ? report : &local;
+    if (!report) {
+        iodfg_rules_report_init(&local);
+    }
+    uint32_t nk = iodfg_eventlog_key_count(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    struct rx_scratch *ms = rx_scratch_new(RULES_MAX_CONDS, p->max_groups, ml, dl);
+    uint32_t *act = malloc((nk ? nk : 1) * sizeof(*act));
+    struct iodfg_buf buf;
+    iodfg_buf_init(&buf);
+    int fail = !ms || !act || report_reset(rep, counted ? p->nrules : 0) < 0;
+    for (uint32_t k = 0; !fail && k < nk; k++) {
+        if (key_on && !key_on[k]) {
+            rep->filtered++;
+            act[k] = IODFG_NO_ACTIVITY;
+            continue;
+        }
+        struct subject s = {.call = iodfg_strpool_get(pool, keys[k].call),
+                            .call_len = iodfg_strpool_len(pool, keys[k].call),
+                            .path = iodfg_strpool_get(pool, keys[k].path),
+                            .path_len = iodfg_strpool_len(pool, keys[k].path),
+                            .kind = keys[k].kind};
+        act[k] = map_key(p, counted, &s, ms, &buf, m, rep, k, &fail);
+    }
+    for (uint32_t k = 0; !fail && k < nk; k++) {
+        uint32_t old = k < m->nkeys ? m->activity_of_key[k] : IODFG_NO_ACTIVITY;
+        fail = old != act[k] && report_changed(rep, k) < 0;
+    }
+    iodfg_buf_fini(&buf);
+    rx_scratch_free(ms);
+    if (!report) {
+        iodfg_rules_report_fini(&local);
+    }
+    if (fail) {
+        free(act);
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    free(m->activity_of_key);
+    m->activity_of_key = act;
+    m->nkeys = nk;
+    return 0;
+}
+
+void iodfg_rules_report_init(struct iodfg_rules_report *r)
+{
+    memset(r, 0, sizeof(*r));
+}
+
+void iodfg_rules_report_fini(struct iodfg_rules_report *r)
+{
+    free(r->changed);
+    free(r->rule_keys);
+    memset(r, 0, sizeof(*r));
+}

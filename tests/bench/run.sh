@@ -1,0 +1,39 @@
+#!/bin/sh
+# `make bench`: parser, convert, load and engine figures on a generated IOR-like trace set.
+# Environment: IODFG_BIN, BENCH_DIR (build's tests/bench); BENCH_FILES and BENCH_LINES size it.
+set -eu
+: "${IODFG_BIN:?}" "${BENCH_DIR:?}"
+files=${BENCH_FILES:-8}
+lines=${BENCH_LINES:-400000}
+work=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+mkdir -p "$work/traces"
+"$BENCH_DIR/bench_parse" --generate "$work/traces" "$files" "$lines"
+bytes=$(cat "$work"/traces/*.st | wc -c)
+nlines=$(cat "$work"/traces/*.st | wc -l)
+echo "trace set: $files files, $nlines lines, $((bytes / 1000000)) MB"
+echo "--- parser (one thread, data in memory)"
+"$BENCH_DIR/bench_parse" "$work"/traces/*.st
+echo "--- iodfg convert (end to end: read, parse, sort, write HDF5)"
+for j in 1 $(nproc); do
+  t0=$(now)
+  "$IODFG_BIN" convert -q -f -j "$j" -o "$work/log.h5" "$work/traces"
+  t1=$(now)
+  awk -v t0="$t0" -v t1="$t1" -v l="$nlines" -v b="$bytes" -v j="$j" 'BEGIN {
+    d = t1 - t0; printf "jobs %d: %.2f s, %.2f Mlines/s (%.2f Mlines/s per core), %.0f MB/s\n",
+    j, d, l / d / 1e6, l / d / 1e6 / j, b / d / 1e6 }'
+done
+size=$(wc -c <"$work/log.h5")
+events=$("$IODFG_BIN" info --json "$work/log.h5" | sed -n 's/.*"events":\([0-9]*\),"events_without.*/\1/p')
+echo "log: $size bytes, $events events, $(awk -v s="$size" -v e="$events" 'BEGIN{printf "%.1f", s/e}') bytes/event on disk"
+echo "--- loading: HDF5 log vs re-parsing the text (iodfg info, $(nproc) threads)"
+t0=$(now); "$IODFG_BIN" info "$work/log.h5" >/dev/null; t1=$(now)
+t2=$(now); "$IODFG_BIN" info "$work/traces" >/dev/null; t3=$(now)
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$events" 'BEGIN {
+  printf "info on log.h5: %.3f s (%.1f M events/s)\ninfo on traces: %.3f s (%.1f M events/s)\nlog is %.1fx faster\n",
+  b - a, e / (b - a) / 1e6, d - c, e / (d - c) / 1e6, (d - c) / (b - a) }'
+for b in bench_store bench_engine; do
+  if [ -x "$BENCH_DIR/$b" ]; then echo "--- $b"; "$BENCH_DIR/$b"; fi
+done
