@@ -90,10 +90,10 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
 
 void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
 {
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], d[32];
     fprintf(out, "Read %s trace file%s (%s, %s lines): %s events", cli_count(a, sizeof(a), t->files),
             t->files == 1 ? "" : "s", cli_bytes(b, sizeof(b), (double)t->bytes),
-            cli_count(c, sizeof(c), t->lines), cli_count(a, sizeof(a), t->events));
+            cli_count(c, sizeof(c), t->lines), cli_count(d, sizeof(d), t->events));
     const uint64_t *k = t->counts;
     if (k[IODFG_COUNT_MERGED]) {
         fprintf(out, ", %s of them merged from unfinished/resumed pairs",

@@ -38,6 +38,9 @@ struct parser {
     size_t joined_cap;
     struct pending *pend;
     size_t npend, pend_cap;
+    struct text carry;  // start of a line that strace split with an embedded notice
+    char **blocks;      // joined lines, kept until the end (pending calls point into them)
+    size_t nblocks;
 };
 
 static int reserve(char **buf, size_t *cap, size_t need, struct iodfg_error *err)
@@ -406,11 +409,59 @@ static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t,
     return emit_event(p, &whole, got.name, whole.args, got.pid, got.start_ns, got.seq);
 }
 
+// In stderr mode strace may print "strace: Process N attached" in the middle of a line:
+// remember the part before it, to be joined with the next line.
+static int split_by_notice(struct parser *p, const char *s, size_t n)
+{
+    static const char mark[] = "strace: Process ";
+    const char *m = memmem(s, n, mark, sizeof(mark) - 1);
+    if (!m || m == s) {
+        return 0;
+    }
+    p->carry.p = s;
+    p->carry.n = (size_t)(m - s);
+    p->res->counts[IODFG_COUNT_NOTICES]++;
+    return 1;
+}
+
+static const char *join_carry(struct parser *p, const char *s, size_t *n)
+{
+    char **nb = realloc(p->blocks, (p->nblocks + 1) * sizeof(*nb));
+    char *line = malloc(p->carry.n + *n + 1);
+    if (nb) {
+        p->blocks = nb;
+    }
+    if (!nb || !line) {
+        free(line);
+        iodfg_error_set(p->err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
+    memcpy(line, p->carry.p, p->carry.n);
+    memcpy(line + p->carry.n, s, *n);
+    p->blocks[p->nblocks++] = line;
+    *n += p->carry.n;
+    p->carry.n = 0;
+    p->carry.p = NULL;
+    return line;
+}
+
+static void r_unparsable(struct parser *p, uint64_t lineno)
+{
+    p->res->counts[IODFG_COUNT_UNPARSABLE]++;
+    diag(p, lineno, 1, "expected the rest of a line that a strace notice interrupted");
+}
+
 static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
 {
     struct iodfg_strace_result *r = p->res;
+    if (p->carry.p && (s = join_carry(p, s, &n)) == NULL) {
+        return -1;
+    }
     struct strace_line ln;
     strace_line_split(s, n, &ln);
+    if (ln.kind == LINE_BAD && split_by_notice(p, s, n)) {
+        return 0;
+    }
     int64_t t = 0;
     // strace writes its own notices without pid or timestamp, whatever the format.
     int timed = ln.kind != LINE_BAD && ln.kind != LINE_BLANK &&
@@ -484,8 +535,15 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
     while (rc == 0 && p.npend) {
         rc = flush_pending(&p, &p.pend[0]);
     }
+    if (rc == 0 && p.carry.p) { // the split line never got its end
+        r_unparsable(&p, lineno);
+    }
     res->lines = lineno;
     res->bytes = len;
+    for (size_t i = 0; i < p.nblocks; i++) {
+        free(p.blocks[i]);
+    }
+    free(p.blocks);
     free(p.scratch);
     free(p.joined);
     free(p.pend);

@@ -2,6 +2,7 @@
 /* Unit tests: columnar event log (building, sorting, keys, append). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

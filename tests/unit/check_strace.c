@@ -327,6 +327,21 @@ START_TEST(last_line_without_newline_and_crlf)
 }
 END_TEST
 
+START_TEST(notice_inside_a_line)
+{
+    parse("05:39:01.676360 clone(child_stack=NULL, flags=SIGCHLDstrace: Process 14726 attached\n"
+          ", child_tidptr=0x7fd66e36ba10) = 14726 <0.000197>\n"
+          "[pid 14726] 05:39:01.676400 read(3</a>, \"\", 1) = 0 <0.000001>\n");
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_str_eq(call(0), "clone");
+    ck_assert_int_eq(C()->dur_ns[0], 197000);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NOTICES], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 0);
+    parse("05:39:01.676360 clone(flags=SIGCHLDstrace: Process 14726 attached\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 1);
+}
+END_TEST
+
 START_TEST(huge_line)
 {
     size_t n = 1 << 20;
@@ -414,6 +429,7 @@ int main(void)
     tcase_add_test(m, bad_lines_counted_with_position);
     tcase_add_test(m, last_line_without_newline_and_crlf);
     tcase_add_test(m, huge_line);
+    tcase_add_test(m, notice_inside_a_line);
     tcase_add_test(m, empty_input);
     tcase_add_test(m, sink_can_stop);
     suite_add_tcase(s, m);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Directly-Follows Graph of an activity log (seed 001, section IV-A), edge statistics, pruning. */
+#ifndef IODFG_DFG_H
+#define IODFG_DFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iodfg_error;
+struct iodfg_eventlog;
+struct iodfg_mapping;
+struct iodfg_selection;
+
+/* Node ids: activities are 0..nactivities-1; the start (●) and end (■) nodes are these. */
+#define IODFG_NODE_START (UINT32_MAX - 1)
+#define IODFG_NODE_END (UINT32_MAX - 2)
+
+/* One edge (from, to). An edge whose count is 0 is absent (incremental updates keep the slot).
+ * gap = start of the second event - (start + dur) of the first, unknown dur counted as 0; only
+ * activity -> activity edges have gaps (gap_n = 0 on edges from ● or into ■). */
+struct iodfg_dfg_edge {
+    uint32_t from, to;
+    uint64_t count;        /* times from directly precedes to in a trace */
+    uint64_t cases;        /* traces (cases) containing the edge at least once */
+    uint64_t gap_n;        /* gaps observed (count, or 0 for ●/■ edges) */
+    int64_t gap_sum_ns;    /* exact sum of the gaps */
+    double gap_mean_ns;    /* gap_sum_ns / gap_n, 0 when gap_n = 0 */
+    int64_t gap_median_ns; /* lower median (nearest rank 50%); IODFG_UNKNOWN when gap_n = 0 */
+};
+
+/* The graph: a table of edges (with a hash index) plus trace counts. Opaque helpers below;
+ * the arrays are readable directly. */
+struct iodfg_dfg {
+    uint32_t nactivities; /* activity ids are < nactivities */
+    uint64_t traces;      /* non-empty traces (empty ones add nothing, not a ●→■ edge) */
+    struct iodfg_dfg_edge *edges; /* nedges slots, count 0 = absent */
+    size_t nedges, cap;
+    uint32_t *stamp;  /* per edge: last trace that counted it (for `cases`) */
+    uint8_t *touched; /* per edge: set when counting changed the slot (cleared by the caller) */
+    uint32_t *index;  /* open-addressing hash of (from, to) -> edge slot + 1 */
+    size_t index_cap;
+    uint32_t next_stamp; /* stamp of the next trace counted */
+};
+
+void iodfg_dfg_init(struct iodfg_dfg *g);
+void iodfg_dfg_fini(struct iodfg_dfg *g);
+/* Forget every edge (keeps the memory). */
+void iodfg_dfg_clear(struct iodfg_dfg *g);
+/* The edge (from, to) if its count is > 0, else NULL. Borrowed until g changes. */
+const struct iodfg_dfg_edge *iodfg_dfg_find(const struct iodfg_dfg *g, uint32_t from, uint32_t to);
+/* Number of present edges (count > 0). */
+size_t iodfg_dfg_edge_count(const struct iodfg_dfg *g);
+/* Deep copy of src into dst (dst initialised or cleared). 0, or -1 when out of memory. */
+int iodfg_dfg_copy(struct iodfg_dfg *dst, const struct iodfg_dfg *src, struct iodfg_error *err);
+
+/* One-shot full build of the DFG of the selected events of log under mapping into g (cleared
+ * first), edge gap medians included. Returns 0, or -1 with err (out of memory). */
+int iodfg_dfg_build(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                    const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                    struct iodfg_error *err);
+
+/* ---- building blocks used by the incremental engine ---- */
+
+/* The selected event range [*lo, *hi) of case c (the window is contiguous because a case is
+ * sorted by start). Returns 0 when the case is off or has no event in the window. */
+int iodfg_dfg_case_range(const struct iodfg_eventlog *log, const struct iodfg_selection *sel,
+                         uint32_t c, uint64_t *lo, uint64_t *hi);
+
+/* Visitor of the transitions of one trace: from/to node ids, gap (only when has_gap), a trace
+ * number unique within one iodfg_dfg_walk_case call, and the event index of `to` (UINT64_MAX
+ * for ■). The transitions of one trace come together, in trace order. Return 0, or -1 to stop. */
+typedef int (*iodfg_transition_fn)(void *ctx, uint32_t from, uint32_t to, int has_gap,
+                                   int64_t gap_ns, uint32_t trace, uint64_t ev);
+
+/* Walk the traces of events [lo, hi) of one case: one trace, or one per pid with per_pid.
+ * act[key] gives the activity (IODFG_NO_ACTIVITY: the event vanishes). Calls fn for every
+ * transition (●→first, a→b, last→■) and returns the number of non-empty traces, or -1 when
+ * fn failed or memory ran out (err set). */
+long iodfg_dfg_walk_case(const struct iodfg_eventlog *log, const uint32_t *act, uint64_t lo,
+                         uint64_t hi, int per_pid, iodfg_transition_fn fn, void *ctx,
+                         struct iodfg_error *err);
+
+/* Add (sign = +1) or remove (sign = -1) the transitions of one case's traces to g, counting
+ * gap sums (not medians). Returns 0 or -1 (out of memory). */
+int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         uint64_t lo, uint64_t hi, int per_pid, int sign, struct iodfg_error *err);
+/* The slot of edge (from, to), created with count 0 when missing. NULL when out of memory. */
+struct iodfg_dfg_edge *iodfg_dfg_slot(struct iodfg_dfg *g, uint32_t from, uint32_t to);
+/* Recompute gap_mean_ns of every edge from gap_sum_ns / gap_n. */
+void iodfg_dfg_finish_means(struct iodfg_dfg *g);
+/* Recompute gap_median_ns of the edges flagged in edge_dirty (NULL = all) by walking the
+ * listed cases (NULL = every case; they must hold every occurrence of those edges). */
+int iodfg_dfg_compute_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                              const uint32_t *act, const struct iodfg_selection *sel,
+                              const uint32_t *cases, size_t ncases, const uint8_t *edge_dirty,
+                              struct iodfg_error *err);
+
+/* ---- pruning (process-mining sliders) ----
+ * 1. If top_k > 0, keep the top_k activities by count (ties: lower id first), else all
+ *    activities with events; activities not kept are hidden with their edges (no re-linking).
+ * 2. Keep edges between kept nodes whose count >= min_count.
+ * 3. Connectivity: keep only nodes that are reachable from ● AND reach ■ over kept edges, and
+ *    the kept edges between them. One pass suffices: every node on a ●→v path of a node v that
+ *    reaches ■ also reaches ■ (through v), so removing the others never disconnects a survivor.
+ * Pruning never adds edges. node_on gets nactivities flags, edge_on gets nedges flags (slot
+ * order; absent slots 0). act_count[a] is the activity's event count (from the statistics). */
+int iodfg_dfg_prune(const struct iodfg_dfg *g, const uint64_t *act_count, uint64_t min_count,
+                    uint32_t top_k, uint8_t *node_on, uint8_t *edge_on, struct iodfg_error *err);
+
+#endif

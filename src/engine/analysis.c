@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: MIT */
+/* Incremental engine: a per-key case index lets a rule edit recount only the affected cases. */
+#include "config.h"
+
+#include "iodfg/analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+
+struct iodfg_analysis {
+    const struct iodfg_eventlog *log;
+    struct iodfg_selection sel;
+    uint8_t *case_on; /* owned copy of sel.case_on (NULL = all) */
+    uint32_t nkeys, ncases, nactivities;
+    uint32_t *act; /* current activity of each key */
+    struct iodfg_timeline tl;
+    uint64_t *bits;              /* selected events */
+    struct iodfg_key_sums *sums; /* per key, over the selection */
+    uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
+    uint32_t *kc;
+    uint8_t *case_mark; /* ncases scratch */
+    struct iodfg_dfg dfg;
+    struct iodfg_stats stats;
+    struct iodfg_analysis_info last;
+};
+
+static int build_key_index(struct iodfg_analysis *an, struct iodfg_error *err)
+{
+    const uint32_t *key = iodfg_eventlog_columns(an->log)->key;
+    const uint64_t *off = iodfg_eventlog_case_offsets(an->log);
+    uint32_t *seen = calloc((size_t)an->nkeys + 1, sizeof(*seen));
+    an->kc_off = calloc((size_t)an->nkeys + 2, sizeof(*an->kc_off));
+    if (!seen || !an->kc_off) {
+        free(seen);
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the key index");
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        memset(seen, 0, (size_t)an->nkeys * sizeof(*seen));
+        for (uint32_t c = 0; c < an->ncases; c++) {
+            for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+                uint32_t k = key[e];
+                if (seen[k] == c + 1) {
+                    continue;
+                }
+                seen[k] = c + 1;
+                if (pass == 0) {
+                    an->kc_off[k + 1]++;
+                } else {
+                    an->kc[an->kc_off[k]++] = c;
+                }
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t k = 0; k < an->nkeys; k++) {
+                an->kc_off[k + 1] += an->kc_off[k];
+            }
+            an->kc = malloc((size_t)(an->kc_off[an->nkeys] + 1) * sizeof(*an->kc));
+            if (!an->kc) {
+                free(seen);
+                return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the key index");
+            }
+        }
+    }
+    // the fill pass advanced kc_off[k] to the start of k+1: shift back
+    memmove(an->kc_off + 1, an->kc_off, (size_t)an->nkeys * sizeof(*an->kc_off));
+    an->kc_off[0] = 0;
+    free(seen);
+    return 0;
+}
+
+static int set_sel(struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                   struct iodfg_error *err)
+{
+    uint8_t *on = NULL;
+    if (sel->case_on) {
+        on = malloc(an->ncases ? an->ncases : 1);
+        if (!on) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the selection");
+        }
+        memcpy(on, sel->case_on, an->ncases);
+    }
+    free(an->case_on);
+    an->case_on = on;
+    an->sel = *sel;
+    an->sel.case_on = on;
+    return 0;
+}
+
+static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                   struct iodfg_error *err)
+{
+    if (map->nkeys != an->nkeys) {
+        return iodfg_error_set(err, IODFG_E_ARG, "mapping has %u keys, the log %u", map->nkeys,
+                               an->nkeys);
+    }
+    memcpy(an->act, map->activity_of_key, (size_t)an->nkeys * sizeof(*an->act));
+    an->nactivities = map->nactivities;
+    return 0;
+}
+
+/* Full computation of act over sel into g and st, with bits and sums as scratch. */
+static int compute_full(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                        const uint32_t *act, uint32_t nact, uint64_t *bits,
+                        struct iodfg_key_sums *sums, struct iodfg_dfg *g, struct iodfg_stats *st,
+                        struct iodfg_error *err)
+{
+    iodfg_dfg_clear(g);
+    g->nactivities = nact;
+    for (uint32_t c = 0; c < an->ncases; c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(an->log, sel, c, &lo, &hi) &&
+            iodfg_dfg_count_case(g, an->log, act, lo, hi, sel->per_pid, 1, err)) {
+            return -1;
+        }
+    }
+    iodfg_dfg_finish_means(g);
+    if (iodfg_dfg_compute_medians(g, an->log, act, sel, NULL, 0, NULL, err)) {
+        return -1;
+    }
+    iodfg_stats_fini(st);
+    if (iodfg_stats_resize(st, nact, err)) {
+        return -1;
+    }
+    iodfg_stats_select_bits(bits, an->log, sel);
+    iodfg_stats_key_sums(sums, an->nkeys, an->log, bits);
+    iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
+    if (iodfg_stats_sweep(st, an->log, &an->tl, bits, act, NULL, err)) {
+        return -1;
+    }
+    return iodfg_stats_scan(st, an->log, act, sel, NULL, 0, NULL, err);
+}
+
+static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
+{
+    memset(&an->last, 0, sizeof(an->last));
+    an->last.full = 1;
+    an->last.keys_changed = an->nkeys;
+    an->last.cases_recounted = an->ncases;
+    an->last.activities_dirty = an->nactivities;
+    int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums, &an->dfg,
+                          &an->stats, err);
+    an->last.edges_dirty = an->dfg.nedges;
+    return rc;
+}
+
+struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
+                                          const struct iodfg_mapping *map,
+                                          const struct iodfg_selection *sel,
+                                          struct iodfg_error *err)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    if (!col->start_ns || !col->key) {
+        iodfg_error_set(err, IODFG_E_ARG, "the event log lacks the start or key column");
+        return NULL;
+    }
+    struct iodfg_analysis *an = calloc(1, sizeof(*an));
+    if (!an) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
+        return NULL;
+    }
+    an->log = log;
+    an->nkeys = iodfg_eventlog_key_count(log);
+    an->ncases = iodfg_eventlog_case_count(log);
+    iodfg_dfg_init(&an->dfg);
+    iodfg_stats_init(&an->stats);
+    uint64_t n = iodfg_eventlog_event_count(log);
+    an->act = malloc(((size_t)an->nkeys + 1) * sizeof(*an->act));
+    an->bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
+    an->sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
+    an->case_mark = calloc((size_t)an->ncases + 1, 1);
+    if (!an->act || !an->bits || !an->sums || !an->case_mark) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
+        goto fail;
+    }
+    if (set_sel(an, sel, err) || set_act(an, map, err) || build_key_index(an, err) ||
+        iodfg_timeline_build(&an->tl, log, err) || rebuild(an, err)) {
+        goto fail;
+    }
+    return an;
+fail:
+    iodfg_analysis_free(an);
+    return NULL;
+}
+
+void iodfg_analysis_free(struct iodfg_analysis *an)
+{
+    if (!an) {
+        return;
+    }
+    free(an->case_on);
+    free(an->act);
+    iodfg_timeline_fini(&an->tl);
+    free(an->bits);
+    free(an->sums);
+    free(an->kc_off);
+    free(an->kc);
+    free(an->case_mark);
+    iodfg_dfg_fini(&an->dfg);
+    iodfg_stats_fini(&an->stats);
+    free(an);
+}
+
+/* Mark the cases holding any key k with pick[act[k]] (or key_pick[k]) and list them in order. */
+static uint32_t *cases_of(struct iodfg_analysis *an, const uint32_t *act, const uint8_t *pick,
+                          const uint8_t *key_pick, size_t *ncases)
+{
+    memset(an->case_mark, 0, an->ncases);
+    for (uint32_t k = 0; k < an->nkeys; k++) {
+        int on = key_pick ? key_pick[k] : act[k] != IODFG_NO_ACTIVITY && pick[act[k]];
+        if (on) {
+            for (uint64_t i = an->kc_off[k]; i < an->kc_off[k + 1]; i++) {
+                an->case_mark[an->kc[i]] = 1;
+            }
+        }
+    }
+    size_t m = 0;
+    for (uint32_t c = 0; c < an->ncases; c++) {
+        m += an->case_mark[c];
+    }
+    uint32_t *list = malloc((m ? m : 1) * sizeof(*list));
+    if (list) {
+        m = 0;
+        for (uint32_t c = 0; c < an->ncases; c++) {
+            if (an->case_mark[c]) {
+                list[m++] = c;
+            }
+        }
+    }
+    *ncases = m;
+    return list;
+}
+
+/* The incremental path proper; on failure the caller falls back to a full rebuild. */
+static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                      const uint8_t *key_changed, uint8_t *dirty, struct iodfg_error *err)
+{
+    const uint32_t *nact = map->activity_of_key;
+    size_t ncases = 0, nmed = 0;
+    int rc = -1;
+    uint8_t *edge_dirty = NULL, *node_pick = NULL;
+    uint32_t *med_cases = NULL, *scan_cases = NULL;
+    uint32_t *cases = cases_of(an, an->act, NULL, key_changed, &ncases);
+    if (!cases || iodfg_stats_resize(&an->stats, map->nactivities, err)) {
+        goto out;
+    }
+    an->dfg.nactivities = map->nactivities;
+    an->last.cases_recounted = ncases;
+    if (an->dfg.nedges) {
+        memset(an->dfg.touched, 0, an->dfg.nedges);
+    }
+    // subtract the old traces of the affected cases, then add the new ones
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < ncases; i++) {
+            uint64_t lo, hi;
+            if (iodfg_dfg_case_range(an->log, &an->sel, cases[i], &lo, &hi) &&
+                iodfg_dfg_count_case(&an->dfg, an->log, pass ? nact : an->act, lo, hi,
+                                     an->sel.per_pid, pass ? 1 : -1, err)) {
+                goto out;
+            }
+        }
+    }
+    iodfg_dfg_finish_means(&an->dfg);
+    // edge medians: every occurrence of a touched edge lies in a case holding its source
+    // activity (or its target, for edges from ●)
+    size_t ne = an->dfg.nedges;
+    edge_dirty = malloc(ne ? ne : 1);
+    node_pick = calloc((size_t)map->nactivities + 1, 1);
+    if (!edge_dirty || !node_pick) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
+        goto out;
+    }
+    for (size_t i = 0; i < ne; i++) {
+        const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
+        edge_dirty[i] = an->dfg.touched[i];
+        an->last.edges_dirty += edge_dirty[i];
+        uint32_t src = e->from == IODFG_NODE_START ? e->to : e->from;
+        if (edge_dirty[i] && src < map->nactivities) {
+            node_pick[src] = 1;
+        }
+    }
+    med_cases = cases_of(an, nact, node_pick, NULL, &nmed);
+    if (!med_cases || iodfg_dfg_compute_medians(&an->dfg, an->log, nact, &an->sel, med_cases, nmed,
+                                                edge_dirty, err)) {
+        goto out;
+    }
+    // statistics of the activities whose event set changed
+    iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
+    if (iodfg_stats_sweep(&an->stats, an->log, &an->tl, an->bits, nact, dirty, err)) {
+        goto out;
+    }
+    size_t nscan = 0;
+    scan_cases = cases_of(an, nact, dirty, NULL, &nscan);
+    if (!scan_cases ||
+        iodfg_stats_scan(&an->stats, an->log, nact, &an->sel, scan_cases, nscan, dirty, err)) {
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc && err && !err->code) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
+    }
+    free(cases);
+    free(edge_dirty);
+    free(node_pick);
+    free(med_cases);
+    free(scan_cases);
+    return rc;
+}
+
+int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                          const uint32_t *changed, size_t nchanged, struct iodfg_error *err)
+{
+    if (map->nkeys != an->nkeys || map->nactivities < an->nactivities) {
+        return iodfg_error_set(err, IODFG_E_ARG,
+                               "mapping does not extend the current one (%u keys, %u activities)",
+                               map->nkeys, map->nactivities);
+    }
+    const uint32_t *nact = map->activity_of_key;
+    uint8_t *key_changed = calloc((size_t)an->nkeys + 1, 1);
+    uint8_t *dirty = calloc((size_t)map->nactivities + 1, 1);
+    if (!key_changed || !dirty) {
+        free(key_changed);
+        free(dirty);
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
+    }
+    memset(&an->last, 0, sizeof(an->last));
+    size_t n = changed ? nchanged : an->nkeys;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = changed ? changed[i] : (uint32_t)i;
+        if (k >= an->nkeys || an->act[k] == nact[k] || key_changed[k]) {
+            continue;
+        }
+        key_changed[k] = 1;
+        an->last.keys_changed++;
+        if (an->act[k] != IODFG_NO_ACTIVITY) {
+            dirty[an->act[k]] = 1;
+        }
+        if (nact[k] != IODFG_NO_ACTIVITY) {
+            dirty[nact[k]] = 1;
+        }
+    }
+    for (uint32_t a = 0; a < map->nactivities; a++) {
+        an->last.activities_dirty += dirty[a];
+    }
+    int rc = 0;
+    if (an->last.keys_changed) {
+        rc = update_inc(an, map, key_changed, dirty, err);
+    } else {
+        rc = iodfg_stats_resize(&an->stats, map->nactivities, err);
+        an->dfg.nactivities = map->nactivities;
+    }
+    free(key_changed);
+    free(dirty);
+    memcpy(an->act, nact, (size_t)an->nkeys * sizeof(*an->act));
+    an->nactivities = map->nactivities;
+    if (rc) {
+        // the incremental state is half updated: restore consistency with a full rebuild
+        struct iodfg_analysis_info keep = an->last;
+        if (rebuild(an, NULL)) {
+            an->last = keep;
+        }
+    }
+    return rc;
+}
+
+int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                                 struct iodfg_error *err)
+{
+    if (set_sel(an, sel, err)) {
+        return -1;
+    }
+    return rebuild(an, err);
+}
+
+int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                           struct iodfg_error *err)
+{
+    if (set_act(an, map, err)) {
+        return -1;
+    }
+    return rebuild(an, err);
+}
+
+const struct iodfg_dfg *iodfg_analysis_dfg(const struct iodfg_analysis *an) { return &an->dfg; }
+
+const struct iodfg_stats *iodfg_analysis_stats(const struct iodfg_analysis *an)
+{
+    return &an->stats;
+}
+
+const struct iodfg_selection *iodfg_analysis_selection(const struct iodfg_analysis *an)
+{
+    return &an->sel;
+}
+
+const struct iodfg_analysis_info *iodfg_analysis_last(const struct iodfg_analysis *an)
+{
+    return &an->last;
+}
+
+const struct iodfg_eventlog *iodfg_analysis_log(const struct iodfg_analysis *an) { return an->log; }
+
+const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an) { return an->act; }
+
+int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                           struct iodfg_dfg *g, struct iodfg_stats *st, struct iodfg_error *err)
+{
+    uint64_t n = iodfg_eventlog_event_count(an->log);
+    uint64_t *bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*bits));
+    struct iodfg_key_sums *sums = malloc(((size_t)an->nkeys + 1) * sizeof(*sums));
+    int rc = -1;
+    if (!bits || !sums) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
+    } else {
+        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, g, st, err);
+    }
+    free(bits);
+    free(sums);
+    return rc;
+}
+
+size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
+{
+    uint64_t n = iodfg_eventlog_event_count(an->log);
+    size_t m = sizeof(*an);
+    m += (size_t)an->nkeys * (sizeof(*an->act) + sizeof(*an->sums) + sizeof(*an->kc_off));
+    m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
+    m += (size_t)an->ncases * 2;
+    m += (size_t)n * 2 * sizeof(uint32_t) + (size_t)((n + 63) / 64) * 8;
+    m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;
+    m += (size_t)an->stats.nactivities * sizeof(struct iodfg_activity_stats);
+    return m;
+}

@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: MIT */
+/* Directly-Follows Graph: traces of the selected events, edge counts and gaps, pruning. */
+#include "config.h"
+
+#include "iodfg/dfg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+
+void iodfg_dfg_init(struct iodfg_dfg *g) { memset(g, 0, sizeof(*g)); }
+
+void iodfg_dfg_fini(struct iodfg_dfg *g)
+{
+    free(g->edges);
+    free(g->stamp);
+    free(g->touched);
+    free(g->index);
+    memset(g, 0, sizeof(*g));
+}
+
+void iodfg_dfg_clear(struct iodfg_dfg *g)
+{
+    g->nedges = 0;
+    g->traces = 0;
+    g->next_stamp = 0;
+    if (g->index) {
+        memset(g->index, 0, g->index_cap * sizeof(*g->index));
+    }
+}
+
+static size_t hash_pair(uint32_t from, uint32_t to)
+{
+    uint64_t k = ((uint64_t)from << 32) | to;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k;
+}
+
+static size_t find_index(const struct iodfg_dfg *g, uint32_t from, uint32_t to)
+{
+    size_t mask = g->index_cap - 1;
+    size_t i = hash_pair(from, to) & mask;
+    while (g->index[i]) {
+        const struct iodfg_dfg_edge *e = &g->edges[g->index[i] - 1];
+        if (e->from == from && e->to == to) {
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+const struct iodfg_dfg_edge *iodfg_dfg_find(const struct iodfg_dfg *g, uint32_t from, uint32_t to)
+{
+    if (!g->index_cap) {
+        return NULL;
+    }
+    size_t i = find_index(g, from, to);
+    if (!g->index[i]) {
+        return NULL;
+    }
+    const struct iodfg_dfg_edge *e = &g->edges[g->index[i] - 1];
+    return e->count ? e : NULL;
+}
+
+size_t iodfg_dfg_edge_count(const struct iodfg_dfg *g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->nedges; i++) {
+        n += g->edges[i].count != 0;
+    }
+    return n;
+}
+
+static int grow(struct iodfg_dfg *g)
+{
+    size_t cap = g->cap ? g->cap * 2 : 64;
+    struct iodfg_dfg_edge *e = realloc(g->edges, cap * sizeof(*e));
+    if (!e) {
+        return -1;
+    }
+    g->edges = e;
+    uint32_t *s = realloc(g->stamp, cap * sizeof(*s));
+    if (!s) {
+        return -1;
+    }
+    g->stamp = s;
+    uint8_t *t = realloc(g->touched, cap);
+    if (!t) {
+        return -1;
+    }
+    g->touched = t;
+    g->cap = cap;
+    uint32_t *idx = calloc(cap * 2, sizeof(*idx));
+    if (!idx) {
+        return -1;
+    }
+    free(g->index);
+    g->index = idx;
+    g->index_cap = cap * 2;
+    for (size_t k = 0; k < g->nedges; k++) {
+        size_t i = find_index(g, g->edges[k].from, g->edges[k].to);
+        g->index[i] = (uint32_t)(k + 1);
+    }
+    return 0;
+}
+
+struct iodfg_dfg_edge *iodfg_dfg_slot(struct iodfg_dfg *g, uint32_t from, uint32_t to)
+{
+    if (g->index_cap) {
+        size_t i = find_index(g, from, to);
+        if (g->index[i]) {
+            return &g->edges[g->index[i] - 1];
+        }
+    }
+    if (g->nedges == g->cap && grow(g)) {
+        return NULL;
+    }
+    size_t i = find_index(g, from, to);
+    struct iodfg_dfg_edge *e = &g->edges[g->nedges];
+    memset(e, 0, sizeof(*e));
+    e->from = from;
+    e->to = to;
+    e->gap_median_ns = IODFG_UNKNOWN;
+    g->stamp[g->nedges] = 0;
+    g->touched[g->nedges] = 0;
+    g->index[i] = (uint32_t)++g->nedges;
+    return e;
+}
+
+int iodfg_dfg_copy(struct iodfg_dfg *dst, const struct iodfg_dfg *src, struct iodfg_error *err)
+{
+    iodfg_dfg_fini(dst);
+    *dst = *src;
+    dst->edges = NULL;
+    dst->stamp = NULL;
+    dst->touched = NULL;
+    dst->index = NULL;
+    if (src->cap) {
+        dst->edges = malloc(src->cap * sizeof(*dst->edges));
+        dst->stamp = malloc(src->cap * sizeof(*dst->stamp));
+        dst->touched = calloc(src->cap, 1);
+        dst->index = malloc(src->index_cap * sizeof(*dst->index));
+        if (!dst->edges || !dst->stamp || !dst->touched || !dst->index) {
+            iodfg_dfg_fini(dst);
+            return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory copying a DFG");
+        }
+        memcpy(dst->edges, src->edges, src->nedges * sizeof(*dst->edges));
+        memcpy(dst->stamp, src->stamp, src->nedges * sizeof(*dst->stamp));
+        memcpy(dst->index, src->index, src->index_cap * sizeof(*dst->index));
+    }
+    return 0;
+}
+
+static uint64_t lower_bound(const int64_t *v, uint64_t lo, uint64_t hi, int64_t x)
+{
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+int iodfg_dfg_case_range(const struct iodfg_eventlog *log, const struct iodfg_selection *sel,
+                         uint32_t c, uint64_t *lo, uint64_t *hi)
+{
+    if (sel->case_on && !sel->case_on[c]) {
+        return 0;
+    }
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    const int64_t *start = iodfg_eventlog_columns(log)->start_ns;
+    *lo = off[c];
+    *hi = off[c + 1];
+    if (start && sel->from_ns != INT64_MIN) {
+        *lo = lower_bound(start, *lo, *hi, sel->from_ns);
+    }
+    if (start && sel->to_ns != INT64_MAX) {
+        *hi = lower_bound(start, *lo, *hi, sel->to_ns);
+    }
+    return *lo < *hi;
+}
+
+static int64_t end_of(const struct iodfg_columns *col, uint64_t e)
+{
+    int64_t d = col->dur_ns ? col->dur_ns[e] : IODFG_UNKNOWN;
+    return col->start_ns[e] + (d == IODFG_UNKNOWN ? 0 : d);
+}
+
+/* Walk one trace made of the events idx[0..n) (or lo..hi when idx is NULL). */
+static long walk_trace(const struct iodfg_columns *col, const uint32_t *act, const uint32_t *idx,
+                       uint64_t lo, uint64_t hi, uint32_t trace, iodfg_transition_fn fn, void *ctx)
+{
+    uint32_t prev = IODFG_NODE_START;
+    int64_t prev_end = 0;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t e = idx ? idx[i] : i;
+        uint32_t a = act[col->key[e]];
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        int has_gap = prev != IODFG_NODE_START;
+        if (fn(ctx, prev, a, has_gap, has_gap ? col->start_ns[e] - prev_end : 0, trace, e)) {
+            return -1;
+        }
+        prev = a;
+        prev_end = end_of(col, e);
+    }
+    if (prev == IODFG_NODE_START) {
+        return 0; // an empty trace contributes nothing, not a ●→■ edge
+    }
+    return fn(ctx, prev, IODFG_NODE_END, 0, 0, trace, UINT64_MAX) ? -1 : 1;
+}
+
+static size_t pid_lookup(const int32_t *pids, const uint32_t *used, size_t cap, int32_t pid)
+{
+    size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
+    while (used[i] && pids[i] != pid) {
+        i = (i + 1) & (cap - 1);
+    }
+    return i;
+}
+
+/* Number the pids of events [lo, hi) in order of first appearance: tr[e - lo] = trace number.
+ * Returns the number of traces, or -1 when out of memory. */
+static long number_pids(const struct iodfg_columns *col, uint64_t lo, uint64_t hi, uint32_t *tr)
+{
+    size_t cap = 16, ntr = 0;
+    int32_t *pids = malloc(cap * sizeof(*pids));
+    uint32_t *used = calloc(cap, sizeof(*used)); // trace number + 1, 0 = empty
+    if (!pids || !used) {
+        goto nomem;
+    }
+    for (uint64_t e = lo; e < hi; e++) {
+        size_t i = pid_lookup(pids, used, cap, col->pid[e]);
+        if (!used[i]) {
+            if (2 * (ntr + 1) > cap) { // keep the load at most 1/2
+                size_t ncap = cap * 2;
+                int32_t *np = malloc(ncap * sizeof(*np));
+                uint32_t *nu = calloc(ncap, sizeof(*nu));
+                if (!np || !nu) {
+                    free(np);
+                    free(nu);
+                    goto nomem;
+                }
+                for (size_t k = 0; k < cap; k++) {
+                    if (used[k]) {
+                        size_t j = pid_lookup(np, nu, ncap, pids[k]);
+                        np[j] = pids[k];
+                        nu[j] = used[k];
+                    }
+                }
+                free(pids);
+                free(used);
+                pids = np;
+                used = nu;
+                cap = ncap;
+                i = pid_lookup(pids, used, cap, col->pid[e]);
+            }
+            pids[i] = col->pid[e];
+            used[i] = (uint32_t)++ntr;
+        }
+        tr[e - lo] = used[i] - 1;
+    }
+    free(pids);
+    free(used);
+    return (long)ntr;
+nomem:
+    free(pids);
+    free(used);
+    return -1;
+}
+
+long iodfg_dfg_walk_case(const struct iodfg_eventlog *log, const uint32_t *act, uint64_t lo,
+                         uint64_t hi, int per_pid, iodfg_transition_fn fn, void *ctx,
+                         struct iodfg_error *err)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    if (!per_pid || !col->pid) {
+        long n = walk_trace(col, act, NULL, lo, hi, 0, fn, ctx);
+        return n < 0 ? iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions")
+                     : n;
+    }
+    // per pid: group the events by pid (counting sort, stable) and walk each pid's trace in
+    // turn, so that the transitions of one trace are reported together
+    size_t n = (size_t)(hi - lo);
+    if (!n) {
+        return 0;
+    }
+    uint32_t *tr = malloc(n * sizeof(*tr));
+    uint32_t *idx = malloc(n * sizeof(*idx));
+    uint64_t *pos = NULL;
+    long ntr = -1, nonempty = 0;
+    if (tr && idx) {
+        ntr = number_pids(col, lo, hi, tr);
+    }
+    if (ntr >= 0) {
+        pos = calloc((size_t)ntr + 1, sizeof(*pos));
+    }
+    if (!pos) {
+        free(tr);
+        free(idx);
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
+    }
+    for (size_t i = 0; i < n; i++) {
+        pos[tr[i] + 1]++;
+    }
+    for (long t = 0; t < ntr; t++) {
+        pos[t + 1] += pos[t];
+    }
+    for (size_t i = 0; i < n; i++) {
+        idx[pos[tr[i]]++] = (uint32_t)(lo + i);
+    }
+    uint64_t begin = 0;
+    for (long t = 0; t < ntr && nonempty >= 0; t++) {
+        long r = walk_trace(col, act, idx, begin, pos[t], (uint32_t)nonempty, fn, ctx);
+        nonempty = r < 0 ? -1 : nonempty + r;
+        begin = pos[t];
+    }
+    free(tr);
+    free(idx);
+    free(pos);
+    return nonempty < 0 ? iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions")
+                        : nonempty;
+}
+
+struct count_ctx {
+    struct iodfg_dfg *g;
+    int64_t sign;
+    uint32_t base;
+};
+
+static int count_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
+                     uint32_t trace, uint64_t ev)
+{
+    (void)ev;
+    struct count_ctx *cx = vctx;
+    struct iodfg_dfg_edge *e = iodfg_dfg_slot(cx->g, from, to);
+    if (!e) {
+        return -1;
+    }
+    size_t slot = (size_t)(e - cx->g->edges);
+    cx->g->touched[slot] = 1;
+    e->count += (uint64_t)cx->sign;
+    uint32_t stamp = cx->base + trace + 1;
+    if (cx->g->stamp[slot] != stamp) {
+        cx->g->stamp[slot] = stamp;
+        e->cases += (uint64_t)cx->sign;
+    }
+    if (has_gap) {
+        e->gap_n += (uint64_t)cx->sign;
+        e->gap_sum_ns += cx->sign * gap;
+    }
+    return 0;
+}
+
+int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         uint64_t lo, uint64_t hi, int per_pid, int sign, struct iodfg_error *err)
+{
+    if (g->next_stamp > UINT32_MAX / 2 - (hi - lo) - 2) { // stamps would wrap: restart them
+        memset(g->stamp, 0, g->nedges * sizeof(*g->stamp));
+        g->next_stamp = 0;
+    }
+    struct count_ctx cx = {g, sign, g->next_stamp};
+    long n = iodfg_dfg_walk_case(log, act, lo, hi, per_pid, count_one, &cx, err);
+    if (n < 0) {
+        return -1;
+    }
+    g->next_stamp += (uint32_t)n + 1;
+    g->traces += (uint64_t)((int64_t)sign * n);
+    return 0;
+}
+
+void iodfg_dfg_finish_means(struct iodfg_dfg *g)
+{
+    for (size_t i = 0; i < g->nedges; i++) {
+        struct iodfg_dfg_edge *e = &g->edges[i];
+        e->gap_mean_ns = e->gap_n ? (double)e->gap_sum_ns / (double)e->gap_n : 0.0;
+    }
+}
+
+struct median_ctx {
+    struct iodfg_dfg *g;
+    const uint8_t *dirty;
+    size_t *fill;
+    int64_t *gaps;
+};
+
+static int gather_gap(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
+                      uint32_t trace, uint64_t ev)
+{
+    (void)trace;
+    (void)ev;
+    struct median_ctx *mx = vctx;
+    if (!has_gap) {
+        return 0;
+    }
+    size_t i = find_index(mx->g, from, to);
+    if (!mx->g->index[i]) {
+        return 0;
+    }
+    size_t slot = mx->g->index[i] - 1;
+    if (!mx->dirty || mx->dirty[slot]) {
+        mx->gaps[mx->fill[slot]++] = gap;
+    }
+    return 0;
+}
+
+int iodfg_dfg_compute_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                              const uint32_t *act, const struct iodfg_selection *sel,
+                              const uint32_t *cases, size_t ncases, const uint8_t *edge_dirty,
+                              struct iodfg_error *err)
+{
+    if (!g->nedges) {
+        return 0;
+    }
+    size_t *fill = malloc((g->nedges + 1) * sizeof(*fill));
+    if (!fill) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for gap medians");
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < g->nedges; i++) {
+        fill[i] = total;
+        if (!edge_dirty || edge_dirty[i]) {
+            total += g->edges[i].gap_n;
+        }
+    }
+    int64_t *gaps = malloc((total ? total : 1) * sizeof(*gaps));
+    if (!gaps) {
+        free(fill);
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for gap medians");
+    }
+    struct median_ctx mx = {g, edge_dirty, fill, gaps};
+    uint32_t ncase = cases ? (uint32_t)ncases : iodfg_eventlog_case_count(log);
+    for (uint32_t k = 0; k < ncase; k++) {
+        uint64_t lo, hi;
+        uint32_t c = cases ? cases[k] : k;
+        if (iodfg_dfg_case_range(log, sel, c, &lo, &hi) &&
+            iodfg_dfg_walk_case(log, act, lo, hi, sel->per_pid, gather_gap, &mx, err) < 0) {
+            free(gaps);
+            free(fill);
+            return -1;
+        }
+    }
+    size_t pos = 0;
+    for (size_t i = 0; i < g->nedges; i++) {
+        if (edge_dirty && !edge_dirty[i]) {
+            continue;
+        }
+        struct iodfg_dfg_edge *e = &g->edges[i];
+        // fill[i] now points past the gathered gaps of edge i; they start at pos
+        e->gap_median_ns =
+            e->gap_n ? iodfg_stats_percentile(gaps + pos, (size_t)e->gap_n, 50) : IODFG_UNKNOWN;
+        pos += e->gap_n;
+    }
+    free(gaps);
+    free(fill);
+    return 0;
+}
+
+int iodfg_dfg_build(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                    const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                    struct iodfg_error *err)
+{
+    iodfg_dfg_clear(g);
+    g->nactivities = map->nactivities;
+    uint32_t ncase = iodfg_eventlog_case_count(log);
+    for (uint32_t c = 0; c < ncase; c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(log, sel, c, &lo, &hi) &&
+            iodfg_dfg_count_case(g, log, map->activity_of_key, lo, hi, sel->per_pid, 1, err)) {
+            return -1;
+        }
+    }
+    iodfg_dfg_finish_means(g);
+    return iodfg_dfg_compute_medians(g, log, map->activity_of_key, sel, NULL, 0, NULL, err);
+}
+
+static uint32_t node_ix(uint32_t id, uint32_t n)
+{
+    return id == IODFG_NODE_START ? n : id == IODFG_NODE_END ? n + 1 : id;
+}
+
+static int by_count_desc(const void *pa, const void *pb, const uint64_t *count)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (count[a] != count[b]) {
+        return count[a] > count[b] ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
+/* Flags the top_k activities by count (ties: lower id first) with a partial selection sort:
+ * k is a slider value (tens), and qsort has no context argument for the counts. */
+static int mark_top(uint8_t *on, const uint64_t *count, uint32_t n, uint32_t top_k)
+{
+    uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids));
+    if (!ids) {
+        return -1;
+    }
+    uint32_t m = 0;
+    for (uint32_t a = 0; a < n; a++) {
+        if (count[a]) {
+            ids[m++] = a;
+        }
+    }
+    uint32_t k = top_k < m ? top_k : m;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t best = i;
+        for (uint32_t j = i + 1; j < m; j++) {
+            if (by_count_desc(&ids[j], &ids[best], count) < 0) {
+                best = j;
+            }
+        }
+        uint32_t t = ids[i];
+        ids[i] = ids[best];
+        ids[best] = t;
+        on[ids[i]] = 1;
+    }
+    free(ids);
+    return 0;
+}
+
+/* Breadth-first marks over kept edges: forward from ● (dir 0) or backward from ■ (dir 1). */
+static void reach(const struct iodfg_dfg *g, const uint8_t *edge_on, uint32_t n, uint8_t *seen,
+                  uint32_t *queue, const size_t *adj_off, const uint32_t *adj, int dir)
+{
+    uint32_t head = 0, tail = 0;
+    uint32_t s = dir ? n + 1 : n;
+    seen[s] = 1;
+    queue[tail++] = s;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (size_t k = adj_off[v]; k < adj_off[v + 1]; k++) {
+            const struct iodfg_dfg_edge *e = &g->edges[adj[k]];
+            if (!edge_on[adj[k]]) {
+                continue;
+            }
+            uint32_t w = node_ix(dir ? e->from : e->to, n);
+            if (!seen[w]) {
+                seen[w] = 1;
+                queue[tail++] = w;
+            }
+        }
+    }
+}
+
+int iodfg_dfg_prune(const struct iodfg_dfg *g, const uint64_t *act_count, uint64_t min_count,
+                    uint32_t top_k, uint8_t *node_on, uint8_t *edge_on, struct iodfg_error *err)
+{
+    uint32_t n = g->nactivities;
+    size_t nn = (size_t)n + 2;
+    uint8_t *fw = calloc(nn * 2, 1);
+    uint32_t *queue = malloc(nn * sizeof(*queue));
+    size_t *off = calloc((nn + 1) * 2, sizeof(*off));
+    uint32_t *adj = malloc((g->nedges * 2 + 1) * sizeof(*adj));
+    if (!fw || !queue || !off || !adj) {
+        goto nomem;
+    }
+    memset(node_on, 0, n);
+    if (top_k > 0) {
+        if (mark_top(node_on, act_count, n, top_k)) {
+            goto nomem;
+        }
+    } else {
+        for (uint32_t a = 0; a < n; a++) {
+            node_on[a] = act_count[a] > 0;
+        }
+    }
+    for (size_t i = 0; i < g->nedges; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[i];
+        uint32_t f = node_ix(e->from, n), t = node_ix(e->to, n);
+        edge_on[i] =
+            e->count && e->count >= min_count && (f >= n || node_on[f]) && (t >= n || node_on[t]);
+    }
+    // adjacency in CSR form: out-edges at off[0..nn], in-edges at off[nn+1..]
+    size_t *oo = off, *io = off + nn + 1;
+    for (size_t i = 0; i < g->nedges; i++) {
+        oo[node_ix(g->edges[i].from, n) + 1]++;
+        io[node_ix(g->edges[i].to, n) + 1]++;
+    }
+    for (size_t v = 0; v < nn; v++) {
+        oo[v + 1] += oo[v];
+        io[v + 1] += io[v];
+    }
+    uint32_t *oa = adj, *ia = adj + g->nedges;
+    size_t *fo = calloc(nn * 2, sizeof(*fo));
+    if (!fo) {
+        goto nomem;
+    }
+    for (size_t i = 0; i < g->nedges; i++) {
+        uint32_t f = node_ix(g->edges[i].from, n), t = node_ix(g->edges[i].to, n);
+        oa[oo[f] + fo[f]++] = (uint32_t)i;
+        ia[io[t] + fo[nn + t]++] = (uint32_t)i;
+    }
+    free(fo);
+    uint8_t *bw = fw + nn;
+    reach(g, edge_on, n, fw, queue, oo, oa, 0);
+    reach(g, edge_on, n, bw, queue, io, ia, 1);
+    for (uint32_t a = 0; a < n; a++) {
+        node_on[a] = node_on[a] && fw[a] && bw[a];
+    }
+    for (size_t i = 0; i < g->nedges; i++) {
+        uint32_t f = node_ix(g->edges[i].from, n), t = node_ix(g->edges[i].to, n);
+        edge_on[i] = edge_on[i] && fw[f] && bw[f] && fw[t] && bw[t];
+    }
+    free(fw);
+    free(queue);
+    free(off);
+    free(adj);
+    return 0;
+nomem:
+    free(fw);
+    free(queue);
+    free(off);
+    free(adj);
+    return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory pruning the DFG");
+}

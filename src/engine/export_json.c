@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON export of the activity and transition tables (exact values, base units). */
+#include "config.h"
+
+#include "iodfg/export.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/sanitize.h"
+#include "iodfg/stats.h"
+
+static void add_str(struct iodfg_buf *b, const char *s) { iodfg_buf_add(b, s, strlen(s)); }
+
+static void str(struct iodfg_buf *b, const char *s, size_t len)
+{
+    add_str(b, "\"");
+    iodfg_sanitize_json(b, s, len);
+    add_str(b, "\"");
+}
+
+static void node(struct iodfg_buf *b, const struct iodfg_mapping *map, uint32_t id)
+{
+    size_t len;
+    const char *s = iodfg_export_node_name(map, id, &len);
+    str(b, s, len);
+}
+
+static void i64(struct iodfg_buf *b, const char *key, int64_t v)
+{
+    if (v == IODFG_UNKNOWN) {
+        iodfg_buf_addf(b, ",\"%s\":null", key);
+    } else {
+        iodfg_buf_addf(b, ",\"%s\":%lld", key, (long long)v);
+    }
+}
+
+static void dbl(struct iodfg_buf *b, const char *key, double v)
+{
+    if (!isfinite(v)) {
+        iodfg_buf_addf(b, ",\"%s\":null", key);
+    } else {
+        iodfg_buf_addf(b, ",\"%s\":%.17g", key, v);
+    }
+}
+
+int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const struct iodfg_stats *st,
+                      const struct iodfg_mapping *map, const uint32_t *act_order, size_t nact,
+                      const uint32_t *edge_order, size_t nedge, const char *comment,
+                      struct iodfg_error *err)
+{
+    add_str(b, "{\"comment\":");
+    if (comment) {
+        str(b, comment, strlen(comment));
+    } else {
+        add_str(b, "null");
+    }
+    iodfg_buf_addf(b, ",\"total_dur_ns\":%lld,\"traces\":%llu,\"activities\":[",
+                   (long long)st->total_dur_ns, (unsigned long long)g->traces);
+    for (size_t i = 0; i < nact; i++) {
+        uint32_t a = act_order[i];
+        const struct iodfg_activity_stats *s = &st->act[a];
+        add_str(b, i ? ",\n{\"activity\":" : "\n{\"activity\":");
+        node(b, map, a);
+        iodfg_buf_addf(b, ",\"id\":%u,\"count\":%llu,\"cases\":%llu", a,
+                       (unsigned long long)s->count, (unsigned long long)s->cases);
+        i64(b, "dur_sum_ns", s->dur_sum_ns);
+        dbl(b, "rd", s->rd);
+        i64(b, "bytes", s->bytes);
+        dbl(b, "dr_mean_Bps", s->dr_mean);
+        iodfg_buf_addf(b, ",\"dr_n\":%llu,\"mc\":%u", (unsigned long long)s->dr_n, s->mc);
+        i64(b, "mc_time_ns", s->mc_time_ns);
+        dbl(b, "DR_Bps", s->DR);
+        i64(b, "dur_min_ns", s->dur_min_ns);
+        i64(b, "dur_median_ns", s->dur_median_ns);
+        i64(b, "dur_p95_ns", s->dur_p95_ns);
+        i64(b, "dur_max_ns", s->dur_max_ns);
+        add_str(b, "}");
+    }
+    add_str(b, "],\"transitions\":[");
+    for (size_t i = 0; i < nedge; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[edge_order[i]];
+        add_str(b, i ? ",\n{\"from\":" : "\n{\"from\":");
+        node(b, map, e->from);
+        add_str(b, ",\"to\":");
+        node(b, map, e->to);
+        iodfg_buf_addf(b, ",\"count\":%llu,\"cases\":%llu,\"gap_n\":%llu",
+                       (unsigned long long)e->count, (unsigned long long)e->cases,
+                       (unsigned long long)e->gap_n);
+        if (e->gap_n) {
+            dbl(b, "gap_mean_ns", e->gap_mean_ns);
+        } else {
+            add_str(b, ",\"gap_mean_ns\":null");
+        }
+        i64(b, "gap_median_ns", e->gap_median_ns);
+        add_str(b, "}");
+    }
+    add_str(b, "]}\n");
+    return b->failed ? iodfg_error_set(err, IODFG_E_NOMEM, "out of memory writing JSON") : 0;
+}

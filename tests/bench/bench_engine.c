@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/* Benchmark of the engine: full DFG+stats rebuild, one-rule incremental update, memory per event,
+ * on a synthetic IOR-like log (file per process, write then read phases, a few shared files).
+ * Usage: bench_engine [--events N] [--cases C] [--dump PREFIX]   (defaults 10000000, 1000)
+ * --dump writes PREFIX.bin (rows: i32 case, i32 key, i64 start, i64 dur, i64 size) and
+ * PREFIX.keys.tsv (key, activity) for tests/bench/pandas_dfg.py. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+#include "iodfg/strpool.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static long rss_kib(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof(line), f)) {
+        if (!strncmp(line, field, n)) {
+            v = strtol(line + n, NULL, 10);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return v;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint32_t intern(struct iodfg_strpool *p, const char *s)
+{
+    uint32_t id;
+    if (iodfg_strpool_intern(p, s, strlen(s), &id)) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return id;
+}
+
+static void die(const struct iodfg_error *err)
+{
+    char buf[600];
+    fprintf(stderr, "bench_engine: %s\n", iodfg_error_format(err, buf, sizeof(buf)));
+    exit(1);
+}
+
+/* One rank: open, writes (with lseek now and then), fsync, reads, close, a few shared reads. */
+static void make_case(struct iodfg_eventlog *log, uint32_t c, uint64_t nev, const uint32_t *calls,
+                      const uint32_t *shared, struct iodfg_error *err)
+{
+    struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    char path[64], name[32];
+    snprintf(path, sizeof(path), "/p/scratch/fpp/file.%05u", c);
+    snprintf(name, sizeof(name), "ior_host%u_%u", c / 48, 1000 + c);
+    uint32_t pid = intern(pool, path);
+    struct iodfg_case_info info;
+    memset(&info, 0, sizeof(info));
+    info.name = intern(pool, name);
+    if (iodfg_eventlog_begin_case(log, &info, err)) {
+        die(err);
+    }
+    uint32_t keys[6];
+    for (int i = 0; i < 6; i++) {
+        if (iodfg_eventlog_key(log, calls[i], pid, &keys[i])) {
+            die(err);
+        }
+    }
+    int64_t t = 36000000000000LL + (int64_t)(next() % 2000000); // 10:00:00 + jitter
+    struct iodfg_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.pid = (int32_t)(20000 + c);
+    ev.offset = ev.req = IODFG_UNKNOWN;
+    for (uint64_t i = 0; i < nev; i++) {
+        uint32_t k;
+        int64_t size = IODFG_UNKNOWN, dur;
+        if (i == 0) {
+            k = keys[0]; // openat
+            dur = 20000 + (int64_t)(next() % 30000);
+        } else if (i + 1 == nev) {
+            k = keys[5]; // close
+            dur = 2000;
+        } else if (i < 12) {
+            k = shared[next() % 8]; // library and config reads
+            size = 832;
+            dur = 5000 + (int64_t)(next() % 20000);
+        } else if (i % 97 == 0) {
+            k = keys[3]; // lseek
+            dur = 1000;
+        } else if (i == nev / 2) {
+            k = keys[4]; // fsync
+            dur = 5000000 + (int64_t)(next() % 5000000);
+        } else {
+            k = i < nev / 2 ? keys[1] : keys[2]; // write / read of 1 MiB
+            size = 1 << 20;
+            dur = 100000 + (int64_t)(next() % 1900000);
+        }
+        ev.start_ns = t;
+        ev.dur_ns = dur;
+        ev.size = size;
+        ev.key = k;
+        if (iodfg_eventlog_push(log, &ev, i, err)) {
+            die(err);
+        }
+        t += dur + 5000 + (int64_t)(next() % 45000);
+    }
+    if (iodfg_eventlog_end_case(log, err)) {
+        die(err);
+    }
+}
+
+/* The paper's f̂ over the log's keys. */
+static void fhat(struct iodfg_mapping *map, const struct iodfg_eventlog *log)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    map->nkeys = iodfg_eventlog_key_count(log);
+    map->activity_of_key = malloc(map->nkeys * sizeof(uint32_t));
+    map->names = iodfg_strpool_new();
+    map->name_of = malloc((map->nkeys + 8) * sizeof(uint32_t));
+    map->nactivities = 0;
+    for (uint32_t k = 0; k < map->nkeys; k++) {
+        const char *path = iodfg_strpool_get(pool, keys[k].path);
+        const char *cut = strchr(path + 1, '/');
+        cut = cut ? strchr(cut + 1, '/') : NULL;
+        char name[256];
+        snprintf(name, sizeof(name), "%s:%.*s", iodfg_strpool_get(pool, keys[k].call),
+                 cut ? (int)(cut - path) : (int)strlen(path), path);
+        uint32_t id = intern(map->names, name), a;
+        for (a = 0; a < map->nactivities && map->name_of[a] != id; a++) {
+        }
+        if (a == map->nactivities) {
+            map->name_of[map->nactivities++] = id;
+        }
+        map->activity_of_key[k] = a;
+    }
+}
+
+static void dump(const char *prefix, const struct iodfg_eventlog *log,
+                 const struct iodfg_mapping *map)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s.bin", prefix);
+    FILE *f = fopen(path, "wb");
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    for (uint32_t c = 0; f && c < iodfg_eventlog_case_count(log); c++) {
+        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+            int32_t ik[2] = {(int32_t)c, (int32_t)col->key[e]};
+            int64_t v[3] = {col->start_ns[e], col->dur_ns[e], col->size[e]};
+            fwrite(ik, sizeof(ik), 1, f);
+            fwrite(v, sizeof(v), 1, f);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    snprintf(path, sizeof(path), "%s.keys.tsv", prefix);
+    f = fopen(path, "w");
+    for (uint32_t k = 0; f && k < map->nkeys; k++) {
+        fprintf(f, "%u\t%s\n", k,
+                iodfg_strpool_get(map->names, map->name_of[map->activity_of_key[k]]));
+    }
+    if (f) {
+        fclose(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t nev = 10000000;
+    uint32_t ncases = 1000;
+    const char *dump_prefix = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--events")) {
+            nev = strtoull(argv[i + 1], NULL, 10);
+        } else if (!strcmp(argv[i], "--cases")) {
+            ncases = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        } else if (!strcmp(argv[i], "--dump")) {
+            dump_prefix = argv[i + 1];
+        }
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    double t0 = now_ms();
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    if (!log || iodfg_eventlog_reserve(log, nev, &err)) {
+        die(&err);
+    }
+    static const char *const cn[6] = {"openat", "write", "read", "lseek", "fsync", "close"};
+    uint32_t calls[6], shared[8];
+    for (int i = 0; i < 6; i++) {
+        calls[i] = intern(pool, cn[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        char p[64];
+        snprintf(p, sizeof(p), i < 6 ? "/usr/lib/x86_64-linux-gnu/lib%d.so" : "/etc/conf%d", i);
+        if (iodfg_eventlog_key(log, calls[2], intern(pool, p), &shared[i])) {
+            die(&err);
+        }
+    }
+    for (uint32_t c = 0; c < ncases; c++) {
+        make_case(log, c, nev / ncases, calls, shared, &err);
+    }
+    uint64_t n = iodfg_eventlog_event_count(log);
+    struct iodfg_mapping map;
+    fhat(&map, log);
+    double t1 = now_ms();
+    long rss_log = rss_kib("VmRSS:");
+    printf("events: %llu\ncases: %u\nkeys: %u\nactivities: %u\n", (unsigned long long)n, ncases,
+           map.nkeys, map.nactivities);
+    printf("synthesis_ms: %.0f\n", t1 - t0);
+    printf("log_bytes_per_event: %.1f\n", (double)iodfg_eventlog_memory(log) / (double)n);
+    if (dump_prefix) {
+        dump(dump_prefix, log, &map);
+    }
+
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    double t2 = now_ms();
+    struct iodfg_analysis *an = iodfg_analysis_new(log, &map, &sel, &err);
+    if (!an) {
+        die(&err);
+    }
+    double t3 = now_ms();
+    printf("index_and_first_build_ms: %.1f\n", t3 - t2);
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        double a = now_ms();
+        if (iodfg_analysis_rebuild(an, &map, &err)) {
+            die(&err);
+        }
+        double b = now_ms() - a;
+        best = b < best ? b : best;
+    }
+    printf("full_rebuild_ms: %.1f\n", best);
+
+    // one rule edit: rank 17's writes get their own activity, then go back
+    uint32_t key = UINT32_MAX;
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    for (uint32_t k = 0; k < map.nkeys; k++) {
+        const char *p = iodfg_strpool_get(pool, keys[k].path);
+        if (keys[k].call == calls[1] && strstr(p, "file.00017")) {
+            key = k;
+        }
+    }
+    uint32_t old = map.activity_of_key[key];
+    map.name_of[map.nactivities] = intern(map.names, "write:rank17");
+    uint32_t fresh = map.nactivities++;
+    double inc_best = 1e30;
+    for (int r = 0; r < 4; r++) {
+        map.activity_of_key[key] = r % 2 ? old : fresh;
+        double a = now_ms();
+        if (iodfg_analysis_update(an, &map, &key, 1, &err)) {
+            die(&err);
+        }
+        double b = now_ms() - a;
+        inc_best = b < inc_best ? b : inc_best;
+        if (r == 0) {
+            const struct iodfg_analysis_info *in = iodfg_analysis_last(an);
+            printf("one_rule_edit: keys %u, cases recounted %llu, activities %u, edges %zu\n",
+                   in->keys_changed, (unsigned long long)in->cases_recounted, in->activities_dirty,
+                   in->edges_dirty);
+        }
+    }
+    printf("incremental_one_rule_ms: %.1f\n", inc_best);
+    // a filter change: half of the cases
+    uint8_t *on = malloc(ncases);
+    for (uint32_t c = 0; c < ncases; c++) {
+        on[c] = c % 2;
+    }
+    sel.case_on = on;
+    double a = now_ms();
+    if (iodfg_analysis_set_selection(an, &sel, &err)) {
+        die(&err);
+    }
+    printf("filter_change_ms: %.1f\n", now_ms() - a);
+    printf("regex_evaluations_per_rebuild: 0 (the engine reads a key->activity table; the rules "
+           "module runs %u key matches per rule change)\n",
+           map.nkeys);
+    const struct iodfg_stats *st = iodfg_analysis_stats(an);
+    uint32_t w = map.activity_of_key[key];
+    printf("check: %s count %llu mc %u rd %.4f DR %.3g B/s\n",
+           iodfg_strpool_get(map.names, map.name_of[w]), (unsigned long long)st->act[w].count,
+           st->act[w].mc, st->act[w].rd, st->act[w].DR);
+    printf("analysis_bytes_per_event: %.1f\n", (double)iodfg_analysis_memory(an) / (double)n);
+    long hwm = rss_kib("VmHWM:"), rss = rss_kib("VmRSS:");
+    printf("rss_after_log_bytes_per_event: %.1f\n", rss_log * 1024.0 / (double)n);
+    printf("rss_bytes_per_event: %.1f\n", rss * 1024.0 / (double)n);
+    printf("peak_rss_bytes_per_event: %.1f\n", hwm * 1024.0 / (double)n);
+    iodfg_analysis_free(an);
+    free(on);
+    free(map.activity_of_key);
+    free(map.name_of);
+    iodfg_strpool_free(map.names);
+    iodfg_eventlog_free(log);
+    return 0;
+}

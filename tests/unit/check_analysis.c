@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: incremental analysis equals a full rebuild bit for bit under random rule edits. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+#include "iodfg/strpool.h"
+
+#include "dfg_testlog.h"
+#include "testutil.h"
+
+static struct iodfg_eventlog *LOG;
+static struct iodfg_mapping MAP;
+
+static void setup(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    ck_assert_ptr_nonnull(LOG);
+}
+
+static void teardown(void)
+{
+    tlog_map_free(&MAP);
+    iodfg_eventlog_free(LOG);
+}
+
+/* A random -f -ttt -T trace: overlapping calls of a few pids over a dozen files. */
+static void random_log(unsigned seed, int ncases)
+{
+    static const char *const calls[] = {"read", "write", "pread64", "close"};
+    static const char *const paths[] = {"/a/b/c", "/a/b/d", "/a/e", "/f",   "/g/h/i/j",
+                                        "/g/h/k", "/l/m",   "/n",   "/o/p", "/q/r/s"};
+    srand(seed);
+    char *text = malloc(1 << 16);
+    for (int c = 0; c < ncases; c++) {
+        size_t len = 0;
+        int n = rand() % 40;
+        long t = rand() % 50;
+        for (int i = 0; i < n; i++) {
+            t += rand() % 6; // equal starts happen
+            const char *call = calls[rand() % 4];
+            const char *path = paths[rand() % 10];
+            int pid = 100 + rand() % 3;
+            if (rand() % 10 == 0) { // no duration shown
+                len += (size_t)snprintf(text + len, 200,
+                                        "%d 1700000000.%06ld %s(3<%s>, \"\", 9) = %d\n", pid, t,
+                                        call, path, rand() % 9);
+            } else {
+                len += (size_t)snprintf(text + len, 200,
+                                        "%d 1700000000.%06ld %s(3<%s>, \"\", 9) = %d <0.%06d>\n",
+                                        pid, t, call, path, rand() % 9, rand() % 8);
+            }
+        }
+        text[len] = '\0';
+        char name[32];
+        snprintf(name, sizeof(name), "case%d", c);
+        tlog_add_case(LOG, name, text);
+    }
+    free(text);
+}
+
+static void same_bits(const void *a, const void *b, size_t n, const char *what, uint32_t id)
+{
+    ck_assert_msg(!memcmp(a, b, n), "%s differs for %u", what, id);
+}
+
+/* Every count and statistic of the incremental analysis equals a fresh full build. */
+static void assert_equal(const struct iodfg_analysis *inc, const struct iodfg_selection *sel)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_analysis *full = iodfg_analysis_new(LOG, &MAP, sel, &err);
+    ck_assert_ptr_nonnull(full);
+    const struct iodfg_stats *a = iodfg_analysis_stats(inc), *b = iodfg_analysis_stats(full);
+    ck_assert_uint_eq(a->nactivities, b->nactivities);
+    ck_assert_int_eq(a->total_dur_ns, b->total_dur_ns);
+    for (uint32_t i = 0; i < a->nactivities; i++) {
+        const struct iodfg_activity_stats *x = &a->act[i], *y = &b->act[i];
+        ck_assert_msg(x->count == y->count && x->cases == y->cases && x->dur_n == y->dur_n &&
+                          x->dur_sum_ns == y->dur_sum_ns && x->bytes == y->bytes &&
+                          x->dr_n == y->dr_n && x->mc == y->mc && x->mc_time_ns == y->mc_time_ns,
+                      "counts differ for activity %u", i);
+        same_bits(&x->rd, &y->rd, sizeof(double), "rd", i);
+        same_bits(&x->dr_sum, &y->dr_sum, sizeof(double), "dr_sum", i);
+        same_bits(&x->dr_mean, &y->dr_mean, sizeof(double), "dr_mean", i);
+        same_bits(&x->DR, &y->DR, sizeof(double), "DR", i);
+        ck_assert_int_eq(x->dur_min_ns, y->dur_min_ns);
+        ck_assert_int_eq(x->dur_median_ns, y->dur_median_ns);
+        ck_assert_int_eq(x->dur_p95_ns, y->dur_p95_ns);
+        ck_assert_int_eq(x->dur_max_ns, y->dur_max_ns);
+    }
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(inc), *h = iodfg_analysis_dfg(full);
+    ck_assert_uint_eq(g->traces, h->traces);
+    ck_assert_uint_eq(iodfg_dfg_edge_count(g), iodfg_dfg_edge_count(h));
+    for (size_t i = 0; i < h->nedges; i++) {
+        const struct iodfg_dfg_edge *y = &h->edges[i];
+        const struct iodfg_dfg_edge *x = iodfg_dfg_find(g, y->from, y->to);
+        ck_assert_ptr_nonnull(x);
+        ck_assert_msg(x->count == y->count && x->cases == y->cases && x->gap_n == y->gap_n &&
+                          x->gap_sum_ns == y->gap_sum_ns && x->gap_median_ns == y->gap_median_ns,
+                      "edge %u->%u differs", y->from, y->to);
+        same_bits(&x->gap_mean_ns, &y->gap_mean_ns, sizeof(double), "gap mean", y->from);
+    }
+    iodfg_analysis_free(full);
+}
+
+static void random_edits(const struct iodfg_selection *sel, unsigned seed)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, sel, &err);
+    ck_assert_ptr_nonnull(an);
+    assert_equal(an, sel);
+    srand(seed);
+    for (int round = 0; round < 60; round++) {
+        uint32_t changed[4];
+        size_t n = 1 + (size_t)(rand() % 3);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)rand() % MAP.nkeys;
+            int what = rand() % 4;
+            if (what == 0) {
+                MAP.activity_of_key[k] = IODFG_NO_ACTIVITY; // dropped
+            } else if (what == 1) {
+                char name[32];
+                snprintf(name, sizeof(name), "new%d", rand() % 5);
+                MAP.activity_of_key[k] = tlog_new_act(&MAP, name);
+            } else {
+                MAP.activity_of_key[k] = (uint32_t)rand() % MAP.nactivities;
+            }
+            changed[i] = k;
+        }
+        int use_list = rand() % 2;
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, use_list ? changed : NULL, n, &err), 0);
+        ck_assert_int_eq(iodfg_analysis_last(an)->full, 0);
+        assert_equal(an, sel);
+    }
+    iodfg_analysis_free(an);
+}
+
+START_TEST(incremental_equals_full)
+{
+    random_log(11, 12);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    random_edits(&sel, 1);
+}
+END_TEST
+
+START_TEST(incremental_equals_full_per_pid_window_mask)
+{
+    random_log(12, 10);
+    tlog_map_fhat(&MAP, LOG);
+    uint8_t on[10] = {1, 0, 1, 1, 0, 1, 1, 1, 0, 1};
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    sel.per_pid = 1;
+    random_edits(&sel, 2);
+    sel.case_on = on;
+    sel.from_ns = 1700000000000000000LL + 30000;
+    sel.to_ns = 1700000000000000000LL + 120000;
+    random_edits(&sel, 3);
+    sel.per_pid = 0;
+    random_edits(&sel, 4);
+}
+END_TEST
+
+START_TEST(update_touches_only_affected_cases)
+{
+    tlog_add_case(LOG, "a", "1 1700000000.000000 read(3</x/1>, \"\", 1) = 1 <0.000001>\n");
+    tlog_add_case(LOG, "b", "1 1700000000.000000 read(3</y/1>, \"\", 1) = 1 <0.000001>\n");
+    tlog_add_case(LOG, "c", "1 1700000000.000000 read(3</y/1>, \"\", 1) = 1 <0.000001>\n");
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+    ck_assert_ptr_nonnull(an);
+    ck_assert_int_eq(iodfg_analysis_last(an)->full, 1);
+    uint32_t k = 0;
+    ck_assert_uint_eq(MAP.activity_of_key[k], tlog_act(&MAP, "read:/x/1"));
+    MAP.activity_of_key[k] = tlog_new_act(&MAP, "renamed");
+    ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+    const struct iodfg_analysis_info *info = iodfg_analysis_last(an);
+    ck_assert_uint_eq(info->keys_changed, 1);
+    ck_assert_uint_eq(info->cases_recounted, 1);
+    ck_assert_uint_eq(info->activities_dirty, 2);
+    ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "renamed")].count, 1);
+    ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "read:/x/1")].count, 0);
+    ck_assert_ptr_nonnull(
+        iodfg_dfg_find(iodfg_analysis_dfg(an), IODFG_NODE_START, tlog_act(&MAP, "renamed")));
+    // a mapping with fewer activities is refused
+    MAP.nactivities--;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_analysis_update(an, &MAP, NULL, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    MAP.nactivities++;
+    iodfg_analysis_free(an);
+}
+END_TEST
+
+START_TEST(selection_change_is_full_rebuild)
+{
+    random_log(13, 6);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+    ck_assert_ptr_nonnull(an);
+    uint8_t on[6] = {0, 1, 1, 0, 1, 0};
+    sel.case_on = on;
+    sel.per_pid = 1;
+    ck_assert_int_eq(iodfg_analysis_set_selection(an, &sel, NULL), 0);
+    on[0] = 1; // the analysis copied the mask
+    sel.case_on = (const uint8_t[]){0, 1, 1, 0, 1, 0};
+    assert_equal(an, &sel);
+    ck_assert_uint_gt(iodfg_analysis_memory(an), 0);
+    iodfg_analysis_free(an);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("analysis");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, incremental_equals_full);
+    tcase_add_test(tc, incremental_equals_full_per_pid_window_mask);
+    tcase_add_test(tc, update_touches_only_affected_cases);
+    tcase_add_test(tc, selection_change_is_full_rebuild);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return testutil_run(suite()); }

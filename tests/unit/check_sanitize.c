@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: escaping of hostile text for DOT, JSON, TSV and the terminal. */
+#include "config.h"
+
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/sanitize.h"
+
+#include "testutil.h"
+
+static struct iodfg_buf B;
+
+static const char *esc(int (*fn)(struct iodfg_buf *, const char *, size_t), const char *s,
+                       size_t len)
+{
+    iodfg_buf_clear(&B);
+    ck_assert_int_eq(fn(&B, s, len), 0);
+    return B.data ? B.data : "";
+}
+
+#define ESC(fn, lit) esc(fn, lit, sizeof(lit) - 1)
+
+static void setup(void) { iodfg_buf_init(&B); }
+
+static void teardown(void) { iodfg_buf_fini(&B); }
+
+START_TEST(utf8_validation)
+{
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"a", 1), 1);
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xc3\xa9", 2), 2);
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xe2\x97\x8f", 3), 3);
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xc0\x80", 2), 0);     // overlong
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xed\xa0\x80", 3), 0); // surrogate
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xe2\x97", 2), 0); // truncated
+    ck_assert_uint_eq(iodfg_utf8_valid((const unsigned char *)"\xff", 1), 0);
+}
+END_TEST
+
+START_TEST(dot)
+{
+    ck_assert_str_eq(ESC(iodfg_sanitize_dot, "/a\"b\\c"), "/a\\\"b\\\\c");
+    ck_assert_str_eq(ESC(iodfg_sanitize_dot, "x&y"), "x&amp;y");
+    ck_assert_str_eq(ESC(iodfg_sanitize_dot, "a\nb\x1b[31m"), "a\\\\x0ab\\\\x1b[31m");
+    ck_assert_str_eq(ESC(iodfg_sanitize_dot, "\xff\xc3\xa9"), "\\\\xff\xc3\xa9");
+    ck_assert_str_eq(ESC(iodfg_sanitize_dot, "\xc2\x85"), "\\\\xc2\\\\x85"); // C1 NEL
+    ck_assert_str_eq(esc(iodfg_sanitize_dot, "a\0b", 3), "a\\\\x00b");
+}
+END_TEST
+
+START_TEST(json)
+{
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "/a\"b\\c"), "/a\\\"b\\\\c");
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "\t\n\r\x01\x7f"), "\\t\\n\\r\\u0001\\u007f");
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "\xff"
+                                              "a\xc3\xa9"),
+                     "\\u00ffa\xc3\xa9");
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "\xe2\x82"), "\\u00e2\\u0082");
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "\x1b[0m"), "\\u001b[0m");
+}
+END_TEST
+
+START_TEST(tsv)
+{
+    ck_assert_str_eq(ESC(iodfg_sanitize_tsv, "a\tb\nc\rd\\e"), "a\\tb\\nc\\rd\\\\e");
+    ck_assert_str_eq(ESC(iodfg_sanitize_tsv, "\x1b\xfe"), "\\x1b\\xfe");
+    ck_assert_ptr_null(strchr(ESC(iodfg_sanitize_tsv, "\t\n\t"), '\t'));
+}
+END_TEST
+
+START_TEST(term)
+{
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "\x1b[2J"), "\\e[2J");
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "a\x07\x9b"), "a\\x07\\x9b");
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "\xc2\x9b"
+                                              "31m"),
+                     "\\xc2\\x9b31m"); // C1 CSI
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "caf\xc3\xa9 \\"), "caf\xc3\xa9 \\\\");
+    // every output byte is printable ASCII or part of valid UTF-8 >= U+00A0
+    const char hostile[] = "\x00\x01\x1b]0;pwn\x07\xff\xc0\xaf\r\n";
+    const char *out = esc(iodfg_sanitize_term, hostile, sizeof(hostile) - 1);
+    for (const unsigned char *p = (const unsigned char *)out; *p; p++) {
+        ck_assert(*p >= 0x20 && *p < 0x7f);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("sanitize");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, utf8_validation);
+    tcase_add_test(tc, dot);
+    tcase_add_test(tc, json);
+    tcase_add_test(tc, tsv);
+    tcase_add_test(tc, term);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return testutil_run(suite()); }

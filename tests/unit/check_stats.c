@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: activity statistics (seed 001 IV-B): rd, b, dr̄, mc with ties, percentiles. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+
+#include "dfg_testlog.h"
+#include "testutil.h"
+
+static struct iodfg_eventlog *LOG;
+static struct iodfg_mapping MAP;
+static struct iodfg_stats ST;
+
+static void setup(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    ck_assert_ptr_nonnull(LOG);
+    iodfg_stats_init(&ST);
+}
+
+static void teardown(void)
+{
+    iodfg_stats_fini(&ST);
+    tlog_map_free(&MAP);
+    iodfg_eventlog_free(LOG);
+}
+
+static const struct iodfg_activity_stats *stat(const char *name)
+{
+    uint32_t a = tlog_act(&MAP, name);
+    ck_assert_msg(a != IODFG_NO_ACTIVITY, "no activity %s", name);
+    return &ST.act[a];
+}
+
+static void build(const uint8_t *case_on, int per_pid)
+{
+    struct iodfg_selection sel;
+    struct iodfg_error err;
+    iodfg_selection_all(&sel);
+    sel.case_on = case_on;
+    sel.per_pid = per_pid;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_stats_build(&ST, LOG, &MAP, &sel, &err), 0);
+}
+
+#define T0 1700000000000000000LL
+
+START_TEST(paper_ca_stats)
+{
+    static const uint8_t ca[6] = {1, 1, 1, 0, 0, 0};
+    tlog_paper_log(LOG);
+    tlog_map_fhat(&MAP, LOG);
+    build(ca, 0);
+    const struct iodfg_activity_stats *u = stat("read:/usr/lib");
+    ck_assert_uint_eq(u->count, 9);
+    ck_assert_uint_eq(u->cases, 3);
+    ck_assert_int_eq(u->bytes, 9 * 832);
+    ck_assert_int_eq(u->dur_sum_ns, 3 * (203 + 79 + 87) * 1000);
+    // total over C_a: 3 * (203+79+87+52+40+41+44+111) us = 3 * 657 us
+    ck_assert_int_eq(ST.total_dur_ns, 3 * 657000);
+    ck_assert_double_eq(u->rd, (double)(3 * 369000) / (double)(3 * 657000));
+    // the three cases run the same trace at the same clock times: each interval overlaps its
+    // two copies exactly (equal starts), so mc = 3, first reached at the first read
+    ck_assert_uint_eq(u->mc, 3);
+    ck_assert_int_eq(u->mc_time_ns, (8 * 3600 + 55 * 60 + 54) * 1000000000LL + 153994000LL);
+    // dr̄ of read:/proc/filesystems: events 478 B / 52 us and 0 B / 40 us (a known size of 0
+    // counts), three times each
+    const struct iodfg_activity_stats *p = stat("read:/proc/filesystems");
+    ck_assert_uint_eq(p->dr_n, 6);
+    ck_assert_double_eq_tol(p->dr_mean, 478e9 / 52000.0 / 2.0, 1e-6);
+    ck_assert_double_eq_tol(p->DR, 3 * 478e9 / 52000.0 / 2.0, 1e-6);
+    ck_assert_int_eq(p->dur_min_ns, 40000);
+    ck_assert_int_eq(p->dur_max_ns, 52000);
+    ck_assert_int_eq(p->dur_median_ns, 40000); // values 40,40,40,52,52,52: rank 3
+    ck_assert_int_eq(p->dur_p95_ns, 52000);    // rank ceil(5.7) = 6
+    // ls -l activities have no events in C_a
+    ck_assert_uint_eq(stat("read:/etc/passwd")->count, 0);
+    ck_assert_int_eq(stat("read:/etc/passwd")->dur_median_ns, IODFG_UNKNOWN);
+    ck_assert_double_eq(stat("read:/etc/passwd")->rd, 0.0);
+}
+END_TEST
+
+/* Intervals of one activity (µs after T0): case 1 [0,10) [10,15); case 2 [5,10) and a zero-length
+ * one at 12; case 3 [9,12). At 9: [0,10) [5,10) [9,12) = 3. At 10 the two ending at 10 have
+ * ended (half-open) while [10,15) starts: [9,12) [10,15) = 2. */
+START_TEST(max_concurrency_ties)
+{
+    tlog_add_case(LOG, "c1",
+                  "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8 <0.000010>\n"
+                  "1 1700000000.000010 read(3</d/f>, \"\", 8) = 8 <0.000005>\n");
+    tlog_add_case(LOG, "c2",
+                  "2 1700000000.000005 read(3</d/f>, \"\", 8) = 8 <0.000005>\n"
+                  "2 1700000000.000012 read(3</d/f>, \"\", 8) = 0 <0.000000>\n");
+    tlog_add_case(LOG, "c3", "3 1700000000.000009 read(3</d/f>, \"\", 8) = 8 <0.000003>\n");
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    const struct iodfg_activity_stats *s = stat("read:/d/f");
+    ck_assert_uint_eq(s->count, 5);
+    ck_assert_uint_eq(s->cases, 3);
+    ck_assert_uint_eq(s->mc, 3);
+    ck_assert_int_eq(s->mc_time_ns, T0 + 9000);
+    ck_assert_int_eq(s->bytes, 32);
+    // rates of the events with dur > 0: 8/10us, 8/5us, 8/5us, 8/3us (the 0-dur one is left out)
+    ck_assert_uint_eq(s->dr_n, 4);
+    double want = (8e9 / 10000 + 8e9 / 5000 + 8e9 / 5000 + 8e9 / 3000) / 4;
+    ck_assert_double_eq_tol(s->dr_mean, want, 1e-6);
+    ck_assert_double_eq_tol(s->DR, 3 * want, 1e-6);
+    ck_assert_int_eq(s->dur_min_ns, 0);
+    ck_assert_int_eq(s->dur_max_ns, 10000);
+    ck_assert_int_eq(s->dur_median_ns, 5000); // 0,3,5,5,10: rank 3
+    ck_assert_int_eq(s->dur_p95_ns, 10000);
+    ck_assert_double_eq(s->rd, 1.0);
+}
+END_TEST
+
+START_TEST(touching_intervals_do_not_overlap)
+{
+    // back-to-back in different cases: [0,10) and [10,20): mc 1
+    tlog_add_case(LOG, "c1", "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8 <0.000010>\n");
+    tlog_add_case(LOG, "c2", "2 1700000000.000010 read(3</d/f>, \"\", 8) = 8 <0.000010>\n");
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    ck_assert_uint_eq(stat("read:/d/f")->mc, 1);
+    ck_assert_int_eq(stat("read:/d/f")->mc_time_ns, T0);
+}
+END_TEST
+
+START_TEST(unknown_values)
+{
+    // no -T: durations unknown; a failed write has no size
+    tlog_add_case(LOG, "c",
+                  "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8\n"
+                  "1 1700000000.000010 write(3</d/f>, \"\", 8) = -1 EBADF (Bad file descriptor)\n"
+                  "1 1700000000.000020 read(3</d/f>, \"\", 8) = 4\n");
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    const struct iodfg_activity_stats *r = stat("read:/d/f");
+    ck_assert_uint_eq(r->count, 2);
+    ck_assert_uint_eq(r->dur_n, 0);
+    ck_assert_int_eq(r->dur_sum_ns, 0);
+    ck_assert_int_eq(r->bytes, 12);
+    ck_assert_uint_eq(r->dr_n, 0);
+    ck_assert_double_eq(r->dr_mean, 0.0);
+    ck_assert_uint_eq(r->mc, 0);
+    ck_assert_int_eq(r->dur_median_ns, IODFG_UNKNOWN);
+    ck_assert_double_eq(r->rd, 0.0); // total duration 0: rd 0 rather than 0/0
+    ck_assert_uint_eq(stat("write:/d/f")->count, 1);
+    ck_assert_int_eq(stat("write:/d/f")->bytes, 0);
+}
+END_TEST
+
+START_TEST(per_pid_case_count)
+{
+    tlog_add_case(LOG, "c",
+                  "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8 <0.000001>\n"
+                  "2 1700000000.000010 read(3</d/f>, \"\", 8) = 8 <0.000001>\n"
+                  "1 1700000000.000020 read(3</d/f>, \"\", 8) = 8 <0.000001>\n");
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    ck_assert_uint_eq(stat("read:/d/f")->cases, 1);
+    build(NULL, 1);
+    ck_assert_uint_eq(stat("read:/d/f")->cases, 2);
+}
+END_TEST
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+START_TEST(percentile_nearest_rank)
+{
+    int64_t v[20];
+    for (int i = 0; i < 20; i++) {
+        v[i] = 20 - i;
+    }
+    ck_assert_int_eq(iodfg_stats_percentile(v, 20, 95), 19); // rank ceil(19) = 19
+    ck_assert_int_eq(iodfg_stats_percentile(v, 20, 50), 10);
+    ck_assert_int_eq(iodfg_stats_percentile(v, 20, 100), 20);
+    ck_assert_int_eq(iodfg_stats_percentile(v, 1, 95), v[0]);
+    ck_assert_int_eq(iodfg_stats_percentile(v, 0, 50), IODFG_UNKNOWN);
+    // against sorting, with many duplicates
+    srand(7);
+    for (int round = 0; round < 200; round++) {
+        size_t n = 1 + (size_t)(rand() % 300);
+        int64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+        for (size_t i = 0; i < n; i++) {
+            a[i] = b[i] = rand() % (round % 5 + 2);
+        }
+        qsort(b, n, sizeof(*b), cmp64);
+        unsigned pct = (unsigned)(1 + rand() % 100);
+        size_t rank = (pct * n + 99) / 100;
+        ck_assert_int_eq(iodfg_stats_percentile(a, n, pct), b[rank - 1]);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("stats");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, paper_ca_stats);
+    tcase_add_test(tc, max_concurrency_ties);
+    tcase_add_test(tc, touching_intervals_do_not_overlap);
+    tcase_add_test(tc, unknown_values);
+    tcase_add_test(tc, per_pid_case_count);
+    tcase_add_test(tc, percentile_nearest_rank);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return testutil_run(suite()); }
