@@ -37,3 +37,8 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$events" 'BEGIN {
 for b in bench_store bench_engine; do
   if [ -x "$BENCH_DIR/$b" ]; then echo "--- $b"; "$BENCH_DIR/$b"; fi
 done
+if [ -x "$BENCH_DIR/bench_engine" ] && /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
+  echo "--- pandas reference on 3 million events (tests/bench/pandas_dfg.py)"
+  "$BENCH_DIR/bench_engine" --events 3000000 --dump "$work/ev" | tail -n 3
+  /usr/bin/python3 "${IODFG_SRCDIR:-.}/tests/bench/pandas_dfg.py" "$work/ev"
+fi

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by the HDF5 store's writer and reader (layout constants, row type). */
+#ifndef IODFG_IO_STORE_PRIV_H
+#define IODFG_IO_STORE_PRIV_H
+
+#include <stdint.h>
+
+#include "iodfg/error.h"
+
+/* One row of a case's `events` table, in memory and (little-endian) on disk: the paper's
+ * columns first, then the extra ones; 64 bytes, no padding. */
+struct store_row {
+    int32_t pid;
+    uint32_t call; /* string id (= keys/call[key]) */
+    int64_t start; /* ns; IODFG_UNKNOWN (INT64_MIN) marks unknown values in every int64 column */
+    int64_t dur;
+    uint32_t fp; /* string id of the path (= keys/path[key]) */
+    uint32_t key;
+    int64_t size, offset, req;
+    int32_t fd;
+    uint32_t err; /* string id of the errno name, 0 ("") when the call succeeded */
+};
+
+/* Most rows per chunk and per read/write slab. Tables of up to this many rows are contiguous;
+ * longer ones are cut into equal chunks of at most this many rows (so that the last chunk
+ * wastes little space), and slabs follow the chunks. */
+#define STORE_CHUNK_ROWS 65536u
+
+/* Rows per chunk (and slab) of a table of n rows. */
+static inline uint64_t store_chunk_rows(uint64_t n)
+{
+    uint64_t k = (n + STORE_CHUNK_ROWS - 1) / STORE_CHUNK_ROWS;
+    return k > 1 ? (n + k - 1) / k : STORE_CHUNK_ROWS;
+}
+
+/* Group and dataset names. */
+#define STORE_CASES "cases"
+#define STORE_EVENTS "events"
+#define STORE_STR_BYTES "strings/bytes"
+#define STORE_STR_OFFSETS "strings/offsets"
+#define STORE_KEY_CALL "keys/call"
+#define STORE_KEY_PATH "keys/path"
+
+/* Names of enum iodfg_naming values as stored in the `naming` case attribute. */
+const char *store_naming_name(unsigned naming);
+
+/* Set err to code with "<context>: <HDF5's reason>", the reason taken from the current HDF5
+ * error stack (outermost and innermost entries), which is then cleared. Adds path as
+ * err->where. Returns -1. */
+int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *path,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Turn off HDF5's automatic error printing for the calling thread (HDF5 keeps it per thread
+ * in thread-safe builds), so the library never writes to stderr. */
+void store_h5_quiet(void);
+
+#ifdef H5_VERS_MAJOR
+/* (Only for files that include <hdf5.h>: the header itself stays free of it.) */
+
+/* The compound type of struct store_row: file = 1 for the little-endian file type, 0 for the
+ * native memory type. A negative id when HDF5 fails. The caller closes it. */
+hid_t store_row_type(int file);
+#endif
+
+#endif

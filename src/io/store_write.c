@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: MIT */
+/* HDF5 store, writing side: temp file, one group per case, shared string and key tables. */
+#include "config.h"
+
+#include "iodfg/store.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "iodfg/atomicfile.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strpool.h"
+
+#include "store_priv.h"
+
+struct iodfg_store_writer {
+    char *final_path, *tmp_path;
+    int force;
+    hid_t file, cases, ftype, mtype;
+    hid_t case_gcpl; // case groups keep their ~20 attributes compact in the object header
+    struct iodfg_eventlog *tab; // no columns: the global string pool and key table
+    uint32_t ncases;
+    uint64_t nevents;
+    struct store_row *rows; // one slab
+};
+
+/* ---- shared helpers (declared in store_priv.h) ----------------------------------------------- */
+
+void store_h5_quiet(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+const char *store_naming_name(unsigned naming)
+{
+    return naming == IODFG_NAMING_FILENAME ? "filename" : "pattern";
+}
+
+struct h5_walk {
+    char outer[128], inner[128];
+};
+
+static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *ctx)
+{
+    struct h5_walk *w = ctx;
+    const char *desc = e->desc && e->desc[0] ? e->desc : e->func_name;
+    if (n == 0) {
+        snprintf(w->outer, sizeof(w->outer), "%s", desc ? desc : "");
+    }
+    snprintf(w->inner, sizeof(w->inner), "%s", desc ? desc : "");
+    return 0;
+}
+
+int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *path,
+                   const char *fmt, ...)
+{
+    char ctx[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx, sizeof(ctx), fmt, ap);
+    va_end(ap);
+    struct h5_walk w = {{0}, {0}};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
+    H5Eclear2(H5E_DEFAULT);
+    if (!w.outer[0]) {
+        iodfg_error_set(err, code, "%s", ctx);
+    } else if (strcmp(w.outer, w.inner) == 0) {
+        iodfg_error_set(err, code, "%s: %s", ctx, w.outer);
+    } else {
+        iodfg_error_set(err, code, "%s: %s (%s)", ctx, w.outer, w.inner);
+    }
+    iodfg_error_at(err, path, 0, 0);
+    return -1;
+}
+
+hid_t store_row_type(int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_row));
+    if (t < 0) {
+        return t;
+    }
+    hid_t i32 = file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
+    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
+    hid_t i64 = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+    if (H5Tinsert(t, "pid", HOFFSET(struct store_row, pid), i32) < 0 ||
+        H5Tinsert(t, "call", HOFFSET(struct store_row, call), u32) < 0 ||
+        H5Tinsert(t, "start", HOFFSET(struct store_row, start), i64) < 0 ||
+        H5Tinsert(t, "dur", HOFFSET(struct store_row, dur), i64) < 0 ||
+        H5Tinsert(t, "fp", HOFFSET(struct store_row, fp), u32) < 0 ||
+        H5Tinsert(t, "key", HOFFSET(struct store_row, key), u32) < 0 ||
+        H5Tinsert(t, "size", HOFFSET(struct store_row, size), i64) < 0 ||
+        H5Tinsert(t, "offset", HOFFSET(struct store_row, offset), i64) < 0 ||
+        H5Tinsert(t, "req", HOFFSET(struct store_row, req), i64) < 0 ||
+        H5Tinsert(t, "fd", HOFFSET(struct store_row, fd), i32) < 0 ||
+        H5Tinsert(t, "err", HOFFSET(struct store_row, err), u32) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+/* ---- attributes and small datasets ----------------------------------------------------------- */
+
+static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = sp < 0 ? -1 : H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 || H5Awrite(a, mtype, val) < 0 ? -1 : 0;
+    if (a >= 0) {
+        H5Aclose(a);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    return rc;
+}
+
+static int put_u64(hid_t loc, const char *name, uint64_t v)
+{
+    return put_attr(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
+}
+
+static int put_u32(hid_t loc, const char *name, uint32_t v)
+{
+    return put_attr(loc, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &v);
+}
+
+/* A fixed-length, NUL-terminated string attribute holding exactly len bytes of s. */
+static int put_str(hid_t loc, const char *name, const char *s, size_t len)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0) {
+        return -1;
+    }
+    char *buf = calloc(len + 1, 1);
+    int rc = -1;
+    if (buf && H5Tset_size(t, len + 1) >= 0 && H5Tset_strpad(t, H5T_STR_NULLTERM) >= 0) {
+        memcpy(buf, s, len);
+        rc = put_attr(loc, name, t, t, buf);
+    }
+    free(buf);
+    H5Tclose(t);
+    return rc;
+}
+
+static int put_cstr(hid_t loc, const char *name, const char *s)
+{
+    return put_str(loc, name, s, strlen(s));
+}
+
+/* A 1-D contiguous dataset of n elements (n may be 0). */
+static int put_array(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *data,
+                     uint64_t n)
+{
+    hsize_t dims[1] = {n};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || (n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0);
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    return rc ? -1 : 0;
+}
+
+/* ---- create / abort -------------------------------------------------------------------------- */
+
+static void close_ids(struct iodfg_store_writer *w)
+{
+    if (w->cases >= 0) {
+        H5Gclose(w->cases);
+    }
+    if (w->ftype >= 0) {
+        H5Tclose(w->ftype);
+    }
+    if (w->mtype >= 0) {
+        H5Tclose(w->mtype);
+    }
+    if (w->case_gcpl >= 0) {
+        H5Pclose(w->case_gcpl);
+    }
+    if (w->file >= 0) {
+        H5Fclose(w->file);
+    }
+    w->cases = w->ftype = w->mtype = w->case_gcpl = w->file = -1;
+}
+
+static void free_writer(struct iodfg_store_writer *w)
+{
+    iodfg_eventlog_free(w->tab);
+    free(w->rows);
+    free(w->final_path);
+    free(w->tmp_path);
+    free(w);
+}
+
+void iodfg_store_abort(struct iodfg_store_writer *w)
+{
+    if (!w) {
+        return;
+    }
+    store_h5_quiet();
+    close_ids(w);
+    if (w->tmp_path) {
+        unlink(w->tmp_path);
+    }
+    free_writer(w);
+}
+
+const char *iodfg_store_temp_path(const struct iodfg_store_writer *w)
+{
+    return w->tmp_path;
+}
+
+static hid_t create_file(const char *path)
+{
+    // Format 1.8 objects carry metadata checksums (damage is detected, not misread) and stay
+    // readable by every HDF5 since 1.8, h5py included.
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0) {
+        return -1;
+    }
+    hid_t f = -1;
+    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0) {
+        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    }
+    H5Pclose(fapl);
+    return f;
+}
+
+static hid_t create_cases_group(hid_t file)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl < 0) {
+        return -1;
+    }
+    hid_t g = -1;
+    if (H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0) {
+        g = H5Gcreate2(file, STORE_CASES, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    }
+    H5Pclose(gcpl);
+    return g;
+}
+
+struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
+                                              struct iodfg_error *err)
+{
+    store_h5_quiet();
+    struct stat st;
+    if (!force && lstat(final_path, &st) == 0) {
+        iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");
+        iodfg_error_at(err, final_path, 0, 0);
+        return NULL;
+    }
+    struct iodfg_store_writer *w = calloc(1, sizeof(*w));
+    if (!w) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
+    w->file = w->cases = w->ftype = w->mtype = w->case_gcpl = -1;
+    w->force = force;
+    w->final_path = strdup(final_path);
+    w->tab = iodfg_eventlog_new(0);
+    w->rows = malloc(STORE_CHUNK_ROWS * sizeof(*w->rows));
+    if (!w->final_path || !w->tab || !w->rows) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        free_writer(w);
+        return NULL;
+    }
+    int fd = iodfg_atomic_tmpfile(final_path, &w->tmp_path, err);
+    if (fd < 0) {
+        free_writer(w);
+        return NULL;
+    }
+    close(fd);
+    w->file = create_file(w->tmp_path);
+    if (w->file < 0) {
+        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot create HDF5 file");
+        goto fail;
+    }
+    w->cases = create_cases_group(w->file);
+    w->ftype = store_row_type(1);
+    w->mtype = store_row_type(0);
+    // Past 8 attributes HDF5 would move them into a dense store (a heap and a B-tree per
+    // group): several KiB per case and slower to read.
+    w->case_gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (w->cases < 0 || w->ftype < 0 || w->mtype < 0 || w->case_gcpl < 0 ||
+        H5Pset_attr_phase_change(w->case_gcpl, 64, 48) < 0) {
+        store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot set up the event log");
+        goto fail;
+    }
+    return w;
+fail:
+    iodfg_store_abort(w);
+    return NULL;
+}
+
+/* ---- cases ----------------------------------------------------------------------------------- */
+
+/* Whether name can be a link under /cases as it is: printable ASCII without '/', not "." or
+ * "..", not starting with '#' (numbered names use that). */
+static int is_link_name(const char *s, size_t len)
+{
+    if (len == 0 || len > 255 || s[0] == '#' || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '/') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+struct wmaps {
+    const struct iodfg_eventlog *src;
+    const struct iodfg_strpool *sp;
+    uint32_t *smap, *kmap; // source string id -> ours, source key id -> ours
+    uint32_t nokey;        // our key for events of a log without a key column
+};
+
+static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_case_info *ci,
+                      const struct wmaps *m)
+{
+    const struct iodfg_strpool *sp = m->sp;
+    static const char *const snames[] = {"name", "cid", "host", "rid", "source"};
+    const uint32_t sids[] = {ci->name, ci->cid, ci->host, ci->rid, ci->source};
+    for (int i = 0; i < 5; i++) {
+        if (put_str(g, snames[i], iodfg_strpool_get(sp, sids[i]), iodfg_strpool_len(sp, sids[i]))) {
+            return -1;
+        }
+    }
+    if (put_u64(g, "index", w->ncases) || put_cstr(g, "naming", store_naming_name(ci->naming)) ||
+        put_u32(g, "naming_id", (uint32_t)ci->naming) ||
+        put_cstr(g, "clock", iodfg_clock_name(ci->clock)) ||
+        put_u32(g, "clock_id", (uint32_t)ci->clock) || put_u64(g, "lines", ci->lines) ||
+        put_u64(g, "bytes", ci->bytes)) {
+        return -1;
+    }
+    for (int c = 0; c < IODFG_COUNT__N; c++) {
+        if (put_u64(g, iodfg_count_name((enum iodfg_count)c), ci->counts[c])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void fill_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint64_t first,
+                      uint64_t n)
+{
+    const struct iodfg_columns *c = iodfg_eventlog_columns(m->src);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
+    for (uint64_t j = 0; j < n; j++) {
+        uint64_t i = first + j;
+        struct store_row *r = &w->rows[j];
+        r->key = c->key ? m->kmap[c->key[i]] : m->nokey;
+        r->call = keys[r->key].call;
+        r->fp = keys[r->key].path;
+        r->pid = c->pid ? c->pid[i] : 0;
+        r->start = c->start_ns ? c->start_ns[i] : 0;
+        r->dur = c->dur_ns ? c->dur_ns[i] : IODFG_UNKNOWN;
+        r->size = c->size ? c->size[i] : IODFG_UNKNOWN;
+        r->offset = c->offset ? c->offset[i] : IODFG_UNKNOWN;
+        r->req = c->req ? c->req[i] : IODFG_UNKNOWN;
+        r->fd = c->fd ? c->fd[i] : IODFG_NO_FD;
+        r->err = c->err ? m->smap[c->err[i]] : IODFG_STR_EMPTY;
+    }
+}
+
+static hid_t create_events(struct iodfg_store_writer *w, hid_t g, uint64_t n)
+{
+    hsize_t dims[1] = {n}, chunk[1] = {store_chunk_rows(n)};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t d = -1;
+    // Tables of one chunk or less stay contiguous: a chunk index (a B-tree node of ~2 KiB per
+    // table in the 1.8 format) would only cost space there.
+    if (sp >= 0 && dcpl >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0 &&
+        (n <= STORE_CHUNK_ROWS || H5Pset_chunk(dcpl, 1, chunk) >= 0)) {
+        d = H5Dcreate2(g, STORE_EVENTS, w->ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    }
+    if (dcpl >= 0) {
+        H5Pclose(dcpl);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    return d;
+}
+
+static int write_events(struct iodfg_store_writer *w, hid_t d, const struct wmaps *m,
+                        uint64_t first, uint64_t n)
+{
+    hid_t fsp = H5Dget_space(d);
+    int rc = fsp < 0 ? -1 : 0;
+    uint64_t slab = store_chunk_rows(n);
+    for (uint64_t done = 0; rc == 0 && done < n; done += slab) {
+        hsize_t start[1] = {done}, count[1] = {n - done < slab ? n - done : slab};
+        fill_rows(w, m, first + done, count[0]);
+        hid_t msp = H5Screate_simple(1, count, NULL);
+        if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dwrite(d, w->mtype, msp, fsp, H5P_DEFAULT, w->rows) < 0) {
+            rc = -1;
+        }
+        if (msp >= 0) {
+            H5Sclose(msp);
+        }
+    }
+    if (fsp >= 0) {
+        H5Sclose(fsp);
+    }
+    return rc;
+}
+
+static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint32_t cs,
+                      struct iodfg_error *err)
+{
+    const struct iodfg_case_info *ci = iodfg_eventlog_case(m->src, cs);
+    const uint64_t *off = iodfg_eventlog_case_offsets(m->src);
+    const char *name = iodfg_strpool_get(m->sp, ci->name);
+    size_t name_len = iodfg_strpool_len(m->sp, ci->name);
+    char link[300];
+    if (is_link_name(name, name_len) && H5Lexists(w->cases, name, H5P_DEFAULT) == 0) {
+        snprintf(link, sizeof(link), "%s", name);
+    } else {
+        snprintf(link, sizeof(link), "#%u", w->ncases);
+    }
+    hid_t g = H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT);
+    hid_t d = -1;
+    int rc = -1;
+    if (g >= 0 && case_attrs(w, g, ci, m) == 0) {
+        d = create_events(w, g, off[cs + 1] - off[cs]);
+        if (d >= 0 && write_events(w, d, m, off[cs], off[cs + 1] - off[cs]) == 0) {
+            rc = 0;
+        }
+    }
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (g >= 0) {
+        H5Gclose(g);
+    }
+    if (rc) {
+        return store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write case %s", link);
+    }
+    w->ncases++;
+    w->nevents += off[cs + 1] - off[cs];
+    return 0;
+}
+
+static int build_maps(struct iodfg_store_writer *w, struct wmaps *m)
+{
+    struct iodfg_strpool *dst = iodfg_eventlog_pool(w->tab);
+    uint32_t ns = iodfg_strpool_count(m->sp), nk = iodfg_eventlog_key_count(m->src);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(m->src);
+    m->smap = malloc((size_t)ns * sizeof(*m->smap));
+    m->kmap = malloc(((size_t)nk + 1) * sizeof(*m->kmap));
+    if (!m->smap || !m->kmap) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        if (iodfg_strpool_intern(dst, iodfg_strpool_get(m->sp, i), iodfg_strpool_len(m->sp, i),
+                                 &m->smap[i])) {
+            return -1;
+        }
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        if (iodfg_eventlog_key(w->tab, m->smap[keys[k].call], m->smap[keys[k].path], &m->kmap[k])) {
+            return -1;
+        }
+    }
+    // A log without a key column gets the key ("", "") for its events.
+    m->nokey = 0;
+    if (!iodfg_eventlog_columns(m->src)->key) {
+        return iodfg_eventlog_key(w->tab, IODFG_STR_EMPTY, IODFG_STR_EMPTY, &m->nokey);
+    }
+    return 0;
+}
+
+int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eventlog *log,
+                            struct iodfg_error *err)
+{
+    store_h5_quiet();
+    uint32_t ncases = iodfg_eventlog_case_count(log);
+    if (ncases == 0) {
+        return 0;
+    }
+    if ((uint64_t)w->ncases + ncases > UINT32_MAX - 1) {
+        return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
+    }
+    struct wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log)};
+    int rc = 0;
+    if (build_maps(w, &m)) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    for (uint32_t cs = 0; rc == 0 && cs < ncases; cs++) {
+        rc = write_case(w, &m, cs, err);
+    }
+    free(m.smap);
+    free(m.kmap);
+    return rc;
+}
+
+/* ---- commit ---------------------------------------------------------------------------------- */
+
+static int write_tables(struct iodfg_store_writer *w)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(w->tab);
+    uint64_t nbytes;
+    const char *bytes = iodfg_strpool_bytes(pool, &nbytes);
+    uint32_t nstr = iodfg_strpool_count(pool), nk = iodfg_eventlog_key_count(w->tab);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
+    uint32_t *col = malloc(((size_t)nk + 1) * sizeof(*col));
+    hid_t gs = H5Gcreate2(w->file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t gk = H5Gcreate2(w->file, "keys", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = -1;
+    if (col && gs >= 0 && gk >= 0 &&
+        put_array(gs, "bytes", H5T_STD_U8LE, H5T_NATIVE_UINT8, bytes, nbytes) == 0 &&
+        put_array(gs, "offsets", H5T_STD_U64LE, H5T_NATIVE_UINT64, iodfg_strpool_offsets(pool),
+                  (uint64_t)nstr + 1) == 0) {
+        for (uint32_t k = 0; k < nk; k++) {
+            col[k] = keys[k].call;
+        }
+        if (put_array(gk, "call", H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk) == 0) {
+            for (uint32_t k = 0; k < nk; k++) {
+                col[k] = keys[k].path;
+            }
+            rc = put_array(gk, "path", H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk);
+        }
+    }
+    if (gk >= 0) {
+        H5Gclose(gk);
+    }
+    if (gs >= 0) {
+        H5Gclose(gs);
+    }
+    free(col);
+    return rc;
+}
+
+static int write_root(struct iodfg_store_writer *w)
+{
+    hid_t f = w->file;
+    return put_cstr(f, "format", IODFG_STORE_FORMAT) ||
+                   put_u32(f, "version", IODFG_STORE_VERSION) ||
+                   put_u32(f, "minor", IODFG_STORE_MINOR) ||
+                   put_cstr(f, "created_by", PACKAGE_NAME " " PACKAGE_VERSION) ||
+                   put_u64(f, "cases", w->ncases) || put_u64(f, "events", w->nevents)
+               ? -1
+               : 0;
+}
+
+int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
+{
+    store_h5_quiet();
+    if (write_tables(w) || write_root(w)) {
+        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write the event log tables");
+        goto fail;
+    }
+    H5Gclose(w->cases);
+    w->cases = -1;
+    H5Tclose(w->ftype);
+    H5Tclose(w->mtype);
+    w->ftype = w->mtype = -1;
+    herr_t closed = H5Fclose(w->file);
+    w->file = -1;
+    if (closed < 0) {
+        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot close the event log");
+        goto fail;
+    }
+    if (iodfg_atomic_publish(w->tmp_path, w->final_path, w->force, err)) {
+        goto fail;
+    }
+    free(w->tmp_path);
+    w->tmp_path = NULL;
+    free_writer(w);
+    return 0;
+fail:
+    iodfg_store_abort(w);
+    return -1;
+}

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/* The curses screen: setup/restore, theme colours, keys, frame and sanitised text. */
+#include "config.h"
+
+#include "tui/term/screen.h"
+
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "tui/keys.h"
+#include "tui/term/curses.h"
+#include "tui/theme.h"
+#include "tui/utf8.h"
+
+struct tui_screen {
+    SCREEN *term;
+    unsigned flags;
+    int ncolors; /* 0: monochrome */
+    int default_colors;
+    int utf8;      /* UTF-8 glyphs for lines, arrows, sparks */
+    int utf8_text; /* non-ASCII text is drawn as it is (else escaped as \xNN) */
+    attr_t attr[TUI_STYLE_COUNT];
+    short pair[TUI_STYLE_COUNT];
+    struct iodfg_buf tmp;
+    int cursor_y, cursor_x;
+};
+
+static const char *const glyphs_utf8[TUI_G_COUNT] = {
+    "\u2500", "\u2502", "\u253c", "\u25b6", "\u2026", "\u25bc", "\u25b2",
+    "\u2013", "\u25b6", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
+    "\u2586", "\u2587", "\u2588", "\u2593", "\u2592", "\u2591", "\u00b7",
+};
+static const char *const glyphs_ascii[TUI_G_COUNT] = {
+    "-", "|", "+", ">", "~", "v", "^", "-", ">", ".", ",",
+    ":", ";", "=", "+", "*", "#", "#", "=", "-", "|",
+};
+
+/* ---- restoring the terminal on every way out ------------------------------------------- */
+
+// Signal handlers cannot reach a struct; this flag is the one piece of global UI state.
+static volatile sig_atomic_t curses_active;
+static int atexit_done;
+static const int fatal_signals[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT,
+                                    SIGSEGV, SIGBUS,  SIGFPE, SIGABRT};
+#define N_FATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+static struct sigaction old_actions[N_FATAL];
+
+static void restore_terminal(void)
+{
+    if (curses_active) {
+        curses_active = 0;
+        endwin();
+    }
+}
+
+static void on_fatal_signal(int sig)
+{
+    restore_terminal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    if (!atexit_done) {
+        atexit(restore_terminal);
+        atexit_done = 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    for (size_t i = 0; i < N_FATAL; i++) {
+        sigaction(fatal_signals[i], &sa, &old_actions[i]);
+    }
+}
+
+static void remove_handlers(void)
+{
+    for (size_t i = 0; i < N_FATAL; i++) {
+        sigaction(fatal_signals[i], &old_actions[i], NULL);
+    }
+}
+
+/* ---- colours ------------------------------------------------------------------------------ */
+
+static attr_t curses_attrs(unsigned a)
+{
+    attr_t r = A_NORMAL;
+    r |= (a & TUI_A_BOLD) ? A_BOLD : 0;
+    r |= (a & TUI_A_DIM) ? A_DIM : 0;
+    r |= (a & TUI_A_UNDERLINE) ? A_UNDERLINE : 0;
+    r |= (a & TUI_A_REVERSE) ? A_REVERSE : 0;
+#ifdef A_ITALIC
+    r |= (a & TUI_A_ITALIC) ? A_ITALIC : 0;
+#endif
+    return r;
+}
+
+static int resolve(const struct tui_screen *s, int color, int fallback)
+{
+    int c = tui_color_resolve(color, s->ncolors);
+    return c < 0 && !s->default_colors ? fallback : c;
+}
+
+void tui_screen_set_theme(struct tui_screen *s, const struct tui_theme *theme)
+{
+    struct tui_theme mono;
+    if (s->ncolors == 0 || !theme) {
+        tui_theme_init_mono(&mono);
+        theme = &mono;
+    }
+    for (int i = 0; i < TUI_STYLE_COUNT; i++) {
+        const struct tui_style *st = &theme->style[i];
+        s->attr[i] = curses_attrs(st->attrs);
+        if (s->ncolors) {
+            int fg = resolve(s, st->fg, COLOR_WHITE), bg = resolve(s, st->bg, COLOR_BLACK);
+            init_pair((short)(i + 1), (short)fg, (short)bg);
+            s->attr[i] |= COLOR_PAIR(i + 1);
+        }
+    }
+}
+
+static void setup_colors(struct tui_screen *s, unsigned flags)
+{
+    const char *no_color = getenv("NO_COLOR");
+    s->ncolors = 0;
+    if ((flags & TUI_SCREEN_NO_COLOR) || (no_color && *no_color) || !has_colors()) {
+        return;
+    }
+    if (start_color() == ERR || COLORS < 8 || COLOR_PAIRS < TUI_STYLE_COUNT + 1) {
+        return;
+    }
+    s->default_colors = use_default_colors() == OK;
+    s->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+static int locale_is_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && strcmp(cs, "UTF-8") == 0;
+}
+
+static int want_ascii(unsigned flags)
+{
+    const char *term = getenv("TERM");
+    if ((flags & TUI_SCREEN_ASCII) || !locale_is_utf8()) {
+        return 1;
+    }
+    return term && (strncmp(term, "vt100", 5) == 0 || strncmp(term, "vt52", 4) == 0 ||
+                    strcmp(term, "dumb") == 0);
+}
+
+struct tui_screen *tui_screen_open(const struct tui_theme *theme, unsigned flags,
+                                   struct iodfg_error *err)
+{
+    struct tui_screen *s = calloc(1, sizeof(*s));
+    if (!s) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->flags = flags;
+    s->utf8 = !want_ascii(flags);
+    s->utf8_text = locale_is_utf8() && !(flags & TUI_SCREEN_ASCII);
+    s->cursor_y = -1;
+    iodfg_buf_init(&s->tmp);
+    s->term = newterm(NULL, stdout, stdin);
+    if (!s->term) {
+        const char *term = getenv("TERM");
+        iodfg_error_set(err, IODFG_E_IO, "cannot use the terminal (TERM=%s)", term ? term : "");
+        free(s);
+        return NULL;
+    }
+    curses_active = 1;
+    install_handlers();
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    setup_colors(s, flags);
+    tui_screen_set_theme(s, theme);
+    return s;
+}
+
+void tui_screen_close(struct tui_screen *s)
+{
+    if (!s) {
+        return;
+    }
+    restore_terminal();
+    remove_handlers();
+    delscreen(s->term);
+    iodfg_buf_fini(&s->tmp);
+    free(s);
+}
+
+int tui_screen_colors(const struct tui_screen *s)
+{
+    return s->ncolors;
+}
+
+int tui_screen_is_utf8(const struct tui_screen *s)
+{
+    return s->utf8;
+}
+
+int tui_screen_width(const struct tui_screen *s)
+{
+    (void)s;
+    return COLS;
+}
+
+int tui_screen_height(const struct tui_screen *s)
+{
+    (void)s;
+    return LINES;
+}
+
+const char *tui_screen_glyph(const struct tui_screen *s, enum tui_glyph g)
+{
+    if ((unsigned)g >= TUI_G_COUNT) {
+        return "?";
+    }
+    return s->utf8 ? glyphs_utf8[g] : glyphs_ascii[g];
+}
+
+/* ---- keys --------------------------------------------------------------------------------- */
+
+static int translate_code(int code)
+{
+    switch (code) {
+    case KEY_UP:
+        return TUI_KEY_UP;
+    case KEY_DOWN:
+        return TUI_KEY_DOWN;
+    case KEY_LEFT:
+        return TUI_KEY_LEFT;
+    case KEY_RIGHT:
+        return TUI_KEY_RIGHT;
+    case KEY_HOME:
+    case KEY_A1:
+        return TUI_KEY_HOME;
+    case KEY_END:
+    case KEY_C1:
+        return TUI_KEY_END;
+    case KEY_PPAGE:
+    case KEY_A3:
+        return TUI_KEY_PGUP;
+    case KEY_NPAGE:
+    case KEY_C3:
+        return TUI_KEY_PGDN;
+    case KEY_IC:
+        return TUI_KEY_INSERT;
+    case KEY_DC:
+        return TUI_KEY_DELETE;
+    case KEY_BTAB:
+        return TUI_KEY_BTAB;
+    case KEY_BACKSPACE:
+        return TUI_KEY_BACKSPACE;
+    case KEY_ENTER:
+        return TUI_KEY_ENTER;
+    case KEY_RESIZE:
+        return TUI_KEY_RESIZE;
+    default:
+        break;
+    }
+    if (code >= KEY_F(1) && code <= KEY_F(12)) {
+        return TUI_KEY_F1 + code - KEY_F(1);
+    }
+    return -1;
+}
+
+int tui_screen_getkey(struct tui_screen *s, int timeout_ms)
+{
+    (void)s;
+    for (;;) {
+        wint_t wch;
+        wtimeout(stdscr, timeout_ms);
+        int rc = wget_wch(stdscr, &wch);
+        if (rc == ERR) {
+            return -1;
+        }
+        if (rc == KEY_CODE_YES) {
+            int k = translate_code((int)wch);
+            if (k >= 0) {
+                return k;
+            }
+            continue; // a key we do not know: ignore it
+        }
+        switch (wch) {
+        case '\r':
+        case '\n':
+            return TUI_KEY_ENTER;
+        case 8:
+        case 127:
+            return TUI_KEY_BACKSPACE;
+        default:
+            return (int)wch;
+        }
+    }
+}
+
+/* ---- drawing ------------------------------------------------------------------------------ */
+
+void tui_screen_fill(struct tui_screen *s, int y, int x, int w, int style)
+{
+    if (w <= 0 || y < 0 || y >= LINES) {
+        return;
+    }
+    attr_t a = (unsigned)style < TUI_STYLE_COUNT ? s->attr[style] : A_NORMAL;
+    wattrset(stdscr, (int)a);
+    mvwhline(stdscr, y, x, ' ', w);
+    wattrset(stdscr, A_NORMAL);
+}
+
+int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags)
+{
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS) {
+        return 0;
+    }
+    if (x + w > COLS) {
+        w = COLS - x;
+    }
+    iodfg_buf_clear(&s->tmp);
+    if (tui_sanitize(text ? text : "", text ? strlen(text) : 0,
+                     s->utf8_text ? 0 : TUI_SANITIZE_ASCII, &s->tmp) < 0) {
+        return 0;
+    }
+    const char *t = s->tmp.data;
+    size_t len = s->tmp.len, total = tui_utf8_width(t, len);
+    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    size_t cut = len, used = total;
+    if (total > (size_t)w) {
+        // Keep whole characters that fit in w - 1 columns, then the ellipsis.
+        size_t pos = 0;
+        used = 0;
+        while (pos < len) {
+            size_t next = tui_utf8_next(t, len, pos);
+            size_t cw = tui_utf8_width(t + pos, next - pos);
+            if (used + cw > (size_t)w - 1) {
+                break;
+            }
+            used += cw;
+            pos = next;
+        }
+        cut = pos;
+    }
+    int start = x;
+    if ((flags & TUI_TEXT_RIGHT) && total <= (size_t)w) {
+        start = x + w - (int)total;
+    }
+    if (flags & TUI_TEXT_PAD) {
+        tui_screen_fill(s, y, x, w, style);
+    }
+    attr_t a = (unsigned)style < TUI_STYLE_COUNT ? s->attr[style] : A_NORMAL;
+    wattrset(stdscr, (int)a);
+    mvwaddnstr(stdscr, y, start, t, (int)cut);
+    int drawn = (int)used;
+    if (cut < len) {
+        waddstr(stdscr, ell);
+        drawn++;
+    }
+    wattrset(stdscr, A_NORMAL);
+    return drawn;
+}
+
+void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style)
+{
+    if (w <= 0 || y < 0 || y >= LINES) {
+        return;
+    }
+    attr_t a = (unsigned)style < TUI_STYLE_COUNT ? s->attr[style] : A_NORMAL;
+    wattrset(stdscr, (int)a);
+    wmove(stdscr, y, x);
+    const char *g = tui_screen_glyph(s, TUI_G_HLINE);
+    for (int i = 0; i < w && x + i < COLS; i++) {
+        waddstr(stdscr, g);
+    }
+    wattrset(stdscr, A_NORMAL);
+}
+
+void tui_screen_cursor(struct tui_screen *s, int y, int x)
+{
+    s->cursor_y = y;
+    s->cursor_x = x;
+}
+
+static void draw_too_small(struct tui_screen *s)
+{
+    char l1[64], l2[64];
+    snprintf(l1, sizeof(l1), "Terminal too small: %dx%d", COLS, LINES);
+    snprintf(l2, sizeof(l2), "iodfg needs at least %dx%d", TUI_SCREEN_MIN_W, TUI_SCREEN_MIN_H);
+    const char *lines[3] = {l1, l2, "Resize, or press q to quit"};
+    int y0 = LINES / 2 - 1;
+    for (int i = 0; i < 3; i++) {
+        int len = (int)strlen(lines[i]);
+        int x = COLS > len ? (COLS - len) / 2 : 0;
+        tui_screen_text(s, y0 + i, x, COLS - x, i == 0 ? TUI_STYLE_ERROR : TUI_STYLE_NORMAL,
+                        lines[i], 0);
+    }
+}
+
+int tui_screen_begin(struct tui_screen *s)
+{
+    werase(stdscr);
+    s->cursor_y = -1;
+    if (COLS < TUI_SCREEN_MIN_W || LINES < TUI_SCREEN_MIN_H) {
+        draw_too_small(s);
+        return -1;
+    }
+    return 0;
+}
+
+void tui_screen_end(struct tui_screen *s)
+{
+    if (s->cursor_y >= 0) {
+        curs_set(1);
+        wmove(stdscr, s->cursor_y, s->cursor_x);
+    } else {
+        curs_set(0);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+struct tui_rect tui_screen_body(const struct tui_screen *s)
+{
+    (void)s;
+    return (struct tui_rect){2, 0, LINES - 5, COLS};
+}
+
+static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abbrev)
+{
+    int w = 0;
+    for (int i = 0; i < ntabs; i++) {
+        int nl = (int)tui_utf8_width(tabs[i].name, strlen(tabs[i].name));
+        if (abbrev && i != active && nl > abbrev) {
+            nl = abbrev;
+        }
+        w += (int)strlen(tabs[i].key) + (nl ? 1 + nl : 0) + 2;
+    }
+    return w;
+}
+
+void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
+                     const struct tui_tab *tabs, int ntabs, int active)
+{
+    tui_screen_fill(s, 0, 0, COLS, TUI_STYLE_TAB);
+    int x = 0;
+    char t[80];
+    snprintf(t, sizeof(t), " %s ", title);
+    x += tui_screen_text(s, 0, x, COLS, TUI_STYLE_TITLE, t, 0) + 1;
+    // Full tab names when they fit with (some of) the log name, else the inactive ones
+    // shortened to 3 characters.
+    int abbrev = 0;
+    int tw = tabs_width(tabs, ntabs, active, 0);
+    int loglen = log ? (int)tui_utf8_width(log, strlen(log)) : 0;
+    if (x + tw + (loglen < 10 ? loglen : 10) + 2 > COLS) {
+        abbrev = 3;
+        tw = tabs_width(tabs, ntabs, active, abbrev);
+    }
+    int tx = COLS - tw > x ? COLS - tw : x;
+    if (log && *log) {
+        tui_screen_text(s, 0, x + 1, tx - x - 2, TUI_STYLE_TAB, log, 0);
+    }
+    for (int i = 0; i < ntabs && tx < COLS; i++) {
+        int style = i == active ? TUI_STYLE_TAB_ACTIVE : TUI_STYLE_TAB;
+        char name[64];
+        snprintf(name, sizeof(name), "%s", tabs[i].name);
+        if (abbrev && i != active) {
+            size_t cut = 0;
+            for (int k = 0; k < abbrev && name[cut]; k++) {
+                cut = tui_utf8_next(name, strlen(name), cut);
+            }
+            name[cut] = '\0';
+        }
+        int start = tx;
+        tx += tui_screen_text(s, 0, tx, COLS - tx, i == active ? style : TUI_STYLE_TAB_KEY,
+                              tabs[i].key, 0);
+        if (name[0]) {
+            tx += tui_screen_text(s, 0, tx, COLS - tx, style, " ", 0);
+            tx += tui_screen_text(s, 0, tx, COLS - tx, style, name, 0);
+        }
+        if (i == active) {
+            // Mark the active tab without colour too (brackets are visible in monochrome).
+            tui_screen_text(s, 0, start - 1, 1, TUI_STYLE_TAB_ACTIVE, "[", 0);
+            tui_screen_text(s, 0, tx, 1, TUI_STYLE_TAB_ACTIVE, "]", 0);
+        }
+        tx += 2;
+    }
+    tui_screen_hline(s, 1, 0, COLS, TUI_STYLE_BORDER);
+    tui_screen_hline(s, LINES - 3, 0, COLS, TUI_STYLE_BORDER);
+}
+
+void tui_screen_detail(struct tui_screen *s, const char *text)
+{
+    tui_screen_fill(s, LINES - 2, 0, COLS, TUI_STYLE_DETAIL);
+    tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+}
+
+void tui_screen_status(struct tui_screen *s, const char *text, int style)
+{
+    tui_screen_fill(s, LINES - 1, 0, COLS, style);
+    tui_screen_text(s, LINES - 1, 1, COLS - 1, style, text, 0);
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: atomic output files (temp beside target, no overwrite without force). */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "iodfg/atomicfile.h"
+#include "iodfg/error.h"
+
+#include "testutil.h"
+
+static char *DIR_;
+static char PATH[4096];
+
+static void setup(void)
+{
+    DIR_ = testutil_tmpdir();
+    snprintf(PATH, sizeof(PATH), "%s/out.dot", DIR_);
+}
+
+static void teardown(void)
+{
+    testutil_rmtree(DIR_);
+    free(DIR_);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The whole content of path must be want. */
+static void has_content(const char *path, const char *want)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    char buf[256];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_str_eq(buf, want);
+}
+
+START_TEST(write_new_file)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "digraph {}\n", 11, 0, &err), 0);
+    ck_assert_int_eq(err.code, IODFG_OK);
+    has_content(PATH, "digraph {}\n");
+    ck_assert_int_eq(count_entries(DIR_), 1);
+}
+END_TEST
+
+START_TEST(write_empty_file)
+{
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "", 0, 0, NULL), 0);
+    has_content(PATH, "");
+}
+END_TEST
+
+START_TEST(refuse_existing)
+{
+    testutil_write_file(PATH, "old", 3);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "new", 3, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_EXISTS);
+    ck_assert_str_eq(err.where, PATH);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--force"));
+    has_content(PATH, "old");
+    ck_assert_int_eq(count_entries(DIR_), 1);
+    // A dangling symlink counts as existing too: we never write through it.
+    char link_path[4200];
+    snprintf(link_path, sizeof(link_path), "%s/dangling", DIR_);
+    ck_assert_int_eq(symlink("/nonexistent/target", link_path), 0);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(link_path, "x", 1, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_EXISTS);
+}
+END_TEST
+
+START_TEST(force_replaces)
+{
+    testutil_write_file(PATH, "old content", 11);
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "new", 3, 1, NULL), 0);
+    has_content(PATH, "new");
+    ck_assert_int_eq(count_entries(DIR_), 1);
+}
+END_TEST
+
+START_TEST(missing_directory)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/nope/out.tsv", DIR_);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(p, "x", 1, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "No such file or directory"));
+    ck_assert_int_eq(count_entries(DIR_), 0);
+}
+END_TEST
+
+START_TEST(target_is_directory)
+{
+    // rename() onto a directory fails: the temp file must not stay behind.
+    char sub[4200];
+    snprintf(sub, sizeof(sub), "%s/sub", DIR_);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(sub, "x", 1, 1, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_int_eq(count_entries(DIR_), 1);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(sub, "x", 1, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_EXISTS);
+}
+END_TEST
+
+START_TEST(mode_follows_umask)
+{
+    umask(027);
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "x", 1, 0, NULL), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(PATH, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0640);
+}
+END_TEST
+
+START_TEST(tmpfile_and_publish)
+{
+    char *tmp = NULL;
+    int fd = iodfg_atomic_tmpfile(PATH, &tmp, NULL);
+    ck_assert_int_ge(fd, 0);
+    char prefix[4200];
+    snprintf(prefix, sizeof(prefix), "%s/.out.dot.tmp-", DIR_);
+    ck_assert_int_eq(strncmp(tmp, prefix, strlen(prefix)), 0);
+    ck_assert_uint_eq(strlen(tmp), strlen(prefix) + 6);
+    ck_assert_int_eq(write(fd, "abc", 3), 3);
+    ck_assert_int_eq(close(fd), 0);
+    // Two temp files for the same target never share a name.
+    char *tmp2 = NULL;
+    int fd2 = iodfg_atomic_tmpfile(PATH, &tmp2, NULL);
+    ck_assert_int_ge(fd2, 0);
+    ck_assert_str_ne(tmp, tmp2);
+    close(fd2);
+    unlink(tmp2);
+    free(tmp2);
+    ck_assert_int_ne(access(PATH, F_OK), 0);
+    ck_assert_int_eq(iodfg_atomic_publish(tmp, PATH, 0, NULL), 0);
+    has_content(PATH, "abc");
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    free(tmp);
+}
+END_TEST
+
+START_TEST(publish_without_force_keeps_other)
+{
+    // A file that appeared after the temp file was made is not replaced.
+    char *tmp = NULL;
+    int fd = iodfg_atomic_tmpfile(PATH, &tmp, NULL);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    testutil_write_file(PATH, "theirs", 6);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_publish(tmp, PATH, 0, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_EXISTS);
+    has_content(PATH, "theirs");
+    ck_assert_int_eq(access(tmp, F_OK), 0); // left for the caller
+    unlink(tmp);
+    free(tmp);
+}
+END_TEST
+
+START_TEST(relative_path)
+{
+    ck_assert_int_eq(chdir(DIR_), 0);
+    ck_assert_int_eq(iodfg_atomic_write("rel.txt", "r", 1, 0, NULL), 0);
+    has_content("rel.txt", "r");
+    ck_assert_int_eq(count_entries("."), 1);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_tmpfile("dir/", NULL, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+}
+END_TEST
+
+static Suite *atomicfile_suite(void)
+{
+    Suite *s = suite_create("atomicfile");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, write_new_file);
+    tcase_add_test(tc, write_empty_file);
+    tcase_add_test(tc, refuse_existing);
+    tcase_add_test(tc, force_replaces);
+    tcase_add_test(tc, missing_directory);
+    tcase_add_test(tc, target_is_directory);
+    tcase_add_test(tc, mode_follows_umask);
+    tcase_add_test(tc, tmpfile_and_publish);
+    tcase_add_test(tc, publish_without_force_keeps_other);
+    tcase_add_test(tc, relative_path);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(atomicfile_suite());
+}
