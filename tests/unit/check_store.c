@@ -157,8 +157,8 @@ static struct iodfg_eventlog *push_log(void)
 
 /* A deterministic pseudo-random log with ncases cases of sizes[c] events, or of up to
  * max_events events when sizes is NULL. */
-static struct iodfg_eventlog *sized_log(uint32_t ncases, const uint32_t *sizes,
-                                        uint32_t max_events, uint64_t seed)
+static struct iodfg_eventlog *sized_log(uint32_t ncases, const uint32_t *sizes, uint32_t max_events,
+                                        uint64_t seed)
 {
     static const char *const calls[] = {"read", "write", "openat", "close", "lseek", "pread64"};
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
