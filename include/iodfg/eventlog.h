@@ -98,6 +98,9 @@ struct iodfg_columns {
     int32_t *pid, *fd;
 };
 
+/* Free every array of cols (they were malloc'd) and set them to NULL. */
+void iodfg_columns_free(struct iodfg_columns *cols);
+
 /* Kind of thing a path names; non-files are counted by kind, not by inode. */
 enum iodfg_path_kind {
     IODFG_PATH_NONE = 0, /* the call named no file */

@@ -729,19 +729,6 @@ static int alloc_columns(struct iodfg_columns *c, unsigned mask, uint64_t n)
     return 0;
 }
 
-static void free_columns(struct iodfg_columns *c)
-{
-    free(c->start_ns);
-    free(c->dur_ns);
-    free(c->size);
-    free(c->offset);
-    free(c->req);
-    free(c->key);
-    free(c->err);
-    free(c->pid);
-    free(c->fd);
-}
-
 static int read_events(struct reader *r, unsigned columns, uint64_t total, struct progress *pr)
 {
     struct iodfg_columns c = {0};
@@ -769,7 +756,7 @@ static int read_events(struct reader *r, unsigned columns, uint64_t total, struc
     }
 done:
     if (rc) {
-        free_columns(&c);
+        iodfg_columns_free(&c);
     }
     free(rows);
     return rc;

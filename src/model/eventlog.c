@@ -75,7 +75,7 @@ struct iodfg_eventlog *iodfg_eventlog_new_with_pool(unsigned columns,
     return log;
 }
 
-static void free_columns(struct iodfg_columns *c)
+void iodfg_columns_free(struct iodfg_columns *c)
 {
     free(c->start_ns);
     free(c->dur_ns);
@@ -94,7 +94,7 @@ void iodfg_eventlog_free(struct iodfg_eventlog *log)
     if (!log) {
         return;
     }
-    free_columns(&log->cols);
+    iodfg_columns_free(&log->cols);
     free(log->seq);
     free(log->cases);
     free(log->offsets);
@@ -443,7 +443,7 @@ int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols,
     if (log->building) {
         return iodfg_error_set(err, IODFG_E_ARG, "a case is open");
     }
-    free_columns(&log->cols);
+    iodfg_columns_free(&log->cols);
     free(log->cases);
     free(log->offsets);
     log->cols = *cols;
