@@ -63,7 +63,10 @@ void cli_progress_end(void);
 const char *cli_count(char *buf, size_t size, uint64_t v);
 /* "12.3 MiB" into buf. */
 const char *cli_bytes(char *buf, size_t size, double v);
-/* Parse a --jobs value; 0 on success. */
-int cli_parse_jobs(const char *s, unsigned *jobs);
+/* Parse a --jobs value into *jobs: 0, or CLI_USAGE after saying what is wrong. */
+int cli_opt_jobs(const char *s, unsigned *jobs);
+/* CLI_USAGE after saying the command needs inputs (and its usage) when none follow
+ * the options; 0 otherwise. */
+int cli_need_inputs(int optind_, int argc, const char *what, const char *usage);
 
 #endif

@@ -59,15 +59,26 @@ const char *cli_bytes(char *buf, size_t size, double v)
     return buf;
 }
 
-int cli_parse_jobs(const char *s, unsigned *jobs)
+int cli_opt_jobs(const char *s, unsigned *jobs)
 {
     char *end;
     long v = strtol(s, &end, 10);
     if (*s == '\0' || *end != '\0' || v < 1 || v > 1024) {
-        return -1;
+        cli_errorf("--jobs expects a number from 1 to 1024, not '%s'", s);
+        return CLI_USAGE;
     }
     *jobs = (unsigned)v;
     return 0;
+}
+
+int cli_need_inputs(int optind_, int argc, const char *what, const char *usage)
+{
+    if (optind_ < argc) {
+        return 0;
+    }
+    cli_errorf("%s", what);
+    fputs(usage, stderr);
+    return CLI_USAGE;
 }
 
 void cli_totals_add(struct cli_ingest_totals *t, const char *path,

@@ -162,8 +162,7 @@ int cli_convert(int argc, char **argv)
             o.name_pattern = optarg;
             break;
         case 'j':
-            if (cli_parse_jobs(optarg, &o.jobs)) {
-                cli_errorf("--jobs expects a number from 1 to 1024, not '%s'", optarg);
+            if (cli_opt_jobs(optarg, &o.jobs)) {
                 return CLI_USAGE;
             }
             break;
@@ -184,9 +183,7 @@ int cli_convert(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (optind >= argc) {
-        cli_errorf("convert needs trace files or directories");
-        fputs(convert_usage, stderr);
+    if (cli_need_inputs(optind, argc, "convert needs trace files or directories", convert_usage)) {
         return CLI_USAGE;
     }
     char def[4096];

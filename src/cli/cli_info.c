@@ -307,8 +307,7 @@ int cli_info(int argc, char **argv)
             o.name_pattern = optarg;
             break;
         case 'j':
-            if (cli_parse_jobs(optarg, &o.jobs)) {
-                cli_errorf("--jobs expects a number from 1 to 1024, not '%s'", optarg);
+            if (cli_opt_jobs(optarg, &o.jobs)) {
                 return CLI_USAGE;
             }
             break;
@@ -320,9 +319,7 @@ int cli_info(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (optind >= argc) {
-        cli_errorf("info needs an event log or trace files");
-        fputs(info_usage, stderr);
+    if (cli_need_inputs(optind, argc, "info needs an event log or trace files", info_usage)) {
         return CLI_USAGE;
     }
     o.quiet = json;

@@ -158,7 +158,7 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
                  (m & IODFG_COL_REQ ? 8 : 0) + (m & IODFG_COL_KEY ? 4 : 0) +
                  (m & IODFG_COL_ERR ? 4 : 0) + (m & IODFG_COL_PID ? 4 : 0) +
                  (m & IODFG_COL_FD ? 4 : 0);
-    return sizeof(*log) + per_event * log->cap + (log->seq ? 8 * log->cap : 0) +
+    return sizeof(*log) + per_event * log->cap + 8 * log->seq_cap +
            log->cases_cap * sizeof(*log->cases) + (log->cases_cap + 1) * sizeof(uint64_t) +
            log->keys_cap * sizeof(*log->keys) + log->key_nslots * sizeof(uint32_t) +
            iodfg_strpool_memory(log->pool);
@@ -256,8 +256,7 @@ static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
         (m & IODFG_COL_KEY && realloc_col((void **)&c->key, 4, cap)) ||
         (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, cap)) ||
         (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, cap)) ||
-        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap)) ||
-        (log->building && realloc_col((void **)&log->seq, 8, cap))) {
+        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap))) {
         return -1;
     }
     log->cap = cap;
@@ -302,12 +301,6 @@ int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_cas
     log->offsets[log->ncases + 1] = log->n;
     log->building = 1;
     log->sorted = 1;
-    free(log->seq);
-    log->seq = malloc((log->cap ? log->cap : 1) * sizeof(*log->seq));
-    if (!log->seq) {
-        log->building = 0;
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
     return 0;
 }
 
@@ -329,11 +322,20 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     }
     uint64_t i = log->n;
     struct iodfg_columns *c = &log->cols;
-    uint64_t first = log->offsets[log->ncases];
-    if (i > first) {
+    uint64_t rel = i - log->offsets[log->ncases];
+    if (rel == log->seq_cap) {
+        uint64_t cap = log->seq_cap ? log->seq_cap * 2 : 1024;
+        uint64_t *q = realloc(log->seq, cap * sizeof(*q));
+        if (!q) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        log->seq = q;
+        log->seq_cap = cap;
+    }
+    if (rel > 0) {
         int64_t prev = c->start_ns ? c->start_ns[i - 1] : 0;
         int64_t cur = c->start_ns ? ev->start_ns : 0;
-        if (cur < prev || (cur == prev && seq < log->seq[i - 1])) {
+        if (cur < prev || (cur == prev && seq < log->seq[rel - 1])) {
             log->sorted = 0;
         }
     }
@@ -364,7 +366,7 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     if (c->fd) {
         c->fd[i] = ev->fd;
     }
-    log->seq[i] = seq;
+    log->seq[rel] = seq;
     log->n++;
     return 0;
 }
@@ -427,6 +429,7 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
     log->raw_cache.valid = 0;
     free(log->seq);
     log->seq = NULL;
+    log->seq_cap = 0;
     if (rc) {
         log->n = first; // drop the half-built case
         return -1;

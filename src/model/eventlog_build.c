@@ -56,7 +56,7 @@ int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t 
     }
     for (uint64_t i = 0; i < n; i++) {
         items[i].start = c->start_ns[lo + i];
-        items[i].seq = log->seq ? log->seq[lo + i] : i;
+        items[i].seq = log->seq ? log->seq[i] : i;
         items[i].idx = i;
     }
     qsort(items, n, sizeof(*items), cmp_item);
@@ -69,13 +69,6 @@ int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t 
     PERMUTE(err, uint32_t);
     PERMUTE(pid, int32_t);
     PERMUTE(fd, int32_t);
-    if (log->seq) {
-        uint64_t *t = tmp;
-        for (uint64_t i = 0; i < n; i++) {
-            t[i] = log->seq[lo + items[i].idx];
-        }
-        memcpy(log->seq + lo, t, n * sizeof(uint64_t));
-    }
     free(items);
     free(tmp);
     return 0;

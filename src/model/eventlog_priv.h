@@ -19,7 +19,8 @@ struct iodfg_eventlog {
     unsigned mask;
     struct iodfg_columns cols;
     uint64_t n, cap;
-    uint64_t *seq; // input order of the open case's events, for a stable sort
+    uint64_t *seq; // input order of the open case's events (index 0 = its first), for sorting
+    uint64_t seq_cap;
     int building, sorted;
     struct iodfg_case_info *cases;
     uint64_t *offsets; // ncases+1 (plus one while building)
@@ -31,7 +32,7 @@ struct iodfg_eventlog {
     struct raw_key_cache raw_cache;
 };
 
-/* Stable sort of events [lo, hi) by (start, seq). 0, or -1 when out of memory. */
+/* Sort the open case's events [lo, hi) by (start, seq[i - lo]). 0, or -1 when out of memory. */
 int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t hi);
 
 #endif

@@ -15,19 +15,17 @@
 
 #include "testutil.h"
 
-static char *DIR_;
-static char PATH[4096];
+#define DIR_ testutil_fixture_dir
+#define PATH testutil_fixture_path
 
 static void setup(void)
 {
-    DIR_ = testutil_tmpdir();
-    snprintf(PATH, sizeof(PATH), "%s/out.dot", DIR_);
+    testutil_fixture_begin("out.dot");
 }
 
 static void teardown(void)
 {
-    testutil_rmtree(DIR_);
-    free(DIR_);
+    testutil_fixture_end();
 }
 
 static int count_entries(const char *dir)

@@ -20,19 +20,17 @@
 
 #include "testutil.h"
 
-static char *DIR_;
-static char PATH[4096];
+#define DIR_ testutil_fixture_dir
+#define PATH testutil_fixture_path
 
 static void setup(void)
 {
-    DIR_ = testutil_tmpdir();
-    snprintf(PATH, sizeof(PATH), "%s/log.h5", DIR_);
+    testutil_fixture_begin("log.h5");
 }
 
 static void teardown(void)
 {
-    testutil_rmtree(DIR_);
-    free(DIR_);
+    testutil_fixture_end();
 }
 
 /* ---- building logs --------------------------------------------------------------------------- */

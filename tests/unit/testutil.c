@@ -52,3 +52,20 @@ void testutil_write_file(const char *path, const void *data, size_t n)
     ck_assert_uint_eq(fwrite(data, 1, n, f), n);
     ck_assert_int_eq(fclose(f), 0);
 }
+
+char *testutil_fixture_dir;
+char testutil_fixture_path[4096];
+
+void testutil_fixture_begin(const char *name)
+{
+    testutil_fixture_dir = testutil_tmpdir();
+    snprintf(testutil_fixture_path, sizeof(testutil_fixture_path), "%s/%s", testutil_fixture_dir,
+             name);
+}
+
+void testutil_fixture_end(void)
+{
+    testutil_rmtree(testutil_fixture_dir);
+    free(testutil_fixture_dir);
+    testutil_fixture_dir = NULL;
+}

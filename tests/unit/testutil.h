@@ -16,6 +16,12 @@ const char *testutil_data(const char *name);
 char *testutil_tmpdir(void);
 void testutil_rmtree(const char *dir);
 
+/* A checked fixture: a fresh temp directory per test, and the path NAME inside it. */
+extern char *testutil_fixture_dir;
+extern char testutil_fixture_path[4096];
+void testutil_fixture_begin(const char *name);
+void testutil_fixture_end(void);
+
 /* Write n bytes to path; aborts the test on failure. */
 void testutil_write_file(const char *path, const void *data, size_t n);
 
