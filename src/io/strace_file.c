@@ -25,7 +25,15 @@ struct pending {
     uint64_t seq;
 };
 
+// Recently seen call names and their table entries (NULL = no special meaning).
+struct call_cache {
+    char name[24];
+    unsigned char len; // 0 = empty slot
+    const struct call_info *ci;
+};
+
 struct parser {
+    struct call_cache calls[16];
     iodfg_emit_fn emit;
     void *ctx;
     struct iodfg_strace_result *res;
@@ -161,12 +169,15 @@ struct arg0 {
     int32_t fd;
     struct text annot;  // path from "N<path>" or "AT_FDCWD<path>"
     struct text string; // contents of a quoted string argument
-    size_t end;         // index of the ',' or ')' after it
+    size_t scanned;     // how far parse_arg looked
 };
 
 static void parse_arg(const char *s, size_t n, struct arg0 *a)
 {
-    memset(a, 0, sizeof(*a));
+    a->has_fd = a->at_fdcwd = 0;
+    a->fd = 0;
+    a->annot.p = a->string.p = NULL;
+    a->annot.n = a->string.n = 0;
     size_t i = 0;
     if (n >= 8 && memcmp(s, "AT_FDCWD", 8) == 0) {
         a->at_fdcwd = 1;
@@ -197,9 +208,20 @@ static void parse_arg(const char *s, size_t n, struct arg0 *a)
         if (e != (size_t)-1) {
             a->annot.p = s + i + 1;
             a->annot.n = plen;
+            i += e + 1;
         }
     }
-    a->end = strace_arg_end(s, n);
+    a->scanned = i;
+}
+
+// Index of the ',' or ')' that ends the argument parsed into a (only some calls need it).
+static size_t arg_end(const char *s, size_t n, const struct arg0 *a)
+{
+    size_t i = a->scanned;
+    if (a->string.p) {
+        i = (size_t)(a->string.p - s) + a->string.n + 1;
+    }
+    return i + strace_arg_end(s + i, n - i);
 }
 
 // Decode a path (optionally below a directory) into the scratch buffer.
@@ -238,8 +260,10 @@ static int fill_path(struct parser *p, const struct strace_line *ln, struct text
     if ((flags & IODFG_CALL_OPEN) && ln->ret_annot.n) {
         return decode_path(p, none, ln->ret_annot, ev);
     }
-    if ((flags & IODFG_CALL_DIRFD) && (a.has_fd || a.at_fdcwd) && a.end < args.n) {
-        size_t b = a.end + 1;
+    size_t end = (flags & IODFG_CALL_DIRFD) && (a.has_fd || a.at_fdcwd) ? arg_end(args.p, args.n, &a)
+                                                                          : args.n;
+    if (end < args.n) {
+        size_t b = end + 1;
         while (b < args.n && args.p[b] == ' ') {
             b++;
         }
@@ -259,11 +283,26 @@ static int fill_path(struct parser *p, const struct strace_line *ln, struct text
     return 0;
 }
 
+static const struct call_info *lookup_call(struct parser *p, struct text name)
+{
+    if (name.n == 0 || name.n >= sizeof(p->calls[0].name)) {
+        return strace_call_lookup(name.p, name.n);
+    }
+    struct call_cache *c =
+        &p->calls[((unsigned)name.p[0] * 7u + (unsigned)name.p[name.n - 1] + name.n) & 15u];
+    if (c->len != name.n || memcmp(c->name, name.p, name.n) != 0) {
+        memcpy(c->name, name.p, name.n);
+        c->len = (unsigned char)name.n;
+        c->ci = strace_call_lookup(name.p, name.n);
+    }
+    return c->ci;
+}
+
 // Turn a split line (or a merged pair) into an event and hand it to the sink.
 static int emit_event(struct parser *p, const struct strace_line *ln, struct text name,
                       struct text args, int32_t pid, int64_t start, uint64_t seq)
 {
-    const struct call_info *ci = strace_call_lookup(name.p, name.n);
+    const struct call_info *ci = lookup_call(p, name);
     unsigned flags = ci ? ci->flags : 0;
     struct iodfg_raw_event ev = {
         .start_ns = start,
@@ -321,8 +360,7 @@ static struct pending *find_pending(struct parser *p, const struct strace_line *
 static int flush_pending(struct parser *p, struct pending *pe)
 {
     struct strace_line empty;
-    memset(&empty, 0, sizeof(empty));
-    empty.dur_ns = -1;
+    strace_line_reset(&empty);
     p->res->counts[IODFG_COUNT_UNMATCHED]++;
     int rc = emit_event(p, &empty, pe->name, pe->args, pe->pid, pe->start_ns, pe->seq);
     *pe = p->pend[--p->npend];
@@ -392,8 +430,7 @@ static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t,
     memcpy(p->joined, pe->args.p, pe->args.n);
     memcpy(p->joined + pe->args.n, rest, rest_n);
     struct strace_line whole;
-    memset(&whole, 0, sizeof(whole));
-    whole.dur_ns = -1;
+    strace_line_reset(&whole);
     struct pending got = *pe;
     *pe = p->pend[--p->npend];
     if (strace_tail_split(p->joined, got.args.n + rest_n, &whole)) {

@@ -50,6 +50,9 @@ struct strace_line {
     const char *expected;
 };
 
+/* Reset ln to an empty line (no pid, stamp, return or duration). */
+void strace_line_reset(struct strace_line *ln);
+
 /* Split one line (without its newline). Never fails: bad lines come back as LINE_BAD. */
 void strace_line_split(const char *s, size_t n, struct strace_line *ln);
 
