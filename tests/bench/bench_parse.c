@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -87,12 +91,55 @@ static void generate(const char *dir, int files, long lines)
     }
 }
 
+// Lines of a file read with read(2) in 1 MiB blocks, as `wc -l` does.
+static uint64_t file_scan(const char *path)
+{
+    static char block[1 << 20];
+    int fd = open(path, O_RDONLY);
+    uint64_t lines = 0;
+    ssize_t n;
+    while (fd >= 0 && (n = read(fd, block, sizeof(block))) > 0) {
+        const char *p = block, *end = block + n;
+        while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+            lines++;
+            p++;
+        }
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    return lines;
+}
+
 static int count_sink(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err)
 {
     (void)err;
     uint64_t *n = ctx;
     *n += (uint64_t)ev->path_len + 1;
     return 0;
+}
+
+// The parser alone over a file mapped as convert maps it.
+static uint64_t file_parse(const char *path, uint64_t *sink)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return 0;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        return 0;
+    }
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+    struct iodfg_strace_result r;
+    iodfg_strace_parse(p, (size_t)st.st_size, count_sink, sink, &r, NULL);
+    munmap(p, (size_t)st.st_size);
+    return r.lines;
 }
 
 int main(int argc, char **argv)
@@ -114,7 +161,7 @@ int main(int argc, char **argv)
     }
     // Each phase runs REPS times and the best time counts: this VM's timings are noisy.
     enum { REPS = 3 };
-    double t_scan = 1e30, t_parse = 1e30, t_log = 1e30;
+    double t_scan = 1e30, t_parse = 1e30, t_log = 1e30, t_fscan = 1e30, t_fparse = 1e30;
     uint64_t lines = 0, sink = 0, events = 0;
     size_t mem = 0;
     for (int rep = 0; rep < REPS; rep++) {
@@ -140,6 +187,20 @@ int main(int argc, char **argv)
         }
         t = now_s() - t0;
         t_parse = t < t_parse ? t : t_parse;
+        // 1b. newline scan of the files (read + memchr, like wc -l)
+        t0 = now_s();
+        for (size_t i = 0; i < nfiles; i++) {
+            file_scan(argv[i + 1]);
+        }
+        t = now_s() - t0;
+        t_fscan = t < t_fscan ? t : t_fscan;
+        // 2b. parser alone on the mapped files
+        t0 = now_s();
+        for (size_t i = 0; i < nfiles; i++) {
+            file_parse(argv[i + 1], &sink);
+        }
+        t = now_s() - t0;
+        t_fparse = t < t_fparse ? t : t_fparse;
         // 3. parser + in-memory event log (interning, columns, sort)
         t0 = now_s();
         mem = 0;
@@ -160,10 +221,14 @@ int main(int argc, char **argv)
     double mb = (double)total / 1e6;
     printf("input: %zu files, %.1f MB, %llu lines, %llu events (1 thread, best of 3)\n", nfiles, mb,
            (unsigned long long)lines, (unsigned long long)events);
-    printf("%-28s %8.2f Mlines/s %8.0f MB/s\n", "newline scan (memchr)", lines / t_scan / 1e6,
+    printf("%-28s %8.2f Mlines/s %8.0f MB/s\n", "memory: newline scan", lines / t_scan / 1e6,
            mb / t_scan);
-    printf("%-28s %8.2f Mlines/s %8.0f MB/s  (%.0f%% of scan)\n", "parser alone",
+    printf("%-28s %8.2f Mlines/s %8.0f MB/s  (%.0f%% of the memory scan)\n", "memory: parser alone",
            lines / t_parse / 1e6, mb / t_parse, 100 * t_scan / t_parse);
+    printf("%-28s %8.2f Mlines/s %8.0f MB/s\n", "files: newline scan (read)", lines / t_fscan / 1e6,
+           mb / t_fscan);
+    printf("%-28s %8.2f Mlines/s %8.0f MB/s  (%.0f%% of the file scan)\n", "files: parser alone (mmap)",
+           lines / t_fparse / 1e6, mb / t_fparse, 100 * t_fscan / t_fparse);
     printf("%-28s %8.2f Mlines/s %8.0f MB/s  %.1f bytes/event in memory\n", "parser + event log",
            lines / t_log / 1e6, mb / t_log, events ? (double)mem / (double)events : 0);
     (void)sink;
