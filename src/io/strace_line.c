@@ -41,10 +41,10 @@ static size_t parse_seconds(const char *s, size_t n, int64_t *ns)
     size_t i = 0;
     int64_t sec = 0;
     while (i < n && is_digit(s[i])) {
+        sec = sec * 10 + (s[i] - '0');
         if (sec > 9000000000LL) { // beyond year 2255 in ns: not a timestamp
             return 0;
         }
-        sec = sec * 10 + (s[i] - '0');
         i++;
     }
     if (i == 0) {
@@ -400,10 +400,10 @@ static int parse_return(const char *r, size_t n, struct strace_line *ln)
         size_t d = i;
         uint64_t v = 0;
         while (i < n && is_digit(r[i])) {
-            if (v > (UINT64_MAX - 9) / 10) {
+            v = v * 10 + (uint64_t)(r[i] - '0');
+            if (v > (uint64_t)INT64_MAX / 10) { // no real return value is this large
                 return -1;
             }
-            v = v * 10 + (uint64_t)(r[i] - '0');
             i++;
         }
         if (i == d) {

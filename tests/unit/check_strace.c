@@ -359,6 +359,17 @@ START_TEST(huge_line)
 }
 END_TEST
 
+START_TEST(oversized_numbers_rejected)
+{
+    parse("1 71795325941.000000 read(3</a>, \"\", 1) = 0\n"
+          "1 read(3</a>, \"\", 1) = 99999999999999999999999\n"
+          "1 read(3</a>, \"\", 1) = 0 <99999999999999999999.5>\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_uint_eq(N(), 1);
+    ck_assert_int_eq(C()->dur_ns[0], IODFG_UNKNOWN);
+}
+END_TEST
+
 START_TEST(empty_input)
 {
     parse("");
@@ -431,6 +442,7 @@ int main(void)
     tcase_add_test(m, huge_line);
     tcase_add_test(m, notice_inside_a_line);
     tcase_add_test(m, empty_input);
+    tcase_add_test(m, oversized_numbers_rejected);
     tcase_add_test(m, sink_can_stop);
     suite_add_tcase(s, m);
     return testutil_run(s);
