@@ -138,6 +138,20 @@ static int is_digit(char c)
 // Integer argument number k counted from the end of args (1 = last); IODFG_UNKNOWN if not one.
 static int64_t arg_from_end(struct text args, unsigned k)
 {
+    if (k == 1) { // the last argument: read its digits backwards
+        size_t i = args.n;
+        int64_t v = 0, scale = 1;
+        while (i > 0 && is_digit(args.p[i - 1]) && scale <= 100000000000000000LL) {
+            v += (args.p[--i] - '0') * scale;
+            scale *= 10;
+        }
+        if (i < args.n && (i == 0 || args.p[i - 1] == ' ' || args.p[i - 1] == ',')) {
+            return v;
+        }
+        if (i == args.n || !is_digit(args.p[i - 1])) {
+            return IODFG_UNKNOWN;
+        }
+    }
     size_t end = args.n;
     for (;;) {
         size_t b = end;

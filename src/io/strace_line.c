@@ -315,6 +315,28 @@ static size_t split_duration(const char *s, size_t n, int64_t *dur)
     if (n < 3 || s[n - 1] != '>') {
         return n;
     }
+    // -T prints "<S.UUUUUU>" (one or more digits before the point): read it in place.
+    if (n >= 10 && s[n - 8] == '.' && is_digit(s[n - 9])) {
+        int64_t us = 0;
+        size_t k = n - 7;
+        while (k < n - 1 && is_digit(s[k])) {
+            us = us * 10 + (s[k++] - '0');
+        }
+        int64_t sec = 0, scale = 1;
+        size_t i = n - 9;
+        while (k == n - 1 && i < n && is_digit(s[i]) && scale <= 1000000) {
+            sec += (s[i] - '0') * scale;
+            scale *= 10;
+            if (i == 0) {
+                break;
+            }
+            i--;
+        }
+        if (k == n - 1 && s[i] == '<' && i + 9 <= n) {
+            *dur = sec * 1000000000LL + us * 1000;
+            return i;
+        }
+    }
     size_t i = n - 1;
     while (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.')) {
         i--;
