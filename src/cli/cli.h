@@ -7,10 +7,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "iodfg/buf.h"
+#include "iodfg/diff.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
+#include "iodfg/mapping.h"
 
+struct iodfg_analysis;
 struct iodfg_error;
+struct iodfg_rules;
 struct iodfg_strace_result;
+struct option;
 
 /* Exit statuses (documented in iodfg.1). */
 enum cli_exit {
@@ -23,6 +30,9 @@ enum cli_exit {
 /* Each subcommand: argv[0] is the subcommand name. Returns an enum cli_exit. */
 int cli_convert(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_tui(int argc, char **argv);
+int cli_dfg(int argc, char **argv);
+int cli_stats(int argc, char **argv);
 
 /* Print "iodfg: <formatted error>" to stderr. */
 void cli_error(const struct iodfg_error *err);
@@ -55,6 +65,11 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
 /* Write the closing summary paragraph of an ingest. */
 void cli_totals_print(FILE *out, const struct cli_ingest_totals *t);
 
+/* While a temp file is being written: remove it if SIGINT, SIGTERM or SIGHUP ends the process
+ * (the signal then takes its default action). One guarded file at a time. */
+void cli_temp_guard(const char *path);
+void cli_temp_forget(void);
+
 /* Progress bar on stderr (only when it is a terminal): bytes done of total. */
 void cli_progress(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(void);
@@ -68,5 +83,83 @@ int cli_opt_jobs(const char *s, unsigned *jobs);
 /* CLI_USAGE after saying the command needs inputs (and its usage) when none follow
  * the options; 0 otherwise. */
 int cli_need_inputs(int optind_, int argc, const char *what, const char *usage);
+
+
+/* ---- dfg and stats: options and analysis (cli_analyze.c), rows and exports (cli_tables.c) */
+
+/* Options shared by `dfg` and `stats`. Initialise with _init, release with _fini. */
+struct cli_analyze_opts {
+    struct cli_ingest_opts ingest;
+    const char *rules_path;             /* --rules FILE; NULL = the default f-hat */
+    struct iodfg_filter_stack *filters; /* --filter and the short forms, in order */
+    struct iodfg_filter_stack *green;   /* --green predicates (ANDed); NULL = not given */
+    struct iodfg_filter_stack *red;     /* --red predicates; NULL = not given */
+    int per_pid;                        /* --per-pid: a case is (trace file, pid) */
+    const char *output;                 /* -o FILE; NULL = standard output */
+    int force;                          /* --force: replace an existing -o FILE */
+};
+/* 0, or -1 when out of memory (after saying so). */
+int cli_analyze_opts_init(struct cli_analyze_opts *o);
+void cli_analyze_opts_fini(struct cli_analyze_opts *o);
+
+/* Short options of the shared set, for the getopt_long option string. */
+#define CLI_ANALYZE_SHORTOPTS "r:o:fp:j:q"
+/* Copy the shared long options, then the command's own ones (NULL-terminated), into out
+ * (cap entries, NULL-terminated). Returns 0, or -1 when cap is too small. */
+int cli_analyze_longopts(struct option *out, size_t cap, const struct option *own);
+/* Handle one getopt_long result: 0 when it was a shared option, 1 when it is not one of them,
+ * CLI_USAGE after printing what is wrong with its value. */
+int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg);
+/* Usage lines of the shared options. */
+extern const char cli_analyze_usage[];
+
+/* What `dfg` and `stats` compute: the log, mapping, filters, DFG and statistics, G/R diff and
+ * pruning masks. Everything is owned and released by cli_analysis_fini. */
+struct cli_analysis {
+    struct iodfg_eventlog *log;
+    struct iodfg_rules *rules;
+    struct iodfg_mapping map;
+    struct iodfg_filter_result fr;
+    struct iodfg_analysis *an;
+    uint8_t *case_on; /* selected cases: filters, and G or R when groups are given */
+    int groups;       /* nonzero when --green/--red were given: diff is valid */
+    uint8_t *g_on, *r_on;
+    uint32_t g_cases, r_cases;
+    struct iodfg_diff diff;
+    uint8_t *node_on, *edge_on; /* pruning (minedge/top); NULL = everything shown */
+    struct iodfg_buf comment;   /* command, rules, filters, groups: for DOT and JSON */
+};
+/* Load the inputs and build everything for `command`. Prints errors (rule errors with the
+ * line and a caret) and returns an enum cli_exit; call cli_analysis_fini in every case. */
+int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
+                     size_t n, const char *command);
+void cli_analysis_fini(struct cli_analysis *ca);
+
+/* Activity ids with events (and kept by pruning) sorted by an enum iodfg_act_col, at most top
+ * (0 = all), into *out (malloc'd, the caller frees). Returns the count, or -1 out of memory. */
+long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, size_t top,
+                             uint32_t **out);
+/* The same for the present edges (slots of the DFG) by an enum iodfg_edge_col. */
+long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t top,
+                        uint32_t **out);
+/* The G/R marker of a node or edge: "G+" (only in G), "R+" (only in R), "=" (both), "". */
+const char *cli_diff_marker(enum iodfg_diff_side side);
+/* TSV of the activities in act order (a header row; with groups, side and per-group columns),
+ * then, when edges is non-NULL, a blank line and the transitions likewise. 0 or CLI_FAIL. */
+int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
+                     size_t nact, const uint32_t *edges, size_t nedges);
+/* The engine's JSON object plus, with groups, a "groups" member. 0 or CLI_FAIL. */
+int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
+                      size_t nact, const uint32_t *edges, size_t nedges);
+
+/* Refuse early (CLI_FAIL, with a message) when -o FILE exists and --force is not given. */
+int cli_output_check(const struct cli_analyze_opts *o);
+/* Write b to -o FILE atomically (or standard output). CLI_OK or CLI_FAIL after a message. */
+int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b);
+/* Print err like a compiler, then the offending line of text[0..len) and a caret under the
+ * column (when err has a line). */
+void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len);
+/* Display columns of UTF-8 text (combining marks take none). */
+size_t cli_text_width(const char *s, size_t len);
 
 #endif

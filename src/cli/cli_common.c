@@ -4,6 +4,7 @@
 
 #include "cli.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,35 @@ void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
                 k[IODFG_COUNT_UNPARSABLE] == 1 ? "" : "s", t->first_problem);
     }
     fprintf(out, "\n");
+}
+
+/* ---- temp files removed on signals ------------------------------------------ */
+
+static char guarded[4096];
+
+static void on_signal(int sig)
+{
+    if (guarded[0]) {
+        unlink(guarded); // async-signal-safe
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_temp_guard(const char *path)
+{
+    snprintf(guarded, sizeof(guarded), "%s", path);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+void cli_temp_forget(void)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    guarded[0] = '\0';
 }
 
 /* ---- progress bar ---------------------------------------------------------- */

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,18 +28,6 @@ static const char convert_usage[] =
     "  -f, --force             replace OUT if it exists\n"
     "      --strict            exit with status 3 if any line could not be parsed\n"
     "  -q, --quiet             no progress bar and no summary\n";
-
-// The temp file the signal handler removes; set while a writer is open.
-static char temp_path[4096];
-
-static void on_signal(int sig)
-{
-    if (temp_path[0]) {
-        unlink(temp_path);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
 
 static void default_output(char *out, size_t size, char *const *inputs, int n)
 {
@@ -103,10 +90,7 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
     cc.w = files ? iodfg_store_create(out, force, &err) : NULL;
     int rc = CLI_FAIL;
     if (cc.w) {
-        snprintf(temp_path, sizeof(temp_path), "%s", iodfg_store_temp_path(cc.w));
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-        signal(SIGHUP, on_signal);
+        cli_temp_guard(iodfg_store_temp_path(cc.w));
         struct iodfg_ingest_opts io = {.names = names, .jobs = o->jobs, .columns = IODFG_COL_ALL,
                                        .progress = o->quiet ? NULL : cli_progress};
         if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0) {
@@ -116,10 +100,7 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
             cli_progress_end();
             iodfg_store_abort(cc.w);
         }
-        temp_path[0] = '\0';
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
+        cli_temp_forget();
     }
     if (rc != CLI_OK) {
         cli_error(&err);

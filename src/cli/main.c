@@ -5,6 +5,10 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "iodfg/buf.h"
+#include "tui/keymap.h"
 
 #include "cli.h"
 
@@ -17,6 +21,9 @@ struct command {
 static const struct command commands[] = {
     {"convert", cli_convert, "turn strace files into one HDF5 event log"},
     {"info", cli_info, "summarise an event log (or trace files)"},
+    {"tui", cli_tui, "explore an event log in the terminal (also: iodfg LOG.h5)"},
+    {"dfg", cli_dfg, "write the Directly-Follows Graph (DOT, TSV, JSON, SVG, PNG)"},
+    {"stats", cli_stats, "rank activities and transitions by their statistics"},
 };
 
 static void usage(FILE *out)
@@ -26,6 +33,24 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(out, "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n");
+}
+
+/* `iodfg --list-keys [--man]`: the TUI's key list from the same tables that drive the keys. */
+static int list_keys(int man)
+{
+    struct tui_keymaps *km = tui_keymap_new();
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    if (!km || tui_keymap_help(km, man ? TUI_HELP_MAN : TUI_HELP_TEXT, &b)) {
+        cli_errorf("out of memory");
+        tui_keymap_free(km);
+        iodfg_buf_fini(&b);
+        return CLI_FAIL;
+    }
+    fputs(b.data ? b.data : "", stdout);
+    iodfg_buf_fini(&b);
+    tui_keymap_free(km);
+    return CLI_OK;
 }
 
 int main(int argc, char **argv)
@@ -43,10 +68,20 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
+    if (strcmp(argv[1], "--list-keys") == 0) {
+        return list_keys(argc > 2 && strcmp(argv[2], "--man") == 0);
+    }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         if (strcmp(argv[1], commands[i].name) == 0) {
             return commands[i].run(argc - 1, argv + 1);
         }
+    }
+    // `iodfg LOG.h5` or `iodfg TRACES|DIRS`: an existing path opens the TUI
+    struct stat st;
+    if (argv[1][0] != '-' && stat(argv[1], &st) == 0) {
+        static char tui_name[] = "tui";
+        argv[0] = tui_name;
+        return cli_tui(argc, argv);
     }
     cli_errorf("unknown command '%s'", argv[1]);
     usage(stderr);

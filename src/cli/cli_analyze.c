@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by `iodfg dfg` and `iodfg stats`: rule, filter, group and case options, building the
+ * analysis (rules -> filters -> mapping -> DFG + statistics -> G/R diff -> pruning) and the
+ * output file. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/atomicfile.h"
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/diff.h"
+#include "iodfg/error.h"
+#include "iodfg/filter.h"
+#include "iodfg/rules.h"
+#include "iodfg/sanitize.h"
+#include "iodfg/stats.h"
+
+#include "cli.h"
+
+enum {
+    OPT_FILTER = 256,
+    OPT_PATH,
+    OPT_CALL,
+    OPT_CASE,
+    OPT_TIME,
+    OPT_MIN_EDGE,
+    OPT_TOP_ACT,
+    OPT_GREEN,
+    OPT_RED,
+    OPT_PER_PID,
+};
+
+static const struct option shared_longopts[] = {
+    {"rules", required_argument, NULL, 'r'},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"path", required_argument, NULL, OPT_PATH},
+    {"call", required_argument, NULL, OPT_CALL},
+    {"case", required_argument, NULL, OPT_CASE},
+    {"time", required_argument, NULL, OPT_TIME},
+    {"min-edge", required_argument, NULL, OPT_MIN_EDGE},
+    {"top-activities", required_argument, NULL, OPT_TOP_ACT},
+    {"green", required_argument, NULL, OPT_GREEN},
+    {"red", required_argument, NULL, OPT_RED},
+    {"per-pid", no_argument, NULL, OPT_PER_PID},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, 'f'},
+    {"name-pattern", required_argument, NULL, 'p'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
+};
+#define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
+
+const char cli_analyze_usage[] =
+    "  -r, --rules FILE        mapping rules (doc/rules.md); default: the paper's f-hat\n"
+    "                          (call + path cut to two directory levels)\n"
+    "      --filter F          a filter (repeatable, ANDed): 'cid=a,b', 'name~^b_',\n"
+    "                          'call=read,write', 'path~^/scratch', 'kind!=pipe',\n"
+    "                          'time=0.5..2', 'minedge=5', 'top=20'\n"
+    "      --path RE           same as --filter 'path~RE'\n"
+    "      --call LIST         same as --filter 'call=LIST'\n"
+    "      --case PRED         a case predicate, e.g. 'cid=ssf' or 'host!=n1'\n"
+    "      --time A..B         same as --filter 'time=A..B' (seconds from the log start)\n"
+    "      --min-edge N        hide edges seen fewer than N times (--filter 'minedge=N')\n"
+    "      --top-activities K  keep the K most frequent activities (--filter 'top=K')\n"
+    "      --green P, --red P  compare case groups G and R (case predicates, repeatable,\n"
+    "                          ANDed); one alone makes the other group all remaining cases\n"
+    "      --per-pid           a case is (trace file, pid) instead of the trace file\n"
+    "  -o, --output FILE       write FILE atomically instead of standard output\n"
+    "  -f, --force             replace an existing output FILE\n"
+    "  -p, --name-pattern P    how trace file names give cid, host and rid\n"
+    "  -j, --jobs N            parse N trace files at a time\n"
+    "  -q, --quiet             no progress bar and no notes on standard error\n";
+
+int cli_analyze_opts_init(struct cli_analyze_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->filters = iodfg_filter_stack_new();
+    if (!o->filters) {
+        cli_errorf("out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void cli_analyze_opts_fini(struct cli_analyze_opts *o)
+{
+    iodfg_filter_stack_free(o->filters);
+    iodfg_filter_stack_free(o->green);
+    iodfg_filter_stack_free(o->red);
+    memset(o, 0, sizeof(*o));
+}
+
+int cli_analyze_longopts(struct option *out, size_t cap, const struct option *own)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NSHARED; i++) {
+        if (n + 1 >= cap) {
+            return -1;
+        }
+        out[n++] = shared_longopts[i];
+    }
+    for (; own && own->name; own++) {
+        if (n + 1 >= cap) {
+            return -1;
+        }
+        out[n++] = *own;
+    }
+    memset(&out[n], 0, sizeof(out[n]));
+    return 0;
+}
+
+// Parse `text` (built from option `opt`) as one filter; when want_case, it must be a case
+// predicate. Pushes it onto *stack (created on demand). 0 or CLI_USAGE after a message.
+static int push_filter(struct iodfg_filter_stack **stack, const char *opt, const char *text,
+                       int want_case)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_filter *f = iodfg_filter_parse(text, strlen(text), &err);
+    if (!f) {
+        iodfg_error_at(&err, opt, 1, 0);
+        cli_error_caret(&err, text, strlen(text));
+        return CLI_USAGE;
+    }
+    if (want_case && iodfg_filter_kind(f) != IODFG_FILTER_CASE) {
+        cli_errorf("%s takes a case predicate (cid, host, rid, name or source; e.g. 'cid=ssf'), "
+                   "not '%s'",
+                   opt, text);
+        iodfg_filter_free(f);
+        return CLI_USAGE;
+    }
+    if (!*stack && !(*stack = iodfg_filter_stack_new())) {
+        iodfg_filter_free(f);
+        cli_errorf("out of memory");
+        return CLI_USAGE;
+    }
+    if (iodfg_filter_stack_push(*stack, f, &err)) {
+        cli_error(&err);
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+// "PREFIX" + arg as a filter text, pushed onto the filters.
+static int push_short(struct cli_analyze_opts *o, const char *opt, const char *prefix,
+                      const char *arg)
+{
+    size_t n = strlen(prefix) + strlen(arg) + 1;
+    char *text = malloc(n);
+    if (!text) {
+        cli_errorf("out of memory");
+        return CLI_USAGE;
+    }
+    snprintf(text, n, "%s%s", prefix, arg);
+    int rc = push_filter(&o->filters, opt, text, 0);
+    free(text);
+    return rc;
+}
+
+int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'r':
+        o->rules_path = arg;
+        return 0;
+    case OPT_FILTER:
+        return push_filter(&o->filters, "--filter", arg, 0);
+    case OPT_PATH:
+        return push_short(o, "--path", "path~", arg);
+    case OPT_CALL:
+        return push_short(o, "--call", "call=", arg);
+    case OPT_CASE:
+        return push_filter(&o->filters, "--case", arg, 1);
+    case OPT_TIME:
+        return push_short(o, "--time", "time=", arg);
+    case OPT_MIN_EDGE:
+        return push_short(o, "--min-edge", "minedge=", arg);
+    case OPT_TOP_ACT:
+        return push_short(o, "--top-activities", "top=", arg);
+    case OPT_GREEN:
+        return push_filter(&o->green, "--green", arg, 1);
+    case OPT_RED:
+        return push_filter(&o->red, "--red", arg, 1);
+    case OPT_PER_PID:
+        o->per_pid = 1;
+        return 0;
+    case 'o':
+        o->output = arg;
+        return 0;
+    case 'f':
+        o->force = 1;
+        return 0;
+    case 'p':
+        o->ingest.name_pattern = arg;
+        return 0;
+    case 'j':
+        return cli_opt_jobs(arg, &o->ingest.jobs) ? CLI_USAGE : 0;
+    case 'q':
+        o->ingest.quiet = 1;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* ---- messages ------------------------------------------------------------- */
+
+size_t cli_text_width(const char *s, size_t len)
+{
+    size_t w = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t k = iodfg_utf8_valid(p + i, len - i);
+        if (k == 0) {
+            k = 1;
+        }
+        unsigned cp = p[i];
+        if (k == 2) {
+            cp = ((p[i] & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
+        }
+        w += !(cp >= 0x300 && cp <= 0x36f); // combining diacritical marks take no column
+        i += k;
+    }
+    return w;
+}
+
+void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len)
+{
+    cli_error(err);
+    if (!err->line || !text) {
+        return;
+    }
+    const char *p = text, *end = text + len;
+    for (unsigned long ln = 1; ln < err->line; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) {
+            return;
+        }
+        p = nl + 1;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    if (ll && p[ll - 1] == '\r') {
+        ll--;
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_sanitize_term(&b, p, ll);
+    fprintf(stderr, "  %s\n", b.data ? b.data : "");
+    if (err->col) {
+        size_t upto = err->col - 1 < ll ? err->col - 1 : ll;
+        iodfg_buf_clear(&b);
+        iodfg_sanitize_term(&b, p, upto);
+        fprintf(stderr, "  %*s^\n", (int)cli_text_width(b.data ? b.data : "", b.len), "");
+    }
+    iodfg_buf_fini(&b);
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+int cli_output_check(const struct cli_analyze_opts *o)
+{
+    if (o->output && !o->force && access(o->output, F_OK) == 0) {
+        cli_errorf("%s exists; add --force to replace it", o->output);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b)
+{
+    if (b->failed) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    if (!o->output) {
+        if ((b->len && fwrite(b->data, 1, b->len, stdout) != b->len) || fflush(stdout)) {
+            cli_errorf("writing to standard output failed: %s", strerror(errno));
+            return CLI_FAIL;
+        }
+        return CLI_OK;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_atomic_write(o->output, b->data ? b->data : "", b->len, o->force, &err)) {
+        if (err.code == IODFG_E_EXISTS) {
+            cli_errorf("%s exists; add --force to replace it", o->output);
+        } else {
+            cli_error(&err);
+        }
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* ---- building the analysis -------------------------------------------------- */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_errorf("%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *data = malloc(cap);
+    while (data) {
+        n += fread(data + n, 1, cap - n, f);
+        if (n < cap) {
+            break;
+        }
+        char *grown = realloc(data, cap * 2);
+        if (!grown) {
+            free(data);
+            data = NULL;
+            break;
+        }
+        data = grown;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!data || bad) {
+        cli_errorf("%s: %s", path, data ? "read error" : "out of memory");
+        free(data);
+        return NULL;
+    }
+    *len = n;
+    return data;
+}
+
+static int load_rules(struct cli_analysis *ca, const char *path)
+{
+    ca->rules = iodfg_rules_new();
+    if (!ca->rules) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    if (!path) {
+        return CLI_OK;
+    }
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        return CLI_FAIL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = CLI_OK;
+    if (iodfg_rules_compile(ca->rules, text, len, path, &err)) {
+        cli_error_caret(&err, text, len);
+        rc = CLI_FAIL;
+    }
+    free(text);
+    return rc;
+}
+
+// The filter stack's text (predicates joined by "and") into b.
+static void stack_text(struct iodfg_buf *b, const struct iodfg_filter_stack *fs)
+{
+    if (fs) {
+        iodfg_filter_stack_format(fs, " and ", b);
+    }
+}
+
+// Groups: evaluate G and R, refuse overlaps, make a missing group the complement of the other,
+// restrict both and the selection to the filtered cases.
+static int build_groups(struct cli_analysis *ca, const struct cli_analyze_opts *o)
+{
+    uint32_t nc = iodfg_eventlog_case_count(ca->log);
+    ca->g_on = calloc((size_t)nc + 1, 1);
+    ca->r_on = calloc((size_t)nc + 1, 1);
+    if (!ca->g_on || !ca->r_on) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if ((o->green && iodfg_filter_case_mask(o->green, ca->log, ca->g_on, &err)) ||
+        (o->red && iodfg_filter_case_mask(o->red, ca->log, ca->r_on, &err))) {
+        cli_error(&err);
+        return CLI_USAGE;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        if (!o->green) {
+            ca->g_on[c] = !ca->r_on[c];
+        } else if (!o->red) {
+            ca->r_on[c] = !ca->g_on[c];
+        }
+    }
+    if (iodfg_filter_groups_check(ca->log, ca->g_on, ca->r_on, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        int on = !ca->fr.case_on || ca->fr.case_on[c];
+        ca->g_on[c] = ca->g_on[c] && on;
+        ca->r_on[c] = ca->r_on[c] && on;
+        ca->case_on[c] = ca->g_on[c] || ca->r_on[c];
+        ca->g_cases += ca->g_on[c];
+        ca->r_cases += ca->r_on[c];
+    }
+    ca->groups = 1;
+    if (!o->ingest.quiet) {
+        if (!ca->g_cases) {
+            cli_errorf("note: group G has no case among the selected ones");
+        }
+        if (!ca->r_cases) {
+            cli_errorf("note: group R has no case among the selected ones");
+        }
+    }
+    return CLI_OK;
+}
+
+static int prune(struct cli_analysis *ca)
+{
+    uint64_t min_edge = ca->fr.min_edge;
+    uint32_t top = ca->fr.top;
+    if (!min_edge && !top) {
+        return CLI_OK;
+    }
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
+    const struct iodfg_stats *st = iodfg_analysis_stats(ca->an);
+    uint32_t nact = g->nactivities > st->nactivities ? g->nactivities : st->nactivities;
+    uint64_t *count = calloc((size_t)nact + 1, sizeof(*count));
+    ca->node_on = calloc((size_t)nact + 1, 1);
+    ca->edge_on = calloc(g->nedges + 1, 1);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = CLI_OK;
+    if (!count || !ca->node_on || !ca->edge_on) {
+        cli_errorf("out of memory");
+        rc = CLI_FAIL;
+    } else {
+        for (uint32_t a = 0; a < st->nactivities; a++) {
+            count[a] = st->act[a].count;
+        }
+        if (iodfg_dfg_prune(g, count, min_edge, top, ca->node_on, ca->edge_on, &err)) {
+            cli_error(&err);
+            rc = CLI_FAIL;
+        }
+    }
+    free(count);
+    return rc;
+}
+
+static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts *o,
+                          char *const *inputs, size_t n, const char *command)
+{
+    struct iodfg_buf *b = &ca->comment;
+    iodfg_buf_addf(b, "iodfg %s", command);
+    for (size_t i = 0; i < n; i++) {
+        iodfg_buf_addf(b, " %s", inputs[i]);
+    }
+    if (o->rules_path && iodfg_rules_count(ca->rules)) {
+        iodfg_buf_addf(b, "\nrules: %s\n", o->rules_path);
+        struct iodfg_buf r;
+        iodfg_buf_init(&r);
+        iodfg_rules_format(ca->rules, &r);
+        for (const char *p = r.data; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            iodfg_buf_add(b, "  ", 2);
+            iodfg_buf_add(b, p, len);
+            iodfg_buf_add(b, "\n", 1);
+            p += len + (nl != NULL);
+        }
+        iodfg_buf_fini(&r);
+    } else {
+        iodfg_buf_addf(b, "\nrules: default f-hat (call + path cut to two levels)\n");
+    }
+    for (size_t i = 0; i < iodfg_filter_stack_count(o->filters); i++) {
+        iodfg_buf_addf(b, "filter: ");
+        iodfg_filter_format(iodfg_filter_stack_get(o->filters, i), b);
+        iodfg_buf_addf(b, "\n");
+    }
+    if (ca->groups) {
+        iodfg_buf_addf(b, "green (G, %u cases): ", ca->g_cases);
+        o->green ? stack_text(b, o->green) : (void)iodfg_buf_addf(b, "all other cases");
+        iodfg_buf_addf(b, "\nred (R, %u cases): ", ca->r_cases);
+        o->red ? stack_text(b, o->red) : (void)iodfg_buf_addf(b, "all other cases");
+        iodfg_buf_addf(b, "\n");
+    }
+    iodfg_buf_addf(b, "cases: %s", o->per_pid ? "per (trace file, pid)" : "per trace file");
+}
+
+int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
+                     size_t n, const char *command)
+{
+    memset(ca, 0, sizeof(*ca));
+    iodfg_filter_result_init(&ca->fr);
+    iodfg_diff_init(&ca->diff);
+    iodfg_buf_init(&ca->comment);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_mapping_init(&ca->map, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    int rc = load_rules(ca, o->rules_path); // before loading: a typo fails fast
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    struct cli_ingest_totals totals;
+    ca->log = cli_load(inputs, n, IODFG_COL_ANALYSIS, &o->ingest, &totals, &err);
+    if (!ca->log) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    if (!o->ingest.quiet && totals.counts[IODFG_COUNT_UNPARSABLE]) {
+        cli_errorf("note: skipped %llu unparsable line(s); the first: %s",
+                   (unsigned long long)totals.counts[IODFG_COUNT_UNPARSABLE], totals.first_problem);
+    }
+    if (iodfg_filter_stack_apply(o->filters, ca->log, &ca->fr, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    uint32_t nc = iodfg_eventlog_case_count(ca->log);
+    ca->case_on = malloc((size_t)nc + 1);
+    if (!ca->case_on) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        ca->case_on[c] = !ca->fr.case_on || ca->fr.case_on[c];
+    }
+    if ((o->green || o->red) && (rc = build_groups(ca, o)) != CLI_OK) {
+        return rc;
+    }
+    if (iodfg_rules_apply(ca->rules, ca->log, ca->fr.key_on, &ca->map, NULL, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    struct iodfg_selection sel;
+    iodfg_filter_result_selection(&ca->fr, &sel);
+    sel.case_on = ca->case_on;
+    sel.per_pid = o->per_pid;
+    ca->an = iodfg_analysis_new(ca->log, &ca->map, &sel, &err);
+    if (!ca->an) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    if (ca->groups && iodfg_diff_build(&ca->diff, ca->an, ca->g_on, ca->r_on, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    if ((rc = prune(ca)) != CLI_OK) {
+        return rc;
+    }
+    if (!o->ingest.quiet && iodfg_analysis_dfg(ca->an)->traces == 0) {
+        cli_errorf("note: no event is left after the rules and filters");
+    }
+    build_comment(ca, o, inputs, n, command);
+    if (ca->comment.failed) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+void cli_analysis_fini(struct cli_analysis *ca)
+{
+    iodfg_buf_fini(&ca->comment);
+    free(ca->node_on);
+    free(ca->edge_on);
+    iodfg_diff_fini(&ca->diff);
+    free(ca->g_on);
+    free(ca->r_on);
+    iodfg_analysis_free(ca->an);
+    free(ca->case_on);
+    iodfg_mapping_fini(&ca->map);
+    iodfg_filter_result_fini(&ca->fr);
+    iodfg_rules_free(ca->rules);
+    iodfg_eventlog_free(ca->log);
+    memset(ca, 0, sizeof(*ca));
+}

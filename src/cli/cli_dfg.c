@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/* `iodfg dfg`: the Directly-Follows Graph as DOT (or TSV/JSON), optionally rendered to SVG/PNG
+ * by Graphviz. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/atomicfile.h"
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/export.h"
+
+#include "cli.h"
+
+extern char **environ;
+
+static const char dfg_usage_head[] =
+    "usage: iodfg dfg [OPTIONS] LOG.h5|FILES|DIRS...\n"
+    "Write the Directly-Follows Graph of the I/O activities (DOT by default).\n"
+    "      --format F          dot (default), tsv or json\n"
+    "      --color S           shade nodes by rd (default), bytes, count, mc, dr or none\n"
+    "      --palette P         G/R colours: default (green/red) or colorblind (blue/orange)\n"
+    "      --svg, --png        render the DOT with Graphviz 'dot' into an SVG or PNG\n";
+
+enum { OPT_FORMAT = 300, OPT_COLOR, OPT_PALETTE, OPT_SVG, OPT_PNG };
+
+enum dfg_format { FMT_DOT, FMT_TSV, FMT_JSON };
+
+struct dfg_opts {
+    struct cli_analyze_opts a;
+    enum dfg_format format;
+    int format_given;
+    enum iodfg_shade shade;
+    enum iodfg_palette palette;
+    const char *render; /* "svg", "png" or NULL */
+};
+
+static void usage(FILE *out)
+{
+    fputs(dfg_usage_head, out);
+    fputs(cli_analyze_usage, out);
+}
+
+// Index of arg in the NULL-terminated list names, or -1 after a message.
+static int pick(const char *opt, const char *arg, const char *const *names)
+{
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(arg, names[i]) == 0) {
+            return i;
+        }
+    }
+    cli_errorf("%s: unknown value '%s'", opt, arg);
+    return -1;
+}
+
+static int dfg_option(struct dfg_opts *d, int c, const char *arg)
+{
+    static const char *const formats[] = {"dot", "tsv", "json", NULL};
+    static const char *const shades[] = {"rd", "bytes", "count", "mc", "dr", "none", NULL};
+    static const enum iodfg_shade shade_of[] = {IODFG_SHADE_RD,    IODFG_SHADE_BYTES,
+                                                IODFG_SHADE_COUNT, IODFG_SHADE_MC,
+                                                IODFG_SHADE_DR,    IODFG_SHADE_NONE};
+    static const char *const palettes[] = {"default", "colorblind", NULL};
+    int i;
+    switch (c) {
+    case OPT_FORMAT:
+        if ((i = pick("--format", arg, formats)) < 0) {
+            return CLI_USAGE;
+        }
+        d->format = (enum dfg_format)i;
+        d->format_given = 1;
+        return 0;
+    case OPT_COLOR:
+        if ((i = pick("--color", arg, shades)) < 0) {
+            return CLI_USAGE;
+        }
+        d->shade = shade_of[i];
+        return 0;
+    case OPT_PALETTE:
+        if ((i = pick("--palette", arg, palettes)) < 0) {
+            return CLI_USAGE;
+        }
+        d->palette = i ? IODFG_PALETTE_BLUE_ORANGE : IODFG_PALETTE_GREEN_RED;
+        return 0;
+    case OPT_SVG:
+    case OPT_PNG:
+        if (d->render) {
+            cli_errorf("give only one of --svg and --png");
+            return CLI_USAGE;
+        }
+        d->render = c == OPT_SVG ? "svg" : "png";
+        return 0;
+    default:
+        return cli_analyze_option(&d->a, c, arg);
+    }
+}
+
+static int parse(struct dfg_opts *d, int argc, char **argv)
+{
+    static const struct option own[] = {
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"colour", required_argument, NULL, OPT_COLOR},
+        {"palette", required_argument, NULL, OPT_PALETTE},
+        {"svg", no_argument, NULL, OPT_SVG},
+        {"png", no_argument, NULL, OPT_PNG},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct option longopts[48];
+    if (cli_analyze_longopts(longopts, sizeof(longopts) / sizeof(longopts[0]), own)) {
+        cli_errorf("internal error: too many options");
+        return CLI_FAIL;
+    }
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        int rc = c == '?' ? 1 : dfg_option(d, c, optarg);
+        if (rc == 1) {
+            usage(stderr);
+            return CLI_USAGE;
+        }
+        if (rc == CLI_USAGE) {
+            fputs("('iodfg dfg --help' lists the options)\n", stderr);
+            return CLI_USAGE;
+        }
+    }
+    if (d->render && d->format_given && d->format != FMT_DOT) {
+        cli_errorf("--%s renders the DOT graph; it cannot be combined with --format tsv/json",
+                   d->render);
+        return CLI_USAGE;
+    }
+    if (d->render && !strcmp(d->render, "png") && !d->a.output && isatty(STDOUT_FILENO)) {
+        cli_errorf("not writing a PNG to the terminal; give -o FILE.png");
+        return CLI_USAGE;
+    }
+    return cli_need_inputs(optind, argc, "dfg needs an event log or trace files", dfg_usage_head);
+}
+
+// Write all of data to fd (SIGPIPE ignored by the caller). 0 or -1 with errno.
+static int write_all(int fd, const char *data, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        data += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+// Run `dot -T<fmt>` with the DOT on its standard input and out_fd as its output.
+// CLI_OK or CLI_FAIL after a message.
+static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
+{
+    int in[2];
+    if (pipe(in)) {
+        cli_errorf("cannot create a pipe: %s", strerror(errno));
+        return CLI_FAIL;
+    }
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_addclose(&fa, in[0]);
+    if (out_fd != STDOUT_FILENO) {
+        posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&fa, out_fd);
+    }
+    char targ[16];
+    snprintf(targ, sizeof(targ), "-T%s", fmt);
+    char prog[] = "dot";
+    char *args[] = {prog, targ, NULL};
+    pid_t pid;
+    fflush(stdout);
+    int e = posix_spawnp(&pid, "dot", &fa, NULL, args, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    if (e) {
+        close(in[1]);
+        if (e == ENOENT) {
+            cli_errorf("cannot render --%s: Graphviz 'dot' is not installed or not on PATH "
+                       "(Debian: apt-get install graphviz); --format dot writes the graph "
+                       "for rendering elsewhere",
+                       fmt);
+        } else {
+            cli_errorf("cannot run Graphviz 'dot': %s", strerror(e));
+        }
+        return CLI_FAIL;
+    }
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old);
+    int werr = write_all(in[1], dot->data, dot->len) ? errno : 0;
+    close(in[1]);
+    sigaction(SIGPIPE, &old, NULL);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            cli_errorf("waiting for Graphviz 'dot': %s", strerror(errno));
+            return CLI_FAIL;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        cli_errorf("Graphviz 'dot -T%s' failed (%s %d)", fmt,
+                   WIFEXITED(status) ? "exit status" : "signal",
+                   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        return CLI_FAIL;
+    }
+    if (werr) {
+        cli_errorf("writing to Graphviz 'dot': %s", strerror(werr));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+// Render into -o FILE (atomically: a temp file beside it, renamed when dot succeeded) or stdout.
+static int render(const struct dfg_opts *d, const struct iodfg_buf *dot)
+{
+    if (!d->a.output) {
+        return run_dot(dot, d->render, STDOUT_FILENO);
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    char *tmp = NULL;
+    int fd = iodfg_atomic_tmpfile(d->a.output, &tmp, &err);
+    if (fd < 0) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    cli_temp_guard(tmp);
+    int rc = run_dot(dot, d->render, fd);
+    if (close(fd) && rc == CLI_OK) {
+        cli_errorf("%s: %s", d->a.output, strerror(errno));
+        rc = CLI_FAIL;
+    }
+    if (rc == CLI_OK && iodfg_atomic_publish(tmp, d->a.output, d->a.force, &err)) {
+        if (err.code == IODFG_E_EXISTS) {
+            cli_errorf("%s exists; add --force to replace it", d->a.output);
+        } else {
+            cli_error(&err);
+        }
+        rc = CLI_FAIL;
+    }
+    if (rc != CLI_OK) {
+        unlink(tmp);
+    }
+    cli_temp_forget();
+    free(tmp);
+    return rc;
+}
+
+static int produce(const struct dfg_opts *d, const struct cli_analysis *ca, struct iodfg_buf *b)
+{
+    if (d->format == FMT_DOT) {
+        struct iodfg_dot_options o;
+        iodfg_dot_options_init(&o);
+        o.comment = ca->comment.data;
+        o.shade = d->shade;
+        o.palette = d->palette;
+        o.diff = ca->groups ? &ca->diff : NULL;
+        o.node_on = ca->node_on;
+        o.edge_on = ca->edge_on;
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        if (iodfg_export_dot(b, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), &ca->map,
+                             &o, &err)) {
+            cli_error(&err);
+            return CLI_FAIL;
+        }
+        return CLI_OK;
+    }
+    uint32_t *act = NULL, *edges = NULL;
+    long nact = cli_analysis_activities(ca, IODFG_AC_RD, 1, 0, &act);
+    long nedges = cli_analysis_edges(ca, IODFG_EC_COUNT, 1, 0, &edges);
+    int rc = CLI_FAIL;
+    if (nact < 0 || nedges < 0) {
+        cli_errorf("out of memory");
+    } else if (d->format == FMT_TSV) {
+        rc = cli_analysis_tsv(ca, b, act, (size_t)nact, edges, (size_t)nedges);
+    } else {
+        rc = cli_analysis_json(ca, b, act, (size_t)nact, edges, (size_t)nedges);
+    }
+    free(act);
+    free(edges);
+    return rc;
+}
+
+int cli_dfg(int argc, char **argv)
+{
+    struct dfg_opts d;
+    memset(&d, 0, sizeof(d));
+    d.format = FMT_DOT;
+    d.shade = IODFG_SHADE_RD;
+    d.palette = IODFG_PALETTE_GREEN_RED;
+    if (cli_analyze_opts_init(&d.a)) {
+        return CLI_FAIL;
+    }
+    int rc = parse(&d, argc, argv);
+    if (rc != 0) {
+        cli_analyze_opts_fini(&d.a);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    rc = cli_output_check(&d.a);
+    struct cli_analysis ca;
+    memset(&ca, 0, sizeof(ca));
+    if (rc == CLI_OK) {
+        rc = cli_analysis_run(&ca, &d.a, argv + optind, (size_t)(argc - optind), "dfg");
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    if (rc == CLI_OK) {
+        rc = produce(&d, &ca, &b);
+    }
+    if (rc == CLI_OK) {
+        rc = d.render ? render(&d, &b) : cli_output_write(&d.a, &b);
+    }
+    iodfg_buf_fini(&b);
+    cli_analysis_fini(&ca);
+    cli_analyze_opts_fini(&d.a);
+    return rc;
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by `iodfg dfg` and `iodfg stats`: ordered rows of an analysis, G/R markers, and the
+ * TSV/JSON exports with the per-group columns added to the engine's tables. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/diff.h"
+#include "iodfg/error.h"
+#include "iodfg/export.h"
+#include "iodfg/sanitize.h"
+#include "iodfg/stats.h"
+
+#include "cli.h"
+
+/* ---- ordered rows --------------------------------------------------------------- */
+
+long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, size_t top,
+                             uint32_t **out)
+{
+    const struct iodfg_stats *st = iodfg_analysis_stats(ca->an);
+    uint32_t *ids = malloc(((size_t)st->nactivities + 1) * sizeof(*ids));
+    if (!ids) {
+        return -1;
+    }
+    size_t n = iodfg_export_sort_activities(st, &ca->map, (enum iodfg_act_col)col, desc, 0, ids);
+    size_t k = 0;
+    for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
+        if (!ca->node_on || ca->node_on[ids[i]]) {
+            ids[k++] = ids[i];
+        }
+    }
+    *out = ids;
+    return (long)k;
+}
+
+long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t top,
+                        uint32_t **out)
+{
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
+    uint32_t *slots = malloc((g->nedges + 1) * sizeof(*slots));
+    if (!slots) {
+        return -1;
+    }
+    size_t n = iodfg_export_sort_edges(g, &ca->map, (enum iodfg_edge_col)col, desc, 0, slots);
+    size_t k = 0;
+    for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
+        if (!ca->edge_on || ca->edge_on[slots[i]]) {
+            slots[k++] = slots[i];
+        }
+    }
+    *out = slots;
+    return (long)k;
+}
+
+const char *cli_diff_marker(enum iodfg_diff_side side)
+{
+    switch (side) {
+    case IODFG_DIFF_G_ONLY:
+        return "G+";
+    case IODFG_DIFF_R_ONLY:
+        return "R+";
+    case IODFG_DIFF_BOTH:
+        return "=";
+    case IODFG_DIFF_NEITHER:
+        break;
+    }
+    return "";
+}
+
+/* ---- per-group columns for TSV and JSON ------------------------------------------ */
+
+// A value in TSV (empty when unknown) or JSON (null when unknown), with its key for JSON.
+static void field(struct iodfg_buf *b, int json, const char *key, double v)
+{
+    if (json) {
+        iodfg_buf_addf(b, ",\"%s\":", key);
+    } else {
+        iodfg_buf_add(b, "\t", 1);
+    }
+    if (isfinite(v)) {
+        iodfg_buf_addf(b, "%.17g", v);
+    } else if (json) {
+        iodfg_buf_addf(b, "null");
+    }
+}
+
+static const char *const group_prefix[] = {"g_", "r_", "diff_", "rel_"};
+
+static void node_header(struct iodfg_buf *b)
+{
+    iodfg_buf_addf(b, "\tside");
+    for (int m = 0; m < IODFG_DM__N; m++) {
+        for (int k = 0; k < 4; k++) {
+            iodfg_buf_addf(b, "\t%s%s", group_prefix[k],
+                           iodfg_diff_metric_name((enum iodfg_diff_metric)m));
+        }
+    }
+}
+
+static void node_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_node *dn)
+{
+    if (json) {
+        iodfg_buf_addf(b, ",\"side\":\"%s\",\"marker\":\"%s\"", iodfg_diff_side_name(dn->side),
+                       cli_diff_marker(dn->side));
+    } else {
+        iodfg_buf_addf(b, "\t%s", iodfg_diff_side_name(dn->side));
+    }
+    for (int m = 0; m < IODFG_DM__N; m++) {
+        const double v[4] = {dn->g[m], dn->r[m], dn->abs[m], dn->rel[m]};
+        for (int k = 0; k < 4; k++) {
+            char key[64];
+            snprintf(key, sizeof(key), "%s%s", group_prefix[k],
+                     iodfg_diff_metric_name((enum iodfg_diff_metric)m));
+            field(b, json, key, v[k]);
+        }
+    }
+}
+
+static const char edge_header_text[] = "\tside\tg_count\tr_count\tg_cases\tr_cases\tg_gap_mean_ns"
+                                       "\tr_gap_mean_ns\tdiff_count\trel_count";
+
+static void edge_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_edge *de)
+{
+    enum iodfg_diff_side side = de ? de->side : IODFG_DIFF_NEITHER;
+    if (json) {
+        iodfg_buf_addf(b, ",\"side\":\"%s\",\"marker\":\"%s\"", iodfg_diff_side_name(side),
+                       cli_diff_marker(side));
+    } else {
+        iodfg_buf_addf(b, "\t%s", iodfg_diff_side_name(side));
+    }
+    field(b, json, "g_count", de ? (double)de->g_count : 0);
+    field(b, json, "r_count", de ? (double)de->r_count : 0);
+    field(b, json, "g_cases", de ? (double)de->g_cases : 0);
+    field(b, json, "r_cases", de ? (double)de->r_cases : 0);
+    field(b, json, "g_gap_mean_ns", de && de->g_count ? de->g_gap_mean_ns : NAN);
+    field(b, json, "r_gap_mean_ns", de && de->r_count ? de->r_gap_mean_ns : NAN);
+    field(b, json, "diff_count", de ? de->count_abs : NAN);
+    field(b, json, "rel_count", de ? de->count_rel : NAN);
+}
+
+static const struct iodfg_diff_edge *edge_diff(const struct cli_analysis *ca, uint32_t slot)
+{
+    const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(ca->an)->edges[slot];
+    return iodfg_diff_find_edge(&ca->diff, e->from, e->to);
+}
+
+// Copy the TSV table t into b, appending the group columns to the header and each row.
+static void annotate(const struct cli_analysis *ca, struct iodfg_buf *b, const struct iodfg_buf *t,
+                     const uint32_t *rows, int edges)
+{
+    const char *p = t->data ? t->data : "", *end = p + t->len;
+    for (size_t line = 0; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        iodfg_buf_add(b, p, len);
+        if (ca->groups && line == 0) {
+            edges ? (void)iodfg_buf_addf(b, "%s", edge_header_text) : node_header(b);
+        } else if (ca->groups && edges) {
+            edge_fields(b, 0, edge_diff(ca, rows[line - 1]));
+        } else if (ca->groups) {
+            node_fields(b, 0, &ca->diff.nodes[rows[line - 1]]);
+        }
+        iodfg_buf_add(b, "\n", 1);
+        p += len + (nl != NULL);
+    }
+}
+
+int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
+                     size_t nact, const uint32_t *edges, size_t nedges)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf t;
+    iodfg_buf_init(&t);
+    int rc =
+        iodfg_export_tsv_activities(&t, iodfg_analysis_stats(ca->an), &ca->map, act, nact, &err);
+    if (rc == 0) {
+        annotate(ca, b, &t, act, 0);
+    }
+    if (rc == 0 && edges) {
+        iodfg_buf_clear(&t);
+        rc = iodfg_export_tsv_edges(&t, iodfg_analysis_dfg(ca->an), &ca->map, edges, nedges, &err);
+        if (rc == 0) {
+            iodfg_buf_add(b, "\n", 1);
+            annotate(ca, b, &t, edges, 1);
+        }
+    }
+    iodfg_buf_fini(&t);
+    if (rc || b->failed) {
+        err.code ? cli_error(&err) : cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+static void json_text(struct iodfg_buf *b, const char *s, size_t len)
+{
+    iodfg_buf_add(b, "\"", 1);
+    iodfg_sanitize_json(b, s, len);
+    iodfg_buf_add(b, "\"", 1);
+}
+
+static void json_node(const struct cli_analysis *ca, struct iodfg_buf *b, uint32_t node)
+{
+    size_t len;
+    const char *s = iodfg_export_node_name(&ca->map, node, &len);
+    json_text(b, s, len);
+}
+
+static void json_groups(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
+                        size_t nact, const uint32_t *edges, size_t nedges)
+{
+    iodfg_buf_addf(b, ",\"groups\":{\"g_cases\":%u,\"r_cases\":%u,\"activities\":[", ca->g_cases,
+                   ca->r_cases);
+    for (size_t i = 0; i < nact; i++) {
+        iodfg_buf_addf(b, "%s{\"activity\":", i ? ",\n" : "\n");
+        json_node(ca, b, act[i]);
+        iodfg_buf_addf(b, ",\"id\":%u", act[i]);
+        node_fields(b, 1, &ca->diff.nodes[act[i]]);
+        iodfg_buf_add(b, "}", 1);
+    }
+    iodfg_buf_addf(b, "],\"transitions\":[");
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
+    for (size_t i = 0; i < nedges; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[edges[i]];
+        iodfg_buf_addf(b, "%s{\"from\":", i ? ",\n" : "\n");
+        json_node(ca, b, e->from);
+        iodfg_buf_addf(b, ",\"to\":");
+        json_node(ca, b, e->to);
+        edge_fields(b, 1, edge_diff(ca, edges[i]));
+        iodfg_buf_add(b, "}", 1);
+    }
+    iodfg_buf_addf(b, "]}");
+}
+
+int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
+                      size_t nact, const uint32_t *edges, size_t nedges)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf t;
+    iodfg_buf_init(&t);
+    if (iodfg_export_json(&t, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), &ca->map,
+                          act, nact, edges, nedges, ca->comment.data, &err)) {
+        iodfg_buf_fini(&t);
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    int rc = CLI_OK;
+    if (!ca->groups) {
+        iodfg_buf_add(b, t.data, t.len);
+    } else if (t.len < 2 || memcmp(t.data + t.len - 2, "}\n", 2) != 0) {
+        cli_errorf("internal error: unexpected end of the JSON export");
+        rc = CLI_FAIL;
+    } else {
+        // the engine's object ends with "}\n": add the "groups" member before it
+        iodfg_buf_add(b, t.data, t.len - 2);
+        json_groups(ca, b, act, nact, edges, nedges);
+        iodfg_buf_add(b, "}\n", 2);
+    }
+    iodfg_buf_fini(&t);
+    if (rc == CLI_OK && b->failed) {
+        cli_errorf("out of memory");
+        rc = CLI_FAIL;
+    }
+    return rc;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* `iodfg tui` (and `iodfg LOG.h5`): load the log in a thread while the terminal shows progress,
+ * build the analysis, then run the interactive explorer. */
+#include "config.h"
+
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/store.h"
+#include "tui/app.h"
+#include "tui/term/screen.h"
+#include "tui/term/ui.h"
+
+#include "cli.h"
+
+static const char tui_usage[] =
+    "usage: iodfg tui [--rules FILE] [--session FILE] [--theme NAME|PATH] [--ascii] [--no-color]\n"
+    "                 [--name-pattern P] [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "Explore an event log in the terminal ('?' lists the keys; man iodfg has the views).\n"
+    "  --rules FILE     mapping rules to start from (default: the f-hat rules)\n"
+    "  --session FILE   restore rules, filters, groups, view and sort from FILE (W saves it)\n"
+    "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind, or a path\n"
+    "  --ascii          ASCII line drawing\n"
+    "  --no-color       attributes only (also with NO_COLOR set)\n";
+
+struct loader {
+    char **inputs;
+    size_t n;
+    struct cli_ingest_opts opts;
+    const char *rules_text, *rules_path, *name;
+    _Atomic uint64_t done, total;
+    atomic_int phase; /* 0 loading, 1 analysing, 2 finished */
+    struct tui_app *app;
+    struct iodfg_error err;
+};
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    struct loader *l = ctx;
+    atomic_store(&l->total, total);
+    atomic_store(&l->done, done);
+}
+
+static void *load_thread(void *arg)
+{
+    struct loader *l = arg;
+    struct iodfg_eventlog *log = NULL;
+    if (l->n == 1 && iodfg_store_is_hdf5(l->inputs[0])) {
+        log = iodfg_store_load(l->inputs[0], IODFG_COL_ANALYSIS, on_progress, l, &l->err);
+    } else {
+        struct cli_ingest_totals totals;
+        log = cli_load(l->inputs, l->n, IODFG_COL_ANALYSIS, &l->opts, &totals, &l->err);
+    }
+    if (log) {
+        atomic_store(&l->phase, 1);
+        l->app = tui_app_new(log, 1, l->name, l->rules_text, l->rules_path, &l->err);
+        if (!l->app) {
+            iodfg_eventlog_free(log);
+        }
+    }
+    atomic_store(&l->phase, 2);
+    return NULL;
+}
+
+static char *read_text(const char *path, struct iodfg_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        iodfg_error_set(err, IODFG_E_IO, "cannot open the rules file");
+        iodfg_error_at(err, path, 0, 0);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    size_t got;
+    while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n < 2) {
+            char *t = realloc(s, cap * 2);
+            if (!t) {
+                free(s);
+                s = NULL;
+            }
+            s = t;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!s) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+int cli_tui(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'},   {"session", required_argument, NULL, 's'},
+        {"theme", required_argument, NULL, 't'},   {"ascii", no_argument, NULL, 'a'},
+        {"no-color", no_argument, NULL, 'C'},      {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *rules_path = NULL, *session = NULL, *theme = NULL;
+    unsigned flags = 0;
+    struct loader l;
+    memset(&l, 0, sizeof(l));
+    l.opts.quiet = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            rules_path = optarg;
+            break;
+        case 's':
+            session = optarg;
+            break;
+        case 't':
+            theme = optarg;
+            break;
+        case 'a':
+            flags |= TUI_SCREEN_ASCII;
+            break;
+        case 'C':
+            flags |= TUI_SCREEN_NO_COLOR;
+            break;
+        case 'p':
+            l.opts.name_pattern = optarg;
+            break;
+        case 'j':
+            if (cli_opt_jobs(optarg, &l.opts.jobs)) {
+                return CLI_USAGE;
+            }
+            break;
+        case 'h':
+            fputs(tui_usage, stdout);
+            return CLI_OK;
+        default:
+            fputs(tui_usage, stderr);
+            return CLI_USAGE;
+        }
+    }
+    if (cli_need_inputs(optind, argc, "tui", tui_usage)) {
+        return CLI_USAGE;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    char *rules_text = NULL;
+    if (rules_path && !(rules_text = read_text(rules_path, &err))) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    l.inputs = argv + optind;
+    l.n = (size_t)(argc - optind);
+    l.rules_text = rules_text;
+    l.rules_path = rules_path;
+    l.name = base_name(l.inputs[0]);
+    struct tui_ui *ui = tui_ui_open(theme, flags, &err);
+    if (!ui) {
+        cli_error(&err);
+        free(rules_text);
+        return CLI_FAIL;
+    }
+    pthread_t th;
+    if (pthread_create(&th, NULL, load_thread, &l)) {
+        tui_ui_close(ui);
+        cli_errorf("cannot start the loading thread");
+        free(rules_text);
+        return CLI_FAIL;
+    }
+    while (atomic_load(&l.phase) < 2) {
+        uint64_t total = atomic_load(&l.total), done = atomic_load(&l.done);
+        int phase = atomic_load(&l.phase);
+        double frac = phase == 0 && total ? (double)done / (double)total : -1;
+        if (tui_ui_progress(ui, l.name, phase ? "building the graph…" : "loading…", frac, 100)) {
+            // the loader cannot be interrupted: leave without waiting for it
+            tui_ui_close(ui);
+            return CLI_OK;
+        }
+    }
+    pthread_join(th, NULL);
+    free(rules_text);
+    int rc = CLI_OK;
+    if (!l.app) {
+        tui_ui_close(ui);
+        cli_error(&l.err);
+        return CLI_FAIL;
+    }
+    if (session) {
+        l.app->session_path = strdup(session);
+        FILE *f = fopen(session, "r");
+        if (f) {
+            fclose(f);
+            if (tui_app_session_load(l.app, session, &err)) {
+                char msg[400];
+                tui_app_set_message(l.app, 1, "session: %s",
+                                    iodfg_error_format(&err, msg, sizeof(msg)));
+            }
+        }
+    }
+    tui_ui_run(ui, l.app);
+    tui_ui_close(ui);
+    tui_app_free(l.app);
+    return rc;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* The TUI application state (no curses): the event log, rules, filter stack, groups G/R,
+ * pruning thresholds, the analysis and the view models; commands change it and return flags. */
+#ifndef IODFG_TUI_APP_H
+#define IODFG_TUI_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/diff.h"
+#include "iodfg/filter.h"
+#include "iodfg/mapping.h"
+#include "iodfg/rules.h"
+#include "tui/command.h"
+
+struct iodfg_analysis;
+struct iodfg_buf;
+struct iodfg_error;
+struct iodfg_eventlog;
+struct tui_listmodel;
+struct tui_undo;
+
+/* Views in tab order (the number keys); HELP is reached with `?`. */
+enum tui_view {
+    TUI_VIEW_ACTIVITIES,
+    TUI_VIEW_TRANSITIONS,
+    TUI_VIEW_GRAPH,
+    TUI_VIEW_TIMELINE,
+    TUI_VIEW_DIFF,
+    TUI_VIEW_CASES,
+    TUI_VIEW_RULES,
+    TUI_VIEW_HELP,
+    TUI_VIEW_COUNT
+};
+const char *tui_view_name(enum tui_view v); /* "activities" ... "help" */
+
+/* What a command asks of the loop. */
+enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
+
+/* Prompts the loop shows with a line editor; the answer goes to tui_app_prompt_done. */
+enum tui_prompt {
+    TUI_PROMPT_NONE,
+    TUI_PROMPT_SEARCH,    /* incremental: tui_app_prompt_change on every change */
+    TUI_PROMPT_FILTER,    /* a filter in the filter syntax */
+    TUI_PROMPT_GROUP_G,   /* a case pattern ("cid=ssf", or a regex on the case name) */
+    TUI_PROMPT_GROUP_R,
+    TUI_PROMPT_RULE,      /* live: every change recompiles the edited rule line */
+    TUI_PROMPT_EXPORT_DOT, /* a file name (proposed) */
+    TUI_PROMPT_EXPORT_TSV,
+    TUI_PROMPT_SAVE_RULES,
+    TUI_PROMPT_QUIT /* one key: y quit, w save and quit, anything else stays */
+};
+
+/* An activity or edge row of the Diff view. */
+struct tui_diff_row {
+    int is_edge;
+    uint32_t idx; /* activity id or index into diff.edges */
+};
+
+/* A variant: a distinct activity sequence and the cases that follow it. */
+struct tui_variant {
+    uint64_t hash;
+    uint32_t first_case; /* a representative case */
+    uint32_t ncases, ng, nr;
+    uint64_t length;
+};
+
+/* The timeline of one activity (or all: activity = UINT32_MAX) over bins. */
+struct tui_timeline {
+    uint32_t activity;
+    int64_t t0_ns, t1_ns; /* the whole span of the selection */
+    int64_t from_ns, bin_ns;
+    int nbins;
+    uint32_t *rows; /* cases with events in the selection (nrows) */
+    uint32_t nrows;
+    float *cover;      /* nrows * nbins: busy fraction of each bin */
+    float *conc;       /* nbins: mean concurrency of each bin */
+    int peak_bin;      /* bin of the highest concurrency, -1 when none */
+    uint64_t stamp;    /* app->generation it was computed for */
+    int zoom, pan_set; /* zoom level (0 = fit); pan is from_ns when pan_set */
+    uint32_t top;      /* first row shown */
+};
+
+struct tui_app {
+    const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
+    int own_log;
+    char log_name[256];
+    struct iodfg_rules *rules;
+    struct iodfg_filter_stack *filters;
+    uint8_t *g_on, *r_on; /* per case */
+    uint32_t ng, nr;
+    struct iodfg_filter_result fres;
+    struct iodfg_mapping map;
+    struct iodfg_rules_report report;
+    struct iodfg_analysis *an;
+    struct iodfg_diff diff;
+    int diff_valid;
+    uint8_t *node_on, *edge_on; /* pruning masks (nactivities / nedges) */
+    size_t node_cap, edge_cap;
+    int path_pct, act_pct; /* thresholds: percentage of edges / activities shown */
+    uint64_t events_shown, events_total, unmapped;
+    uint32_t activities_shown;
+    double rebuild_ms;
+    uint64_t generation; /* bumped by every rebuild */
+
+    /* view models */
+    enum tui_view view, prev_view;
+    struct tui_listmodel *lm[TUI_VIEW_COUNT]; /* tables (NULL for graph, timeline, rules, help) */
+    struct tui_listmodel *variants_lm;
+    uint32_t *act_rows, nact_rows;
+    uint32_t *edge_rows, nedge_rows;
+    struct tui_diff_row *diff_rows;
+    size_t ndiff_rows;
+    int diff_only;
+    uint32_t *case_rows, ncase_rows;
+    struct tui_variant *variants;
+    uint32_t nvariants;
+    int show_variants;
+
+    /* graph view */
+    uint32_t graph_act; /* UINT32_MAX: follow the activities cursor */
+    int graph_side;     /* -1 predecessors, +1 successors */
+    size_t graph_pos[2];
+    uint32_t *pred, npred, *succ, nsucc; /* edge slots around graph_act */
+
+    struct tui_timeline tl;
+
+    /* rules view */
+    unsigned long rule_cursor; /* 1-based line */
+    unsigned long edit_line;   /* line being edited, 0 = none */
+    char *edit_orig;           /* its text before the edit (NULL: an added line) */
+    char rule_error[256];      /* the edit's error, "" when valid */
+    unsigned long rule_error_col;
+    char *rules_path;
+    char *rules_saved; /* rules text as last loaded or saved */
+
+    char *session_path;
+    struct tui_undo *undo;
+    enum tui_prompt prompt;
+    char prompt_label[64];
+    char prompt_init[512];
+    int show_filters;
+    int help_top;
+    char message[512];
+    int message_error;
+    unsigned export_seq;
+};
+
+/* A new app over log (borrowed; when own_log, the app frees it). rules_text NULL means the
+ * default f-hat rules. Builds the analysis. NULL with err. */
+struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
+                            const char *rules_text, const char *rules_path,
+                            struct iodfg_error *err);
+void tui_app_free(struct tui_app *app);
+
+/* Recompute after a change of rules (filters_changed = 0) or of filters/groups too. */
+int tui_app_rebuild(struct tui_app *app, int filters_changed, struct iodfg_error *err);
+
+/* Run a command; returns enum tui_result flags. */
+unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
+/* The prompt's text changed (live prompts) / was accepted (text) or cancelled (NULL). */
+unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
+unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
+
+/* The current table of the view (NULL for non-table views). */
+struct tui_listmodel *tui_app_table(struct tui_app *app);
+/* The activity under the cursor of the Activities view (UINT32_MAX when none). */
+uint32_t tui_app_selected_activity(struct tui_app *app);
+const char *tui_app_activity_name(const struct tui_app *app, uint32_t a);
+const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
+
+/* Rules, filters and groups as text: the undo snapshot and the state part of a session. */
+int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out);
+int tui_app_restore(struct tui_app *app, const char *text, size_t len, struct iodfg_error *err);
+/* The whole session (snapshot plus view and sort) to / from a file. */
+int tui_app_session_format(const struct tui_app *app, struct iodfg_buf *out);
+int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_error *err);
+int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_error *err);
+
+/* Record the current state for undo (after a change). */
+void tui_app_record(struct tui_app *app);
+
+/* Groups: set case c's membership (0 none, 1 G, 2 R); add the cases matching pattern. */
+void tui_app_group_set(struct tui_app *app, uint32_t c, int group);
+int tui_app_group_match(struct tui_app *app, const char *pattern, int group,
+                        struct iodfg_error *err);
+
+/* Drill down on activity a: a rule one directory level deeper first, and the matching filter. */
+int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
+
+/* Exports: DOT of what is shown / the current table as TSV into out. */
+int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
+int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
+
+/* Compute the timeline of the selected activity for width bins (cached). */
+int tui_app_timeline(struct tui_app *app, int nbins);
+/* Neighbourhood lists of the graph view for its activity. */
+void tui_app_graph_update(struct tui_app *app);
+uint32_t tui_app_graph_activity(struct tui_app *app);
+
+/* Status line text. */
+void tui_app_status(const struct tui_app *app, char *buf, size_t size);
+/* The edit failed to compile: error text and column; "" when fine. */
+void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

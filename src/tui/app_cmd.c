@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: MIT */
+/* Command handlers of the TUI: each changes the app state and returns enum tui_result flags;
+ * prompts come back through tui_app_prompt_change / tui_app_prompt_done. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/atomicfile.h"
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/export.h"
+#include "iodfg/sanitize.h"
+#include "tui/app.h"
+#include "tui/listmodel.h"
+#include "tui/undo.h"
+#include "tui/views.h"
+
+struct tui_listmodel *tui_app_table(struct tui_app *app)
+{
+    if (app->view == TUI_VIEW_CASES && app->show_variants) {
+        return app->variants_lm;
+    }
+    return app->view < TUI_VIEW_COUNT ? app->lm[app->view] : NULL;
+}
+
+static void report(struct tui_app *app, const char *what, const struct iodfg_error *err)
+{
+    char msg[400];
+    tui_app_set_message(app, 1, "%s: %s", what, iodfg_error_format(err, msg, sizeof(msg)));
+}
+
+/* Rebuild after a change of state; record it for undo when it worked. */
+static unsigned changed(struct tui_app *app, int filters)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (tui_app_rebuild(app, filters, &err)) {
+        report(app, "rebuild", &err);
+    } else {
+        tui_app_record(app);
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init)
+{
+    app->prompt = p;
+    snprintf(app->prompt_label, sizeof(app->prompt_label), "%s", label);
+    snprintf(app->prompt_init, sizeof(app->prompt_init), "%s", init ? init : "");
+    return TUI_PROMPT | TUI_REDRAW;
+}
+
+static int rules_unsaved(const struct tui_app *app)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_rules_format(app->rules, &b);
+    int diff = strcmp(b.data ? b.data : "", app->rules_saved ? app->rules_saved : "") != 0;
+    iodfg_buf_fini(&b);
+    return diff;
+}
+
+static unsigned propose(struct tui_app *app, enum tui_prompt p, const char *ext)
+{
+    char name[128];
+    do {
+        snprintf(name, sizeof(name), "iodfg-%s-%u.%s", tui_view_name(app->view),
+                 ++app->export_seq, ext);
+    } while (access(name, F_OK) == 0 && app->export_seq < 10000);
+    return ask(app, p, p == TUI_PROMPT_EXPORT_DOT ? "export DOT to" : "export TSV to", name);
+}
+
+static unsigned undo_redo(struct tui_app *app, int redo)
+{
+    size_t len;
+    const void *snap = redo ? tui_undo_redo(app->undo, &len) : tui_undo_undo(app->undo, &len);
+    if (!snap) {
+        tui_app_set_message(app, 0, "nothing to %s", redo ? "redo" : "undo");
+        return TUI_REDRAW;
+    }
+    // the snapshot lives in the history: copy it, restoring records nothing
+    char *copy = malloc(len + 1);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (!copy) {
+        return TUI_REDRAW;
+    }
+    memcpy(copy, snap, len);
+    copy[len] = '\0';
+    if (tui_app_restore(app, copy, len, &err)) {
+        report(app, redo ? "redo" : "undo", &err);
+    } else {
+        tui_app_set_message(app, 0, "%s", redo ? "redone" : "undone");
+    }
+    free(copy);
+    return TUI_REDRAW;
+}
+
+static uint32_t row_activity(struct tui_app *app)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (!lm || tui_listmodel_count(lm) == 0) {
+        return UINT32_MAX;
+    }
+    size_t row = tui_listmodel_row(lm, tui_listmodel_cursor(lm));
+    switch (app->view) {
+    case TUI_VIEW_ACTIVITIES:
+        return app->act_rows[row];
+    case TUI_VIEW_TRANSITIONS: {
+        const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(app->an)->edges[app->edge_rows[row]];
+        return e->from < app->map.nactivities ? e->from : e->to;
+    }
+    case TUI_VIEW_DIFF:
+        return app->diff_rows[row].is_edge ? app->diff.edges[app->diff_rows[row].idx].from
+                                           : app->diff_rows[row].idx;
+    default:
+        return UINT32_MAX;
+    }
+}
+
+static unsigned drill(struct tui_app *app)
+{
+    uint32_t a = app->view == TUI_VIEW_GRAPH ? tui_app_graph_activity(app) : row_activity(app);
+    if (a == UINT32_MAX || a >= app->map.nactivities) {
+        tui_app_set_message(app, 1, "drill-down: select an activity");
+        return TUI_REDRAW;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    char name[256];
+    snprintf(name, sizeof(name), "%s", tui_app_activity_name(app, a));
+    if (tui_app_drilldown(app, a, &err)) {
+        report(app, "drill-down", &err);
+        return TUI_REDRAW;
+    }
+    changed(app, 1);
+    tui_listmodel_first(app->lm[TUI_VIEW_ACTIVITIES]);
+    tui_app_set_message(app, 0, "drilled into %s (rule 1 and a filter added; u undoes)", name);
+    return TUI_REDRAW;
+}
+
+static unsigned group_selected(struct tui_app *app, int group)
+{
+    if (app->view != TUI_VIEW_CASES || app->show_variants || app->ncase_rows == 0) {
+        tui_app_set_message(app, 1, "select a case in the Cases view");
+        return TUI_REDRAW;
+    }
+    struct tui_listmodel *lm = app->lm[TUI_VIEW_CASES];
+    uint32_t c = app->case_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
+    int now = app->g_on[c] ? 1 : app->r_on[c] ? 2 : 0;
+    tui_app_group_set(app, c, now == group ? 0 : group);
+    tui_listmodel_move(lm, 1);
+    return changed(app, 0);
+}
+
+static unsigned move(struct tui_app *app, enum tui_cmd cmd)
+{
+    long step = cmd == TUI_CMD_MOVE_UP ? -1 : cmd == TUI_CMD_MOVE_DOWN ? 1
+                : cmd == TUI_CMD_PAGE_UP   ? -20
+                : cmd == TUI_CMD_PAGE_DOWN ? 20
+                : cmd == TUI_CMD_MOVE_FIRST ? -1000000000L
+                                            : 1000000000L;
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (lm) {
+        if (cmd == TUI_CMD_PAGE_UP || cmd == TUI_CMD_PAGE_DOWN) {
+            tui_listmodel_page(lm, step < 0 ? -1 : 1);
+        } else if (cmd == TUI_CMD_MOVE_FIRST) {
+            tui_listmodel_first(lm);
+        } else if (cmd == TUI_CMD_MOVE_LAST) {
+            tui_listmodel_last(lm);
+        } else {
+            tui_listmodel_move(lm, step);
+        }
+        if (app->view == TUI_VIEW_ACTIVITIES) {
+            app->graph_act = UINT32_MAX;
+            tui_app_graph_update(app);
+        }
+        return TUI_REDRAW;
+    }
+    long v, max;
+    switch (app->view) {
+    case TUI_VIEW_RULES:
+        v = (long)app->rule_cursor + step;
+        max = (long)iodfg_rules_line_count(app->rules);
+        app->rule_cursor = (unsigned long)(v < 1 ? 1 : v > max ? (max < 1 ? 1 : max) : v);
+        break;
+    case TUI_VIEW_HELP:
+        v = app->help_top + step;
+        app->help_top = (int)(v < 0 ? 0 : v > 10000 ? 10000 : v);
+        break;
+    case TUI_VIEW_TIMELINE:
+        v = (long)app->tl.top + step;
+        max = app->tl.nrows ? (long)app->tl.nrows - 1 : 0;
+        app->tl.top = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
+        break;
+    case TUI_VIEW_GRAPH: {
+        int s = app->graph_side > 0;
+        v = (long)app->graph_pos[s] + step;
+        max = (long)(s ? app->nsucc : app->npred) - 1;
+        app->graph_pos[s] = (size_t)(v > max ? (max < 0 ? 0 : max) : v < 0 ? 0 : v);
+        break;
+    }
+    default:
+        break;
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned follow(struct tui_app *app)
+{
+    int s = app->graph_side > 0;
+    uint32_t n = s ? app->nsucc : app->npred;
+    if (n == 0) {
+        return TUI_REDRAW;
+    }
+    const struct iodfg_dfg_edge *e =
+        &iodfg_analysis_dfg(app->an)->edges[(s ? app->succ : app->pred)[app->graph_pos[s]]];
+    uint32_t to = s ? e->to : e->from;
+    if (to >= app->map.nactivities) {
+        tui_app_set_message(app, 0, "%s is the %s node", s ? "■" : "●", s ? "end" : "start");
+        return TUI_REDRAW;
+    }
+    app->graph_act = to;
+    app->graph_pos[0] = app->graph_pos[1] = 0;
+    tui_app_graph_update(app);
+    return TUI_REDRAW;
+}
+
+static unsigned timeline_cmd(struct tui_app *app, enum tui_cmd cmd)
+{
+    struct tui_timeline *tl = &app->tl;
+    int64_t width = tl->bin_ns * tl->nbins;
+    switch (cmd) {
+    case TUI_CMD_ZOOM_IN:
+        tl->zoom += tl->zoom < 40;
+        tl->pan_set = 1;
+        tl->from_ns += width / 4; // keep the centre
+        break;
+    case TUI_CMD_ZOOM_OUT:
+        tl->zoom -= tl->zoom > 0;
+        tl->from_ns -= width / 2;
+        break;
+    case TUI_CMD_PAN_LEFT:
+        tl->pan_set = 1;
+        tl->from_ns -= width / 4;
+        break;
+    case TUI_CMD_PAN_RIGHT:
+        tl->pan_set = 1;
+        tl->from_ns += width / 4;
+        break;
+    default: // fit
+        tl->zoom = 0;
+        tl->pan_set = 0;
+        break;
+    }
+    tl->stamp = 0;
+    return TUI_REDRAW;
+}
+
+static unsigned rules_cmd(struct tui_app *app, enum tui_cmd cmd)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    unsigned long n = iodfg_rules_line_count(app->rules), cur = app->rule_cursor;
+    int rc = 0;
+    switch (cmd) {
+    case TUI_CMD_RULE_ADD: {
+        unsigned long at = n == 0 ? 1 : (cur < n ? cur + 1 : n + 1);
+        if (iodfg_rules_insert_line(app->rules, at, "", &err)) {
+            report(app, "add", &err);
+            return TUI_REDRAW;
+        }
+        app->rule_cursor = app->edit_line = at;
+        free(app->edit_orig);
+        app->edit_orig = NULL;
+        app->rule_error[0] = '\0';
+        return ask(app, TUI_PROMPT_RULE, "add rule", "");
+    }
+    case TUI_CMD_RULE_EDIT:
+        if (n == 0) {
+            return rules_cmd(app, TUI_CMD_RULE_ADD);
+        }
+        app->edit_line = cur;
+        free(app->edit_orig);
+        app->edit_orig = strdup(iodfg_rules_line(app->rules, cur));
+        app->rule_error[0] = '\0';
+        return ask(app, TUI_PROMPT_RULE, "edit rule", app->edit_orig);
+    case TUI_CMD_RULE_DELETE:
+        if (n == 0) {
+            return TUI_REDRAW;
+        }
+        rc = iodfg_rules_delete_line(app->rules, cur, &err);
+        app->rule_cursor = cur > 1 && cur >= n ? cur - 1 : cur;
+        break;
+    case TUI_CMD_RULE_MOVE_UP:
+    case TUI_CMD_RULE_MOVE_DOWN: {
+        unsigned long to = cmd == TUI_CMD_RULE_MOVE_UP ? cur - 1 : cur + 1;
+        if (to < 1 || to > n) {
+            return TUI_REDRAW;
+        }
+        rc = iodfg_rules_move_line(app->rules, cur, to, &err);
+        if (rc == 0) {
+            app->rule_cursor = to;
+        }
+        break;
+    }
+    default: // save
+        return ask(app, TUI_PROMPT_SAVE_RULES, "save rules to",
+                   app->rules_path ? app->rules_path : "iodfg.rules");
+    }
+    if (rc) {
+        report(app, "rules", &err);
+        return TUI_REDRAW;
+    }
+    return changed(app, 0);
+}
+
+static unsigned threshold(struct tui_app *app, int *pct, int delta)
+{
+    int v = *pct + delta;
+    v = v < 10 ? 10 : v > 100 ? 100 : v;
+    if (v == *pct) {
+        return TUI_REDRAW;
+    }
+    *pct = v;
+    return changed(app, 0);
+}
+
+unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (cmd != TUI_CMD_NONE) {
+        app->message[0] = '\0';
+    }
+    switch (cmd) {
+    case TUI_CMD_VIEW_ACTIVITIES:
+    case TUI_CMD_VIEW_TRANSITIONS:
+    case TUI_CMD_VIEW_GRAPH:
+    case TUI_CMD_VIEW_TIMELINE:
+    case TUI_CMD_VIEW_DIFF:
+    case TUI_CMD_VIEW_CASES:
+    case TUI_CMD_VIEW_RULES:
+        app->view = (enum tui_view)(cmd - TUI_CMD_VIEW_ACTIVITIES);
+        app->show_filters = 0;
+        if (app->view == TUI_VIEW_GRAPH) {
+            tui_app_graph_update(app);
+        }
+        if (app->view == TUI_VIEW_DIFF && !app->diff_valid) {
+            tui_app_set_message(app, 0, "mark cases with g and r in 6 Cases to compare G and R");
+        }
+        return TUI_REDRAW;
+    case TUI_CMD_HELP:
+        if (app->view != TUI_VIEW_HELP) {
+            app->prev_view = app->view;
+        }
+        app->view = TUI_VIEW_HELP;
+        app->help_top = 0;
+        return TUI_REDRAW;
+    case TUI_CMD_CLOSE:
+    case TUI_CMD_CANCEL:
+        if (app->view == TUI_VIEW_HELP) {
+            app->view = app->prev_view;
+        }
+        app->show_filters = 0;
+        return TUI_REDRAW;
+    case TUI_CMD_QUIT:
+        if (rules_unsaved(app)) {
+            return ask(app, TUI_PROMPT_QUIT,
+                       "rules not saved: y quit, w save and quit, other key stays", "");
+        }
+        return TUI_QUIT;
+    case TUI_CMD_MOVE_UP:
+    case TUI_CMD_MOVE_DOWN:
+    case TUI_CMD_PAGE_UP:
+    case TUI_CMD_PAGE_DOWN:
+    case TUI_CMD_MOVE_FIRST:
+    case TUI_CMD_MOVE_LAST:
+        return move(app, cmd);
+    case TUI_CMD_SORT_NEXT:
+    case TUI_CMD_SORT_REVERSE:
+        if (lm) {
+            if (cmd == TUI_CMD_SORT_NEXT) {
+                tui_listmodel_sort_next(lm);
+            } else {
+                tui_listmodel_sort_reverse(lm);
+            }
+        }
+        return TUI_REDRAW;
+    case TUI_CMD_SEARCH:
+        if (!lm) {
+            return TUI_REDRAW;
+        }
+        tui_listmodel_search_begin(lm);
+        return ask(app, TUI_PROMPT_SEARCH, "/", "");
+    case TUI_CMD_SEARCH_NEXT:
+    case TUI_CMD_SEARCH_PREV:
+        if (lm && !tui_listmodel_search_next(lm, cmd == TUI_CMD_SEARCH_NEXT ? 1 : -1)) {
+            tui_app_set_message(app, 0, "no match");
+        }
+        return TUI_REDRAW;
+    case TUI_CMD_ADD_FILTER:
+        return ask(app, TUI_PROMPT_FILTER, "filter (path~RE call=a,b cid=X time=A..B)", "");
+    case TUI_CMD_LIST_FILTERS:
+        app->show_filters = !app->show_filters;
+        return TUI_REDRAW;
+    case TUI_CMD_POP_FILTER:
+        if (iodfg_filter_stack_pop(app->filters)) {
+            tui_app_set_message(app, 0, "no filter to remove");
+            return TUI_REDRAW;
+        }
+        return changed(app, 1);
+    case TUI_CMD_DRILL_DOWN:
+        return drill(app);
+    case TUI_CMD_FOLLOW:
+        return follow(app);
+    case TUI_CMD_FOCUS_LEFT:
+    case TUI_CMD_FOCUS_RIGHT:
+        app->graph_side = cmd == TUI_CMD_FOCUS_LEFT ? -1 : 1;
+        return TUI_REDRAW;
+    case TUI_CMD_SHOW_EVENTS:
+        if (app->view == TUI_VIEW_CASES && !app->show_variants && app->ncase_rows) {
+            uint32_t c = app->case_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
+            char f[300];
+            snprintf(f, sizeof(f), "name=%s", tui_app_case_name(app, c));
+            struct iodfg_error err;
+            iodfg_error_clear(&err);
+            if (iodfg_filter_stack_push_text(app->filters, f, &err)) {
+                report(app, "filter", &err);
+                return TUI_REDRAW;
+            }
+            return changed(app, 1);
+        }
+        return TUI_REDRAW;
+    case TUI_CMD_PATH_THRESHOLD_DOWN:
+        return threshold(app, &app->path_pct, -10);
+    case TUI_CMD_PATH_THRESHOLD_UP:
+        return threshold(app, &app->path_pct, 10);
+    case TUI_CMD_ACTIVITY_THRESHOLD_DOWN:
+        return threshold(app, &app->act_pct, -10);
+    case TUI_CMD_ACTIVITY_THRESHOLD_UP:
+        return threshold(app, &app->act_pct, 10);
+    case TUI_CMD_UNDO:
+    case TUI_CMD_REDO:
+        return undo_redo(app, cmd == TUI_CMD_REDO);
+    case TUI_CMD_ZOOM_IN:
+    case TUI_CMD_ZOOM_OUT:
+    case TUI_CMD_PAN_LEFT:
+    case TUI_CMD_PAN_RIGHT:
+    case TUI_CMD_FIT:
+        return timeline_cmd(app, cmd);
+    case TUI_CMD_DIFF_ONLY:
+        app->diff_only = !app->diff_only;
+        tui_views_reload(app);
+        return TUI_REDRAW;
+    case TUI_CMD_GROUP_G:
+    case TUI_CMD_GROUP_R:
+        return group_selected(app, cmd == TUI_CMD_GROUP_G ? 1 : 2);
+    case TUI_CMD_GROUP_G_MATCH:
+        return ask(app, TUI_PROMPT_GROUP_G, "cases into G (regex on name, or cid=X)", "");
+    case TUI_CMD_GROUP_R_MATCH:
+        return ask(app, TUI_PROMPT_GROUP_R, "cases into R (regex on name, or cid=X)", "");
+    case TUI_CMD_GROUP_CLEAR:
+        memset(app->g_on, 0, iodfg_eventlog_case_count(app->log));
+        memset(app->r_on, 0, iodfg_eventlog_case_count(app->log));
+        app->ng = app->nr = 0;
+        return changed(app, 0);
+    case TUI_CMD_VARIANTS:
+        app->show_variants = !app->show_variants;
+        if (app->show_variants && tui_views_variants(app)) {
+            tui_app_set_message(app, 1, "variants: out of memory");
+        }
+        return TUI_REDRAW;
+    case TUI_CMD_RULE_ADD:
+    case TUI_CMD_RULE_EDIT:
+    case TUI_CMD_RULE_DELETE:
+    case TUI_CMD_RULE_MOVE_UP:
+    case TUI_CMD_RULE_MOVE_DOWN:
+    case TUI_CMD_RULE_SAVE:
+        return rules_cmd(app, cmd);
+    case TUI_CMD_EXPORT_DOT:
+        return propose(app, TUI_PROMPT_EXPORT_DOT, "dot");
+    case TUI_CMD_EXPORT_TSV:
+        if (!lm) {
+            tui_app_set_message(app, 1, "export-tsv: this view has no table");
+            return TUI_REDRAW;
+        }
+        return propose(app, TUI_PROMPT_EXPORT_TSV, "tsv");
+    case TUI_CMD_SAVE_SESSION: {
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        const char *path = app->session_path ? app->session_path : "iodfg.session";
+        if (tui_app_session_save(app, path, &err)) {
+            report(app, "session", &err);
+        } else {
+            tui_app_set_message(app, 0, "session saved to %s", path);
+        }
+        return TUI_REDRAW;
+    }
+    case TUI_CMD_CYCLE_THEME:
+        return TUI_THEME | TUI_REDRAW;
+    case TUI_CMD_REDRAW:
+    case TUI_CMD_NONE:
+    case TUI_CMD_COUNT:
+        break;
+    }
+    return TUI_REDRAW;
+}
+
+/* ---- prompts ---- */
+
+static void rule_live(struct tui_app *app, const char *text)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_rules_set_line(app->rules, app->edit_line, text, &err)) {
+        snprintf(app->rule_error, sizeof(app->rule_error), "%s", err.msg);
+        app->rule_error_col = err.col;
+        return;
+    }
+    app->rule_error[0] = '\0';
+    app->rule_error_col = 0;
+    if (tui_app_rebuild(app, 0, &err)) {
+        report(app, "rebuild", &err);
+    }
+}
+
+unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (app->prompt == TUI_PROMPT_SEARCH && lm) {
+        if (tui_listmodel_search_set(lm, text) == 0 && *text) {
+            tui_app_set_message(app, 0, "no match");
+        } else {
+            app->message[0] = '\0';
+        }
+    } else if (app->prompt == TUI_PROMPT_RULE) {
+        rule_live(app, text);
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned rule_done(struct tui_app *app, const char *text)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    unsigned long line = app->edit_line;
+    app->edit_line = 0;
+    if (!text) { // cancelled: back to the text before the edit
+        if (app->edit_orig) {
+            iodfg_rules_set_line(app->rules, line, app->edit_orig, &err);
+        } else {
+            iodfg_rules_delete_line(app->rules, line, &err);
+        }
+        app->rule_error[0] = '\0';
+        tui_app_rebuild(app, 0, &err);
+        return TUI_REDRAW;
+    }
+    rule_live(app, text);
+    if (app->rule_error[0]) {
+        tui_app_set_message(app, 1, "rule %lu invalid (%s): the last valid text stays", line,
+                            app->rule_error);
+        app->rule_error[0] = '\0';
+    }
+    tui_app_record(app);
+    return TUI_REDRAW;
+}
+
+static unsigned write_export(struct tui_app *app, const char *path, int dot)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    int rc = dot ? tui_app_export_dot(app, &b, &err) : tui_app_export_tsv(app, &b, &err);
+    if (rc == 0) {
+        rc = iodfg_atomic_write(path, b.data ? b.data : "", b.len, 0, &err);
+    }
+    iodfg_buf_fini(&b);
+    if (rc) {
+        report(app, dot ? "export-dot" : "export-tsv", &err);
+    } else {
+        tui_app_set_message(app, 0, "wrote %s", path);
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned save_rules(struct tui_app *app, const char *path)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_rules_format(app->rules, &b);
+    if (iodfg_atomic_write(path, b.data ? b.data : "", b.len, 1, &err)) {
+        report(app, "save", &err);
+        iodfg_buf_fini(&b);
+        return TUI_REDRAW;
+    }
+    free(app->rules_saved);
+    app->rules_saved = strdup(b.data ? b.data : "");
+    if (!app->rules_path || strcmp(app->rules_path, path) != 0) {
+        free(app->rules_path);
+        app->rules_path = strdup(path);
+    }
+    iodfg_buf_fini(&b);
+    tui_app_set_message(app, 0, "rules saved to %s", path);
+    return TUI_REDRAW;
+}
+
+unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
+{
+    enum tui_prompt p = app->prompt;
+    app->prompt = TUI_PROMPT_NONE;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct tui_listmodel *lm = tui_app_table(app);
+    switch (p) {
+    case TUI_PROMPT_SEARCH:
+        if (!text && lm) {
+            tui_listmodel_search_set(lm, "");
+        }
+        return TUI_REDRAW;
+    case TUI_PROMPT_RULE:
+        return rule_done(app, text);
+    case TUI_PROMPT_QUIT:
+        if (text && strcmp(text, "y") == 0) {
+            return TUI_QUIT;
+        }
+        if (text && strcmp(text, "w") == 0) {
+            save_rules(app, app->rules_path ? app->rules_path : "iodfg.rules");
+            return app->message_error ? TUI_REDRAW : TUI_QUIT;
+        }
+        return TUI_REDRAW;
+    default:
+        break;
+    }
+    if (!text || !*text) {
+        return TUI_REDRAW;
+    }
+    switch (p) {
+    case TUI_PROMPT_FILTER:
+        if (iodfg_filter_stack_push_text(app->filters, text, &err)) {
+            report(app, "filter", &err);
+            return TUI_REDRAW;
+        }
+        return changed(app, 1);
+    case TUI_PROMPT_GROUP_G:
+    case TUI_PROMPT_GROUP_R: {
+        int n = tui_app_group_match(app, text, p == TUI_PROMPT_GROUP_G ? 1 : 2, &err);
+        if (n < 0) {
+            report(app, "group", &err);
+            return TUI_REDRAW;
+        }
+        changed(app, 0);
+        tui_app_set_message(app, 0, "%d cases into %c", n, p == TUI_PROMPT_GROUP_G ? 'G' : 'R');
+        return TUI_REDRAW;
+    }
+    case TUI_PROMPT_EXPORT_DOT:
+    case TUI_PROMPT_EXPORT_TSV:
+        return write_export(app, text, p == TUI_PROMPT_EXPORT_DOT);
+    case TUI_PROMPT_SAVE_RULES:
+        return save_rules(app, text);
+    default:
+        return TUI_REDRAW;
+    }
+}
+
+/* ---- exports ---- */
+
+int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct iodfg_buf comment;
+    iodfg_buf_init(&comment);
+    iodfg_buf_addf(&comment, "iodfg %s\nrules:\n", app->log_name);
+    iodfg_rules_format(app->rules, &comment);
+    iodfg_buf_add(&comment, "filters:", 8);
+    if (iodfg_filter_stack_count(app->filters)) {
+        iodfg_buf_add(&comment, " ", 1);
+        iodfg_filter_stack_format(app->filters, "  ", &comment);
+    }
+    iodfg_buf_addf(&comment, "\nthresholds: paths %d%% activities %d%%", app->path_pct,
+                   app->act_pct);
+    if (app->diff_valid) {
+        iodfg_buf_addf(&comment, "\ngroups: G %u cases, R %u cases", app->ng, app->nr);
+    }
+    struct iodfg_dot_options o;
+    iodfg_dot_options_init(&o);
+    o.comment = comment.data;
+    o.node_on = app->node_on;
+    o.edge_on = app->edge_on;
+    if (app->view == TUI_VIEW_DIFF && app->diff_valid) {
+        o.diff = &app->diff;
+    }
+    int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
+                            : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
+                                               iodfg_analysis_stats(app->an), &app->map, &o, err);
+    iodfg_buf_fini(&comment);
+    return rc;
+}
+
+int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (!lm) {
+        return iodfg_error_set(err, IODFG_E_ARG, "this view has no table");
+    }
+    size_t n = tui_listmodel_count(lm);
+    uint32_t *order = malloc((n + 1) * sizeof(*order));
+    if (!order) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    int rc = 0;
+    if (app->view == TUI_VIEW_ACTIVITIES || app->view == TUI_VIEW_TRANSITIONS) {
+        // exact values in base units from the engine's exporters, in the table's order
+        const uint32_t *rows = app->view == TUI_VIEW_ACTIVITIES ? app->act_rows : app->edge_rows;
+        for (size_t i = 0; i < n; i++) {
+            order[i] = rows[tui_listmodel_row(lm, i)];
+        }
+        rc = app->view == TUI_VIEW_ACTIVITIES
+                 ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), &app->map,
+                                               order, n, err)
+                 : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), &app->map, order, n,
+                                          err);
+    } else {
+        int nc = tui_listmodel_ncols(lm);
+        for (int c = 0; c < nc; c++) {
+            iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
+        }
+        iodfg_buf_add(out, "\n", 1);
+        for (size_t i = 0; i < n; i++) {
+            for (int c = 0; c < nc; c++) {
+                char buf[1024];
+                const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
+                if (c) {
+                    iodfg_buf_add(out, "\t", 1);
+                }
+                iodfg_sanitize_tsv(out, t, strlen(t));
+            }
+            iodfg_buf_add(out, "\n", 1);
+        }
+        rc = out->failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    }
+    free(order);
+    return rc;
+}

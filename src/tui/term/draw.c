@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/* Renderers of the Graph, Timeline, Rules and Help views, the Diff summary and the filter list
+ * (through the screen's sanitising text calls only). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/export.h"
+#include "iodfg/format.h"
+#include "iodfg/stats.h"
+#include "tui/app.h"
+#include "tui/keymap.h"
+#include "tui/term/screen.h"
+#include "tui/term/ui.h"
+#include "tui/theme.h"
+#include "tui/views.h"
+
+static const char *node_name(const struct tui_app *app, uint32_t node)
+{
+    size_t len;
+    return iodfg_export_node_name(&app->map, node, &len);
+}
+
+/* ---- graph ---- */
+
+static void side_list(struct tui_screen *s, struct tui_rect r, struct tui_app *app, int succ)
+{
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
+    const uint32_t *list = succ ? app->succ : app->pred;
+    uint32_t n = succ ? app->nsucc : app->npred;
+    int focus = (app->graph_side > 0) == succ;
+    size_t pos = app->graph_pos[succ];
+    tui_screen_text(s, r.y, r.x, r.w - 8, focus ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_HEADER,
+                    succ ? "successors" : "predecessors", 0);
+    tui_screen_text(s, r.y, r.x + r.w - 7, 6, TUI_STYLE_HEADER, "count", TUI_TEXT_RIGHT);
+    size_t top = pos >= (size_t)(r.h - 1) ? pos - (size_t)(r.h - 2) : 0;
+    for (int i = 0; i < r.h - 1 && top + (size_t)i < n; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[list[top + (size_t)i]];
+        int cur = focus && top + (size_t)i == pos;
+        int y = r.y + 1 + i;
+        int style = cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL;
+        tui_screen_fill(s, y, r.x, r.w, style);
+        char cnt[32], line[600];
+        iodfg_format_count(cnt, sizeof(cnt), e->count, 0);
+        snprintf(line, sizeof(line), "%s%s", cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
+                 node_name(app, succ ? e->to : e->from));
+        tui_screen_text(s, y, r.x, r.w - 8, style, line, 0);
+        tui_screen_text(s, y, r.x + r.w - 7, 6, style, cnt, TUI_TEXT_RIGHT);
+    }
+    if (n == 0) {
+        tui_screen_text(s, r.y + 1, r.x + 1, r.w - 2, TUI_STYLE_DIM, "(none)", 0);
+    }
+}
+
+void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    uint32_t a = tui_app_graph_activity(app);
+    if (a == UINT32_MAX) {
+        tui_screen_text(s, r.y + 1, 2, r.w - 4, TUI_STYLE_DIM, "no activity selected", 0);
+        return;
+    }
+    int side = (r.w - 30) / 2, mid = r.w - 2 * side;
+    side_list(s, (struct tui_rect){r.y, r.x, r.h, side - 1}, app, 0);
+    side_list(s, (struct tui_rect){r.y, r.x + side + mid + 1, r.h, side - 1}, app, 1);
+    for (int y = r.y; y < r.y + r.h; y++) {
+        tui_screen_text(s, y, r.x + side, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_VLINE),
+                        0);
+        tui_screen_text(s, y, r.x + side + mid, 1, TUI_STYLE_BORDER,
+                        tui_screen_glyph(s, TUI_G_VLINE), 0);
+    }
+    const struct iodfg_activity_stats *st = &iodfg_analysis_stats(app->an)->act[a];
+    char l[8][256], b1[32], b2[32], b3[32], b4[32];
+    const char *arrow = tui_screen_glyph(s, TUI_G_ARROW);
+    snprintf(l[0], 256, "%s", tui_app_activity_name(app, a));
+    snprintf(l[1], 256, "%s count %llu · cases %llu", arrow, (unsigned long long)st->count,
+             (unsigned long long)st->cases);
+    snprintf(l[2], 256, "%s Load %s (%s)", arrow, iodfg_format_percent(b1, 32, st->rd, 0),
+             st->bytes ? iodfg_format_bytes(b2, 32, st->bytes, 0) : "–");
+    snprintf(l[3], 256, "%s DR %u × %s", arrow, st->mc, st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : "–");
+    snprintf(l[4], 256, "%s Σdur %s", arrow, iodfg_format_duration(b4, 32, st->dur_sum_ns, 0));
+    snprintf(l[5], 256, "%s dur p50 %s", arrow,
+             iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
+    snprintf(l[6], 256, "%s dur p95 %s", arrow, iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
+    snprintf(l[7], 256, "%s %s", arrow, app->diff_valid ? tui_views_act_mark(app, a) : "");
+    int n = app->diff_valid ? 8 : 7;
+    for (int i = 0; i < n && i < r.h; i++) {
+        tui_screen_text(s, r.y + i, r.x + side + 2, mid - 3,
+                        i == 0 ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_NORMAL, l[i], 0);
+    }
+}
+
+/* ---- timeline ---- */
+
+static const char *cover_glyph(struct tui_screen *s, float f)
+{
+    if (f <= 0.0f) {
+        return " ";
+    }
+    return tui_screen_glyph(s, f >= 0.75f ? TUI_G_FULL
+                               : f >= 0.5f ? TUI_G_DARK
+                               : f >= 0.25f ? TUI_G_MEDIUM
+                                            : TUI_G_LIGHT);
+}
+
+void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    int label = 22;
+    int nbins = r.w - label - 2;
+    if (nbins < 10 || tui_app_timeline(app, nbins)) {
+        return;
+    }
+    struct tui_timeline *tl = &app->tl;
+    char head[512], b1[32], b2[32], b3[32];
+    uint32_t a = tl->activity;
+    const struct iodfg_activity_stats *st =
+        a != UINT32_MAX ? &iodfg_analysis_stats(app->an)->act[a] : NULL;
+    char peak[96] = "";
+    if (st && st->mc) {
+        snprintf(peak, sizeof(peak), "   max concurrency %u at +%s", st->mc,
+                 iodfg_format_duration(b3, 32, st->mc_time_ns - tl->t0_ns, 0));
+    }
+    snprintf(head, sizeof(head), "%s   +%s … +%s   bin %s%s",
+             a != UINT32_MAX ? tui_app_activity_name(app, a) : "all activities",
+             iodfg_format_duration(b1, 32, tl->from_ns - tl->t0_ns, 0),
+             iodfg_format_duration(b2, 32, tl->from_ns - tl->t0_ns + tl->bin_ns * tl->nbins, 0),
+             iodfg_format_duration(b3, 32, tl->bin_ns, 0), peak);
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, head, 0);
+    // the sparkline: mean concurrency per bin, scaled to the peak
+    float max = tl->peak_bin >= 0 ? tl->conc[tl->peak_bin] : 0;
+    tui_screen_text(s, r.y + 1, r.x + 1, label - 1, TUI_STYLE_DIM, "concurrency", 0);
+    for (int b = 0; b < tl->nbins; b++) {
+        float v = tl->conc[b];
+        if (v <= 0) {
+            continue;
+        }
+        int level = max > 0 ? (int)(v / max * 7.0f + 0.5f) : 0;
+        level = level > 7 ? 7 : level;
+        int style = b == tl->peak_bin ? TUI_STYLE_TIMELINE_PEAK : TUI_STYLE_SPARK;
+        tui_screen_text(s, r.y + 1, r.x + label + b, 1, style,
+                        tui_screen_glyph(s, (enum tui_glyph)(TUI_G_SPARK0 + level)), 0);
+    }
+    if (tl->peak_bin >= 0) {
+        char mk[64];
+        snprintf(mk, sizeof(mk), "^ peak %.1f", (double)max);
+        int x = r.x + label + tl->peak_bin;
+        int w = (int)strlen(mk);
+        x = x + w > r.x + r.w ? r.x + r.w - w : x;
+        tui_screen_text(s, r.y + 2, x, w, TUI_STYLE_TIMELINE_PEAK, mk, 0);
+    }
+    int rows = r.h - 3;
+    if (tl->top >= tl->nrows) {
+        tl->top = tl->nrows ? tl->nrows - 1 : 0;
+    }
+    for (int i = 0; i < rows && tl->top + (uint32_t)i < tl->nrows; i++) {
+        uint32_t row = tl->top + (uint32_t)i;
+        int y = r.y + 3 + i;
+        tui_screen_text(s, y, r.x + 1, label - 2, TUI_STYLE_NORMAL,
+                        tui_app_case_name(app, tl->rows[row]), 0);
+        const float *cv = tl->cover + (size_t)row * (size_t)tl->nbins;
+        for (int b = 0; b < tl->nbins; b++) {
+            if (cv[b] > 0) {
+                tui_screen_text(s, y, r.x + label + b, 1, TUI_STYLE_TIMELINE_BAR,
+                                cover_glyph(s, cv[b]), 0);
+            }
+        }
+    }
+    if (tl->nrows == 0) {
+        tui_screen_text(s, r.y + 4, r.x + 2, r.w - 4, TUI_STYLE_DIM, "no events in this window",
+                        0);
+    }
+}
+
+/* ---- rules ---- */
+
+void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
+                    const char *edit_text, int edit_cursor_col)
+{
+    unsigned long n = iodfg_rules_line_count(app->rules);
+    tui_screen_fill(s, r.y, r.x, r.w, TUI_STYLE_HEADER);
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)",
+                    0);
+    int rows = r.h - 1;
+    unsigned long cur = app->rule_cursor;
+    unsigned long top = cur > (unsigned long)(rows - 3) ? cur - (unsigned long)(rows - 3) : 1;
+    int y = r.y + 1;
+    for (unsigned long l = top; l <= n && y < r.y + r.h; l++) {
+        int editing = edit_text && l == app->edit_line;
+        const char *text = editing ? edit_text : iodfg_rules_line(app->rules, l);
+        int style = l == cur ? TUI_STYLE_CURSOR : text[0] == '#' ? TUI_STYLE_DIM : TUI_STYLE_NORMAL;
+        if (editing) {
+            style = TUI_STYLE_INPUT;
+        }
+        tui_screen_fill(s, y, r.x, r.w, style);
+        char num[32];
+        snprintf(num, sizeof(num), "%s%3lu", l == cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
+                 l);
+        tui_screen_text(s, y, r.x, 5, style, num, 0);
+        tui_screen_text(s, y, r.x + 6, r.w - 7, style, text, 0);
+        if (editing) {
+            tui_screen_cursor(s, y, r.x + 6 + edit_cursor_col);
+            if (app->rule_error[0] && y + 1 < r.y + r.h) {
+                y++;
+                int col = app->rule_error_col ? (int)app->rule_error_col - 1 : 0;
+                char msg[300];
+                snprintf(msg, sizeof(msg), "^ %s", app->rule_error);
+                int x = r.x + 6 + col;
+                x = x > r.x + r.w - 10 ? r.x + r.w - 10 : x;
+                tui_screen_text(s, y, x, r.x + r.w - x, TUI_STYLE_CARET, msg, 0);
+            }
+        }
+        y++;
+    }
+    if (y < r.y + r.h) {
+        tui_screen_text(s, y, r.x + 6, r.w - 7, TUI_STYLE_DIM,
+                        n ? "(an event no rule matches is left out)" : "(no rules: a adds one)",
+                        0);
+    }
+}
+
+/* ---- help ---- */
+
+void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
+                   const struct tui_keymaps *km)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    tui_keymap_help(km, TUI_HELP_TEXT, &b);
+    int line = 0, y = r.y;
+    for (char *p = b.data; p && *p && y < r.y + r.h; line++) {
+        char *nl = strchr(p, '\n');
+        if (nl) {
+            *nl = '\0';
+        }
+        if (line >= app->help_top) {
+            tui_screen_text(s, y++, r.x + 1, r.w - 1,
+                            p[0] != ' ' ? TUI_STYLE_HELP_HEADING : TUI_STYLE_NORMAL, p, 0);
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    iodfg_buf_fini(&b);
+}
+
+/* ---- diff summary and filter list ---- */
+
+void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    char line[512];
+    if (!app->diff_valid) {
+        snprintf(line, sizeof(line), "G %u cases · R %u cases", app->ng, app->nr);
+    } else {
+        uint64_t gc = 0, rc = 0;
+        int64_t gd = 0, rd = 0;
+        for (uint32_t a = 0; a < app->diff.g_stats.nactivities; a++) {
+            gc += app->diff.g_stats.act[a].count;
+            gd += app->diff.g_stats.act[a].dur_sum_ns;
+        }
+        for (uint32_t a = 0; a < app->diff.r_stats.nactivities; a++) {
+            rc += app->diff.r_stats.act[a].count;
+            rd += app->diff.r_stats.act[a].dur_sum_ns;
+        }
+        char b1[32], b2[32];
+        double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
+        snprintf(line, sizeof(line),
+                 "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
+                 app->ng, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0), app->nr,
+                 (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0), delta,
+                 app->diff_only ? " · differences only" : "");
+    }
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_DETAIL, line, 0);
+}
+
+void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    size_t n = iodfg_filter_stack_count(app->filters);
+    int h = (int)n + 2;
+    h = h > r.h ? r.h : h;
+    int y0 = r.y + r.h - h;
+    for (int y = y0; y < r.y + r.h; y++) {
+        tui_screen_fill(s, y, r.x, r.w, TUI_STYLE_NORMAL);
+    }
+    tui_screen_hline(s, y0, r.x, r.w, TUI_STYLE_BORDER);
+    tui_screen_text(s, y0, r.x + 2, r.w - 4, TUI_STYLE_HELP_HEADING,
+                    n ? " filter stack (Backspace pops the last) " : " no filters (f adds one) ",
+                    0);
+    for (size_t i = 0; i < n && y0 + 1 + (int)i < r.y + r.h; i++) {
+        struct iodfg_buf b;
+        iodfg_buf_init(&b);
+        iodfg_buf_addf(&b, "%zu  ", i + 1);
+        iodfg_filter_format(iodfg_filter_stack_get(app->filters, i), &b);
+        tui_screen_text(s, y0 + 1 + (int)i, r.x + 2, r.w - 4, TUI_STYLE_NORMAL,
+                        b.data ? b.data : "", 0);
+        iodfg_buf_fini(&b);
+    }
+}

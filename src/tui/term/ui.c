@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/* The TUI event loop: keys through the keymaps into commands, prompts with the line editor
+ * (live and debounced for rule edits), the frame, theme cycling and the load progress. */
+#include "config.h"
+
+#include "tui/term/ui.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/format.h"
+#include "iodfg/stats.h"
+#include "iodfg/strpool.h"
+#include "tui/app.h"
+#include "tui/keymap.h"
+#include "tui/keys.h"
+#include "tui/lineedit.h"
+#include "tui/listmodel.h"
+#include "tui/term/screen.h"
+#include "tui/theme.h"
+#include "tui/views.h"
+
+#define DEBOUNCE_MS 30
+
+struct tui_ui {
+    struct tui_screen *scr;
+    struct tui_keymaps *km;
+    struct tui_theme theme;
+    struct tui_theme_dirs dirs;
+    char user_dir[4096];
+    struct tui_lineedit *le;
+};
+
+static const struct tui_tab tabs[] = {
+    {"1", "Activities"}, {"2", "Transitions"}, {"3", "Graph"}, {"4", "Timeline"},
+    {"5", "Diff"},       {"6", "Cases"},       {"7", "Rules"}, {"?", ""}};
+
+struct tui_ui *tui_ui_open(const char *theme, unsigned screen_flags, struct iodfg_error *err)
+{
+    struct tui_ui *ui = calloc(1, sizeof(*ui));
+    if (!ui) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
+    tui_theme_dirs_default(&ui->dirs, ui->user_dir, sizeof(ui->user_dir));
+    ui->km = tui_keymap_new();
+    ui->le = tui_lineedit_new(50);
+    char cfg[4096];
+    if (!ui->km || !ui->le) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        goto fail;
+    }
+    if ((tui_keymap_config_path(cfg, sizeof(cfg)) && tui_keymap_load_config(ui->km, cfg, err)) ||
+        tui_theme_load(&ui->theme, theme ? theme : "default", &ui->dirs, err)) {
+        goto fail;
+    }
+    ui->scr = tui_screen_open(&ui->theme, screen_flags, err);
+    if (!ui->scr) {
+        goto fail;
+    }
+    return ui;
+fail:
+    tui_ui_close(ui);
+    return NULL;
+}
+
+void tui_ui_close(struct tui_ui *ui)
+{
+    if (!ui) {
+        return;
+    }
+    tui_screen_close(ui->scr);
+    tui_keymap_free(ui->km);
+    tui_lineedit_free(ui->le);
+    free(ui);
+}
+
+int tui_ui_progress(struct tui_ui *ui, const char *log, const char *what, double fraction,
+                    int wait_ms)
+{
+    if (tui_screen_begin(ui->scr) == 0) {
+        tui_screen_tabs(ui->scr, "iodfg", log, tabs, 8, -1);
+        struct tui_rect b = tui_screen_body(ui->scr);
+        char line[256];
+        if (fraction >= 0) {
+            snprintf(line, sizeof(line), "%s %3.0f%%", what, fraction * 100.0);
+        } else {
+            snprintf(line, sizeof(line), "%s", what);
+        }
+        int y = b.y + b.h / 2 - 1, w = b.w - 20;
+        tui_screen_text(ui->scr, y, 10, w, TUI_STYLE_NORMAL, line, 0);
+        if (fraction >= 0) {
+            int fill = (int)(fraction * (w - 2));
+            for (int i = 0; i < w - 2; i++) {
+                tui_screen_text(ui->scr, y + 1, 11 + i, 1,
+                                i < fill ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_DIM,
+                                tui_screen_glyph(ui->scr, i < fill ? TUI_G_FULL : TUI_G_LIGHT), 0);
+            }
+        }
+        tui_screen_detail(ui->scr, "");
+        tui_screen_status(ui->scr, "loading · q quits", TUI_STYLE_STATUS);
+    }
+    tui_screen_end(ui->scr);
+    int key = tui_screen_getkey(ui->scr, wait_ms);
+    return key == 'q' || key == TUI_KEY_CTRL('c');
+}
+
+static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
+{
+    char **names;
+    int n = tui_theme_list(&ui->dirs, &names);
+    if (n <= 0) {
+        return;
+    }
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], ui->theme.name) == 0) {
+            next = (i + 1) % n;
+        }
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct tui_theme t;
+    if (tui_theme_load(&t, names[next], &ui->dirs, &err) == 0) {
+        ui->theme = t;
+        tui_screen_set_theme(ui->scr, &ui->theme);
+        tui_app_set_message(app, 0, "theme: %s", ui->theme.name);
+    } else {
+        char msg[300];
+        tui_app_set_message(app, 1, "%s", iodfg_error_format(&err, msg, sizeof(msg)));
+    }
+    tui_theme_list_free(names, n);
+}
+
+static void detail(struct tui_app *app, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    struct tui_listmodel *lm = tui_app_table(app);
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
+    if (app->view == TUI_VIEW_ACTIVITIES && lm && tui_listmodel_count(lm)) {
+        uint32_t a = tui_app_selected_activity(app);
+        const struct iodfg_activity_stats *s = &iodfg_analysis_stats(app->an)->act[a];
+        snprintf(buf, size, "%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s",
+                 tui_app_activity_name(app, a), iodfg_format_percent(b1, 32, s->rd, 0),
+                 s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : "–", s->mc,
+                 s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
+                 iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
+                 iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
+    } else if (lm && tui_listmodel_count(lm)) {
+        char c0[512], c1[512];
+        size_t cur = tui_listmodel_cursor(lm);
+        snprintf(buf, size, "%s  %s   row %zu of %zu",
+                 tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
+                 tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
+                 cur + 1, tui_listmodel_count(lm));
+    } else if (app->view == TUI_VIEW_GRAPH) {
+        snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows");
+    } else if (app->view == TUI_VIEW_TIMELINE) {
+        snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k scroll cases · 1 to pick activity");
+    } else if (app->view == TUI_VIEW_RULES) {
+        snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
+    }
+}
+
+void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
+{
+    struct tui_screen *s = ui->scr;
+    if (tui_screen_begin(s) < 0) {
+        tui_screen_end(s);
+        return;
+    }
+    tui_screen_tabs(s, "iodfg", app->log_name, tabs, 8, (int)app->view);
+    struct tui_rect body = tui_screen_body(s);
+    const char *edit = app->prompt == TUI_PROMPT_RULE ? tui_lineedit_text(ui->le) : NULL;
+    switch (app->view) {
+    case TUI_VIEW_GRAPH:
+        tui_draw_graph(s, body, app);
+        break;
+    case TUI_VIEW_TIMELINE:
+        tui_draw_timeline(s, body, app);
+        break;
+    case TUI_VIEW_RULES:
+        tui_draw_rules(s, body, app, edit, (int)tui_lineedit_cursor_col(ui->le));
+        break;
+    case TUI_VIEW_HELP:
+        tui_draw_help(s, body, app, ui->km);
+        break;
+    case TUI_VIEW_DIFF:
+        tui_draw_diff_header(s, body, app);
+        body.y += 1;
+        body.h -= 1;
+        tui_table_draw(s, body, tui_app_table(app),
+                       app->diff_valid ? "no differences" : "no groups: mark cases in 6 Cases");
+        break;
+    default:
+        tui_table_draw(s, body, tui_app_table(app), "nothing to show (check filters and rules)");
+        break;
+    }
+    if (app->show_filters) {
+        tui_draw_filters(s, tui_screen_body(s), app);
+    }
+    char buf[1024];
+    if (app->message[0]) {
+        tui_screen_fill(s, tui_screen_height(s) - 2, 0, tui_screen_width(s), TUI_STYLE_DETAIL);
+        tui_screen_text(s, tui_screen_height(s) - 2, 1, tui_screen_width(s) - 1,
+                        app->message_error ? TUI_STYLE_ERROR : TUI_STYLE_WARNING, app->message,
+                        0);
+    } else {
+        detail(app, buf, sizeof(buf));
+        tui_screen_detail(s, buf);
+    }
+    int h = tui_screen_height(s);
+    if (app->prompt != TUI_PROMPT_NONE && app->prompt != TUI_PROMPT_RULE) {
+        int search = app->prompt == TUI_PROMPT_SEARCH;
+        snprintf(buf, sizeof(buf), "%s%s%s", app->prompt_label, search ? "" : " › ",
+                 app->prompt == TUI_PROMPT_QUIT ? "" : tui_lineedit_text(ui->le));
+        tui_screen_status(s, buf, TUI_STYLE_PROMPT);
+        if (app->prompt != TUI_PROMPT_QUIT) {
+            int lw = (int)strlen(app->prompt_label) + (search ? 0 : 3);
+            tui_screen_cursor(s, h - 1, 1 + lw + (int)tui_lineedit_cursor_col(ui->le));
+        }
+    } else if (app->prompt == TUI_PROMPT_RULE) {
+        char st[512];
+        tui_app_status(app, st, sizeof(st));
+        if (app->rule_error[0]) {
+            snprintf(buf, sizeof(buf), "rule %lu invalid — last valid rules in force · %s",
+                     app->edit_line, st);
+        } else {
+            snprintf(buf, sizeof(buf), "editing rule %lu (Enter keeps, Esc reverts) · %s",
+                     app->edit_line, st);
+        }
+        tui_screen_status(s, buf, app->rule_error[0] ? TUI_STYLE_ERROR : TUI_STYLE_STATUS);
+    } else {
+        tui_app_status(app, buf, sizeof(buf));
+        tui_screen_status(s, buf, TUI_STYLE_STATUS);
+    }
+    tui_screen_end(s);
+}
+
+static enum tui_map view_map(enum tui_view v)
+{
+    return v == TUI_VIEW_HELP ? TUI_MAP_HELP : (enum tui_map)(TUI_MAP_ACTIVITIES + (int)v);
+}
+
+/* A key while a prompt is open. *pending is set when a live change awaits the debounce. */
+static unsigned prompt_key(struct tui_ui *ui, struct tui_app *app, int key, int *pending)
+{
+    if (app->prompt == TUI_PROMPT_QUIT) {
+        const char *ans = key == 'y' ? "y" : key == 'w' ? "w" : "";
+        return tui_app_prompt_done(app, ans);
+    }
+    switch (tui_lineedit_key(ui->le, key)) {
+    case TUI_LE_CHANGED:
+        if (app->prompt == TUI_PROMPT_RULE) {
+            *pending = 1;
+            return TUI_REDRAW;
+        }
+        return tui_app_prompt_change(app, tui_lineedit_text(ui->le));
+    case TUI_LE_ACCEPTED:
+        *pending = 0;
+        return tui_app_prompt_done(app, tui_lineedit_text(ui->le));
+    case TUI_LE_CANCELLED:
+        *pending = 0;
+        return tui_app_prompt_done(app, NULL);
+    default:
+        return TUI_REDRAW;
+    }
+}
+
+int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
+{
+    int pending = 0;
+    for (;;) {
+        tui_ui_draw(ui, app);
+        int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : -1);
+        if (key < 0) {
+            if (pending) {
+                pending = 0;
+                tui_app_prompt_change(app, tui_lineedit_text(ui->le));
+            }
+            continue;
+        }
+        if (key == TUI_KEY_RESIZE) {
+            continue;
+        }
+        if (tui_screen_width(ui->scr) < TUI_SCREEN_MIN_W ||
+            tui_screen_height(ui->scr) < TUI_SCREEN_MIN_H) {
+            if (key == 'q') {
+                return 0;
+            }
+            continue;
+        }
+        unsigned r;
+        if (app->prompt != TUI_PROMPT_NONE) {
+            r = prompt_key(ui, app, key, &pending);
+        } else {
+            r = tui_app_command(app, tui_keymap_lookup(ui->km, view_map(app->view), key));
+        }
+        if (r & TUI_PROMPT) {
+            tui_lineedit_set(ui->le, app->prompt_init);
+        }
+        if (r & TUI_THEME) {
+            cycle_theme(ui, app);
+        }
+        if (r & TUI_QUIT) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Drives the real iodfg TUI in tmux on the recorded IOR traces: every view, sort, search,
+# drill-down and undo, a rule edited to an invalid regex (caret) and fixed (tables change),
+# G and R marks and the diff markers, a DOT export checked with dot, 80x24 and back, the quit
+# prompt for unsaved rules, a session file round trip, exit status 0.
+. "${IODFG_SRCDIR:-.}/tests/tui/lib.sh"
+
+BIN=${IODFG_BIN:-./iodfg}
+DATA=${IODFG_TEST_DATA:-${IODFG_SRCDIR:-.}/tests/data}
+[ -x "$BIN" ] || tui_skip "$BIN not built"
+ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
+cd "$TUI_TMP" || tui_fail "cd"
+
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_wait '[1 Activities] 2 Transitions'
+tui_wait '14 activities · 352/352 events · 0 unmapped'
+tui_wait 'Σdur▼'
+# every view
+tui_keys 2; tui_wait 'Count▼'; tui_wait 'lseek:/scratch/run            write:/scratch/run'
+tui_keys 3; tui_wait 'predecessors'; tui_wait 'successors'
+tui_keys 4; tui_wait 'concurrency'; tui_wait 'max concurrency 2'
+tui_keys 5; tui_wait 'no groups: mark cases in 6 Cases'
+tui_keys 6; tui_wait 'ssf_node1_14729'
+tui_keys 7; tui_wait 'rule (first match wins)'
+tui_keys '?'; tui_wait 'Everywhere (keymap global)'
+tui_keys Escape; tui_wait 'rule (first match wins)'
+# sort and search in the activities table
+tui_keys 1 s; tui_wait 'rd%▼'
+tui_keys S; tui_wait 'rd%▲'
+tui_screen | sed -n 4p | grep -F 'close:/usr/lib' >/dev/null || tui_fail "not sorted by rd% up"
+tui_keys S
+tui_keys / p r e a d; tui_wait '/pread'
+tui_keys Enter; tui_wait 'pread64:/usr/lib   Load:'
+tui_keys n; tui_wait 'pread64:/scratch/run   Load:'
+# drill down and back
+tui_keys Home Enter
+tui_wait 'drilled into fsync:/scratch/run'
+tui_wait 'fsync:/scratch/run/fpp'
+tui_wait 'filter: path~^/scratch/run(/|$)  call=fsync'
+tui_keys u; tui_wait '14 activities · 352/352 events'
+tui_keys C-r; tui_wait 'call=fsync'
+tui_keys BSpace BSpace; tui_wait '15 activities · 352/352 events · 0 unmapped ·'
+tui_keys u u u; tui_wait_gone 'fsync:/scratch/run/fpp'
+# a rule edited to an invalid regex: caret, last valid rules stay; fixed: tables change
+tui_keys 7 a
+tui_type 'map path ~ ^/scratch/(run => {call}:S'
+tui_wait '^ invalid regex: missing closing parenthesis'
+tui_wait 'rule 2 invalid — last valid rules in force · 14 activities'
+tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+tui_type ') => {call}:S'
+tui_wait_gone 'invalid regex'
+tui_keys Enter 1
+tui_wait 'fsync:S'
+tui_wait 'openat:S'
+# G and R, diff markers
+tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
+tui_keys R; tui_type '^fpp_'; tui_keys Enter; tui_wait '4 cases into R'
+tui_keys 5; tui_wait 'G 4 cases: 104 events'
+tui_wait ' =    write:S'
+tui_keys 1 Home Enter; tui_wait 'G+   fsync:/scratch/run/ssf'; tui_wait 'R+   fsync:/scratch/run/fpp'
+tui_screen -e | grep -F "$(printf '\033[32m')" >/dev/null || tui_fail "no green"
+tui_keys 5 d; tui_wait 'differences only'
+tui_wait_gone ' =    '
+# DOT export, validated with dot
+tui_keys x; tui_wait 'export DOT to › iodfg-diff-1.dot'
+tui_keys Enter; tui_wait 'wrote iodfg-diff-1.dot'
+grep -F 'map call = fsync path ~ ^/scratch/run(/|$) => {call}:{path:3}' iodfg-diff-1.dot \
+    >/dev/null || tui_fail "rules not in the DOT comment"
+if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg iodfg-diff-1.dot >/dev/null || tui_fail "dot rejects the export"
+fi
+tui_keys 1 T Enter; tui_wait 'wrote iodfg-activities-2.tsv'
+head -1 iodfg-activities-2.tsv | grep -F 'activity' >/dev/null || tui_fail "TSV header"
+# 80x24 and back
+tui_resize 80 24; tui_wait '[1 Activities]'; tui_wait 'Σdur'
+tui_resize 79 24; tui_wait 'Terminal too small: 79x24'
+tui_resize 100 30; tui_wait 'Activity'
+# session and the quit prompt (rules changed and not saved)
+tui_keys W; tui_wait 'session saved to iodfg.session'
+tui_keys q; tui_wait 'rules not saved'
+tui_keys x; tui_wait_gone 'rules not saved'
+tui_keys q; tui_wait 'rules not saved'; tui_keys y
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
+grep -F 'g ssf_node1_14729' iodfg.session >/dev/null || tui_fail "session lacks G"
+
+# the session restores rules, filters, groups and the view
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session iodfg.session \
+    "$DATA/traces/ior"
+tui_wait 'G 4 R 4'
+tui_wait 'fsync:/scratch/run/ssf'
+tui_keys q; tui_wait 'rules not saved'; tui_keys w
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status after w"
+grep -F '{call}:S' iodfg.rules >/dev/null || tui_fail "rules not saved"
+echo "PASS: tui"

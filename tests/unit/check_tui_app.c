@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the TUI app model: tables, sorting and search, filters and undo/redo, drill-down,
+ * live rule edits with an invalid regex, groups and the diff marks, timeline, session files. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strace.h"
+#include "iodfg/strpool.h"
+#include "testutil.h"
+#include "tui/app.h"
+#include "tui/listmodel.h"
+#include "tui/views.h"
+
+static struct iodfg_eventlog *LOG;
+static struct tui_app *APP;
+
+static uint32_t S(const char *s)
+{
+    uint32_t id;
+    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(LOG), s, strlen(s), &id), 0);
+    return id;
+}
+
+static void add_case(const char *cid, const char *host, const char *rid, const char *text)
+{
+    struct iodfg_case_info info;
+    memset(&info, 0, sizeof(info));
+    char name[64];
+    snprintf(name, sizeof(name), "%s_%s_%s", cid, host, rid);
+    info.cid = S(cid);
+    info.host = S(host);
+    info.rid = S(rid);
+    info.name = S(name);
+    ck_assert_int_eq(iodfg_eventlog_begin_case(LOG, &info, NULL), 0);
+    struct iodfg_strace_result res;
+    ck_assert_int_eq(
+        iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, LOG, &res, NULL), 0);
+    ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
+}
+
+/* 7 events: read:/usr/lib 4 (cases a1, a2), write:/dev/pts 1, read:/etc/passwd 1, getpid 1. */
+static void setup(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_ptr_nonnull(LOG);
+    add_case("a", "host1", "1",
+             "9054 1700000000.100000 read(3</usr/lib/libc.so.6>, \"x\", 832) = 832 <0.000079>\n"
+             "9054 1700000000.200000 write(1</dev/pts/7>, \"a\", 50) = 50 <0.000111>\n"
+             "9054 1700000000.300000 read(3</usr/lib/x/y.so>, \"x\", 832) = 832 <0.000020>\n");
+    add_case("a", "host1", "2",
+             "9055 1700000000.000000 read(3</usr/lib/libc.so.6>, \"x\", 832) = 832 <0.000079>\n"
+             "9055 1700000000.500000 read(3</usr/lib/libc.so.6>, \"x\", 832) = 832 <0.000010>\n");
+    add_case("b", "host2", "3",
+             "9056 1700000001.000000 read(3</etc/passwd>, \"x\", 4096) = 100 <0.000020>\n"
+             "9056 1700000004.000000 getpid() = 9057 <0.000001>\n");
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    APP = tui_app_new(LOG, 1, "test.h5", NULL, NULL, &err);
+    ck_assert_msg(APP != NULL, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+    tui_app_free(APP);
+}
+
+static const char *first_name(void)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    return tui_app_activity_name(APP, APP->act_rows[tui_listmodel_row(lm, 0)]);
+}
+
+START_TEST(test_tables)
+{
+    ck_assert_uint_eq(APP->activities_shown, 4);
+    ck_assert_uint_eq(APP->events_shown, 7);
+    ck_assert_uint_eq(APP->events_total, 7);
+    ck_assert_uint_eq(APP->unmapped, 0);
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    ck_assert_uint_eq(tui_listmodel_count(lm), 4);
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_COUNT, 0), 0);
+    ck_assert_str_eq(first_name(), "read:/usr/lib");
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_NAME, 0), 0);
+    ck_assert_str_eq(first_name(), "getpid");
+    // transitions: a1 ●→r→w→r→■, a2 ●→r→r→■, b ●→p→g→■: 8 distinct edges
+    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_TRANSITIONS]), 8);
+    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_CASES]), 3);
+    // search moves the cursor to the match
+    tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_SEARCH) & TUI_PROMPT, TUI_PROMPT);
+    tui_app_prompt_change(APP, "pts");
+    ck_assert_str_eq(tui_app_activity_name(APP, tui_app_selected_activity(APP)),
+                     "write:/dev/pts");
+    tui_app_prompt_done(APP, "pts");
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_NONE);
+}
+END_TEST
+
+START_TEST(test_filter_undo_redo)
+{
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_FILTER);
+    tui_app_prompt_done(APP, "path~^/usr");
+    ck_assert_uint_eq(APP->activities_shown, 1);
+    ck_assert_uint_eq(APP->events_shown, 4);
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "cid=b");
+    ck_assert_uint_eq(APP->activities_shown, 0);
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_uint_eq(APP->activities_shown, 1);
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_uint_eq(APP->activities_shown, 4);
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_str_eq(APP->message, "nothing to undo");
+    tui_app_command(APP, TUI_CMD_REDO);
+    ck_assert_uint_eq(APP->events_shown, 4);
+    tui_app_command(APP, TUI_CMD_POP_FILTER);
+    ck_assert_uint_eq(APP->events_shown, 7);
+    // a bad filter is reported and changes nothing
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "colour=blue");
+    ck_assert_int_eq(APP->message_error, 1);
+    ck_assert_uint_eq(APP->events_shown, 7);
+}
+END_TEST
+
+START_TEST(test_drilldown)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_DRILL_DOWN);
+    ck_assert_str_eq(iodfg_rules_line(APP->rules, 1),
+                     "map call = read path ~ ^/usr/lib(/|$) => {call}:{path:3}");
+    // read:/usr/lib/libc.so.6 (3 events) and read:/usr/lib/x (1)
+    ck_assert_uint_eq(APP->activities_shown, 2);
+    ck_assert_uint_eq(APP->events_shown, 4);
+    ck_assert_str_eq(first_name(), "read:/usr/lib/libc.so.6");
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_uint_eq(APP->activities_shown, 4);
+    ck_assert_str_ne(iodfg_rules_line(APP->rules, 1),
+                     "map call = read path ~ ^/usr/lib(/|$) => {call}:{path:3}");
+}
+END_TEST
+
+START_TEST(test_rule_edit_live)
+{
+    unsigned long n = iodfg_rules_line_count(APP->rules);
+    unsigned long line = 0;
+    for (unsigned long l = 1; l <= n; l++) {
+        if (strncmp(iodfg_rules_line(APP->rules, l), "map kind = file", 15) == 0) {
+            line = l;
+        }
+    }
+    ck_assert_uint_gt(line, 0);
+    tui_app_command(APP, TUI_CMD_VIEW_RULES);
+    APP->rule_cursor = line;
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_RULE_EDIT) & TUI_PROMPT, TUI_PROMPT);
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_RULE);
+    tui_app_prompt_change(APP, "map path ~ ^/(usr|etc => files");
+    ck_assert_str_ne(APP->rule_error, "");
+    ck_assert_uint_gt(APP->rule_error_col, 11); // inside the regex
+    ck_assert_uint_eq(APP->activities_shown, 4);  // the last valid rules stay
+    tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
+    ck_assert_str_eq(APP->rule_error, "");
+    // files (5 events), getpid, and write:file from the catch-all `map => {call}:{kind}`
+    ck_assert_uint_eq(APP->activities_shown, 3);
+    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "write:file", &(uint32_t){0}), 0);
+    ck_assert_uint_eq(APP->unmapped, 0);
+    tui_app_prompt_done(APP, "map path ~ ^/(usr|etc)/ => files");
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_uint_eq(APP->activities_shown, 4);
+    // Esc on a new rule removes it
+    tui_app_command(APP, TUI_CMD_RULE_ADD);
+    ck_assert_uint_eq(iodfg_rules_line_count(APP->rules), n + 1);
+    tui_app_prompt_done(APP, NULL);
+    ck_assert_uint_eq(iodfg_rules_line_count(APP->rules), n);
+    // quitting with unsaved rules asks
+    tui_app_command(APP, TUI_CMD_RULE_DELETE);
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_QUIT) & TUI_QUIT, 0);
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_QUIT);
+    ck_assert_uint_eq(tui_app_prompt_done(APP, "y") & TUI_QUIT, TUI_QUIT);
+}
+END_TEST
+
+START_TEST(test_groups_diff)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(tui_app_group_match(APP, "cid=a", 1, &err), 2);
+    ck_assert_int_eq(tui_app_group_match(APP, "^b_", 2, &err), 1);
+    ck_assert_int_eq(tui_app_rebuild(APP, 0, &err), 0);
+    ck_assert_int_eq(APP->diff_valid, 1);
+    uint32_t a;
+    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "read:/usr/lib", &a), 0);
+    ck_assert_str_eq(tui_views_act_mark(APP, a), "G+");
+    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "getpid", &a), 0);
+    ck_assert_str_eq(tui_views_act_mark(APP, a), "R+");
+    // 4 activities + 8 edges, none in both
+    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    tui_app_command(APP, TUI_CMD_DIFF_ONLY);
+    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    tui_app_command(APP, TUI_CMD_GROUP_CLEAR);
+    ck_assert_int_eq(APP->diff_valid, 0);
+    // variants: a1, a2 and b follow three different sequences
+    tui_app_command(APP, TUI_CMD_VIEW_CASES);
+    tui_app_command(APP, TUI_CMD_VARIANTS);
+    ck_assert_uint_eq(APP->nvariants, 3);
+}
+END_TEST
+
+START_TEST(test_timeline)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
+    tui_listmodel_first(lm); // read:/usr/lib, in cases a1 and a2
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_uint_eq(APP->tl.nrows, 2);
+    ck_assert_int_ge(APP->tl.peak_bin, 0);
+    ck_assert_int_eq(APP->tl.t1_ns - APP->tl.t0_ns, 4000001000LL); // 1700000000.0 .. 1700000004.000001
+}
+END_TEST
+
+START_TEST(test_session_roundtrip)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    tui_app_group_match(APP, "cid=a", 1, &err);
+    tui_app_group_match(APP, "cid=b", 2, &err);
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "call=read");
+    tui_app_command(APP, TUI_CMD_PATH_THRESHOLD_DOWN);
+    tui_app_command(APP, TUI_CMD_VIEW_DIFF);
+    char path[4096];
+    char *dir = testutil_tmpdir();
+    snprintf(path, sizeof(path), "%s/s.session", dir);
+    ck_assert_int_eq(tui_app_session_save(APP, path, &err), 0);
+    struct iodfg_buf a, b;
+    iodfg_buf_init(&a);
+    iodfg_buf_init(&b);
+    tui_app_session_format(APP, &a);
+    ck_assert_ptr_nonnull(strstr(a.data, "\nfilter call=read\n"));
+    ck_assert_ptr_nonnull(strstr(a.data, "\ng a_host1_1\n"));
+    ck_assert_ptr_nonnull(strstr(a.data, "\nr b_host2_3\n"));
+    ck_assert_ptr_nonnull(strstr(a.data, "\nview diff\n"));
+    ck_assert_ptr_nonnull(strstr(a.data, "\npaths 90\n"));
+    struct tui_app *other = tui_app_new(LOG, 0, "test.h5", NULL, NULL, &err);
+    ck_assert_ptr_nonnull(other);
+    ck_assert_int_eq(tui_app_session_load(other, path, &err), 0);
+    tui_app_session_format(other, &b);
+    ck_assert_str_eq(a.data, b.data);
+    ck_assert_uint_eq(other->ng, 2);
+    ck_assert_uint_eq(other->nr, 1);
+    ck_assert_int_eq(other->view, TUI_VIEW_DIFF);
+    tui_app_free(other);
+    // a bad line is reported with its position
+    FILE *f = fopen(path, "w");
+    fputs("view activities\nbogus 1\n", f);
+    fclose(f);
+    other = tui_app_new(LOG, 0, "test.h5", NULL, NULL, &err);
+    ck_assert_int_eq(tui_app_session_load(other, path, &err), -1);
+    ck_assert_uint_eq(err.line, 2);
+    tui_app_free(other);
+    iodfg_buf_fini(&a);
+    iodfg_buf_fini(&b);
+    testutil_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("tui_app");
+    TCase *tc = tcase_create("app");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_tables);
+    tcase_add_test(tc, test_filter_undo_redo);
+    tcase_add_test(tc, test_drilldown);
+    tcase_add_test(tc, test_rule_edit_live);
+    tcase_add_test(tc, test_groups_diff);
+    tcase_add_test(tc, test_timeline);
+    tcase_add_test(tc, test_session_roundtrip);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(suite());
+}
