@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct iodfg_dfg;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_mapping;
@@ -63,11 +64,14 @@ int64_t iodfg_stats_percentile(int64_t *v, size_t n, unsigned pct);
 
 /* ---- building blocks used by the incremental engine ---- */
 
-/* Event orders of a log for sweep lines: every event index by start and by end (start+dur,
- * unknown dur = 0), ties by index. Built by merging the cases (each is sorted by start). */
+/* The time order of a log's interval boundaries for sweep lines: for every event with a known
+ * dur > 0, its start point (entry e | IODFG_PT_START) and end point (entry e), ordered by time,
+ * ends before starts at equal times, then by entry. Built once per log by merging the cases. */
+#define IODFG_PT_START 0x80000000u
 struct iodfg_timeline {
-    uint64_t n;
-    uint32_t *by_start, *by_end;
+    uint64_t n;    /* events of the log (< 2^31) */
+    uint64_t npts; /* points (2 per event with dur > 0) */
+    uint32_t *pts;
 };
 int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
                          struct iodfg_error *err);
@@ -90,15 +94,33 @@ void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
  * (NULL = all) from the key sums, keys in id order; then rd of every activity and DR. */
 void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *sums,
                            const uint32_t *act, uint32_t nkeys, const uint8_t *dirty);
-/* Recompute mc and mc_time_ns of the flagged activities (NULL = all) with one sweep. */
+/* Per point activity codes for fast sweeps: the activity of the point's event (bit 15 set on
+ * start points), IODFG_CODE_OFF for events outside the selection, IODFG_CODE_NONE for selected
+ * events mapped to no activity. Usable while nactivities <= IODFG_CODE_MAX_ACT. */
+#define IODFG_CODE_OFF 0x7fffu
+#define IODFG_CODE_NONE 0x7ffeu
+#define IODFG_CODE_MAX_ACT 0x7ffeu
+/* Recompute mc and mc_time_ns of the flagged activities (NULL = all) with one exact sweep over
+ * tl. codes (tl->npts entries, or NULL to look activities up per point) is rebuilt from bits and
+ * act when rebuild_codes; otherwise it holds the previous mapping's codes, and the points of the
+ * events flagged in moved (a bitmap, may be NULL) whose code is flagged in src (nactivities + 1
+ * flags: by old activity, src[nactivities] for unmapped events) are recoded to act. nthreads (1 or
+ * 2) splits the sweep in time segments combined exactly. 0 or -1 with err (out of memory). */
 int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
-                      const struct iodfg_timeline *tl, const uint64_t *bits, const uint32_t *act,
-                      const uint8_t *dirty, struct iodfg_error *err);
-/* Recompute cases, dur_median_ns and dur_p95_ns of the flagged activities (NULL = all) by
- * walking the listed cases (NULL = all; they must hold every event of those activities). */
-int iodfg_stats_scan(struct iodfg_stats *st, const struct iodfg_eventlog *log, const uint32_t *act,
-                     const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
-                     const uint8_t *dirty, struct iodfg_error *err);
+                      const struct iodfg_timeline *tl, uint16_t *codes, int rebuild_codes,
+                      const uint64_t *bits, const uint32_t *act, const uint8_t *dirty,
+                      const uint64_t *moved, const uint8_t *src, int nthreads,
+                      struct iodfg_error *err);
+/* Recompute cases, dur_median_ns and dur_p95_ns of the flagged activities (NULL = all;
+ * act_dirty_none: no activity) and gap_median_ns of the flagged edges of g (NULL = all,
+ * g NULL = none) with one walk over the listed cases (NULL = all; they must hold every event of
+ * those activities and every occurrence of those edges), plus a second walk when a large group
+ * needs its exact value within a histogram bucket. Percentiles are exact (nearest rank).
+ * dur_n of the activities and gap_n of the edges must be current. 0 or -1 with err. */
+int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                     const uint32_t *act, const struct iodfg_selection *sel, const uint32_t *cases,
+                     size_t ncases, const uint8_t *dirty, int act_dirty_none,
+                     const uint8_t *edge_dirty, struct iodfg_error *err);
 /* DR and rd of every activity from the current sums (called by aggregate and sweep). */
 void iodfg_stats_finish(struct iodfg_stats *st);
 

@@ -4,6 +4,7 @@
 
 #include "iodfg/analysis.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 
+#include "stats_priv.h"
+
 struct iodfg_analysis {
     const struct iodfg_eventlog *log;
     struct iodfg_selection sel;
@@ -20,7 +23,11 @@ struct iodfg_analysis {
     uint32_t nkeys, ncases, nactivities;
     uint32_t *act; /* current activity of each key */
     struct iodfg_timeline tl;
-    uint64_t *bits;              /* selected events */
+    uint16_t *codes; /* per timeline point: activity code under the current mapping and selection
+                        (NULL while nactivities > IODFG_CODE_MAX_ACT) */
+    int codes_valid; /* codes match act and sel */
+    uint64_t *moved; /* per event: its key changed in the running update (scratch, kept zero) */
+    uint64_t *bits;  /* selected events */
     struct iodfg_key_sums *sums; /* per key, over the selection */
     uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
     uint32_t *kc;
@@ -104,25 +111,50 @@ static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
     return 0;
 }
 
-/* Full computation of act over sel into g and st, with bits and sums as scratch. */
+/* The concurrency sweep runs on a second thread while the calling one walks the traces, then
+ * helps with the segments left. */
+struct sweep_job {
+    struct iodfg_sweep *sw;
+    pthread_t th;
+    int started;
+};
+
+static void *sweep_main(void *vsw)
+{
+    iodfg_sweep_work(vsw);
+    return NULL;
+}
+
+static int sweep_start(struct sweep_job *j, struct iodfg_sweep *sw)
+{
+    j->sw = sw;
+    j->started = sw && !pthread_create(&j->th, NULL, sweep_main, sw);
+    return sw ? 0 : -1;
+}
+
+/* Finish the sweep here and wait for the thread; results into st. */
+static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
+{
+    if (!j->sw) {
+        return;
+    }
+    iodfg_sweep_work(j->sw);
+    if (j->started) {
+        pthread_join(j->th, NULL);
+        j->started = 0;
+    }
+    iodfg_sweep_end(j->sw, st);
+    iodfg_sweep_free(j->sw);
+    j->sw = NULL;
+}
+
+/* Full computation of act over sel into g and st, with bits, sums and codes (NULL: none) as
+ * scratch. */
 static int compute_full(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
                         const uint32_t *act, uint32_t nact, uint64_t *bits,
-                        struct iodfg_key_sums *sums, struct iodfg_dfg *g, struct iodfg_stats *st,
-                        struct iodfg_error *err)
+                        struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
+                        struct iodfg_stats *st, struct iodfg_error *err)
 {
-    iodfg_dfg_clear(g);
-    g->nactivities = nact;
-    for (uint32_t c = 0; c < an->ncases; c++) {
-        uint64_t lo, hi;
-        if (iodfg_dfg_case_range(an->log, sel, c, &lo, &hi) &&
-            iodfg_dfg_count_case(g, an->log, act, lo, hi, sel->per_pid, 1, err)) {
-            return -1;
-        }
-    }
-    iodfg_dfg_finish_means(g);
-    if (iodfg_dfg_compute_medians(g, an->log, act, sel, NULL, 0, NULL, err)) {
-        return -1;
-    }
     iodfg_stats_fini(st);
     if (iodfg_stats_resize(st, nact, err)) {
         return -1;
@@ -130,10 +162,27 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     iodfg_stats_select_bits(bits, an->log, sel);
     iodfg_stats_key_sums(sums, an->nkeys, an->log, bits);
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
-    if (iodfg_stats_sweep(st, an->log, &an->tl, bits, act, NULL, err)) {
+    struct sweep_job job;
+    if (sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,
+                                          NULL, NULL, NULL, err))) {
         return -1;
     }
-    return iodfg_stats_scan(st, an->log, act, sel, NULL, 0, NULL, err);
+    int rc = 0;
+    iodfg_dfg_clear(g);
+    g->nactivities = nact;
+    for (uint32_t c = 0; c < an->ncases && !rc; c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(an->log, sel, c, &lo, &hi) &&
+            iodfg_dfg_count_case(g, an->log, act, lo, hi, sel->per_pid, 1, err)) {
+            rc = -1;
+        }
+    }
+    if (!rc) {
+        iodfg_dfg_finish_means(g);
+        rc = iodfg_stats_scan(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, err);
+    }
+    sweep_finish(&job, st);
+    return rc;
 }
 
 static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
@@ -143,8 +192,10 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     an->last.keys_changed = an->nkeys;
     an->last.cases_recounted = an->ncases;
     an->last.activities_dirty = an->nactivities;
-    int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums, &an->dfg,
-                          &an->stats, err);
+    an->codes_valid = an->codes && an->nactivities <= IODFG_CODE_MAX_ACT;
+    int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums,
+                          an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, err);
+    an->codes_valid = an->codes_valid && !rc;
     an->last.edges_dirty = an->dfg.nedges;
     return rc;
 }
@@ -174,12 +225,21 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
     an->bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
     an->sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
     an->case_mark = calloc((size_t)an->ncases + 1, 1);
-    if (!an->act || !an->bits || !an->sums || !an->case_mark) {
+    an->moved = calloc((size_t)((n + 63) / 64 + 1), sizeof(*an->moved));
+    if (!an->act || !an->bits || !an->sums || !an->case_mark || !an->moved) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
         goto fail;
     }
     if (set_sel(an, sel, err) || set_act(an, map, err) || build_key_index(an, err) ||
-        iodfg_timeline_build(&an->tl, log, err) || rebuild(an, err)) {
+        iodfg_timeline_build(&an->tl, log, err)) {
+        goto fail;
+    }
+    an->codes = malloc((size_t)(an->tl.npts ? an->tl.npts : 1) * sizeof(*an->codes));
+    if (!an->codes) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
+        goto fail;
+    }
+    if (rebuild(an, err)) {
         goto fail;
     }
     return an;
@@ -196,6 +256,8 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     free(an->case_on);
     free(an->act);
     iodfg_timeline_fini(&an->tl);
+    free(an->codes);
+    free(an->moved);
     free(an->bits);
     free(an->sums);
     free(an->kc_off);
@@ -236,21 +298,58 @@ static uint32_t *cases_of(struct iodfg_analysis *an, const uint32_t *act, const 
     return list;
 }
 
+/* Flag (on = 1) or clear the events of the changed keys in the listed cases in an->moved. */
+static void mark_moved(struct iodfg_analysis *an, const uint32_t *cases, size_t ncases,
+                       const uint8_t *key_changed, int on)
+{
+    const uint32_t *key = iodfg_eventlog_columns(an->log)->key;
+    const uint64_t *off = iodfg_eventlog_case_offsets(an->log);
+    for (size_t i = 0; i < ncases; i++) {
+        for (uint64_t e = off[cases[i]]; e < off[cases[i] + 1]; e++) {
+            if (key_changed[key[e]]) {
+                if (on) {
+                    an->moved[e / 64] |= 1ULL << (e & 63);
+                } else {
+                    an->moved[e / 64] = 0;
+                }
+            }
+        }
+    }
+}
+
 /* The incremental path proper; on failure the caller falls back to a full rebuild. */
 static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                       const uint8_t *key_changed, uint8_t *dirty, struct iodfg_error *err)
 {
     const uint32_t *nact = map->activity_of_key;
-    size_t ncases = 0, nmed = 0;
-    int rc = -1;
-    uint8_t *edge_dirty = NULL, *node_pick = NULL;
-    uint32_t *med_cases = NULL, *scan_cases = NULL;
+    size_t ncases = 0, nscan = 0;
+    int rc = -1, swept = 0;
+    uint8_t *edge_dirty = NULL, *pick = NULL, *src = NULL;
+    uint32_t *scan_cases = NULL;
+    struct sweep_job job;
     uint32_t *cases = cases_of(an, an->act, NULL, key_changed, &ncases);
-    if (!cases || iodfg_stats_resize(&an->stats, map->nactivities, err)) {
+    src = calloc((size_t)map->nactivities + 1, 1);
+    if (!cases || !src || iodfg_stats_resize(&an->stats, map->nactivities, err)) {
         goto out;
     }
     an->dfg.nactivities = map->nactivities;
     an->last.cases_recounted = ncases;
+    // the sweep of the dirty activities runs meanwhile: it recodes the moved keys' points
+    for (uint32_t k = 0; k < an->nkeys; k++) {
+        if (key_changed[k]) {
+            src[an->act[k] == IODFG_NO_ACTIVITY ? map->nactivities : an->act[k]] = 1;
+        }
+    }
+    mark_moved(an, cases, ncases, key_changed, 1);
+    iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
+    int recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
+    if (sweep_start(&job, iodfg_sweep_new(&an->stats, an->log, &an->tl, recode ? an->codes : NULL,
+                                          recode && !an->codes_valid, an->bits, nact, dirty,
+                                          an->moved, src, err))) {
+        goto out;
+    }
+    an->codes_valid = recode;
+    swept = 1;
     if (an->dfg.nedges) {
         memset(an->dfg.touched, 0, an->dfg.nedges);
     }
@@ -267,48 +366,44 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     }
     iodfg_dfg_finish_means(&an->dfg);
     // edge medians: every occurrence of a touched edge lies in a case holding its source
-    // activity (or its target, for edges from ●)
+    // activity (or its target, for edges from ●); durations: in cases holding the activity
     size_t ne = an->dfg.nedges;
     edge_dirty = malloc(ne ? ne : 1);
-    node_pick = calloc((size_t)map->nactivities + 1, 1);
-    if (!edge_dirty || !node_pick) {
+    pick = calloc((size_t)map->nactivities + 1, 1);
+    if (!edge_dirty || !pick) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
         goto out;
     }
+    memcpy(pick, dirty, map->nactivities);
     for (size_t i = 0; i < ne; i++) {
         const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
         edge_dirty[i] = an->dfg.touched[i];
         an->last.edges_dirty += edge_dirty[i];
-        uint32_t src = e->from == IODFG_NODE_START ? e->to : e->from;
-        if (edge_dirty[i] && src < map->nactivities) {
-            node_pick[src] = 1;
+        uint32_t from = e->from == IODFG_NODE_START ? e->to : e->from;
+        if (edge_dirty[i] && from < map->nactivities) {
+            pick[from] = 1;
         }
     }
-    med_cases = cases_of(an, nact, node_pick, NULL, &nmed);
-    if (!med_cases || iodfg_dfg_compute_medians(&an->dfg, an->log, nact, &an->sel, med_cases, nmed,
-                                                edge_dirty, err)) {
-        goto out;
-    }
-    // statistics of the activities whose event set changed
-    iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
-    if (iodfg_stats_sweep(&an->stats, an->log, &an->tl, an->bits, nact, dirty, err)) {
-        goto out;
-    }
-    size_t nscan = 0;
-    scan_cases = cases_of(an, nact, dirty, NULL, &nscan);
-    if (!scan_cases ||
-        iodfg_stats_scan(&an->stats, an->log, nact, &an->sel, scan_cases, nscan, dirty, err)) {
+    scan_cases = cases_of(an, nact, pick, NULL, &nscan);
+    if (!scan_cases || iodfg_stats_scan(&an->stats, &an->dfg, an->log, nact, &an->sel, scan_cases,
+                                        nscan, dirty, 0, edge_dirty, err)) {
         goto out;
     }
     rc = 0;
 out:
+    if (swept) {
+        sweep_finish(&job, &an->stats);
+    }
+    if (cases) {
+        mark_moved(an, cases, ncases, key_changed, 0);
+    }
     if (rc && err && !err->code) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
     }
     free(cases);
+    free(src);
     free(edge_dirty);
-    free(node_pick);
-    free(med_cases);
+    free(pick);
     free(scan_cases);
     return rc;
 }
@@ -387,7 +482,10 @@ int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping
     return rebuild(an, err);
 }
 
-const struct iodfg_dfg *iodfg_analysis_dfg(const struct iodfg_analysis *an) { return &an->dfg; }
+const struct iodfg_dfg *iodfg_analysis_dfg(const struct iodfg_analysis *an)
+{
+    return &an->dfg;
+}
 
 const struct iodfg_stats *iodfg_analysis_stats(const struct iodfg_analysis *an)
 {
@@ -404,9 +502,15 @@ const struct iodfg_analysis_info *iodfg_analysis_last(const struct iodfg_analysi
     return &an->last;
 }
 
-const struct iodfg_eventlog *iodfg_analysis_log(const struct iodfg_analysis *an) { return an->log; }
+const struct iodfg_eventlog *iodfg_analysis_log(const struct iodfg_analysis *an)
+{
+    return an->log;
+}
 
-const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an) { return an->act; }
+const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an)
+{
+    return an->act;
+}
 
 int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
                            struct iodfg_dfg *g, struct iodfg_stats *st, struct iodfg_error *err)
@@ -418,7 +522,7 @@ int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_s
     if (!bits || !sums) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
     } else {
-        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, g, st, err);
+        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, NULL, g, st, err);
     }
     free(bits);
     free(sums);
@@ -432,7 +536,8 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     m += (size_t)an->nkeys * (sizeof(*an->act) + sizeof(*an->sums) + sizeof(*an->kc_off));
     m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
     m += (size_t)an->ncases * 2;
-    m += (size_t)n * 2 * sizeof(uint32_t) + (size_t)((n + 63) / 64) * 8;
+    m += (size_t)an->tl.npts * (sizeof(*an->tl.pts) + sizeof(*an->codes));
+    m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */
     m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;
     m += (size_t)an->stats.nactivities * sizeof(struct iodfg_activity_stats);
     return m;

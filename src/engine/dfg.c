@@ -12,7 +12,10 @@
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 
-void iodfg_dfg_init(struct iodfg_dfg *g) { memset(g, 0, sizeof(*g)); }
+void iodfg_dfg_init(struct iodfg_dfg *g)
+{
+    memset(g, 0, sizeof(*g));
+}
 
 void iodfg_dfg_fini(struct iodfg_dfg *g)
 {
@@ -337,6 +340,8 @@ struct count_ctx {
     struct iodfg_dfg *g;
     int64_t sign;
     uint32_t base;
+    uint32_t last_from, last_to; /* one-entry cache of the slot lookup (runs of one edge) */
+    size_t last_slot;
 };
 
 static int count_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
@@ -344,11 +349,21 @@ static int count_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_
 {
     (void)ev;
     struct count_ctx *cx = vctx;
-    struct iodfg_dfg_edge *e = iodfg_dfg_slot(cx->g, from, to);
-    if (!e) {
-        return -1;
+    struct iodfg_dfg_edge *e;
+    size_t slot;
+    if (from == cx->last_from && to == cx->last_to) {
+        slot = cx->last_slot;
+        e = &cx->g->edges[slot];
+    } else {
+        e = iodfg_dfg_slot(cx->g, from, to);
+        if (!e) {
+            return -1;
+        }
+        slot = (size_t)(e - cx->g->edges);
+        cx->last_from = from;
+        cx->last_to = to;
+        cx->last_slot = slot;
     }
-    size_t slot = (size_t)(e - cx->g->edges);
     cx->g->touched[slot] = 1;
     e->count += (uint64_t)cx->sign;
     uint32_t stamp = cx->base + trace + 1;
@@ -370,7 +385,7 @@ int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
         memset(g->stamp, 0, g->nedges * sizeof(*g->stamp));
         g->next_stamp = 0;
     }
-    struct count_ctx cx = {g, sign, g->next_stamp};
+    struct count_ctx cx = {g, sign, g->next_stamp, IODFG_NO_ACTIVITY, IODFG_NO_ACTIVITY, 0};
     long n = iodfg_dfg_walk_case(log, act, lo, hi, per_pid, count_one, &cx, err);
     if (n < 0) {
         return -1;
@@ -388,33 +403,6 @@ void iodfg_dfg_finish_means(struct iodfg_dfg *g)
     }
 }
 
-struct median_ctx {
-    struct iodfg_dfg *g;
-    const uint8_t *dirty;
-    size_t *fill;
-    int64_t *gaps;
-};
-
-static int gather_gap(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
-                      uint32_t trace, uint64_t ev)
-{
-    (void)trace;
-    (void)ev;
-    struct median_ctx *mx = vctx;
-    if (!has_gap) {
-        return 0;
-    }
-    size_t i = find_index(mx->g, from, to);
-    if (!mx->g->index[i]) {
-        return 0;
-    }
-    size_t slot = mx->g->index[i] - 1;
-    if (!mx->dirty || mx->dirty[slot]) {
-        mx->gaps[mx->fill[slot]++] = gap;
-    }
-    return 0;
-}
-
 int iodfg_dfg_compute_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
                               const uint32_t *act, const struct iodfg_selection *sel,
                               const uint32_t *cases, size_t ncases, const uint8_t *edge_dirty,
@@ -423,48 +411,7 @@ int iodfg_dfg_compute_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *
     if (!g->nedges) {
         return 0;
     }
-    size_t *fill = malloc((g->nedges + 1) * sizeof(*fill));
-    if (!fill) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for gap medians");
-    }
-    size_t total = 0;
-    for (size_t i = 0; i < g->nedges; i++) {
-        fill[i] = total;
-        if (!edge_dirty || edge_dirty[i]) {
-            total += g->edges[i].gap_n;
-        }
-    }
-    int64_t *gaps = malloc((total ? total : 1) * sizeof(*gaps));
-    if (!gaps) {
-        free(fill);
-        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for gap medians");
-    }
-    struct median_ctx mx = {g, edge_dirty, fill, gaps};
-    uint32_t ncase = cases ? (uint32_t)ncases : iodfg_eventlog_case_count(log);
-    for (uint32_t k = 0; k < ncase; k++) {
-        uint64_t lo, hi;
-        uint32_t c = cases ? cases[k] : k;
-        if (iodfg_dfg_case_range(log, sel, c, &lo, &hi) &&
-            iodfg_dfg_walk_case(log, act, lo, hi, sel->per_pid, gather_gap, &mx, err) < 0) {
-            free(gaps);
-            free(fill);
-            return -1;
-        }
-    }
-    size_t pos = 0;
-    for (size_t i = 0; i < g->nedges; i++) {
-        if (edge_dirty && !edge_dirty[i]) {
-            continue;
-        }
-        struct iodfg_dfg_edge *e = &g->edges[i];
-        // fill[i] now points past the gathered gaps of edge i; they start at pos
-        e->gap_median_ns =
-            e->gap_n ? iodfg_stats_percentile(gaps + pos, (size_t)e->gap_n, 50) : IODFG_UNKNOWN;
-        pos += e->gap_n;
-    }
-    free(gaps);
-    free(fill);
-    return 0;
+    return iodfg_stats_scan(NULL, g, log, act, sel, cases, ncases, NULL, 1, edge_dirty, err);
 }
 
 int iodfg_dfg_build(struct iodfg_dfg *g, const struct iodfg_eventlog *log,

@@ -14,6 +14,7 @@
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
+#include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
 
@@ -227,6 +228,146 @@ START_TEST(selection_change_is_full_rebuild)
 }
 END_TEST
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Nearest rank by sorting: the p-th percentile is the value at rank ceil(p/100 * n). */
+static int64_t ref_pct(int64_t *v, size_t n, unsigned p)
+{
+    if (!n) {
+        return IODFG_UNKNOWN;
+    }
+    qsort(v, n, sizeof(*v), cmp_i64);
+    size_t r = (p * n + 99) / 100;
+    return v[(r ? r : 1) - 1];
+}
+
+struct gap_rec {
+    uint32_t from, to;
+    int64_t gap;
+};
+struct gap_list {
+    struct gap_rec *v;
+    size_t n;
+};
+
+static int rec_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t gap, uint32_t trace,
+                   uint64_t ev)
+{
+    (void)trace;
+    (void)ev;
+    struct gap_list *l = ctx;
+    if (has_gap) {
+        l->v[l->n++] = (struct gap_rec){from, to, gap};
+    }
+    return 0;
+}
+
+/* mc, durations and gap medians of an analysis equal a brute-force computation. */
+static void assert_brute_force(const struct iodfg_analysis *an, const struct iodfg_selection *sel)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    const uint32_t *act = iodfg_analysis_activities(an);
+    const struct iodfg_stats *st = iodfg_analysis_stats(an);
+    uint64_t n = iodfg_eventlog_event_count(LOG);
+    uint8_t *on = calloc(n + 1, 1);
+    int64_t *v = malloc((n + 1) * sizeof(*v));
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(LOG, sel, c, &lo, &hi)) {
+            memset(on + lo, 1, hi - lo);
+        }
+    }
+    for (uint32_t a = 0; a < st->nactivities; a++) {
+        size_t m = 0;
+        uint32_t mc = 0;
+        int64_t mc_t = IODFG_UNKNOWN;
+        for (uint64_t e = 0; e < n; e++) {
+            if (!on[e] || act[col->key[e]] != a || col->dur_ns[e] == IODFG_UNKNOWN) {
+                continue;
+            }
+            v[m++] = col->dur_ns[e];
+            if (col->dur_ns[e] <= 0) {
+                continue;
+            }
+            // events active at this start: [s, s+d) holding it (ends at t do not count)
+            int64_t t = col->start_ns[e];
+            uint32_t k = 0;
+            for (uint64_t f = 0; f < n; f++) {
+                k += on[f] && act[col->key[f]] == a && col->dur_ns[f] > 0 &&
+                     col->start_ns[f] <= t && col->start_ns[f] + col->dur_ns[f] > t;
+            }
+            if (k > mc || (k == mc && t < mc_t)) {
+                mc = k;
+                mc_t = t;
+            }
+        }
+        ck_assert_uint_eq(st->act[a].mc, mc);
+        ck_assert_int_eq(st->act[a].mc_time_ns, mc_t);
+        ck_assert_int_eq(st->act[a].dur_p95_ns, ref_pct(v, m, 95));
+        ck_assert_int_eq(st->act[a].dur_median_ns, ref_pct(v, m, 50));
+    }
+    struct gap_list gl = {malloc((n + 1) * sizeof(struct gap_rec)), 0};
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(LOG, sel, c, &lo, &hi)) {
+            ck_assert_int_ge(
+                iodfg_dfg_walk_case(LOG, act, lo, hi, sel->per_pid, rec_gap, &gl, NULL), 0);
+        }
+    }
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(an);
+    for (size_t i = 0; i < g->nedges; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[i];
+        if (!e->count) {
+            continue;
+        }
+        size_t m = 0;
+        for (size_t j = 0; j < gl.n; j++) {
+            if (gl.v[j].from == e->from && gl.v[j].to == e->to) {
+                v[m++] = gl.v[j].gap;
+            }
+        }
+        ck_assert_uint_eq(e->gap_n, m);
+        ck_assert_int_eq(e->gap_median_ns, ref_pct(v, m, 50));
+    }
+    free(gl.v);
+    free(on);
+    free(v);
+}
+
+/* Exactness against brute force, through both percentile paths (gather and select, and
+ * histogram then second pass) and a sweep cut into time segments, under random edits. */
+START_TEST(exact_against_brute_force)
+{
+    uint64_t keep = iodfg_pctl_large;
+    random_log(21, 12);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    for (int path = 0; path < 2; path++) {
+        iodfg_pctl_large = path ? 1 : keep;
+        sel.per_pid = path;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        assert_brute_force(an, &sel);
+        srand(5 + (unsigned)path);
+        for (int round = 0; round < 20; round++) {
+            uint32_t k = (uint32_t)rand() % MAP.nkeys;
+            MAP.activity_of_key[k] =
+                rand() % 5 ? (uint32_t)rand() % MAP.nactivities : IODFG_NO_ACTIVITY;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+        }
+        iodfg_analysis_free(an);
+    }
+    iodfg_pctl_large = keep;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -237,8 +378,12 @@ static Suite *suite(void)
     tcase_add_test(tc, incremental_equals_full_per_pid_window_mask);
     tcase_add_test(tc, update_touches_only_affected_cases);
     tcase_add_test(tc, selection_change_is_full_rebuild);
+    tcase_add_test(tc, exact_against_brute_force);
     suite_add_tcase(s, tc);
     return s;
 }
 
-int main(void) { return testutil_run(suite()); }
+int main(void)
+{
+    return testutil_run(suite());
+}
