@@ -41,7 +41,7 @@ case "${1:-}" in
     deps
     build build
     make -C build example.h5
-    exec build/iodfg info build/example.h5 ;;
+    exec build/iodfg build/example.h5 ;;
   test)
     deps
     build build --enable-werror

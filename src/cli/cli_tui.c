@@ -35,7 +35,8 @@ struct loader {
     struct cli_ingest_opts opts;
     const char *rules_text, *rules_path, *name;
     _Atomic uint64_t done, total;
-    atomic_int phase; /* 0 loading, 1 analysing, 2 finished */
+    atomic_int phase;  /* 0 loading, 1 analysing, 2 finished */
+    atomic_int cancel; /* the user quit: stop at the next step, build nothing more */
     struct tui_app *app;
     struct iodfg_error err;
 };
@@ -56,6 +57,10 @@ static void *load_thread(void *arg)
     } else {
         struct cli_ingest_totals totals;
         log = cli_load(l->inputs, l->n, IODFG_COL_ANALYSIS, &l->opts, &totals, &l->err);
+    }
+    if (log && atomic_load(&l->cancel)) {
+        iodfg_eventlog_free(log);
+        log = NULL;
     }
     if (log) {
         atomic_store(&l->phase, 1);
@@ -186,14 +191,23 @@ int cli_tui(int argc, char **argv)
         uint64_t total = atomic_load(&l.total), done = atomic_load(&l.done);
         int phase = atomic_load(&l.phase);
         double frac = phase == 0 && total ? (double)done / (double)total : -1;
-        if (tui_ui_progress(ui, l.name, phase ? "building the graph…" : "loading…", frac, 100)) {
-            // the loader cannot be interrupted: leave without waiting for it
-            tui_ui_close(ui);
-            return CLI_OK;
+        int cancel = atomic_load(&l.cancel);
+        const char *what = cancel  ? "stopping after this step…"
+                           : phase ? "building the graph…"
+                                   : "loading…";
+        if (tui_ui_progress(ui, l.name, what, cancel ? -1 : frac, 100) && !cancel) {
+            // The store and ingest APIs cannot be interrupted mid-way: the loader checks the
+            // flag between steps, and we join it so nothing runs on while the process exits.
+            atomic_store(&l.cancel, 1);
         }
     }
     pthread_join(th, NULL);
     free(rules_text);
+    if (atomic_load(&l.cancel)) {
+        tui_ui_close(ui);
+        tui_app_free(l.app);
+        return CLI_OK;
+    }
     int rc = CLI_OK;
     if (!l.app) {
         tui_ui_close(ui);

@@ -65,20 +65,34 @@ struct tui_variant {
     uint64_t length;
 };
 
-/* The timeline of one activity (or all: activity = UINT32_MAX) over bins. */
+/* The timeline of one activity (or all: activity = UINT32_MAX) over bins. An index of the
+ * activity's selected events (per case, in start order) is built once per rebuild and
+ * activity, so zoom and pan only re-bin the events inside the window. */
 struct tui_timeline {
     uint32_t activity;
     int64_t t0_ns, t1_ns; /* the whole span of the selection */
     int64_t from_ns, bin_ns;
     int nbins;
-    uint32_t *rows; /* cases with events in the selection (nrows) */
+    uint32_t *rows;    /* cases with events in the selection (nrows) */
     uint32_t nrows;
+    uint64_t *row_off; /* nrows + 1: each row's slice of ev */
+    uint64_t *ev;      /* event indices of the activity, per row in start order */
+    int64_t *row_maxdur; /* nrows: the longest event of each row (window search) */
+    uint64_t index_stamp; /* app->generation + 1 the index was built for */
+    float *fit_cover, *fit_conc; /* the grid at zoom 0 for fit_nbins (the index's stamp) */
+    int fit_nbins, fit_peak;
+    uint64_t fit_stamp;
     float *cover;      /* nrows * nbins: busy fraction of each bin */
     float *conc;       /* nbins: mean concurrency of each bin */
     int peak_bin;      /* bin of the highest concurrency, -1 when none */
     uint64_t stamp;    /* app->generation it was computed for */
     int zoom, pan_set; /* zoom level (0 = fit); pan is from_ns when pan_set */
     uint32_t top;      /* first row shown */
+    uint32_t cursor;   /* selected row (Enter lists its events) */
+    int show_events;   /* the event list of the selected row replaces the chart */
+    uint32_t events_row_case;  /* the case whose events are listed */
+    uint64_t *events;  /* the listed event indices */
+    uint64_t nevents;
 };
 
 struct tui_app {
@@ -107,6 +121,7 @@ struct tui_app {
     enum tui_view view, prev_view;
     struct tui_listmodel *lm[TUI_VIEW_COUNT]; /* tables (NULL for graph, timeline, rules, help) */
     struct tui_listmodel *variants_lm;
+    struct tui_listmodel *events_lm; /* Timeline: the events of one case and activity */
     uint32_t *act_rows, nact_rows;
     uint32_t *edge_rows, nedge_rows;
     struct tui_diff_row *diff_rows;
@@ -194,6 +209,10 @@ int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
 
 /* Compute the timeline of the selected activity for width bins (cached). */
 int tui_app_timeline(struct tui_app *app, int nbins);
+/* Timeline drill-in: list the events of the selected row (case) and activity in
+ * app->events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */
+int tui_app_timeline_events(struct tui_app *app);
+void tui_app_timeline_free(struct tui_timeline *tl);
 /* Neighbourhood lists of the graph view for its activity. */
 void tui_app_graph_update(struct tui_app *app);
 uint32_t tui_app_graph_activity(struct tui_app *app);

@@ -26,6 +26,9 @@ struct tui_listmodel *tui_app_table(struct tui_app *app)
     if (app->view == TUI_VIEW_CASES && app->show_variants) {
         return app->variants_lm;
     }
+    if (app->view == TUI_VIEW_TIMELINE) {
+        return app->tl.show_events ? app->events_lm : NULL;
+    }
     return app->view < TUI_VIEW_COUNT ? app->lm[app->view] : NULL;
 }
 
@@ -145,9 +148,69 @@ static unsigned drill(struct tui_app *app)
     return TUI_REDRAW;
 }
 
+/* Put every case that follows variant v into group (1 G, 2 R). Returns the number of cases. */
+static uint32_t group_variant(struct tui_app *app, const struct tui_variant *v, int group)
+{
+    uint32_t nc = iodfg_eventlog_case_count(app->log), n = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        if (tui_views_case_variant(app, c, NULL) == v->hash) {
+            tui_app_group_set(app, c, group);
+            n++;
+        }
+    }
+    return n;
+}
+
+static unsigned variant_selected(struct tui_app *app, int group)
+{
+    struct tui_listmodel *lm = app->variants_lm;
+    if (app->nvariants == 0) {
+        return TUI_REDRAW;
+    }
+    struct tui_variant v = app->variants[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
+    uint32_t n = group_variant(app, &v, group);
+    changed(app, 0);
+    tui_app_set_message(app, 0, "%u cases of this variant into %c", n, group == 1 ? 'G' : 'R');
+    return TUI_REDRAW;
+}
+
+/* Enter: Cases filters to the case, a variant puts its cases into G, Timeline lists the
+ * selected case's events of the activity. */
+static unsigned show_events(struct tui_app *app, struct tui_listmodel *lm)
+{
+    if (app->view == TUI_VIEW_TIMELINE) {
+        if (!app->tl.show_events && tui_app_timeline_events(app)) {
+            tui_app_set_message(app, 1, "no events to list");
+        }
+        return TUI_REDRAW;
+    }
+    if (app->view != TUI_VIEW_CASES) {
+        return TUI_REDRAW;
+    }
+    if (app->show_variants) {
+        return variant_selected(app, 1);
+    }
+    if (app->ncase_rows == 0) {
+        return TUI_REDRAW;
+    }
+    uint32_t c = app->case_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
+    char f[300];
+    snprintf(f, sizeof(f), "name=%s", tui_app_case_name(app, c));
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_filter_stack_push_text(app->filters, f, &err)) {
+        report(app, "filter", &err);
+        return TUI_REDRAW;
+    }
+    return changed(app, 1);
+}
+
 static unsigned group_selected(struct tui_app *app, int group)
 {
-    if (app->view != TUI_VIEW_CASES || app->show_variants || app->ncase_rows == 0) {
+    if (app->view == TUI_VIEW_CASES && app->show_variants) {
+        return variant_selected(app, group);
+    }
+    if (app->view != TUI_VIEW_CASES || app->ncase_rows == 0) {
         tui_app_set_message(app, 1, "select a case in the Cases view");
         return TUI_REDRAW;
     }
@@ -194,10 +257,10 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
         v = app->help_top + step;
         app->help_top = (int)(v < 0 ? 0 : v > 10000 ? 10000 : v);
         break;
-    case TUI_VIEW_TIMELINE:
-        v = (long)app->tl.top + step;
+    case TUI_VIEW_TIMELINE: // the cursor row; the renderer scrolls to keep it visible
+        v = (long)app->tl.cursor + step;
         max = app->tl.nrows ? (long)app->tl.nrows - 1 : 0;
-        app->tl.top = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
+        app->tl.cursor = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
         break;
     case TUI_VIEW_GRAPH: {
         int s = app->graph_side > 0;
@@ -367,6 +430,9 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         if (app->view == TUI_VIEW_HELP) {
             app->view = app->prev_view;
         }
+        if (app->view == TUI_VIEW_TIMELINE) {
+            app->tl.show_events = 0;
+        }
         app->show_filters = 0;
         return TUI_REDRAW;
     case TUI_CMD_QUIT:
@@ -424,19 +490,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         app->graph_side = cmd == TUI_CMD_FOCUS_LEFT ? -1 : 1;
         return TUI_REDRAW;
     case TUI_CMD_SHOW_EVENTS:
-        if (app->view == TUI_VIEW_CASES && !app->show_variants && app->ncase_rows) {
-            uint32_t c = app->case_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
-            char f[300];
-            snprintf(f, sizeof(f), "name=%s", tui_app_case_name(app, c));
-            struct iodfg_error err;
-            iodfg_error_clear(&err);
-            if (iodfg_filter_stack_push_text(app->filters, f, &err)) {
-                report(app, "filter", &err);
-                return TUI_REDRAW;
-            }
-            return changed(app, 1);
-        }
-        return TUI_REDRAW;
+        return show_events(app, lm);
     case TUI_CMD_PATH_THRESHOLD_DOWN:
         return threshold(app, &app->path_pct, -10);
     case TUI_CMD_PATH_THRESHOLD_UP:

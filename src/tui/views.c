@@ -558,6 +558,28 @@ static int cmp_pair(const void *a, const void *b)
     return x->c < y->c ? -1 : x->c > y->c;
 }
 
+uint64_t tui_views_case_variant(const struct tui_app *app, uint32_t c, uint64_t *length)
+{
+    const uint32_t *act = iodfg_analysis_activities(app->an);
+    const uint32_t *key = iodfg_eventlog_columns(app->log)->key;
+    uint64_t lo, hi;
+    if (!iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), c, &lo, &hi)) {
+        return length ? (*length = 0) : 0;
+    }
+    uint64_t h = 1469598103934665603ULL, len = 0; // FNV-1a over the activity sequence
+    for (uint64_t i = lo; i < hi; i++) {
+        uint32_t a = act[key[i]];
+        if (a != IODFG_NO_ACTIVITY) {
+            h = (h ^ a) * 1099511628211ULL;
+            len++;
+        }
+    }
+    if (length) {
+        *length = len;
+    }
+    return len ? h ^ len : 0;
+}
+
 int tui_views_variants(struct tui_app *app)
 {
     uint32_t nc = iodfg_eventlog_case_count(app->log);
@@ -565,25 +587,11 @@ int tui_views_variants(struct tui_app *app)
     if (!p) {
         return -1;
     }
-    const uint32_t *act = iodfg_analysis_activities(app->an);
-    const uint32_t *key = iodfg_eventlog_columns(app->log)->key;
-    const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
     size_t n = 0;
     for (uint32_t c = 0; c < nc; c++) {
-        uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(app->log, sel, c, &lo, &hi)) {
-            continue;
-        }
-        uint64_t h = 1469598103934665603ULL, len = 0;
-        for (uint64_t i = lo; i < hi; i++) {
-            uint32_t a = act[key[i]];
-            if (a != IODFG_NO_ACTIVITY) {
-                h = (h ^ a) * 1099511628211ULL;
-                len++;
-            }
-        }
+        uint64_t len, h = tui_views_case_variant(app, c, &len);
         if (len) {
-            p[n++] = (struct var_pair){h ^ len, len, c};
+            p[n++] = (struct var_pair){h, len, c};
         }
     }
     qsort(p, n, sizeof(*p), cmp_pair);
@@ -641,9 +649,9 @@ void tui_views_fini(struct tui_app *app)
     free(app->variants);
     free(app->pred);
     free(app->succ);
-    free(app->tl.rows);
-    free(app->tl.cover);
-    free(app->tl.conc);
+    tui_listmodel_free(app->events_lm);
+    app->events_lm = NULL;
+    tui_app_timeline_free(&app->tl);
 }
 
 static int reload_acts(struct tui_app *app)
@@ -752,5 +760,6 @@ int tui_views_reload(struct tui_app *app)
         return -1;
     }
     tui_app_graph_update(app);
+    app->tl.show_events = 0; // its activity may have changed: back to the chart
     return 0;
 }

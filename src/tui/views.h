@@ -4,6 +4,8 @@
 #ifndef IODFG_TUI_VIEWS_H
 #define IODFG_TUI_VIEWS_H
 
+#include <stdint.h>
+
 struct tui_app;
 
 /* Column indexes of the Activities table. */
@@ -28,6 +30,9 @@ void tui_views_fini(struct tui_app *app);
 int tui_views_reload(struct tui_app *app);
 /* Compute the variants of the current mapping (Cases view toggle). */
 int tui_views_variants(struct tui_app *app);
+/* The variant (activity-sequence hash) case c follows in the current mapping and selection,
+ * and its length in *length (may be NULL); 0 and length 0 when c has no mapped events. */
+uint64_t tui_views_case_variant(const struct tui_app *app, uint32_t c, uint64_t *length);
 /* "G+", "R+", "=" or "" for an activity / edge slot of the current DFG. */
 const char *tui_views_act_mark(const struct tui_app *app, unsigned a);
 

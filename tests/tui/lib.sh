@@ -9,6 +9,7 @@
 #   tui_resize 80 24; tui_wait '80x24'
 #   tui_screen > got.screen          # plain text of the pane
 #   tui_expect activities-sorted     # diff against tests/tui/expected/activities-sorted.screen
+#                                    # (rebuild time masked; IODFG_UPDATE_SCREENS=1 rewrites)
 #   tui_keys q; tui_wait_exit        # prints the exit status, fails after a timeout
 # Each test gets a private tmux server (-L iodfg-$$, no config file), a fixed size, TZ=UTC,
 # LC_ALL=C.UTF-8 and a pinned TERM ($TUI_TERM: tmux-256color when terminfo has it, else
@@ -176,11 +177,18 @@ tui_wait_exit()
     tui_fail "the program did not exit"
 }
 
-# tui_expect NAME: compare the screen with tests/tui/expected/NAME.screen.
+# tui_stable: the screen with what changes from run to run masked (the rebuild time in the
+# status line, the last line).
+tui_stable()
+{
+    tui_screen | sed '$ s/ · [0-9][0-9.]* ms/ · N ms/'
+}
+
+# tui_expect NAME: compare the screen (tui_stable) with tests/tui/expected/NAME.screen.
 tui_expect()
 {
     _tui_exp="${IODFG_SRCDIR:-.}/tests/tui/expected/$1.screen"
-    tui_screen >"$TUI_TMP/$1.screen"
+    tui_stable >"$TUI_TMP/$1.screen"
     if [ "${IODFG_UPDATE_SCREENS:-0}" = 1 ]; then
         mkdir -p "$(dirname "$_tui_exp")" && cp "$TUI_TMP/$1.screen" "$_tui_exp"
         return 0

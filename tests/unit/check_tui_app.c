@@ -228,6 +228,119 @@ START_TEST(test_timeline)
 }
 END_TEST
 
+/* Zoom 2 from the start: 40 bins of 25000007 ns over [0, 1.00000025 s) of the 4.000001 s span.
+ * a1 reads at 0.1 s (79 us) and 0.3 s (20 us): bins 3-4 and 11-12 (each start lies a few ns
+ * before a bin edge); a2 reads at 0.0 s and 0.5 s (10 us): bins 0 and 19-20. */
+START_TEST(test_timeline_zoom_bins)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_uint_eq(APP->tl.row_off[1], 2);
+    ck_assert_uint_eq(APP->tl.row_off[2], 4);
+    tui_app_command(APP, TUI_CMD_ZOOM_IN);
+    tui_app_command(APP, TUI_CMD_ZOOM_IN);
+    tui_app_command(APP, TUI_CMD_FIT); // back to the start, then zoom without moving
+    APP->tl.zoom = 2;
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_int_eq(APP->tl.bin_ns, 25000007);
+    ck_assert_uint_eq(APP->tl.rows[0], 0);
+    ck_assert_uint_eq(APP->tl.rows[1], 1);
+    static const int a1[] = {3, 4, 11, 12}, a2[] = {0, 19, 20};
+    for (int b = 0; b < 40; b++) {
+        int in1 = 0, in2 = 0;
+        for (int i = 0; i < 4; i++) {
+            in1 |= a1[i] == b;
+        }
+        for (int i = 0; i < 3; i++) {
+            in2 |= a2[i] == b;
+        }
+        ck_assert_msg((APP->tl.cover[b] > 0) == in1, "a1 bin %d", b);
+        ck_assert_msg((APP->tl.cover[40 + b] > 0) == in2, "a2 bin %d", b);
+    }
+    // 0.1 s + 79 us: 28 ns in bin 3 and 78972 ns (0.3% of a bin) in bin 4: both shown with the
+    // 0.02 minimum, so every busy bin has the same concurrency and the first one is the peak
+    ck_assert_float_eq_tol(APP->tl.cover[3], 0.02f, 1e-6f);
+    ck_assert_float_eq_tol(APP->tl.cover[4], 0.02f, 1e-6f);
+    ck_assert_int_eq(APP->tl.peak_bin, 0);
+    // panned to 1 s: no read:/usr/lib there, the rows stay
+    APP->tl.pan_set = 1;
+    APP->tl.from_ns = APP->tl.t0_ns + 1000000000;
+    APP->tl.stamp = 0;
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_uint_eq(APP->tl.nrows, 2);
+    ck_assert_int_eq(APP->tl.peak_bin, -1);
+}
+END_TEST
+
+/* Enter in the Timeline lists the cursor case's events of the activity; Esc returns. */
+START_TEST(test_timeline_events)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_ptr_null(tui_app_table(APP));
+    tui_app_command(APP, TUI_CMD_MOVE_DOWN); // a2
+    tui_app_command(APP, TUI_CMD_MOVE_DOWN); // stays on the last row
+    ck_assert_uint_eq(APP->tl.cursor, 1);
+    tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
+    ck_assert_int_eq(APP->tl.show_events, 1);
+    struct tui_listmodel *ev = tui_app_table(APP);
+    ck_assert_ptr_eq(ev, APP->events_lm);
+    ck_assert_uint_eq(tui_listmodel_count(ev), 2);
+    char buf[64];
+    ck_assert_str_eq(tui_listmodel_cell(ev, 0, 3, buf, sizeof(buf)), "read");
+    ck_assert_str_eq(tui_listmodel_cell(ev, 1, 4, buf, sizeof(buf)), "/usr/lib/libc.so.6");
+    ck_assert_str_eq(tui_app_case_name(APP, APP->tl.events_row_case), "a_host1_2");
+    // sorted by duration, longest first: 79 us at 0.0 s, then 10 us at 0.5 s
+    tui_listmodel_sort(ev, 1, 0);
+    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 0)], 3);
+    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 1)], 4);
+    tui_app_command(APP, TUI_CMD_CANCEL);
+    ck_assert_int_eq(APP->tl.show_events, 0);
+    ck_assert_int_eq(APP->view, TUI_VIEW_TIMELINE);
+}
+END_TEST
+
+/* Enter on a case filters to it; Enter on a variant puts its cases into G, r into R. */
+START_TEST(test_cases_variants_enter)
+{
+    tui_app_command(APP, TUI_CMD_VIEW_CASES);
+    struct tui_listmodel *lm = tui_app_table(APP);
+    tui_listmodel_first(lm);
+    uint32_t c = APP->case_rows[tui_listmodel_row(lm, 0)];
+    const struct iodfg_case_info *ci = iodfg_eventlog_case(APP->log, c);
+    tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
+    ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
+    ck_assert_uint_eq(APP->ncase_rows, 1);
+    ck_assert_uint_eq(APP->events_shown, iodfg_eventlog_case_offsets(APP->log)[c + 1] -
+                                             iodfg_eventlog_case_offsets(APP->log)[c]);
+    (void)ci;
+    tui_app_command(APP, TUI_CMD_POP_FILTER);
+    // with call=read, a1 (read write read -> read read) follows a2's variant
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "call=read");
+    tui_app_command(APP, TUI_CMD_VARIANTS);
+    ck_assert_uint_eq(APP->nvariants, 2);
+    lm = tui_app_table(APP);
+    tui_listmodel_first(lm);
+    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ncases, 2);
+    tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
+    ck_assert_uint_eq(APP->ng, 2);
+    ck_assert_int_eq(APP->g_on[0] && APP->g_on[1], 1);
+    tui_listmodel_move(lm, 1);
+    tui_app_command(APP, TUI_CMD_GROUP_R);
+    ck_assert_uint_eq(APP->nr, 1);
+    ck_assert_int_eq(APP->r_on[2], 1);
+    ck_assert_int_eq(APP->diff_valid, 1);
+    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ng, 2);
+}
+END_TEST
+
 START_TEST(test_session_roundtrip)
 {
     struct iodfg_error err;
@@ -286,6 +399,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_rule_edit_live);
     tcase_add_test(tc, test_groups_diff);
     tcase_add_test(tc, test_timeline);
+    tcase_add_test(tc, test_timeline_zoom_bins);
+    tcase_add_test(tc, test_timeline_events);
+    tcase_add_test(tc, test_cases_variants_enter);
     tcase_add_test(tc, test_session_roundtrip);
     suite_add_tcase(s, tc);
     return s;

@@ -107,8 +107,27 @@ static const char *cover_glyph(struct tui_screen *s, float f)
                                             : TUI_G_LIGHT);
 }
 
+/* The Timeline's drill-in: one case's events of the activity, as a table. */
+static void draw_events(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    const struct tui_timeline *tl = &app->tl;
+    char head[600];
+    snprintf(head, sizeof(head), "%s in %s: %llu events · Esc returns",
+             tl->activity != UINT32_MAX ? tui_app_activity_name(app, tl->activity)
+                                        : "all activities",
+             tui_app_case_name(app, tl->events_row_case), (unsigned long long)tl->nevents);
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_DETAIL, head, 0);
+    r.y += 1;
+    r.h -= 1;
+    tui_table_draw(s, r, app->events_lm, "no events");
+}
+
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {
+    if (app->tl.show_events && app->events_lm) {
+        draw_events(s, r, app);
+        return;
+    }
     int label = 22;
     int nbins = r.w - label - 2;
     if (nbins < 10 || tui_app_timeline(app, nbins)) {
@@ -153,14 +172,23 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
         tui_screen_text(s, r.y + 2, x, w, TUI_STYLE_TIMELINE_PEAK, mk, 0);
     }
     int rows = r.h - 3;
-    if (tl->top >= tl->nrows) {
-        tl->top = tl->nrows ? tl->nrows - 1 : 0;
+    if (tl->cursor >= tl->nrows) {
+        tl->cursor = tl->nrows ? tl->nrows - 1 : 0;
+    }
+    if (tl->cursor < tl->top) {
+        tl->top = tl->cursor;
+    } else if (rows > 0 && tl->cursor >= tl->top + (uint32_t)rows) {
+        tl->top = tl->cursor - (uint32_t)rows + 1;
     }
     for (int i = 0; i < rows && tl->top + (uint32_t)i < tl->nrows; i++) {
         uint32_t row = tl->top + (uint32_t)i;
         int y = r.y + 3 + i;
-        tui_screen_text(s, y, r.x + 1, label - 2, TUI_STYLE_NORMAL,
-                        tui_app_case_name(app, tl->rows[row]), 0);
+        int cur = row == tl->cursor;
+        char name[300];
+        snprintf(name, sizeof(name), "%s%s", cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
+                 tui_app_case_name(app, tl->rows[row]));
+        tui_screen_text(s, y, r.x, label - 1, cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL, name,
+                        0);
         const float *cv = tl->cover + (size_t)row * (size_t)tl->nbins;
         for (int b = 0; b < tl->nbins; b++) {
             if (cv[b] > 0) {

@@ -161,7 +161,7 @@ static void detail(struct tui_app *app, char *buf, size_t size)
     } else if (app->view == TUI_VIEW_GRAPH) {
         snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows");
     } else if (app->view == TUI_VIEW_TIMELINE) {
-        snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k scroll cases · 1 to pick activity");
+        snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
     } else if (app->view == TUI_VIEW_RULES) {
         snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
     }
