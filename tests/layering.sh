@@ -7,7 +7,7 @@ cd "$top" || exit 1
 bad=0
 report() { echo "layering: $1"; bad=1; }
 
-ENGINE_H='rules|filter|dfg|stats|diff|export|analysis|sanitize|format|metrics'
+ENGINE_H='rules|filter|dfg|stats|diff|export|analysis|sanitize|format|metrics|characterize|bandwidth|access'
 IO_H='strace|store|ingest|casename|atomicfile'
 for f in src/model/*.[ch]; do
   grep -HnE "#include [<\"](iodfg/($ENGINE_H|$IO_H)\.h|hdf5\.h|pcre2\.h|curses\.h|ncurses)" "$f" &&

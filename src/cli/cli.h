@@ -33,6 +33,8 @@ int cli_info(int argc, char **argv);
 int cli_tui(int argc, char **argv);
 int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_characterize(int argc, char **argv);
+int cli_bandwidth(int argc, char **argv);
 
 /* Print "iodfg: <formatted error>" to stderr. */
 void cli_error(const struct iodfg_error *err);
@@ -44,6 +46,7 @@ struct cli_ingest_opts {
     const char *name_pattern;
     unsigned jobs;
     int quiet;
+    const char *mounts_path; /* --mounts FILE; NULL = mounts.txt beside the traces, or built-in */
 };
 
 /* Totals of an ingest, for the closing summary. */
@@ -161,5 +164,31 @@ int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b
 void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len);
 /* Display columns of UTF-8 text (combining marks take none). */
 size_t cli_text_width(const char *s, size_t len);
+
+/* ---- characterize and bandwidth: the selection they share (cli_characterize.c) ---- */
+
+/* A loaded log with every column, the mapping, and one or two selections (all, or G and R). */
+struct cli_metrics {
+    struct iodfg_eventlog *log;
+    struct iodfg_rules *rules;
+    struct iodfg_mapping map;
+    struct iodfg_filter_result fr;
+    uint8_t *case_on[2]; /* selected cases of each group */
+    int ngroups;         /* 1 (no groups) or 2 (G, R) */
+    struct iodfg_selection sel[2];
+};
+/* Load inputs and build rules, filters, groups and mapping like `dfg`; prints errors and
+ * returns an enum cli_exit. Call cli_metrics_fini in every case. */
+int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
+                    size_t n);
+void cli_metrics_fini(struct cli_metrics *m);
+/* Output formats of characterize and bandwidth. */
+enum cli_format { CLI_FMT_TABLE = 0, CLI_FMT_TSV, CLI_FMT_JSON };
+/* 0 and *f for "table", "tsv" or "json"; CLI_USAGE after a message otherwise. */
+int cli_format_parse(const char *s, enum cli_format *f);
+/* A JSON number, or null when not finite. */
+void cli_json_num(struct iodfg_buf *b, double v);
+/* A JSON string (escaped). */
+void cli_json_str(struct iodfg_buf *b, const char *s);
 
 #endif

@@ -24,13 +24,15 @@ static const struct command commands[] = {
     {"tui", cli_tui, "explore an event log in the terminal (also: iodfg LOG.h5)"},
     {"dfg", cli_dfg, "write the Directly-Follows Graph (DOT, TSV, JSON, SVG, PNG)"},
     {"stats", cli_stats, "rank activities and transitions by their statistics"},
+    {"characterize", cli_characterize, "I/O characterisation: bandwidths, patterns, intensity"},
+    {"bandwidth", cli_bandwidth, "perceived vs effective bandwidth and time shares"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: iodfg COMMAND [OPTIONS] ...\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
     }
     fprintf(out, "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n");
 }

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-server I/O counter samples (seed 003's server-side counters) and their CSV reader.
+ * The struct is plain data: the engine (metrics.h) reads it; only the reader is io code. */
+#ifndef IODFG_COUNTERS_H
+#define IODFG_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iodfg_error;
+
+/* The cumulative counters of seed 003's Table I, in CSV column order after server and time. */
+enum iodfg_counter {
+    IODFG_CTR_BYTES_READ = 0, /* _br_ */
+    IODFG_CTR_BYTES_WRITTEN,  /* _bw_ */
+    IODFG_CTR_READ_OPS,       /* _rdc_ */
+    IODFG_CTR_WRITE_OPS,      /* _wc_ */
+    IODFG_CTR_OPENS,          /* _oc_ */
+    IODFG_CTR_CLOSES,         /* _cc_ */
+    IODFG_CTR__N
+};
+/* CSV header name of a counter ("bytes_read", ...). */
+const char *iodfg_counter_name(enum iodfg_counter c);
+
+/* Samples grouped by server (in order of first appearance), ascending time within a server.
+ * Values are cumulative and made monotonic: a decrease is a counter reset, after which the
+ * values continue from the last value before it. */
+struct iodfg_counters {
+    uint32_t nservers;
+    char **server;   /* nservers names */
+    uint64_t *first; /* nservers + 1: samples of server s are [first[s], first[s+1]) */
+    size_t nsamples;
+    double *t_s;             /* sample times, seconds */
+    double *v[IODFG_CTR__N]; /* counter values */
+};
+
+void iodfg_counters_init(struct iodfg_counters *c);
+void iodfg_counters_fini(struct iodfg_counters *c);
+
+/* Parse CSV text: lines "server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes"
+ * (time in seconds, values non-negative numbers); an optional header line naming these
+ * columns (in any order), '#' comments and blank lines. Replaces c's contents. -1 with err
+ * (where = `where`, line and column) on a malformed line, a repeated time of one server, or
+ * out of memory. */
+int iodfg_counters_parse(struct iodfg_counters *c, const char *text, size_t len, const char *where,
+                         struct iodfg_error *err);
+/* Read and parse a file. */
+int iodfg_counters_read(struct iodfg_counters *c, const char *path, struct iodfg_error *err);
+
+#endif

@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: MIT */
+/* `iodfg characterize`: seed 003's binned metrics, seed 002's bandwidths and the access patterns
+ * of the selection; also seed 003 on server-side counter samples (--counters FILE.csv). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/access.h"
+#include "iodfg/bandwidth.h"
+#include "iodfg/characterize.h"
+#include "iodfg/counters.h"
+#include "iodfg/error.h"
+#include "iodfg/format.h"
+#include "iodfg/metrics.h"
+#include "iodfg/rules.h"
+#include "iodfg/sanitize.h"
+#include "iodfg/strpool.h"
+
+#include "cli.h"
+
+/* ---- the shared selection ---- */
+
+static int load_rules(struct cli_metrics *m, const char *path)
+{
+    if (!(m->rules = iodfg_rules_new())) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    if (!path) {
+        return CLI_OK;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_errorf("%s: %s", path, strerror(errno));
+        return CLI_FAIL;
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        iodfg_buf_add(&b, chunk, n);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    int rc = CLI_OK;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (bad || b.failed) {
+        cli_errorf("%s: %s", path, bad ? "read error" : "out of memory");
+        rc = CLI_FAIL;
+    } else if (iodfg_rules_compile(m->rules, b.data ? b.data : "", b.len, path, &err)) {
+        cli_error_caret(&err, b.data, b.len);
+        rc = CLI_FAIL;
+    }
+    iodfg_buf_fini(&b);
+    return rc;
+}
+
+// G and R masks (a missing group is the complement of the other), kept within the filters.
+static int build_groups(struct cli_metrics *m, const struct cli_analyze_opts *o, uint32_t nc)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if ((o->green && iodfg_filter_case_mask(o->green, m->log, m->case_on[0], &err)) ||
+        (o->red && iodfg_filter_case_mask(o->red, m->log, m->case_on[1], &err))) {
+        cli_error(&err);
+        return CLI_USAGE;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        if (!o->green) {
+            m->case_on[0][c] = !m->case_on[1][c];
+        } else if (!o->red) {
+            m->case_on[1][c] = !m->case_on[0][c];
+        }
+    }
+    if (iodfg_filter_groups_check(m->log, m->case_on[0], m->case_on[1], &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    m->ngroups = 2;
+    return CLI_OK;
+}
+
+int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
+                    size_t n)
+{
+    memset(m, 0, sizeof(*m));
+    iodfg_filter_result_init(&m->fr);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_mapping_init(&m->map, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    int rc = load_rules(m, o->rules_path);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    struct cli_ingest_totals totals;
+    m->log = cli_load(inputs, n, IODFG_COL_ALL, &o->ingest, &totals, &err);
+    if (!m->log) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    if (iodfg_filter_stack_apply(o->filters, m->log, &m->fr, &err) ||
+        iodfg_rules_apply(m->rules, m->log, m->fr.key_on, &m->map, NULL, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    uint32_t nc = iodfg_eventlog_case_count(m->log);
+    m->case_on[0] = calloc((size_t)nc + 1, 1);
+    m->case_on[1] = calloc((size_t)nc + 1, 1);
+    if (!m->case_on[0] || !m->case_on[1]) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    m->ngroups = 1;
+    if (o->green || o->red) {
+        if ((rc = build_groups(m, o, nc)) != CLI_OK) {
+            return rc;
+        }
+    } else {
+        memset(m->case_on[0], 1, nc);
+    }
+    for (int g = 0; g < m->ngroups; g++) {
+        for (uint32_t c = 0; c < nc; c++) {
+            m->case_on[g][c] = m->case_on[g][c] && (!m->fr.case_on || m->fr.case_on[c]);
+        }
+        iodfg_filter_result_selection(&m->fr, &m->sel[g]);
+        m->sel[g].case_on = m->case_on[g];
+        m->sel[g].per_pid = o->per_pid;
+    }
+    return CLI_OK;
+}
+
+void cli_metrics_fini(struct cli_metrics *m)
+{
+    free(m->case_on[0]);
+    free(m->case_on[1]);
+    iodfg_mapping_fini(&m->map);
+    iodfg_filter_result_fini(&m->fr);
+    iodfg_rules_free(m->rules);
+    iodfg_eventlog_free(m->log);
+    memset(m, 0, sizeof(*m));
+}
+
+int cli_format_parse(const char *s, enum cli_format *f)
+{
+    static const char *const names[] = {"table", "tsv", "json"};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *f = (enum cli_format)i;
+            return 0;
+        }
+    }
+    cli_errorf("--format takes table, tsv or json, not '%s'", s);
+    return CLI_USAGE;
+}
+
+void cli_json_num(struct iodfg_buf *b, double v)
+{
+    isfinite(v) ? (void)iodfg_buf_addf(b, "%.17g", v) : (void)iodfg_buf_addf(b, "null");
+}
+
+void cli_json_str(struct iodfg_buf *b, const char *s)
+{
+    iodfg_buf_add(b, "\"", 1);
+    iodfg_sanitize_json(b, s, strlen(s));
+    iodfg_buf_add(b, "\"", 1);
+}
+
+/* ---- option values ---- */
+
+// "250us", "10ms", "2s", "500ns", "1.5" (seconds) -> ns; -1 when malformed or not positive.
+static int64_t parse_duration(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"µs", 1e3}, {"ns", 1}};
+    for (size_t i = 0; errno == 0 && end != s && i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) == 0) {
+            double ns = v * units[i].ns;
+            return ns >= 1 && ns < 9e18 ? (int64_t)llround(ns) : -1;
+        }
+    }
+    return -1;
+}
+
+// "0", "4096", "128KiB", "1M", "2GiB" -> bytes; -1 when malformed.
+static double parse_bytes(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v >= 0) || !isfinite(v)) {
+        return -1;
+    }
+    static const char *const units[] = {"", "K", "M", "G", "T"};
+    for (int i = 0; i < 5; i++) {
+        size_t ul = strlen(units[i]);
+        if (strncmp(end, units[i], ul) == 0 &&
+            (end[ul] == '\0' || strcmp(end + ul, "B") == 0 || (i && strcmp(end + ul, "iB") == 0))) {
+            return v * pow(1024, i);
+        }
+    }
+    return -1;
+}
+
+/* ---- output pieces ---- */
+
+static void put_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width);
+
+struct char_opts {
+    struct cli_analyze_opts a;
+    struct iodfg_bin_opts bin;
+    enum cli_format format;
+    int64_t alignment;
+    const char *counters;
+    int width;
+};
+
+static const char *const dir_name[2] = {"read", "write"};
+
+static void metrics_table(struct iodfg_buf *b, const struct iodfg_binned *bn)
+{
+    char v[2][IODFG_FORMAT_MIN];
+    const struct iodfg_dir_metrics *r = &bn->dir[0], *w = &bn->dir[1];
+    iodfg_buf_addf(b, "%-30s %12s %12s\n", "metric (seed 003)", "read", "write");
+#define ROW(label, fn, fr, fw)                                                                     \
+    iodfg_buf_addf(b, "%-30s %12s %12s\n", label, fn(v[0], sizeof(v[0]), fr, 0),                   \
+                   fn(v[1], sizeof(v[1]), fw, 0))
+    ROW("N, volume (Eq. 4)", iodfg_format_bytes, (int64_t)llround(r->volume),
+        (int64_t)llround(w->volume));
+    iodfg_buf_addf(b, "%-30s %12.0f %12.0f\n", "operations", r->ops, w->ops);
+    ROW("max B(t), bandwidth (Eq. 5)", iodfg_format_rate, r->bw_max, w->bw_max);
+    iodfg_buf_addf(b, "%-30s %12.1f %12.1f\n", "max Γ(t), IOPS (Eq. 6)", r->iops_max, w->iops_max);
+    ROW("max B(s,t) of one server", iodfg_format_rate, r->server_bw_max, w->server_bw_max);
+    iodfg_buf_addf(b, "%-30s %12u %12u\n", "bins with I/O > c (Σ H)", r->busy_bins, w->busy_bins);
+    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "I, I/O intensity (Eq. 7)", r->intensity,
+                   w->intensity);
+    iodfg_buf_addf(b, "%-30s %12.2f %12.2f\n", "l_IO (bins)", r->l_io, w->l_io);
+    iodfg_buf_addf(b, "%-30s %12.2f %12.2f\n", "l_noIO (bins)", r->l_noio, w->l_noio);
+    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "ρ, burstiness (Eq. 8)", r->burstiness,
+                   w->burstiness);
+    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "Π, parallel (unnormalised)", r->par_raw,
+                   w->par_raw);
+    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "P, parallel intensity (Eq. 9)", r->parallel,
+                   w->parallel);
+#undef ROW
+}
+
+static void chart(struct iodfg_buf *b, const struct iodfg_binned *bn, int width)
+{
+    for (int q = 0; q < 2; q++) {
+        double max = 0;
+        uint8_t *cells = malloc((size_t)width * 9);
+        if (cells) {
+            max = iodfg_binned_chart_cells(bn, q, width, 9, cells);
+            free(cells);
+        }
+        char v[IODFG_FORMAT_MIN];
+        if (q == 0) {
+            iodfg_format_rate(v, sizeof(v), max, 0);
+        } else {
+            snprintf(v, sizeof(v), "%.1f ops/s", max);
+        }
+        iodfg_buf_addf(b, "\n%s over time (read above the axis, write below; full height %s)\n",
+                       q ? "IOPS" : "bandwidth", v);
+        iodfg_binned_chart(b, bn, q, width, 9);
+    }
+}
+
+static void servers_out(struct iodfg_buf *b, const struct iodfg_binned *bn, enum cli_format f)
+{
+    if (f == CLI_FMT_TABLE) {
+        iodfg_buf_addf(b, "\n%-24s %12s %12s %12s %12s\n", "server", "N_r", "N_w", "max B_r",
+                       "max B_w");
+    } else if (f == CLI_FMT_TSV) {
+        iodfg_buf_addf(b, "\nserver\tbytes_read\tbytes_written\tbw_read_max\tbw_write_max\n");
+    }
+    double dt = (double)bn->dt_ns / 1e9;
+    for (uint32_t s = 0; s < bn->nservers; s++) {
+        double n[2] = {0, 0}, mx[2] = {0, 0};
+        for (int x = 0; x < 2; x++) {
+            for (uint32_t i = 0; i < bn->nbins; i++) {
+                double v = bn->bytes[x][(size_t)s * bn->nbins + i];
+                n[x] += v;
+                mx[x] = fmax(mx[x], v / dt);
+            }
+        }
+        if (f == CLI_FMT_TABLE) {
+            char v[4][IODFG_FORMAT_MIN];
+            put_name(b, f, bn->server[s], 24);
+            iodfg_buf_addf(b, " %12s %12s %12s %12s\n",
+                           iodfg_format_bytes(v[0], sizeof(v[0]), (int64_t)llround(n[0]), 0),
+                           iodfg_format_bytes(v[1], sizeof(v[1]), (int64_t)llround(n[1]), 0),
+                           iodfg_format_rate(v[2], sizeof(v[2]), mx[0], 0),
+                           iodfg_format_rate(v[3], sizeof(v[3]), mx[1], 0));
+        } else if (f == CLI_FMT_TSV) {
+            put_name(b, f, bn->server[s], 0);
+            iodfg_buf_addf(b, "\t%.17g\t%.17g\t%.17g\t%.17g\n", n[0], n[1], mx[0], mx[1]);
+        } else {
+            iodfg_buf_addf(b, "%s{\"server\":", s ? "," : "");
+            put_name(b, f, bn->server[s], 0);
+            iodfg_buf_addf(b,
+                           ",\"bytes_read\":%.17g,\"bytes_written\":%.17g,"
+                           "\"bw_read_max\":%.17g,\"bw_write_max\":%.17g}",
+                           n[0], n[1], mx[0], mx[1]);
+        }
+    }
+}
+
+static const char *const metric_keys[] = {"volume",        "ops",        "bw_max",    "iops_max",
+                                          "server_bw_max", "busy_bins",  "intensity", "l_io",
+                                          "l_noio",        "burstiness", "par_raw",   "parallel"};
+
+static void metric_values(const struct iodfg_dir_metrics *d, double *v)
+{
+    const double vals[] = {d->volume,        d->ops,        d->bw_max,    d->iops_max,
+                           d->server_bw_max, d->busy_bins,  d->intensity, d->l_io,
+                           d->l_noio,        d->burstiness, d->par_raw,   d->parallel};
+    memcpy(v, vals, sizeof(vals));
+}
+#define NMETRIC (sizeof(metric_keys) / sizeof(metric_keys[0]))
+
+// Seed 003 for one selection or the counters, in the chosen format.
+static void seed003_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
+                        const struct char_opts *o)
+{
+    double v[2][NMETRIC];
+    metric_values(&bn->dir[0], v[0]);
+    metric_values(&bn->dir[1], v[1]);
+    if (o->format == CLI_FMT_TABLE) {
+        char t[3][IODFG_FORMAT_MIN];
+        iodfg_buf_addf(b, "span %s, Δt %s (%u bins), c = %.0f B, %u server(s)\n\n",
+                       iodfg_format_duration(t[0], sizeof(t[0]), bn->span_ns, 0),
+                       iodfg_format_duration(t[1], sizeof(t[1]), bn->dt_ns, 0), bn->nbins,
+                       bn->threshold, bn->nservers);
+        metrics_table(b, bn);
+        chart(b, bn, o->width);
+        servers_out(b, bn, o->format);
+    } else if (o->format == CLI_FMT_TSV) {
+        iodfg_buf_addf(b, "metric\tread\twrite\n");
+        iodfg_buf_addf(b, "t0_ns\t%lld\t%lld\ndt_ns\t%lld\t%lld\nbins\t%u\t%u\n",
+                       (long long)bn->t0_ns, (long long)bn->t0_ns, (long long)bn->dt_ns,
+                       (long long)bn->dt_ns, bn->nbins, bn->nbins);
+        iodfg_buf_addf(b, "threshold\t%.17g\t%.17g\nservers\t%u\t%u\n", bn->threshold,
+                       bn->threshold, bn->nservers, bn->nservers);
+        for (size_t i = 0; i < NMETRIC; i++) {
+            iodfg_buf_addf(b, "%s\t%.17g\t%.17g\n", metric_keys[i], v[0][i], v[1][i]);
+        }
+        servers_out(b, bn, o->format);
+        iodfg_buf_addf(b, "\nbin\tstart_ns\tbytes_read\tbytes_written\tops_read\tops_written\n");
+        for (uint32_t i = 0; i < bn->nbins; i++) {
+            iodfg_buf_addf(b, "%u\t%lld\t%.17g\t%.17g\t%.17g\t%.17g\n", i,
+                           (long long)(bn->t0_ns + (int64_t)i * bn->dt_ns), bn->total_bytes[0][i],
+                           bn->total_bytes[1][i], bn->total_ops[0][i], bn->total_ops[1][i]);
+        }
+    } else {
+        iodfg_buf_addf(b,
+                       "{\"t0_ns\":%lld,\"dt_ns\":%lld,\"span_ns\":%lld,\"bins\":%u,"
+                       "\"threshold\":%.17g,\"nservers\":%u",
+                       (long long)bn->t0_ns, (long long)bn->dt_ns, (long long)bn->span_ns,
+                       bn->nbins, bn->threshold, bn->nservers);
+        for (int x = 0; x < 2; x++) {
+            iodfg_buf_addf(b, ",\"%s\":{", dir_name[x]);
+            for (size_t i = 0; i < NMETRIC; i++) {
+                iodfg_buf_addf(b, "%s\"%s\":", i ? "," : "", metric_keys[i]);
+                cli_json_num(b, v[x][i]);
+            }
+            iodfg_buf_addf(b, ",\"bandwidth\":[");
+            for (uint32_t i = 0; i < bn->nbins; i++) {
+                iodfg_buf_addf(b, "%s%.17g", i ? "," : "", bn->total_bytes[x][i]);
+            }
+            iodfg_buf_addf(b, "],\"ops\":[");
+            for (uint32_t i = 0; i < bn->nbins; i++) {
+                iodfg_buf_addf(b, "%s%.17g", i ? "," : "", bn->total_ops[x][i]);
+            }
+            iodfg_buf_addf(b, "]}");
+        }
+        iodfg_buf_addf(b, ",\"servers\":[");
+        servers_out(b, bn, o->format);
+        iodfg_buf_addf(b, "]}");
+    }
+}
+
+/* ---- seed 002 and access patterns per activity ---- */
+
+// A name in a table cell (padded to width, terminal-safe), a TSV field or a JSON string.
+static void put_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
+{
+    if (f == CLI_FMT_JSON) {
+        cli_json_str(b, s);
+        return;
+    }
+    size_t before = b->len;
+    f == CLI_FMT_TSV ? iodfg_sanitize_tsv(b, s, strlen(s)) : iodfg_sanitize_term(b, s, strlen(s));
+    size_t w = b->failed ? 0 : cli_text_width(b->data + before, b->len - before);
+    for (; (int)w < width; w++) {
+        iodfg_buf_add(b, " ", 1);
+    }
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
+                           const struct iodfg_characterization *r, enum cli_format f)
+{
+    const char *hdr = "activity\tcases\tevents\tbytes\tdur_sum_ns\tperceived_Bps\teffective_Bps"
+                      "\ttime_share\tstair\tbusy_ns";
+    if (f == CLI_FMT_TABLE) {
+        iodfg_buf_addf(b, "\n%-28s %5s %8s %9s %11s %11s %6s %6s\n", "activity (seed 002)", "cases",
+                       "events", "bytes", "perceived", "effective", "time", "stair");
+    } else if (f == CLI_FMT_TSV) {
+        iodfg_buf_addf(b, "\n%s\n", hdr);
+    }
+    int first = 1;
+    for (uint32_t a = 0; a < r->bw.nactivities; a++) {
+        const struct iodfg_bw_row *row = &r->bw.act[a];
+        const struct iodfg_serial_row *sr = &r->serial.act[a];
+        if (!row->count) {
+            continue;
+        }
+        const char *name = iodfg_mapping_name(&m->map, a);
+        if (f == CLI_FMT_TABLE) {
+            char v[4][IODFG_FORMAT_MIN];
+            put_name(b, f, name, 28);
+            iodfg_buf_addf(b, " %5u %8llu %9s %11s %11s %6s %6.3f\n", row->cases,
+                           (unsigned long long)row->count,
+                           iodfg_format_bytes(v[0], sizeof(v[0]), row->bytes, 0),
+                           iodfg_format_rate(v[1], sizeof(v[1]), row->perceived, 0),
+                           iodfg_format_rate(v[2], sizeof(v[2]), row->effective, 0),
+                           iodfg_format_percent(v[3], sizeof(v[3]), row->share, 0), sr->stair);
+        } else if (f == CLI_FMT_TSV) {
+            put_name(b, f, name, 0);
+            iodfg_buf_addf(b, "\t%u\t%llu\t%lld\t%lld\t%.17g\t%.17g\t%.17g\t%.17g\t%lld\n",
+                           row->cases, (unsigned long long)row->count, (long long)row->bytes,
+                           (long long)row->dur_sum_ns, row->perceived, row->effective, row->share,
+                           sr->stair, (long long)sr->busy_ns);
+        } else {
+            iodfg_buf_addf(b, "%s{\"activity\":", first ? "" : ",\n");
+            put_name(b, f, name, 0);
+            iodfg_buf_addf(b,
+                           ",\"cases\":%u,\"events\":%llu,\"bytes\":%lld,\"dur_sum_ns\":%lld,"
+                           "\"perceived\":",
+                           row->cases, (unsigned long long)row->count, (long long)row->bytes,
+                           (long long)row->dur_sum_ns);
+            cli_json_num(b, row->perceived);
+            iodfg_buf_addf(b, ",\"effective\":");
+            cli_json_num(b, row->effective);
+            iodfg_buf_addf(b, ",\"time_share\":");
+            cli_json_num(b, row->share);
+            iodfg_buf_addf(b, ",\"stair\":%.17g,\"busy_ns\":%lld,\"access\":{", sr->stair,
+                           (long long)sr->busy_ns);
+            for (int x = 0; x < 2; x++) {
+                const struct iodfg_access_dir *d = &r->access.act[a].dir[x];
+                iodfg_buf_addf(b,
+                               "%s\"%s\":{\"ops\":%llu,\"consecutive\":%llu,\"sequential\":%llu,"
+                               "\"random\":%llu,\"unknown\":%llu,\"unaligned\":%llu,"
+                               "\"bytes\":%lld,\"hist\":[",
+                               x ? "," : "", dir_name[x], (unsigned long long)d->ops,
+                               (unsigned long long)d->consecutive,
+                               (unsigned long long)d->sequential, (unsigned long long)d->random,
+                               (unsigned long long)d->unknown, (unsigned long long)d->unaligned,
+                               (long long)d->bytes);
+                for (int k = 0; k < IODFG_ACCESS_BINS; k++) {
+                    iodfg_buf_addf(b, "%s%llu", k ? "," : "", (unsigned long long)d->hist[k]);
+                }
+                iodfg_buf_addf(b, "]}");
+            }
+            iodfg_buf_addf(b, "}}");
+        }
+        first = 0;
+    }
+}
+
+static void access_line(struct iodfg_buf *b, enum cli_format f, const char *name, int x,
+                        const struct iodfg_access_dir *d)
+{
+    if (!d->ops) {
+        return;
+    }
+    if (f == CLI_FMT_TABLE) {
+        char v[IODFG_FORMAT_MIN];
+        put_name(b, f, name, 28);
+        iodfg_buf_addf(b, " %-5s %8llu %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %9s\n", dir_name[x],
+                       (unsigned long long)d->ops, pct(d->consecutive, d->ops),
+                       pct(d->sequential, d->ops), pct(d->random, d->ops), pct(d->unknown, d->ops),
+                       pct(d->unaligned, d->ops),
+                       iodfg_format_bytes(v, sizeof(v), iodfg_access_median_bin(d), 0));
+    } else {
+        put_name(b, f, name, 0);
+        iodfg_buf_addf(b, "\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%lld\n", dir_name[x],
+                       (unsigned long long)d->ops, (unsigned long long)d->consecutive,
+                       (unsigned long long)d->sequential, (unsigned long long)d->random,
+                       (unsigned long long)d->unknown, (unsigned long long)d->unaligned,
+                       (long long)d->bytes, (long long)iodfg_access_median_bin(d));
+    }
+}
+
+static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
+                       const struct iodfg_characterization *r, enum cli_format f, int per_file)
+{
+    static const char tsv_cols[] = "\tdir\tops\tconsecutive\tsequential\trandom\tunknown"
+                                   "\tunaligned\tbytes\tmedian_size_bin\n";
+    if (f == CLI_FMT_TABLE) {
+        iodfg_buf_addf(b, "\n%-28s %-5s %8s %7s %7s %7s %7s %7s %9s\n", "access pattern", "dir",
+                       "ops", "consec", "seq", "random", "unknown", "unalign", "median");
+    } else {
+        iodfg_buf_addf(b, "\nactivity%s", tsv_cols);
+    }
+    for (uint32_t a = 0; a < r->access.nactivities; a++) {
+        for (int x = 0; x < 2; x++) {
+            access_line(b, f, iodfg_mapping_name(&m->map, a), x, &r->access.act[a].dir[x]);
+        }
+    }
+    for (int x = 0; x < 2; x++) {
+        access_line(b, f, "(all)", x, &r->access.overall.dir[x]);
+    }
+    if (per_file) {
+        const struct iodfg_strpool *pool = iodfg_eventlog_pool(m->log);
+        f == CLI_FMT_TABLE ? (void)iodfg_buf_addf(b, "\nper (case, file)\n")
+                           : (void)iodfg_buf_addf(b, "\ncase\tfile%s", tsv_cols);
+        for (size_t i = 0; i < r->access.nfiles; i++) {
+            const struct iodfg_access_file *af = &r->access.files[i];
+            const char *cn =
+                iodfg_strpool_get(pool, iodfg_eventlog_case(m->log, af->case_idx)->name);
+            const char *path = iodfg_strpool_get(pool, af->path);
+            for (int x = 0; x < 2; x++) {
+                if (!af->row.dir[x].ops) {
+                    continue;
+                }
+                if (f == CLI_FMT_TABLE) {
+                    iodfg_buf_addf(b, "  ");
+                    put_name(b, f, cn, 0);
+                    iodfg_buf_addf(b, " ");
+                    put_name(b, f, path, 0);
+                    iodfg_buf_addf(b, "\n");
+                    access_line(b, f, "", x, &af->row.dir[x]);
+                } else {
+                    put_name(b, f, cn, 0);
+                    iodfg_buf_addf(b, "\t");
+                    access_line(b, f, path, x, &af->row.dir[x]);
+                }
+            }
+        }
+    }
+    f == CLI_FMT_TABLE
+        ? (void)iodfg_buf_addf(b, "\n%-24s %10s %10s\n", "request size", "reads", "writes")
+        : (void)iodfg_buf_addf(b, "\nsize_from\tsize_to\treads\twrites\n");
+    for (unsigned k = 0; k < IODFG_ACCESS_BINS; k++) {
+        const struct iodfg_access_dir *d = r->access.overall.dir;
+        if (!d[0].hist[k] && !d[1].hist[k]) {
+            continue;
+        }
+        int64_t lo, hi;
+        iodfg_access_bin_range(k, &lo, &hi);
+        if (f == CLI_FMT_TABLE) {
+            char v[2][IODFG_FORMAT_MIN], range[80];
+            snprintf(range, sizeof(range), "[%s, %s)",
+                     iodfg_format_bytes(v[0], sizeof(v[0]), lo, 0),
+                     iodfg_format_bytes(v[1], sizeof(v[1]), hi, 0));
+            iodfg_buf_addf(b, "%-24s %10llu %10llu\n", range, (unsigned long long)d[0].hist[k],
+                           (unsigned long long)d[1].hist[k]);
+        } else {
+            iodfg_buf_addf(b, "%lld\t%lld\t%llu\t%llu\n", (long long)lo, (long long)hi,
+                           (unsigned long long)d[0].hist[k], (unsigned long long)d[1].hist[k]);
+        }
+    }
+}
+
+static int compute(struct iodfg_characterization *r, const struct cli_metrics *m,
+                   const struct iodfg_selection *sel, const struct char_opts *o)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_characterize(r, m->log, &m->map, sel, &o->bin, o->alignment, NULL, 2, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+static int characterize_log(const struct char_opts *o, char *const *inputs, size_t n, int per_file)
+{
+    struct cli_metrics m;
+    int rc = cli_metrics_run(&m, &o->a, inputs, n);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
+    if (rc == CLI_OK && o->format == CLI_FMT_JSON) {
+        iodfg_buf_addf(&b, "{\"by\":\"%s\",\"groups\":[", iodfg_server_by_name(o->bin.by));
+    }
+    for (int g = 0; rc == CLI_OK && g < m.ngroups; g++) {
+        struct iodfg_characterization r;
+        iodfg_characterization_init(&r);
+        rc = compute(&r, &m, &m.sel[g], o);
+        const char *name = gname[m.ngroups - 1][g];
+        if (rc == CLI_OK && o->format == CLI_FMT_TABLE) {
+            uint32_t nc = 0;
+            for (uint32_t c = 0; c < iodfg_eventlog_case_count(m.log); c++) {
+                nc += m.case_on[g][c];
+            }
+            iodfg_buf_addf(&b, "%s== %s: %u case(s), %llu event(s); servers by %s; ", g ? "\n" : "",
+                           m.ngroups > 1 ? (g ? "group R" : "group G") : "selection", nc,
+                           (unsigned long long)r.bw.overall[IODFG_BW_ALL].count,
+                           iodfg_server_by_name(o->bin.by));
+            seed003_out(&b, &r.bins, o);
+            activities_out(&b, &m, &r, o->format);
+            access_out(&b, &m, &r, o->format, per_file);
+        } else if (rc == CLI_OK && o->format == CLI_FMT_TSV) {
+            iodfg_buf_addf(&b, "%sgroup\t%s\n\n", g ? "\n" : "", name);
+            seed003_out(&b, &r.bins, o);
+            activities_out(&b, &m, &r, o->format);
+            access_out(&b, &m, &r, o->format, 1);
+        } else if (rc == CLI_OK) {
+            iodfg_buf_addf(&b, "%s{\"group\":\"%s\",\"seed003\":", g ? ",\n" : "", name);
+            seed003_out(&b, &r.bins, o);
+            iodfg_buf_addf(&b, ",\n\"activities\":[");
+            activities_out(&b, &m, &r, o->format);
+            iodfg_buf_addf(&b, "]}");
+        }
+        iodfg_characterization_fini(&r);
+    }
+    if (rc == CLI_OK && o->format == CLI_FMT_JSON) {
+        iodfg_buf_addf(&b, "]}\n");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_output_write(&o->a, &b);
+    }
+    iodfg_buf_fini(&b);
+    cli_metrics_fini(&m);
+    return rc;
+}
+
+static int characterize_counters(const struct char_opts *o)
+{
+    struct iodfg_counters c;
+    struct iodfg_binned bn;
+    struct iodfg_error err;
+    iodfg_counters_init(&c);
+    iodfg_binned_init(&bn);
+    iodfg_error_clear(&err);
+    int rc = CLI_OK;
+    if (iodfg_counters_read(&c, o->counters, &err) ||
+        iodfg_binned_from_counters(&bn, &c, &o->bin, &err)) {
+        cli_error(&err);
+        rc = CLI_FAIL;
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    if (rc == CLI_OK) {
+        if (o->format == CLI_FMT_TABLE) {
+            iodfg_buf_addf(&b, "== counters %s: %zu sample(s); ", o->counters, c.nsamples);
+        }
+        seed003_out(&b, &bn, o);
+        if (o->format == CLI_FMT_JSON) {
+            iodfg_buf_addf(&b, "\n");
+        }
+        rc = cli_output_write(&o->a, &b);
+    }
+    iodfg_buf_fini(&b);
+    iodfg_binned_fini(&bn);
+    iodfg_counters_fini(&c);
+    return rc;
+}
+
+static const char usage_text[] =
+    "usage: iodfg characterize [OPTIONS] LOG.h5|TRACES...\n"
+    "       iodfg characterize --counters FILE.csv [--dt T] [--threshold C] [--format F]\n"
+    "I/O characterisation of the selected events (doc/metrics.md): seed 003's volumes,\n"
+    "bandwidth, IOPS, I/O intensity, burstiness and parallel intensity over time bins, seed 002's\n"
+    "perceived vs effective bandwidth, time shares and stair-case index per activity, and access\n"
+    "patterns with request-size histograms.\n\n"
+    "      --dt T              bin width Δt: 250us, 10ms, 2s (default: from the span, <= 100 "
+    "bins)\n"
+    "      --threshold C       c of Eq. (3) in bytes: 0, 4096, 128KiB, 1MiB (default 0)\n"
+    "      --by host|case|file what a server is (default host)\n"
+    "      --alignment N       offsets not a multiple of N are unaligned (default 4096)\n"
+    "      --per-file          access patterns per (case, file) in the table too\n"
+    "      --width N           chart width in columns (default 72)\n"
+    "      --counters FILE     seed 003's server-side counter samples (CSV) instead of a log\n"
+    "      --format F          table (default), tsv or json\n";
+
+enum {
+    OPT_DT = 512,
+    OPT_THRESHOLD,
+    OPT_BY,
+    OPT_FORMAT,
+    OPT_ALIGN,
+    OPT_PER_FILE,
+    OPT_WIDTH,
+    OPT_COUNTERS,
+    OPT_HELP
+};
+
+int cli_characterize(int argc, char **argv)
+{
+    static const struct option own[] = {
+        {"dt", required_argument, NULL, OPT_DT},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"by", required_argument, NULL, OPT_BY},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"alignment", required_argument, NULL, OPT_ALIGN},
+        {"per-file", no_argument, NULL, OPT_PER_FILE},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"counters", required_argument, NULL, OPT_COUNTERS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct option longopts[64];
+    struct char_opts o = {.alignment = 4096, .width = 72};
+    if (cli_analyze_opts_init(&o.a) || cli_analyze_longopts(longopts, 64, own)) {
+        cli_analyze_opts_fini(&o.a);
+        return CLI_FAIL;
+    }
+    int rc = CLI_OK, per_file = 0, c;
+    optind = 1;
+    while (rc == CLI_OK &&
+           (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
+        double v;
+        switch (c) {
+        case OPT_DT:
+            if ((o.bin.dt_ns = parse_duration(optarg)) <= 0) {
+                cli_errorf("--dt takes a positive duration like 250us, 10ms or 2s, not '%s'",
+                           optarg);
+                rc = CLI_USAGE;
+            }
+            break;
+        case OPT_THRESHOLD:
+            if ((o.bin.threshold = parse_bytes(optarg)) < 0) {
+                cli_errorf("--threshold takes bytes like 0, 4096, 128KiB or 1MiB, not '%s'",
+                           optarg);
+                rc = CLI_USAGE;
+            }
+            break;
+        case OPT_BY:
+            if (iodfg_server_by_parse(optarg, &o.bin.by)) {
+                cli_errorf("--by takes host, case or file, not '%s'", optarg);
+                rc = CLI_USAGE;
+            }
+            break;
+        case OPT_FORMAT:
+            rc = cli_format_parse(optarg, &o.format);
+            break;
+        case OPT_ALIGN:
+            if ((v = parse_bytes(optarg)) < 1 || v > 1e15) {
+                cli_errorf("--alignment takes a positive number of bytes, not '%s'", optarg);
+                rc = CLI_USAGE;
+            }
+            o.alignment = (int64_t)v;
+            break;
+        case OPT_PER_FILE:
+            per_file = 1;
+            break;
+        case OPT_WIDTH:
+            o.width = atoi(optarg);
+            if (o.width < 8 || o.width > 1000) {
+                cli_errorf("--width takes 8 to 1000 columns, not '%s'", optarg);
+                rc = CLI_USAGE;
+            }
+            break;
+        case OPT_COUNTERS:
+            o.counters = optarg;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            fputs(cli_analyze_usage, stdout);
+            cli_analyze_opts_fini(&o.a);
+            return CLI_OK;
+        default: {
+            int r = cli_analyze_option(&o.a, c, optarg);
+            rc = r == 1 ? CLI_USAGE : r;
+            if (r == 1) {
+                fputs(usage_text, stderr);
+            }
+        }
+        }
+    }
+    if (rc == CLI_OK && o.counters && optind < argc) {
+        cli_errorf("--counters takes the place of LOG: give one or the other");
+        rc = CLI_USAGE;
+    }
+    if (rc == CLI_OK && !o.counters) {
+        rc = cli_need_inputs(optind, argc, "characterize", usage_text);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_output_check(&o.a);
+    }
+    if (rc == CLI_OK) {
+        rc = o.counters ? characterize_counters(&o)
+                        : characterize_log(&o, argv + optind, (size_t)(argc - optind), per_file);
+    }
+    cli_analyze_opts_fini(&o.a);
+    return rc;
+}
