@@ -9,11 +9,14 @@
 struct iodfg_error;
 struct iodfg_strpool;
 struct iodfg_eventlog;
+struct iodfg_raw_handle;
 
 /* Value of an int64 column (dur, size, offset, req) that strace did not show. */
 #define IODFG_UNKNOWN INT64_MIN
 /* fd column value when the call has no descriptor. */
 #define IODFG_NO_FD INT32_MIN
+/* handle column value of an event that used no handle (handle ids start at 1). */
+#define IODFG_NO_HANDLE 0u
 
 /* How the start times of a case were recorded. */
 enum iodfg_clock {
@@ -64,6 +67,17 @@ struct iodfg_event {
     uint32_t key;  /* (call, path) key id */
     uint32_t err;  /* string id of the errno name, IODFG_STR_EMPTY when the call succeeded */
     int32_t pid, fd;
+    uint32_t handle; /* handle id in the log (iodfg/handles.h), IODFG_NO_HANDLE for none */
+};
+
+/* What an event did to its handle (set by the parser's descriptor tracking). */
+enum iodfg_handle_op {
+    IODFG_HOP_NONE = 0, /* no handle */
+    IODFG_HOP_USE,      /* any other use (fstat, fsync, fcntl, ...) */
+    IODFG_HOP_READ,     /* data read through it: size counts as bytes read */
+    IODFG_HOP_WRITE,    /* data written through it */
+    IODFG_HOP_CREATE,   /* the event created it (open, dup, socket, pipe) */
+    IODFG_HOP_CLOSE,    /* the event destroyed it */
 };
 
 /* One event as a parser sees it: strings are views into the parser's buffers. */
@@ -73,6 +87,15 @@ struct iodfg_raw_event {
     const char *call, *path, *err;
     size_t call_len, path_len, err_len;
     uint64_t seq; /* position in the input (line number of its first line) for stable order */
+    /* Handle of the event, numbered from 1 within the case (0 = none); hop says what the event
+     * did to it. hdef[0..ndef) define handles first seen at this event: they take the next
+     * unused ids of the case, in order. hclosed[0..nclosed) are handles (case ids) that the
+     * event closed besides its own (dup2 onto an open descriptor, close_range). */
+    uint32_t handle;
+    unsigned hop; /* enum iodfg_handle_op */
+    unsigned ndef, nclosed;
+    const struct iodfg_raw_handle *hdef;
+    const uint32_t *hclosed;
 };
 
 /* Columns of a log. A column left out at creation is NULL. */
@@ -86,7 +109,8 @@ enum iodfg_column {
     IODFG_COL_ERR = 1u << 6,
     IODFG_COL_PID = 1u << 7,
     IODFG_COL_FD = 1u << 8,
-    IODFG_COL_ALL = (1u << 9) - 1,
+    IODFG_COL_HANDLE = 1u << 9,
+    IODFG_COL_ALL = (1u << 10) - 1,
     /* what analysis needs: 32 bytes per event */
     IODFG_COL_ANALYSIS = IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY |
                          IODFG_COL_PID,
@@ -96,6 +120,7 @@ struct iodfg_columns {
     int64_t *start_ns, *dur_ns, *size, *offset, *req;
     uint32_t *key, *err;
     int32_t *pid, *fd;
+    uint32_t *handle;
 };
 
 /* Free every array of cols (they were malloc'd) and set them to NULL. */
@@ -113,10 +138,31 @@ enum iodfg_path_kind {
 enum iodfg_path_kind iodfg_path_kind_of(const char *path, size_t len);
 const char *iodfg_path_kind_name(enum iodfg_path_kind kind);
 
+/* Where a file lives (seed 004, Fig. 3): a node-local or a shared (global) file system, or a
+ * virtual one (/proc, /sys, /dev). IODFG_SCOPE_NONE for keys without a file. */
+enum iodfg_scope {
+    IODFG_SCOPE_NONE = 0,
+    IODFG_SCOPE_UNKNOWN,
+    IODFG_SCOPE_LOCAL,
+    IODFG_SCOPE_GLOBAL,
+    IODFG_SCOPE_VIRTUAL,
+};
+#define IODFG_SCOPE__N 5
+const char *iodfg_scope_name(enum iodfg_scope scope);
+
+/* A key: (call, path, layer) plus attributes computed once per key. */
 struct iodfg_key {
     uint32_t call, path;
-    uint8_t kind; /* enum iodfg_path_kind of path */
+    uint32_t layer;  /* string id of the I/O layer (paradigm); "" = POSIX (strace input) */
+    uint32_t fs;     /* string id of the mount point holding path, "" = not classified */
+    uint32_t fstype; /* string id of its file-system type (ext4, lustre, ...), "" = unknown */
+    uint8_t kind;    /* enum iodfg_path_kind of path */
+    uint8_t scope;   /* enum iodfg_scope */
 };
+
+/* Name of a layer string: "POSIX" for the empty string, else the string itself. */
+#define IODFG_LAYER_DEFAULT "POSIX"
+
 
 /* An empty log keeping the given columns (enum iodfg_column bits). NULL when out of memory. */
 struct iodfg_eventlog *iodfg_eventlog_new(unsigned columns);
@@ -139,8 +185,14 @@ const struct iodfg_key *iodfg_eventlog_keys(const struct iodfg_eventlog *log);
 /* Bytes of memory held (columns, keys, cases, pool). */
 size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log);
 
-/* Find or add the key (call, path), both string ids of this log's pool. */
+/* Find or add the key (call, path) of the default layer, both string ids of this log's pool. */
 int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path, uint32_t *key);
+/* The same with a layer (string id; IODFG_STR_EMPTY = POSIX). */
+int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                             uint32_t layer, uint32_t *key);
+/* Set the file-system attributes of key (string ids of this log's pool). */
+void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_t fs,
+                               uint32_t fstype, enum iodfg_scope scope);
 
 /* Building: begin a case, push its events, end it (which sorts them by start, ties in seq
  * order). Strings in info must be ids of this log's pool. All return 0 or -1 with err set. */

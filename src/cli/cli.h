@@ -35,6 +35,7 @@ int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
 int cli_bandwidth(int argc, char **argv);
+int cli_handles(int argc, char **argv);
 
 /* Print "iodfg: <formatted error>" to stderr. */
 void cli_error(const struct iodfg_error *err);

@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"stats", cli_stats, "rank activities and transitions by their statistics"},
     {"characterize", cli_characterize, "I/O characterisation: bandwidths, patterns, intensity"},
     {"bandwidth", cli_bandwidth, "perceived vs effective bandwidth and time shares"},
+    {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
 };
 
 static void usage(FILE *out)

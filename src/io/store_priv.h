@@ -40,6 +40,13 @@ static inline uint64_t store_chunk_rows(uint64_t n)
 #define STORE_STR_OFFSETS "strings/offsets"
 #define STORE_KEY_CALL "keys/call"
 #define STORE_KEY_PATH "keys/path"
+/* Since 1.1: per-case handle column, the handle table, key layers and file systems. */
+#define STORE_HANDLE "handle"
+#define STORE_HANDLES "handles"
+#define STORE_KEY_LAYER "keys/layer"
+#define STORE_KEY_FS "keys/fs"
+#define STORE_KEY_FSTYPE "keys/fstype"
+#define STORE_KEY_SCOPE "keys/scope"
 
 /* Names of enum iodfg_naming values as stored in the `naming` case attribute. */
 const char *store_naming_name(unsigned naming);
@@ -60,6 +67,8 @@ void store_h5_quiet(void);
 /* The compound type of struct store_row: file = 1 for the little-endian file type, 0 for the
  * native memory type. A negative id when HDF5 fails. The caller closes it. */
 hid_t store_row_type(int file);
+/* The same for struct iodfg_handle (rows of /handles). */
+hid_t store_handle_type(int file);
 #endif
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
@@ -36,6 +37,7 @@ struct reader {
     struct iodfg_case_info *cases_info;
     uint64_t *offsets;
     uint32_t ncases;
+    uint32_t nhandles; // rows of /handles (0 in files before 1.1)
     struct iodfg_error *err;
 };
 
@@ -316,9 +318,56 @@ static int load_strings(struct reader *r)
     return rc;
 }
 
+/* An optional table (new in a minor version): 1 when absent, else as get_array. */
+static int get_optional(struct reader *r, const char *name, hid_t mtype, size_t esize,
+                        uint64_t want, void **buf)
+{
+    htri_t ex = H5Lexists(r->file, name, H5P_DEFAULT);
+    if (ex == 0) {
+        return 1;
+    }
+    uint64_t n = 0;
+    if (ex < 0 || get_array(r, name, mtype, esize, want, &n, buf)) {
+        return ex < 0 ? damaged(r, "cannot find table %s", name) : -1;
+    }
+    return n == want ? 0 : damaged(r, "table %s has %llu entries, not %llu", name,
+                                   (unsigned long long)n, (unsigned long long)want);
+}
+
+/* keys/layer, keys/fs, keys/fstype and keys/scope (since 1.1; absent = POSIX, unclassified). */
+static int load_key_attrs(struct reader *r, uint64_t nk, void **layer, void **fs, void **fstype,
+                          void **scope)
+{
+    if (nk == 0) {
+        return 0;
+    }
+    void **bufs[] = {layer, fs, fstype};
+    static const char *const names[] = {STORE_KEY_LAYER, STORE_KEY_FS, STORE_KEY_FSTYPE};
+    for (int f = 0; f < 3; f++) {
+        int rc = get_optional(r, names[f], H5T_NATIVE_UINT32, 4, nk, bufs[f]);
+        if (rc < 0) {
+            return -1;
+        }
+        for (uint64_t k = 0; rc == 0 && k < nk; k++) {
+            if (((const uint32_t *)*bufs[f])[k] >= r->nstr) {
+                return damaged(r, "%s: key %llu names a string out of range", names[f],
+                               (unsigned long long)k);
+            }
+        }
+    }
+    int rc = get_optional(r, STORE_KEY_SCOPE, H5T_NATIVE_UINT8, 1, nk, scope);
+    for (uint64_t k = 0; rc == 0 && k < nk; k++) {
+        if (((const uint8_t *)*scope)[k] >= IODFG_SCOPE__N) {
+            return damaged(r, "%s: key %llu has an unknown scope", STORE_KEY_SCOPE,
+                           (unsigned long long)k);
+        }
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 static int load_keys(struct reader *r, unsigned columns)
 {
-    void *call = NULL, *path = NULL;
+    void *call = NULL, *path = NULL, *layer = NULL, *fs = NULL, *fstype = NULL, *scope = NULL;
     uint64_t nc = 0, np = 0;
     r->log = iodfg_eventlog_new_with_pool(columns, r->pool);
     r->pool = NULL; // the log owns it now, even when creation failed
@@ -331,18 +380,26 @@ static int load_keys(struct reader *r, unsigned columns)
         rc = 0;
         if (nc != np) {
             rc = damaged(r, "%s", "key tables keys/call and keys/path differ in length");
+        } else {
+            rc = load_key_attrs(r, nc, &layer, &fs, &fstype, &scope);
         }
-        const uint32_t *c = call, *p = path;
+        const uint32_t *c = call, *p = path, *ly = layer, *f = fs, *ft = fstype;
+        const uint8_t *sc = scope;
         for (uint32_t k = 0; rc == 0 && k < nc; k++) {
             uint32_t id;
             if (c[k] >= r->nstr || p[k] >= r->nstr) {
                 iodfg_error_set(r->err, IODFG_E_FORMAT, "key %u names string %u of %u", k,
                                 c[k] >= r->nstr ? c[k] : p[k], r->nstr);
                 rc = -1;
-            } else if (iodfg_eventlog_key(r->log, c[k], p[k], &id)) {
+            } else if (iodfg_eventlog_key_layer(r->log, c[k], p[k], ly ? ly[k] : 0, &id)) {
                 rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
             } else if (id != k) {
                 rc = iodfg_error_set(r->err, IODFG_E_FORMAT, "key %u repeats key %u", k, id);
+            } else if (f || ft || sc) {
+                const struct iodfg_key *key = &iodfg_eventlog_keys(r->log)[k];
+                iodfg_eventlog_key_set_fs(r->log, k, f ? f[k] : 0, ft ? ft[k] : 0,
+                                          sc ? (enum iodfg_scope)sc[k]
+                                             : (enum iodfg_scope)key->scope);
             }
         }
         r->nkeys = (uint32_t)nc;
@@ -350,6 +407,77 @@ static int load_keys(struct reader *r, unsigned columns)
     iodfg_error_at(r->err, r->path, 0, 0);
     free(call);
     free(path);
+    free(layer);
+    free(fs);
+    free(fstype);
+    free(scope);
+    return rc;
+}
+
+/* /handles (since 1.1): every row checked, then added to the log in order. */
+static int load_handles(struct reader *r)
+{
+    htri_t ex = H5Lexists(r->file, STORE_HANDLES, H5P_DEFAULT);
+    if (ex <= 0) {
+        return ex == 0 ? 0 : damaged(r, "cannot find table %s", STORE_HANDLES);
+    }
+    hid_t d = H5Dopen2(r->file, STORE_HANDLES, H5P_DEFAULT);
+    hid_t t = d < 0 ? -1 : H5Dget_type(d);
+    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
+    hid_t mt = store_handle_type(0);
+    hsize_t dims[1] = {0};
+    struct iodfg_handle *hs = NULL;
+    int rc = -1;
+    if (t >= 0 && sp >= 0 && mt >= 0 && H5Tget_class(t) == H5T_COMPOUND &&
+        H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1 &&
+        dims[0] < UINT32_MAX && dims[0] <= r->fsize / H5Tget_size(t)) {
+        hs = malloc(dims[0] ? dims[0] * sizeof(*hs) : 1);
+        if (!hs) {
+            rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
+        } else if (dims[0] == 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, hs) >= 0) {
+            rc = 0;
+        }
+    }
+    const char *bad = NULL;
+    for (uint64_t i = 0; rc == 0 && i < dims[0]; i++) {
+        const struct iodfg_handle *h = &hs[i];
+        uint32_t id;
+        if (h->case_id >= r->ncases) {
+            bad = "case out of range";
+        } else if (h->parent > i) {
+            bad = "parent is not an earlier handle";
+        } else if (h->path >= r->nstr || h->call >= r->nstr || h->flags >= r->nstr ||
+                   h->layer >= r->nstr) {
+            bad = "string id out of range";
+        } else if (h->origin >= IODFG_HANDLE_ORIGIN__N) {
+            bad = "unknown origin";
+        } else if (iodfg_eventlog_handle_add(r->log, h, &id, r->err)) {
+            rc = -1;
+        }
+        if (bad) {
+            iodfg_error_set(r->err, IODFG_E_FORMAT, "damaged event log: handle %llu: %s",
+                            (unsigned long long)i + 1, bad);
+            iodfg_error_at(r->err, r->path, 0, 0);
+            rc = -1;
+        }
+    }
+    r->nhandles = (uint32_t)dims[0];
+    if (rc && !r->err->code) {
+        damaged(r, "table %s is unreadable or damaged", STORE_HANDLES);
+    }
+    free(hs);
+    if (mt >= 0) {
+        H5Tclose(mt);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    if (t >= 0) {
+        H5Tclose(t);
+    }
+    if (d >= 0) {
+        H5Dclose(d);
+    }
     return rc;
 }
 
@@ -639,6 +767,49 @@ struct progress {
     uint64_t done, total, reported;
 };
 
+/* The case's handle column into c->handle (zeros when the file has none). */
+static int read_handle_column(struct reader *r, uint32_t cs, hid_t g, struct iodfg_columns *c,
+                              uint64_t n)
+{
+    uint32_t *out = c->handle + r->offsets[cs];
+    htri_t ex = H5Lexists(g, STORE_HANDLE, H5P_DEFAULT);
+    if (ex == 0) {
+        memset(out, 0, n * sizeof(*out));
+        return 0;
+    }
+    hid_t d = ex < 0 ? -1 : H5Dopen2(g, STORE_HANDLE, H5P_DEFAULT);
+    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
+    hid_t t = d < 0 ? -1 : H5Dget_type(d);
+    hsize_t dims[1] = {0};
+    int rc = -1;
+    if (sp >= 0 && t >= 0 && H5Tget_class(t) == H5T_INTEGER &&
+        H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1 &&
+        dims[0] == n && (n == 0 || H5Dread(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                           out) >= 0)) {
+        rc = 0;
+    }
+    for (uint64_t i = 0; rc == 0 && i < n; i++) {
+        if (out[i] > r->nhandles || (out[i] && iodfg_eventlog_handles(r->log)[out[i] - 1].case_id != cs)) {
+            rc = -2;
+        }
+    }
+    if (t >= 0) {
+        H5Tclose(t);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (rc) {
+        return damaged(r, "case %s: %s",
+                       iodfg_strpool_get(iodfg_eventlog_pool(r->log), r->cases_info[cs].name),
+                       rc == -2 ? "handle id out of range" : "handle column unreadable");
+    }
+    return 0;
+}
+
 static int read_case(struct reader *r, uint32_t cs, struct iodfg_columns *c, struct store_row *rows,
                      struct progress *pr)
 {
@@ -681,6 +852,9 @@ static int read_case(struct reader *r, uint32_t cs, struct iodfg_columns *c, str
     }
     if (fsp >= 0) {
         H5Sclose(fsp);
+    }
+    if (rc == 0 && c->handle) {
+        rc = read_handle_column(r, cs, g, c, n);
     }
     close_case(g, d);
     return rc;
@@ -725,6 +899,7 @@ static int alloc_columns(struct iodfg_columns *c, unsigned mask, uint64_t n)
     ALLOC_COL(IODFG_COL_ERR, err)
     ALLOC_COL(IODFG_COL_PID, pid)
     ALLOC_COL(IODFG_COL_FD, fd)
+    ALLOC_COL(IODFG_COL_HANDLE, handle)
 #undef ALLOC_COL
     return 0;
 }
@@ -818,7 +993,8 @@ struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
         r.ftype = store_row_type(1);
         if (r.mtype < 0 || r.ftype < 0) {
             store_h5_error(r.err, IODFG_E_HDF5, path, "cannot build the row type");
-        } else if (scan_cases(&r, &total) == 0 && check_totals(&r, total) == 0) {
+        } else if (scan_cases(&r, &total) == 0 && check_totals(&r, total) == 0 &&
+                   load_handles(&r) == 0) {
             rc = read_events(&r, columns, total, &pr);
         }
     }

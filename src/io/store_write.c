@@ -16,6 +16,7 @@
 #include "iodfg/atomicfile.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
@@ -29,6 +30,8 @@ struct iodfg_store_writer {
     uint32_t ncases;
     uint64_t nevents;
     struct store_row *rows; // one slab
+    struct iodfg_handle *handles; // the handle table, ids and strings already ours
+    uint32_t nhandles, handles_cap;
 };
 
 /* ---- shared helpers (declared in store_priv.h) ----------------------------------------------- */
@@ -103,6 +106,30 @@ hid_t store_row_type(int file)
         H5Tclose(t);
         return -1;
     }
+    return t;
+}
+
+hid_t store_handle_type(int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct iodfg_handle));
+    if (t < 0) {
+        return t;
+    }
+    hid_t i32 = file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
+    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
+    hid_t i64 = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+    hid_t u64 = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
+#define HM(name, field, type) H5Tinsert(t, name, HOFFSET(struct iodfg_handle, field), type) < 0
+    if (HM("case", case_id, u32) || HM("pid", pid, i32) || HM("fd", fd, i32) ||
+        HM("path", path, u32) || HM("call", call, u32) || HM("flags", flags, u32) ||
+        HM("layer", layer, u32) || HM("parent", parent, u32) || HM("origin", origin, u32) ||
+        HM("mode", mode, i64) || HM("created", created_ns, i64) ||
+        HM("destroyed", destroyed_ns, i64) || HM("ops", ops, u64) ||
+        HM("bytes_read", bytes_read, u64) || HM("bytes_written", bytes_written, u64)) {
+        H5Tclose(t);
+        return -1;
+    }
+#undef HM
     return t;
 }
 
@@ -198,6 +225,7 @@ static void free_writer(struct iodfg_store_writer *w)
 {
     iodfg_eventlog_free(w->tab);
     free(w->rows);
+    free(w->handles);
     free(w->final_path);
     free(w->tmp_path);
     free(w);
@@ -326,6 +354,7 @@ struct wmaps {
     const struct iodfg_strpool *sp;
     uint32_t *smap, *kmap; // source string id -> ours, source key id -> ours
     uint32_t nokey;        // our key for events of a log without a key column
+    uint32_t hbase;        // our id of the source's handle 1, minus 1
 };
 
 static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_case_info *ci,
@@ -421,6 +450,54 @@ static int write_events(struct iodfg_store_writer *w, hid_t d, const struct wmap
     return rc;
 }
 
+/* The case's handle column as a uint32 dataset `handle` (ids in our handle table). */
+static int write_handle_column(struct iodfg_store_writer *w, hid_t g, const struct wmaps *m,
+                               uint64_t first, uint64_t n)
+{
+    const uint32_t *src = iodfg_eventlog_columns(m->src)->handle;
+    hsize_t dims[1] = {n}, chunk[1] = {store_chunk_rows(n)};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t d = -1, fsp = -1;
+    int rc = -1;
+    if (sp >= 0 && dcpl >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0 &&
+        (n <= STORE_CHUNK_ROWS || H5Pset_chunk(dcpl, 1, chunk) >= 0)) {
+        d = H5Dcreate2(g, STORE_HANDLE, H5T_STD_U32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    }
+    fsp = d < 0 ? -1 : H5Dget_space(d);
+    rc = fsp < 0 ? -1 : 0;
+    uint32_t *buf = (uint32_t *)w->rows; // the row slab is free while this runs
+    uint64_t slab = store_chunk_rows(n);
+    for (uint64_t done = 0; rc == 0 && done < n; done += slab) {
+        hsize_t start[1] = {done}, count[1] = {n - done < slab ? n - done : slab};
+        for (uint64_t j = 0; j < count[0]; j++) {
+            uint32_t h = src[first + done + j];
+            buf[j] = h ? h + m->hbase : 0;
+        }
+        hid_t msp = H5Screate_simple(1, count, NULL);
+        if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dwrite(d, H5T_NATIVE_UINT32, msp, fsp, H5P_DEFAULT, buf) < 0) {
+            rc = -1;
+        }
+        if (msp >= 0) {
+            H5Sclose(msp);
+        }
+    }
+    if (fsp >= 0) {
+        H5Sclose(fsp);
+    }
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (dcpl >= 0) {
+        H5Pclose(dcpl);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    return rc;
+}
+
 static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint32_t cs,
                       struct iodfg_error *err)
 {
@@ -439,7 +516,9 @@ static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint3
     int rc = -1;
     if (g >= 0 && case_attrs(w, g, ci, m) == 0) {
         d = create_events(w, g, off[cs + 1] - off[cs]);
-        if (d >= 0 && write_events(w, d, m, off[cs], off[cs + 1] - off[cs]) == 0) {
+        if (d >= 0 && write_events(w, d, m, off[cs], off[cs + 1] - off[cs]) == 0 &&
+            (!iodfg_eventlog_columns(m->src)->handle ||
+             write_handle_column(w, g, m, off[cs], off[cs + 1] - off[cs]) == 0)) {
             rc = 0;
         }
     }
@@ -474,14 +553,53 @@ static int build_maps(struct iodfg_store_writer *w, struct wmaps *m)
         }
     }
     for (uint32_t k = 0; k < nk; k++) {
-        if (iodfg_eventlog_key(w->tab, m->smap[keys[k].call], m->smap[keys[k].path], &m->kmap[k])) {
+        const struct iodfg_key *sk = &keys[k];
+        if (iodfg_eventlog_key_layer(w->tab, m->smap[sk->call], m->smap[sk->path],
+                                     m->smap[sk->layer], &m->kmap[k])) {
             return -1;
+        }
+        if (sk->fs || sk->fstype || sk->scope > IODFG_SCOPE_UNKNOWN) {
+            iodfg_eventlog_key_set_fs(w->tab, m->kmap[k], m->smap[sk->fs], m->smap[sk->fstype],
+                                      (enum iodfg_scope)sk->scope);
         }
     }
     // A log without a key column gets the key ("", "") for its events.
     m->nokey = 0;
     if (!iodfg_eventlog_columns(m->src)->key) {
         return iodfg_eventlog_key(w->tab, IODFG_STR_EMPTY, IODFG_STR_EMPTY, &m->nokey);
+    }
+    return 0;
+}
+
+/* Copy the source's handles into our table (before its cases are written). */
+static int add_handles(struct iodfg_store_writer *w, const struct wmaps *m)
+{
+    uint32_t n = iodfg_eventlog_handle_count(m->src);
+    const struct iodfg_handle *hs = iodfg_eventlog_handles(m->src);
+    if ((uint64_t)w->nhandles + n > UINT32_MAX - 1) {
+        return -1;
+    }
+    if (w->nhandles + n > w->handles_cap) {
+        uint32_t cap = w->handles_cap ? w->handles_cap : 256;
+        while (cap < w->nhandles + n) {
+            cap = cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : cap * 2;
+        }
+        struct iodfg_handle *p = realloc(w->handles, (size_t)cap * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        w->handles = p;
+        w->handles_cap = cap;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct iodfg_handle h = hs[i];
+        h.case_id += w->ncases;
+        h.parent = h.parent ? h.parent + m->hbase : 0;
+        h.path = m->smap[h.path];
+        h.call = m->smap[h.call];
+        h.flags = m->smap[h.flags];
+        h.layer = m->smap[h.layer];
+        w->handles[w->nhandles++] = h;
     }
     return 0;
 }
@@ -497,9 +615,9 @@ int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eve
     if ((uint64_t)w->ncases + ncases > UINT32_MAX - 1) {
         return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
     }
-    struct wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log)};
+    struct wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->nhandles};
     int rc = 0;
-    if (build_maps(w, &m)) {
+    if (build_maps(w, &m) || add_handles(w, &m)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     for (uint32_t cs = 0; rc == 0 && cs < ncases; cs++) {
@@ -511,6 +629,40 @@ int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eve
 }
 
 /* ---- commit ---------------------------------------------------------------------------------- */
+
+/* keys/layer, keys/fs, keys/fstype (string ids) and keys/scope (uint8), using col (nk+1). */
+static int write_key_attrs(hid_t gk, const struct iodfg_key *keys, uint32_t nk, uint32_t *col)
+{
+    static const char *const names[] = {"layer", "fs", "fstype"};
+    for (int f = 0; f < 3; f++) {
+        for (uint32_t k = 0; k < nk; k++) {
+            col[k] = f == 0 ? keys[k].layer : f == 1 ? keys[k].fs : keys[k].fstype;
+        }
+        if (put_array(gk, names[f], H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk)) {
+            return -1;
+        }
+    }
+    uint8_t *scope = (uint8_t *)col;
+    for (uint32_t k = 0; k < nk; k++) {
+        scope[k] = keys[k].scope;
+    }
+    return put_array(gk, "scope", H5T_STD_U8LE, H5T_NATIVE_UINT8, scope, nk);
+}
+
+/* The /handles table: one compound row per handle (row h-1 = handle h). */
+static int write_handles(struct iodfg_store_writer *w)
+{
+    hid_t ft = store_handle_type(1), mt = store_handle_type(0);
+    int rc = ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_HANDLES, ft, mt, w->handles,
+                                              w->nhandles);
+    if (ft >= 0) {
+        H5Tclose(ft);
+    }
+    if (mt >= 0) {
+        H5Tclose(mt);
+    }
+    return rc;
+}
 
 static int write_tables(struct iodfg_store_writer *w)
 {
@@ -536,6 +688,7 @@ static int write_tables(struct iodfg_store_writer *w)
             }
             rc = put_array(gk, "path", H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk);
         }
+        rc = rc || write_key_attrs(gk, keys, nk, col) || write_handles(w) ? -1 : 0;
     }
     if (gk >= 0) {
         H5Gclose(gk);

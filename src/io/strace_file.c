@@ -10,6 +10,7 @@
 #include "iodfg/error.h"
 
 #include "strace_calls.h"
+#include "strace_handles.h"
 #include "strace_priv.h"
 
 #define NS_PER_DAY (86400LL * 1000000000LL)
@@ -49,6 +50,7 @@ struct parser {
     struct text carry;  // start of a line that strace split with an embedded notice
     char **blocks;      // joined lines, kept until the end (pending calls point into them)
     size_t nblocks;
+    struct strace_handles handles; // descriptor tracking: the handle of each event
 };
 
 static int reserve(char **buf, size_t *cap, size_t need, struct iodfg_error *err)
@@ -353,6 +355,9 @@ static int emit_event(struct parser *p, const struct strace_line *ln, struct tex
     if (ci && ci->off_arg) {
         ev.offset = arg_from_end(args, ci->off_arg);
     }
+    if (ci && ci->hk && strace_handles_track(&p->handles, ci, ln, args, &ev)) {
+        return iodfg_error_set(p->err, IODFG_E_NOMEM, NULL);
+    }
     struct iodfg_strace_result *r = p->res;
     r->counts[IODFG_COUNT_EVENTS]++;
     if (ev.dur_ns == IODFG_UNKNOWN) {
@@ -404,6 +409,10 @@ static int on_unfinished(struct parser *p, const struct strace_line *ln, int64_t
         }
         p->pend = n;
         p->pend_cap = cap;
+    }
+    const struct call_info *ci = lookup_call(p, ln->name);
+    if (ci && ci->hk == HK_FORK) {
+        strace_handles_fork_pending(&p->handles, ln->pid, ln->args);
     }
     struct pending *pe = &p->pend[p->npend++];
     pe->pid = ln->pid;
@@ -565,6 +574,7 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
 {
     memset(res, 0, sizeof(*res));
     struct parser p = {.emit = emit, .ctx = ctx, .res = res, .err = err};
+    strace_handles_init(&p.handles);
     int rc = 0;
     uint64_t lineno = 0;
     size_t pos = 0, ticked = 0;
@@ -598,6 +608,7 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
     free(p.scratch);
     free(p.joined);
     free(p.pend);
+    strace_handles_fini(&p.handles);
     return rc;
 }
 

@@ -86,6 +86,7 @@ void iodfg_columns_free(struct iodfg_columns *c)
     free(c->err);
     free(c->pid);
     free(c->fd);
+    free(c->handle);
     memset(c, 0, sizeof(*c));
 }
 
@@ -100,6 +101,7 @@ void iodfg_eventlog_free(struct iodfg_eventlog *log)
     free(log->offsets);
     free(log->keys);
     free(log->key_slots);
+    free(log->handles);
     iodfg_strpool_free(log->pool);
     free(log);
 }
@@ -157,8 +159,9 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
                  (m & IODFG_COL_SIZE ? 8 : 0) + (m & IODFG_COL_OFFSET ? 8 : 0) +
                  (m & IODFG_COL_REQ ? 8 : 0) + (m & IODFG_COL_KEY ? 4 : 0) +
                  (m & IODFG_COL_ERR ? 4 : 0) + (m & IODFG_COL_PID ? 4 : 0) +
-                 (m & IODFG_COL_FD ? 4 : 0);
+                 (m & IODFG_COL_FD ? 4 : 0) + (m & IODFG_COL_HANDLE ? 4 : 0);
     return sizeof(*log) + per_event * log->cap + 8 * log->seq_cap +
+           log->handles_cap * sizeof(*log->handles) +
            log->cases_cap * sizeof(*log->cases) + (log->cases_cap + 1) * sizeof(uint64_t) +
            log->keys_cap * sizeof(*log->keys) + log->key_nslots * sizeof(uint32_t) +
            iodfg_strpool_memory(log->pool);
@@ -166,9 +169,10 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static uint32_t key_hash(uint32_t call, uint32_t path)
+static uint32_t key_hash(uint32_t call, uint32_t path, uint32_t layer)
 {
     uint64_t x = ((uint64_t)call << 32 | path) * 0x9E3779B97F4A7C15ull;
+    x ^= (uint64_t)layer * 0xC2B2AE3D27D4EB4Full;
     return (uint32_t)(x >> 32);
 }
 
@@ -190,7 +194,7 @@ static int grow_keys(struct iodfg_eventlog *log)
             return -1;
         }
         for (uint32_t k = 0; k < log->nkeys; k++) {
-            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path) & (n - 1);
+            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer) & (n - 1);
             while (slots[i]) {
                 i = (i + 1) & (n - 1);
             }
@@ -205,11 +209,18 @@ static int grow_keys(struct iodfg_eventlog *log)
 
 int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path, uint32_t *key)
 {
+    return iodfg_eventlog_key_layer(log, call, path, IODFG_STR_EMPTY, key);
+}
+
+int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                             uint32_t layer, uint32_t *key)
+{
+    uint32_t h = key_hash(call, path, layer);
     if (log->key_nslots) {
         uint32_t mask = log->key_nslots - 1;
-        for (uint32_t i = key_hash(call, path) & mask; log->key_slots[i]; i = (i + 1) & mask) {
+        for (uint32_t i = h & mask; log->key_slots[i]; i = (i + 1) & mask) {
             const struct iodfg_key *k = &log->keys[log->key_slots[i] - 1];
-            if (k->call == call && k->path == path) {
+            if (k->call == call && k->path == path && k->layer == layer) {
                 *key = log->key_slots[i] - 1;
                 return 0;
             }
@@ -219,17 +230,31 @@ int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
         return -1;
     }
     uint32_t id = log->nkeys++;
-    log->keys[id].call = call;
-    log->keys[id].path = path;
-    log->keys[id].kind = (uint8_t)iodfg_path_kind_of(iodfg_strpool_get(log->pool, path),
-                                                     iodfg_strpool_len(log->pool, path));
-    uint32_t mask = log->key_nslots - 1, i = key_hash(call, path) & mask;
+    struct iodfg_key *k = &log->keys[id];
+    memset(k, 0, sizeof(*k));
+    k->call = call;
+    k->path = path;
+    k->layer = layer;
+    k->kind = (uint8_t)iodfg_path_kind_of(iodfg_strpool_get(log->pool, path),
+                                          iodfg_strpool_len(log->pool, path));
+    k->scope = (uint8_t)(k->kind == IODFG_PATH_FILE ? IODFG_SCOPE_UNKNOWN : IODFG_SCOPE_NONE);
+    uint32_t mask = log->key_nslots - 1, i = h & mask;
     while (log->key_slots[i]) {
         i = (i + 1) & mask;
     }
     log->key_slots[i] = id + 1;
     *key = id;
     return 0;
+}
+
+void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_t fs,
+                               uint32_t fstype, enum iodfg_scope scope)
+{
+    if (key < log->nkeys) {
+        log->keys[key].fs = fs;
+        log->keys[key].fstype = fstype;
+        log->keys[key].scope = (uint8_t)scope;
+    }
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -256,7 +281,8 @@ static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
         (m & IODFG_COL_KEY && realloc_col((void **)&c->key, 4, cap)) ||
         (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, cap)) ||
         (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, cap)) ||
-        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap))) {
+        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap)) ||
+        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, cap))) {
         return -1;
     }
     log->cap = cap;
@@ -299,6 +325,7 @@ int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_cas
     }
     log->cases[log->ncases] = *info;
     log->offsets[log->ncases + 1] = log->n;
+    log->handle_base = log->nhandles;
     log->building = 1;
     log->sorted = 1;
     return 0;
@@ -366,8 +393,40 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     if (c->fd) {
         c->fd[i] = ev->fd;
     }
+    if (c->handle) {
+        c->handle[i] = ev->handle;
+    }
     log->seq[rel] = seq;
     log->n++;
+    return 0;
+}
+
+/* Define the handles of raw, account its use and implicit closes; *handle gets its log id. */
+static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
+                        uint32_t key, uint32_t *handle, struct iodfg_error *err)
+{
+    for (unsigned i = 0; i < raw->ndef; i++) {
+        uint32_t id;
+        if (eventlog_handle_define(log, &raw->hdef[i], raw, key, &id)) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+    }
+    uint32_t defined = log->nhandles - log->handle_base;
+    for (unsigned i = 0; i < raw->nclosed; i++) {
+        if (raw->hclosed[i] && raw->hclosed[i] <= defined) {
+            struct iodfg_handle *h = &log->handles[log->handle_base + raw->hclosed[i] - 1];
+            h->destroyed_ns = raw->start_ns;
+        }
+    }
+    if (raw->handle > defined) {
+        return iodfg_error_set(err, IODFG_E_ARG, "handle %u used before its definition",
+                               raw->handle);
+    }
+    *handle = raw->handle ? log->handle_base + raw->handle : IODFG_NO_HANDLE;
+    if (*handle) {
+        eventlog_handle_count(&log->handles[*handle - 1], raw->hop, raw->start_ns, raw->dur_ns,
+                              raw->size);
+    }
     return 0;
 }
 
@@ -409,6 +468,19 @@ int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_e
     if (raw->err_len && iodfg_strpool_intern(log->pool, raw->err, raw->err_len, &ev.err)) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
+    if (raw->ndef | raw->nclosed) {
+        if (push_handles(log, raw, ev.key, &ev.handle, err)) {
+            return -1;
+        }
+    } else if (raw->handle) { // a use of a defined handle: the common case
+        ev.handle = log->handle_base + raw->handle;
+        if (ev.handle > log->nhandles) {
+            return iodfg_error_set(err, IODFG_E_ARG, "handle %u used before its definition",
+                                   raw->handle);
+        }
+        eventlog_handle_count(&log->handles[ev.handle - 1], raw->hop, raw->start_ns,
+                              raw->dur_ns, raw->size);
+    }
     return iodfg_eventlog_push(log, &ev, raw->seq, err);
 }
 
@@ -432,6 +504,7 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
     log->seq_cap = 0;
     if (rc) {
         log->n = first; // drop the half-built case
+        log->nhandles = log->handle_base;
         return -1;
     }
     log->ncases++;

@@ -7,6 +7,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "eventlog_priv.h"
@@ -69,6 +70,7 @@ int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t 
     PERMUTE(err, uint32_t);
     PERMUTE(pid, int32_t);
     PERMUTE(fd, int32_t);
+    PERMUTE(handle, uint32_t);
     free(items);
     free(tmp);
     return 0;
@@ -99,16 +101,44 @@ static uint32_t *remap_keys(struct iodfg_eventlog *dst, const struct iodfg_event
         return NULL;
     }
     for (uint32_t k = 0; k < src->nkeys; k++) {
-        if (iodfg_eventlog_key(dst, smap[src->keys[k].call], smap[src->keys[k].path], &map[k])) {
+        const struct iodfg_key *sk = &src->keys[k];
+        if (iodfg_eventlog_key_layer(dst, smap[sk->call], smap[sk->path], smap[sk->layer],
+                                     &map[k])) {
             free(map);
             return NULL;
+        }
+        if (sk->fs || sk->fstype || sk->scope > IODFG_SCOPE_UNKNOWN) {
+            iodfg_eventlog_key_set_fs(dst, map[k], smap[sk->fs], smap[sk->fstype],
+                                      (enum iodfg_scope)sk->scope);
         }
     }
     return map;
 }
 
+/* Copy src's handles to dst (ids shift by dst's count; cases by dst's case count). */
+static int append_handles(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src,
+                          const uint32_t *smap, struct iodfg_error *err)
+{
+    uint32_t base = dst->nhandles;
+    for (uint32_t i = 0; i < src->nhandles; i++) {
+        struct iodfg_handle h = src->handles[i];
+        h.case_id += dst->ncases;
+        h.parent = h.parent ? h.parent + base : 0;
+        h.path = smap[h.path];
+        h.call = smap[h.call];
+        h.flags = smap[h.flags];
+        h.layer = smap[h.layer];
+        uint32_t id;
+        if (iodfg_eventlog_handle_add(dst, &h, &id, err)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src, uint32_t cs,
-                       const uint32_t *smap, const uint32_t *kmap, struct iodfg_error *err)
+                       const uint32_t *smap, const uint32_t *kmap, uint32_t hbase,
+                       struct iodfg_error *err)
 {
     struct iodfg_case_info info = src->cases[cs];
     info.name = smap[info.name];
@@ -131,6 +161,7 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
             .err = c->err ? smap[c->err[i]] : IODFG_STR_EMPTY,
             .pid = c->pid ? c->pid[i] : 0,
             .fd = c->fd ? c->fd[i] : IODFG_NO_FD,
+            .handle = c->handle && c->handle[i] ? c->handle[i] + hbase : IODFG_NO_HANDLE,
         };
         if (iodfg_eventlog_push(dst, &ev, i, err)) {
             return -1;
@@ -150,8 +181,12 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     } else if (iodfg_eventlog_reserve(dst, dst->n + src->n, err)) {
         rc = -1;
     }
+    uint32_t hbase = dst->nhandles;
+    if (rc == 0) {
+        rc = append_handles(dst, src, smap, err);
+    }
     for (uint32_t cs = 0; rc == 0 && cs < src->ncases; cs++) {
-        rc = append_case(dst, src, cs, smap, kmap, err);
+        rc = append_case(dst, src, cs, smap, kmap, hbase, err);
     }
     free(smap);
     free(kmap);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 
 struct raw_key_cache {
     int valid;
@@ -30,7 +31,31 @@ struct iodfg_eventlog {
     uint32_t *key_slots; // key id + 1, 0 = empty
     uint32_t key_nslots;
     struct raw_key_cache raw_cache;
+    struct iodfg_handle *handles; // handle id h is handles[h - 1]
+    uint32_t nhandles, handles_cap;
+    uint32_t handle_base; // handles before the open case (its local id i is handle_base + i)
 };
+
+/* Count one use of handle id (valid, 1-based) by an event: ops, bytes, lifetime per hop. */
+static inline void eventlog_handle_count(struct iodfg_handle *h, unsigned hop, int64_t start_ns,
+                                         int64_t dur_ns, int64_t size)
+{
+    h->ops++;
+    if (hop == IODFG_HOP_READ) {
+        h->bytes_read += size > 0 ? (uint64_t)size : 0;
+    } else if (hop == IODFG_HOP_WRITE) {
+        h->bytes_written += size > 0 ? (uint64_t)size : 0;
+    } else if (hop == IODFG_HOP_CREATE) {
+        h->created_ns = start_ns;
+    } else if (hop == IODFG_HOP_CLOSE) {
+        h->destroyed_ns = dur_ns == IODFG_UNKNOWN ? start_ns : start_ns + dur_ns;
+    }
+}
+
+/* Define a handle from a parser's raw definition, first seen at event ev whose key is key; *id
+ * gets its log id. 0, or -1 out of memory. */
+int eventlog_handle_define(struct iodfg_eventlog *log, const struct iodfg_raw_handle *h,
+                           const struct iodfg_raw_event *ev, uint32_t key, uint32_t *id);
 
 /* Sort the open case's events [lo, hi) by (start, seq[i - lo]). 0, or -1 when out of memory. */
 int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t hi);

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/* `iodfg handles`: every I/O handle of a log with its lifetime, file, flags, traffic. */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
+#include "iodfg/strpool.h"
+
+#include "cli.h"
+
+static const char handles_usage[] =
+    "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME] [--name-pattern P]\n"
+    "                     [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "List the I/O handles (file descriptors) of an event log: origin (open, dup, precreated,\n"
+    "inherited), parent, path, open flags, creation and destruction time, operations, bytes.\n"
+    "  --format F      table (default), tsv or json\n"
+    "  --open          only the handles never closed\n"
+    "  --case NAME     only the handles of this case\n"
+    "Times are seconds since the start of the log; '-' = not in the trace (pre-created, or\n"
+    "never closed).\n";
+
+struct hview {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_strpool *pool;
+    int64_t t0;
+};
+
+static const char *str(const struct hview *v, uint32_t id)
+{
+    return iodfg_strpool_get(v->pool, id);
+}
+
+static int64_t log_start(const struct iodfg_eventlog *log)
+{
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    int64_t t0 = INT64_MAX;
+    for (uint32_t cs = 0; c->start_ns && cs < iodfg_eventlog_case_count(log); cs++) {
+        if (off[cs] < off[cs + 1] && c->start_ns[off[cs]] < t0) {
+            t0 = c->start_ns[off[cs]];
+        }
+    }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+static void add_time(struct iodfg_buf *b, const struct hview *v, int64_t t, const char *none,
+                     int width)
+{
+    if (t == IODFG_UNKNOWN) {
+        iodfg_buf_addf(b, "%*s", width, none);
+    } else {
+        iodfg_buf_addf(b, "%*.6f", width, (double)(t - v->t0) / 1e9);
+    }
+}
+
+static void add_mode(struct iodfg_buf *b, int64_t mode, const char *none)
+{
+    if (mode == IODFG_UNKNOWN) {
+        iodfg_buf_addf(b, "%s", none);
+    } else {
+        iodfg_buf_addf(b, "0%03llo", (unsigned long long)mode);
+    }
+}
+
+static const char *case_name(const struct hview *v, uint32_t cs)
+{
+    const struct iodfg_case_info *ci = iodfg_eventlog_case(v->log, cs);
+    return ci ? str(v, ci->name) : "?";
+}
+
+static void row_tsv(struct iodfg_buf *b, const struct hview *v, uint32_t id,
+                    const struct iodfg_handle *h, int table)
+{
+    const char *sep = table ? "  " : "\t";
+    iodfg_buf_addf(b, table ? "%5u%s%-14s%s%7d%s%4d%s%-10s%s%6u%s" : "%u%s%s%s%d%s%d%s%s%s%u%s", id,
+                   sep, case_name(v, h->case_id), sep, h->pid, sep, h->fd, sep,
+                   iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), sep, h->parent,
+                   sep);
+    if (table) {
+        iodfg_buf_addf(b, "%-8s%s", str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT,
+                       sep);
+    } else {
+        iodfg_buf_addf(b, "%s%s%s%s%s%s",
+                       str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT, sep,
+                       str(v, h->call), sep, str(v, h->flags), sep);
+        add_mode(b, h->mode, "");
+        iodfg_buf_addf(b, "%s", sep);
+    }
+    add_time(b, v, h->created_ns, table ? "-" : "", table ? 10 : 0);
+    iodfg_buf_addf(b, "%s", sep);
+    add_time(b, v, h->destroyed_ns, table ? "-" : "", table ? 10 : 0);
+    iodfg_buf_addf(b,
+                   table ? "%s%6" PRIu64 "%s%10" PRIu64 "%s%10" PRIu64 "%s%s\n"
+                         : "%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%s\n",
+                   sep, h->ops, sep, h->bytes_read, sep, h->bytes_written, sep, str(v, h->path));
+}
+
+static void row_json(struct iodfg_buf *b, const struct hview *v, uint32_t id,
+                     const struct iodfg_handle *h, int first)
+{
+    iodfg_buf_addf(b, "%s\n    {\"id\": %u, \"case\": ", first ? "" : ",", id);
+    cli_json_str(b, case_name(v, h->case_id));
+    iodfg_buf_addf(
+        b, ", \"pid\": %d, \"fd\": %d, \"origin\": \"%s\", \"parent\": %u, \"layer\": ", h->pid,
+        h->fd, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), h->parent);
+    cli_json_str(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
+    iodfg_buf_addf(b, ", \"call\": ");
+    cli_json_str(b, str(v, h->call));
+    iodfg_buf_addf(b, ", \"path\": ");
+    cli_json_str(b, str(v, h->path));
+    iodfg_buf_addf(b, ", \"flags\": ");
+    cli_json_str(b, str(v, h->flags));
+    if (h->mode == IODFG_UNKNOWN) { // JSON has no octal numbers: the mode is a string
+        iodfg_buf_addf(b, ", \"mode\": null");
+    } else {
+        iodfg_buf_addf(b, ", \"mode\": \"0%03llo\"", (unsigned long long)h->mode);
+    }
+    iodfg_buf_addf(b, ", \"created\": ");
+    add_time(b, v, h->created_ns, "null", 0);
+    iodfg_buf_addf(b, ", \"destroyed\": ");
+    add_time(b, v, h->destroyed_ns, "null", 0);
+    iodfg_buf_addf(b,
+                   ", \"closed\": %s, \"ops\": %" PRIu64 ", \"bytes_read\": %" PRIu64
+                   ", \"bytes_written\": %" PRIu64 "}",
+                   h->destroyed_ns != IODFG_UNKNOWN ? "true" : "false", h->ops, h->bytes_read,
+                   h->bytes_written);
+}
+
+struct hopts {
+    enum cli_format format;
+    int open_only;
+    const char *case_name;
+};
+
+static int wanted(const struct hview *v, const struct hopts *o, const struct iodfg_handle *h)
+{
+    if (o->open_only && h->destroyed_ns != IODFG_UNKNOWN) {
+        return 0;
+    }
+    return !o->case_name || strcmp(case_name(v, h->case_id), o->case_name) == 0;
+}
+
+static void render(struct iodfg_buf *b, const struct hview *v, const struct hopts *o)
+{
+    uint32_t n = iodfg_eventlog_handle_count(v->log);
+    const struct iodfg_handle *hs = iodfg_eventlog_handles(v->log);
+    uint64_t shown = 0, open = 0, by_origin[IODFG_HANDLE_ORIGIN__N] = {0};
+    if (o->format == CLI_FMT_JSON) {
+        iodfg_buf_addf(b, "{\"handles\": [");
+    } else if (o->format == CLI_FMT_TSV) {
+        iodfg_buf_addf(b, "id\tcase\tpid\tfd\torigin\tparent\tlayer\tcall\tflags\tmode\tcreated\t"
+                          "destroyed\tops\tbytes_read\tbytes_written\tpath\n");
+    } else {
+        iodfg_buf_addf(b,
+                       "%5s  %-14s  %7s  %4s  %-10s  %6s  %-8s  %10s  %10s  %6s  %10s  "
+                       "%10s  %s\n",
+                       "id", "case", "pid", "fd", "origin", "parent", "layer", "created",
+                       "destroyed", "ops", "read", "written", "path");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct iodfg_handle *h = &hs[i];
+        if (!wanted(v, o, h)) {
+            continue;
+        }
+        if (o->format == CLI_FMT_JSON) {
+            row_json(b, v, i + 1, h, shown == 0);
+        } else {
+            row_tsv(b, v, i + 1, h, o->format == CLI_FMT_TABLE);
+        }
+        shown++;
+        open += h->destroyed_ns == IODFG_UNKNOWN;
+        if (h->origin < IODFG_HANDLE_ORIGIN__N) {
+            by_origin[h->origin]++;
+        }
+    }
+    if (o->format == CLI_FMT_JSON) {
+        iodfg_buf_addf(b, "%s],\n \"count\": %" PRIu64 ", \"never_closed\": %" PRIu64 "}\n",
+                       shown ? "\n" : "", shown, open);
+    } else if (o->format == CLI_FMT_TABLE) {
+        iodfg_buf_addf(b,
+                       "\n%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " duplicated, %" PRIu64
+                       " pre-created, %" PRIu64 " inherited; %" PRIu64 " never closed.\n",
+                       shown, by_origin[IODFG_HANDLE_OPEN], by_origin[IODFG_HANDLE_DUP],
+                       by_origin[IODFG_HANDLE_PRECREATED], by_origin[IODFG_HANDLE_INHERITED], open);
+    }
+}
+
+int cli_handles(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'F'},
+        {"open", no_argument, NULL, 'O'},
+        {"case", required_argument, NULL, 'c'},
+        {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct cli_ingest_opts io = {0};
+    struct hopts o = {CLI_FMT_TABLE, 0, NULL};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:j:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'F':
+            if (cli_format_parse(optarg, &o.format)) {
+                return CLI_USAGE;
+            }
+            break;
+        case 'O':
+            o.open_only = 1;
+            break;
+        case 'c':
+            o.case_name = optarg;
+            break;
+        case 'p':
+            io.name_pattern = optarg;
+            break;
+        case 'j':
+            if (cli_opt_jobs(optarg, &io.jobs)) {
+                return CLI_USAGE;
+            }
+            break;
+        case 'h':
+            fputs(handles_usage, stdout);
+            return CLI_OK;
+        default:
+            fputs(handles_usage, stderr);
+            return CLI_USAGE;
+        }
+    }
+    if (cli_need_inputs(optind, argc, "handles needs an event log or trace files", handles_usage)) {
+        return CLI_USAGE;
+    }
+    io.quiet = 1;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct cli_ingest_totals totals;
+    struct iodfg_eventlog *log =
+        cli_load(argv + optind, (size_t)(argc - optind), IODFG_COL_START, &io, &totals, &err);
+    if (!log) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    struct hview v = {log, iodfg_eventlog_pool(log), log_start(log)};
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    render(&b, &v, &o);
+    int rc = CLI_OK;
+    if (b.failed) {
+        cli_errorf("out of memory");
+        rc = CLI_FAIL;
+    } else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+        cli_errorf("cannot write the output");
+        rc = CLI_FAIL;
+    }
+    iodfg_buf_fini(&b);
+    iodfg_eventlog_free(log);
+    return rc;
+}
