@@ -13,6 +13,7 @@ struct iodfg_eventlog;
 struct iodfg_mapping;
 struct iodfg_selection;
 struct iodfg_stats;
+struct iodfg_timeline;
 struct iodfg_analysis;
 
 /* What the last build or update recomputed. */
@@ -53,6 +54,9 @@ const struct iodfg_stats *iodfg_analysis_stats(const struct iodfg_analysis *an);
 const struct iodfg_selection *iodfg_analysis_selection(const struct iodfg_analysis *an);
 const struct iodfg_analysis_info *iodfg_analysis_last(const struct iodfg_analysis *an);
 const struct iodfg_eventlog *iodfg_analysis_log(const struct iodfg_analysis *an);
+/* The time order of the log's interval boundaries that the analysis built (see stats.h), for
+ * other sweeps over the same log (borrowed until free; it never changes). */
+const struct iodfg_timeline *iodfg_analysis_timeline(const struct iodfg_analysis *an);
 /* The current activity of every key (nkeys entries). */
 const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an);
 

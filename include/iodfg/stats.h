@@ -94,18 +94,19 @@ void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
  * (NULL = all) from the key sums, keys in id order; then rd of every activity and DR. */
 void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *sums,
                            const uint32_t *act, uint32_t nkeys, const uint8_t *dirty);
-/* Per point activity codes for fast sweeps: the activity of the point's event (bit 15 set on
- * start points), IODFG_CODE_OFF for events outside the selection, IODFG_CODE_NONE for selected
- * events mapped to no activity. Usable while nactivities <= IODFG_CODE_MAX_ACT. */
+/* Per event activity codes for fast sweeps: the activity of the event, IODFG_CODE_OFF for events
+ * outside the selection, IODFG_CODE_NONE for selected events mapped to no activity. Usable while
+ * nactivities <= IODFG_CODE_MAX_ACT. */
 #define IODFG_CODE_OFF 0x7fffu
 #define IODFG_CODE_NONE 0x7ffeu
 #define IODFG_CODE_MAX_ACT 0x7ffeu
 /* Recompute mc and mc_time_ns of the flagged activities (NULL = all) with one exact sweep over
- * tl. codes (tl->npts entries, or NULL to look activities up per point) is rebuilt from bits and
- * act when rebuild_codes; otherwise it holds the previous mapping's codes, and the points of the
- * events flagged in moved (a bitmap, may be NULL) whose code is flagged in src (nactivities + 1
- * flags: by old activity, src[nactivities] for unmapped events) are recoded to act. nthreads (1 or
- * 2) splits the sweep in time segments combined exactly. 0 or -1 with err (out of memory). */
+ * tl. codes (tl->n entries, one per event, or NULL to look activities up per point) is rebuilt
+ * from bits and act when rebuild_codes; otherwise it holds the previous mapping's codes, and the
+ * events flagged in moved (a bitmap, used when src is not NULL) are recoded to act. src
+ * (nactivities + 1 flags: the old activities of the moved events, src[nactivities] for unmapped
+ * ones) only enables the recoding. nthreads (1 or 2) splits the sweep in time segments combined
+ * exactly. 0 or -1 with err (out of memory). */
 int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
                       const struct iodfg_timeline *tl, uint16_t *codes, int rebuild_codes,
                       const uint64_t *bits, const uint32_t *act, const uint8_t *dirty,

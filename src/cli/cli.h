@@ -47,7 +47,6 @@ struct cli_ingest_opts {
     const char *name_pattern;
     unsigned jobs;
     int quiet;
-    const char *mounts_path; /* --mounts FILE; NULL = mounts.txt beside the traces, or built-in */
 };
 
 /* Totals of an ingest, for the closing summary. */

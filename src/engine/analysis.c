@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Incremental engine: a per-key case index lets a rule edit recount only the affected cases. */
+/* Incremental engine: a per-key case index lets a rule edit recount only the affected cases.
+ * - A pure rename (the new mapping relabels activities one to one) only relabels the results.
+ * - When the affected cases hold most events, the DFG is counted once from scratch instead of
+ *   removing and adding every trace.
+ * - Histograms of the large percentile groups are kept and moved with the recounted cases, so
+ *   that the statistics walk after an edit needs one pass instead of two. */
 #include "config.h"
 
 #include "iodfg/analysis.h"
@@ -23,7 +28,7 @@ struct iodfg_analysis {
     uint32_t nkeys, ncases, nactivities;
     uint32_t *act; /* current activity of each key */
     struct iodfg_timeline tl;
-    uint16_t *codes; /* per timeline point: activity code under the current mapping and selection
+    uint16_t *codes; /* per event: activity code under the current mapping and selection
                         (NULL while nactivities > IODFG_CODE_MAX_ACT) */
     int codes_valid; /* codes match act and sel */
     uint64_t *moved; /* per event: its key changed in the running update (scratch, kept zero) */
@@ -34,6 +39,7 @@ struct iodfg_analysis {
     uint8_t *case_mark; /* ncases scratch */
     struct iodfg_dfg dfg;
     struct iodfg_stats stats;
+    struct iodfg_hstore hs; /* histograms of the large percentile groups of dfg and stats */
     struct iodfg_analysis_info last;
 };
 
@@ -149,24 +155,28 @@ static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
 }
 
 /* Full computation of act over sel into g and st, with bits, sums and codes (NULL: none) as
- * scratch. */
+ * scratch; the large groups' histograms go to hs (NULL: dropped). */
 static int compute_full(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
                         const uint32_t *act, uint32_t nact, uint64_t *bits,
                         struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
-                        struct iodfg_stats *st, struct iodfg_error *err)
+                        struct iodfg_stats *st, struct iodfg_hstore *hs, struct iodfg_error *err)
 {
+    if (hs) {
+        iodfg_hstore_clear(hs);
+    }
     iodfg_stats_fini(st);
     if (iodfg_stats_resize(st, nact, err)) {
         return -1;
     }
     iodfg_stats_select_bits(bits, an->log, sel);
-    iodfg_stats_key_sums(sums, an->nkeys, an->log, bits);
-    iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
+    // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
     struct sweep_job job;
     if (sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,
                                           NULL, NULL, NULL, err))) {
         return -1;
     }
+    iodfg_stats_key_sums(sums, an->nkeys, an->log, bits);
+    iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
     int rc = 0;
     iodfg_dfg_clear(g);
     g->nactivities = nact;
@@ -179,7 +189,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     }
     if (!rc) {
         iodfg_dfg_finish_means(g);
-        rc = iodfg_stats_scan(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, err);
+        rc = iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, err);
     }
     sweep_finish(&job, st);
     return rc;
@@ -194,7 +204,7 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     an->last.activities_dirty = an->nactivities;
     an->codes_valid = an->codes && an->nactivities <= IODFG_CODE_MAX_ACT;
     int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums,
-                          an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, err);
+                          an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, &an->hs, err);
     an->codes_valid = an->codes_valid && !rc;
     an->last.edges_dirty = an->dfg.nedges;
     return rc;
@@ -220,6 +230,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
     an->ncases = iodfg_eventlog_case_count(log);
     iodfg_dfg_init(&an->dfg);
     iodfg_stats_init(&an->stats);
+    iodfg_hstore_init(&an->hs);
     uint64_t n = iodfg_eventlog_event_count(log);
     an->act = malloc(((size_t)an->nkeys + 1) * sizeof(*an->act));
     an->bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
@@ -234,7 +245,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
         iodfg_timeline_build(&an->tl, log, err)) {
         goto fail;
     }
-    an->codes = malloc((size_t)(an->tl.npts ? an->tl.npts : 1) * sizeof(*an->codes));
+    an->codes = malloc((size_t)(n ? n : 1) * sizeof(*an->codes));
     if (!an->codes) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
         goto fail;
@@ -265,6 +276,7 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     free(an->case_mark);
     iodfg_dfg_fini(&an->dfg);
     iodfg_stats_fini(&an->stats);
+    iodfg_hstore_fini(&an->hs);
     free(an);
 }
 
@@ -323,7 +335,7 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
 {
     const uint32_t *nact = map->activity_of_key;
     size_t ncases = 0, nscan = 0;
-    int rc = -1, swept = 0;
+    int rc = -1, swept = 0, scratch = 0;
     uint8_t *edge_dirty = NULL, *pick = NULL, *src = NULL;
     uint32_t *scan_cases = NULL;
     struct sweep_job job;
@@ -334,18 +346,27 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     }
     an->dfg.nactivities = map->nactivities;
     an->last.cases_recounted = ncases;
-    // the sweep of the dirty activities runs meanwhile: it recodes the moved keys' points
+    // when the changed cases hold most events, one count from scratch beats removing and adding
+    const uint64_t *off = iodfg_eventlog_case_offsets(an->log);
+    uint64_t moved_events = 0;
+    for (size_t i = 0; i < ncases; i++) {
+        moved_events += off[cases[i] + 1] - off[cases[i]];
+    }
+    scratch = 2 * moved_events > iodfg_eventlog_event_count(an->log);
+    // the sweep of the dirty activities runs meanwhile (it recodes the moved keys' events first)
     for (uint32_t k = 0; k < an->nkeys; k++) {
         if (key_changed[k]) {
             src[an->act[k] == IODFG_NO_ACTIVITY ? map->nactivities : an->act[k]] = 1;
         }
     }
-    mark_moved(an, cases, ncases, key_changed, 1);
+    if (!scratch) {
+        mark_moved(an, cases, ncases, key_changed, 1);
+    }
     iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
     int recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
     if (sweep_start(&job, iodfg_sweep_new(&an->stats, an->log, &an->tl, recode ? an->codes : NULL,
-                                          recode && !an->codes_valid, an->bits, nact, dirty,
-                                          an->moved, src, err))) {
+                                          recode && (!an->codes_valid || scratch), an->bits, nact,
+                                          dirty, an->moved, scratch ? NULL : src, err))) {
         goto out;
     }
     an->codes_valid = recode;
@@ -353,8 +374,25 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     if (an->dfg.nedges) {
         memset(an->dfg.touched, 0, an->dfg.nedges);
     }
+    if (scratch) {
+        // every edge slot is made anew, so every edge is touched; the histograms are counted anew
+        iodfg_hstore_clear(&an->hs);
+        iodfg_dfg_clear(&an->dfg);
+        an->dfg.nactivities = map->nactivities;
+        an->last.cases_recounted = 0;
+        for (uint32_t c = 0; c < an->ncases; c++) {
+            uint64_t lo, hi;
+            if (!iodfg_dfg_case_range(an->log, &an->sel, c, &lo, &hi)) {
+                continue;
+            }
+            an->last.cases_recounted++;
+            if (iodfg_dfg_count_case(&an->dfg, an->log, nact, lo, hi, an->sel.per_pid, 1, err)) {
+                goto out;
+            }
+        }
+    }
     // subtract the old traces of the affected cases, then add the new ones
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && !scratch; pass++) {
         for (size_t i = 0; i < ncases; i++) {
             uint64_t lo, hi;
             if (iodfg_dfg_case_range(an->log, &an->sel, cases[i], &lo, &hi) &&
@@ -365,6 +403,10 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
         }
     }
     iodfg_dfg_finish_means(&an->dfg);
+    if (!scratch && iodfg_hstore_move(&an->hs, &an->dfg, an->log, an->act, nact, &an->sel, cases,
+                                      ncases, err)) {
+        goto out;
+    }
     // edge medians: every occurrence of a touched edge lies in a case holding its source
     // activity (or its target, for edges from ●); durations: in cases holding the activity
     size_t ne = an->dfg.nedges;
@@ -385,8 +427,9 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
         }
     }
     scan_cases = cases_of(an, nact, pick, NULL, &nscan);
-    if (!scan_cases || iodfg_stats_scan(&an->stats, &an->dfg, an->log, nact, &an->sel, scan_cases,
-                                        nscan, dirty, 0, edge_dirty, err)) {
+    if (!scan_cases ||
+        iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, nact, &an->sel, scan_cases, nscan,
+                              dirty, 0, edge_dirty, &an->hs, err)) {
         goto out;
     }
     rc = 0;
@@ -394,7 +437,7 @@ out:
     if (swept) {
         sweep_finish(&job, &an->stats);
     }
-    if (cases) {
+    if (cases && !scratch) {
         mark_moved(an, cases, ncases, key_changed, 0);
     }
     if (rc && err && !err->code) {
@@ -405,6 +448,132 @@ out:
     free(edge_dirty);
     free(pick);
     free(scan_cases);
+    return rc;
+}
+
+/* A pure rename: when the new mapping is the old one followed by a one-to-one relabelling of the
+ * activities (every key keeps its events' partition), the DFG and statistics are the old ones
+ * relabelled; nothing is recounted. Returns 1 when applied, 0 when map is no rename, -1 when out
+ * of memory (nothing changed). */
+static int try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                      struct iodfg_error *err)
+{
+    const uint32_t *nact = map->activity_of_key;
+    uint32_t na = an->nactivities, nb = map->nactivities;
+    uint32_t *sig = malloc(((size_t)na + 1) * sizeof(*sig));
+    uint32_t *inv = malloc(((size_t)nb + 1) * sizeof(*inv));
+    struct iodfg_activity_stats *ns = malloc(((size_t)nb + 1) * sizeof(*ns));
+    uint32_t **nh = calloc((size_t)nb + 1, sizeof(*nh));
+    size_t *slot_of = malloc((an->dfg.nedges + 1) * sizeof(*slot_of));
+    struct iodfg_dfg g2;
+    iodfg_dfg_init(&g2);
+    int rc = -1;
+    if (!sig || !inv || !ns || !nh || !slot_of) {
+        goto out;
+    }
+    memset(sig, 0xff, ((size_t)na + 1) * sizeof(*sig));
+    memset(inv, 0xff, ((size_t)nb + 1) * sizeof(*inv));
+    rc = 0;
+    for (uint32_t k = 0; k < an->nkeys; k++) {
+        uint32_t a = an->act[k], b = nact[k];
+        if ((a == IODFG_NO_ACTIVITY) != (b == IODFG_NO_ACTIVITY)) {
+            goto out;
+        }
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        if (sig[a] == UINT32_MAX && inv[b] == UINT32_MAX) {
+            sig[a] = b;
+            inv[b] = a;
+        } else if (sig[a] != b) {
+            goto out;
+        }
+    }
+    // the relabelled DFG, present edges in slot order
+    g2.nactivities = nb;
+    for (size_t i = 0; i < an->dfg.nedges; i++) {
+        const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
+        slot_of[i] = SIZE_MAX;
+        if (!e->count) {
+            continue;
+        }
+        uint32_t f = e->from < na ? sig[e->from] : e->from, t = e->to < na ? sig[e->to] : e->to;
+        struct iodfg_dfg_edge *d = iodfg_dfg_slot(&g2, f, t);
+        if (!d) {
+            rc = -1;
+            goto out;
+        }
+        slot_of[i] = (size_t)(d - g2.edges);
+        *d = *e;
+        d->from = f;
+        d->to = t;
+        g2.stamp[slot_of[i]] = an->dfg.stamp[i];
+    }
+    g2.traces = an->dfg.traces;
+    g2.next_stamp = an->dfg.next_stamp;
+    // the statistics and kept histograms, relabelled; activities without keys are empty
+    for (uint32_t b = 0; b < nb; b++) {
+        if (inv[b] != UINT32_MAX) {
+            ns[b] = an->stats.act[inv[b]];
+            nh[b] = inv[b] < an->hs.nact ? an->hs.act[inv[b]] : NULL;
+        } else {
+            memset(&ns[b], 0, sizeof(ns[b]));
+            ns[b].mc_time_ns = ns[b].dur_min_ns = ns[b].dur_median_ns = IODFG_UNKNOWN;
+            ns[b].dur_p95_ns = ns[b].dur_max_ns = IODFG_UNKNOWN;
+        }
+    }
+    for (uint32_t a = 0; a < an->hs.nact; a++) {
+        if (an->hs.act[a] && (a >= na || sig[a] == UINT32_MAX)) {
+            free(an->hs.act[a]); // an activity without keys keeps no values
+            an->hs.count--;
+        }
+    }
+    free(an->hs.act);
+    an->hs.act = nh;
+    an->hs.nact = nb;
+    nh = NULL;
+    for (size_t i = 0, j = 0; i < an->hs.nedge; i++) {
+        uint32_t *h = an->hs.edge[i];
+        an->hs.edge[i] = NULL;
+        if (h && (i >= an->dfg.nedges || slot_of[i] == SIZE_MAX)) {
+            free(h);
+            an->hs.count--;
+        } else if (h) {
+            j = slot_of[i]; // slot_of only moves slots down: j <= i
+            an->hs.edge[j] = h;
+        }
+    }
+    free(an->stats.act);
+    an->stats.act = ns;
+    an->stats.nactivities = nb;
+    ns = NULL;
+    iodfg_stats_finish(&an->stats);
+    iodfg_dfg_fini(&an->dfg);
+    an->dfg = g2;
+    iodfg_dfg_init(&g2);
+    // the codes follow the labels
+    if (an->codes_valid && nb <= IODFG_CODE_MAX_ACT) {
+        uint64_t n = iodfg_eventlog_event_count(an->log);
+        for (uint64_t e = 0; e < n; e++) {
+            uint16_t c = an->codes[e];
+            if (c < na) {
+                an->codes[e] = (uint16_t)sig[c];
+            }
+        }
+    } else {
+        an->codes_valid = 0;
+    }
+    rc = 1;
+out:
+    if (rc < 0) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
+    }
+    iodfg_dfg_fini(&g2);
+    free(sig);
+    free(inv);
+    free(ns);
+    free(nh);
+    free(slot_of);
     return rc;
 }
 
@@ -444,7 +613,12 @@ int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping 
         an->last.activities_dirty += dirty[a];
     }
     int rc = 0;
-    if (an->last.keys_changed) {
+    int renamed = an->last.keys_changed ? try_rename(an, map, err) : 0;
+    if (renamed < 0) {
+        rc = -1;
+    } else if (renamed) {
+        an->last.cases_recounted = 0;
+    } else if (an->last.keys_changed) {
         rc = update_inc(an, map, key_changed, dirty, err);
     } else {
         rc = iodfg_stats_resize(&an->stats, map->nactivities, err);
@@ -507,6 +681,11 @@ const struct iodfg_eventlog *iodfg_analysis_log(const struct iodfg_analysis *an)
     return an->log;
 }
 
+const struct iodfg_timeline *iodfg_analysis_timeline(const struct iodfg_analysis *an)
+{
+    return &an->tl;
+}
+
 const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an)
 {
     return an->act;
@@ -522,7 +701,7 @@ int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_s
     if (!bits || !sums) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
     } else {
-        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, NULL, g, st, err);
+        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, NULL, g, st, NULL, err);
     }
     free(bits);
     free(sums);
@@ -536,9 +715,10 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     m += (size_t)an->nkeys * (sizeof(*an->act) + sizeof(*an->sums) + sizeof(*an->kc_off));
     m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
     m += (size_t)an->ncases * 2;
-    m += (size_t)an->tl.npts * (sizeof(*an->tl.pts) + sizeof(*an->codes));
+    m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);
     m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */
     m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;
     m += (size_t)an->stats.nactivities * sizeof(struct iodfg_activity_stats);
+    m += iodfg_hstore_memory(&an->hs);
     return m;
 }

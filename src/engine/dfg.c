@@ -378,6 +378,63 @@ static int count_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_
     return 0;
 }
 
+/* The slot of (from, to) through the context's one-entry cache; NULL when out of memory. */
+static inline struct iodfg_dfg_edge *cached_slot(struct count_ctx *cx, uint32_t from, uint32_t to,
+                                                 size_t *slot)
+{
+    if (from == cx->last_from && to == cx->last_to) {
+        *slot = cx->last_slot;
+        return &cx->g->edges[cx->last_slot];
+    }
+    struct iodfg_dfg_edge *e = iodfg_dfg_slot(cx->g, from, to);
+    if (e) {
+        *slot = cx->last_slot = (size_t)(e - cx->g->edges);
+        cx->last_from = from;
+        cx->last_to = to;
+    }
+    return e;
+}
+
+/* count_one on the events [lo, hi) as one trace without the calls (the common case). Returns
+ * the number of non-empty traces (0 or 1), or -1 when out of memory. */
+static long count_trace(struct count_ctx *cx, const struct iodfg_columns *col, const uint32_t *act,
+                        uint64_t lo, uint64_t hi)
+{
+    struct iodfg_dfg *g = cx->g;
+    const uint32_t *key = col->key;
+    const int64_t *start = col->start_ns, *dur = col->dur_ns;
+    uint32_t prev = IODFG_NODE_START, stamp = cx->base + 1;
+    int64_t prev_end = 0, sign = cx->sign;
+    for (uint64_t e = lo; e < hi; e++) {
+        uint32_t a = act[key[e]];
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        size_t slot;
+        struct iodfg_dfg_edge *ed = cached_slot(cx, prev, a, &slot);
+        if (!ed) {
+            return -1;
+        }
+        g->touched[slot] = 1;
+        ed->count += (uint64_t)sign;
+        if (g->stamp[slot] != stamp) {
+            g->stamp[slot] = stamp;
+            ed->cases += (uint64_t)sign;
+        }
+        int64_t d = dur ? dur[e] : IODFG_UNKNOWN;
+        if (prev != IODFG_NODE_START) {
+            ed->gap_n += (uint64_t)sign;
+            ed->gap_sum_ns += sign * (start[e] - prev_end);
+        }
+        prev = a;
+        prev_end = start[e] + (d == IODFG_UNKNOWN ? 0 : d);
+    }
+    if (prev == IODFG_NODE_START) {
+        return 0;
+    }
+    return count_one(cx, prev, IODFG_NODE_END, 0, 0, 0, UINT64_MAX) ? -1 : 1;
+}
+
 int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
                          uint64_t lo, uint64_t hi, int per_pid, int sign, struct iodfg_error *err)
 {
@@ -386,9 +443,18 @@ int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
         g->next_stamp = 0;
     }
     struct count_ctx cx = {g, sign, g->next_stamp, IODFG_NO_ACTIVITY, IODFG_NO_ACTIVITY, 0};
-    long n = iodfg_dfg_walk_case(log, act, lo, hi, per_pid, count_one, &cx, err);
-    if (n < 0) {
-        return -1;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    long n;
+    if (!per_pid || !col->pid) {
+        n = count_trace(&cx, col, act, lo, hi);
+        if (n < 0) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
+        }
+    } else {
+        n = iodfg_dfg_walk_case(log, act, lo, hi, per_pid, count_one, &cx, err);
+        if (n < 0) {
+            return -1;
+        }
     }
     g->next_stamp += (uint32_t)n + 1;
     g->traces += (uint64_t)((int64_t)sign * n);

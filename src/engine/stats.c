@@ -149,6 +149,24 @@ static void key_sums_init(struct iodfg_key_sums *s)
     s->dur_max_ns = INT64_MIN;
 }
 
+static inline void key_sums_add(struct iodfg_key_sums *s, int64_t d, int64_t z)
+{
+    s->count++;
+    if (d != IODFG_UNKNOWN) {
+        s->dur_n++;
+        s->dur_sum_ns += d;
+        s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
+        s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
+    }
+    if (z != IODFG_UNKNOWN) {
+        s->bytes += z;
+        if (d != IODFG_UNKNOWN && d > 0) {
+            s->dr_n++;
+            s->dr_sum += (double)z * 1e9 / (double)d;
+        }
+    }
+}
+
 void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
                           const struct iodfg_eventlog *log, const uint64_t *bits)
 {
@@ -156,29 +174,22 @@ void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
         key_sums_init(&sums[k]);
     }
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint32_t *key = col->key;
+    const int64_t *dur = col->dur_ns, *size = col->size;
     uint64_t n = iodfg_eventlog_event_count(log);
     for (uint64_t w = 0; w < (n + 63) / 64; w++) {
         uint64_t word = bits[w];
+        if (word == ~0ULL && dur && size) { // a run of 64 selected events, in event order
+            for (uint64_t e = w * 64; e < w * 64 + 64; e++) {
+                key_sums_add(&sums[key[e]], dur[e], size[e]);
+            }
+            continue;
+        }
         while (word) {
             uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(word);
             word &= word - 1;
-            struct iodfg_key_sums *s = &sums[col->key[e]];
-            int64_t d = col->dur_ns ? col->dur_ns[e] : IODFG_UNKNOWN;
-            int64_t z = col->size ? col->size[e] : IODFG_UNKNOWN;
-            s->count++;
-            if (d != IODFG_UNKNOWN) {
-                s->dur_n++;
-                s->dur_sum_ns += d;
-                s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
-                s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
-            }
-            if (z != IODFG_UNKNOWN) {
-                s->bytes += z;
-                if (d != IODFG_UNKNOWN && d > 0) {
-                    s->dr_n++;
-                    s->dr_sum += (double)z * 1e9 / (double)d;
-                }
-            }
+            key_sums_add(&sums[key[e]], dur ? dur[e] : IODFG_UNKNOWN,
+                         size ? size[e] : IODFG_UNKNOWN);
         }
     }
 }
@@ -241,7 +252,7 @@ void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *
  * from a shared counter so that any number of threads can help. */
 
 #define SW_SEGS 16
-#define SW_AHEAD 24 /* prefetch distance in points */
+#define SW_AHEAD 96 /* prefetch distance in points */
 
 struct sweep_seg {
     uint64_t lo, hi;
@@ -253,14 +264,14 @@ struct iodfg_sweep {
     const struct iodfg_timeline *tl;
     const struct iodfg_columns *col;
     uint16_t *codes;
-    int rebuild;
     const uint64_t *bits, *moved;
     const uint32_t *act;
     const uint8_t *dirty;
-    uint8_t stab[0x8000]; /* per code value: recode source */
     uint32_t na;
     unsigned nseg;
     atomic_uint next;
+    int recode;              /* codes to update first: 2 all, 1 the moved events, 0 none */
+    atomic_int claim, ready; /* a thread claimed the recoding; it is done */
     struct sweep_seg seg[SW_SEGS];
     int32_t *ints;
     uint32_t *idx;
@@ -271,15 +282,15 @@ static int bit_of(const uint64_t *b, uint64_t e)
     return (int)(b[e / 64] >> (e & 63) & 1);
 }
 
-static uint16_t code_of(const struct iodfg_sweep *sw, uint32_t p)
+/* The code of event e under act and the selection bits. */
+static inline uint16_t code_of(const uint64_t *bits, const uint32_t *act, const uint32_t *key,
+                               uint64_t e)
 {
-    uint32_t e = p & ~IODFG_PT_START;
-    uint16_t c = IODFG_CODE_OFF;
-    if (bit_of(sw->bits, e)) {
-        uint32_t a = sw->act[sw->col->key[e]];
-        c = a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
+    if (!bit_of(bits, e)) {
+        return IODFG_CODE_OFF;
     }
-    return (uint16_t)(c | (p & IODFG_PT_START ? 0x8000u : 0));
+    uint32_t a = act[key[e]];
+    return a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
 }
 
 /* Count point i of slot a (na = no activity: counted but never read). */
@@ -315,37 +326,15 @@ static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
                 step(sg, a, (pts[i] & IODFG_PT_START) != 0, i);
             }
         }
-    } else if (sw->rebuild) {
-        for (uint64_t i = sg->lo; i < sg->hi; i++) {
-            if (i + SW_AHEAD < sg->hi) {
-                uint32_t f = pts[i + SW_AHEAD] & ~IODFG_PT_START;
-                __builtin_prefetch(&key[f]);
-                __builtin_prefetch(&sw->bits[f / 64]);
-            }
-            uint16_t c = code_of(sw, pts[i]);
-            codes[i] = c;
-            uint32_t a = c & 0x7fffu;
-            step(sg, a < na ? a : na, c >> 15, i);
+        return;
+    }
+    for (uint64_t i = sg->lo; i < sg->hi; i++) {
+        uint32_t p = pts[i];
+        if (i + SW_AHEAD < sg->hi) {
+            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);
         }
-    } else if (sw->moved) {
-        const uint64_t *moved = sw->moved;
-        for (uint64_t i = sg->lo; i < sg->hi; i++) {
-            uint16_t c = codes[i];
-            uint32_t e = pts[i] & ~IODFG_PT_START;
-            if (bit_of(moved, e) && sw->stab[c & 0x7fffu]) {
-                uint32_t a = sw->act[key[e]];
-                c = (uint16_t)((c & 0x8000u) | (a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : a));
-                codes[i] = c;
-            }
-            uint32_t a = c & 0x7fffu;
-            step(sg, a < na ? a : na, c >> 15, i);
-        }
-    } else {
-        for (uint64_t i = sg->lo; i < sg->hi; i++) {
-            uint16_t c = codes[i];
-            uint32_t a = c & 0x7fffu;
-            step(sg, a < na ? a : na, c >> 15, i);
-        }
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        step(sg, a < na ? a : na, (int)(p >> 31), i);
     }
 }
 
@@ -364,7 +353,6 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
     sw->tl = tl;
     sw->col = iodfg_eventlog_columns(log);
     sw->codes = na > IODFG_CODE_MAX_ACT ? NULL : codes;
-    sw->rebuild = rebuild_codes;
     sw->bits = bits;
     sw->moved = src ? moved : NULL;
     sw->act = act;
@@ -375,12 +363,9 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
                : tl->npts / 64 > SW_SEGS ? SW_SEGS
                                          : (unsigned)(tl->npts / 64);
     atomic_init(&sw->next, 0);
-    for (uint32_t a = 0; a < na && src; a++) {
-        sw->stab[a] = src[a];
-    }
-    if (src) {
-        sw->stab[IODFG_CODE_NONE] = src[na];
-    }
+    sw->recode = sw->codes && (rebuild_codes || sw->moved) ? (rebuild_codes ? 2 : 1) : 0;
+    atomic_init(&sw->claim, 0);
+    atomic_init(&sw->ready, !sw->recode);
     size_t nn = (size_t)na + 1;
     sw->ints = malloc(nn * 2 * sw->nseg * sizeof(*sw->ints));
     sw->idx = malloc(nn * sw->nseg * sizeof(*sw->idx));
@@ -400,8 +385,35 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
     return sw;
 }
 
+/* Update the codes before the sweep (one thread). */
+static void sweep_recode(struct iodfg_sweep *sw)
+{
+    const uint32_t *key = sw->col->key;
+    uint64_t n = sw->tl->n;
+    if (sw->recode == 2) {
+        for (uint64_t e = 0; e < n; e++) {
+            sw->codes[e] = code_of(sw->bits, sw->act, key, e);
+        }
+        return;
+    }
+    for (uint64_t w = 0; w < (n + 63) / 64; w++) {
+        for (uint64_t word = sw->moved[w]; word; word &= word - 1) {
+            uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(word);
+            sw->codes[e] = code_of(sw->bits, sw->act, key, e);
+        }
+    }
+}
+
 void iodfg_sweep_work(struct iodfg_sweep *sw)
 {
+    if (!atomic_load(&sw->ready)) {
+        // the first thread recodes; another one arriving meanwhile leaves the segments to it
+        if (atomic_exchange(&sw->claim, 1)) {
+            return;
+        }
+        sweep_recode(sw);
+        atomic_store(&sw->ready, 1);
+    }
     for (;;) {
         unsigned t = atomic_fetch_add(&sw->next, 1u);
         if (t >= sw->nseg) {
@@ -477,11 +489,18 @@ int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
 /* ---- exact nearest-rank percentiles of many groups of values ----
  * Small groups gather their values and select. Large groups first count their values in a
  * histogram of fixed log-spaced buckets (64 per power of two, exact below 64), which gives the
- * bucket holding each wanted rank; a second pass gathers only those buckets' values. */
+ * bucket holding each wanted rank; a second pass gathers only those buckets' values. A group
+ * whose histogram was kept from an earlier scan (and updated since) gathers its target buckets
+ * in the first pass already.
+ * Up to two workers share one layout: worker 0 fills each region from its low end, worker 1
+ * from its high end (a region holds exactly the values of both), and each worker counts into
+ * its own histograms, summed between the passes. Selection does not depend on the order of
+ * the values, so the result is the same however the work was split. */
 
 #define PB_MAG (59 * 64) /* buckets of magnitudes 0..2^64-1 */
 #define PB_N (2 * PB_MAG)
 uint64_t iodfg_pctl_large = 65536; /* groups with at least this many values use a histogram */
+uint64_t iodfg_scan_split_min = 1u << 14;
 #define PB_NONE UINT32_MAX
 
 static uint32_t mag_bucket(uint64_t u)
@@ -494,26 +513,33 @@ static uint32_t mag_bucket(uint64_t u)
 }
 
 /* Monotone map of int64 values to buckets 0..PB_N-1. */
-static uint32_t pbucket(int64_t v)
+static inline uint32_t pbucket(int64_t v)
 {
     return v >= 0 ? PB_MAG + mag_bucket((uint64_t)v)
                   : PB_MAG - 1 - mag_bucket((uint64_t)(-(v + 1)));
 }
 
+/* What a group does with a value in the running pass. */
+enum { PM_SKIP, PM_GATHER, PM_HIST, PM_TARGET };
+
 struct pgroup {
-    uint64_t n;           /* values expected */
-    uint64_t off, fill;   /* small: gathered values; large: second-pass gather of target 0 */
-    uint64_t off1, fill1; /* large: second-pass gather of target 1 (when another bucket) */
-    uint32_t hist;        /* histogram index or PB_NONE (small or unwanted) */
+    uint64_t n;      /* values expected */
+    uint64_t off;    /* gather: region of the n values; target: region of target 0's bucket */
+    uint64_t off1;   /* target: region of target 1's bucket (when another bucket) */
+    uint64_t m0, m1; /* target: values in those two regions */
+    uint32_t *kept;  /* kept histogram of exactly the group's values, or NULL */
+    uint32_t hist;   /* counting histogram index (first pass of a large group without one) */
     uint32_t bkt[2];
     uint64_t below[2];
     uint8_t want, npct;
+    uint8_t kind; /* PM_GATHER or PM_TARGET once laid out; PM_SKIP: no values */
+    uint8_t mode; /* in the running pass */
 };
 
 struct pctl {
-    uint32_t ng;
+    uint32_t ng, nh;
     struct pgroup *g;
-    uint32_t *hist;
+    uint32_t *hist; /* worker 0's histograms; after a first pass the sums */
     int64_t *vals;
 };
 
@@ -533,7 +559,23 @@ static void pctl_fini(struct pctl *P)
     memset(P, 0, sizeof(*P));
 }
 
-/* Lay out the wanted groups (want set, n and npct filled by the caller). */
+/* The target buckets of group g from the histogram h of its n values. */
+static void pctl_aim(struct pgroup *g, const uint32_t *h)
+{
+    for (unsigned j = 0; j < g->npct; j++) {
+        uint64_t r = rank_of(PCT[g->npct - 1][j], g->n), below = 0;
+        uint32_t b = 0;
+        while (below + h[b] < r) {
+            below += h[b++];
+        }
+        g->bkt[j] = b;
+        g->below[j] = below;
+    }
+    g->m0 = h[g->bkt[0]];
+    g->m1 = g->npct == 2 && g->bkt[1] != g->bkt[0] ? h[g->bkt[1]] : 0;
+}
+
+/* Lay out the wanted groups (want, n, npct and kept filled by the caller). */
 static int pctl_layout(struct pctl *P)
 {
     uint64_t nv = 0;
@@ -541,72 +583,52 @@ static int pctl_layout(struct pctl *P)
     for (uint32_t i = 0; i < P->ng; i++) {
         struct pgroup *g = &P->g[i];
         g->hist = PB_NONE;
+        g->kind = g->mode = PM_SKIP;
         if (!g->want || !g->n) {
             continue;
         }
-        if (g->n >= iodfg_pctl_large) {
+        if (g->kept) {
+            pctl_aim(g, g->kept);
+            g->kind = g->mode = PM_TARGET;
+            g->off = nv;
+            g->off1 = nv + g->m0;
+            nv += g->m0 + g->m1;
+        } else if (g->n >= iodfg_pctl_large) {
             g->hist = nh++;
+            g->kind = PM_TARGET;
+            g->mode = PM_HIST;
         } else {
-            g->off = g->fill = nv;
+            g->kind = g->mode = PM_GATHER;
+            g->off = nv;
             nv += g->n;
         }
     }
+    P->nh = nh;
     P->hist = nh ? calloc((size_t)nh * PB_N, sizeof(*P->hist)) : NULL;
     P->vals = malloc((size_t)(nv ? nv : 1) * sizeof(*P->vals));
     return (nh && !P->hist) || !P->vals ? -1 : 0;
 }
 
-static inline void pctl_add(struct pctl *P, uint32_t gi, int64_t v)
-{
-    struct pgroup *g = &P->g[gi];
-    if (g->hist != PB_NONE) {
-        P->hist[(size_t)g->hist * PB_N + pbucket(v)]++;
-    } else {
-        P->vals[g->fill++] = v;
-    }
-}
-
-static inline void pctl_add2(struct pctl *P, uint32_t gi, int64_t v)
-{
-    struct pgroup *g = &P->g[gi];
-    if (g->hist == PB_NONE) {
-        return;
-    }
-    uint32_t b = pbucket(v);
-    if (b == g->bkt[0]) {
-        P->vals[g->fill++] = v;
-    } else if (g->npct == 2 && b == g->bkt[1]) {
-        P->vals[g->fill1++] = v;
-    }
-}
-
-/* After the first pass: find the target buckets of the large groups and make room for their
- * values. Returns 1 when a second pass is needed, 0 when not, -1 when out of memory. */
+/* After the first pass (histograms summed): aim the counted groups at their target buckets and
+ * make room for their values; they alone take values in the second pass. Returns 1 when a
+ * second pass is needed, 0 when not, -1 when out of memory. */
 static int pctl_targets(struct pctl *P)
 {
     uint64_t nv = 0, extra = 0;
     for (uint32_t i = 0; i < P->ng; i++) {
         struct pgroup *g = &P->g[i];
         if (g->hist == PB_NONE) {
-            if (g->want && g->n && g->off + g->n > nv) {
+            if (g->kind == PM_GATHER && g->off + g->n > nv) {
                 nv = g->off + g->n;
             }
+            if (g->kind == PM_TARGET && g->off + g->m0 + g->m1 > nv) {
+                nv = g->off + g->m0 + g->m1;
+            }
+            g->mode = PM_SKIP;
             continue;
         }
-        const uint32_t *h = P->hist + (size_t)g->hist * PB_N;
-        for (unsigned j = 0; j < g->npct; j++) {
-            uint64_t r = rank_of(PCT[g->npct - 1][j], g->n), below = 0;
-            uint32_t b = 0;
-            while (below + h[b] < r) {
-                below += h[b++];
-            }
-            g->bkt[j] = b;
-            g->below[j] = below;
-        }
-        extra += h[g->bkt[0]];
-        if (g->npct == 2 && g->bkt[1] != g->bkt[0]) {
-            extra += h[g->bkt[1]];
-        }
+        pctl_aim(g, P->hist + (size_t)g->hist * PB_N);
+        extra += g->m0 + g->m1;
     }
     if (!extra) {
         return 0;
@@ -618,15 +640,11 @@ static int pctl_targets(struct pctl *P)
     P->vals = v;
     for (uint32_t i = 0; i < P->ng; i++) {
         struct pgroup *g = &P->g[i];
-        if (g->hist == PB_NONE) {
-            continue;
-        }
-        const uint32_t *h = P->hist + (size_t)g->hist * PB_N;
-        g->off = g->fill = nv;
-        nv += h[g->bkt[0]];
-        g->off1 = g->fill1 = nv;
-        if (g->npct == 2 && g->bkt[1] != g->bkt[0]) {
-            nv += h[g->bkt[1]];
+        if (g->hist != PB_NONE) {
+            g->off = nv;
+            g->off1 = nv + g->m0;
+            nv += g->m0 + g->m1;
+            g->mode = PM_TARGET;
         }
     }
     return 1;
@@ -636,12 +654,12 @@ static int pctl_targets(struct pctl *P)
 static void pctl_result(struct pctl *P, uint32_t gi, int64_t *out)
 {
     struct pgroup *g = &P->g[gi];
-    if (!g->n) {
+    if (!g->n || g->kind == PM_SKIP) {
         out[0] = out[1] = IODFG_UNKNOWN;
         return;
     }
     int64_t *v = P->vals + g->off;
-    if (g->hist == PB_NONE) {
+    if (g->kind == PM_GATHER) {
         // the highest rank first: the lower ranks then lie in the part below it
         uint64_t hi = g->n;
         for (unsigned j = 0; j < g->npct; j++) {
@@ -655,87 +673,443 @@ static void pctl_result(struct pctl *P, uint32_t gi, int64_t *out)
     for (unsigned j = 0; j < g->npct; j++) {
         int other = j == 1 && g->bkt[1] != g->bkt[0];
         int64_t *w = other ? P->vals + g->off1 : v;
-        uint64_t m = other ? g->fill1 - g->off1 : g->fill - g->off;
+        uint64_t m = other ? g->m1 : g->m0;
         uint64_t k = rank_of(PCT[g->npct - 1][j], g->n) - g->below[j] - 1;
         select_nth(w, (size_t)m, (size_t)k);
         out[j] = w[k];
     }
 }
 
-/* ---- the statistics walk: cases, duration percentiles and edge gap medians ---- */
+/* ---- kept histograms ---- */
 
-struct scan_ctx {
-    struct iodfg_stats *st;
+void iodfg_hstore_init(struct iodfg_hstore *hs)
+{
+    memset(hs, 0, sizeof(*hs));
+}
+
+static void hstore_drop(uint32_t **h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(h[i]);
+        h[i] = NULL;
+    }
+}
+
+void iodfg_hstore_clear(struct iodfg_hstore *hs)
+{
+    hstore_drop(hs->act, hs->nact);
+    hstore_drop(hs->edge, hs->nedge);
+    hs->count = 0;
+}
+
+void iodfg_hstore_clear_edges(struct iodfg_hstore *hs)
+{
+    for (size_t i = 0; i < hs->nedge; i++) {
+        hs->count -= hs->edge[i] != NULL;
+    }
+    hstore_drop(hs->edge, hs->nedge);
+}
+
+void iodfg_hstore_fini(struct iodfg_hstore *hs)
+{
+    iodfg_hstore_clear(hs);
+    free(hs->act);
+    free(hs->edge);
+    memset(hs, 0, sizeof(*hs));
+}
+
+size_t iodfg_hstore_memory(const struct iodfg_hstore *hs)
+{
+    return (size_t)hs->count * PB_N * sizeof(uint32_t) +
+           ((size_t)hs->nact + hs->nedge) * sizeof(uint32_t *);
+}
+
+/* The entry of activity a (edge 0) or edge slot i (edge 1), grown to hold it when grow. NULL when
+ * out of range (or out of memory). */
+static uint32_t **hstore_entry(struct iodfg_hstore *hs, int edge, size_t i, int grow)
+{
+    uint32_t ***arr = edge ? &hs->edge : &hs->act;
+    size_t n = edge ? hs->nedge : hs->nact;
+    if (i < n) {
+        return &(*arr)[i];
+    }
+    if (!grow) {
+        return NULL;
+    }
+    size_t m = n ? n : 16;
+    while (m <= i) {
+        m *= 2;
+    }
+    uint32_t **a = realloc(*arr, m * sizeof(*a));
+    if (!a) {
+        return NULL;
+    }
+    memset(a + n, 0, (m - n) * sizeof(*a));
+    *arr = a;
+    if (edge) {
+        hs->nedge = m;
+    } else {
+        hs->nact = (uint32_t)m;
+    }
+    return &a[i];
+}
+
+struct move_ctx {
+    struct iodfg_hstore *hs;
     struct iodfg_dfg *g;
-    const struct iodfg_columns *col;
-    const uint8_t *dirty, *edge_dirty;
-    int act_none, pass;
-    uint32_t *stamp; /* per activity: last trace counted */
-    uint32_t base, na;
-    struct pctl *P;
-    uint32_t last_from, last_to; /* one-entry cache of the edge lookup */
-    size_t last_slot;
+    const int64_t *dur;
+    uint32_t sign;
+    uint32_t last_from, last_to; /* one-entry cache of the slot lookup */
+    uint32_t *last_h;
 };
 
-static int scan_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
+static int move_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
                     uint32_t trace, uint64_t ev)
 {
-    struct scan_ctx *sx = vctx;
-    if (to != IODFG_NODE_END && !sx->act_none && (!sx->dirty || sx->dirty[to])) {
-        if (!sx->pass && sx->stamp[to] != sx->base + trace + 1) {
-            sx->stamp[to] = sx->base + trace + 1;
-            sx->st->act[to].cases++;
-        }
-        int64_t d = sx->col->dur_ns ? sx->col->dur_ns[ev] : IODFG_UNKNOWN;
-        if (d != IODFG_UNKNOWN) {
-            if (sx->pass) {
-                pctl_add2(sx->P, to, d);
-            } else {
-                pctl_add(sx->P, to, d);
-            }
-        }
+    (void)trace;
+    struct move_ctx *mx = vctx;
+    struct iodfg_hstore *hs = mx->hs;
+    if (to < hs->nact && hs->act[to] && mx->dur && mx->dur[ev] != IODFG_UNKNOWN) {
+        hs->act[to][pbucket(mx->dur[ev])] += mx->sign;
     }
-    if (has_gap && sx->g) {
-        size_t slot;
-        if (from == sx->last_from && to == sx->last_to) {
-            slot = sx->last_slot;
-        } else {
-            const struct iodfg_dfg_edge *e = iodfg_dfg_find(sx->g, from, to);
-            if (!e) {
-                return 0;
-            }
-            slot = (size_t)(e - sx->g->edges);
-            sx->last_from = from;
-            sx->last_to = to;
-            sx->last_slot = slot;
+    if (!has_gap || !hs->nedge) {
+        return 0;
+    }
+    if (from != mx->last_from || to != mx->last_to) {
+        struct iodfg_dfg_edge *e = iodfg_dfg_slot(mx->g, from, to);
+        if (!e) {
+            return -1;
         }
-        if (!sx->edge_dirty || sx->edge_dirty[slot]) {
-            if (sx->pass) {
-                pctl_add2(sx->P, sx->na + (uint32_t)slot, gap);
-            } else {
-                pctl_add(sx->P, sx->na + (uint32_t)slot, gap);
+        size_t slot = (size_t)(e - mx->g->edges);
+        mx->last_h = slot < hs->nedge ? hs->edge[slot] : NULL;
+        mx->last_from = from;
+        mx->last_to = to;
+    }
+    if (mx->last_h) {
+        mx->last_h[pbucket(gap)] += mx->sign;
+    }
+    return 0;
+}
+
+int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
+                      const struct iodfg_eventlog *log, const uint32_t *old_act,
+                      const uint32_t *new_act, const struct iodfg_selection *sel,
+                      const uint32_t *cases, size_t ncases, struct iodfg_error *err)
+{
+    if (!hs->count) {
+        return 0;
+    }
+    struct move_ctx mx = {hs, g, iodfg_eventlog_columns(log)->dur_ns, 0, 0, 0, NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        mx.sign = pass ? 1u : UINT32_MAX; // wrapping: -1
+        mx.last_from = mx.last_to = IODFG_NO_ACTIVITY;
+        for (size_t i = 0; i < ncases; i++) {
+            uint64_t lo, hi;
+            if (iodfg_dfg_case_range(log, sel, cases[i], &lo, &hi) &&
+                iodfg_dfg_walk_case(log, pass ? new_act : old_act, lo, hi, sel->per_pid, move_one,
+                                    &mx, err) < 0) {
+                if (err && !err->code) {
+                    iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for kept histograms");
+                }
+                return -1;
             }
         }
     }
     return 0;
 }
 
-int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct iodfg_eventlog *log,
-                     const uint32_t *act, const struct iodfg_selection *sel, const uint32_t *cases,
-                     size_t ncases, const uint8_t *dirty, int act_dirty_none,
-                     const uint8_t *edge_dirty, struct iodfg_error *err)
+/* ---- the statistics walk: cases, duration percentiles and edge gap medians ---- */
+
+uint32_t iodfg_scan_dense_max = 512;
+
+/* What both workers read. */
+struct scan_job {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_columns *col;
+    const uint32_t *act;
+    const struct iodfg_selection *sel;
+    const uint32_t *cases; /* NULL = every case */
+    struct iodfg_dfg *g;
+    struct pctl *P;
+    uint32_t na;         /* activity groups (0 without statistics) */
+    uint8_t *aw;         /* per activity: its group takes values in this pass */
+    uint32_t *etab;      /* dense (from, to) -> group taking values in this pass, or PB_NONE */
+    uint32_t tdim;       /* activities of the dense table (0: hash lookups) */
+    uint8_t *mode;       /* per group: its mode in this pass */
+    uint32_t *hidx;      /* per group: counting histogram, or PB_NONE */
+    uint32_t *bk0, *bk1; /* per group: target buckets (PB_NONE: none) */
+    int pass, any_edge;  /* any_edge: some edge group takes values in this pass */
+};
+
+struct scan_worker {
+    const struct scan_job *J;
+    uint32_t k0, k1;       /* listed cases [k0, k1) */
+    int dir;               /* 0: fill regions upward from their start, 1: downward from their end */
+    int64_t step;          /* +1 or -1 */
+    int64_t *fill, *fill1; /* per group: next slot */
+    uint32_t *hist;        /* this worker's histograms */
+    uint32_t *stamp;       /* per activity: last trace counted */
+    uint64_t *ncases;      /* per activity: traces holding it */
+    uint32_t base;         /* trace numbers used so far */
+    uint32_t last_from, last_to, last_gi; /* one-entry cache of hash lookups */
+    int rc;
+    struct iodfg_error err;
+};
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE void take(struct scan_worker *w, uint32_t gi, int64_t v)
+{
+    const struct scan_job *J = w->J;
+    switch (J->mode[gi]) {
+    case PM_GATHER:
+        J->P->vals[w->fill[gi]] = v;
+        w->fill[gi] += w->step;
+        break;
+    case PM_HIST:
+        w->hist[(size_t)J->hidx[gi] * PB_N + pbucket(v)]++;
+        break;
+    case PM_TARGET: {
+        uint32_t b = pbucket(v);
+        if (b == J->bk0[gi]) {
+            J->P->vals[w->fill[gi]] = v;
+            w->fill[gi] += w->step;
+        } else if (b == J->bk1[gi]) {
+            J->P->vals[w->fill1[gi]] = v;
+            w->fill1[gi] += w->step;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The group of edge (from, to) taking values in this pass, or PB_NONE. */
+static inline uint32_t edge_group(struct scan_worker *w, uint32_t from, uint32_t to)
+{
+    const struct scan_job *J = w->J;
+    if (J->etab) {
+        return J->etab[(size_t)from * J->tdim + to];
+    }
+    if (from == w->last_from && to == w->last_to) {
+        return w->last_gi;
+    }
+    const struct iodfg_dfg_edge *e = iodfg_dfg_find(J->g, from, to);
+    uint32_t gi = PB_NONE;
+    if (e) {
+        gi = J->na + (uint32_t)(e - J->g->edges);
+        if (J->mode[gi] == PM_SKIP) {
+            gi = PB_NONE;
+        }
+    }
+    w->last_from = from;
+    w->last_to = to;
+    w->last_gi = gi;
+    return gi;
+}
+
+static int scan_one(void *vw, uint32_t from, uint32_t to, int has_gap, int64_t gap, uint32_t trace,
+                    uint64_t ev)
+{
+    struct scan_worker *w = vw;
+    const struct scan_job *J = w->J;
+    if (to < J->na && J->aw[to]) {
+        if (!J->pass && w->stamp[to] != w->base + trace + 1) {
+            w->stamp[to] = w->base + trace + 1;
+            w->ncases[to]++;
+        }
+        int64_t d = J->col->dur_ns ? J->col->dur_ns[ev] : IODFG_UNKNOWN;
+        if (d != IODFG_UNKNOWN) {
+            take(w, to, d);
+        }
+    }
+    if (has_gap && J->any_edge) {
+        uint32_t gi = edge_group(w, from, to);
+        if (gi != PB_NONE) {
+            take(w, gi, gap);
+        }
+    }
+    return 0;
+}
+
+/* One trace made of the events [lo, hi): scan_one without the call (the common case). */
+static void scan_trace(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t tr)
+{
+    const struct scan_job *J = w->J;
+    const uint32_t *key = J->col->key, *act = J->act;
+    const int64_t *start = J->col->start_ns, *dur = J->col->dur_ns;
+    const uint8_t *aw = J->aw;
+    uint32_t na = J->na, prev = IODFG_NODE_START;
+    int any_edge = J->any_edge, first = !J->pass;
+    int64_t prev_end = 0;
+    for (uint64_t e = lo; e < hi; e++) {
+        uint32_t a = act[key[e]];
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        int64_t d = dur ? dur[e] : IODFG_UNKNOWN;
+        if (a < na && aw[a]) {
+            if (first && w->stamp[a] != tr) {
+                w->stamp[a] = tr;
+                w->ncases[a]++;
+            }
+            if (d != IODFG_UNKNOWN) {
+                take(w, a, d);
+            }
+        }
+        if (any_edge && prev != IODFG_NODE_START) {
+            uint32_t gi = edge_group(w, prev, a);
+            if (gi != PB_NONE) {
+                take(w, gi, start[e] - prev_end);
+            }
+        }
+        prev = a;
+        prev_end = start[e] + (d == IODFG_UNKNOWN ? 0 : d);
+    }
+}
+
+static void scan_run(struct scan_worker *w)
+{
+    const struct scan_job *J = w->J;
+    int per_pid = J->sel->per_pid && J->col->pid;
+    for (uint32_t k = w->k0; k < w->k1 && !w->rc; k++) {
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(J->log, J->sel, J->cases ? J->cases[k] : k, &lo, &hi)) {
+            continue;
+        }
+        if (w->base > UINT32_MAX / 2 - (hi - lo) - 2) {
+            memset(w->stamp, 0, (size_t)J->na * sizeof(*w->stamp));
+            w->base = 0;
+        }
+        if (!per_pid) {
+            scan_trace(w, lo, hi, w->base + 1);
+            w->base += 2;
+            continue;
+        }
+        long ntr = iodfg_dfg_walk_case(J->log, J->act, lo, hi, 1, scan_one, w, &w->err);
+        if (ntr < 0) {
+            w->rc = -1;
+        } else {
+            w->base += (uint32_t)ntr + 1;
+        }
+    }
+}
+
+static void *scan_thread(void *vw)
+{
+    scan_run(vw);
+    return NULL;
+}
+
+/* Set the fill positions of worker w for the pass. */
+static void scan_fills(struct scan_worker *w, const struct pctl *P)
+{
+    for (uint32_t i = 0; i < P->ng; i++) {
+        const struct pgroup *g = &P->g[i];
+        if (g->mode == PM_GATHER) {
+            w->fill[i] = (int64_t)(w->dir ? g->off + g->n - 1 : g->off);
+        } else if (g->mode == PM_TARGET) {
+            w->fill[i] = (int64_t)(w->dir ? g->off + g->m0 - 1 : g->off);
+            w->fill1[i] = (int64_t)(w->dir ? g->off1 + g->m1 - 1 : g->off1);
+        }
+    }
+}
+
+/* What takes values in the pass: modes, activity flags and the dense edge table. */
+static void scan_pass_setup(struct scan_job *J, int pass)
+{
+    const struct pctl *P = J->P;
+    J->pass = pass;
+    for (uint32_t i = 0; i < P->ng; i++) {
+        const struct pgroup *g = &P->g[i];
+        J->mode[i] = g->mode;
+        J->hidx[i] = g->hist;
+        J->bk0[i] = J->bk1[i] = PB_NONE;
+        if (g->mode == PM_TARGET) {
+            J->bk0[i] = g->bkt[0];
+            J->bk1[i] = g->npct == 2 && g->bkt[1] != g->bkt[0] ? g->bkt[1] : PB_NONE;
+        }
+    }
+    for (uint32_t a = 0; a < J->na; a++) {
+        // the first pass also counts the cases of every wanted activity
+        J->aw[a] = pass ? P->g[a].mode != PM_SKIP : P->g[a].want;
+    }
+    J->any_edge = 0;
+    size_t ne = J->g ? J->g->nedges : 0;
+    if (J->etab) {
+        for (size_t i = 0; i < (size_t)J->tdim * J->tdim; i++) {
+            J->etab[i] = PB_NONE;
+        }
+    }
+    for (size_t i = 0; i < ne; i++) {
+        const struct iodfg_dfg_edge *e = &J->g->edges[i];
+        int on = e->count && P->g[J->na + i].mode != PM_SKIP;
+        J->any_edge |= on;
+        if (on && J->etab && e->from < J->tdim && e->to < J->tdim) {
+            J->etab[(size_t)e->from * J->tdim + e->to] = J->na + (uint32_t)i;
+        }
+    }
+}
+
+/* The kept histogram of group i if it holds exactly n values (dropping a stale or empty one). */
+static uint32_t *kept_of(struct iodfg_hstore *hs, int edge, size_t i, uint64_t n)
+{
+    uint32_t **h = hs ? hstore_entry(hs, edge, i, 0) : NULL;
+    if (!h || !*h) {
+        return NULL;
+    }
+    uint64_t sum = 0;
+    for (size_t b = 0; b < PB_N; b++) {
+        sum += (*h)[b];
+    }
+    if (sum != n || !n) {
+        free(*h);
+        *h = NULL;
+        hs->count--;
+        return NULL;
+    }
+    return *h;
+}
+
+/* Keep the histogram h of group i. */
+static void keep_hist(struct iodfg_hstore *hs, int edge, size_t i, const uint32_t *h)
+{
+    uint32_t **e = hstore_entry(hs, edge, i, 1);
+    if (!e) {
+        return; // out of memory: the group is counted again next time
+    }
+    if (!*e) {
+        *e = malloc(PB_N * sizeof(**e));
+        if (!*e) {
+            return;
+        }
+        hs->count++;
+    }
+    memcpy(*e, h, PB_N * sizeof(**e));
+}
+
+int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
+                          const struct iodfg_eventlog *log, const uint32_t *act,
+                          const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
+                          const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
+                          struct iodfg_hstore *hs, struct iodfg_error *err)
 {
     uint32_t na = st ? st->nactivities : 0;
     size_t ne = g ? g->nedges : 0;
     struct pctl P;
+    struct scan_job J;
+    struct scan_worker W[2];
     memset(&P, 0, sizeof(P));
+    memset(&J, 0, sizeof(J));
+    memset(W, 0, sizeof(W));
+    int rc = -1;
     if ((uint64_t)na + ne >= UINT32_MAX) {
         return iodfg_error_set(err, IODFG_E_LIMIT, "too many activities and edges");
     }
     P.ng = (uint32_t)(na + ne);
     P.g = calloc((size_t)P.ng + 1, sizeof(*P.g));
-    uint32_t *stamp = calloc((size_t)na + 1, sizeof(*stamp));
-    if (!P.g || !stamp) {
+    if (!P.g) {
         goto nomem;
     }
     int any = 0;
@@ -746,6 +1120,7 @@ int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct i
             st->act[a].cases = 0;
             pg->n = st->act[a].dur_n;
             pg->npct = 2;
+            pg->kept = kept_of(hs, 0, a, pg->n);
             any = 1;
         }
     }
@@ -755,59 +1130,118 @@ int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct i
         if (pg->want) {
             pg->n = g->edges[i].gap_n;
             pg->npct = 1;
+            pg->kept = kept_of(hs, 1, i, pg->n);
             any = 1;
         }
     }
     if (!any) {
         free(P.g);
-        free(stamp);
         return 0;
     }
     if (pctl_layout(&P)) {
         goto nomem;
     }
-    struct scan_ctx sx = {st,
-                          g,
-                          iodfg_eventlog_columns(log),
-                          dirty,
-                          edge_dirty,
-                          act_dirty_none,
-                          0,
-                          stamp,
-                          0,
-                          na,
-                          &P,
-                          IODFG_NO_ACTIVITY,
-                          IODFG_NO_ACTIVITY,
-                          0};
+    J.log = log;
+    J.col = iodfg_eventlog_columns(log);
+    J.act = act;
+    J.sel = sel;
+    J.cases = cases;
+    J.g = g;
+    J.P = &P;
+    J.na = na;
+    J.aw = malloc((size_t)na + 1);
+    J.mode = malloc((size_t)P.ng + 1);
+    J.hidx = malloc(((size_t)P.ng + 1) * sizeof(*J.hidx));
+    J.bk0 = malloc(((size_t)P.ng + 1) * sizeof(*J.bk0));
+    J.bk1 = malloc(((size_t)P.ng + 1) * sizeof(*J.bk1));
+    J.tdim = g && g->nactivities <= iodfg_scan_dense_max ? g->nactivities : 0;
+    if (J.tdim) {
+        J.etab = malloc((size_t)J.tdim * J.tdim * sizeof(*J.etab));
+    }
+    if (!J.aw || !J.mode || !J.hidx || !J.bk0 || !J.bk1 || (J.tdim && !J.etab)) {
+        goto nomem;
+    }
+    // two workers over halves of the listed cases (by events) when there is enough work
     uint32_t nc = cases ? (uint32_t)ncases : iodfg_eventlog_case_count(log);
-    for (int pass = 0; pass < 2; pass++) {
-        sx.pass = pass;
-        for (uint32_t k = 0; k < nc; k++) {
-            uint64_t lo, hi;
-            if (!iodfg_dfg_case_range(log, sel, cases ? cases[k] : k, &lo, &hi)) {
-                continue;
-            }
-            if (sx.base > UINT32_MAX / 2 - (hi - lo) - 2) {
-                memset(stamp, 0, (size_t)na * sizeof(*stamp));
-                sx.base = 0;
-            }
-            long ntr = iodfg_dfg_walk_case(log, act, lo, hi, sel->per_pid, scan_one, &sx, err);
-            if (ntr < 0) {
-                pctl_fini(&P);
-                free(stamp);
-                return -1;
-            }
-            sx.base += (uint32_t)ntr + 1;
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint64_t total = 0, cum = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        uint32_t c = cases ? cases[k] : k;
+        total += off[c + 1] - off[c];
+    }
+    uint32_t split = nc;
+    if (nc > 1 && total >= iodfg_scan_split_min) {
+        for (split = 0; split < nc - 1 && 2 * cum < total; split++) {
+            uint32_t c = cases ? cases[split] : split;
+            cum += off[c + 1] - off[c];
         }
-        if (pass == 0) {
-            int t = pctl_targets(&P);
-            if (t < 0) {
-                goto nomem;
+        split = split ? split : 1;
+    }
+    int nw = split < nc ? 2 : 1;
+    for (int t = 0; t < nw; t++) {
+        struct scan_worker *w = &W[t];
+        w->J = &J;
+        w->dir = t;
+        w->step = t ? -1 : 1;
+        w->k0 = t ? split : 0;
+        w->k1 = t ? nc : split;
+        iodfg_error_clear(&w->err);
+        w->fill = malloc(((size_t)P.ng + 1) * sizeof(*w->fill));
+        w->fill1 = malloc(((size_t)P.ng + 1) * sizeof(*w->fill1));
+        w->stamp = calloc((size_t)na + 1, sizeof(*w->stamp));
+        w->ncases = calloc((size_t)na + 1, sizeof(*w->ncases));
+        w->hist = t ? (P.nh ? calloc((size_t)P.nh * PB_N, sizeof(*w->hist)) : NULL) : P.hist;
+        if (!w->fill || !w->fill1 || !w->stamp || !w->ncases || (P.nh && !w->hist)) {
+            goto nomem;
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        scan_pass_setup(&J, pass);
+        for (int t = 0; t < nw; t++) {
+            scan_fills(&W[t], &P);
+            W[t].last_from = W[t].last_to = IODFG_NO_ACTIVITY;
+            W[t].last_gi = PB_NONE;
+        }
+        pthread_t th;
+        int threaded = nw > 1 && !pthread_create(&th, NULL, scan_thread, &W[1]);
+        scan_run(&W[0]);
+        if (threaded) {
+            pthread_join(th, NULL);
+        } else if (nw > 1) {
+            scan_run(&W[1]);
+        }
+        for (int t = 0; t < nw; t++) {
+            if (W[t].rc) {
+                if (err) {
+                    *err = W[t].err;
+                }
+                goto out;
             }
-            if (!t) {
-                break;
+        }
+        if (pass) {
+            break;
+        }
+        for (uint32_t a = 0; a < na; a++) {
+            if (P.g[a].want) {
+                st->act[a].cases = W[0].ncases[a] + (nw > 1 ? W[1].ncases[a] : 0);
             }
+        }
+        if (nw > 1) {
+            for (size_t i = 0; i < (size_t)P.nh * PB_N; i++) {
+                P.hist[i] += W[1].hist[i];
+            }
+        }
+        for (uint32_t i = 0; hs && i < P.ng; i++) {
+            if (P.g[i].hist != PB_NONE) {
+                keep_hist(hs, i >= na, i < na ? i : i - na, P.hist + (size_t)P.g[i].hist * PB_N);
+            }
+        }
+        int t = pctl_targets(&P);
+        if (t < 0) {
+            goto nomem;
+        }
+        if (!t) {
+            break;
         }
     }
     for (uint32_t i = 0; i < P.ng; i++) {
@@ -823,13 +1257,37 @@ int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct i
             g->edges[i - na].gap_median_ns = out[0];
         }
     }
-    pctl_fini(&P);
-    free(stamp);
-    return 0;
+    rc = 0;
+    goto out;
 nomem:
+    iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for percentiles");
+out:
+    for (int t = 0; t < 2; t++) {
+        free(W[t].fill);
+        free(W[t].fill1);
+        free(W[t].stamp);
+        free(W[t].ncases);
+        if (t) {
+            free(W[t].hist);
+        }
+    }
+    free(J.aw);
+    free(J.mode);
+    free(J.hidx);
+    free(J.bk0);
+    free(J.bk1);
+    free(J.etab);
     pctl_fini(&P);
-    free(stamp);
-    return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for percentiles");
+    return rc;
+}
+
+int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                     const uint32_t *act, const struct iodfg_selection *sel, const uint32_t *cases,
+                     size_t ncases, const uint8_t *dirty, int act_dirty_none,
+                     const uint8_t *edge_dirty, struct iodfg_error *err)
+{
+    return iodfg_stats_scan_kept(st, g, log, act, sel, cases, ncases, dirty, act_dirty_none,
+                                 edge_dirty, NULL, err);
 }
 
 int iodfg_stats_build(struct iodfg_stats *st, const struct iodfg_eventlog *log,

@@ -5,8 +5,10 @@
 
 #include <stdint.h>
 
+struct iodfg_dfg;
 struct iodfg_error;
 struct iodfg_eventlog;
+struct iodfg_selection;
 struct iodfg_stats;
 struct iodfg_timeline;
 struct iodfg_sweep;
@@ -14,6 +16,12 @@ struct iodfg_sweep;
 /* Percentile groups with at least this many values are found through a histogram and a second
  * pass (default 65536; tests lower it to exercise that path). */
 extern uint64_t iodfg_pctl_large;
+/* The statistics walk splits its cases over two threads when they hold at least this many events
+ * (default 16384; tests lower it to exercise the split on small logs). */
+extern uint64_t iodfg_scan_split_min;
+/* The statistics walk finds edges in a dense table up to this many activities (default 512),
+ * in the DFG's hash index above. */
+extern uint32_t iodfg_scan_dense_max;
 
 /* Prepare the sweep of iodfg_stats_sweep (same arguments, borrowed until iodfg_sweep_free).
  * NULL with err when out of memory. */
@@ -22,10 +30,44 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
                                     int rebuild_codes, const uint64_t *bits, const uint32_t *act,
                                     const uint8_t *dirty, const uint64_t *moved, const uint8_t *src,
                                     struct iodfg_error *err);
-/* Sweep time segments until none is left; any number of threads may call this at once. */
+/* Sweep time segments until none is left; any number of threads may call this at once (the
+ * first one updates the codes first; one arriving meanwhile returns at once, leaving the work to
+ * the others, so that the last caller must be one that does not return before the end: join the
+ * other threads after calling this). */
 void iodfg_sweep_work(struct iodfg_sweep *sw);
 /* After every worker returned: combine the segments into mc and mc_time_ns of st. */
 void iodfg_sweep_end(struct iodfg_sweep *sw, struct iodfg_stats *st);
 void iodfg_sweep_free(struct iodfg_sweep *sw);
+
+/* Histograms of large percentile groups (activity durations, edge gaps by edge slot) kept
+ * between scans, so that a later scan of such a group needs no counting pass. A kept histogram
+ * must count exactly the group's current values: scans check the total and drop stale ones. */
+struct iodfg_hstore {
+    uint32_t nact;   /* entries of act */
+    uint32_t **act;  /* per activity: histogram or NULL */
+    size_t nedge;    /* entries of edge */
+    uint32_t **edge; /* per edge slot: histogram or NULL */
+    size_t count;    /* histograms held */
+};
+void iodfg_hstore_init(struct iodfg_hstore *hs);
+void iodfg_hstore_fini(struct iodfg_hstore *hs);
+/* Drop every histogram (after a full rebuild or a new selection), or those of edges (when the
+ * edge slots are made anew). */
+void iodfg_hstore_clear(struct iodfg_hstore *hs);
+void iodfg_hstore_clear_edges(struct iodfg_hstore *hs);
+size_t iodfg_hstore_memory(const struct iodfg_hstore *hs);
+/* Move the values of the listed cases from the old mapping to the new one in the kept
+ * histograms: their traces under old_act are taken out, those under new_act put in (edge slots
+ * of g, which must hold every edge of both). 0 or -1 with err (the histograms are then stale). */
+int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
+                      const struct iodfg_eventlog *log, const uint32_t *old_act,
+                      const uint32_t *new_act, const struct iodfg_selection *sel,
+                      const uint32_t *cases, size_t ncases, struct iodfg_error *err);
+/* iodfg_stats_scan using and filling the kept histograms of hs (NULL: none). */
+int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
+                          const struct iodfg_eventlog *log, const uint32_t *act,
+                          const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
+                          const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
+                          struct iodfg_hstore *hs, struct iodfg_error *err);
 
 #endif

@@ -21,14 +21,21 @@
 static struct iodfg_eventlog *LOG;
 static struct iodfg_mapping MAP;
 
+static uint64_t SPLIT_MIN;
+
+/* Every test splits the statistics walk over two threads, however small the log, unless it
+ * says otherwise. */
 static void setup(void)
 {
+    SPLIT_MIN = iodfg_scan_split_min;
+    iodfg_scan_split_min = 0;
     LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
     ck_assert_ptr_nonnull(LOG);
 }
 
 static void teardown(void)
 {
+    iodfg_scan_split_min = SPLIT_MIN;
     tlog_map_free(&MAP);
     iodfg_eventlog_free(LOG);
 }
@@ -185,18 +192,39 @@ START_TEST(update_touches_only_affected_cases)
     struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
     ck_assert_ptr_nonnull(an);
     ck_assert_int_eq(iodfg_analysis_last(an)->full, 1);
+    // the shared timeline: three events of 1 us at the same start, starts together, then ends
+    const struct iodfg_timeline *tl = iodfg_analysis_timeline(an);
+    ck_assert_uint_eq(tl->n, 3);
+    ck_assert_uint_eq(tl->npts, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        ck_assert_uint_eq(tl->pts[i], i < 3 ? (i | IODFG_PT_START) : i - 3);
+    }
     uint32_t k = 0;
     ck_assert_uint_eq(MAP.activity_of_key[k], tlog_act(&MAP, "read:/x/1"));
+    // read:/x/1 has one key: giving it another name keeps the partition, nothing is recounted
     MAP.activity_of_key[k] = tlog_new_act(&MAP, "renamed");
     ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
     const struct iodfg_analysis_info *info = iodfg_analysis_last(an);
     ck_assert_uint_eq(info->keys_changed, 1);
-    ck_assert_uint_eq(info->cases_recounted, 1);
+    ck_assert_uint_eq(info->cases_recounted, 0);
     ck_assert_uint_eq(info->activities_dirty, 2);
     ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "renamed")].count, 1);
     ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "read:/x/1")].count, 0);
     ck_assert_ptr_nonnull(
         iodfg_dfg_find(iodfg_analysis_dfg(an), IODFG_NODE_START, tlog_act(&MAP, "renamed")));
+    // folding it into read:/y/1 changes the partition: only case a (holding the key) is recounted
+    MAP.activity_of_key[k] = tlog_act(&MAP, "read:/y/1");
+    ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+    info = iodfg_analysis_last(an);
+    ck_assert_uint_eq(info->keys_changed, 1);
+    ck_assert_uint_eq(info->cases_recounted, 1);
+    ck_assert_uint_eq(info->activities_dirty, 2);
+    ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "read:/y/1")].count, 3);
+    ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "read:/y/1")].cases, 3);
+    ck_assert_uint_eq(iodfg_analysis_stats(an)->act[tlog_act(&MAP, "renamed")].count, 0);
+    ck_assert_ptr_null(
+        iodfg_dfg_find(iodfg_analysis_dfg(an), IODFG_NODE_START, tlog_act(&MAP, "renamed")));
+    assert_equal(an, &sel);
     // a mapping with fewer activities is refused
     MAP.nactivities--;
     struct iodfg_error err;
@@ -339,7 +367,8 @@ static void assert_brute_force(const struct iodfg_analysis *an, const struct iod
 }
 
 /* Exactness against brute force, through both percentile paths (gather and select, and
- * histogram then second pass) and a sweep cut into time segments, under random edits. */
+ * histogram then second pass), one or two scan workers and a sweep cut into time segments,
+ * under random edits. */
 START_TEST(exact_against_brute_force)
 {
     uint64_t keep = iodfg_pctl_large;
@@ -347,9 +376,14 @@ START_TEST(exact_against_brute_force)
     tlog_map_fhat(&MAP, LOG);
     struct iodfg_selection sel;
     iodfg_selection_all(&sel);
-    for (int path = 0; path < 2; path++) {
-        iodfg_pctl_large = path ? 1 : keep;
-        sel.per_pid = path;
+    // paths 0/1: one worker; 2/3: two workers; odd paths: histograms (kept between updates)
+    // and per-pid cases; path 2: edges found through the DFG's hash instead of a dense table
+    uint32_t dense = iodfg_scan_dense_max;
+    for (int path = 0; path < 4; path++) {
+        iodfg_pctl_large = path % 2 ? 1 : keep;
+        iodfg_scan_split_min = path < 2 ? UINT64_MAX : 0;
+        iodfg_scan_dense_max = path == 2 ? 0 : dense;
+        sel.per_pid = path % 2;
         struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
         ck_assert_ptr_nonnull(an);
         assert_brute_force(an, &sel);
@@ -365,6 +399,68 @@ START_TEST(exact_against_brute_force)
         iodfg_analysis_free(an);
     }
     iodfg_pctl_large = keep;
+    iodfg_scan_dense_max = dense;
+}
+END_TEST
+
+/* A template edit that renames every activity, then one that folds pairs of activities into one:
+ * every key moves, every case is recounted, and the result still equals a full rebuild (with
+ * and without histograms kept between updates). */
+START_TEST(remap_every_key_equals_full)
+{
+    uint64_t keep = iodfg_pctl_large;
+    random_log(31, 12);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    uint32_t *orig = malloc(MAP.nkeys * sizeof(*orig));
+    memcpy(orig, MAP.activity_of_key, MAP.nkeys * sizeof(*orig));
+    for (int path = 0; path < 2; path++) {
+        iodfg_pctl_large = path ? 1 : keep;
+        memcpy(MAP.activity_of_key, orig, MAP.nkeys * sizeof(*orig));
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        struct iodfg_stats before;
+        iodfg_stats_init(&before);
+        ck_assert_int_eq(iodfg_stats_copy(&before, iodfg_analysis_stats(an), NULL), 0);
+        uint32_t na = MAP.nactivities;
+        uint32_t *fresh = malloc(na * sizeof(*fresh));
+        for (uint32_t a = 0; a < na; a++) {
+            char name[32];
+            snprintf(name, sizeof(name), "renamed%d_%u", path, a);
+            fresh[a] = tlog_new_act(&MAP, name);
+        }
+        for (uint32_t k = 0; k < MAP.nkeys; k++) {
+            if (orig[k] != IODFG_NO_ACTIVITY) {
+                MAP.activity_of_key[k] = fresh[orig[k]];
+            }
+        }
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, NULL, 0, NULL), 0);
+        ck_assert_int_eq(iodfg_analysis_last(an)->full, 0);
+        assert_equal(an, &sel);
+        const struct iodfg_stats *st = iodfg_analysis_stats(an);
+        for (uint32_t a = 0; a < na; a++) {
+            ck_assert_uint_eq(st->act[a].count, 0);
+            ck_assert_uint_eq(st->act[fresh[a]].count, before.act[a].count);
+            ck_assert_uint_eq(st->act[fresh[a]].cases, before.act[a].cases);
+            ck_assert_int_eq(st->act[fresh[a]].dur_median_ns, before.act[a].dur_median_ns);
+            ck_assert_int_eq(st->act[fresh[a]].dur_p95_ns, before.act[a].dur_p95_ns);
+            ck_assert_uint_eq(st->act[fresh[a]].mc, before.act[a].mc);
+        }
+        for (uint32_t k = 0; k < MAP.nkeys; k++) {
+            if (orig[k] != IODFG_NO_ACTIVITY) {
+                MAP.activity_of_key[k] = fresh[orig[k] / 2 * 2];
+            }
+        }
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, NULL, 0, NULL), 0);
+        ck_assert_int_eq(iodfg_analysis_last(an)->full, 0);
+        assert_equal(an, &sel);
+        free(fresh);
+        iodfg_stats_fini(&before);
+        iodfg_analysis_free(an);
+    }
+    free(orig);
+    iodfg_pctl_large = keep;
 }
 END_TEST
 
@@ -379,6 +475,7 @@ static Suite *suite(void)
     tcase_add_test(tc, update_touches_only_affected_cases);
     tcase_add_test(tc, selection_change_is_full_rebuild);
     tcase_add_test(tc, exact_against_brute_force);
+    tcase_add_test(tc, remap_every_key_equals_full);
     suite_add_tcase(s, tc);
     return s;
 }
