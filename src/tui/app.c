@@ -22,7 +22,8 @@
 #include "tui/views.h"
 
 static const char *const view_names[TUI_VIEW_COUNT] = {
-    "activities", "transitions", "graph", "timeline", "diff", "cases", "rules", "help"};
+    "activities", "transitions", "graph",           "timeline",
+    "diff",       "cases",       "rules", "characterisation", "help"};
 
 const char *tui_view_name(enum tui_view v)
 {
@@ -229,6 +230,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->graph_act = UINT32_MAX;
     app->graph_side = 1;
     app->rule_cursor = 1;
+    tui_charz_init(&app->charz);
     iodfg_filter_result_init(&app->fres);
     iodfg_rules_report_init(&app->report);
     iodfg_diff_init(&app->diff);
@@ -272,6 +274,7 @@ void tui_app_free(struct tui_app *app)
     if (!app) {
         return;
     }
+    tui_charz_fini(&app->charz); // waits for its job, which reads the log
     tui_views_fini(app);
     iodfg_analysis_free(app->an);
     iodfg_diff_fini(&app->diff);

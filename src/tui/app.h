@@ -11,6 +11,7 @@
 #include "iodfg/filter.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
+#include "tui/charz.h"
 #include "tui/command.h"
 
 struct iodfg_analysis;
@@ -29,10 +30,11 @@ enum tui_view {
     TUI_VIEW_DIFF,
     TUI_VIEW_CASES,
     TUI_VIEW_RULES,
+    TUI_VIEW_CHARZ, /* characterisation */
     TUI_VIEW_HELP,
     TUI_VIEW_COUNT
 };
-const char *tui_view_name(enum tui_view v); /* "activities" ... "help" */
+const char *tui_view_name(enum tui_view v); /* "activities" ... "characterisation", "help" */
 
 /* What a command asks of the loop. */
 enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
@@ -139,6 +141,7 @@ struct tui_app {
     uint32_t *pred, npred, *succ, nsucc; /* edge slots around graph_act */
 
     struct tui_timeline tl;
+    struct tui_charz charz; /* the Characterisation view (charz.h) */
 
     /* rules view */
     unsigned long rule_cursor; /* 1-based line */

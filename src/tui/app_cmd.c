@@ -15,6 +15,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
+#include "iodfg/format.h"
 #include "iodfg/sanitize.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -257,6 +258,10 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
         v = app->help_top + step;
         app->help_top = (int)(v < 0 ? 0 : v > 10000 ? 10000 : v);
         break;
+    case TUI_VIEW_CHARZ: // the renderer clamps to the page
+        v = (long)app->charz.top + (step > 100000 ? 100000 : step < -100000 ? -100000 : step);
+        app->charz.top = (int)(v < 0 ? 0 : v);
+        break;
     case TUI_VIEW_TIMELINE: // the cursor row; the renderer scrolls to keep it visible
         v = (long)app->tl.cursor + step;
         max = app->tl.nrows ? (long)app->tl.nrows - 1 : 0;
@@ -323,6 +328,53 @@ static unsigned timeline_cmd(struct tui_app *app, enum tui_cmd cmd)
         break;
     }
     tl->stamp = 0;
+    return TUI_REDRAW;
+}
+
+/* Characterisation: Δt, servers and threshold; the activity is the Activities cursor. */
+static unsigned charz_cmd(struct tui_app *app, enum tui_cmd cmd)
+{
+    struct tui_charz *cz = &app->charz;
+    char v[IODFG_FORMAT_MIN];
+    switch (cmd) {
+    case TUI_CMD_ZOOM_IN:
+    case TUI_CMD_ZOOM_OUT:
+    case TUI_CMD_FIT: {
+        int dir = cmd == TUI_CMD_ZOOM_IN ? -1 : cmd == TUI_CMD_ZOOM_OUT ? 1 : 0;
+        if (tui_charz_zoom(cz, dir)) {
+            tui_app_set_message(app, 0, "%s", dir == 0 ? "Δt is already automatic"
+                                              : cz->have ? "Δt cannot change further"
+                                                         : "wait for the results");
+        } else if (dir) {
+            tui_app_set_message(app, 0, "Δt %s",
+                                iodfg_format_duration(v, sizeof(v), cz->dt_ns, 0));
+        }
+        break;
+    }
+    case TUI_CMD_SERVER_NEXT:
+        tui_charz_next_server(cz);
+        tui_app_set_message(app, 0, "servers by %s", iodfg_server_by_name(cz->by));
+        break;
+    case TUI_CMD_THRESHOLD_UP:
+    case TUI_CMD_THRESHOLD_DOWN:
+        if (tui_charz_threshold_step(cz, cmd == TUI_CMD_THRESHOLD_UP ? 1 : -1) == 0) {
+            tui_app_set_message(
+                app, 0, "threshold c = %s",
+                iodfg_format_bytes(v, sizeof(v), (int64_t)tui_charz_threshold(cz), 0));
+        }
+        break;
+    case TUI_CMD_ACTIVITY_PREV:
+    case TUI_CMD_ACTIVITY_NEXT: { // in the Activities table's order
+        struct tui_listmodel *lm = app->lm[TUI_VIEW_ACTIVITIES];
+        if (lm) {
+            tui_listmodel_move(lm, cmd == TUI_CMD_ACTIVITY_NEXT ? 1 : -1);
+            app->graph_act = UINT32_MAX;
+        }
+        break;
+    }
+    default: // panning has no meaning here
+        break;
+    }
     return TUI_REDRAW;
 }
 
@@ -409,6 +461,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_VIEW_DIFF:
     case TUI_CMD_VIEW_CASES:
     case TUI_CMD_VIEW_RULES:
+    case TUI_CMD_VIEW_CHARZ:
         app->view = (enum tui_view)(cmd - TUI_CMD_VIEW_ACTIVITIES);
         app->show_filters = 0;
         if (app->view == TUI_VIEW_GRAPH) {
@@ -507,7 +560,16 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_PAN_LEFT:
     case TUI_CMD_PAN_RIGHT:
     case TUI_CMD_FIT:
+        if (app->view == TUI_VIEW_CHARZ) {
+            return charz_cmd(app, cmd);
+        }
         return timeline_cmd(app, cmd);
+    case TUI_CMD_SERVER_NEXT:
+    case TUI_CMD_THRESHOLD_UP:
+    case TUI_CMD_THRESHOLD_DOWN:
+    case TUI_CMD_ACTIVITY_PREV:
+    case TUI_CMD_ACTIVITY_NEXT:
+        return charz_cmd(app, cmd);
     case TUI_CMD_DIFF_ONLY:
         app->diff_only = !app->diff_only;
         tui_views_reload(app);

@@ -48,6 +48,10 @@ tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
 tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'
 tui_keys 5; tui_wait 'G 4 cases'
 shot ior-diff
+tui_keys 8; tui_wait 'G: 4 cases, 104 events'
+shot ior-charz
+tui_keys 1 Home 8 l End; tui_wait 'activity write:/scratch/run'; tui_wait 'request size'
+shot ior-charz-activity
 tui_keys 1 Home Enter; tui_wait 'drilled into'
 shot ior-drilled
 tui_keys 5; tui_wait 'G 4 cases'

@@ -22,6 +22,8 @@ tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
 tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'
 tui_keys 5; tui_wait 'G 4 cases: 104 events'
 tui_expect ior-diff-100x30
+tui_keys 8; tui_wait 'G: 4 cases, 104 events'
+tui_expect ior-charz-groups-100x30
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 
@@ -33,6 +35,8 @@ tui_expect ior-timeline-80x24
 tui_keys j Enter; tui_wait 'Esc returns'
 tui_expect ior-timeline-events-80x24
 tui_keys Escape; tui_wait 'max concurrency'
+tui_keys 8; tui_wait 'selection: 16 cases, 352 events'
+tui_expect ior-charz-80x24
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 echo "PASS: screens"

@@ -92,4 +92,46 @@ tui_wait 'fsync:/scratch/run/ssf'
 tui_keys q; tui_wait 'rules not saved'; tui_keys w
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status after w"
 grep -F '{call}:S' iodfg.rules >/dev/null || tui_fail "rules not saved"
+
+# the Characterisation view: metrics, charts, seed 002 table, time-share bars, the selected
+# activity's access patterns and sizes; Δt, servers and threshold keys; G vs R side by side
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_wait '14 activities · 352/352 events · 0 unmapped'
+tui_keys 8; tui_wait 'selection: 16 cases, 352 events'
+tui_wait '[8 I/O]'
+tui_wait 'N, volume (Eq. 4)                4.04 MiB   4.00 MiB'
+tui_wait 'bandwidth: read ▲ write ▼ (full 500 MiB/s)'
+tui_screen | grep -F '█' >/dev/null || tui_fail "no read cells in the chart"
+tui_screen | grep -F '▒' >/dev/null || tui_fail "no write cells in the chart"
+tui_keys End; tui_wait 'access   ops cons  seq rand unkn unal   median'
+tui_wait 'activity fsync:/scratch/run'
+tui_wait 'no reads or writes with a known size'
+tui_wait 'stair-case 0.011 · 2 queued'
+tui_keys Home 1 j 8 End; tui_wait 'activity write:/scratch/run'
+tui_wait 'request size'
+tui_wait ' write     32  '
+tui_keys h; tui_wait 'activity fsync:/scratch/run'
+tui_keys l l l End; tui_wait 'activity read:/scratch/run'
+tui_wait ' read      32  '
+tui_wait '64.0 KiB–128 KiB'
+tui_keys Home b; tui_wait 'servers by case (16)'
+tui_keys b; tui_wait 'servers by file'
+tui_keys b; tui_wait 'servers by host (1)'
+tui_keys c; tui_wait 'c = 1.00 KiB'
+tui_keys C; tui_wait 'c = 0 B'
+tui_keys +; tui_wait 'Δt 500 µs, 117 bins'
+tui_keys - -; tui_wait 'Δt 2.00 ms, 30 bins'
+tui_keys 0; tui_wait 'Δt 1.00 ms (auto), 59 bins'
+# groups: G and R side by side, then one after the other at 80 columns
+tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
+tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'
+tui_keys 8; tui_wait 'G: 4 cases, 104 events                           R: 4 cases, 104 events'
+tui_resize 80 24; tui_wait 'G: 4 cases, 104 events'
+tui_wait_gone 'R: 4 cases'
+tui_keys End; tui_wait 'fpp_node1_14745     99.6 MiB/s  222 MiB/s'
+# a filter recomputes it
+tui_keys f; tui_type 'call=write'; tui_keys Enter; tui_wait '1 activities · 32/352 events'
+tui_keys Home; tui_wait 'G: 4 cases, 16 events'
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (characterisation)"
 echo "PASS: tui"

@@ -14,6 +14,7 @@
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
 #include "tui/app.h"
+#include "tui/charz.h"
 #include "tui/keymap.h"
 #include "tui/term/screen.h"
 #include "tui/term/ui.h"
@@ -201,6 +202,57 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
         tui_screen_text(s, r.y + 4, r.x + 2, r.w - 4, TUI_STYLE_DIM, "no events in this window",
                         0);
     }
+}
+
+/* ---- characterisation ---- */
+
+static void draw_span(struct tui_screen *s, int y, int x, const struct tui_span *sp)
+{
+    if (sp->kind == TUI_SPAN_TEXT) {
+        tui_screen_text(s, y, x, sp->width, sp->style, sp->text, 0);
+        return;
+    }
+    for (int i = 0; sp->text[i] && i < sp->width; i++) {
+        char ch = sp->text[i];
+        if (ch == ' ') {
+            continue;
+        }
+        if (sp->kind == TUI_SPAN_BAR) {
+            // each call has its own glyph; alternate two styles so neighbours stand apart
+            char g[2] = {ch, '\0'};
+            tui_screen_text(s, y, x + i, 1, i % 2 ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_SPARK, g,
+                            0);
+        } else if (ch == '-') {
+            tui_screen_text(s, y, x + i, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_HLINE),
+                            0);
+        } else { // read and write cells differ by glyph and side of the axis, not colour only
+            int rd = ch == 'r';
+            tui_screen_text(s, y, x + i, 1, rd ? TUI_STYLE_DIFF_GREEN : TUI_STYLE_DIFF_RED,
+                            tui_screen_glyph(s, rd ? TUI_G_FULL : TUI_G_MEDIUM), 0);
+        }
+    }
+}
+
+void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    tui_app_charz_update(app);
+    struct tui_page pg;
+    tui_page_init(&pg);
+    tui_charz_page(app, r.w, &pg);
+    struct tui_charz *cz = &app->charz;
+    int max_top = pg.rows > r.h ? pg.rows - r.h : 0;
+    cz->top = cz->top > max_top ? max_top : cz->top < 0 ? 0 : cz->top;
+    for (size_t i = 0; i < pg.n; i++) {
+        const struct tui_span *sp = &pg.span[i];
+        int y = sp->row - cz->top;
+        if (y >= 0 && y < r.h) {
+            draw_span(s, r.y + y, r.x + sp->col, sp);
+        }
+    }
+    if (pg.failed) {
+        tui_screen_text(s, r.y + r.h - 1, r.x + 1, r.w - 2, TUI_STYLE_ERROR, "out of memory", 0);
+    }
+    tui_page_fini(&pg);
 }
 
 /* ---- rules ---- */

@@ -38,7 +38,10 @@ struct tui_ui {
 
 static const struct tui_tab tabs[] = {
     {"1", "Activities"}, {"2", "Transitions"}, {"3", "Graph"}, {"4", "Timeline"},
-    {"5", "Diff"},       {"6", "Cases"},       {"7", "Rules"}, {"?", ""}};
+    {"5", "Diff"},       {"6", "Cases"},       {"7", "Rules"}, {"8", "I/O"},
+    {"?", ""}};
+#define NTABS ((int)(sizeof(tabs) / sizeof(tabs[0])))
+#define BUSY_POLL_MS 50
 
 struct tui_ui *tui_ui_open(const char *theme, unsigned screen_flags, struct iodfg_error *err)
 {
@@ -84,7 +87,7 @@ int tui_ui_progress(struct tui_ui *ui, const char *log, const char *what, double
                     int wait_ms)
 {
     if (tui_screen_begin(ui->scr) == 0) {
-        tui_screen_tabs(ui->scr, "iodfg", log, tabs, 8, -1);
+        tui_screen_tabs(ui->scr, "iodfg", log, tabs, NTABS, -1);
         struct tui_rect b = tui_screen_body(ui->scr);
         char line[256];
         if (fraction >= 0) {
@@ -162,6 +165,8 @@ static void detail(struct tui_app *app, char *buf, size_t size)
         snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows");
     } else if (app->view == TUI_VIEW_TIMELINE) {
         snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
+    } else if (app->view == TUI_VIEW_CHARZ) {
+        snprintf(buf, size, "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
     } else if (app->view == TUI_VIEW_RULES) {
         snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
     }
@@ -174,7 +179,7 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         tui_screen_end(s);
         return;
     }
-    tui_screen_tabs(s, "iodfg", app->log_name, tabs, 8, (int)app->view);
+    tui_screen_tabs(s, "iodfg", app->log_name, tabs, NTABS, (int)app->view);
     struct tui_rect body = tui_screen_body(s);
     const char *edit = app->prompt == TUI_PROMPT_RULE ? tui_lineedit_text(ui->le) : NULL;
     switch (app->view) {
@@ -183,6 +188,9 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         break;
     case TUI_VIEW_TIMELINE:
         tui_draw_timeline(s, body, app);
+        break;
+    case TUI_VIEW_CHARZ:
+        tui_draw_charz(s, body, app);
         break;
     case TUI_VIEW_RULES:
         tui_draw_rules(s, body, app, edit, (int)tui_lineedit_cursor_col(ui->le));
@@ -277,8 +285,11 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
     int pending = 0;
     for (;;) {
         tui_ui_draw(ui, app);
-        int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : -1);
+        // a background computation (Characterisation) is polled while the keys stay live
+        int busy = tui_app_charz_busy(app);
+        int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : busy ? BUSY_POLL_MS : -1);
         if (key < 0) {
+            tui_app_charz_poll(app);
             if (pending) {
                 pending = 0;
                 tui_app_prompt_change(app, tui_lineedit_text(ui->le));

@@ -30,6 +30,8 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app);
 /* Renderers of the non-table views (term/draw.c). */
 void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
+/* The Characterisation view; starts or installs its background computation (charz.h). */
+void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
                     const char *edit_text, int edit_cursor_col);
 void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,

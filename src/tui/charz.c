@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/* Characterisation view model: the computation on a background thread (over private copies of
+ * the mapping and the case masks, so rebuilds never race it), and its parameters. */
+#include "config.h"
+
+#include "tui/charz.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+
+#include "tui/app.h"
+
+#define ALIGNMENT 4096
+#define MAX_BINS 100000
+
+static const double thresholds[TUI_CHARZ_NTHRESHOLDS] = {
+    0,         1024,      4096,       16384,      65536,       262144,
+    1048576.0, 4194304.0, 16777216.0, 67108864.0, 268435456.0, 1073741824.0};
+
+struct tui_charz_job {
+    pthread_t th;
+    int threaded; /* th runs job_run and is not joined yet */
+    atomic_int done;
+    const struct iodfg_eventlog *log;
+    struct iodfg_mapping map; /* activity_of_key copied; no names */
+    uint8_t *mask[2];
+    struct iodfg_selection sel[2];
+    int ngroups;
+    uint32_t ncases[2];
+    struct iodfg_bin_opts opts;
+    int access;
+    struct iodfg_timeline *tl;
+    int *tl_state;
+    struct iodfg_characterization res[2];
+    struct iodfg_error err;
+    int rc;
+    uint64_t gen, seq;
+    double ms;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void tui_charz_init(struct tui_charz *cz)
+{
+    memset(cz, 0, sizeof(*cz));
+    iodfg_characterization_init(&cz->res[0]);
+    iodfg_characterization_init(&cz->res[1]);
+}
+
+static void job_free(struct tui_charz_job *j)
+{
+    if (!j) {
+        return;
+    }
+    free(j->map.activity_of_key);
+    free(j->mask[0]);
+    free(j->mask[1]);
+    iodfg_characterization_fini(&j->res[0]);
+    iodfg_characterization_fini(&j->res[1]);
+    free(j);
+}
+
+void tui_charz_fini(struct tui_charz *cz)
+{
+    if (cz->job) {
+        if (cz->job->threaded) {
+            pthread_join(cz->job->th, NULL);
+        }
+        job_free(cz->job);
+        cz->job = NULL;
+    }
+    iodfg_characterization_fini(&cz->res[0]);
+    iodfg_characterization_fini(&cz->res[1]);
+    if (cz->tl_state == 1) {
+        iodfg_timeline_fini(&cz->tl);
+    }
+    cz->tl_state = 0;
+}
+
+/* Everything but access patterns, for a log without the offset/fd/pid columns. */
+static int compute_partial(struct iodfg_characterization *ch, const struct tui_charz_job *j,
+                           const struct iodfg_selection *sel, const struct iodfg_timeline *tl,
+                           struct iodfg_error *err)
+{
+    iodfg_characterization_fini(ch);
+    if (iodfg_binned_build(&ch->bins, j->log, &j->map, sel, &j->opts, err) ||
+        iodfg_bandwidth_build(&ch->bw, j->log, &j->map, sel, err) ||
+        iodfg_serial_build(&ch->serial, j->log, &j->map, sel, tl, err)) {
+        iodfg_characterization_fini(ch);
+        return -1;
+    }
+    return 0;
+}
+
+static void *job_run(void *arg)
+{
+    struct tui_charz_job *j = arg;
+    double t0 = now_ms();
+    if (*j->tl_state == 0) {
+        *j->tl_state = iodfg_timeline_build(j->tl, j->log, NULL) == 0 ? 1 : -1;
+    }
+    const struct iodfg_timeline *tl = *j->tl_state == 1 ? j->tl : NULL;
+    j->rc = 0;
+    for (int g = 0; g < j->ngroups && j->rc == 0; g++) {
+        j->rc = j->access ? iodfg_characterize(&j->res[g], j->log, &j->map, &j->sel[g], &j->opts,
+                                               ALIGNMENT, tl, 2, &j->err)
+                          : compute_partial(&j->res[g], j, &j->sel[g], tl, &j->err);
+    }
+    // G and R on one Δt (the wider of their automatic ones) so the charts compare
+    int64_t dt0 = j->res[0].bins.dt_ns, dt1 = j->res[1].bins.dt_ns;
+    if (j->rc == 0 && j->ngroups == 2 && j->opts.dt_ns <= 0 && dt0 != dt1) {
+        int g = dt0 < dt1 ? 0 : 1;
+        struct iodfg_bin_opts o = j->opts;
+        o.dt_ns = dt0 > dt1 ? dt0 : dt1;
+        j->rc = iodfg_binned_build(&j->res[g].bins, j->log, &j->map, &j->sel[g], &o, &j->err);
+    }
+    j->ms = now_ms() - t0;
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+/* A job over copies of what a rebuild may change under it. NULL when out of memory. */
+static struct tui_charz_job *job_new(struct tui_app *app)
+{
+    struct tui_charz *cz = &app->charz;
+    struct tui_charz_job *j = calloc(1, sizeof(*j));
+    if (!j) {
+        return NULL;
+    }
+    iodfg_characterization_init(&j->res[0]);
+    iodfg_characterization_init(&j->res[1]);
+    iodfg_error_clear(&j->err);
+    j->log = app->log;
+    j->map.nkeys = app->map.nkeys;
+    j->map.nactivities = app->map.nactivities;
+    j->map.activity_of_key = malloc(((size_t)app->map.nkeys + 1) * sizeof(uint32_t));
+    uint32_t nc = iodfg_eventlog_case_count(app->log);
+    j->ngroups = app->ng && app->nr ? 2 : 1;
+    for (int g = 0; g < j->ngroups; g++) {
+        j->mask[g] = calloc((size_t)nc + 1, 1);
+    }
+    if (!j->map.activity_of_key || !j->mask[0] || (j->ngroups == 2 && !j->mask[1])) {
+        job_free(j);
+        return NULL;
+    }
+    memcpy(j->map.activity_of_key, app->map.activity_of_key, app->map.nkeys * sizeof(uint32_t));
+    const struct iodfg_selection *base = iodfg_analysis_selection(app->an);
+    for (int g = 0; g < j->ngroups; g++) {
+        const uint8_t *grp = j->ngroups == 2 ? (g ? app->r_on : app->g_on) : NULL;
+        for (uint32_t c = 0; c < nc; c++) {
+            j->mask[g][c] = (!base->case_on || base->case_on[c]) && (!grp || grp[c]);
+            j->ncases[g] += j->mask[g][c];
+        }
+        j->sel[g] = *base;
+        j->sel[g].case_on = j->mask[g];
+    }
+    j->opts.dt_ns = cz->dt_ns;
+    j->opts.threshold = tui_charz_threshold(cz);
+    j->opts.by = cz->by;
+    unsigned need = IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_PID;
+    j->access = (iodfg_eventlog_column_mask(app->log) & need) == need;
+    j->tl = &cz->tl;
+    j->tl_state = &cz->tl_state;
+    j->gen = app->generation;
+    j->seq = cz->param_seq;
+    return j;
+}
+
+static void install(struct tui_charz *cz)
+{
+    struct tui_charz_job *j = cz->job;
+    if (j->threaded) {
+        pthread_join(j->th, NULL);
+        j->threaded = 0;
+    }
+    cz->job = NULL;
+    cz->res_gen = j->gen;
+    cz->res_seq = j->seq;
+    cz->compute_ms = j->ms;
+    if (j->rc) {
+        char msg[300];
+        snprintf(cz->error, sizeof(cz->error), "%s", iodfg_error_format(&j->err, msg, sizeof(msg)));
+        job_free(j);
+        return;
+    }
+    cz->error[0] = '\0';
+    for (int g = 0; g < 2; g++) {
+        iodfg_characterization_fini(&cz->res[g]);
+        cz->res[g] = j->res[g];
+        iodfg_characterization_init(&j->res[g]);
+        cz->ncases[g] = j->ncases[g];
+    }
+    cz->ngroups = j->ngroups;
+    cz->access_ok = j->access;
+    cz->have = 1;
+    double c = tui_charz_threshold(cz);
+    if (c != j->opts.threshold) { // changed while the job ran
+        for (int g = 0; g < cz->ngroups; g++) {
+            iodfg_binned_finish(&cz->res[g].bins, c);
+        }
+    }
+    job_free(j);
+}
+
+int tui_app_charz_poll(struct tui_app *app)
+{
+    struct tui_charz *cz = &app->charz;
+    if (cz->job && atomic_load(&cz->job->done)) {
+        install(cz);
+        return 1;
+    }
+    return 0;
+}
+
+int tui_app_charz_update(struct tui_app *app)
+{
+    struct tui_charz *cz = &app->charz;
+    int installed = tui_app_charz_poll(app);
+    int stale = cz->res_gen != app->generation || cz->res_seq != cz->param_seq ||
+                (!cz->have && !cz->error[0]);
+    if (!cz->job && stale) {
+        struct tui_charz_job *j = job_new(app);
+        if (!j) {
+            snprintf(cz->error, sizeof(cz->error), "out of memory");
+            cz->res_gen = app->generation;
+            cz->res_seq = cz->param_seq;
+            return installed;
+        }
+        cz->job = j;
+        j->threaded = pthread_create(&j->th, NULL, job_run, j) == 0;
+        if (!j->threaded) { // no thread: compute here (the UI waits this once)
+            job_run(j);
+            install(cz);
+            return 1;
+        }
+    }
+    return installed;
+}
+
+void tui_app_charz_wait(struct tui_app *app)
+{
+    if (app->charz.job) {
+        install(&app->charz); // joins the thread
+    }
+}
+
+int tui_app_charz_busy(const struct tui_app *app)
+{
+    return app->charz.job != NULL;
+}
+
+/* ---- parameters ---- */
+
+double tui_charz_threshold(const struct tui_charz *cz)
+{
+    int i = cz->threshold_idx;
+    return thresholds[i < 0 ? 0 : i >= TUI_CHARZ_NTHRESHOLDS ? TUI_CHARZ_NTHRESHOLDS - 1 : i];
+}
+
+int tui_charz_threshold_step(struct tui_charz *cz, int dir)
+{
+    int i = cz->threshold_idx + (dir > 0 ? 1 : -1);
+    if (i < 0 || i >= TUI_CHARZ_NTHRESHOLDS) {
+        return -1;
+    }
+    cz->threshold_idx = i;
+    for (int g = 0; cz->have && g < cz->ngroups; g++) {
+        iodfg_binned_finish(&cz->res[g].bins, thresholds[i]);
+    }
+    return 0;
+}
+
+int64_t tui_charz_dt_step(int64_t dt_ns, int dir)
+{
+    static const int64_t mant[3] = {1, 2, 5};
+    int64_t prev = 1000;
+    for (int64_t p = 1000; p <= INT64_MAX / 50; p *= 10) {
+        for (int m = 0; m < 3; m++) {
+            int64_t v = p * mant[m];
+            if (dir > 0 && v > dt_ns) {
+                return v;
+            }
+            if (dir < 0 && v >= dt_ns) {
+                return prev;
+            }
+            prev = v;
+        }
+    }
+    return prev;
+}
+
+int tui_charz_zoom(struct tui_charz *cz, int dir)
+{
+    if (dir == 0) {
+        if (cz->dt_ns == 0) {
+            return -1;
+        }
+        cz->dt_ns = 0;
+        cz->param_seq++;
+        return 0;
+    }
+    if (!cz->have) {
+        return -1;
+    }
+    const struct iodfg_binned *b = &cz->res[0].bins;
+    // from the last request: keys pressed while a job runs add up
+    int64_t cur = cz->dt_ns > 0 ? cz->dt_ns : b->dt_ns > 0 ? b->dt_ns : 1000;
+    int64_t next = tui_charz_dt_step(cur, dir);
+    int64_t span = b->span_ns > 0 ? b->span_ns : 1;
+    if (next == cur || (dir < 0 && span / next >= MAX_BINS) || (dir > 0 && cur >= span)) {
+        return -1;
+    }
+    cz->dt_ns = next;
+    cz->param_seq++;
+    return 0;
+}
+
+void tui_charz_next_server(struct tui_charz *cz)
+{
+    cz->by = cz->by == IODFG_BY_HOST   ? IODFG_BY_CASE
+             : cz->by == IODFG_BY_CASE ? IODFG_BY_FILE
+                                       : IODFG_BY_HOST;
+    cz->param_seq++;
+}
