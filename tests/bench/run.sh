@@ -38,7 +38,7 @@ t2=$(now); "$IODFG_BIN" info "$work/traces" >/dev/null; t3=$(now)
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$events" 'BEGIN {
   printf "info on log.h5: %.3f s (%.1f M events/s)\ninfo on traces: %.3f s (%.1f M events/s)\nlog is %.1fx faster\n",
   b - a, e / (b - a) / 1e6, d - c, e / (d - c) / 1e6, (d - c) / (b - a) }'
-for b in bench_store bench_engine; do
+for b in bench_store bench_engine bench_metrics bench_tui; do
   if [ -x "$BENCH_DIR/$b" ]; then echo "--- $b"; "$BENCH_DIR/$b"; fi
 done
 if [ -x "$BENCH_DIR/bench_engine" ] && /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
