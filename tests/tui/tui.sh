@@ -19,7 +19,7 @@ tui_wait 'Σdur▼'
 # every view
 tui_keys 2; tui_wait 'Count▼'; tui_wait 'lseek:/scratch/run            write:/scratch/run'
 tui_keys 3; tui_wait 'predecessors'; tui_wait 'successors'
-tui_keys 4; tui_wait 'concurrency'; tui_wait 'max concurrency 2'
+tui_keys 4; tui_wait 'concurrency'; tui_wait 'max concurrency 2'; tui_wait 'stair-case 0.'
 tui_keys 5; tui_wait 'no groups: mark cases in 6 Cases'
 tui_keys 6; tui_wait 'ssf_node1_14729'
 tui_keys 7; tui_wait 'rule (first match wins)'

@@ -10,6 +10,7 @@
 #include "iodfg/analysis.h"
 #include "iodfg/buf.h"
 #include "iodfg/dfg.h"
+#include "iodfg/eventlog.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
@@ -123,6 +124,39 @@ static void draw_events(struct tui_screen *s, struct tui_rect r, struct tui_app 
     tui_table_draw(s, r, app->events_lm, "no events");
 }
 
+/* Logs below this many events get their stair-case index at once; larger ones when the
+ * background characterisation arrives. */
+#define STAIR_SYNC_EVENTS 1000000u
+
+// "stair-case 0.75" ("stair G0.10 R0.75" with groups) for activity a (seed 002's serialisation,
+// bandwidth.h); returns 1 when the calls look serialised (index >= 0.25).
+static int timeline_stair(struct tui_app *app, uint32_t a, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (a == UINT32_MAX) {
+        return 0;
+    }
+    tui_app_charz_update(app);
+    if (tui_app_charz_busy(app) && iodfg_eventlog_event_count(app->log) < STAIR_SYNC_EVENTS) {
+        tui_app_charz_wait(app);
+    }
+    const struct tui_charz *cz = &app->charz;
+    if (!cz->have || cz->res_gen != app->generation) {
+        return 0;
+    }
+    double v[2] = {0, 0};
+    for (int g = 0; g < cz->ngroups; g++) {
+        const struct iodfg_serial *se = &cz->res[g].serial;
+        v[g] = a < se->nactivities ? se->act[a].stair : 0;
+    }
+    if (cz->ngroups == 2) {
+        snprintf(out, size, "stair G%.2f R%.2f", v[0], v[1]);
+    } else {
+        snprintf(out, size, "stair-case %.2f", v[0]);
+    }
+    return v[0] >= 0.25 || (cz->ngroups == 2 && v[1] >= 0.25);
+}
+
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {
     if (app->tl.show_events && app->events_lm) {
@@ -139,17 +173,22 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
     uint32_t a = tl->activity;
     const struct iodfg_activity_stats *st =
         a != UINT32_MAX ? &iodfg_analysis_stats(app->an)->act[a] : NULL;
-    char peak[96] = "";
+    char peak[96] = "", stair[64] = "";
     if (st && st->mc) {
         snprintf(peak, sizeof(peak), "   max concurrency %u at +%s", st->mc,
                  iodfg_format_duration(b3, 32, st->mc_time_ns - tl->t0_ns, 0));
     }
+    int serialised = timeline_stair(app, a, stair, sizeof(stair));
     snprintf(head, sizeof(head), "%s   +%s … +%s   bin %s%s",
              a != UINT32_MAX ? tui_app_activity_name(app, a) : "all activities",
              iodfg_format_duration(b1, 32, tl->from_ns - tl->t0_ns, 0),
              iodfg_format_duration(b2, 32, tl->from_ns - tl->t0_ns + tl->bin_ns * tl->nbins, 0),
              iodfg_format_duration(b3, 32, tl->bin_ns, 0), peak);
     tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, head, 0);
+    if (stair[0]) { // the stair-case index under the label, highlighted when serialised
+        tui_screen_text(s, r.y + 2, r.x + 1, label - 2,
+                        serialised ? TUI_STYLE_TIMELINE_PEAK : TUI_STYLE_DIM, stair, 0);
+    }
     // the sparkline: mean concurrency per bin, scaled to the peak
     float max = tl->peak_bin >= 0 ? tl->conc[tl->peak_bin] : 0;
     tui_screen_text(s, r.y + 1, r.x + 1, label - 1, TUI_STYLE_DIM, "concurrency", 0);
