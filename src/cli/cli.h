@@ -113,6 +113,12 @@ int cli_analyze_longopts(struct option *out, size_t cap, const struct option *ow
 /* Handle one getopt_long result: 0 when it was a shared option, 1 when it is not one of them,
  * CLI_USAGE after printing what is wrong with its value. */
 int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg);
+/* Run getopt_long over the shared options plus own[]; each result goes to option(ctx, c, arg),
+ * which answers like cli_analyze_option. Returns 0 when done (optind at the inputs), -1 after
+ * --help printed usage, or CLI_USAGE/CLI_FAIL after saying what is wrong. */
+int cli_analyze_getopt(int argc, char **argv, const struct option *own,
+                       int (*option)(void *ctx, int c, const char *arg), void *ctx,
+                       void (*usage)(FILE *out), const char *command);
 /* Usage lines of the shared options. */
 extern const char cli_analyze_usage[];
 
@@ -186,6 +192,9 @@ void cli_metrics_fini(struct cli_metrics *m);
 enum cli_format { CLI_FMT_TABLE = 0, CLI_FMT_TSV, CLI_FMT_JSON };
 /* 0 and *f for "table", "tsv" or "json"; CLI_USAGE after a message otherwise. */
 int cli_format_parse(const char *s, enum cli_format *f);
+/* A name as a table cell (terminal-safe, padded to width columns), a TSV field or a JSON
+ * string, by format. */
+void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width);
 /* A JSON number, or null when not finite. */
 void cli_json_num(struct iodfg_buf *b, double v);
 /* A JSON string (escaped). */

@@ -163,6 +163,35 @@ static int push_short(struct cli_analyze_opts *o, const char *opt, const char *p
     return rc;
 }
 
+int cli_analyze_getopt(int argc, char **argv, const struct option *own,
+                       int (*option)(void *ctx, int c, const char *arg), void *ctx,
+                       void (*usage)(FILE *out), const char *command)
+{
+    struct option longopts[64];
+    if (cli_analyze_longopts(longopts, sizeof(longopts) / sizeof(longopts[0]), own)) {
+        cli_errorf("internal error: too many options");
+        return CLI_FAIL;
+    }
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        int rc = c == '?' ? 1 : option(ctx, c, optarg);
+        if (rc == 1) {
+            usage(stderr);
+            return CLI_USAGE;
+        }
+        if (rc == CLI_USAGE) {
+            fprintf(stderr, "('iodfg %s --help' lists the options)\n", command);
+            return CLI_USAGE;
+        }
+    }
+    return 0;
+}
+
 int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
 {
     switch (c) {

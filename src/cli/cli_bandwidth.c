@@ -30,26 +30,12 @@ struct bw_opts {
     int width;
 };
 
-static void name_cell(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
-{
-    if (f == CLI_FMT_JSON) {
-        cli_json_str(b, s);
-        return;
-    }
-    size_t before = b->len;
-    f == CLI_FMT_TSV ? iodfg_sanitize_tsv(b, s, strlen(s)) : iodfg_sanitize_term(b, s, strlen(s));
-    size_t w = b->failed ? 0 : cli_text_width(b->data + before, b->len - before);
-    for (; (int)w < width; w++) {
-        iodfg_buf_add(b, " ", 1);
-    }
-}
-
 static void row_out(struct iodfg_buf *b, enum cli_format f, const char *kind, const char *name,
                     const struct iodfg_bw_row *r, int *first)
 {
     if (f == CLI_FMT_TABLE) {
         char v[4][IODFG_FORMAT_MIN];
-        name_cell(b, f, name, 32);
+        cli_cell_name(b, f, name, 32);
         iodfg_buf_addf(b, " %5u %8llu %9s %11s %11s %6s\n", r->cases, (unsigned long long)r->count,
                        iodfg_format_bytes(v[0], sizeof(v[0]), r->bytes, 0),
                        iodfg_format_rate(v[1], sizeof(v[1]), r->perceived, 0),
@@ -57,13 +43,13 @@ static void row_out(struct iodfg_buf *b, enum cli_format f, const char *kind, co
                        iodfg_format_percent(v[3], sizeof(v[3]), r->share, 0));
     } else if (f == CLI_FMT_TSV) {
         iodfg_buf_addf(b, "%s\t", kind);
-        name_cell(b, f, name, 0);
+        cli_cell_name(b, f, name, 0);
         iodfg_buf_addf(b, "\t%u\t%llu\t%lld\t%lld\t%lld\t%.17g\t%.17g\t%.17g\n", r->cases,
                        (unsigned long long)r->count, (long long)r->bytes, (long long)r->dur_sum_ns,
                        (long long)(r->last_ns - r->first_ns), r->perceived, r->effective, r->share);
     } else {
         iodfg_buf_addf(b, "%s{\"kind\":\"%s\",\"name\":", *first ? "" : ",\n", kind);
-        name_cell(b, f, name, 0);
+        cli_cell_name(b, f, name, 0);
         iodfg_buf_addf(b,
                        ",\"cases\":%u,\"events\":%llu,\"bytes\":%lld,\"dur_sum_ns\":%lld,"
                        "\"span_ns\":%lld,\"perceived\":",
@@ -91,7 +77,7 @@ static void cases_out(struct iodfg_buf *b, const struct cli_metrics *m,
         }
         const char *cn = iodfg_strpool_get(pool, iodfg_eventlog_case(m->log, c)->name);
         if (o->format == CLI_FMT_TABLE) {
-            name_cell(b, o->format, cn, 0);
+            cli_cell_name(b, o->format, cn, 0);
             iodfg_buf_addf(b, "\n  |");
             iodfg_share_bar(b, bw->case_call_dur + (size_t)c * bw->ncalls, bw->ncalls, o->width,
                             glyphs);
@@ -135,7 +121,7 @@ static void cases_out(struct iodfg_buf *b, const struct cli_metrics *m,
         for (uint32_t i = 0; i < bw->ncalls; i++) {
             if (bw->call[i].count) {
                 iodfg_buf_addf(b, " %c=", glyphs[i % (sizeof(glyphs) - 1)]);
-                name_cell(b, o->format, iodfg_strpool_get(pool, bw->call_name[i]), 0);
+                cli_cell_name(b, o->format, iodfg_strpool_get(pool, bw->call_name[i]), 0);
             }
         }
         iodfg_buf_addf(b, "\n");

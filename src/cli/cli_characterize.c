@@ -218,7 +218,6 @@ static double parse_bytes(const char *s)
 
 /* ---- output pieces ---- */
 
-static void put_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width);
 
 struct char_opts {
     struct cli_analyze_opts a;
@@ -300,18 +299,18 @@ static void servers_out(struct iodfg_buf *b, const struct iodfg_binned *bn, enum
         }
         if (f == CLI_FMT_TABLE) {
             char v[4][IODFG_FORMAT_MIN];
-            put_name(b, f, bn->server[s], 24);
+            cli_cell_name(b, f, bn->server[s], 24);
             iodfg_buf_addf(b, " %12s %12s %12s %12s\n",
                            iodfg_format_bytes(v[0], sizeof(v[0]), (int64_t)llround(n[0]), 0),
                            iodfg_format_bytes(v[1], sizeof(v[1]), (int64_t)llround(n[1]), 0),
                            iodfg_format_rate(v[2], sizeof(v[2]), mx[0], 0),
                            iodfg_format_rate(v[3], sizeof(v[3]), mx[1], 0));
         } else if (f == CLI_FMT_TSV) {
-            put_name(b, f, bn->server[s], 0);
+            cli_cell_name(b, f, bn->server[s], 0);
             iodfg_buf_addf(b, "\t%.17g\t%.17g\t%.17g\t%.17g\n", n[0], n[1], mx[0], mx[1]);
         } else {
             iodfg_buf_addf(b, "%s{\"server\":", s ? "," : "");
-            put_name(b, f, bn->server[s], 0);
+            cli_cell_name(b, f, bn->server[s], 0);
             iodfg_buf_addf(b,
                            ",\"bytes_read\":%.17g,\"bytes_written\":%.17g,"
                            "\"bw_read_max\":%.17g,\"bw_write_max\":%.17g}",
@@ -396,8 +395,7 @@ static void seed003_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
 
 /* ---- seed 002 and access patterns per activity ---- */
 
-// A name in a table cell (padded to width, terminal-safe), a TSV field or a JSON string.
-static void put_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
+void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
 {
     if (f == CLI_FMT_JSON) {
         cli_json_str(b, s);
@@ -437,7 +435,7 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
         const char *name = iodfg_mapping_name(&m->map, a);
         if (f == CLI_FMT_TABLE) {
             char v[4][IODFG_FORMAT_MIN];
-            put_name(b, f, name, 28);
+            cli_cell_name(b, f, name, 28);
             iodfg_buf_addf(b, " %5u %8llu %9s %11s %11s %6s %6.3f\n", row->cases,
                            (unsigned long long)row->count,
                            iodfg_format_bytes(v[0], sizeof(v[0]), row->bytes, 0),
@@ -445,14 +443,14 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
                            iodfg_format_rate(v[2], sizeof(v[2]), row->effective, 0),
                            iodfg_format_percent(v[3], sizeof(v[3]), row->share, 0), sr->stair);
         } else if (f == CLI_FMT_TSV) {
-            put_name(b, f, name, 0);
+            cli_cell_name(b, f, name, 0);
             iodfg_buf_addf(b, "\t%u\t%llu\t%lld\t%lld\t%.17g\t%.17g\t%.17g\t%.17g\t%lld\n",
                            row->cases, (unsigned long long)row->count, (long long)row->bytes,
                            (long long)row->dur_sum_ns, row->perceived, row->effective, row->share,
                            sr->stair, (long long)sr->busy_ns);
         } else {
             iodfg_buf_addf(b, "%s{\"activity\":", first ? "" : ",\n");
-            put_name(b, f, name, 0);
+            cli_cell_name(b, f, name, 0);
             iodfg_buf_addf(b,
                            ",\"cases\":%u,\"events\":%llu,\"bytes\":%lld,\"dur_sum_ns\":%lld,"
                            "\"perceived\":",
@@ -495,14 +493,14 @@ static void access_line(struct iodfg_buf *b, enum cli_format f, const char *name
     }
     if (f == CLI_FMT_TABLE) {
         char v[IODFG_FORMAT_MIN];
-        put_name(b, f, name, 28);
+        cli_cell_name(b, f, name, 28);
         iodfg_buf_addf(b, " %-5s %8llu %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %9s\n", dir_name[x],
                        (unsigned long long)d->ops, pct(d->consecutive, d->ops),
                        pct(d->sequential, d->ops), pct(d->random, d->ops), pct(d->unknown, d->ops),
                        pct(d->unaligned, d->ops),
                        iodfg_format_bytes(v, sizeof(v), iodfg_access_median_bin(d), 0));
     } else {
-        put_name(b, f, name, 0);
+        cli_cell_name(b, f, name, 0);
         iodfg_buf_addf(b, "\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%lld\n", dir_name[x],
                        (unsigned long long)d->ops, (unsigned long long)d->consecutive,
                        (unsigned long long)d->sequential, (unsigned long long)d->random,
@@ -545,13 +543,13 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
                 }
                 if (f == CLI_FMT_TABLE) {
                     iodfg_buf_addf(b, "  ");
-                    put_name(b, f, cn, 0);
+                    cli_cell_name(b, f, cn, 0);
                     iodfg_buf_addf(b, " ");
-                    put_name(b, f, path, 0);
+                    cli_cell_name(b, f, path, 0);
                     iodfg_buf_addf(b, "\n");
                     access_line(b, f, "", x, &af->row.dir[x]);
                 } else {
-                    put_name(b, f, cn, 0);
+                    cli_cell_name(b, f, cn, 0);
                     iodfg_buf_addf(b, "\t");
                     access_line(b, f, path, x, &af->row.dir[x]);
                 }

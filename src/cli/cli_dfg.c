@@ -104,6 +104,11 @@ static int dfg_option(struct dfg_opts *d, int c, const char *arg)
     }
 }
 
+static int dfg_option_cb(void *ctx, int c, const char *arg)
+{
+    return dfg_option(ctx, c, arg);
+}
+
 static int parse(struct dfg_opts *d, int argc, char **argv)
 {
     static const struct option own[] = {
@@ -116,27 +121,9 @@ static int parse(struct dfg_opts *d, int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct option longopts[48];
-    if (cli_analyze_longopts(longopts, sizeof(longopts) / sizeof(longopts[0]), own)) {
-        cli_errorf("internal error: too many options");
-        return CLI_FAIL;
-    }
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return -1;
-        }
-        int rc = c == '?' ? 1 : dfg_option(d, c, optarg);
-        if (rc == 1) {
-            usage(stderr);
-            return CLI_USAGE;
-        }
-        if (rc == CLI_USAGE) {
-            fputs("('iodfg dfg --help' lists the options)\n", stderr);
-            return CLI_USAGE;
-        }
+    int rc = cli_analyze_getopt(argc, argv, own, dfg_option_cb, d, usage, "dfg");
+    if (rc) {
+        return rc;
     }
     if (d->render && d->format_given && d->format != FMT_DOT) {
         cli_errorf("--%s renders the DOT graph; it cannot be combined with --format tsv/json",

@@ -132,6 +132,11 @@ static int stats_option(struct stats_opts *s, int c, const char *arg)
     }
 }
 
+static int stats_option_cb(void *ctx, int c, const char *arg)
+{
+    return stats_option(ctx, c, arg);
+}
+
 static int parse(struct stats_opts *s, int argc, char **argv)
 {
     static const struct option own[] = {
@@ -143,27 +148,9 @@ static int parse(struct stats_opts *s, int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct option longopts[48];
-    if (cli_analyze_longopts(longopts, sizeof(longopts) / sizeof(longopts[0]), own)) {
-        cli_errorf("internal error: too many options");
-        return CLI_FAIL;
-    }
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return -1;
-        }
-        int rc = c == '?' ? 1 : stats_option(s, c, optarg);
-        if (rc == 1) {
-            usage(stderr);
-            return CLI_USAGE;
-        }
-        if (rc == CLI_USAGE) {
-            fputs("('iodfg stats --help' lists the options)\n", stderr);
-            return CLI_USAGE;
-        }
+    int rc = cli_analyze_getopt(argc, argv, own, stats_option_cb, s, usage, "stats");
+    if (rc) {
+        return rc;
     }
     return cli_need_inputs(optind, argc, "stats needs an event log or trace files",
                            stats_usage_head);
