@@ -33,7 +33,14 @@ static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
                   struct act_state *st)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    enum { AHEAD = 16 }; // points in time order hop between cases: fetch their events early
     for (uint64_t i = 0; i < tl->npts; i++) {
+        if (i + AHEAD < tl->npts) {
+            uint32_t f = tl->pts[i + AHEAD] & ~IODFG_PT_START;
+            __builtin_prefetch(&col->key[f]);
+            __builtin_prefetch(&col->start_ns[f]);
+            __builtin_prefetch(&col->dur_ns[f]);
+        }
         uint32_t p = tl->pts[i], e = p & ~IODFG_PT_START;
         if (!(bits[e >> 6] >> (e & 63) & 1)) {
             continue;
