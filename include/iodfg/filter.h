@@ -22,6 +22,11 @@ enum iodfg_filter_kind {
     IODFG_FILTER_TIME,     /* time = FROM..TO (seconds from the log start, or @absolute) */
     IODFG_FILTER_MIN_EDGE, /* minedge = N: edges seen fewer than N times are hidden (DFG) */
     IODFG_FILTER_TOP,      /* top = K: keep the K most frequent activities (DFG) */
+    /* the key's file system (iodfg/mounts.h) and I/O layer, like call: = != ~ !~ */
+    IODFG_FILTER_FS,     /* fs ~ ^/p/scratch (mount point) */
+    IODFG_FILTER_FSTYPE, /* fstype = lustre,gpfs */
+    IODFG_FILTER_SCOPE,  /* scope = global | scope != local,virtual (names checked) */
+    IODFG_FILTER_LAYER,  /* layer = MPI-IO,POSIX */
 };
 
 /* Parse one filter ("cid=ssf", "path ~ ^/p/scratch", "time=1.5..3"). NULL on error with the

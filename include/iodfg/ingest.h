@@ -11,6 +11,7 @@
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_casename;
+struct iodfg_mounts;
 
 /* What the ingest learned about one file, handed to the sink with its case. */
 struct iodfg_ingest_file {
@@ -35,6 +36,7 @@ struct iodfg_ingest_opts {
     unsigned columns;                   /* enum iodfg_column mask of the per-file logs */
     iodfg_ingest_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
+    const struct iodfg_mounts *mounts; /* classify each file's keys (iodfg/mounts.h); NULL: not */
 };
 
 /* Expand the inputs: files are taken as given; directories are searched (recursively, hidden

@@ -13,7 +13,18 @@ struct iodfg_mapping;
 struct iodfg_rules;
 
 enum iodfg_rule_action { IODFG_RULE_MAP = 0, IODFG_RULE_DROP = 1 };
-enum iodfg_rule_field { IODFG_FIELD_CALL = 0, IODFG_FIELD_PATH = 1, IODFG_FIELD_KIND = 2 };
+/* fs, fstype, scope and layer are the key's file-system attributes (iodfg/mounts.h) and I/O
+ * layer: scope names are none, unknown, local, global, virtual; the layer of strace events is
+ * POSIX. */
+enum iodfg_rule_field {
+    IODFG_FIELD_CALL = 0,
+    IODFG_FIELD_PATH = 1,
+    IODFG_FIELD_KIND = 2,
+    IODFG_FIELD_FS = 3,
+    IODFG_FIELD_FSTYPE = 4,
+    IODFG_FIELD_SCOPE = 5,
+    IODFG_FIELD_LAYER = 6,
+};
 /* `~` regex, `!~` regex must not match, `=` one of a list, `!=` none of a list. */
 enum iodfg_rule_op { IODFG_OP_MATCH = 0, IODFG_OP_NOMATCH, IODFG_OP_IN, IODFG_OP_NOTIN };
 

@@ -47,6 +47,7 @@ struct cli_ingest_opts {
     const char *name_pattern;
     unsigned jobs;
     int quiet;
+    const char *mounts; /* --mounts FILE; NULL = mounts.txt beside the traces or built-in */
 };
 
 /* Totals of an ingest, for the closing summary. */
@@ -55,12 +56,19 @@ struct cli_ingest_totals {
     uint64_t counts[IODFG_COUNT__N];
     char first_problem[512]; /* "file:line:col: what was expected" of the first bad line */
     uint64_t files_without_events;
+    char mounts[4200]; /* which mount table classified the files (for `info`) */
 };
 
 /* Load an event log: one .h5 file, or trace files/directories converted in memory. */
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err);
+
+/* The mount table for inputs: given (--mounts FILE), else mounts.txt in the first input
+ * directory, or beside the first input file, that has one, else the built-in list. Says which
+ * in used[0..size). NULL with err set when a table cannot be read or parsed. */
+struct iodfg_mounts *cli_mounts_open(char *const *inputs, size_t n, const char *given, char *used,
+                                     size_t size, struct iodfg_error *err);
 
 /* Fold one file's parse result into the totals. */
 void cli_totals_add(struct cli_ingest_totals *t, const char *path,

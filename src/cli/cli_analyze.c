@@ -34,6 +34,7 @@ enum {
     OPT_GREEN,
     OPT_RED,
     OPT_PER_PID,
+    OPT_MOUNTS,
 };
 
 static const struct option shared_longopts[] = {
@@ -53,6 +54,7 @@ static const struct option shared_longopts[] = {
     {"name-pattern", required_argument, NULL, 'p'},
     {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
+    {"mounts", required_argument, NULL, OPT_MOUNTS},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 
@@ -75,7 +77,9 @@ const char cli_analyze_usage[] =
     "  -f, --force             replace an existing output FILE\n"
     "  -p, --name-pattern P    how trace file names give cid, host and rid\n"
     "  -j, --jobs N            parse N trace files at a time\n"
-    "  -q, --quiet             no progress bar and no notes on standard error\n";
+    "  -q, --quiet             no progress bar and no notes on standard error\n"
+    "      --mounts FILE       mount table giving each file's fs, fstype and scope; default:\n"
+    "                          mounts.txt beside the traces, else a built-in list\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {
@@ -232,6 +236,9 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
         return cli_opt_jobs(arg, &o->ingest.jobs) ? CLI_USAGE : 0;
     case 'q':
         o->ingest.quiet = 1;
+        return 0;
+    case OPT_MOUNTS:
+        o->ingest.mounts = arg;
         return 0;
     default:
         return 1;

@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
+#include "iodfg/mounts.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
 
@@ -253,6 +255,32 @@ static int append_case(void *ctx, const struct iodfg_eventlog *one,
     return iodfg_eventlog_append(lc->log, one, err);
 }
 
+struct iodfg_mounts *cli_mounts_open(char *const *inputs, size_t n, const char *given, char *used,
+                                     size_t size, struct iodfg_error *err)
+{
+    if (given) {
+        snprintf(used, size, "%s", given);
+        return iodfg_mounts_load(given, err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char path[4200];
+        struct stat st;
+        if (stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(path, sizeof(path), "%s/mounts.txt", inputs[i]);
+        } else {
+            const char *slash = strrchr(inputs[i], '/');
+            int dl = slash ? (int)(slash - inputs[i]) + 1 : 0;
+            snprintf(path, sizeof(path), "%.*smounts.txt", dl, inputs[i]);
+        }
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            snprintf(used, size, "%s", path);
+            return iodfg_mounts_load(path, err);
+        }
+    }
+    snprintf(used, size, "built-in list");
+    return iodfg_mounts_builtin(err);
+}
+
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err)
@@ -262,10 +290,28 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
         struct iodfg_eventlog *log =
             iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL, err);
         cli_progress_end();
+        // keep the classification stored by convert unless --mounts is given
+        if (log && !o->mounts && iodfg_mounts_log_classified(log)) {
+            snprintf(totals->mounts, sizeof(totals->mounts), "stored in the log");
+        } else if (log) {
+            struct iodfg_mounts *m =
+                cli_mounts_open(NULL, 0, o->mounts, totals->mounts, sizeof(totals->mounts), err);
+            if (!m || iodfg_mounts_classify(m, log, err)) {
+                iodfg_eventlog_free(log);
+                log = NULL;
+            }
+            iodfg_mounts_free(m);
+        }
         return log;
+    }
+    struct iodfg_mounts *mounts =
+        cli_mounts_open(inputs, n, o->mounts, totals->mounts, sizeof(totals->mounts), err);
+    if (!mounts) {
+        return NULL;
     }
     struct iodfg_casename *names = iodfg_casename_new(o->name_pattern, err);
     if (!names) {
+        iodfg_mounts_free(mounts);
         return NULL;
     }
     size_t count = 0;
@@ -288,7 +334,8 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     }
     if (log) {
         struct iodfg_ingest_opts io = {.names = names, .jobs = o->jobs, .columns = columns,
-                                       .progress = o->quiet ? NULL : cli_progress};
+                                       .progress = o->quiet ? NULL : cli_progress,
+                                       .mounts = mounts};
         struct load_ctx lc = {log, totals};
         if (iodfg_ingest_run(files, count, &io, append_case, &lc, err)) {
             iodfg_eventlog_free(log);
@@ -298,5 +345,6 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     }
     iodfg_ingest_free_list(files);
     iodfg_casename_free(names);
+    iodfg_mounts_free(mounts);
     return log;
 }

@@ -11,6 +11,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
+#include "iodfg/mounts.h"
 #include "iodfg/store.h"
 
 #include "cli.h"
@@ -27,6 +28,9 @@ static const char convert_usage[] =
     "  -j, --jobs N            parse N files at a time (default: number of cores)\n"
     "  -f, --force             replace OUT if it exists\n"
     "      --strict            exit with status 3 if any line could not be parsed\n"
+    "      --mounts FILE       mount table (cat /proc/self/mounts) giving each file's file\n"
+    "                          system and scope; default: mounts.txt beside the traces, else\n"
+    "                          a built-in list of well-known prefixes\n"
     "  -q, --quiet             no progress bar and no summary\n";
 
 static void default_output(char *out, size_t size, char *const *inputs, int n)
@@ -87,12 +91,17 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
                          : NULL;
     struct convert_ctx cc;
     memset(&cc, 0, sizeof(cc));
-    cc.w = files ? iodfg_store_create(out, force, &err) : NULL;
+    struct iodfg_mounts *mounts =
+        files ? cli_mounts_open(inputs, (size_t)n, o->mounts, cc.totals.mounts,
+                                sizeof(cc.totals.mounts), &err)
+              : NULL;
+    cc.w = mounts ? iodfg_store_create(out, force, &err) : NULL;
     int rc = CLI_FAIL;
     if (cc.w) {
         cli_temp_guard(iodfg_store_temp_path(cc.w));
         struct iodfg_ingest_opts io = {.names = names, .jobs = o->jobs, .columns = IODFG_COL_ALL,
-                                       .progress = o->quiet ? NULL : cli_progress};
+                                       .progress = o->quiet ? NULL : cli_progress,
+                                       .mounts = mounts};
         if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0) {
             cli_progress_end();
             rc = iodfg_store_commit(cc.w, &err) == 0 ? CLI_OK : CLI_FAIL;
@@ -109,9 +118,10 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
             cli_totals_print(stdout, &cc.totals);
             double dt = now_s() - t0;
             char a[32];
-            printf("Wrote %s: %llu cases in %.2f s (%s lines/s).\n", out,
+            printf("Wrote %s: %llu cases in %.2f s (%s lines/s); file systems from %s.\n", out,
                    (unsigned long long)cc.totals.files, dt,
-                   cli_count(a, sizeof(a), dt > 0 ? (uint64_t)(cc.totals.lines / dt) : 0));
+                   cli_count(a, sizeof(a), dt > 0 ? (uint64_t)(cc.totals.lines / dt) : 0),
+                   cc.totals.mounts);
         }
         if (strict && cc.totals.counts[IODFG_COUNT_UNPARSABLE]) {
             rc = CLI_SKIPPED;
@@ -119,6 +129,7 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
     }
     iodfg_ingest_free_list(files);
     iodfg_casename_free(names);
+    iodfg_mounts_free(mounts);
     return rc;
 }
 
@@ -128,7 +139,8 @@ int cli_convert(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"name-pattern", required_argument, NULL, 'p'},
         {"jobs", required_argument, NULL, 'j'},   {"force", no_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 'S'},       {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"mounts", required_argument, NULL, 'M'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
     const char *out = NULL;
@@ -141,6 +153,9 @@ int cli_convert(int argc, char **argv)
             break;
         case 'p':
             o.name_pattern = optarg;
+            break;
+        case 'M':
+            o.mounts = optarg;
             break;
         case 'j':
             if (cli_opt_jobs(optarg, &o.jobs)) {

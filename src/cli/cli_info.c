@@ -16,11 +16,14 @@
 #include "cli.h"
 
 static const char info_usage[] =
-    "usage: iodfg info [--json] [--cases N] [--top N] [--name-pattern P] [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "usage: iodfg info [--json] [--cases N] [--top N] [--name-pattern P] [--jobs N]\n"
+    "                  [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Summarise an event log: cases, events, calls, paths, time span, skipped lines, top calls.\n"
     "  --json          machine-readable output\n"
     "  --cases N       list at most N cases (default 20; 0 = all)\n"
-    "  --top N         show the N most frequent calls (default 10)\n";
+    "  --top N         show the N most frequent calls (default 10)\n"
+    "  --mounts FILE   mount table (/proc/self/mounts format) giving each file's file system;\n"
+    "                  default: mounts.txt beside the traces, else a built-in list\n";
 
 struct call_count {
     uint32_t call;
@@ -207,6 +210,18 @@ static void json_str(struct iodfg_buf *b, const char *s, size_t n)
     iodfg_buf_add(b, "\"", 1);
 }
 
+/* Keys naming files by scope (enum iodfg_scope). */
+static void scope_counts(const struct iodfg_eventlog *log, uint64_t n[IODFG_SCOPE__N])
+{
+    memset(n, 0, IODFG_SCOPE__N * sizeof(n[0]));
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    for (uint32_t k = 0; k < iodfg_eventlog_key_count(log); k++) {
+        if (keys[k].kind == IODFG_PATH_FILE && keys[k].scope < IODFG_SCOPE__N) {
+            n[keys[k].scope]++;
+        }
+    }
+}
+
 static void print_json(const char *src, const struct iodfg_eventlog *log, const struct summary *s)
 {
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
@@ -239,7 +254,16 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
                  iodfg_strpool_len(pool, s->calls[i].call));
         iodfg_buf_addf(&b, ",\"events\":%llu}", (unsigned long long)s->calls[i].n);
     }
-    iodfg_buf_addf(&b, "],\"case_list\":[");
+    // which table classified the files is in the text output only: the same log read from
+    // traces or from its converted file gives the same JSON
+    uint64_t sc[IODFG_SCOPE__N];
+    scope_counts(log, sc);
+    iodfg_buf_addf(&b, "],\"file_keys_by_scope\":{");
+    for (int k = IODFG_SCOPE_UNKNOWN; k < IODFG_SCOPE__N; k++) {
+        iodfg_buf_addf(&b, "%s\"%s\":%llu", k > IODFG_SCOPE_UNKNOWN ? "," : "",
+                       iodfg_scope_name((enum iodfg_scope)k), (unsigned long long)sc[k]);
+    }
+    iodfg_buf_addf(&b, "},\"case_list\":[");
     const uint64_t *off = iodfg_eventlog_case_offsets(log);
     for (uint32_t cs = 0; cs < iodfg_eventlog_case_count(log); cs++) {
         const struct iodfg_case_info *ci = iodfg_eventlog_case(log, cs);
@@ -282,10 +306,10 @@ static int parse_uint(const char *s, unsigned *v)
 int cli_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'J'},        {"cases", required_argument, NULL, 'c'},
-        {"top", required_argument, NULL, 't'},   {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},  {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"json", no_argument, NULL, 'J'},         {"cases", required_argument, NULL, 'c'},
+        {"top", required_argument, NULL, 't'},    {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},   {"help", no_argument, NULL, 'h'},
+        {"mounts", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
     int json = 0, c;
@@ -305,6 +329,9 @@ int cli_info(int argc, char **argv)
             break;
         case 'p':
             o.name_pattern = optarg;
+            break;
+        case 'M':
+            o.mounts = optarg;
             break;
         case 'j':
             if (cli_opt_jobs(optarg, &o.jobs)) {
@@ -343,6 +370,14 @@ int cli_info(int argc, char **argv)
         print_json(src, log, &s);
     } else {
         print_text(src, log, &s, max_cases, top);
+        uint64_t sc[IODFG_SCOPE__N];
+        scope_counts(log, sc);
+        printf("\nFile systems (mount table: %s): file paths", totals.mounts);
+        for (int k = IODFG_SCOPE_UNKNOWN; k < IODFG_SCOPE__N; k++) {
+            printf("%s %llu %s", k > IODFG_SCOPE_UNKNOWN ? "," : "", (unsigned long long)sc[k],
+                   iodfg_scope_name((enum iodfg_scope)k));
+        }
+        printf("\n");
         if (totals.files && totals.first_problem[0]) {
             printf("\nFirst unparsable line: %s\n", totals.first_problem);
         }

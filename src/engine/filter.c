@@ -29,7 +29,9 @@ static const struct {
     {"source", IODFG_FILTER_CASE, CF_SOURCE}, {"call", IODFG_FILTER_CALL, CF_NONE},
     {"path", IODFG_FILTER_PATH, CF_NONE},     {"kind", IODFG_FILTER_KIND, CF_NONE},
     {"time", IODFG_FILTER_TIME, CF_NONE},     {"minedge", IODFG_FILTER_MIN_EDGE, CF_NONE},
-    {"top", IODFG_FILTER_TOP, CF_NONE},
+    {"top", IODFG_FILTER_TOP, CF_NONE},       {"fs", IODFG_FILTER_FS, CF_NONE},
+    {"fstype", IODFG_FILTER_FSTYPE, CF_NONE}, {"scope", IODFG_FILTER_SCOPE, CF_NONE},
+    {"layer", IODFG_FILTER_LAYER, CF_NONE},
 };
 #define NFIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 
@@ -183,6 +185,17 @@ static struct iodfg_filter *parse_value(struct iodfg_filter *f, const char *v, s
             }
             f->kinds |= 1u << k;
         }
+        if (f->kind == IODFG_FILTER_SCOPE) {
+            int s = IODFG_SCOPE_NONE;
+            while (s < IODFG_SCOPE__N &&
+                   strcmp(iodfg_scope_name((enum iodfg_scope)s), f->items_buf + b)) {
+                s++;
+            }
+            if (s == IODFG_SCOPE__N) {
+                return ffail(f, err, IODFG_E_PARSE, line, vcol + b,
+                             "unknown scope (expected local, global, virtual, unknown or none)");
+            }
+        }
         start = i + 1;
     }
     return f;
@@ -214,7 +227,7 @@ struct iodfg_filter *filter_parse_at(const char *text, size_t len, unsigned long
     if (k == NFIELDS) {
         return ffail(f, err, IODFG_E_PARSE, line, fs,
                      "unknown filter (expected cid, host, rid, name, source, call, path, kind, "
-                     "time, minedge or top)");
+                     "fs, fstype, scope, layer, time, minedge or top)");
     }
     f->kind = FIELDS[k].kind;
     f->field = FIELDS[k].field;
@@ -229,7 +242,7 @@ struct iodfg_filter *filter_parse_at(const char *text, size_t len, unsigned long
     } else {
         return ffail(f, err, IODFG_E_PARSE, line, opat, "expected `=`, `!=`, `~` or `!~`");
     }
-    int regex_ok = f->kind <= IODFG_FILTER_PATH;
+    int regex_ok = f->kind <= IODFG_FILTER_PATH || f->kind >= IODFG_FILTER_FS;
     if ((!regex_ok && f->op != IODFG_OP_IN && f->kind != IODFG_FILTER_KIND) ||
         (f->kind == IODFG_FILTER_KIND && (f->op == IODFG_OP_MATCH || f->op == IODFG_OP_NOMATCH))) {
         return ffail(f, err, IODFG_E_PARSE, line, opat,

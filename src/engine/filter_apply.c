@@ -69,7 +69,18 @@ static int test_key(const struct iodfg_filter *f, const struct iodfg_eventlog *l
     if (f->kind == IODFG_FILTER_KIND) {
         return (int)((f->kinds >> key->kind) & 1u) == (f->op == IODFG_OP_IN);
     }
-    uint32_t id = f->kind == IODFG_FILTER_CALL ? key->call : key->path;
+    if (f->kind == IODFG_FILTER_SCOPE) {
+        const char *s = iodfg_scope_name((enum iodfg_scope)key->scope);
+        return filter_test_string(f, s, strlen(s), ms, evals);
+    }
+    if (f->kind == IODFG_FILTER_LAYER && key->layer == IODFG_STR_EMPTY) {
+        return filter_test_string(f, IODFG_LAYER_DEFAULT, strlen(IODFG_LAYER_DEFAULT), ms, evals);
+    }
+    uint32_t id = f->kind == IODFG_FILTER_CALL     ? key->call
+                  : f->kind == IODFG_FILTER_FS     ? key->fs
+                  : f->kind == IODFG_FILTER_FSTYPE ? key->fstype
+                  : f->kind == IODFG_FILTER_LAYER  ? key->layer
+                                                   : key->path;
     return filter_test_string(f, iodfg_strpool_get(pool, id), iodfg_strpool_len(pool, id), ms,
                               evals);
 }
@@ -155,7 +166,7 @@ int iodfg_filter_stack_apply(const struct iodfg_filter_stack *fs, const struct i
             for (uint32_t c = 0; c < nc; c++) {
                 r->case_on[c] = r->case_on[c] && test_case(f, log, c, ms, &r->regex_evals);
             }
-        } else if (f->kind <= IODFG_FILTER_KIND) {
+        } else if (filter_on_key(f->kind)) {
             for (uint32_t k = 0; k < nk; k++) {
                 r->key_on[k] = r->key_on[k] && test_key(f, log, k, ms, &r->regex_evals);
             }

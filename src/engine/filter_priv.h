@@ -29,6 +29,12 @@ struct iodfg_filter {
     uint64_t number; /* minedge, top */
 };
 
+/* Does the filter select keys (call, path, kind, fs, fstype, scope, layer)? */
+static inline int filter_on_key(enum iodfg_filter_kind k)
+{
+    return (k >= IODFG_FILTER_CALL && k <= IODFG_FILTER_KIND) || k >= IODFG_FILTER_FS;
+}
+
 /* Parse one filter; errors are reported at `line` (1-based). */
 struct iodfg_filter *filter_parse_at(const char *text, size_t len, unsigned long line,
                                      struct iodfg_error *err);

@@ -22,6 +22,8 @@ struct subject {
     const char *call, *path;
     size_t call_len, path_len;
     unsigned kind;
+    const char *fs, *fstype, *scope, *layer;
+    size_t fs_len, fstype_len, scope_len, layer_len;
 };
 
 static int in_list(const struct cond *c, const char *s, size_t n)
@@ -36,10 +38,25 @@ static int in_list(const struct cond *c, const char *s, size_t n)
 
 static void field_of(const struct subject *k, enum iodfg_rule_field f, const char **s, size_t *n)
 {
-    if (f == IODFG_FIELD_CALL) {
+    switch (f) {
+    case IODFG_FIELD_CALL:
         *s = k->call, *n = k->call_len;
-    } else {
+        break;
+    case IODFG_FIELD_FS:
+        *s = k->fs, *n = k->fs_len;
+        break;
+    case IODFG_FIELD_FSTYPE:
+        *s = k->fstype, *n = k->fstype_len;
+        break;
+    case IODFG_FIELD_SCOPE:
+        *s = k->scope, *n = k->scope_len;
+        break;
+    case IODFG_FIELD_LAYER:
+        *s = k->layer, *n = k->layer_len;
+        break;
+    default:
         *s = k->path, *n = k->path_len;
+        break;
     }
 }
 
@@ -107,6 +124,18 @@ static void expand(const struct rule *r, const struct subject *k, const struct r
         }
         case TP_PATHN:
             iodfg_buf_add(out, k->path, iodfg_rules_path_prefix(k->path, k->path_len, tp->n));
+            break;
+        case TP_FS:
+            iodfg_buf_add(out, k->fs, k->fs_len);
+            break;
+        case TP_FSTYPE:
+            iodfg_buf_add(out, k->fstype, k->fstype_len);
+            break;
+        case TP_SCOPE:
+            iodfg_buf_add(out, k->scope, k->scope_len);
+            break;
+        case TP_LAYER:
+            iodfg_buf_add(out, k->layer, k->layer_len);
             break;
         case TP_GROUP: {
             const char *s;
@@ -253,7 +282,17 @@ int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog 
                             .call_len = iodfg_strpool_len(pool, keys[k].call),
                             .path = iodfg_strpool_get(pool, keys[k].path),
                             .path_len = iodfg_strpool_len(pool, keys[k].path),
-                            .kind = keys[k].kind};
+                            .kind = keys[k].kind,
+                            .fs = iodfg_strpool_get(pool, keys[k].fs),
+                            .fs_len = iodfg_strpool_len(pool, keys[k].fs),
+                            .fstype = iodfg_strpool_get(pool, keys[k].fstype),
+                            .fstype_len = iodfg_strpool_len(pool, keys[k].fstype),
+                            .scope = iodfg_scope_name((enum iodfg_scope)keys[k].scope),
+                            .layer = keys[k].layer ? iodfg_strpool_get(pool, keys[k].layer)
+                                                   : IODFG_LAYER_DEFAULT};
+        s.scope_len = strlen(s.scope);
+        s.layer_len =
+            keys[k].layer ? iodfg_strpool_len(pool, keys[k].layer) : strlen(IODFG_LAYER_DEFAULT);
         act[k] = map_key(p, counted, &s, ms, &buf, m, rep, k, &fail);
     }
     for (uint32_t k = 0; !fail && k < nk; k++) {

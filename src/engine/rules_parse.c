@@ -105,6 +105,17 @@ static int kind_bit(const char *name, size_t len)
     return -1;
 }
 
+static int scope_of(const char *name, size_t len)
+{
+    for (int s = IODFG_SCOPE_NONE; s < IODFG_SCOPE__N; s++) {
+        const char *sn = iodfg_scope_name((enum iodfg_scope)s);
+        if (strlen(sn) == len && memcmp(sn, name, len) == 0) {
+            return s;
+        }
+    }
+    return -1;
+}
+
 static int split_items(struct lexer *lx, struct cond *c, struct iodfg_rule_cond *pc, char *val,
                        size_t vstart, int quoted)
 {
@@ -135,6 +146,10 @@ static int split_items(struct lexer *lx, struct cond *c, struct iodfg_rule_cond 
             }
             c->kinds |= 1u << k;
         }
+        if (pc->field == IODFG_FIELD_SCOPE && scope_of(val + start, n) < 0) {
+            return fail(lx, at, IODFG_E_PARSE,
+                        "unknown scope (expected local, global, virtual, unknown or none)");
+        }
         c->items[c->nitems] = val + start;
         c->nitems++;
         val[i] = '\0';
@@ -162,10 +177,20 @@ static int parse_cond(struct lexer *lx, struct rule *r, char **vbuf)
         pc->field = IODFG_FIELD_PATH;
     } else if (flen == 4 && memcmp(f, "kind", 4) == 0) {
         pc->field = IODFG_FIELD_KIND;
+    } else if (flen == 2 && memcmp(f, "fs", 2) == 0) {
+        pc->field = IODFG_FIELD_FS;
+    } else if (flen == 6 && memcmp(f, "fstype", 6) == 0) {
+        pc->field = IODFG_FIELD_FSTYPE;
+    } else if (flen == 5 && memcmp(f, "scope", 5) == 0) {
+        pc->field = IODFG_FIELD_SCOPE;
+    } else if (flen == 5 && memcmp(f, "layer", 5) == 0) {
+        pc->field = IODFG_FIELD_LAYER;
     } else if (flen == 0) {
-        return fail(lx, fstart, IODFG_E_PARSE, "expected a field (call, path or kind) or `=>`");
+        return fail(lx, fstart, IODFG_E_PARSE,
+                    "expected a field (call, path, kind, fs, fstype, scope or layer) or `=>`");
     } else {
-        return fail(lx, fstart, IODFG_E_PARSE, "unknown field (expected call, path or kind)");
+        return fail(lx, fstart, IODFG_E_PARSE,
+                    "unknown field (expected call, path, kind, fs, fstype, scope or layer)");
     }
     pc->col = fstart + 1;
     skip_ws(lx);

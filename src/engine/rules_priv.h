@@ -39,7 +39,18 @@ int rx_match(const struct rx *r, const char *s, size_t len, struct rx_scratch *m
 int rx_group(const struct rx_scratch *ms, unsigned slot, uint32_t g, size_t *off, size_t *n);
 
 /* ---- compiled rules ---- */
-enum tpart_type { TP_LIT, TP_CALL, TP_PATH, TP_KIND, TP_PATHN, TP_GROUP };
+enum tpart_type {
+    TP_LIT,
+    TP_CALL,
+    TP_PATH,
+    TP_KIND,
+    TP_PATHN,
+    TP_GROUP,
+    TP_FS,
+    TP_FSTYPE,
+    TP_SCOPE,
+    TP_LAYER,
+};
 
 struct tpart {
     enum tpart_type type;

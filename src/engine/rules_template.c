@@ -155,6 +155,14 @@ static int parse_brace(struct tparse *tp, size_t *i)
         p->type = TP_PATH;
     } else if (len == 4 && memcmp(f, "kind", 4) == 0) {
         p->type = TP_KIND;
+    } else if (len == 2 && memcmp(f, "fs", 2) == 0) {
+        p->type = TP_FS;
+    } else if (len == 6 && memcmp(f, "fstype", 6) == 0) {
+        p->type = TP_FSTYPE;
+    } else if (len == 5 && memcmp(f, "scope", 5) == 0) {
+        p->type = TP_SCOPE;
+    } else if (len == 5 && memcmp(f, "layer", 5) == 0) {
+        p->type = TP_LAYER;
     } else if (len > 5 && memcmp(f, "path:", 5) == 0) {
         unsigned long n = 0;
         for (size_t k = 5; k < len; k++) {
@@ -170,7 +178,8 @@ static int parse_brace(struct tparse *tp, size_t *i)
         p->n = (unsigned)n;
     } else {
         return tfail(tp, at, IODFG_E_PARSE, "%s",
-                     "unknown template field (expected {call}, {path}, {path:N} or {kind})");
+                     "unknown template field (expected {call}, {path}, {path:N}, {kind}, {fs}, "
+                     "{fstype}, {scope} or {layer})");
     }
     tp->r->nparts++;
     return 0;

@@ -18,6 +18,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/mounts.h"
 #include "iodfg/strpool.h"
 
 #include "readfile.h"
@@ -46,8 +47,9 @@ static void tick(void *ctx, uint64_t bytes)
 }
 
 static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_casename *names,
-                                         unsigned columns, struct iodfg_ingest_file *info,
-                                         _Atomic uint64_t *done, struct iodfg_error *err)
+                                         unsigned columns, const struct iodfg_mounts *mounts,
+                                         struct iodfg_ingest_file *info, _Atomic uint64_t *done,
+                                         struct iodfg_error *err)
 {
     struct readfile rf;
     if (readfile_open(&rf, path, err)) {
@@ -87,6 +89,9 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
         if (iodfg_eventlog_end_case(log, err)) {
             rc = -1;
         }
+        if (rc == 0 && mounts && iodfg_mounts_classify(mounts, log, err)) {
+            rc = -1;
+        }
     } else if (err && err->code == IODFG_OK) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
@@ -104,7 +109,7 @@ struct iodfg_eventlog *iodfg_ingest_file(const char *path, const struct iodfg_ca
                                          struct iodfg_error *err)
 {
     memset(info, 0, sizeof(*info));
-    return parse_file(path, names, columns, info, NULL, err);
+    return parse_file(path, names, columns, NULL, info, NULL, err);
 }
 
 /* ---- the worker pool ----------------------------------------------------- */
@@ -146,8 +151,8 @@ static void *worker(void *arg)
         struct slot *s = &p->slots[i];
         iodfg_error_clear(&s->err);
         s->info.index = i;
-        s->log = parse_file(p->files[i], p->opts->names, p->opts->columns, &s->info,
-                            &p->bytes_done, &s->err);
+        s->log = parse_file(p->files[i], p->opts->names, p->opts->columns, p->opts->mounts,
+                            &s->info, &p->bytes_done, &s->err);
         pthread_mutex_lock(&p->mu);
         s->done = 1;
         pthread_cond_broadcast(&p->cv);

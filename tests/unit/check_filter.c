@@ -11,6 +11,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/mapping.h"
+#include "iodfg/mounts.h"
 #include "iodfg/rules.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
@@ -245,6 +246,77 @@ START_TEST(key_filters)
 }
 END_TEST
 
+START_TEST(fs_scope_layer_filters)
+{
+    static const char table[] = "/dev/sda1 / ext4 rw 0 0\n"
+                                "nfs:/export /usr nfs4 rw 0 0\n"
+                                "devtmpfs /dev devtmpfs rw 0 0\n";
+    struct iodfg_mounts *mt = iodfg_mounts_parse(table, strlen(table), &ERR);
+    ck_assert_ptr_nonnull(mt);
+    ck_assert_int_eq(iodfg_mounts_classify(mt, LOG, &ERR), 0);
+    iodfg_mounts_free(mt);
+    uint32_t k;
+    ck_assert_int_eq(
+        iodfg_eventlog_key_layer(LOG, S("MPI_File_open"), S("/usr/x"), S("MPI-IO"), &k), 0);
+    push("scope=global");
+    run();
+    ck_assert_int_eq(key_on("read", "/usr/lib/libc.so.6"), 1);
+    ck_assert_int_eq(key_on("write", "/dev/pts/7"), 0);
+    ck_assert_int_eq(key_on("read", "/etc/passwd"), 0);
+    ck_assert_int_eq(RES.key_on[k], 0); // a new key is not classified
+    ck_assert_uint_eq(RES.nkeys_on, 1);
+    ck_assert_int_eq(iodfg_filter_stack_pop(FS), 0);
+    push("fstype = ext4,devtmpfs");
+    run();
+    ck_assert_int_eq(key_on("write", "/dev/pts/7"), 1);
+    ck_assert_int_eq(key_on("read", "/etc/passwd"), 1);
+    ck_assert_int_eq(key_on("read", "/etc/group"), 1);
+    ck_assert_int_eq(key_on("write", "pipe:[77]"), 0);
+    ck_assert_uint_eq(RES.nkeys_on, 3);
+    push("fs~^/$");
+    run();
+    ck_assert_int_eq(key_on("write", "/dev/pts/7"), 0);
+    ck_assert_uint_eq(RES.nkeys_on, 2);
+    ck_assert_int_eq(iodfg_filter_stack_pop(FS), 0);
+    ck_assert_int_eq(iodfg_filter_stack_pop(FS), 0);
+    push("scope!=none,unknown");
+    run();
+    ck_assert_int_eq(key_on("write", "pipe:[77]"), 0);
+    ck_assert_int_eq(key_on("getpid", ""), 0);
+    ck_assert_uint_eq(RES.nkeys_on, 4); // libc, pts, passwd, group
+    ck_assert_int_eq(iodfg_filter_stack_pop(FS), 0);
+    push("layer=MPI-IO");
+    run();
+    ck_assert_uint_eq(RES.nkeys_on, 1);
+    ck_assert_int_eq(RES.key_on[k], 1);
+    ck_assert_int_eq(iodfg_filter_stack_pop(FS), 0);
+    push("layer~^POS");
+    run();
+    ck_assert_uint_eq(RES.nkeys_on, iodfg_eventlog_key_count(LOG) - 1);
+    ck_assert_int_eq(RES.key_on[k], 0);
+    // canonical text round trip and errors
+    static const char *const texts[] = {"fs~^/p/scratch", "fstype=lustre,gpfs", "scope!=virtual",
+                                        "layer=MPI-IO,POSIX"};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        struct iodfg_filter *f = iodfg_filter_parse(texts[i], strlen(texts[i]), &ERR);
+        ck_assert_ptr_nonnull(f);
+        struct iodfg_buf b;
+        iodfg_buf_init(&b);
+        iodfg_filter_format(f, &b);
+        ck_assert_str_eq(b.data, texts[i]);
+        iodfg_buf_fini(&b);
+        iodfg_filter_free(f);
+    }
+    iodfg_error_clear(&ERR);
+    ck_assert_ptr_null(iodfg_filter_parse("scope=local,nowhere", 19, &ERR));
+    ck_assert_uint_eq(ERR.col, 13);
+    ck_assert_ptr_nonnull(strstr(ERR.msg, "unknown scope"));
+    iodfg_error_clear(&ERR);
+    ck_assert_ptr_null(iodfg_filter_parse("fstype~(", 8, &ERR));
+    ck_assert_int_eq(ERR.code, IODFG_E_REGEX);
+}
+END_TEST
+
 START_TEST(time_window)
 {
     const int64_t s = 1000000000;
@@ -362,6 +434,7 @@ int main(void)
     tcase_add_checked_fixture(e, setup, teardown);
     tcase_add_test(e, case_filters);
     tcase_add_test(e, key_filters);
+    tcase_add_test(e, fs_scope_layer_filters);
     tcase_add_test(e, time_window);
     tcase_add_test(e, pruning_numbers);
     tcase_add_test(e, groups);

@@ -271,6 +271,79 @@ START_TEST(negations_and_lists)
 }
 END_TEST
 
+/* A key (layer, call, path) with file-system attributes, set as mounts and OTF2 input do. */
+static void fs_key(const char *layer, const char *call, const char *path, const char *fs,
+                   const char *fstype, enum iodfg_scope scope)
+{
+    struct iodfg_strpool *pool = iodfg_eventlog_pool(LOG);
+    uint32_t l, c, p, f, t, k;
+    ck_assert_int_eq(iodfg_strpool_intern(pool, layer, strlen(layer), &l), 0);
+    ck_assert_int_eq(iodfg_strpool_intern(pool, call, strlen(call), &c), 0);
+    ck_assert_int_eq(iodfg_strpool_intern(pool, path, strlen(path), &p), 0);
+    ck_assert_int_eq(iodfg_strpool_intern(pool, fs, strlen(fs), &f), 0);
+    ck_assert_int_eq(iodfg_strpool_intern(pool, fstype, strlen(fstype), &t), 0);
+    ck_assert_int_eq(iodfg_eventlog_key_layer(LOG, c, p, l, &k), 0);
+    if (scope != IODFG_SCOPE_NONE) {
+        iodfg_eventlog_key_set_fs(LOG, k, f, t, scope);
+    }
+}
+
+/* Activity of the key (layer, call, path); layer "" is POSIX. */
+static const char *of_layer(const char *layer, const char *call, const char *path)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(LOG);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(LOG);
+    for (uint32_t k = 0; k < iodfg_eventlog_key_count(LOG); k++) {
+        if (!strcmp(iodfg_strpool_get(pool, keys[k].layer), layer) &&
+            !strcmp(iodfg_strpool_get(pool, keys[k].call), call) &&
+            !strcmp(iodfg_strpool_get(pool, keys[k].path), path)) {
+            uint32_t a = M.activity_of_key[k];
+            return a == IODFG_NO_ACTIVITY ? "-" : iodfg_mapping_name(&M, a);
+        }
+    }
+    return "?";
+}
+
+START_TEST(fs_scope_and_layer_fields)
+{
+    iodfg_eventlog_free(LOG);
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_ptr_nonnull(LOG);
+    fs_key("", "read", "/proc/x", "/proc", "proc", IODFG_SCOPE_VIRTUAL);
+    fs_key("MPI-IO", "MPI_File_write", "/p/scratch/a", "/p/scratch", "lustre", IODFG_SCOPE_GLOBAL);
+    fs_key("", "write", "/p/scratch/a", "/p/scratch", "lustre", IODFG_SCOPE_GLOBAL);
+    fs_key("", "read", "/home/u/x", "", "", IODFG_SCOPE_UNKNOWN);
+    fs_key("HDF5", "H5Dwrite", "/home/u/x.h5", "", "", IODFG_SCOPE_UNKNOWN);
+    fs_key("NetCDF", "nc_put_var", "/home/u/x.nc", "", "", IODFG_SCOPE_UNKNOWN);
+    fs_key("", "write", "pipe:[1]", "", "", IODFG_SCOPE_NONE);
+    fs_key("MPI-IO", "MPI_File_read", "/gpfs/in", "/gpfs", "gpfs", IODFG_SCOPE_GLOBAL);
+    ck_assert_int_eq(compile("map scope = virtual => virt\n"
+                             "map fstype = lustre,gpfs layer = MPI-IO fs !~ gpfs => "
+                             "par:{layer}:{fs}\n"
+                             "map fs ~ ^/p/(\\w+) => fs:$1:{fstype}:{scope}\n"
+                             "map layer = POSIX scope != global => {layer}:{call}:{scope}\n"
+                             "map layer ~ ^(H|M) => h:{layer}:${1}:{fstype}\n"),
+                     0);
+    apply();
+    ck_assert_str_eq(of_layer("", "read", "/proc/x"), "virt");
+    ck_assert_str_eq(of_layer("MPI-IO", "MPI_File_write", "/p/scratch/a"), "par:MPI-IO:/p/scratch");
+    ck_assert_str_eq(of_layer("", "write", "/p/scratch/a"), "fs:scratch:lustre:global");
+    ck_assert_str_eq(of_layer("", "read", "/home/u/x"), "POSIX:read:unknown");
+    ck_assert_str_eq(of_layer("HDF5", "H5Dwrite", "/home/u/x.h5"), "h:HDF5:H:");
+    ck_assert_str_eq(of_layer("NetCDF", "nc_put_var", "/home/u/x.nc"), "-");
+    ck_assert_str_eq(of_layer("", "write", "pipe:[1]"), "POSIX:write:none");
+    ck_assert_str_eq(of_layer("MPI-IO", "MPI_File_read", "/gpfs/in"), "h:MPI-IO:M:gpfs");
+    // scope values are checked, the new fields are named in errors
+    ck_assert_int_eq(compile("map scope = local,nowhere => y\n"), -1);
+    ck_assert_uint_eq(ERR.col, 19);
+    ck_assert_ptr_nonnull(strstr(ERR.msg, "unknown scope"));
+    ck_assert_int_eq(compile("map path ~ x => {fsx}\n"), -1);
+    ck_assert_ptr_nonnull(strstr(ERR.msg, "{fstype}"));
+    ck_assert_int_eq(compile("map layers = POSIX => y\n"), -1);
+    ck_assert_ptr_nonnull(strstr(ERR.msg, "layer"));
+}
+END_TEST
+
 START_TEST(invalid_regex_position)
 {
     ck_assert_int_eq(compile("# c\nmap path ~ ^/usr/(lib => x\n"), -1);
@@ -639,6 +712,7 @@ int main(void)
     tcase_add_test(l, first_match_drop_partial);
     tcase_add_test(l, captures_numbered_and_named);
     tcase_add_test(l, negations_and_lists);
+    tcase_add_test(l, fs_scope_and_layer_fields);
     tcase_add_test(l, invalid_regex_position);
     tcase_add_test(l, syntax_errors_have_columns);
     tcase_add_test(l, previous_rules_stay_in_force);
