@@ -63,4 +63,28 @@ struct iodfg_handle *iodfg_eventlog_handle_get(struct iodfg_eventlog *log, uint3
 void iodfg_eventlog_handle_use(struct iodfg_eventlog *log, uint32_t id, unsigned hop,
                                int64_t start_ns, int64_t dur_ns, int64_t size);
 
+/* ---- handle tables (the CLI's `iodfg handles` and the TUI's Handles view) ---- */
+
+/* What a selection of handles adds up to. */
+struct iodfg_handle_summary {
+    uint64_t count, never_closed;
+    uint64_t by_origin[IODFG_HANDLE_ORIGIN__N];
+};
+
+/* The ids of the handles whose case is on (case_on: one byte per case, NULL = every case) and,
+ * with open_only, that were never closed, in id order into ids (room for
+ * iodfg_eventlog_handle_count entries; may be NULL to count only), and their summary in *sum
+ * (may be NULL). Returns how many were selected. */
+uint32_t iodfg_handles_select(const struct iodfg_eventlog *log, const uint8_t *case_on,
+                              int open_only, uint32_t *ids, struct iodfg_handle_summary *sum);
+/* The origin of handle times: the earliest event start of the log, 0 when it has none (or no
+ * start column). */
+int64_t iodfg_handles_time_origin(const struct iodfg_eventlog *log);
+/* destroyed - created, or IODFG_UNKNOWN when the handle was pre-created or never closed. */
+int64_t iodfg_handle_lifetime(const struct iodfg_handle *h);
+/* The parent chain of handle id: its parent, that one's parent, ... into chain (at most max
+ * ids). Returns how many were written; stops at a missing id or a loop. */
+size_t iodfg_handle_chain(const struct iodfg_eventlog *log, uint32_t id, uint32_t *chain,
+                          size_t max);
+
 #endif

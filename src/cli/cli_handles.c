@@ -38,19 +38,6 @@ static const char *str(const struct hview *v, uint32_t id)
     return iodfg_strpool_get(v->pool, id);
 }
 
-static int64_t log_start(const struct iodfg_eventlog *log)
-{
-    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    int64_t t0 = INT64_MAX;
-    for (uint32_t cs = 0; c->start_ns && cs < iodfg_eventlog_case_count(log); cs++) {
-        if (off[cs] < off[cs + 1] && c->start_ns[off[cs]] < t0) {
-            t0 = c->start_ns[off[cs]];
-        }
-    }
-    return t0 == INT64_MAX ? 0 : t0;
-}
-
 static void add_time(struct iodfg_buf *b, const struct hview *v, int64_t t, const char *none,
                      int width)
 {
@@ -140,19 +127,37 @@ struct hopts {
     const char *case_name;
 };
 
-static int wanted(const struct hview *v, const struct hopts *o, const struct iodfg_handle *h)
+/* The selected handles' ids into *ids (malloc'd) with their summary; -1 when out of memory. */
+static int select_handles(const struct hview *v, const struct hopts *o, uint32_t **ids, uint32_t *n,
+                          struct iodfg_handle_summary *sum)
 {
-    if (o->open_only && h->destroyed_ns != IODFG_UNKNOWN) {
-        return 0;
+    uint32_t nc = iodfg_eventlog_case_count(v->log);
+    uint8_t *case_on = NULL;
+    *ids = malloc(((size_t)iodfg_eventlog_handle_count(v->log) + 1) * sizeof(**ids));
+    if (o->case_name) {
+        case_on = malloc((size_t)nc + 1);
+        for (uint32_t c = 0; case_on && c < nc; c++) {
+            case_on[c] = strcmp(case_name(v, c), o->case_name) == 0;
+        }
     }
-    return !o->case_name || strcmp(case_name(v, h->case_id), o->case_name) == 0;
+    if (!*ids || (o->case_name && !case_on)) {
+        free(*ids);
+        free(case_on);
+        return -1;
+    }
+    *n = iodfg_handles_select(v->log, case_on, o->open_only, *ids, sum);
+    free(case_on);
+    return 0;
 }
 
-static void render(struct iodfg_buf *b, const struct hview *v, const struct hopts *o)
+static int render(struct iodfg_buf *b, const struct hview *v, const struct hopts *o)
 {
-    uint32_t n = iodfg_eventlog_handle_count(v->log);
     const struct iodfg_handle *hs = iodfg_eventlog_handles(v->log);
-    uint64_t shown = 0, open = 0, by_origin[IODFG_HANDLE_ORIGIN__N] = {0};
+    struct iodfg_handle_summary sum;
+    uint32_t *ids, n;
+    if (select_handles(v, o, &ids, &n, &sum)) {
+        return -1;
+    }
     if (o->format == CLI_FMT_JSON) {
         iodfg_buf_addf(b, "{\"handles\": [");
     } else if (o->format == CLI_FMT_TSV) {
@@ -166,31 +171,26 @@ static void render(struct iodfg_buf *b, const struct hview *v, const struct hopt
                        "destroyed", "ops", "read", "written", "path");
     }
     for (uint32_t i = 0; i < n; i++) {
-        const struct iodfg_handle *h = &hs[i];
-        if (!wanted(v, o, h)) {
-            continue;
-        }
+        const struct iodfg_handle *h = &hs[ids[i] - 1];
         if (o->format == CLI_FMT_JSON) {
-            row_json(b, v, i + 1, h, shown == 0);
+            row_json(b, v, ids[i], h, i == 0);
         } else {
-            row_tsv(b, v, i + 1, h, o->format == CLI_FMT_TABLE);
-        }
-        shown++;
-        open += h->destroyed_ns == IODFG_UNKNOWN;
-        if (h->origin < IODFG_HANDLE_ORIGIN__N) {
-            by_origin[h->origin]++;
+            row_tsv(b, v, ids[i], h, o->format == CLI_FMT_TABLE);
         }
     }
+    free(ids);
     if (o->format == CLI_FMT_JSON) {
         iodfg_buf_addf(b, "%s],\n \"count\": %" PRIu64 ", \"never_closed\": %" PRIu64 "}\n",
-                       shown ? "\n" : "", shown, open);
+                       n ? "\n" : "", sum.count, sum.never_closed);
     } else if (o->format == CLI_FMT_TABLE) {
         iodfg_buf_addf(b,
                        "\n%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " duplicated, %" PRIu64
                        " pre-created, %" PRIu64 " inherited; %" PRIu64 " never closed.\n",
-                       shown, by_origin[IODFG_HANDLE_OPEN], by_origin[IODFG_HANDLE_DUP],
-                       by_origin[IODFG_HANDLE_PRECREATED], by_origin[IODFG_HANDLE_INHERITED], open);
+                       sum.count, sum.by_origin[IODFG_HANDLE_OPEN], sum.by_origin[IODFG_HANDLE_DUP],
+                       sum.by_origin[IODFG_HANDLE_PRECREATED],
+                       sum.by_origin[IODFG_HANDLE_INHERITED], sum.never_closed);
     }
+    return 0;
 }
 
 int cli_handles(int argc, char **argv)
@@ -250,12 +250,11 @@ int cli_handles(int argc, char **argv)
         cli_error(&err);
         return CLI_FAIL;
     }
-    struct hview v = {log, iodfg_eventlog_pool(log), log_start(log)};
+    struct hview v = {log, iodfg_eventlog_pool(log), iodfg_handles_time_origin(log)};
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    render(&b, &v, &o);
     int rc = CLI_OK;
-    if (b.failed) {
+    if (render(&b, &v, &o) || b.failed) {
         cli_errorf("out of memory");
         rc = CLI_FAIL;
     } else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {

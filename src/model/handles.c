@@ -134,3 +134,69 @@ void iodfg_eventlog_handle_use(struct iodfg_eventlog *log, uint32_t id, unsigned
         eventlog_handle_count(&log->handles[id - 1], hop, start_ns, dur_ns, size);
     }
 }
+
+uint32_t iodfg_handles_select(const struct iodfg_eventlog *log, const uint8_t *case_on,
+                              int open_only, uint32_t *ids, struct iodfg_handle_summary *sum)
+{
+    uint32_t n = 0;
+    if (sum) {
+        memset(sum, 0, sizeof(*sum));
+    }
+    for (uint32_t i = 0; i < log->nhandles; i++) {
+        const struct iodfg_handle *h = &log->handles[i];
+        int open = h->destroyed_ns == IODFG_UNKNOWN;
+        if ((open_only && !open) ||
+            (case_on && (h->case_id >= log->ncases || !case_on[h->case_id]))) {
+            continue;
+        }
+        if (ids) {
+            ids[n] = i + 1;
+        }
+        n++;
+        if (sum) {
+            sum->count++;
+            sum->never_closed += open;
+            if (h->origin < IODFG_HANDLE_ORIGIN__N) {
+                sum->by_origin[h->origin]++;
+            }
+        }
+    }
+    return n;
+}
+
+int64_t iodfg_handles_time_origin(const struct iodfg_eventlog *log)
+{
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    int64_t t0 = INT64_MAX;
+    for (uint32_t cs = 0; c->start_ns && cs < iodfg_eventlog_case_count(log); cs++) {
+        if (off[cs] < off[cs + 1] && c->start_ns[off[cs]] < t0) {
+            t0 = c->start_ns[off[cs]];
+        }
+    }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+int64_t iodfg_handle_lifetime(const struct iodfg_handle *h)
+{
+    if (h->created_ns == IODFG_UNKNOWN || h->destroyed_ns == IODFG_UNKNOWN) {
+        return IODFG_UNKNOWN;
+    }
+    return h->destroyed_ns - h->created_ns;
+}
+
+size_t iodfg_handle_chain(const struct iodfg_eventlog *log, uint32_t id, uint32_t *chain,
+                          size_t max)
+{
+    size_t n = 0;
+    // a parent always precedes its child; the bound on the length guards against bad input
+    while (n < max && n < log->nhandles && id >= 1 && id <= log->nhandles) {
+        uint32_t p = log->handles[id - 1].parent;
+        if (p == 0 || p > log->nhandles || p == id) {
+            break;
+        }
+        chain[n++] = p;
+        id = p;
+    }
+    return n;
+}

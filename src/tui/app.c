@@ -23,7 +23,7 @@
 
 static const char *const view_names[TUI_VIEW_COUNT] = {
     "activities", "transitions", "graph",           "timeline",
-    "diff",       "cases",       "rules", "characterisation", "help"};
+    "diff",       "cases",       "rules", "characterisation", "handles", "help"};
 
 const char *tui_view_name(enum tui_view v)
 {

@@ -9,6 +9,7 @@
 
 #include "iodfg/diff.h"
 #include "iodfg/filter.h"
+#include "iodfg/handles.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "tui/charz.h"
@@ -31,10 +32,11 @@ enum tui_view {
     TUI_VIEW_CASES,
     TUI_VIEW_RULES,
     TUI_VIEW_CHARZ, /* characterisation */
+    TUI_VIEW_HANDLES, /* I/O handles (file descriptors) */
     TUI_VIEW_HELP,
     TUI_VIEW_COUNT
 };
-const char *tui_view_name(enum tui_view v); /* "activities" ... "characterisation", "help" */
+const char *tui_view_name(enum tui_view v); /* "activities" ... "handles", "help" */
 
 /* What a command asks of the loop. */
 enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
@@ -121,7 +123,7 @@ struct tui_app {
 
     /* view models */
     enum tui_view view, prev_view;
-    struct tui_listmodel *lm[TUI_VIEW_COUNT]; /* tables (NULL for graph, timeline, rules, help) */
+    struct tui_listmodel *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
     struct tui_listmodel *variants_lm;
     struct tui_listmodel *events_lm; /* Timeline: the events of one case and activity */
     uint32_t *act_rows, nact_rows;
@@ -142,6 +144,13 @@ struct tui_app {
 
     struct tui_timeline tl;
     struct tui_charz charz; /* the Characterisation view (charz.h) */
+
+    /* handles view: ids of the handles shown (of the cases the filters keep) */
+    uint32_t *handle_rows, nhandle_rows;
+    int handles_open_only; /* only the handles never closed */
+    int handles_stale;     /* the rows wait for a reload (done when the view is shown) */
+    struct iodfg_handle_summary handles_sum; /* of the rows */
+    int64_t handles_t0;    /* origin of the times shown (iodfg_handles_time_origin) */
 
     /* rules view */
     unsigned long rule_cursor; /* 1-based line */

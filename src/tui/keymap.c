@@ -30,6 +30,7 @@ static const struct tui_binding default_bindings[] = {
     {G, '6', C(VIEW_CASES)},
     {G, '7', C(VIEW_RULES)},
     {G, '8', C(VIEW_CHARZ)},
+    {G, '9', C(VIEW_HANDLES)},
     {G, '?', C(HELP)},
     {G, TUI_KEY_F1, C(HELP)},
     {G, 'q', C(QUIT)},
@@ -115,6 +116,9 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_CHARZ, TUI_KEY_LEFT, C(ACTIVITY_PREV)},
     {TUI_MAP_CHARZ, 'l', C(ACTIVITY_NEXT)},
     {TUI_MAP_CHARZ, TUI_KEY_RIGHT, C(ACTIVITY_NEXT)},
+
+    {TUI_MAP_HANDLES, 'o', C(OPEN_ONLY)},
+    {TUI_MAP_HANDLES, TUI_KEY_ENTER, C(FILTER_PATH)},
 
     {TUI_MAP_HELP, 'q', C(CLOSE)},
     {TUI_MAP_HELP, TUI_KEY_ESC, C(CLOSE)},

@@ -11,7 +11,7 @@
 struct iodfg_buf;
 struct iodfg_error;
 
-/* X(ID, "name", "title"): the keymaps in help order; views 1-8 in their key order. */
+/* X(ID, "name", "title"): the keymaps in help order; views 1-9 in their key order. */
 #define TUI_KEYMAP_LIST(X)                                                                         \
     X(GLOBAL, "global", "Everywhere")                                                              \
     X(ACTIVITIES, "activities", "1 Activities")                                                    \
@@ -22,6 +22,7 @@ struct iodfg_error;
     X(CASES, "cases", "6 Cases")                                                                   \
     X(RULES, "rules", "7 Rules")                                                                   \
     X(CHARZ, "characterisation", "8 Characterisation")                                             \
+    X(HANDLES, "handles", "9 Handles")                                                             \
     X(HELP, "help", "? Help")
 
 enum tui_map {

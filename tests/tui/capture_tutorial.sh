@@ -60,6 +60,16 @@ tui_keys u 7; tui_wait 'rule (first match wins)'
 shot ior-rules
 tui_keys q; tui_wait_exit >/dev/null
 
+# 3. Handles of a traced shell pipeline (forks, dup2 onto 0/1, pre-created descriptors).
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
+    "$DATA/traces/formats/fmt_tt_host1_2.st"
+tui_wait '503/503 events'
+tui_keys 9 j j j j j j; tui_wait '#7 fd 1 pid 14677 dup'
+shot pipe-handles
+tui_keys o; tui_wait 'never-closed only'
+shot pipe-handles-open
+tui_keys q; tui_wait_exit >/dev/null
+
 # Put each shot into the block after its marker.
 awk -v dir="$SHOTS" '
     /^<!-- screen: [a-z0-9-]+ -->$/ { print; name = $3; want = 1; next }

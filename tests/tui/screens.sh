@@ -37,6 +37,16 @@ tui_expect ior-timeline-events-80x24
 tui_keys Escape; tui_wait 'max concurrency'
 tui_keys 8; tui_wait 'selection: 16 cases, 352 events'
 tui_expect ior-charz-80x24
+tui_keys 9; tui_wait '48 handles: 48 opened'
+tui_expect ior-handles-80x24
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
+
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
+    "$DATA/traces/formats/fmt_tt_host1_2.st"
+tui_wait '77 activities · 503/503 events · 0 unmapped'
+tui_keys 9 j j j j j j; tui_wait '#7 fd 1 pid 14677 dup ← #6 fd 4 inherited'
+tui_expect fmt-handles-100x30
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 echo "PASS: screens"

@@ -13,7 +13,7 @@ ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 cd "$TUI_TMP" || tui_fail "cd"
 
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
-tui_wait '[1 Activities] 2 Transitions'
+tui_wait '[1 Activities] 2 Tra'
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_wait 'Σdur▼'
 # every view
@@ -134,4 +134,35 @@ tui_keys f; tui_type 'call=write'; tui_keys Enter; tui_wait '1 activities · 32/
 tui_keys Home; tui_wait 'G: 4 cases, 16 events'
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (characterisation)"
+
+# the Handles view on a traced shell pipeline: forks, dup2 onto 0/1, pre-created descriptors
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
+    "$DATA/traces/formats/fmt_tt_host1_2.st"
+tui_wait '77 activities · 503/503 events · 0 unmapped'
+tui_keys 9; tui_wait '[9 Handles]'
+tui_wait '78 handles: 62 opened, 7 dup, 5 pre-created, 4 inherited · ! 2 never closed'
+tui_wait '#1 fd 3 pid 14676 open (no parent)   openat O_RDONLY|O_CLOEXEC   /etc/ld.so.cache'
+tui_screen | sed -n 5p | grep -E '^▶ +14676 +3 +open +/etc/ld.so.cache +1.10 ms +428 µs +3 ' \
+    >/dev/null || tui_fail "handle 1 row"
+# the child's stdout: a dup2 of its inherited copy of the pipe's write end
+tui_keys j j j j j j
+tui_wait '#7 fd 1 pid 14677 dup ← #6 fd 4 inherited ← #4 fd 4 pid 14676 open   dup2    pipe:[19029]'
+tui_screen | sed -n 11p | grep -E '^▶ +14677 +1 +dup +pipe:\[19029\] +7.72 ms +15.0 ms +4 +– +3 B' \
+    >/dev/null || tui_fail "handle 7 row"
+# never closed only, sorted by the marker; search
+tui_keys o; tui_wait '2 handles: 0 opened, 2 dup, 0 pre-created, 0 inherited · ! 2 never closed · never-closed only (o)'
+tui_screen | sed -n 5p | grep -E '^.! +14678 +11 +dup +pipe:\[18990\] +9.45 ms +– +2 ' \
+    >/dev/null || tui_fail "never-closed row"
+tui_keys o; tui_wait '78 handles'
+tui_keys s Home; tui_wait '!▼'
+tui_screen | sed -n 5,6p | grep -cE '^.! ' | grep -qx 2 || tui_fail "never-closed handles not first"
+tui_keys / L C _ N A M E; tui_wait '/LC_NAME'
+tui_keys Enter; tui_wait '#29 fd 3 pid 14677 open (no parent)   openat O_RDONLY|O_CLOEXEC   /usr/lib/locale/C.utf8/LC_NAME'
+# Enter filters the analysis to the handle's path; Backspace removes the filter again
+tui_keys Enter; tui_wait 'filtered to the path of handle'
+tui_wait '3 activities · 9/503 events · 494 unmapped'
+tui_wait 'filter: path=/usr/lib/locale/C.utf8/LC_NAME'
+tui_keys BSpace; tui_wait '77 activities · 503/503 events · 0 unmapped'
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (handles)"
 echo "PASS: tui"

@@ -11,6 +11,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 #include "testutil.h"
@@ -388,6 +389,168 @@ START_TEST(test_session_roundtrip)
 }
 END_TEST
 
+/* Handles (view 9): a log with open, dup, a fork with an inherited copy, closes, and handles
+ * never closed, plus a second case with one pre-created handle. */
+static void setup_handles(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    ck_assert_ptr_nonnull(LOG);
+    add_case("h", "host1", "1",
+             "10 00:00:01.000000 openat(AT_FDCWD, \"/data/in\", O_RDONLY) = 3</data/in>\n"
+             "10 00:00:01.000100 read(3</data/in>, \"abcd\", 4) = 4\n"
+             "10 00:00:01.000200 dup(3</data/in>) = 4</data/in>\n"
+             "10 00:00:01.000300 clone(child_stack=NULL, flags=SIGCHLD) = 11\n"
+             "11 00:00:01.000400 read(4</data/in>, \"ef\", 2) = 2\n"
+             "11 00:00:01.000500 close(4</data/in>) = 0\n"
+             "10 00:00:01.000600 close(3</data/in>) = 0\n"
+             "10 00:00:01.000700 openat(AT_FDCWD, \"/data/out\", O_WRONLY|O_CREAT, 0644) = "
+             "5</data/out>\n"
+             "10 00:00:01.000800 write(5</data/out>, \"hello\", 5) = 5\n"
+             "10 00:00:01.000900 write(1</dev/pts/0>, \"x\", 1) = 1\n");
+    add_case("b", "host2", "2", "20 00:00:02.000000 read(0</dev/null>, \"\", 10) = 0\n");
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    APP = tui_app_new(LOG, 1, "handles.h5", NULL, NULL, &err);
+    ck_assert_msg(APP != NULL, "%s", err.msg);
+}
+
+/* The handle id at table position i, and a cell of it. */
+static uint32_t hid(size_t i)
+{
+    return APP->handle_rows[tui_listmodel_row(APP->lm[TUI_VIEW_HANDLES], i)];
+}
+
+static const char *hcell(size_t i, int col)
+{
+    static char buf[256];
+    return tui_listmodel_cell(APP->lm[TUI_VIEW_HANDLES], i, col, buf, sizeof(buf));
+}
+
+START_TEST(test_handles_table)
+{
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(LOG), 6);
+    tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
+    ck_assert_int_eq(APP->view, TUI_VIEW_HANDLES);
+    struct tui_listmodel *lm = tui_app_table(APP);
+    ck_assert_ptr_eq(lm, APP->lm[TUI_VIEW_HANDLES]);
+    // 1 open /data/in, 2 its dup, 3 the child's inherited copy of fd 4, 4 open /data/out,
+    // 5 pre-created fd 1; case b: 6 pre-created fd 0. Never closed: 2, 4, 5, 6.
+    ck_assert_uint_eq(tui_listmodel_count(lm), 6);
+    ck_assert_uint_eq(APP->handles_sum.count, 6);
+    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_OPEN], 2);
+    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_DUP], 1);
+    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_INHERITED], 1);
+    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_PRECREATED], 2);
+    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
+    char line[512];
+    tui_views_handles_header(APP, line, sizeof(line));
+    ck_assert_str_eq(line, "6 handles: 2 opened, 1 dup, 2 pre-created, 1 inherited · "
+                           "! 4 never closed");
+    // source order is handle order; cells of handle 1 and 3 (times from the log start, 1 s)
+    ck_assert_uint_eq(hid(0), 1);
+    ck_assert_str_eq(hcell(0, TUI_HC_MARK), "");
+    ck_assert_str_eq(hcell(0, TUI_HC_CASE), "h_host1_1");
+    ck_assert_str_eq(hcell(0, TUI_HC_ORIGIN), "open");
+    ck_assert_str_eq(hcell(0, TUI_HC_PATH), "/data/in");
+    ck_assert_str_eq(hcell(0, TUI_HC_FLAGS), "O_RDONLY");
+    ck_assert_str_eq(hcell(0, TUI_HC_CREATED), "0 ns");
+    ck_assert_str_eq(hcell(0, TUI_HC_DESTROYED), "600 µs");
+    ck_assert_str_eq(hcell(0, TUI_HC_LIFETIME), "600 µs");
+    ck_assert_str_eq(hcell(0, TUI_HC_READ), "4 B");
+    ck_assert_str_eq(hcell(2, TUI_HC_PID), "11");
+    ck_assert_str_eq(hcell(2, TUI_HC_ORIGIN), "inherited");
+    ck_assert_str_eq(hcell(2, TUI_HC_CREATED), "–");
+    ck_assert_str_eq(hcell(2, TUI_HC_DESTROYED), "500 µs");
+    ck_assert_str_eq(hcell(2, TUI_HC_LIFETIME), "–");
+    ck_assert_str_eq(hcell(2, TUI_HC_READ), "2 B");
+    ck_assert_str_eq(hcell(3, TUI_HC_MARK), "!");
+    ck_assert_str_eq(hcell(3, TUI_HC_DESTROYED), "–");
+    ck_assert_str_eq(hcell(3, TUI_HC_WRITTEN), "5 B");
+    ck_assert_str_eq(hcell(5, TUI_HC_CREATED), "–");
+    ck_assert_str_eq(hcell(5, TUI_HC_CASE), "b_host2_2");
+    // the detail line shows the parent chain of the child's copy
+    tui_listmodel_set_cursor(lm, 2);
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 3);
+    tui_views_handle_detail(APP, 3, line, sizeof(line));
+    ck_assert_msg(strncmp(line, "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
+                                "open   (no call)  ",
+                          strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
+                                 "open   (no call)  ")) == 0,
+                  "%s", line);
+    tui_views_handle_detail(APP, 4, line, sizeof(line));
+    ck_assert_str_eq(line, "#4 fd 5 pid 10 open (no parent)   openat O_WRONLY|O_CREAT mode 0644   "
+                           "/data/out");
+}
+END_TEST
+
+START_TEST(test_handles_sort_search_open_only)
+{
+    tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
+    struct tui_listmodel *lm = tui_app_table(APP);
+    // bytes read, descending: 4 (h1), 2 (h3), then the rest in handle order
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_HC_READ, 0), 0);
+    ck_assert_uint_eq(hid(0), 1);
+    ck_assert_uint_eq(hid(1), 3);
+    // lifetime, descending: only h1 (600 µs) has one; unknown lifetimes sort last
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_HC_LIFETIME, 0), 0);
+    ck_assert_uint_eq(hid(0), 1);
+    // closing time, ascending: h3 (1.0005 s), h1 (1.0006 s), then the never-closed ones
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_HC_DESTROYED, 0), 0);
+    ck_assert_uint_eq(hid(0), 3);
+    ck_assert_uint_eq(hid(1), 1);
+    ck_assert_str_eq(hcell(2, TUI_HC_MARK), "!");
+    // path, ascending: /data/in x3, /data/out, /dev/null, /dev/pts/0
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_HC_PATH, 0), 0);
+    ck_assert_str_eq(hcell(3, TUI_HC_PATH), "/data/out");
+    ck_assert_str_eq(hcell(5, TUI_HC_PATH), "/dev/pts/0");
+    // search moves to the match
+    tui_app_command(APP, TUI_CMD_SEARCH);
+    tui_app_prompt_change(APP, "pts");
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    tui_app_prompt_done(APP, "pts");
+    // never-closed only: 2, 4, 5, 6; the cursor stays on handle 5
+    tui_app_command(APP, TUI_CMD_OPEN_ONLY);
+    ck_assert_uint_eq(tui_listmodel_count(lm), 4);
+    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(hcell(i, TUI_HC_MARK), "!");
+    }
+    tui_app_command(APP, TUI_CMD_OPEN_ONLY);
+    ck_assert_uint_eq(tui_listmodel_count(lm), 6);
+}
+END_TEST
+
+START_TEST(test_handles_filters)
+{
+    // a case filter hides the other case's handles, also when applied in another view
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "cid=b");
+    tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 1);
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    tui_app_command(APP, TUI_CMD_POP_FILTER);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 6);
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    // Enter filters the analysis to the handle's path: openat and write of /data/out
+    tui_listmodel_set_cursor(APP->lm[TUI_VIEW_HANDLES], 3);
+    ck_assert_uint_eq(tui_views_handle_selected(APP), 4);
+    tui_app_command(APP, TUI_CMD_FILTER_PATH);
+    ck_assert_int_eq(APP->view, TUI_VIEW_ACTIVITIES);
+    ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
+    ck_assert_uint_eq(APP->events_shown, 2);
+    ck_assert_uint_eq(APP->activities_shown, 2);
+    ck_assert_int_eq(APP->message_error, 0);
+    // outside the view it only says where to go
+    tui_app_command(APP, TUI_CMD_FILTER_PATH);
+    ck_assert_int_eq(APP->message_error, 1);
+    ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
+    // undo removes the filter
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_uint_eq(APP->events_shown, 11);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("tui_app");
@@ -404,6 +567,12 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cases_variants_enter);
     tcase_add_test(tc, test_session_roundtrip);
     suite_add_tcase(s, tc);
+    TCase *th = tcase_create("handles");
+    tcase_add_checked_fixture(th, setup_handles, teardown);
+    tcase_add_test(th, test_handles_table);
+    tcase_add_test(th, test_handles_sort_search_open_only);
+    tcase_add_test(th, test_handles_filters);
+    suite_add_tcase(s, th);
     return s;
 }
 

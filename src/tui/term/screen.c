@@ -440,7 +440,9 @@ struct tui_rect tui_screen_body(const struct tui_screen *s)
     return (struct tui_rect){2, 0, LINES - 5, COLS};
 }
 
-static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abbrev)
+/* Width of the tab bar: inactive names cut to abbrev characters (0 = whole), gap columns
+ * between tabs (the active one keeps a column each side for its brackets). */
+static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abbrev, int gap)
 {
     int w = 0;
     for (int i = 0; i < ntabs; i++) {
@@ -448,7 +450,8 @@ static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abb
         if (abbrev && i != active && nl > abbrev) {
             nl = abbrev;
         }
-        w += (int)strlen(tabs[i].key) + (nl ? 1 + nl : 0) + 2;
+        w += (int)strlen(tabs[i].key) + (nl ? 1 + nl : 0) + gap;
+        w += i == active && gap < 2 ? 1 + (i > 0) : 0; // room for the brackets
     }
     return w;
 }
@@ -462,13 +465,18 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
     snprintf(t, sizeof(t), " %s ", title);
     x += tui_screen_text(s, 0, x, COLS, TUI_STYLE_TITLE, t, 0) + 1;
     // Full tab names when they fit with (some of) the log name, else the inactive ones
-    // shortened to 3 characters.
-    int abbrev = 0;
-    int tw = tabs_width(tabs, ntabs, active, 0);
+    // shortened to 3 characters, else also one column between them instead of two.
+    int abbrev = 0, gap = 2;
+    int tw = tabs_width(tabs, ntabs, active, 0, gap);
     int loglen = log ? (int)tui_utf8_width(log, strlen(log)) : 0;
-    if (x + tw + (loglen < 10 ? loglen : 10) + 2 > COLS) {
+    int want = (loglen < 10 ? loglen : 10) + 2;
+    if (x + tw + want > COLS) {
         abbrev = 3;
-        tw = tabs_width(tabs, ntabs, active, abbrev);
+        tw = tabs_width(tabs, ntabs, active, abbrev, gap);
+    }
+    if (x + tw + want > COLS) {
+        gap = 1;
+        tw = tabs_width(tabs, ntabs, active, abbrev, gap);
     }
     int tx = COLS - tw > x ? COLS - tw : x;
     if (log && *log) {
@@ -485,6 +493,9 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
             }
             name[cut] = '\0';
         }
+        if (i == active && gap < 2 && i > 0) {
+            tx++;
+        }
         int start = tx;
         tx += tui_screen_text(s, 0, tx, COLS - tx, i == active ? style : TUI_STYLE_TAB_KEY,
                               tabs[i].key, 0);
@@ -497,7 +508,7 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
             tui_screen_text(s, 0, start - 1, 1, TUI_STYLE_TAB_ACTIVE, "[", 0);
             tui_screen_text(s, 0, tx, 1, TUI_STYLE_TAB_ACTIVE, "]", 0);
         }
-        tx += 2;
+        tx += i == active && gap < 2 ? 2 : gap;
     }
     tui_screen_hline(s, 1, 0, COLS, TUI_STYLE_BORDER);
     tui_screen_hline(s, LINES - 3, 0, COLS, TUI_STYLE_BORDER);

@@ -37,9 +37,8 @@ struct tui_ui {
 };
 
 static const struct tui_tab tabs[] = {
-    {"1", "Activities"}, {"2", "Transitions"}, {"3", "Graph"}, {"4", "Timeline"},
-    {"5", "Diff"},       {"6", "Cases"},       {"7", "Rules"}, {"8", "I/O"},
-    {"?", ""}};
+    {"1", "Activities"}, {"2", "Transitions"}, {"3", "Graph"}, {"4", "Timeline"}, {"5", "Diff"},
+    {"6", "Cases"},      {"7", "Rules"},       {"8", "I/O"},   {"9", "Handles"},  {"?", ""}};
 #define NTABS ((int)(sizeof(tabs) / sizeof(tabs[0])))
 #define BUSY_POLL_MS 50
 
@@ -154,6 +153,13 @@ static void detail(struct tui_app *app, char *buf, size_t size)
                  s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
                  iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
                  iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
+    } else if (app->view == TUI_VIEW_HANDLES) {
+        uint32_t id = tui_views_handle_selected(app);
+        if (id) {
+            tui_views_handle_detail(app, id, buf, size);
+        } else {
+            snprintf(buf, size, "o never-closed only · Enter filters to the path · s sort");
+        }
     } else if (lm && tui_listmodel_count(lm)) {
         char c0[512], c1[512];
         size_t cur = tui_listmodel_cursor(lm);
@@ -198,6 +204,18 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     case TUI_VIEW_HELP:
         tui_draw_help(s, body, app, ui->km);
         break;
+    case TUI_VIEW_HANDLES: {
+        struct tui_listmodel *lm = tui_app_table(app); // refills stale rows first
+        char head[512];
+        tui_views_handles_header(app, head, sizeof(head));
+        tui_screen_text(s, body.y, body.x + 1, body.w - 2, TUI_STYLE_DETAIL, head, 0);
+        body.y += 1;
+        body.h -= 1;
+        tui_table_draw(s, body, lm,
+                       app->handles_open_only ? "every handle was closed (o shows all)"
+                                              : "no handles in the selected cases");
+        break;
+    }
     case TUI_VIEW_DIFF:
         tui_draw_diff_header(s, body, app);
         body.y += 1;
