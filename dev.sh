@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 top=$(pwd)
 
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
- libhdf5-dev libpcre2-dev libxxhash-dev check"
+ libhdf5-dev libpcre2-dev libxxhash-dev check libotf2-trace-dev"
 TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy"
 
 deps() {

@@ -21,9 +21,10 @@ struct iodfg_ingest_file {
     struct iodfg_strace_result result;
 };
 
-/* Receives each file's case, in input order, on the calling thread. log holds exactly one
- * case (its own string pool); the sink may keep or append it, but the ingest frees it after
- * the call. Return 0 to go on, -1 (with err set) to stop. */
+/* Receives each file's case, in input order, on the calling thread. log holds one case (an
+ * OTF2 archive: one per location; iodfg/otf2.h) with its own string pool; the sink may keep
+ * or append it, but the ingest frees it after the call. Return 0 to go on, -1 (with err
+ * set) to stop. */
 typedef int (*iodfg_case_fn)(void *ctx, const struct iodfg_eventlog *log,
                              const struct iodfg_ingest_file *file, struct iodfg_error *err);
 
@@ -40,9 +41,9 @@ struct iodfg_ingest_opts {
 };
 
 /* Expand the inputs: files are taken as given; directories are searched (recursively, hidden
- * entries skipped) for files whose names end in ".st" or match the name pattern. The list is
- * sorted by path, duplicates removed. Returns a NULL-terminated malloc'd array of malloc'd
- * strings (free with iodfg_ingest_free_list), or NULL with err set (a missing input, a
+ * entries skipped) for files whose names end in ".st" or ".otf2" or match the name pattern.
+ * The list is sorted by path, duplicates removed. Returns a NULL-terminated malloc'd array
+ * of malloc'd strings (free with iodfg_ingest_free_list), or NULL with err set (a missing input, a
  * directory without traces). */
 char **iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
                          size_t *count, struct iodfg_error *err);

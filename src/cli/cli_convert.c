@@ -61,6 +61,7 @@ static void default_output(char *out, size_t size, char *const *inputs, int n)
 struct convert_ctx {
     struct iodfg_store_writer *w;
     struct cli_ingest_totals totals;
+    uint64_t cases; // an OTF2 archive holds several
 };
 
 static int write_case(void *ctx, const struct iodfg_eventlog *one,
@@ -68,6 +69,7 @@ static int write_case(void *ctx, const struct iodfg_eventlog *one,
 {
     struct convert_ctx *cc = ctx;
     cli_totals_add(&cc->totals, file->path, &file->result, file->named_by_pattern);
+    cc->cases += iodfg_eventlog_case_count(one);
     return iodfg_store_write_cases(cc->w, one, err);
 }
 
@@ -118,8 +120,8 @@ static int run(const char *out, int force, int strict, const struct cli_ingest_o
             cli_totals_print(stdout, &cc.totals);
             double dt = now_s() - t0;
             char a[32];
-            printf("Wrote %s: %llu cases in %.2f s (%s lines/s); file systems from %s.\n", out,
-                   (unsigned long long)cc.totals.files, dt,
+            printf("Wrote %s: %llu case%s in %.2f s (%s lines/s); file systems from %s.\n", out,
+                   (unsigned long long)cc.cases, cc.cases == 1 ? "" : "s", dt,
                    cli_count(a, sizeof(a), dt > 0 ? (uint64_t)(cc.totals.lines / dt) : 0),
                    cc.totals.mounts);
         }

@@ -19,6 +19,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mounts.h"
+#include "iodfg/otf2.h"
 #include "iodfg/strpool.h"
 
 #include "readfile.h"
@@ -46,11 +47,35 @@ static void tick(void *ctx, uint64_t bytes)
     }
 }
 
+// An OTF2 archive: one case per location (iodfg/otf2.h), classified like a strace file.
+static struct iodfg_eventlog *read_otf2(const char *path, unsigned columns,
+                                        const struct iodfg_mounts *mounts,
+                                        struct iodfg_ingest_file *info, _Atomic uint64_t *done,
+                                        struct iodfg_error *err)
+{
+    info->path = path;
+    info->named_by_pattern = 0;
+    struct iodfg_eventlog *log = iodfg_otf2_read(path, columns, &info->result, err);
+    if (log && mounts && iodfg_mounts_classify(mounts, log, err)) {
+        iodfg_error_at(err, path, 0, 0);
+        iodfg_eventlog_free(log);
+        log = NULL;
+    }
+    struct stat st;
+    if (done && stat(path, &st) == 0) {
+        atomic_fetch_add(done, (uint64_t)st.st_size);
+    }
+    return log;
+}
+
 static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_casename *names,
                                          unsigned columns, const struct iodfg_mounts *mounts,
                                          struct iodfg_ingest_file *info, _Atomic uint64_t *done,
                                          struct iodfg_error *err)
 {
+    if (iodfg_otf2_is_anchor(path)) {
+        return read_otf2(path, columns, mounts, info, done, err);
+    }
     struct readfile rf;
     if (readfile_open(&rf, path, err)) {
         return NULL;

@@ -11,6 +11,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
+#include "iodfg/otf2.h"
 
 struct list {
     char **items;
@@ -55,7 +56,7 @@ static char *join(const char *dir, const char *name)
 static int is_trace_name(const char *name, const struct iodfg_casename *names)
 {
     size_t n = strlen(name);
-    if (n > 3 && strcmp(name + n - 3, ".st") == 0) {
+    if ((n > 3 && strcmp(name + n - 3, ".st") == 0) || iodfg_otf2_is_anchor(name)) {
         return 1;
     }
     char a[512], b[512], c[512], d[512];
@@ -132,7 +133,8 @@ char **iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg
             rc = scan_dir(&l, inputs[i], names, 0, err);
             if (rc == 0 && l.n == before) {
                 rc = iodfg_error_set(err, IODFG_E_EMPTY,
-                                     "no trace files (*.st or matching the name pattern) here");
+                                     "no trace files (*.st, *.otf2 or "
+                                     "matching the name pattern) here");
                 iodfg_error_at(err, inputs[i], 0, 0);
             }
         } else if (push(&l, strdup(inputs[i]))) {

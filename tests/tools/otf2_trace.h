@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/* A small multi-layer OTF2 trace for the tests (two MPI ranks, MPI-IO over POSIX, ISO C). */
+#ifndef IODFG_TESTS_OTF2_TRACE_H
+#define IODFG_TESTS_OTF2_TRACE_H
+
+/* Write the archive DIR/NAME.otf2 (+ NAME.def, NAME/) with the OTF2 writer API; the trace is
+ * described in tests/tools/otf2_trace.c. Returns 0, or -1 (message on stderr). */
+int otf2_trace_write(const char *dir, const char *name);
+
+#endif

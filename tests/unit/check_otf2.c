@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the OTF2 reader: a trace written with the OTF2 writer API (tests/tools/otf2_trace.c:
+ * MPI-IO over POSIX with parent handles, a collective and a non-blocking operation, ISO C over
+ * a pre-created POSIX handle) read back into cases, events, layers and handles. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "iodfg/casename.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
+#include "iodfg/ingest.h"
+#include "iodfg/otf2.h"
+#include "iodfg/strace.h"
+#include "iodfg/strpool.h"
+
+#include "../tools/otf2_trace.h"
+#include "testutil.h"
+
+static char *dir;
+static char anchor[4200];
+static struct iodfg_eventlog *L;
+static struct iodfg_strace_result R;
+
+static void setup(void)
+{
+    dir = testutil_tmpdir();
+    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
+    ck_assert_int_eq(otf2_trace_write(dir, "traces"), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    L = iodfg_otf2_read(anchor, IODFG_COL_ALL, &R, &err);
+    ck_assert_msg(L != NULL, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+    iodfg_eventlog_free(L);
+    testutil_rmtree(dir);
+    free(dir);
+}
+
+static const char *S(uint32_t id)
+{
+    return iodfg_strpool_get(iodfg_eventlog_pool(L), id);
+}
+
+/* call, layer and path of event i */
+static const struct iodfg_key *key(uint64_t i)
+{
+    return &iodfg_eventlog_keys(L)[iodfg_eventlog_columns(L)->key[i]];
+}
+
+static const char *layer(uint64_t i)
+{
+    const char *s = S(key(i)->layer);
+    return *s ? s : IODFG_LAYER_DEFAULT;
+}
+
+START_TEST(cases_from_locations)
+{
+    // the idle location has no I/O: two cases, both "Master thread", told apart by group
+    ck_assert_uint_eq(iodfg_eventlog_case_count(L), 2);
+    const struct iodfg_case_info *c0 = iodfg_eventlog_case(L, 0), *c1 = iodfg_eventlog_case(L, 1);
+    ck_assert_str_eq(S(c0->name), "MPI Rank 0/Master thread");
+    ck_assert_str_eq(S(c1->name), "MPI Rank 1/Master thread");
+    ck_assert_str_eq(S(c0->host), "node1");
+    ck_assert_str_eq(S(c0->rid), "0");
+    ck_assert_str_eq(S(c1->rid), "1");
+    ck_assert_str_eq(S(c0->cid), strrchr(dir, '/') + 1);
+    ck_assert_str_eq(S(c0->source), anchor);
+    ck_assert_int_eq(c0->clock, IODFG_CLOCK_RELATIVE);
+    const uint64_t *off = iodfg_eventlog_case_offsets(L);
+    ck_assert_uint_eq(off[1] - off[0], 12);
+    ck_assert_uint_eq(off[2] - off[1], 6);
+    ck_assert_uint_eq(c0->counts[IODFG_COUNT_UNMATCHED], 1); // the write never completed
+    ck_assert_uint_eq(c1->counts[IODFG_COUNT_UNMATCHED], 0);
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_EVENTS], 18);
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNMATCHED], 1);
+}
+END_TEST
+
+START_TEST(events_of_rank0)
+{
+    static const struct {
+        const char *call, *layer, *path;
+        int64_t start_ns, dur_ns, size, req, offset;
+    } want[] = {
+        {"open64", "POSIX", "/scratch/out.dat", 120000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN,
+         IODFG_UNKNOWN},
+        {"MPI_File_open", "MPI-IO", "/scratch/out.dat", 140000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN,
+         IODFG_UNKNOWN},
+        // collective: begin 1210, complete 1290
+        {"MPI_File_write_all", "MPI-IO", "/scratch/out.dat", 210000, 80000, 4096, 4096, 0},
+        {"lseek64", "POSIX", "/scratch/out.dat", 225000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN, 8192},
+        {"pwrite64", "POSIX", "/scratch/out.dat", 250000, 20000, 4096, 4096, 8192},
+        // non-blocking: begun in MPI_File_iread at 1410, completed in MPI_Wait at 1560
+        {"MPI_File_iread", "MPI-IO", "/scratch/out.dat", 410000, 150000, 1000, 1024, 4096},
+        {"pread64", "POSIX", "/scratch/out.dat", 520000, 20000, 1000, 1024, 12288},
+        {"fwrite", "ISOC", "/dev/stdout", 610000, 30000, 12, 12, IODFG_UNKNOWN},
+        {"write", "POSIX", "/dev/stdout", 625000, 5000, 12, 12, IODFG_UNKNOWN},
+        {"close", "POSIX", "/scratch/out.dat", 720000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN,
+         IODFG_UNKNOWN},
+        {"MPI_File_close", "MPI-IO", "/scratch/out.dat", 740000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN,
+         IODFG_UNKNOWN},
+        // no I/O region around it (only the user function main): the operation's name
+        {"flush", "POSIX", "/dev/stdout", 800000, 10000, IODFG_UNKNOWN, IODFG_UNKNOWN,
+         IODFG_UNKNOWN},
+    };
+    const struct iodfg_columns *c = iodfg_eventlog_columns(L);
+    for (uint64_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        ck_assert_msg(strcmp(S(key(i)->call), want[i].call) == 0, "event %llu: call %s",
+                      (unsigned long long)i, S(key(i)->call));
+        ck_assert_str_eq(layer(i), want[i].layer);
+        ck_assert_str_eq(S(key(i)->path), want[i].path);
+        ck_assert_int_eq(c->start_ns[i], want[i].start_ns);
+        ck_assert_int_eq(c->dur_ns[i], want[i].dur_ns);
+        ck_assert_int_eq(c->size[i], want[i].size);
+        ck_assert_int_eq(c->req[i], want[i].req);
+        ck_assert_int_eq(c->offset[i], want[i].offset);
+        ck_assert_int_eq(c->pid[i], 0);
+        ck_assert_uint_eq(c->err[i], IODFG_STR_EMPTY);
+    }
+    // POSIX keys use the empty layer, like strace input
+    ck_assert_uint_eq(key(0)->layer, IODFG_STR_EMPTY);
+}
+END_TEST
+
+START_TEST(handles_and_parents)
+{
+    // rank 0: h0 (MPI-IO) is added first as the parent of h1 (POSIX), then h3 before h2
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(L), 6);
+    const struct iodfg_handle *h = iodfg_eventlog_handles(L);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(L);
+    ck_assert_str_eq(S(h[0].layer), "MPI-IO");
+    ck_assert_uint_eq(h[0].parent, 0);
+    ck_assert_uint_eq(h[0].origin, IODFG_HANDLE_OPEN);
+    ck_assert_str_eq(S(h[0].call), "MPI_File_open");
+    ck_assert_str_eq(S(h[0].flags), "O_RDWR|O_CREAT");
+    ck_assert_int_eq(h[0].created_ns, 140000);
+    ck_assert_int_eq(h[0].destroyed_ns, 740000);
+    ck_assert_uint_eq(h[0].ops, 4);
+    ck_assert_uint_eq(h[0].bytes_written, 4096);
+    ck_assert_uint_eq(h[0].bytes_read, 1000);
+
+    ck_assert_str_eq(S(h[1].layer), "");
+    ck_assert_uint_eq(h[1].parent, 1);
+    ck_assert_str_eq(S(h[1].path), "/scratch/out.dat");
+    ck_assert_str_eq(S(h[1].call), "open64");
+    ck_assert_str_eq(S(h[1].flags), "O_RDWR|O_CREAT|O_TRUNC");
+    ck_assert_int_eq(h[1].created_ns, 120000);
+    ck_assert_int_eq(h[1].destroyed_ns, 720000);
+    ck_assert_uint_eq(h[1].ops, 5); // open, seek, pwrite, pread, close
+    ck_assert_uint_eq(h[1].bytes_written, 4096);
+    ck_assert_uint_eq(h[1].bytes_read, 1000);
+    ck_assert_uint_eq(h[1].case_id, 0);
+    ck_assert_int_eq(h[1].fd, IODFG_NO_FD);
+
+    ck_assert_str_eq(S(h[2].path), "/dev/stdout");
+    ck_assert_uint_eq(h[2].origin, IODFG_HANDLE_PRECREATED);
+    ck_assert_str_eq(S(h[2].flags), "O_WRONLY");
+    ck_assert_str_eq(S(h[2].layer), "");
+    ck_assert_uint_eq(h[2].ops, 2); // write, flush
+    ck_assert_int_eq(h[2].created_ns, IODFG_UNKNOWN);
+    ck_assert_int_eq(h[2].destroyed_ns, IODFG_UNKNOWN);
+    ck_assert_str_eq(S(h[3].layer), "ISOC");
+    ck_assert_uint_eq(h[3].parent, 3);
+    ck_assert_uint_eq(h[3].origin, IODFG_HANDLE_PRECREATED);
+
+    // rank 1: its own handles, in its own case
+    ck_assert_str_eq(S(h[4].layer), "MPI-IO");
+    ck_assert_uint_eq(h[4].case_id, 1);
+    ck_assert_uint_eq(h[5].parent, 5);
+    ck_assert_uint_eq(h[5].case_id, 1);
+    ck_assert_int_eq(h[5].pid, 1);
+
+    // events carry their handle: MPI_File_write_all on h0 (id 1), pwrite64 on h1 (id 2)
+    ck_assert_uint_eq(c->handle[2], 1);
+    ck_assert_uint_eq(c->handle[4], 2);
+    ck_assert_uint_eq(c->handle[7], 4);
+    ck_assert_uint_eq(c->handle[12], 5); // rank 1's MPI_File_open
+}
+END_TEST
+
+START_TEST(ingest_routes_anchor_files)
+{
+    ck_assert(iodfg_otf2_is_anchor(anchor));
+    ck_assert(!iodfg_otf2_is_anchor("a_host_1.st"));
+    ck_assert(!iodfg_otf2_is_anchor(".otf2"));
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_casename *names = iodfg_casename_new(NULL, &err);
+    ck_assert_ptr_nonnull(names);
+    // a directory scan finds the anchor, not the .def/.evt files beside it
+    const char *in[] = {dir};
+    size_t n = 0;
+    char **files = iodfg_ingest_list(in, 1, names, &n, &err);
+    ck_assert_msg(files != NULL, "%s", err.msg);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(files[0], anchor);
+    struct iodfg_ingest_file info;
+    struct iodfg_eventlog *log = iodfg_ingest_file(files[0], names, IODFG_COL_ALL, &info, &err);
+    ck_assert_msg(log != NULL, "%s", err.msg);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(log), 2);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(log), 18);
+    ck_assert_uint_eq(info.result.counts[IODFG_COUNT_EVENTS], 18);
+    iodfg_eventlog_free(log);
+    iodfg_ingest_free_list(files);
+    iodfg_casename_free(names);
+}
+END_TEST
+
+START_TEST(missing_archive)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/none.otf2", dir);
+    ck_assert_ptr_null(iodfg_otf2_read(path, IODFG_COL_ALL, NULL, &err));
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_str_eq(err.where, path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("otf2");
+    TCase *tc = tcase_create("read");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cases_from_locations);
+    tcase_add_test(tc, events_of_rank0);
+    tcase_add_test(tc, handles_and_parents);
+    tcase_add_test(tc, ingest_routes_anchor_files);
+    tcase_add_test(tc, missing_archive);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(suite());
+}
