@@ -151,6 +151,13 @@ struct cli_analysis {
 int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
                      size_t n, const char *command);
 void cli_analysis_fini(struct cli_analysis *ca);
+/* Per activity: the scope, file-system type and mount point its file keys share ("mixed" when
+ * they differ, "" when none is classified). ca->map.nactivities entries, strings borrowed from
+ * the log; free the array with free(). NULL when out of memory. */
+struct cli_act_fs {
+    const char *scope, *fstype, *fs;
+};
+struct cli_act_fs *cli_activity_fs(const struct cli_analysis *ca);
 
 /* Activity ids with events (and kept by pruning) sorted by an enum iodfg_act_col, at most top
  * (0 = all), into *out (malloc'd, the caller frees). Returns the count, or -1 out of memory. */

@@ -269,14 +269,15 @@ static void delta_cell(struct table *t, double v, int is_dur)
     }
 }
 
-static const char act_align[] = "lrrrrrrrrrrrr";
+static const char act_align[] = "lrrrrrrrrrrrrr";
 static const char *const act_heads[] = {"activity", "count",    "cases", "\u03a3dur", "rd",
                                         "bytes",    "dr\u0304", "mc",    "DR",        "min",
-                                        "p50",      "p95",      "max"};
+                                        "p50",      "p95",      "max",   "scope"};
 static const char *const act_group_heads[] = {"G n",         "R n",         "\u0394n",
                                               "G \u03a3dur", "R \u03a3dur", "\u0394\u03a3dur"};
 
-static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_t a)
+static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_t a,
+                         const struct cli_act_fs *fs)
 {
     const struct iodfg_activity_stats *s = &iodfg_analysis_stats(ca->an)->act[a];
     char x[IODFG_FORMAT_MIN];
@@ -298,6 +299,7 @@ static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_
     dur_cell(t, s->dur_median_ns);
     dur_cell(t, s->dur_p95_ns);
     dur_cell(t, s->dur_max_ns);
+    cell(t, a < ca->map.nactivities && fs[a].scope[0] ? fs[a].scope : "\u2013");
     if (ca->groups) {
         const struct iodfg_diff_node *dn = &ca->diff.nodes[a];
         count_cell(t, (uint64_t)dn->g[IODFG_DM_COUNT]);
@@ -389,10 +391,12 @@ static int print_tables(const struct stats_opts *s, const struct cli_analysis *c
     struct table t = {0};
     heads(&t, ca, act_heads, sizeof(act_heads) / sizeof(act_heads[0]), act_group_heads,
           sizeof(act_group_heads) / sizeof(act_group_heads[0]), act_align, align);
-    for (size_t i = 0; i < nact; i++) {
-        activity_row(&t, ca, act[i]);
+    struct cli_act_fs *fs = cli_activity_fs(ca);
+    for (size_t i = 0; fs && i < nact; i++) {
+        activity_row(&t, ca, act[i], fs);
     }
-    int failed = t.failed;
+    int failed = t.failed || !fs;
+    free(fs);
     if (!failed) {
         table_print(&t, b);
     }

@@ -14,6 +14,7 @@
 #include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/sanitize.h"
+#include "iodfg/strpool.h"
 #include "iodfg/stats.h"
 
 #include "cli.h"
@@ -150,9 +151,46 @@ static const struct iodfg_diff_edge *edge_diff(const struct cli_analysis *ca, ui
     return iodfg_diff_find_edge(&ca->diff, e->from, e->to);
 }
 
+static const char mixed[] = "mixed";
+
+static void merge_fs(const char **slot, const char *v)
+{
+    if (!*slot) {
+        *slot = v;
+    } else if (*slot != mixed && strcmp(*slot, v) != 0) {
+        *slot = mixed;
+    }
+}
+
+struct cli_act_fs *cli_activity_fs(const struct cli_analysis *ca)
+{
+    uint32_t n = ca->map.nactivities;
+    struct cli_act_fs *out = calloc((size_t)n + 1, sizeof(*out));
+    if (!out) {
+        return NULL;
+    }
+    const struct iodfg_key *keys = iodfg_eventlog_keys(ca->log);
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(ca->log);
+    for (uint32_t k = 0; k < ca->map.nkeys; k++) {
+        uint32_t a = ca->map.activity_of_key[k];
+        if (a == IODFG_NO_ACTIVITY || a >= n || keys[k].kind != IODFG_PATH_FILE) {
+            continue;
+        }
+        merge_fs(&out[a].scope, keys[k].scope ? iodfg_scope_name(keys[k].scope) : "");
+        merge_fs(&out[a].fstype, iodfg_strpool_get(pool, keys[k].fstype));
+        merge_fs(&out[a].fs, iodfg_strpool_get(pool, keys[k].fs));
+    }
+    for (uint32_t a = 0; a < n; a++) {
+        out[a].scope = out[a].scope ? out[a].scope : "";
+        out[a].fstype = out[a].fstype ? out[a].fstype : "";
+        out[a].fs = out[a].fs ? out[a].fs : "";
+    }
+    return out;
+}
+
 // Copy the TSV table t into b, appending the group columns to the header and each row.
 static void annotate(const struct cli_analysis *ca, struct iodfg_buf *b, const struct iodfg_buf *t,
-                     const uint32_t *rows, int edges)
+                     const uint32_t *rows, int edges, const struct cli_act_fs *fs)
 {
     const char *p = t->data ? t->data : "", *end = p + t->len;
     for (size_t line = 0; p < end; line++) {
@@ -166,6 +204,18 @@ static void annotate(const struct cli_analysis *ca, struct iodfg_buf *b, const s
         } else if (ca->groups) {
             node_fields(b, 0, &ca->diff.nodes[rows[line - 1]]);
         }
+        if (fs && line == 0) {
+            iodfg_buf_addf(b, "\tscope\tfstype\tfs");
+        } else if (fs && rows[line - 1] < ca->map.nactivities) {
+            const struct cli_act_fs *f = &fs[rows[line - 1]];
+            const char *v[] = {f->scope, f->fstype, f->fs};
+            for (int i = 0; i < 3; i++) {
+                iodfg_buf_add(b, "\t", 1);
+                iodfg_sanitize_tsv(b, v[i], strlen(v[i]));
+            }
+        } else if (fs) {
+            iodfg_buf_addf(b, "\t\t\t");
+        }
         iodfg_buf_add(b, "\n", 1);
         p += len + (nl != NULL);
     }
@@ -178,17 +228,20 @@ int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const u
     iodfg_error_clear(&err);
     struct iodfg_buf t;
     iodfg_buf_init(&t);
-    int rc =
-        iodfg_export_tsv_activities(&t, iodfg_analysis_stats(ca->an), &ca->map, act, nact, &err);
+    struct cli_act_fs *fs = cli_activity_fs(ca);
+    int rc = fs ? iodfg_export_tsv_activities(&t, iodfg_analysis_stats(ca->an), &ca->map, act,
+                                              nact, &err)
+                : iodfg_error_set(&err, IODFG_E_NOMEM, NULL);
     if (rc == 0) {
-        annotate(ca, b, &t, act, 0);
+        annotate(ca, b, &t, act, 0, fs);
     }
+    free(fs);
     if (rc == 0 && edges) {
         iodfg_buf_clear(&t);
         rc = iodfg_export_tsv_edges(&t, iodfg_analysis_dfg(ca->an), &ca->map, edges, nedges, &err);
         if (rc == 0) {
             iodfg_buf_add(b, "\n", 1);
-            annotate(ca, b, &t, edges, 1);
+            annotate(ca, b, &t, edges, 1, NULL);
         }
     }
     iodfg_buf_fini(&t);
@@ -253,17 +306,34 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
         return CLI_FAIL;
     }
     int rc = CLI_OK;
-    if (!ca->groups) {
-        iodfg_buf_add(b, t.data, t.len);
-    } else if (t.len < 2 || memcmp(t.data + t.len - 2, "}\n", 2) != 0) {
-        cli_errorf("internal error: unexpected end of the JSON export");
+    struct cli_act_fs *fs = cli_activity_fs(ca);
+    if (!fs || t.len < 2 || memcmp(t.data + t.len - 2, "}\n", 2) != 0) {
+        fs ? cli_errorf("internal error: unexpected end of the JSON export")
+           : cli_errorf("out of memory");
         rc = CLI_FAIL;
     } else {
-        // the engine's object ends with "}\n": add the "groups" member before it
+        // the engine's object ends with "}\n": add our members before it
         iodfg_buf_add(b, t.data, t.len - 2);
-        json_groups(ca, b, act, nact, edges, nedges);
+        iodfg_buf_addf(b, ",\"file_systems\":[");
+        for (size_t i = 0; i < nact; i++) {
+            const struct cli_act_fs *f = act[i] < ca->map.nactivities ? &fs[act[i]] : NULL;
+            iodfg_buf_addf(b, "%s{\"activity\":", i ? ",\n" : "\n");
+            json_node(ca, b, act[i]);
+            iodfg_buf_addf(b, ",\"scope\":");
+            json_text(b, f ? f->scope : "", f ? strlen(f->scope) : 0);
+            iodfg_buf_addf(b, ",\"fstype\":");
+            json_text(b, f ? f->fstype : "", f ? strlen(f->fstype) : 0);
+            iodfg_buf_addf(b, ",\"fs\":");
+            json_text(b, f ? f->fs : "", f ? strlen(f->fs) : 0);
+            iodfg_buf_add(b, "}", 1);
+        }
+        iodfg_buf_add(b, "]", 1);
+        if (ca->groups) {
+            json_groups(ca, b, act, nact, edges, nedges);
+        }
         iodfg_buf_add(b, "}\n", 2);
     }
+    free(fs);
     iodfg_buf_fini(&t);
     if (rc == CLI_OK && b->failed) {
         cli_errorf("out of memory");

@@ -26,8 +26,10 @@ check "TSV: bytes of read:/etc/passwd = $want_b (sum of the return values)" \
 check "TSV: dur_sum_ns of read:/etc/passwd = ${want_d}000 (sum of -T)" \
   test "$(row "$T/p.tsv" read:/etc/passwd dur_sum_ns)" = "${want_d}000"
 check "TSV: read:/etc/passwd in 3 cases" test "$(row "$T/p.tsv" read:/etc/passwd cases)" = 3
-check "TSV: header has the 13 activity columns" test "$(head -n 1 "$T/p.tsv")" = \
-  "$(printf 'activity\tcount\tcases\tdur_sum_ns\trd\tbytes\tdr_mean_Bps\tmc\tDR_Bps\tdur_min_ns\tdur_median_ns\tdur_p95_ns\tdur_max_ns')"
+check "TSV: header has the 13 activity columns and the file-system ones" test "$(head -n 1 "$T/p.tsv")" = \
+  "$(printf 'activity\tcount\tcases\tdur_sum_ns\trd\tbytes\tdr_mean_Bps\tmc\tDR_Bps\tdur_min_ns\tdur_median_ns\tdur_p95_ns\tdur_max_ns\tscope\tfstype\tfs')"
+check "TSV: /usr/lib reads are local, /proc ones virtual" test \
+  "$(awk -F '\t' '$1=="read:/usr/lib" {a=$14} $1=="read:/proc/filesystems" {b=$14} END {print a "," b}' "$T/p.tsv")" = "local,virtual"
 check "TSV: no transitions without --transitions" test "$(grep -c '^$' "$T/p.tsv")" = 0
 
 # JSON carries the same numbers; an HDF5 log gives the same result as the traces.
