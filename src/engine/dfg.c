@@ -12,6 +12,8 @@
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 
+#include "stats_priv.h"
+
 void iodfg_dfg_init(struct iodfg_dfg *g)
 {
     memset(g, 0, sizeof(*g));
@@ -395,18 +397,25 @@ static inline struct iodfg_dfg_edge *cached_slot(struct count_ctx *cx, uint32_t 
     return e;
 }
 
-/* count_one on the events [lo, hi) as one trace without the calls (the common case). Returns
- * the number of non-empty traces (0 or 1), or -1 when out of memory. */
-static long count_trace(struct count_ctx *cx, const struct iodfg_columns *col, const uint32_t *act,
-                        uint64_t lo, uint64_t hi)
+/* count_one on the events [lo, hi) as one trace without the calls (the common case), adding
+ * every event to its key's sums when sums is not NULL. Returns the number of non-empty traces
+ * (0 or 1), or -1 when out of memory. */
+static inline __attribute__((always_inline)) long
+count_trace(struct count_ctx *cx, const struct iodfg_columns *col, const uint32_t *act, uint64_t lo,
+            uint64_t hi, struct iodfg_key_sums *sums)
 {
     struct iodfg_dfg *g = cx->g;
     const uint32_t *key = col->key;
-    const int64_t *start = col->start_ns, *dur = col->dur_ns;
+    const int64_t *start = col->start_ns, *dur = col->dur_ns, *size = col->size;
     uint32_t prev = IODFG_NODE_START, stamp = cx->base + 1;
     int64_t prev_end = 0, sign = cx->sign;
     for (uint64_t e = lo; e < hi; e++) {
-        uint32_t a = act[key[e]];
+        uint32_t k = key[e];
+        if (sums) {
+            iodfg_key_sums_add(&sums[k], dur ? dur[e] : IODFG_UNKNOWN,
+                               size ? size[e] : IODFG_UNKNOWN);
+        }
+        uint32_t a = act[k];
         if (a == IODFG_NO_ACTIVITY) {
             continue;
         }
@@ -446,7 +455,7 @@ int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     long n;
     if (!per_pid || !col->pid) {
-        n = count_trace(&cx, col, act, lo, hi);
+        n = count_trace(&cx, col, act, lo, hi, NULL);
         if (n < 0) {
             return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
         }
@@ -458,6 +467,24 @@ int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
     }
     g->next_stamp += (uint32_t)n + 1;
     g->traces += (uint64_t)((int64_t)sign * n);
+    return 0;
+}
+
+int iodfg_dfg_count_case_sums(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                              const uint32_t *act, uint64_t lo, uint64_t hi,
+                              struct iodfg_key_sums *sums, struct iodfg_error *err)
+{
+    if (g->next_stamp > UINT32_MAX / 2 - (hi - lo) - 2) { // stamps would wrap: restart them
+        memset(g->stamp, 0, g->nedges * sizeof(*g->stamp));
+        g->next_stamp = 0;
+    }
+    struct count_ctx cx = {g, 1, g->next_stamp, IODFG_NO_ACTIVITY, IODFG_NO_ACTIVITY, 0};
+    long n = count_trace(&cx, iodfg_eventlog_columns(log), act, lo, hi, sums);
+    if (n < 0) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
+    }
+    g->next_stamp += (uint32_t)n + 1;
+    g->traces += (uint64_t)n;
     return 0;
 }
 

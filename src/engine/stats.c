@@ -142,37 +142,22 @@ int iodfg_stats_select_bits(uint64_t *bits, const struct iodfg_eventlog *log,
     return 0;
 }
 
-static void key_sums_init(struct iodfg_key_sums *s)
-{
-    memset(s, 0, sizeof(*s));
-    s->dur_min_ns = INT64_MAX;
-    s->dur_max_ns = INT64_MIN;
-}
+#define key_sums_add iodfg_key_sums_add
 
-static inline void key_sums_add(struct iodfg_key_sums *s, int64_t d, int64_t z)
+void iodfg_key_sums_clear(struct iodfg_key_sums *sums, uint32_t nkeys)
 {
-    s->count++;
-    if (d != IODFG_UNKNOWN) {
-        s->dur_n++;
-        s->dur_sum_ns += d;
-        s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
-        s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
-    }
-    if (z != IODFG_UNKNOWN) {
-        s->bytes += z;
-        if (d != IODFG_UNKNOWN && d > 0) {
-            s->dr_n++;
-            s->dr_sum += (double)z * 1e9 / (double)d;
-        }
+    for (uint32_t k = 0; k < nkeys; k++) {
+        struct iodfg_key_sums *s = &sums[k];
+        memset(s, 0, sizeof(*s));
+        s->dur_min_ns = INT64_MAX;
+        s->dur_max_ns = INT64_MIN;
     }
 }
 
 void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
                           const struct iodfg_eventlog *log, const uint64_t *bits)
 {
-    for (uint32_t k = 0; k < nkeys; k++) {
-        key_sums_init(&sums[k]);
-    }
+    iodfg_key_sums_clear(sums, nkeys);
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     const uint32_t *key = col->key;
     const int64_t *dur = col->dur_ns, *size = col->size;

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+#include "iodfg/eventlog.h"
+#include "iodfg/stats.h"
+
 struct iodfg_dfg;
 struct iodfg_error;
 struct iodfg_eventlog;
@@ -22,6 +25,32 @@ extern uint64_t iodfg_scan_split_min;
 /* The statistics walk finds edges in a dense table up to this many activities (default 512),
  * in the DFG's hash index above. */
 extern uint32_t iodfg_scan_dense_max;
+
+/* Key sums: reset nkeys entries; add one event of dur d and size z (IODFG_UNKNOWN: unknown).
+ * Adding the selected events in event order gives what iodfg_stats_key_sums gives. */
+void iodfg_key_sums_clear(struct iodfg_key_sums *sums, uint32_t nkeys);
+static inline void iodfg_key_sums_add(struct iodfg_key_sums *s, int64_t d, int64_t z)
+{
+    s->count++;
+    if (d != IODFG_UNKNOWN) {
+        s->dur_n++;
+        s->dur_sum_ns += d;
+        s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
+        s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
+    }
+    if (z != IODFG_UNKNOWN) {
+        s->bytes += z;
+        if (d != IODFG_UNKNOWN && d > 0) {
+            s->dr_n++;
+            s->dr_sum += (double)z * 1e9 / (double)d;
+        }
+    }
+}
+/* iodfg_dfg_count_case (sign +1, one trace per case) that also adds every event of [lo, hi)
+ * to its key's sums in the same walk. 0 or -1 with err (out of memory). */
+int iodfg_dfg_count_case_sums(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                              const uint32_t *act, uint64_t lo, uint64_t hi,
+                              struct iodfg_key_sums *sums, struct iodfg_error *err);
 
 /* Prepare the sweep of iodfg_stats_sweep (same arguments, borrowed until iodfg_sweep_free).
  * NULL with err when out of memory. */

@@ -80,14 +80,10 @@ static void same_bits(const void *a, const void *b, size_t n, const char *what, 
     ck_assert_msg(!memcmp(a, b, n), "%s differs for %u", what, id);
 }
 
-/* Every count and statistic of the incremental analysis equals a fresh full build. */
-static void assert_equal(const struct iodfg_analysis *inc, const struct iodfg_selection *sel)
+/* Every count and statistic of a and g equals that of b and h, bit for bit. */
+static void assert_same(const struct iodfg_stats *a, const struct iodfg_dfg *g,
+                        const struct iodfg_stats *b, const struct iodfg_dfg *h)
 {
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    struct iodfg_analysis *full = iodfg_analysis_new(LOG, &MAP, sel, &err);
-    ck_assert_ptr_nonnull(full);
-    const struct iodfg_stats *a = iodfg_analysis_stats(inc), *b = iodfg_analysis_stats(full);
     ck_assert_uint_eq(a->nactivities, b->nactivities);
     ck_assert_int_eq(a->total_dur_ns, b->total_dur_ns);
     for (uint32_t i = 0; i < a->nactivities; i++) {
@@ -105,7 +101,6 @@ static void assert_equal(const struct iodfg_analysis *inc, const struct iodfg_se
         ck_assert_int_eq(x->dur_p95_ns, y->dur_p95_ns);
         ck_assert_int_eq(x->dur_max_ns, y->dur_max_ns);
     }
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(inc), *h = iodfg_analysis_dfg(full);
     ck_assert_uint_eq(g->traces, h->traces);
     ck_assert_uint_eq(iodfg_dfg_edge_count(g), iodfg_dfg_edge_count(h));
     for (size_t i = 0; i < h->nedges; i++) {
@@ -117,6 +112,17 @@ static void assert_equal(const struct iodfg_analysis *inc, const struct iodfg_se
                       "edge %u->%u differs", y->from, y->to);
         same_bits(&x->gap_mean_ns, &y->gap_mean_ns, sizeof(double), "gap mean", y->from);
     }
+}
+
+/* Every count and statistic of the incremental analysis equals a fresh full build. */
+static void assert_equal(const struct iodfg_analysis *inc, const struct iodfg_selection *sel)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_analysis *full = iodfg_analysis_new(LOG, &MAP, sel, &err);
+    ck_assert_ptr_nonnull(full);
+    assert_same(iodfg_analysis_stats(inc), iodfg_analysis_dfg(inc), iodfg_analysis_stats(full),
+                iodfg_analysis_dfg(full));
     iodfg_analysis_free(full);
 }
 
@@ -464,6 +470,48 @@ START_TEST(remap_every_key_equals_full)
 }
 END_TEST
 
+/* The analysis (key sums added while the DFG is counted) equals the one-shot builds (a separate
+ * key-sum pass over the selection bits, plain counting), bit for bit, over whole cases, a case
+ * mask with a time window, and per-pid cases, with and without percentile histograms. */
+START_TEST(analysis_equals_one_shot_builds)
+{
+    uint64_t keep = iodfg_pctl_large;
+    random_log(41, 16);
+    tlog_map_fhat(&MAP, LOG);
+    uint32_t nc = iodfg_eventlog_case_count(LOG);
+    uint8_t *on = malloc(nc);
+    for (uint32_t c = 0; c < nc; c++) {
+        on[c] = c % 3 != 1;
+    }
+    for (int v = 0; v < 6; v++) {
+        iodfg_pctl_large = v % 2 ? 1 : keep;
+        struct iodfg_selection sel;
+        iodfg_selection_all(&sel);
+        if (v / 2 == 1) {
+            sel.case_on = on;
+            sel.from_ns = 1700000000000010000LL;
+            sel.to_ns = 1700000000000120000LL;
+        }
+        sel.per_pid = v / 2 == 2;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        struct iodfg_stats st;
+        struct iodfg_dfg g;
+        iodfg_stats_init(&st);
+        iodfg_dfg_init(&g);
+        ck_assert_int_eq(iodfg_stats_build(&st, LOG, &MAP, &sel, NULL), 0);
+        ck_assert_int_eq(iodfg_dfg_build(&g, LOG, &MAP, &sel, NULL), 0);
+        ck_assert_uint_gt(g.traces, 0);
+        assert_same(iodfg_analysis_stats(an), iodfg_analysis_dfg(an), &st, &g);
+        iodfg_stats_fini(&st);
+        iodfg_dfg_fini(&g);
+        iodfg_analysis_free(an);
+    }
+    free(on);
+    iodfg_pctl_large = keep;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -476,6 +524,7 @@ static Suite *suite(void)
     tcase_add_test(tc, selection_change_is_full_rebuild);
     tcase_add_test(tc, exact_against_brute_force);
     tcase_add_test(tc, remap_every_key_equals_full);
+    tcase_add_test(tc, analysis_equals_one_shot_builds);
     suite_add_tcase(s, tc);
     return s;
 }
