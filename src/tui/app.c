@@ -192,7 +192,12 @@ int tui_app_rebuild(struct tui_app *app, int filters_changed, struct iodfg_error
             return -1;
         }
     }
-    app->unmapped = iodfg_mapping_unmapped_events(&app->map, app->log);
+    app->unmapped = 0;
+    for (uint32_t k = 0; k < app->map.nkeys; k++) {
+        if (app->map.activity_of_key[k] == IODFG_NO_ACTIVITY) {
+            app->unmapped += app->key_events[k];
+        }
+    }
     if (prune(app, err) || build_diff(app, err)) {
         return -1;
     }
@@ -212,6 +217,21 @@ void tui_app_record(struct tui_app *app)
         tui_undo_push(app->undo, b.data ? b.data : "", b.len);
     }
     iodfg_buf_fini(&b);
+}
+
+// Events per key: a rule edit then counts unmapped events over keys, not over every event.
+static uint64_t *count_key_events(const struct iodfg_eventlog *log)
+{
+    uint32_t nkeys = iodfg_eventlog_key_count(log);
+    uint64_t *n = calloc((size_t)nkeys + 1, sizeof(*n));
+    const uint32_t *key = iodfg_eventlog_columns(log)->key;
+    uint64_t events = iodfg_eventlog_event_count(log);
+    for (uint64_t i = 0; n && key && i < events; i++) {
+        if (key[i] < nkeys) {
+            n[key[i]]++;
+        }
+    }
+    return n;
 }
 
 struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
@@ -241,7 +261,9 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->g_on = calloc((size_t)nc + 1, 1);
     app->r_on = calloc((size_t)nc + 1, 1);
     app->undo = tui_undo_new(256);
+    app->key_events = count_key_events(log);
     if (!app->rules || !app->filters || !app->g_on || !app->r_on || !app->undo ||
+        !app->key_events ||
         iodfg_mapping_init(&app->map, err) || tui_views_init(app)) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         tui_app_free(app);
@@ -274,6 +296,7 @@ void tui_app_free(struct tui_app *app)
     if (!app) {
         return;
     }
+    free(app->key_events);
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
     tui_views_fini(app);
     iodfg_analysis_free(app->an);

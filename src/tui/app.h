@@ -117,6 +117,7 @@ struct tui_app {
     size_t node_cap, edge_cap;
     int path_pct, act_pct; /* thresholds: percentage of edges / activities shown */
     uint64_t events_shown, events_total, unmapped;
+    uint64_t *key_events; /* events per key, counted once: unmapped is a sum over keys */
     uint32_t activities_shown;
     double rebuild_ms;
     uint64_t generation; /* bumped by every rebuild */
