@@ -238,6 +238,7 @@ void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *
 
 #define SW_SEGS 16
 #define SW_AHEAD 96 /* prefetch distance in points */
+#define SW_FEW 4 /* a sweep of this many dirty activities at most keeps its counts in registers */
 
 struct sweep_seg {
     uint64_t lo, hi;
@@ -260,6 +261,9 @@ struct iodfg_sweep {
     struct sweep_seg seg[SW_SEGS];
     int32_t *ints;
     uint32_t *idx;
+    uint32_t nfew;        /* coded sweep of at most SW_FEW dirty activities: how many */
+    uint32_t few[SW_FEW]; /* those activities */
+    uint8_t *slot;        /* per code up to na: its index in few, or SW_FEW */
 };
 
 static int bit_of(const uint64_t *b, uint64_t e)
@@ -289,6 +293,56 @@ static inline void step(struct sweep_seg *sg, uint32_t a, int start, uint64_t i)
     }
 }
 
+/* The coded sweep of the few dirty activities sw->few: the counts live in registers, so that no
+ * point waits for the count its predecessor stored (same results as sweep_seg_run for them). */
+static void sweep_seg_run_few(struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    const uint32_t *pts = sw->tl->pts;
+    const uint16_t *codes = sw->codes;
+    const uint8_t *slot = sw->slot;
+    uint32_t na = sw->na;
+    int32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    int32_t b0 = INT32_MIN, b1 = INT32_MIN, b2 = INT32_MIN, b3 = INT32_MIN;
+    uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
+    for (uint64_t i = sg->lo; i < sg->hi; i++) {
+        uint32_t p = pts[i];
+        if (i + SW_AHEAD < sg->hi) {
+            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);
+        }
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        uint32_t k = slot[a < na ? a : na];
+        int32_t inc = p >> 31 ? 1 : -1;
+        c0 += k == 0 ? inc : 0;
+        c1 += k == 1 ? inc : 0;
+        c2 += k == 2 ? inc : 0;
+        c3 += k == 3 ? inc : 0;
+        if (k == 0 && c0 > b0) {
+            b0 = c0;
+            i0 = (uint32_t)i;
+        }
+        if (k == 1 && c1 > b1) {
+            b1 = c1;
+            i1 = (uint32_t)i;
+        }
+        if (k == 2 && c2 > b2) {
+            b2 = c2;
+            i2 = (uint32_t)i;
+        }
+        if (k == 3 && c3 > b3) {
+            b3 = c3;
+            i3 = (uint32_t)i;
+        }
+    }
+    const int32_t c[SW_FEW] = {c0, c1, c2, c3}, b[SW_FEW] = {b0, b1, b2, b3};
+    const uint32_t bi[SW_FEW] = {i0, i1, i2, i3};
+    for (uint32_t k = 0; k < sw->nfew; k++) {
+        uint32_t a = sw->few[k];
+        sg->cur[a] = c[k];
+        sg->best[a] = b[k];
+        sg->besti[a] = bi[k];
+    }
+}
+
 static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
 {
     const uint32_t *pts = sw->tl->pts;
@@ -311,6 +365,10 @@ static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
                 step(sg, a, (pts[i] & IODFG_PT_START) != 0, i);
             }
         }
+        return;
+    }
+    if (sw->slot) {
+        sweep_seg_run_few(sw, sg);
         return;
     }
     for (uint64_t i = sg->lo; i < sg->hi; i++) {
@@ -358,6 +416,26 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
         iodfg_sweep_free(sw);
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
         return NULL;
+    }
+    // a few dirty activities: their coded sweep keeps the counts in registers
+    uint32_t nd = 0;
+    for (uint32_t a = 0; sw->codes && dirty && a < na && nd <= SW_FEW; a++) {
+        nd += dirty[a] != 0;
+    }
+    if (sw->codes && dirty && nd <= SW_FEW) {
+        sw->slot = malloc(nn);
+        if (!sw->slot) {
+            iodfg_sweep_free(sw);
+            iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
+            return NULL;
+        }
+        memset(sw->slot, SW_FEW, nn);
+        for (uint32_t a = 0; a < na; a++) {
+            if (dirty[a]) {
+                sw->slot[a] = (uint8_t)sw->nfew;
+                sw->few[sw->nfew++] = a;
+            }
+        }
     }
     for (unsigned t = 0; t < sw->nseg; t++) {
         struct sweep_seg *sg = &sw->seg[t];
@@ -439,6 +517,7 @@ void iodfg_sweep_free(struct iodfg_sweep *sw)
     if (sw) {
         free(sw->ints);
         free(sw->idx);
+        free(sw->slot);
         free(sw);
     }
 }
@@ -807,6 +886,44 @@ int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
 
 uint32_t iodfg_scan_dense_max = 512;
 
+/* A group in the running pass. A target bucket is a range of values: in offset space
+ * (o = v ^ 2^63, which orders like v) those of [lo, lo + span], so that a value is tested
+ * against a target bucket without computing its bucket. */
+struct scan_group {
+    uint64_t lo0, span0; /* target 0's bucket */
+    uint64_t lo1, span1; /* target 1's bucket when another one (else target 0's again) */
+    uint32_t hidx;       /* counting histogram, or PB_NONE */
+    uint8_t mode;
+};
+
+#define PB_SIGN (1ULL << 63)
+
+/* The magnitudes u with mag_bucket(u) == m: [lo, hi]. */
+static void mag_range(uint32_t m, uint64_t *lo, uint64_t *hi)
+{
+    if (m < 64) {
+        *lo = *hi = m;
+        return;
+    }
+    unsigned e = m / 64 + 5; // the leading bit, then six bits of m % 64
+    *lo = 1ULL << e | (uint64_t)(m % 64) << (e - 6);
+    *hi = *lo + ((1ULL << (e - 6)) - 1);
+}
+
+/* The values of bucket b (one that int64 values fall in) as an offset-space range. */
+static void pbucket_range(uint32_t b, uint64_t *lo, uint64_t *span)
+{
+    uint64_t ulo, uhi;
+    if (b >= PB_MAG) { // v = u
+        mag_range(b - PB_MAG, &ulo, &uhi);
+        *lo = ulo ^ PB_SIGN;
+    } else { // v = -(u + 1), so o = 2^63 - 1 - u
+        mag_range(PB_MAG - 1 - b, &ulo, &uhi);
+        *lo = PB_SIGN - 1 - uhi;
+    }
+    *span = uhi - ulo;
+}
+
 /* What both workers read. */
 struct scan_job {
     const struct iodfg_eventlog *log;
@@ -816,14 +933,12 @@ struct scan_job {
     const uint32_t *cases; /* NULL = every case */
     struct iodfg_dfg *g;
     struct pctl *P;
-    uint32_t na;         /* activity groups (0 without statistics) */
-    uint8_t *aw;         /* per activity: its group takes values in this pass */
-    uint32_t *etab;      /* dense (from, to) -> group taking values in this pass, or PB_NONE */
-    uint32_t tdim;       /* activities of the dense table (0: hash lookups) */
-    uint8_t *mode;       /* per group: its mode in this pass */
-    uint32_t *hidx;      /* per group: counting histogram, or PB_NONE */
-    uint32_t *bk0, *bk1; /* per group: target buckets (PB_NONE: none) */
-    int pass, any_edge;  /* any_edge: some edge group takes values in this pass */
+    uint32_t na;            /* activity groups (0 without statistics) */
+    uint8_t *aw;            /* per activity: its group takes values in this pass */
+    uint32_t *etab;         /* dense (from, to) -> group taking values in this pass, or PB_NONE */
+    uint32_t tdim;          /* activities of the dense table (0: hash lookups) */
+    struct scan_group *grp; /* per group: what it does with a value in this pass */
+    int pass, any_edge;     /* any_edge: some edge group takes values in this pass */
 };
 
 struct scan_worker {
@@ -846,20 +961,21 @@ struct scan_worker {
 static ALWAYS_INLINE void take(struct scan_worker *w, uint32_t gi, int64_t v)
 {
     const struct scan_job *J = w->J;
-    switch (J->mode[gi]) {
+    const struct scan_group *sg = &J->grp[gi];
+    switch (sg->mode) {
     case PM_GATHER:
         J->P->vals[w->fill[gi]] = v;
         w->fill[gi] += w->step;
         break;
     case PM_HIST:
-        w->hist[(size_t)J->hidx[gi] * PB_N + pbucket(v)]++;
+        w->hist[(size_t)sg->hidx * PB_N + pbucket(v)]++;
         break;
     case PM_TARGET: {
-        uint32_t b = pbucket(v);
-        if (b == J->bk0[gi]) {
+        uint64_t o = (uint64_t)v ^ PB_SIGN;
+        if (o - sg->lo0 <= sg->span0) {
             J->P->vals[w->fill[gi]] = v;
             w->fill[gi] += w->step;
-        } else if (b == J->bk1[gi]) {
+        } else if (o - sg->lo1 <= sg->span1) {
             J->P->vals[w->fill1[gi]] = v;
             w->fill1[gi] += w->step;
         }
@@ -884,7 +1000,7 @@ static inline uint32_t edge_group(struct scan_worker *w, uint32_t from, uint32_t
     uint32_t gi = PB_NONE;
     if (e) {
         gi = J->na + (uint32_t)(e - J->g->edges);
-        if (J->mode[gi] == PM_SKIP) {
+        if (J->grp[gi].mode == PM_SKIP) {
             gi = PB_NONE;
         }
     }
@@ -927,18 +1043,20 @@ static void scan_trace(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t
     const uint8_t *aw = J->aw;
     uint32_t na = J->na, prev = IODFG_NODE_START;
     int any_edge = J->any_edge, first = !J->pass;
-    int64_t prev_end = 0;
+    // the times of an event are read only when one of its values is taken: long runs of events
+    // of activities and edges that take none then cost one key column read
+    uint64_t prev_e = lo;
     for (uint64_t e = lo; e < hi; e++) {
         uint32_t a = act[key[e]];
         if (a == IODFG_NO_ACTIVITY) {
             continue;
         }
-        int64_t d = dur ? dur[e] : IODFG_UNKNOWN;
         if (a < na && aw[a]) {
             if (first && w->stamp[a] != tr) {
                 w->stamp[a] = tr;
                 w->ncases[a]++;
             }
+            int64_t d = dur ? dur[e] : IODFG_UNKNOWN;
             if (d != IODFG_UNKNOWN) {
                 take(w, a, d);
             }
@@ -946,11 +1064,12 @@ static void scan_trace(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t
         if (any_edge && prev != IODFG_NODE_START) {
             uint32_t gi = edge_group(w, prev, a);
             if (gi != PB_NONE) {
-                take(w, gi, start[e] - prev_end);
+                int64_t pd = dur ? dur[prev_e] : IODFG_UNKNOWN;
+                take(w, gi, start[e] - (start[prev_e] + (pd == IODFG_UNKNOWN ? 0 : pd)));
             }
         }
         prev = a;
-        prev_end = start[e] + (d == IODFG_UNKNOWN ? 0 : d);
+        prev_e = e;
     }
 }
 
@@ -1008,12 +1127,17 @@ static void scan_pass_setup(struct scan_job *J, int pass)
     J->pass = pass;
     for (uint32_t i = 0; i < P->ng; i++) {
         const struct pgroup *g = &P->g[i];
-        J->mode[i] = g->mode;
-        J->hidx[i] = g->hist;
-        J->bk0[i] = J->bk1[i] = PB_NONE;
+        struct scan_group *sg = &J->grp[i];
+        sg->mode = g->mode;
+        sg->hidx = g->hist;
+        sg->lo0 = sg->span0 = sg->lo1 = sg->span1 = 0;
         if (g->mode == PM_TARGET) {
-            J->bk0[i] = g->bkt[0];
-            J->bk1[i] = g->npct == 2 && g->bkt[1] != g->bkt[0] ? g->bkt[1] : PB_NONE;
+            pbucket_range(g->bkt[0], &sg->lo0, &sg->span0);
+            sg->lo1 = sg->lo0;
+            sg->span1 = sg->span0;
+            if (g->npct == 2 && g->bkt[1] != g->bkt[0]) {
+                pbucket_range(g->bkt[1], &sg->lo1, &sg->span1);
+            }
         }
     }
     for (uint32_t a = 0; a < J->na; a++) {
@@ -1135,15 +1259,12 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
     J.P = &P;
     J.na = na;
     J.aw = malloc((size_t)na + 1);
-    J.mode = malloc((size_t)P.ng + 1);
-    J.hidx = malloc(((size_t)P.ng + 1) * sizeof(*J.hidx));
-    J.bk0 = malloc(((size_t)P.ng + 1) * sizeof(*J.bk0));
-    J.bk1 = malloc(((size_t)P.ng + 1) * sizeof(*J.bk1));
+    J.grp = malloc(((size_t)P.ng + 1) * sizeof(*J.grp));
     J.tdim = g && g->nactivities <= iodfg_scan_dense_max ? g->nactivities : 0;
     if (J.tdim) {
         J.etab = malloc((size_t)J.tdim * J.tdim * sizeof(*J.etab));
     }
-    if (!J.aw || !J.mode || !J.hidx || !J.bk0 || !J.bk1 || (J.tdim && !J.etab)) {
+    if (!J.aw || !J.grp || (J.tdim && !J.etab)) {
         goto nomem;
     }
     // two workers over halves of the listed cases (by events) when there is enough work
@@ -1257,10 +1378,7 @@ out:
         }
     }
     free(J.aw);
-    free(J.mode);
-    free(J.hidx);
-    free(J.bk0);
-    free(J.bk1);
+    free(J.grp);
     free(J.etab);
     pctl_fini(&P);
     return rc;

@@ -40,8 +40,22 @@ static void teardown(void)
     iodfg_eventlog_free(LOG);
 }
 
-/* A random -f -ttt -T trace: overlapping calls of a few pids over a dozen files. */
-static void random_log(unsigned seed, int ncases)
+/* A nanosecond value of many magnitudes (up to hours), mostly at an end of a bucket of the
+ * percentile histogram (m * 2^j or one less, 64 <= m < 128). */
+static long edge_value(void)
+{
+    int r = rand() % 8;
+    if (r == 0) {
+        return rand() % 70; // exact buckets
+    }
+    long v = (64L + rand() % 64) << (rand() % 36);
+    return r % 2 ? v : v - 1;
+}
+
+/* A random -f -ttt -T trace: overlapping calls of a few pids over a dozen files. wide: times in
+ * nanoseconds, durations and start steps from edge_value, so that durations and gaps (negative
+ * ones too) fall at the ends of buckets of many magnitudes. */
+static void random_log_ex(unsigned seed, int ncases, int wide)
 {
     static const char *const calls[] = {"read", "write", "pread64", "close"};
     static const char *const paths[] = {"/a/b/c", "/a/b/d", "/a/e", "/f",   "/g/h/i/j",
@@ -53,11 +67,17 @@ static void random_log(unsigned seed, int ncases)
         int n = rand() % 40;
         long t = rand() % 50;
         for (int i = 0; i < n; i++) {
-            t += rand() % 6; // equal starts happen
+            t += wide ? edge_value() : rand() % 6; // equal starts happen
             const char *call = calls[rand() % 4];
             const char *path = paths[rand() % 10];
             int pid = 100 + rand() % 3;
-            if (rand() % 10 == 0) { // no duration shown
+            if (wide) {
+                long sec = 1700000000L + t / 1000000000L, ns = t % 1000000000L;
+                long d = edge_value();
+                len += (size_t)snprintf(
+                    text + len, 200, "%d %ld.%09ld %s(3<%s>, \"\", 9) = %d <%ld.%09ld>\n", pid, sec,
+                    ns, call, path, rand() % 9, d / 1000000000L, d % 1000000000L);
+            } else if (rand() % 10 == 0) { // no duration shown
                 len += (size_t)snprintf(text + len, 200,
                                         "%d 1700000000.%06ld %s(3<%s>, \"\", 9) = %d\n", pid, t,
                                         call, path, rand() % 9);
@@ -73,6 +93,11 @@ static void random_log(unsigned seed, int ncases)
         tlog_add_case(LOG, name, text);
     }
     free(text);
+}
+
+static void random_log(unsigned seed, int ncases)
+{
+    random_log_ex(seed, ncases, 0);
 }
 
 static void same_bits(const void *a, const void *b, size_t n, const char *what, uint32_t id)
@@ -409,6 +434,38 @@ START_TEST(exact_against_brute_force)
 }
 END_TEST
 
+/* The same with durations and gaps of many magnitudes, both signs: the scan tests values against
+ * the value ranges of the target buckets, which must be exactly the histogram's buckets. */
+START_TEST(exact_against_brute_force_wide)
+{
+    uint64_t keep = iodfg_pctl_large, split = iodfg_scan_split_min;
+    random_log_ex(22, 12, 1);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    for (int path = 0; path < 3; path++) {
+        // path 0: gather and select; 1: histograms kept between updates; 2: that with two workers
+        iodfg_pctl_large = path ? 1 : keep;
+        iodfg_scan_split_min = path == 2 ? 0 : UINT64_MAX;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        assert_brute_force(an, &sel);
+        srand(9 + (unsigned)path);
+        for (int round = 0; round < 20; round++) {
+            uint32_t k = (uint32_t)rand() % MAP.nkeys;
+            MAP.activity_of_key[k] =
+                rand() % 5 ? (uint32_t)rand() % MAP.nactivities : IODFG_NO_ACTIVITY;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+        }
+        iodfg_analysis_free(an);
+    }
+    iodfg_pctl_large = keep;
+    iodfg_scan_split_min = split;
+}
+END_TEST
+
 /* A template edit that renames every activity, then one that folds pairs of activities into one:
  * every key moves, every case is recounted, and the result still equals a full rebuild (with
  * and without histograms kept between updates). */
@@ -523,6 +580,7 @@ static Suite *suite(void)
     tcase_add_test(tc, update_touches_only_affected_cases);
     tcase_add_test(tc, selection_change_is_full_rebuild);
     tcase_add_test(tc, exact_against_brute_force);
+    tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
     suite_add_tcase(s, tc);
