@@ -354,7 +354,6 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
     if (!sm.of) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    b->exact = 1;
     memset(sm.of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
     // pass 1: the span of the selected events and the servers doing reads or writes
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
@@ -393,6 +392,7 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
     if (check_grid(&grid, t0, t1, o->dt_ns, err) || iodfg_binned_alloc(b, sm.n, grid.nbins, err)) {
         goto out;
     }
+    b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
     b->t0_ns = grid.t0_ns;
     b->dt_ns = grid.dt_ns;
     b->span_ns = grid.span_ns;
