@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/error.h"
@@ -38,8 +41,7 @@ struct tui_charz_job {
     uint32_t ncases[2];
     struct iodfg_bin_opts opts;
     int access;
-    struct iodfg_timeline *tl;
-    int *tl_state;
+    const struct iodfg_timeline *tl; /* the analysis's, read-only and alive as long as the app */
     struct iodfg_characterization res[2];
     struct iodfg_error err;
     int rc;
@@ -85,10 +87,6 @@ void tui_charz_fini(struct tui_charz *cz)
     }
     iodfg_characterization_fini(&cz->res[0]);
     iodfg_characterization_fini(&cz->res[1]);
-    if (cz->tl_state == 1) {
-        iodfg_timeline_fini(&cz->tl);
-    }
-    cz->tl_state = 0;
 }
 
 /* Everything but access patterns, for a log without the offset/fd/pid columns. */
@@ -110,10 +108,7 @@ static void *job_run(void *arg)
 {
     struct tui_charz_job *j = arg;
     double t0 = now_ms();
-    if (*j->tl_state == 0) {
-        *j->tl_state = iodfg_timeline_build(j->tl, j->log, NULL) == 0 ? 1 : -1;
-    }
-    const struct iodfg_timeline *tl = *j->tl_state == 1 ? j->tl : NULL;
+    const struct iodfg_timeline *tl = j->tl;
     j->rc = 0;
     for (int g = 0; g < j->ngroups && j->rc == 0; g++) {
         j->rc = j->access ? iodfg_characterize(&j->res[g], j->log, &j->map, &j->sel[g], &j->opts,
@@ -131,6 +126,17 @@ static void *job_run(void *arg)
     j->ms = now_ms() - t0;
     atomic_store(&j->done, 1);
     return NULL;
+}
+
+/* The job's thread runs at a lower priority (nice +10 on Linux, where nice is per thread), so
+ * a rule edit or redraw on the UI thread gets the cores first; not SCHED_IDLE, which would
+ * starve the job on a busy login node. */
+static void *job_thread(void *arg)
+{
+#ifdef SYS_gettid
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10); // best effort
+#endif
+    return job_run(arg);
 }
 
 /* A job over copies of what a rebuild may change under it. NULL when out of memory. */
@@ -173,8 +179,7 @@ static struct tui_charz_job *job_new(struct tui_app *app)
     j->opts.by = cz->by;
     unsigned need = IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_PID;
     j->access = (iodfg_eventlog_column_mask(app->log) & need) == need;
-    j->tl = &cz->tl;
-    j->tl_state = &cz->tl_state;
+    j->tl = iodfg_analysis_timeline(app->an);
     j->gen = app->generation;
     j->seq = cz->param_seq;
     return j;
@@ -241,7 +246,7 @@ int tui_app_charz_update(struct tui_app *app)
             return installed;
         }
         cz->job = j;
-        j->threaded = pthread_create(&j->th, NULL, job_run, j) == 0;
+        j->threaded = pthread_create(&j->th, NULL, job_thread, j) == 0;
         if (!j->threaded) { // no thread: compute here (the UI waits this once)
             job_run(j);
             install(cz);
@@ -269,6 +274,33 @@ double tui_charz_threshold(const struct tui_charz *cz)
 {
     int i = cz->threshold_idx;
     return thresholds[i < 0 ? 0 : i >= TUI_CHARZ_NTHRESHOLDS ? TUI_CHARZ_NTHRESHOLDS - 1 : i];
+}
+
+int tui_charz_threshold_index(double c)
+{
+    for (int i = 0; i < TUI_CHARZ_NTHRESHOLDS; i++) {
+        if (thresholds[i] == c) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+void tui_charz_set_params(struct tui_charz *cz, int64_t dt_ns, enum iodfg_server_by by,
+                          int threshold_idx)
+{
+    if (dt_ns != cz->dt_ns || by != cz->by) {
+        cz->dt_ns = dt_ns;
+        cz->by = by;
+        cz->param_seq++;
+    }
+    if (threshold_idx >= 0 && threshold_idx < TUI_CHARZ_NTHRESHOLDS &&
+        threshold_idx != cz->threshold_idx) {
+        cz->threshold_idx = threshold_idx;
+        for (int g = 0; cz->have && g < cz->ngroups; g++) {
+            iodfg_binned_finish(&cz->res[g].bins, thresholds[threshold_idx]);
+        }
+    }
 }
 
 int tui_charz_threshold_step(struct tui_charz *cz, int dir)

@@ -35,8 +35,6 @@ struct tui_charz {
     char error[256]; /* the last computation's error, "" when fine */
     /* background */
     struct tui_charz_job *job; /* running, or NULL */
-    struct iodfg_timeline tl;  /* of the log, built once by the first job */
-    int tl_state;              /* 0 not built, 1 built, -1 failed (jobs pass NULL) */
     int top;                   /* first page row shown */
 };
 
@@ -59,6 +57,12 @@ double tui_charz_threshold(const struct tui_charz *cz);
 /* Step the threshold by dir (+1/-1) and re-finish installed results (cheap). 0, or -1 at the
  * end of the range. */
 int tui_charz_threshold_step(struct tui_charz *cz, int dir);
+/* The index of threshold c among the steps, -1 when c is not one of them. */
+int tui_charz_threshold_index(double c);
+/* Set Δt (0 = automatic), the server dimension and the threshold step (a session being
+ * restored); results are recomputed when Δt or the servers change. */
+void tui_charz_set_params(struct tui_charz *cz, int64_t dt_ns, enum iodfg_server_by by,
+                          int threshold_idx);
 /* The next "nice" Δt (1, 2, 5 × 10^k ns, >= 1 µs) below (dir < 0) or above (dir > 0) dt_ns. */
 int64_t tui_charz_dt_step(int64_t dt_ns, int dir);
 /* Zoom: dir < 0 narrower bins, > 0 wider, 0 back to the default. 0, or -1 when the limit

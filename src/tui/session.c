@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Session files and undo snapshots: rules, filters, groups, thresholds (plus view and sort in a
- * session), one item per line ("rule map ...", "filter path~^/usr", "g CASE", "view rules"). */
+/* Session files and undo snapshots: rules, filters, groups, thresholds (plus view, sort and the
+ * Characterisation view's Δt, servers and threshold in a session), one item per line
+ * ("rule map ...", "filter path~^/usr", "g CASE", "view rules", "dt 0", "by host"). */
 #include "config.h"
 
 #include "tui/app.h"
@@ -13,6 +14,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
 #include "tui/listmodel.h"
 
@@ -49,6 +51,10 @@ int tui_app_session_format(const struct tui_app *app, struct iodfg_buf *out)
         int col = tui_listmodel_sort_column(app->lm[i], &desc);
         iodfg_buf_addf(out, "sort %s %d %d\n", tui_view_name((enum tui_view)i), col, desc);
     }
+    // the Characterisation view's parameters: Δt (0 = automatic), servers, threshold c in bytes
+    const struct tui_charz *cz = &app->charz;
+    iodfg_buf_addf(out, "dt %lld\nby %s\nthreshold %.0f\n", (long long)cz->dt_ns,
+                   iodfg_server_by_name(cz->by), tui_charz_threshold(cz));
     return tui_app_snapshot(app, out);
 }
 
@@ -87,7 +93,9 @@ static int restore(struct tui_app *app, const char *text, size_t len, int sessio
     struct iodfg_filter_stack *fs = iodfg_filter_stack_new();
     uint32_t nc = iodfg_eventlog_case_count(app->log);
     uint8_t *g = calloc((size_t)nc + 1, 1), *r = calloc((size_t)nc + 1, 1);
-    int paths = 100, acts = 100, view = -1, rc = -1;
+    int paths = 100, acts = 100, view = -1, rc = -1, threshold_idx = -1;
+    long long dt = -1;
+    enum iodfg_server_by by = app->charz.by;
     int sorts[TUI_VIEW_COUNT][2];
     for (int i = 0; i < TUI_VIEW_COUNT; i++) {
         sorts[i][0] = -2;
@@ -138,6 +146,17 @@ static int restore(struct tui_app *app, const char *text, size_t len, int sessio
         } else if (session && strcmp(line, "view") == 0) {
             view = view_by_name(arg);
             bad = view < 0;
+        } else if (session && strcmp(line, "dt") == 0) {
+            char *end;
+            dt = strtoll(arg, &end, 10);
+            bad = end == arg || *end || dt < 0;
+        } else if (session && strcmp(line, "by") == 0) {
+            bad = iodfg_server_by_parse(arg, &by) != 0;
+        } else if (session && strcmp(line, "threshold") == 0) {
+            char *end;
+            double c = strtod(arg, &end);
+            threshold_idx = end == arg || *end ? -1 : tui_charz_threshold_index(c);
+            bad = threshold_idx < 0;
         } else if (session && strcmp(line, "sort") == 0) {
             char vname[32];
             int col, desc;
@@ -189,6 +208,10 @@ static int restore(struct tui_app *app, const char *text, size_t len, int sessio
     }
     if (rc == 0 && view >= 0) {
         app->view = (enum tui_view)view;
+    }
+    if (rc == 0 && session) {
+        tui_charz_set_params(&app->charz, dt >= 0 ? (int64_t)dt : app->charz.dt_ns, by,
+                             threshold_idx >= 0 ? threshold_idx : app->charz.threshold_idx);
     }
 out:
     iodfg_buf_fini(&rules);

@@ -10,6 +10,7 @@
 
 #include <check.h>
 
+#include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/strace.h"
@@ -314,6 +315,47 @@ START_TEST(test_missing_columns)
 }
 END_TEST
 
+/* Δt, servers and threshold survive a session file (and are validated when read back). */
+START_TEST(test_session_params)
+{
+    struct tui_charz *cz = &APP->charz;
+    compute();
+    tui_charz_set_params(cz, 20000000, IODFG_BY_FILE, tui_charz_threshold_index(4096));
+    ck_assert_int_eq(tui_charz_threshold_index(4096), 2);
+    ck_assert_int_eq(tui_charz_threshold_index(4097), -1);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(tui_app_session_format(APP, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "\ndt 20000000\nby file\nthreshold 4096\n"));
+    char path[512];
+    snprintf(path, sizeof(path), "%s/c.session", testutil_tmpdir());
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(tui_app_session_save(APP, path, &err), 0);
+    // back to the defaults, then the saved ones from the file
+    tui_charz_set_params(cz, 0, IODFG_BY_HOST, 0);
+    ck_assert_int_eq(cz->dt_ns, 0);
+    ck_assert_double_eq(tui_charz_threshold(cz), 0);
+    uint64_t seq = cz->param_seq;
+    ck_assert_int_eq(tui_app_session_load(APP, path, &err), 0);
+    ck_assert_int_eq(cz->dt_ns, 20000000);
+    ck_assert_int_eq(cz->by, IODFG_BY_FILE);
+    ck_assert_double_eq(tui_charz_threshold(cz), 4096);
+    ck_assert_uint_gt(cz->param_seq, seq);
+    compute();
+    ck_assert_uint_eq(cz->res[0].bins.nbins, 250);
+    ck_assert_str_eq(cz->res[0].bins.server[0], "/d/f");
+    // a threshold that is not one of the steps names the line
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# iodfg session 1\nthreshold 1000\n", f);
+    fclose(f);
+    ck_assert_int_eq(tui_app_session_load(APP, path, &err), -1);
+    ck_assert_int_eq(err.line, 2);
+    iodfg_buf_fini(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("tui_charz");
@@ -325,6 +367,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_page_activity);
     tcase_add_test(tc, test_missing_columns);
+    tcase_add_test(tc, test_session_params);
     suite_add_tcase(s, tc);
     return s;
 }
