@@ -251,6 +251,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->graph_side = 1;
     app->rule_cursor = 1;
     tui_charz_init(&app->charz);
+    tui_overview_init(&app->overview);
     iodfg_filter_result_init(&app->fres);
     iodfg_rules_report_init(&app->report);
     iodfg_diff_init(&app->diff);
@@ -298,6 +299,7 @@ void tui_app_free(struct tui_app *app)
     }
     free(app->key_events);
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
+    tui_overview_fini(&app->overview);
     tui_views_fini(app);
     iodfg_analysis_free(app->an);
     iodfg_diff_fini(&app->diff);

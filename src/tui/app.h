@@ -13,6 +13,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "tui/charz.h"
+#include "tui/overview.h"
 #include "tui/command.h"
 
 struct iodfg_analysis;
@@ -142,6 +143,11 @@ struct tui_app {
     int graph_side;     /* -1 predecessors, +1 successors */
     size_t graph_pos[2];
     uint32_t *pred, npred, *succ, nsucc; /* edge slots around graph_act */
+    int graph_overview;                  /* the Graph view shows the whole-graph overview */
+    struct tui_overview overview;        /* its layout (overview.h) */
+    uint64_t overview_stamp;             /* app->generation + 1 it was laid out for */
+    int overview_width, overview_top;    /* laid out for this width; first canvas row shown */
+    char overview_why[160];              /* why there is none ("" when laid out) */
 
     struct tui_timeline tl;
     struct tui_charz charz; /* the Characterisation view (charz.h) */
@@ -229,6 +235,10 @@ void tui_app_timeline_free(struct tui_timeline *tl);
 /* Neighbourhood lists of the graph view for its activity. */
 void tui_app_graph_update(struct tui_app *app);
 uint32_t tui_app_graph_activity(struct tui_app *app);
+/* Lay out the shown (pruned) graph for the overview in width columns when it changed. 0, or
+ * -1 with app->overview_why saying why there is none. The node of activity a is a + 1; 0 is
+ * the start node and nactivities + 1 the end node. */
+int tui_app_overview(struct tui_app *app, int width);
 
 /* Status line text. */
 void tui_app_status(const struct tui_app *app, char *buf, size_t size);

@@ -308,6 +308,11 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
         app->tl.cursor = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
         break;
     case TUI_VIEW_GRAPH: {
+        if (app->graph_overview) { // scroll; the renderer clamps to the canvas
+            v = (long)app->overview_top + (step > 100000 ? 100000 : step < -100000 ? -100000 : step);
+            app->overview_top = (int)(v < 0 ? 0 : v);
+            break;
+        }
         int s = app->graph_side > 0;
         v = (long)app->graph_pos[s] + step;
         max = (long)(s ? app->nsucc : app->npred) - 1;
@@ -582,6 +587,10 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_FOCUS_LEFT:
     case TUI_CMD_FOCUS_RIGHT:
         app->graph_side = cmd == TUI_CMD_FOCUS_LEFT ? -1 : 1;
+        return TUI_REDRAW;
+    case TUI_CMD_OVERVIEW:
+        app->graph_overview = !app->graph_overview;
+        app->overview_top = 0;
         return TUI_REDRAW;
     case TUI_CMD_SHOW_EVENTS:
         return show_events(app, lm);

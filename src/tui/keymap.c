@@ -75,6 +75,7 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_GRAPH, TUI_KEY_LEFT, C(FOCUS_LEFT)},
     {TUI_MAP_GRAPH, 'l', C(FOCUS_RIGHT)},
     {TUI_MAP_GRAPH, TUI_KEY_RIGHT, C(FOCUS_RIGHT)},
+    {TUI_MAP_GRAPH, 'o', C(OVERVIEW)},
 
     {TUI_MAP_TIMELINE, '+', C(ZOOM_IN)},
     {TUI_MAP_TIMELINE, '=', C(ZOOM_IN)},

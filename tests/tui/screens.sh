@@ -18,6 +18,9 @@ tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_expect ior-activities-100x30
 tui_keys 3; tui_wait 'successors'
 tui_expect ior-graph-100x30
+tui_keys o; tui_wait 'overview: 16 nodes'
+tui_expect ior-graph-overview-100x30
+tui_keys o; tui_wait 'successors'
 tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
 tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'
 tui_keys 5; tui_wait 'G 4 cases: 104 events'

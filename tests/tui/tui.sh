@@ -19,6 +19,11 @@ tui_wait 'Σdur▼'
 # every view
 tui_keys 2; tui_wait 'Count▼'; tui_wait 'lseek:/scratch/run            write:/scratch/run'
 tui_keys 3; tui_wait 'predecessors'; tui_wait 'successors'
+# the whole-graph overview: boxes, layers, back edges along the right; j scrolls, o goes back
+tui_keys o; tui_wait 'overview: 16 nodes in 14 layers, 3 back edges'
+tui_wait '│openat:/etc/ld.so.cache 16│'; tui_wait 'rows 1-25 of 73'
+tui_keys j; tui_wait 'rows 2-26 of 73'
+tui_keys o; tui_wait 'predecessors'
 tui_keys 4; tui_wait 'concurrency'; tui_wait 'max concurrency 2'; tui_wait 'stair-case 0.'
 tui_keys 5; tui_wait 'no groups: mark cases in 6 Cases'
 tui_keys 6; tui_wait 'ssf_node1_14729'
@@ -165,4 +170,12 @@ tui_wait 'filter: path=/usr/lib/locale/C.utf8/LC_NAME'
 tui_keys BSpace; tui_wait '77 activities · 503/503 events · 0 unmapped'
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (handles)"
+
+# the overview in ASCII line drawing on a vt100 at 80x24
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=vt100 "$BIN" "$DATA/traces/ior"
+tui_wait '14 activities · 352/352 events · 0 unmapped'
+tui_keys 3 o; tui_wait '|openat:/etc/ld.so.cache 16|'; tui_wait '+-------------+------------+'
+tui_screen | grep -F 'v16' >/dev/null || tui_fail "no ASCII arrowhead with its count"
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (overview)"
 echo "PASS: tui"

@@ -167,8 +167,12 @@ static void detail(struct tui_app *app, char *buf, size_t size)
                  tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
                  tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
                  cur + 1, tui_listmodel_count(lm));
+    } else if (app->view == TUI_VIEW_GRAPH && app->graph_overview) {
+        const struct tui_overview *ov = &app->overview;
+        snprintf(buf, size, "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
+                 ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
     } else if (app->view == TUI_VIEW_GRAPH) {
-        snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows");
+        snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
     } else if (app->view == TUI_VIEW_TIMELINE) {
         snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
     } else if (app->view == TUI_VIEW_CHARZ) {
@@ -190,7 +194,7 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     const char *edit = app->prompt == TUI_PROMPT_RULE ? tui_lineedit_text(ui->le) : NULL;
     switch (app->view) {
     case TUI_VIEW_GRAPH:
-        tui_draw_graph(s, body, app);
+        (app->graph_overview ? tui_draw_overview : tui_draw_graph)(s, body, app);
         break;
     case TUI_VIEW_TIMELINE:
         tui_draw_timeline(s, body, app);
