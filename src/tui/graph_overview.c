@@ -3,8 +3,6 @@
  * again only when a rebuild or the width changes. */
 #include "config.h"
 
-#include "tui/app.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,8 @@
 #include "iodfg/dfg.h"
 #include "iodfg/export.h"
 #include "iodfg/stats.h"
+
+#include "tui/app.h"
 
 /* Overview node of a DFG node id: ● is 0, activity a is a + 1, ■ is na + 1. */
 static uint32_t node_index(uint32_t id, uint32_t na)

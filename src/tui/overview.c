@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iodfg/format.h"
+
 #include "tui/utf8.h"
 
 #define GAP_X 2 /* columns between boxes of a layer */
@@ -23,20 +24,20 @@ struct node { /* a box or a dummy */
     double key; /* ordering key */
 };
 
-struct seg { /* one forward hop between adjacent layers */
-    int from, to;   /* struct node indices */
-    int edge;       /* input edge; its count is labelled on the first hop */
+struct seg {      /* one forward hop between adjacent layers */
+    int from, to; /* struct node indices */
+    int edge;     /* input edge; its count is labelled on the first hop */
     int first;
-    int px0, px1;   /* out port column (bottom of from), in port column (top of to) */
-    int track;      /* row index within the gap, -1 when straight */
+    int px0, px1; /* out port column (bottom of from), in port column (top of to) */
+    int track;    /* row index within the gap, -1 when straight */
 };
 
-struct back { /* a drawn back edge */
+struct back {     /* a drawn back edge */
     int from, to; /* struct node indices (boxes) */
     int edge;
-    int chan;           /* channel column */
+    int chan; /* channel column */
     int px0, px1;
-    int tdep, tarr;     /* tracks in the gap below from and above to */
+    int tdep, tarr; /* tracks in the gap below from and above to */
 };
 
 struct lay {
@@ -296,7 +297,8 @@ static int text_fits(const struct tui_overview *ov, int y, int x, int len, int o
             return 0;
         }
     }
-    return !(x > 0 && (row[x - 1] & TUI_OV_TEXT)) && !(x + len < ov->w && (row[x + len] & TUI_OV_TEXT));
+    return !(x > 0 && (row[x - 1] & TUI_OV_TEXT)) &&
+           !(x + len < ov->w && (row[x + len] & TUI_OV_TEXT));
 }
 
 static int put_label(struct tui_overview *ov, int y, int x, const char *text)
@@ -375,16 +377,15 @@ static int fail(struct tui_overview *ov, struct lay *L, char *why, size_t size, 
 }
 
 int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *nodes, uint32_t nn,
-                        const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start,
-                        int width, char *why, size_t why_size)
+                        const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start, int width,
+                        char *why, size_t why_size)
 {
     tui_overview_fini(ov);
     struct lay L;
     memset(&L, 0, sizeof(L));
     if (nn > TUI_OV_MAX_NODES) {
-        snprintf(why, why_size,
-                 "%u nodes: the overview draws up to %d (prune with { } or filter)", nn,
-                 TUI_OV_MAX_NODES);
+        snprintf(why, why_size, "%u nodes: the overview draws up to %d (prune with { } or filter)",
+                 nn, TUI_OV_MAX_NODES);
         return -1;
     }
     if (nn == 0) {
@@ -630,8 +631,8 @@ int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *no
         return fail(ov, &L, why, why_size, "out of memory");
     }
     for (uint32_t u = 0; u < nn; u++) {
-        ov->box[u] = (struct tui_ov_box){L.layer_y[L.n[u].layer], L.n[u].x, L.n[u].w,
-                                         ov->box[u].label_w, L.n[u].layer, nodes[u]};
+        ov->box[u] = (struct tui_ov_box){L.layer_y[L.n[u].layer], L.n[u].x,     L.n[u].w,
+                                         ov->box[u].label_w,      L.n[u].layer, nodes[u]};
         draw_box(ov, &ov->box[u]);
     }
     for (uint32_t d = nn; d < L.nn; d++) { // a dummy: the line passes through its layer

@@ -26,10 +26,10 @@ enum {
 #define TUI_OV_MAX_CHANNELS 8 /* back edges drawn; the others are listed */
 
 struct tui_ov_node_in {
-    const char *label;   /* untrusted; measured as it will be drawn (sanitised) */
-    uint64_t count;      /* events (0 for the start/end nodes: no count shown) */
-    uint64_t loops;      /* occurrences of its self-loop */
-    uint32_t id;         /* the caller's tag, copied to the box */
+    const char *label; /* untrusted; measured as it will be drawn (sanitised) */
+    uint64_t count;    /* events (0 for the start/end nodes: no count shown) */
+    uint64_t loops;    /* occurrences of its self-loop */
+    uint32_t id;       /* the caller's tag, copied to the box */
 };
 
 struct tui_ov_edge_in {
@@ -38,8 +38,8 @@ struct tui_ov_edge_in {
 };
 
 struct tui_ov_box {
-    int y, x, w;    /* the top-left corner and width; boxes are 3 rows high */
-    int label_w;    /* columns for the label; the count and loop text follow it */
+    int y, x, w; /* the top-left corner and width; boxes are 3 rows high */
+    int label_w; /* columns for the label; the count and loop text follow it */
     int layer;
     struct tui_ov_node_in node; /* as given (the label is borrowed from the caller) */
 };
@@ -57,8 +57,8 @@ struct tui_overview {
     size_t nlabels;
     struct tui_ov_label *label;
     uint32_t nlayers;
-    uint32_t nback;           /* back edges (to the same or an earlier layer) */
-    uint32_t *undrawn;        /* indices into the input edges of back edges not drawn */
+    uint32_t nback;    /* back edges (to the same or an earlier layer) */
+    uint32_t *undrawn; /* indices into the input edges of back edges not drawn */
     uint32_t nundrawn;
 };
 
@@ -69,8 +69,8 @@ void tui_overview_fini(struct tui_overview *ov);
  * (UINT32_MAX: none). Returns 0, or -1 with a reason in why (too many nodes, too wide for the
  * terminal, out of memory); ov is then empty. */
 int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *nodes, uint32_t nn,
-                        const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start,
-                        int width, char *why, size_t why_size);
+                        const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start, int width,
+                        char *why, size_t why_size);
 
 /* The text shown after a node's label: "48" or "48 ↻44" ("48 ~44" without utf8; the same
  * width), empty for count 0 and no loop. */

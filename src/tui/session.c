@@ -4,8 +4,6 @@
  * ("rule map ...", "filter path~^/usr", "g CASE", "view rules", "dt 0", "by host"). */
 #include "config.h"
 
-#include "tui/app.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,8 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
+
+#include "tui/app.h"
 #include "tui/listmodel.h"
 
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out)

@@ -52,8 +52,7 @@ static char *render(void)
         char line[128];
         char txt[64];
         tui_overview_node_text(&b->node, 0, txt, sizeof(txt));
-        snprintf(line, sizeof(line), "%.*s%s%s", b->label_w, b->node.label, txt[0] ? " " : "",
-                 txt);
+        snprintf(line, sizeof(line), "%.*s%s%s", b->label_w, b->node.label, txt[0] ? " " : "", txt);
         memcpy(t + (size_t)(b->y + 1) * w + (size_t)b->x + 1, line, strlen(line));
     }
     return t;
@@ -89,8 +88,7 @@ static void row(const char *t, int y, char *out, size_t size)
 /* ● -> a -> b -> ■ and ● -> b: b's layer is 2 (longest path), the short edge gets a dummy. */
 START_TEST(test_chain_and_long_edge)
 {
-    struct tui_ov_node_in n[] = {
-        {"S", 0, 0, 0}, {"a", 5, 0, 1}, {"b", 7, 0, 2}, {"E", 0, 0, 3}};
+    struct tui_ov_node_in n[] = {{"S", 0, 0, 0}, {"a", 5, 0, 1}, {"b", 7, 0, 2}, {"E", 0, 0, 3}};
     struct tui_ov_edge_in e[] = {{0, 1, 3}, {1, 2, 5}, {2, 3, 3}, {0, 2, 2}};
     ck_assert_int_eq(tui_overview_layout(&OV, n, 4, e, 4, 0, 40, why, sizeof(why)), 0);
     ck_assert_uint_eq(OV.nlayers, 4);
@@ -213,8 +211,8 @@ END_TEST
 /* Labels are measured as drawn: a long or escaped label is clipped to the box's label width. */
 START_TEST(test_label_width)
 {
-    struct tui_ov_node_in n[] = {
-        {"S", 0, 0, 0}, {"write:/p/scratch/a/very/long/path/name/beyond", 3, 0, 1}};
+    struct tui_ov_node_in n[] = {{"S", 0, 0, 0},
+                                 {"write:/p/scratch/a/very/long/path/name/beyond", 3, 0, 1}};
     struct tui_ov_edge_in e[] = {{0, 1, 3}};
     ck_assert_int_eq(tui_overview_layout(&OV, n, 2, e, 1, 0, 80, why, sizeof(why)), 0);
     ck_assert_int_eq(OV.box[1].label_w, TUI_OV_LABEL_MAX);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iodfg/format.h"
+
 #include "tui/app.h"
 #include "tui/overview.h"
 #include "tui/term/screen.h"
