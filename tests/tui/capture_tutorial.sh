@@ -24,7 +24,9 @@ shot() { tui_stable >"$SHOTS/$1.txt"; }
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/paper"
 tui_wait ' unmapped'
 shot paper-activities
-tui_keys 6; tui_wait 'a_host1_14637'
+tui_keys 3 o; tui_wait 'overview:'
+shot paper-overview
+tui_keys o 6; tui_wait 'a_host1_14637'
 shot paper-cases
 tui_keys G; tui_type 'cid=a'; tui_keys Enter; tui_wait '3 cases into G'
 tui_keys R; tui_type 'cid=b'; tui_keys Enter; tui_wait '3 cases into R'
