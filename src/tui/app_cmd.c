@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Command handlers of the TUI: each changes the app state and returns enum tui_result flags;
- * prompts come back through tui_app_prompt_change / tui_app_prompt_done. */
+/* Command handlers of the TUI: each changes the app state and returns enum tui_result flags
+ * (prompts they open come back in app_prompt.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "iodfg/analysis.h"
-#include "iodfg/atomicfile.h"
 #include "iodfg/buf.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
@@ -17,9 +16,10 @@
 #include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/handles.h"
-#include "iodfg/sanitize.h"
 #include "iodfg/strpool.h"
+
 #include "tui/app.h"
+#include "tui/app_cmd_priv.h"
 #include "tui/listmodel.h"
 #include "tui/undo.h"
 #include "tui/views.h"
@@ -38,19 +38,18 @@ struct tui_listmodel *tui_app_table(struct tui_app *app)
     return app->view < TUI_VIEW_COUNT ? app->lm[app->view] : NULL;
 }
 
-static void report(struct tui_app *app, const char *what, const struct iodfg_error *err)
+void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_error *err)
 {
     char msg[400];
     tui_app_set_message(app, 1, "%s: %s", what, iodfg_error_format(err, msg, sizeof(msg)));
 }
 
-/* Rebuild after a change of state; record it for undo when it worked. */
-static unsigned changed(struct tui_app *app, int filters)
+unsigned tui_app_changed(struct tui_app *app, int filters)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (tui_app_rebuild(app, filters, &err)) {
-        report(app, "rebuild", &err);
+        tui_app_report(app, "rebuild", &err);
     } else {
         tui_app_record(app);
     }
@@ -79,8 +78,8 @@ static unsigned propose(struct tui_app *app, enum tui_prompt p, const char *ext)
 {
     char name[128];
     do {
-        snprintf(name, sizeof(name), "iodfg-%s-%u.%s", tui_view_name(app->view),
-                 ++app->export_seq, ext);
+        snprintf(name, sizeof(name), "iodfg-%s-%u.%s", tui_view_name(app->view), ++app->export_seq,
+                 ext);
     } while (access(name, F_OK) == 0 && app->export_seq < 10000);
     return ask(app, p, p == TUI_PROMPT_EXPORT_DOT ? "export DOT to" : "export TSV to", name);
 }
@@ -103,7 +102,7 @@ static unsigned undo_redo(struct tui_app *app, int redo)
     memcpy(copy, snap, len);
     copy[len] = '\0';
     if (tui_app_restore(app, copy, len, &err)) {
-        report(app, redo ? "redo" : "undo", &err);
+        tui_app_report(app, redo ? "redo" : "undo", &err);
     } else {
         tui_app_set_message(app, 0, "%s", redo ? "redone" : "undone");
     }
@@ -145,10 +144,10 @@ static unsigned drill(struct tui_app *app)
     char name[256];
     snprintf(name, sizeof(name), "%s", tui_app_activity_name(app, a));
     if (tui_app_drilldown(app, a, &err)) {
-        report(app, "drill-down", &err);
+        tui_app_report(app, "drill-down", &err);
         return TUI_REDRAW;
     }
-    changed(app, 1);
+    tui_app_changed(app, 1);
     tui_listmodel_first(app->lm[TUI_VIEW_ACTIVITIES]);
     tui_app_set_message(app, 0, "drilled into %s (rule 1 and a filter added; u undoes)", name);
     return TUI_REDRAW;
@@ -175,7 +174,7 @@ static unsigned variant_selected(struct tui_app *app, int group)
     }
     struct tui_variant v = app->variants[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
     uint32_t n = group_variant(app, &v, group);
-    changed(app, 0);
+    tui_app_changed(app, 0);
     tui_app_set_message(app, 0, "%u cases of this variant into %c", n, group == 1 ? 'G' : 'R');
     return TUI_REDRAW;
 }
@@ -205,10 +204,10 @@ static unsigned show_events(struct tui_app *app, struct tui_listmodel *lm)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (iodfg_filter_stack_push_text(app->filters, f, &err)) {
-        report(app, "filter", &err);
+        tui_app_report(app, "filter", &err);
         return TUI_REDRAW;
     }
-    return changed(app, 1);
+    return tui_app_changed(app, 1);
 }
 
 /* Enter in Handles: a filter on the selected handle's path, shown in the Activities view. */
@@ -234,10 +233,10 @@ static unsigned filter_path(struct tui_app *app)
                       : iodfg_filter_stack_push_text(app->filters, f.data, &err);
     iodfg_buf_fini(&f);
     if (rc) {
-        report(app, "filter", &err);
+        tui_app_report(app, "filter", &err);
         return TUI_REDRAW;
     }
-    changed(app, 1);
+    tui_app_changed(app, 1);
     app->view = TUI_VIEW_ACTIVITIES;
     if (!app->message[0]) {
         tui_app_set_message(app, 0, "filtered to the path of handle #%u (Backspace removes it)",
@@ -260,14 +259,15 @@ static unsigned group_selected(struct tui_app *app, int group)
     int now = app->g_on[c] ? 1 : app->r_on[c] ? 2 : 0;
     tui_app_group_set(app, c, now == group ? 0 : group);
     tui_listmodel_move(lm, 1);
-    return changed(app, 0);
+    return tui_app_changed(app, 0);
 }
 
 static unsigned move(struct tui_app *app, enum tui_cmd cmd)
 {
-    long step = cmd == TUI_CMD_MOVE_UP ? -1 : cmd == TUI_CMD_MOVE_DOWN ? 1
-                : cmd == TUI_CMD_PAGE_UP   ? -20
-                : cmd == TUI_CMD_PAGE_DOWN ? 20
+    long step = cmd == TUI_CMD_MOVE_UP      ? -1
+                : cmd == TUI_CMD_MOVE_DOWN  ? 1
+                : cmd == TUI_CMD_PAGE_UP    ? -20
+                : cmd == TUI_CMD_PAGE_DOWN  ? 20
                 : cmd == TUI_CMD_MOVE_FIRST ? -1000000000L
                                             : 1000000000L;
     struct tui_listmodel *lm = tui_app_table(app);
@@ -309,7 +309,9 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
         break;
     case TUI_VIEW_GRAPH: {
         if (app->graph_overview) { // scroll; the renderer clamps to the canvas
-            v = (long)app->overview_top + (step > 100000 ? 100000 : step < -100000 ? -100000 : step);
+            v = (long)app->overview_top + (step > 100000    ? 100000
+                                           : step < -100000 ? -100000
+                                                            : step);
             app->overview_top = (int)(v < 0 ? 0 : v);
             break;
         }
@@ -387,12 +389,12 @@ static unsigned charz_cmd(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_FIT: {
         int dir = cmd == TUI_CMD_ZOOM_IN ? -1 : cmd == TUI_CMD_ZOOM_OUT ? 1 : 0;
         if (tui_charz_zoom(cz, dir)) {
-            tui_app_set_message(app, 0, "%s", dir == 0 ? "Δt is already automatic"
-                                              : cz->have ? "Δt cannot change further"
-                                                         : "wait for the results");
+            tui_app_set_message(app, 0, "%s",
+                                dir == 0   ? "Δt is already automatic"
+                                : cz->have ? "Δt cannot change further"
+                                           : "wait for the results");
         } else if (dir) {
-            tui_app_set_message(app, 0, "Δt %s",
-                                iodfg_format_duration(v, sizeof(v), cz->dt_ns, 0));
+            tui_app_set_message(app, 0, "Δt %s", iodfg_format_duration(v, sizeof(v), cz->dt_ns, 0));
         }
         break;
     }
@@ -433,7 +435,7 @@ static unsigned rules_cmd(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_RULE_ADD: {
         unsigned long at = n == 0 ? 1 : (cur < n ? cur + 1 : n + 1);
         if (iodfg_rules_insert_line(app->rules, at, "", &err)) {
-            report(app, "add", &err);
+            tui_app_report(app, "add", &err);
             return TUI_REDRAW;
         }
         app->rule_cursor = app->edit_line = at;
@@ -475,10 +477,10 @@ static unsigned rules_cmd(struct tui_app *app, enum tui_cmd cmd)
                    app->rules_path ? app->rules_path : "iodfg.rules");
     }
     if (rc) {
-        report(app, "rules", &err);
+        tui_app_report(app, "rules", &err);
         return TUI_REDRAW;
     }
-    return changed(app, 0);
+    return tui_app_changed(app, 0);
 }
 
 static unsigned threshold(struct tui_app *app, int *pct, int delta)
@@ -489,7 +491,7 @@ static unsigned threshold(struct tui_app *app, int *pct, int delta)
         return TUI_REDRAW;
     }
     *pct = v;
-    return changed(app, 0);
+    return tui_app_changed(app, 0);
 }
 
 unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
@@ -579,7 +581,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
             tui_app_set_message(app, 0, "no filter to remove");
             return TUI_REDRAW;
         }
-        return changed(app, 1);
+        return tui_app_changed(app, 1);
     case TUI_CMD_DRILL_DOWN:
         return drill(app);
     case TUI_CMD_FOLLOW:
@@ -643,7 +645,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         memset(app->g_on, 0, iodfg_eventlog_case_count(app->log));
         memset(app->r_on, 0, iodfg_eventlog_case_count(app->log));
         app->ng = app->nr = 0;
-        return changed(app, 0);
+        return tui_app_changed(app, 0);
     case TUI_CMD_VARIANTS:
         app->show_variants = !app->show_variants;
         if (app->show_variants && tui_views_variants(app)) {
@@ -670,7 +672,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         iodfg_error_clear(&err);
         const char *path = app->session_path ? app->session_path : "iodfg.session";
         if (tui_app_session_save(app, path, &err)) {
-            report(app, "session", &err);
+            tui_app_report(app, "session", &err);
         } else {
             tui_app_set_message(app, 0, "session saved to %s", path);
         }
@@ -684,242 +686,4 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         break;
     }
     return TUI_REDRAW;
-}
-
-/* ---- prompts ---- */
-
-static void rule_live(struct tui_app *app, const char *text)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (iodfg_rules_set_line(app->rules, app->edit_line, text, &err)) {
-        snprintf(app->rule_error, sizeof(app->rule_error), "%s", err.msg);
-        app->rule_error_col = err.col;
-        return;
-    }
-    app->rule_error[0] = '\0';
-    app->rule_error_col = 0;
-    if (tui_app_rebuild(app, 0, &err)) {
-        report(app, "rebuild", &err);
-    }
-}
-
-unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
-{
-    struct tui_listmodel *lm = tui_app_table(app);
-    if (app->prompt == TUI_PROMPT_SEARCH && lm) {
-        if (tui_listmodel_search_set(lm, text) == 0 && *text) {
-            tui_app_set_message(app, 0, "no match");
-        } else {
-            app->message[0] = '\0';
-        }
-    } else if (app->prompt == TUI_PROMPT_RULE) {
-        rule_live(app, text);
-    }
-    return TUI_REDRAW;
-}
-
-static unsigned rule_done(struct tui_app *app, const char *text)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    unsigned long line = app->edit_line;
-    app->edit_line = 0;
-    if (!text) { // cancelled: back to the text before the edit
-        if (app->edit_orig) {
-            iodfg_rules_set_line(app->rules, line, app->edit_orig, &err);
-        } else {
-            iodfg_rules_delete_line(app->rules, line, &err);
-        }
-        app->rule_error[0] = '\0';
-        tui_app_rebuild(app, 0, &err);
-        return TUI_REDRAW;
-    }
-    rule_live(app, text);
-    if (app->rule_error[0]) {
-        tui_app_set_message(app, 1, "rule %lu invalid (%s): the last valid text stays", line,
-                            app->rule_error);
-        app->rule_error[0] = '\0';
-    }
-    tui_app_record(app);
-    return TUI_REDRAW;
-}
-
-static unsigned write_export(struct tui_app *app, const char *path, int dot)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    int rc = dot ? tui_app_export_dot(app, &b, &err) : tui_app_export_tsv(app, &b, &err);
-    if (rc == 0) {
-        rc = iodfg_atomic_write(path, b.data ? b.data : "", b.len, 0, &err);
-    }
-    iodfg_buf_fini(&b);
-    if (rc) {
-        report(app, dot ? "export-dot" : "export-tsv", &err);
-    } else {
-        tui_app_set_message(app, 0, "wrote %s", path);
-    }
-    return TUI_REDRAW;
-}
-
-static unsigned save_rules(struct tui_app *app, const char *path)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    iodfg_rules_format(app->rules, &b);
-    if (iodfg_atomic_write(path, b.data ? b.data : "", b.len, 1, &err)) {
-        report(app, "save", &err);
-        iodfg_buf_fini(&b);
-        return TUI_REDRAW;
-    }
-    free(app->rules_saved);
-    app->rules_saved = strdup(b.data ? b.data : "");
-    if (!app->rules_path || strcmp(app->rules_path, path) != 0) {
-        free(app->rules_path);
-        app->rules_path = strdup(path);
-    }
-    iodfg_buf_fini(&b);
-    tui_app_set_message(app, 0, "rules saved to %s", path);
-    return TUI_REDRAW;
-}
-
-unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
-{
-    enum tui_prompt p = app->prompt;
-    app->prompt = TUI_PROMPT_NONE;
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    struct tui_listmodel *lm = tui_app_table(app);
-    switch (p) {
-    case TUI_PROMPT_SEARCH:
-        if (!text && lm) {
-            tui_listmodel_search_set(lm, "");
-        }
-        return TUI_REDRAW;
-    case TUI_PROMPT_RULE:
-        return rule_done(app, text);
-    case TUI_PROMPT_QUIT:
-        if (text && strcmp(text, "y") == 0) {
-            return TUI_QUIT;
-        }
-        if (text && strcmp(text, "w") == 0) {
-            save_rules(app, app->rules_path ? app->rules_path : "iodfg.rules");
-            return app->message_error ? TUI_REDRAW : TUI_QUIT;
-        }
-        return TUI_REDRAW;
-    default:
-        break;
-    }
-    if (!text || !*text) {
-        return TUI_REDRAW;
-    }
-    switch (p) {
-    case TUI_PROMPT_FILTER:
-        if (iodfg_filter_stack_push_text(app->filters, text, &err)) {
-            report(app, "filter", &err);
-            return TUI_REDRAW;
-        }
-        return changed(app, 1);
-    case TUI_PROMPT_GROUP_G:
-    case TUI_PROMPT_GROUP_R: {
-        int n = tui_app_group_match(app, text, p == TUI_PROMPT_GROUP_G ? 1 : 2, &err);
-        if (n < 0) {
-            report(app, "group", &err);
-            return TUI_REDRAW;
-        }
-        changed(app, 0);
-        tui_app_set_message(app, 0, "%d cases into %c", n, p == TUI_PROMPT_GROUP_G ? 'G' : 'R');
-        return TUI_REDRAW;
-    }
-    case TUI_PROMPT_EXPORT_DOT:
-    case TUI_PROMPT_EXPORT_TSV:
-        return write_export(app, text, p == TUI_PROMPT_EXPORT_DOT);
-    case TUI_PROMPT_SAVE_RULES:
-        return save_rules(app, text);
-    default:
-        return TUI_REDRAW;
-    }
-}
-
-/* ---- exports ---- */
-
-int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
-{
-    struct iodfg_buf comment;
-    iodfg_buf_init(&comment);
-    iodfg_buf_addf(&comment, "iodfg %s\nrules:\n", app->log_name);
-    iodfg_rules_format(app->rules, &comment);
-    iodfg_buf_add(&comment, "filters:", 8);
-    if (iodfg_filter_stack_count(app->filters)) {
-        iodfg_buf_add(&comment, " ", 1);
-        iodfg_filter_stack_format(app->filters, "  ", &comment);
-    }
-    iodfg_buf_addf(&comment, "\nthresholds: paths %d%% activities %d%%", app->path_pct,
-                   app->act_pct);
-    if (app->diff_valid) {
-        iodfg_buf_addf(&comment, "\ngroups: G %u cases, R %u cases", app->ng, app->nr);
-    }
-    struct iodfg_dot_options o;
-    iodfg_dot_options_init(&o);
-    o.comment = comment.data;
-    o.node_on = app->node_on;
-    o.edge_on = app->edge_on;
-    if (app->view == TUI_VIEW_DIFF && app->diff_valid) {
-        o.diff = &app->diff;
-    }
-    int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
-                            : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
-                                               iodfg_analysis_stats(app->an), &app->map, &o, err);
-    iodfg_buf_fini(&comment);
-    return rc;
-}
-
-int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
-{
-    struct tui_listmodel *lm = tui_app_table(app);
-    if (!lm) {
-        return iodfg_error_set(err, IODFG_E_ARG, "this view has no table");
-    }
-    size_t n = tui_listmodel_count(lm);
-    uint32_t *order = malloc((n + 1) * sizeof(*order));
-    if (!order) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    int rc = 0;
-    if (app->view == TUI_VIEW_ACTIVITIES || app->view == TUI_VIEW_TRANSITIONS) {
-        // exact values in base units from the engine's exporters, in the table's order
-        const uint32_t *rows = app->view == TUI_VIEW_ACTIVITIES ? app->act_rows : app->edge_rows;
-        for (size_t i = 0; i < n; i++) {
-            order[i] = rows[tui_listmodel_row(lm, i)];
-        }
-        rc = app->view == TUI_VIEW_ACTIVITIES
-                 ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), &app->map,
-                                               order, n, err)
-                 : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), &app->map, order, n,
-                                          err);
-    } else {
-        int nc = tui_listmodel_ncols(lm);
-        for (int c = 0; c < nc; c++) {
-            iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
-        }
-        iodfg_buf_add(out, "\n", 1);
-        for (size_t i = 0; i < n; i++) {
-            for (int c = 0; c < nc; c++) {
-                char buf[1024];
-                const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
-                if (c) {
-                    iodfg_buf_add(out, "\t", 1);
-                }
-                iodfg_sanitize_tsv(out, t, strlen(t));
-            }
-            iodfg_buf_add(out, "\n", 1);
-        }
-        rc = out->failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
-    }
-    free(order);
-    return rc;
 }

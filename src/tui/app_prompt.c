@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/* Prompt answers of the TUI (tui_app_prompt_change while typing, tui_app_prompt_done on Enter
+ * or Esc): live rule edits, filters, group patterns, file names for exports and the rules
+ * file; and the DOT and TSV exports of what is shown. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/atomicfile.h"
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
+#include "iodfg/export.h"
+#include "iodfg/sanitize.h"
+
+#include "tui/app.h"
+#include "tui/app_cmd_priv.h"
+#include "tui/listmodel.h"
+
+/* ---- prompts ---- */
+
+static void rule_live(struct tui_app *app, const char *text)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_rules_set_line(app->rules, app->edit_line, text, &err)) {
+        snprintf(app->rule_error, sizeof(app->rule_error), "%s", err.msg);
+        app->rule_error_col = err.col;
+        return;
+    }
+    app->rule_error[0] = '\0';
+    app->rule_error_col = 0;
+    if (tui_app_rebuild(app, 0, &err)) {
+        tui_app_report(app, "rebuild", &err);
+    }
+}
+
+unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (app->prompt == TUI_PROMPT_SEARCH && lm) {
+        if (tui_listmodel_search_set(lm, text) == 0 && *text) {
+            tui_app_set_message(app, 0, "no match");
+        } else {
+            app->message[0] = '\0';
+        }
+    } else if (app->prompt == TUI_PROMPT_RULE) {
+        rule_live(app, text);
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned rule_done(struct tui_app *app, const char *text)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    unsigned long line = app->edit_line;
+    app->edit_line = 0;
+    if (!text) { // cancelled: back to the text before the edit
+        if (app->edit_orig) {
+            iodfg_rules_set_line(app->rules, line, app->edit_orig, &err);
+        } else {
+            iodfg_rules_delete_line(app->rules, line, &err);
+        }
+        app->rule_error[0] = '\0';
+        tui_app_rebuild(app, 0, &err);
+        return TUI_REDRAW;
+    }
+    rule_live(app, text);
+    if (app->rule_error[0]) {
+        tui_app_set_message(app, 1, "rule %lu invalid (%s): the last valid text stays", line,
+                            app->rule_error);
+        app->rule_error[0] = '\0';
+    }
+    tui_app_record(app);
+    return TUI_REDRAW;
+}
+
+static unsigned write_export(struct tui_app *app, const char *path, int dot)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    int rc = dot ? tui_app_export_dot(app, &b, &err) : tui_app_export_tsv(app, &b, &err);
+    if (rc == 0) {
+        rc = iodfg_atomic_write(path, b.data ? b.data : "", b.len, 0, &err);
+    }
+    iodfg_buf_fini(&b);
+    if (rc) {
+        tui_app_report(app, dot ? "export-dot" : "export-tsv", &err);
+    } else {
+        tui_app_set_message(app, 0, "wrote %s", path);
+    }
+    return TUI_REDRAW;
+}
+
+static unsigned save_rules(struct tui_app *app, const char *path)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_rules_format(app->rules, &b);
+    if (iodfg_atomic_write(path, b.data ? b.data : "", b.len, 1, &err)) {
+        tui_app_report(app, "save", &err);
+        iodfg_buf_fini(&b);
+        return TUI_REDRAW;
+    }
+    free(app->rules_saved);
+    app->rules_saved = strdup(b.data ? b.data : "");
+    if (!app->rules_path || strcmp(app->rules_path, path) != 0) {
+        free(app->rules_path);
+        app->rules_path = strdup(path);
+    }
+    iodfg_buf_fini(&b);
+    tui_app_set_message(app, 0, "rules saved to %s", path);
+    return TUI_REDRAW;
+}
+
+unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
+{
+    enum tui_prompt p = app->prompt;
+    app->prompt = TUI_PROMPT_NONE;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct tui_listmodel *lm = tui_app_table(app);
+    switch (p) {
+    case TUI_PROMPT_SEARCH:
+        if (!text && lm) {
+            tui_listmodel_search_set(lm, "");
+        }
+        return TUI_REDRAW;
+    case TUI_PROMPT_RULE:
+        return rule_done(app, text);
+    case TUI_PROMPT_QUIT:
+        if (text && strcmp(text, "y") == 0) {
+            return TUI_QUIT;
+        }
+        if (text && strcmp(text, "w") == 0) {
+            save_rules(app, app->rules_path ? app->rules_path : "iodfg.rules");
+            return app->message_error ? TUI_REDRAW : TUI_QUIT;
+        }
+        return TUI_REDRAW;
+    default:
+        break;
+    }
+    if (!text || !*text) {
+        return TUI_REDRAW;
+    }
+    switch (p) {
+    case TUI_PROMPT_FILTER:
+        if (iodfg_filter_stack_push_text(app->filters, text, &err)) {
+            tui_app_report(app, "filter", &err);
+            return TUI_REDRAW;
+        }
+        return tui_app_changed(app, 1);
+    case TUI_PROMPT_GROUP_G:
+    case TUI_PROMPT_GROUP_R: {
+        int n = tui_app_group_match(app, text, p == TUI_PROMPT_GROUP_G ? 1 : 2, &err);
+        if (n < 0) {
+            tui_app_report(app, "group", &err);
+            return TUI_REDRAW;
+        }
+        tui_app_changed(app, 0);
+        tui_app_set_message(app, 0, "%d cases into %c", n, p == TUI_PROMPT_GROUP_G ? 'G' : 'R');
+        return TUI_REDRAW;
+    }
+    case TUI_PROMPT_EXPORT_DOT:
+    case TUI_PROMPT_EXPORT_TSV:
+        return write_export(app, text, p == TUI_PROMPT_EXPORT_DOT);
+    case TUI_PROMPT_SAVE_RULES:
+        return save_rules(app, text);
+    default:
+        return TUI_REDRAW;
+    }
+}
+
+/* ---- exports ---- */
+
+int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct iodfg_buf comment;
+    iodfg_buf_init(&comment);
+    iodfg_buf_addf(&comment, "iodfg %s\nrules:\n", app->log_name);
+    iodfg_rules_format(app->rules, &comment);
+    iodfg_buf_add(&comment, "filters:", 8);
+    if (iodfg_filter_stack_count(app->filters)) {
+        iodfg_buf_add(&comment, " ", 1);
+        iodfg_filter_stack_format(app->filters, "  ", &comment);
+    }
+    iodfg_buf_addf(&comment, "\nthresholds: paths %d%% activities %d%%", app->path_pct,
+                   app->act_pct);
+    if (app->diff_valid) {
+        iodfg_buf_addf(&comment, "\ngroups: G %u cases, R %u cases", app->ng, app->nr);
+    }
+    struct iodfg_dot_options o;
+    iodfg_dot_options_init(&o);
+    o.comment = comment.data;
+    o.node_on = app->node_on;
+    o.edge_on = app->edge_on;
+    if (app->view == TUI_VIEW_DIFF && app->diff_valid) {
+        o.diff = &app->diff;
+    }
+    int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
+                            : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
+                                               iodfg_analysis_stats(app->an), &app->map, &o, err);
+    iodfg_buf_fini(&comment);
+    return rc;
+}
+
+int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct tui_listmodel *lm = tui_app_table(app);
+    if (!lm) {
+        return iodfg_error_set(err, IODFG_E_ARG, "this view has no table");
+    }
+    size_t n = tui_listmodel_count(lm);
+    uint32_t *order = malloc((n + 1) * sizeof(*order));
+    if (!order) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    int rc = 0;
+    if (app->view == TUI_VIEW_ACTIVITIES || app->view == TUI_VIEW_TRANSITIONS) {
+        // exact values in base units from the engine's exporters, in the table's order
+        const uint32_t *rows = app->view == TUI_VIEW_ACTIVITIES ? app->act_rows : app->edge_rows;
+        for (size_t i = 0; i < n; i++) {
+            order[i] = rows[tui_listmodel_row(lm, i)];
+        }
+        rc = app->view == TUI_VIEW_ACTIVITIES
+                 ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), &app->map, order,
+                                               n, err)
+                 : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), &app->map, order, n,
+                                          err);
+    } else {
+        int nc = tui_listmodel_ncols(lm);
+        for (int c = 0; c < nc; c++) {
+            iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
+        }
+        iodfg_buf_add(out, "\n", 1);
+        for (size_t i = 0; i < n; i++) {
+            for (int c = 0; c < nc; c++) {
+                char buf[1024];
+                const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
+                if (c) {
+                    iodfg_buf_add(out, "\t", 1);
+                }
+                iodfg_sanitize_tsv(out, t, strlen(t));
+            }
+            iodfg_buf_add(out, "\n", 1);
+        }
+        rc = out->failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    }
+    free(order);
+    return rc;
+}
