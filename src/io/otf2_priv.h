@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* The OTF2 reader's shared state (one struct otf2_rd per archive) and the helpers its three
+ * parts share: definitions (otf2_defs.c), each location's I/O events (otf2_events.c) and the
+ * driver (otf2_read.c). Only these files include <otf2/otf2.h>. */
+#ifndef IODFG_IO_OTF2_PRIV_H
+#define IODFG_IO_OTF2_PRIV_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/error.h"
+
+struct iodfg_eventlog;
+struct iodfg_strace_result;
+
+struct otf2_string {
+    char *text;
+    uint32_t id; /* in the log's pool; UINT32_MAX until interned */
+};
+struct otf2_node {
+    uint8_t defined;
+    OTF2_StringRef name, cls;
+    OTF2_SystemTreeNodeRef parent;
+};
+struct otf2_group {
+    uint8_t defined;
+    OTF2_StringRef name;
+    OTF2_SystemTreeNodeRef node;
+};
+struct otf2_location {
+    OTF2_LocationRef ref;
+    OTF2_StringRef name;
+    OTF2_LocationGroupRef group;
+};
+struct otf2_region {
+    uint8_t defined;
+    OTF2_StringRef name;
+    OTF2_RegionRole role;
+    OTF2_Paradigm paradigm;
+};
+struct otf2_paradigm {
+    uint8_t defined;
+    OTF2_StringRef ident;
+};
+struct otf2_file {
+    uint8_t defined;
+    OTF2_StringRef name;
+};
+struct otf2_handle {
+    uint8_t defined, has_state;
+    OTF2_StringRef name;
+    OTF2_IoFileRef file;
+    OTF2_IoParadigmRef paradigm;
+    OTF2_IoHandleFlag flags;
+    OTF2_IoHandleRef parent;
+    OTF2_IoAccessMode mode;
+    OTF2_IoStatusFlag status;
+};
+
+/* An operation begun and not yet completed. */
+struct otf2_pending {
+    OTF2_IoHandleRef handle;
+    uint64_t matching;
+    int64_t start_ns, offset;
+    uint64_t req;
+    OTF2_IoOperationMode mode;
+    uint32_t call;
+};
+
+struct otf2_rd {
+    struct iodfg_eventlog *log;
+    struct iodfg_error *err;
+    struct iodfg_strace_result *res;
+    const char *path;
+    int failed;
+    uint64_t resolution, offset;
+    struct otf2_string *strings;
+    struct otf2_node *nodes;
+    struct otf2_group *groups;
+    struct otf2_region *regions;
+    struct otf2_paradigm *paradigms;
+    struct otf2_file *files;
+    struct otf2_handle *handles;
+    uint32_t nstrings, nnodes, ngroups, nregions, nparadigms, nfiles, nhandles;
+    struct otf2_location *locs;
+    size_t nlocs, locs_cap;
+    /* the location being read */
+    size_t loc;
+    int case_open;
+    uint64_t unmatched; /* of this location */
+    uint64_t seq;
+    uint32_t *hmap; /* IoHandle ref -> handle id in the log (0 = none yet), nhandles entries */
+    int64_t *pos;   /* IoHandle ref -> position implied by the trace, IODFG_UNKNOWN if not */
+    uint32_t *stack;
+    size_t depth, stack_cap;
+    struct otf2_pending *pending;
+    size_t npending, pending_cap;
+};
+
+/* Ids of definitions are dense in practice; larger ones are taken as a broken archive. */
+#define OTF2_MAX_REF (1u << 24)
+
+/* Set err from msg, mark the read failed and stop libotf2's reading. */
+OTF2_CallbackCode iodfg_otf2_fail(struct otf2_rd *r, enum iodfg_status code, const char *msg);
+/* The definition slot ref of a table (grown and zeroed as needed); NULL with err set. */
+void *iodfg_otf2_def(struct otf2_rd *r, void **arr, uint32_t *n, size_t size, uint64_t ref);
+/* A definition string ("" when undefined). */
+const char *iodfg_otf2_text(const struct otf2_rd *r, OTF2_StringRef s);
+/* String s interned in the log's pool (cached); UINT32_MAX when out of memory. */
+uint32_t iodfg_otf2_str_id(struct otf2_rd *r, OTF2_StringRef s);
+/* s interned in the log's pool; UINT32_MAX when out of memory. */
+uint32_t iodfg_otf2_intern(struct otf2_rd *r, const char *s);
+/* Trace ticks -> nanoseconds since the clock's global offset. */
+int64_t iodfg_otf2_to_ns(const struct otf2_rd *r, OTF2_TimeStamp t);
+
+/* Read the global definitions into r (otf2_defs.c). 0, or -1 with err set. */
+int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd);
+
+/* Open the case of location li / close it (otf2_events.c). 0, or -1 with err set. */
+int iodfg_otf2_location_begin(struct otf2_rd *r, size_t li);
+int iodfg_otf2_location_end(struct otf2_rd *r);
+/* Register the event callbacks of the I/O records. */
+void iodfg_otf2_set_event_callbacks(OTF2_EvtReaderCallbacks *cb);
+
+#endif
