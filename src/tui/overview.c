@@ -241,6 +241,27 @@ static int node_center(const struct node *n)
     return n->x + n->w / 2;
 }
 
+/* Assign node u's out ports (out = 1: towards the other end of each hop, back edges towards
+ * their channel on the right) or in ports (out = 0: from where each line comes). */
+static void node_ports(struct lay *L, int u, int out, int width, struct port_ref *pr)
+{
+    int k = 0;
+    for (uint32_t s = 0; s < L->ns; s++) {
+        struct seg *g = &L->s[s];
+        if ((out ? g->from : g->to) == u) {
+            pr[k++] = (struct port_ref){node_center(&L->n[out ? g->to : g->from]),
+                                        out ? &g->px0 : &g->px1};
+        }
+    }
+    for (uint32_t b = 0; b < L->nb; b++) {
+        struct back *bk = &L->b[b];
+        if ((out ? bk->from : bk->to) == u) {
+            pr[k++] = (struct port_ref){bk->chan + width, out ? &bk->px0 : &bk->px1};
+        }
+    }
+    assign_ports(&L->n[u], pr, k);
+}
+
 /* ---- drawing on the grid ---- */
 
 static void bits(struct tui_overview *ov, int y, int x, uint8_t b)
@@ -550,30 +571,8 @@ int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *no
         return fail(ov, &L, why, why_size, "out of memory");
     }
     for (uint32_t u = 0; u < L.nn; u++) {
-        int k = 0;
-        for (uint32_t s = 0; s < L.ns; s++) {
-            if (L.s[s].from == (int)u) {
-                pr[k++] = (struct port_ref){node_center(&L.n[L.s[s].to]), &L.s[s].px0};
-            }
-        }
-        for (uint32_t b = 0; b < L.nb; b++) {
-            if (L.b[b].from == (int)u) {
-                pr[k++] = (struct port_ref){L.b[b].chan + width, &L.b[b].px0};
-            }
-        }
-        assign_ports(&L.n[u], pr, k);
-        k = 0;
-        for (uint32_t s = 0; s < L.ns; s++) {
-            if (L.s[s].to == (int)u) {
-                pr[k++] = (struct port_ref){node_center(&L.n[L.s[s].from]), &L.s[s].px1};
-            }
-        }
-        for (uint32_t b = 0; b < L.nb; b++) {
-            if (L.b[b].to == (int)u) {
-                pr[k++] = (struct port_ref){L.b[b].chan + width, &L.b[b].px1};
-            }
-        }
-        assign_ports(&L.n[u], pr, k);
+        node_ports(&L, (int)u, 1, width, pr);
+        node_ports(&L, (int)u, 0, width, pr);
     }
     free(pr);
     // tracks per gap g (above layer g; gap nl is below the last layer)
