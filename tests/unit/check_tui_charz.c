@@ -327,8 +327,8 @@ START_TEST(test_session_params)
     iodfg_buf_init(&b);
     ck_assert_int_eq(tui_app_session_format(APP, &b), 0);
     ck_assert_ptr_nonnull(strstr(b.data, "\ndt 20000000\nby file\nthreshold 4096\n"));
-    char path[512];
-    snprintf(path, sizeof(path), "%s/c.session", testutil_tmpdir());
+    char path[512], *dir = testutil_tmpdir();
+    snprintf(path, sizeof(path), "%s/c.session", dir);
     struct iodfg_error err;
     iodfg_error_clear(&err);
     ck_assert_int_eq(tui_app_session_save(APP, path, &err), 0);
@@ -353,6 +353,8 @@ START_TEST(test_session_params)
     ck_assert_int_eq(tui_app_session_load(APP, path, &err), -1);
     ck_assert_int_eq(err.line, 2);
     iodfg_buf_fini(&b);
+    testutil_rmtree(dir);
+    free(dir);
 }
 END_TEST
 
