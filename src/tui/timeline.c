@@ -72,20 +72,72 @@ void tui_app_graph_update(struct tui_app *app)
     }
 }
 
-/* ---- timeline ---- */
+/* ---- timeline ----
+ *
+ * What a cell shows. Each event occupies [start, start + max(dur, 1)) (an unknown or zero
+ * duration is one nanosecond). For row r (a case) and bin [bs, be):
+ *   busy = the summed overlap of the row's events with the bin, over the bin length;
+ *   k    = how many of the row's events touch the bin (start < be and end > bs);
+ *   cover = 0 when k = 0, else min(1, max(busy, 0.02 k)):
+ * the busy fraction, but at least 0.02 per event in the bin, so an instant still shows and
+ * many short calls add up. The concurrency sparkline is the sum of the rows' covers per bin
+ * (mean concurrency), and the peak is its first highest bin.
+ *
+ * How it is computed without visiting the events of the window: with times relative to t0,
+ * S(t) = sum over starts s < t of (t - s) - sum over ends e <= t of (t - e) is the busy time of
+ * the row before t, so busy = (S(be) - S(bs)) / bin, and k = #(starts < be) - #(ends <= bs).
+ * The index keeps, per row, the prefix sums of the starts (in start order) and of the ends
+ * (sorted), 16 bytes an event, and every TL_STEP-th start and end apart (the samples); so each
+ * bin edge costs a step along the samples, two searches among TL_STEP slots and a few
+ * subtractions: a frame costs rows x bins, whatever the number of events in the window. The
+ * sums are taken modulo 2^64: every difference used is exact because its true value is below
+ * 2^63 (k < 50 events of at most one bin each; with 50 or more the cell is full anyway). */
 
-static int64_t ev_end(const struct iodfg_columns *col, uint64_t i)
+/* Every TL_STEP-th slot of the index is sampled (tl->coarse). */
+#define TL_STEP 8
+
+static int64_t ev_dur(const struct iodfg_columns *col, uint64_t i)
 {
     int64_t d = col->dur_ns ? col->dur_ns[i] : 0;
-    return col->start_ns[i] + (d == IODFG_UNKNOWN || d < 1 ? 1 : d);
+    return d == IODFG_UNKNOWN || d < 1 ? 1 : d;
+}
+
+/* Free the index; keep: but its two big arrays, for the next build to reuse (their pages are
+ * already mapped, which is most of a build's cost). */
+static void free_index(struct tui_timeline *tl, int keep)
+{
+    free(tl->group_ev);
+    free(tl->group_row);
+    free(tl->row_case);
+    free(tl->row_start);
+    free(tl->row_off);
+    tl->group_ev = tl->group_row = tl->row_start = tl->row_off = NULL;
+    tl->row_case = tl->rows = NULL;
+    if (!keep) {
+        free(tl->sums);
+        free(tl->coarse);
+        tl->sums = tl->coarse = NULL;
+        tl->sums_cap = tl->coarse_cap = 0;
+    }
+    tl->ngroups = tl->nrows = 0;
+    tl->index_stamp = 0;
+}
+
+/* Grow *p to at least n slots (kept when large enough). */
+static int reserve_sums(struct tui_timeline_sums **p, uint64_t *cap, uint64_t n)
+{
+    if (*cap >= n && *p) {
+        return 0;
+    }
+    free(*p);
+    *p = malloc((size_t)n * sizeof(**p));
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
 }
 
 void tui_app_timeline_free(struct tui_timeline *tl)
 {
-    free(tl->rows);
-    free(tl->row_off);
-    free(tl->ev);
-    free(tl->row_maxdur);
+    free_index(tl, 0);
     free(tl->cover);
     free(tl->conc);
     free(tl->fit_cover);
@@ -93,44 +145,59 @@ void tui_app_timeline_free(struct tui_timeline *tl)
     free(tl->events);
     tl->fit_cover = tl->fit_conc = NULL;
     tl->fit_stamp = 0;
-    tl->rows = NULL;
-    tl->row_off = tl->ev = tl->events = NULL;
-    tl->row_maxdur = NULL;
+    tl->events = NULL;
     tl->cover = tl->conc = NULL;
-    tl->nrows = 0;
     tl->nevents = 0;
-    tl->index_stamp = tl->stamp = 0;
+    tl->stamp = 0;
 }
 
-/* The index of activity a's selected events (all mapped ones for UINT32_MAX): one pass over
- * the selection, then only when the rebuild or the activity changes. */
-static int build_index(struct tui_app *app, struct tui_timeline *tl, uint32_t a)
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The group of event i: its activity (all mapped events are group 0 with all), or UINT32_MAX. */
+static inline uint32_t ev_group(const uint32_t *act, const uint32_t *key, uint64_t i,
+                                uint32_t ngroups, int all)
+{
+    uint32_t g = act[key[i]];
+    if (g == IODFG_NO_ACTIVITY) {
+        return UINT32_MAX;
+    }
+    return all ? 0 : g < ngroups ? g : UINT32_MAX;
+}
+
+/* The index of every activity's selected events (or of all mapped ones as one group): two
+ * passes over the selection and one over the index, only when the rebuild changes (a change
+ * of activity then costs nothing). Rows of a group are its cases in case order; the events of
+ * a row are in start order (as the log keeps a case). */
+static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(app->log);
     const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
     const uint32_t *act = iodfg_analysis_activities(app->an);
-    const struct iodfg_stats *st = iodfg_analysis_stats(app->an);
     uint32_t nc = iodfg_eventlog_case_count(app->log);
-    uint64_t cap = a != UINT32_MAX && a < st->nactivities ? st->act[a].count
-                                                          : iodfg_eventlog_event_count(app->log);
-    free(tl->rows);
-    free(tl->row_off);
-    free(tl->ev);
-    free(tl->row_maxdur);
-    tl->rows = malloc(((size_t)nc + 1) * sizeof(uint32_t));
-    tl->row_off = malloc(((size_t)nc + 2) * sizeof(uint64_t));
-    tl->row_maxdur = malloc(((size_t)nc + 1) * sizeof(int64_t));
-    tl->ev = malloc(((size_t)cap + 1) * sizeof(uint64_t));
-    tl->nrows = 0;
-    tl->index_stamp = 0;
-    tl->fit_stamp = 0; // the cached fit grid belonged to the old index
-    if (!tl->rows || !tl->row_off || !tl->row_maxdur || !tl->ev) {
-        return -1;
+    uint32_t ng = all ? 1 : iodfg_analysis_stats(app->an)->nactivities;
+    free_index(tl, 1);
+    tl->fit_stamp = 0;             // the cached fit grid belonged to the old index
+    tl->activity = UINT32_MAX - 1; // no activity's rows until timeline_index picks them
+    tl->ngroups = ng;
+    tl->all_index = all;
+    tl->group_ev = calloc((size_t)ng + 1, sizeof(uint64_t));
+    tl->group_row = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint64_t *fill = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint64_t *rfill = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint32_t *last = calloc((size_t)ng + 1, sizeof(uint32_t)); // case + 1 of the group's last row
+    uint64_t *prev = calloc((size_t)ng + 1, sizeof(uint64_t)); // the last end in the group's row
+    uint8_t *unsorted = NULL; // rows whose ends are out of start order
+    int rc = -1;
+    if (!tl->group_ev || !tl->group_row || !fill || !rfill || !last || !prev) {
+        goto out;
     }
-    uint64_t n = 0;
+    // pass 1: the span, and the events and rows of each group
     int have = 0;
     tl->t0_ns = tl->t1_ns = 0;
-    tl->row_off[0] = 0;
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
         if (!iodfg_dfg_case_range(app->log, sel, c, &lo, &hi)) {
@@ -139,84 +206,316 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, uint32_t a)
         // the span covers every selected event, whatever the activity
         int64_t s = col->start_ns[lo], emax = s;
         for (uint64_t i = hi; i > lo && i + 64 > hi; i--) {
-            int64_t e = ev_end(col, i - 1) - (col->dur_ns && col->dur_ns[i - 1] > 0 ? 0 : 1);
+            int64_t e = col->start_ns[i - 1] + ev_dur(col, i - 1) -
+                        (col->dur_ns && col->dur_ns[i - 1] > 0 ? 0 : 1);
             emax = e > emax ? e : emax;
         }
         tl->t0_ns = !have || s < tl->t0_ns ? s : tl->t0_ns;
         tl->t1_ns = !have || emax > tl->t1_ns ? emax : tl->t1_ns;
         have = 1;
-        uint64_t first = n;
-        int64_t maxdur = 0;
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t ea = act[col->key[i]];
-            if (ea == IODFG_NO_ACTIVITY || (a != UINT32_MAX && ea != a)) {
-                continue;
-            }
-            if (n == cap) { // the stats' count is the expected size; grow if it is short
-                uint64_t *p = realloc(tl->ev, ((size_t)cap * 2 + 16) * sizeof(uint64_t));
-                if (!p) {
-                    return -1;
+            uint32_t g = ev_group(act, col->key, i, ng, all);
+            if (g != UINT32_MAX) {
+                fill[g]++;
+                if (last[g] != c + 1) {
+                    last[g] = c + 1;
+                    rfill[g]++;
                 }
-                tl->ev = p;
-                cap = cap * 2 + 15;
             }
-            tl->ev[n++] = i;
-            int64_t d = ev_end(col, i) - col->start_ns[i];
-            maxdur = d > maxdur ? d : maxdur;
-        }
-        if (n > first) {
-            tl->row_maxdur[tl->nrows] = maxdur;
-            tl->rows[tl->nrows++] = c;
-            tl->row_off[tl->nrows] = n;
         }
     }
     if (tl->t1_ns <= tl->t0_ns) {
         tl->t1_ns = tl->t0_ns + 1;
     }
-    tl->activity = a;
+    for (uint32_t g = 0; g < ng; g++) { // counts to offsets
+        tl->group_ev[g + 1] = tl->group_ev[g] + fill[g];
+        tl->group_row[g + 1] = tl->group_row[g] + rfill[g];
+        fill[g] = tl->group_ev[g];
+        rfill[g] = tl->group_row[g];
+        last[g] = 0;
+    }
+    uint64_t nev = tl->group_ev[ng], nrow = tl->group_row[ng];
+    tl->row_case = malloc(((size_t)nrow + 1) * sizeof(uint32_t));
+    tl->row_start = malloc(((size_t)nrow + 1) * sizeof(uint64_t));
+    unsorted = calloc((size_t)nrow + 1, 1);
+    if (reserve_sums(&tl->sums, &tl->sums_cap, nev + 1) ||
+        reserve_sums(&tl->coarse, &tl->coarse_cap, nev / TL_STEP + 1) || !tl->row_case ||
+        !tl->row_start || !unsorted) {
+        goto out;
+    }
+    // pass 2: each event's relative start and end at its slot + 1, the rows where they begin
+    struct tui_timeline_sums *sm = tl->sums;
+    for (uint32_t c = 0; c < nc; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(app->log, sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t i = lo; i < hi; i++) {
+            uint32_t g = ev_group(act, col->key, i, ng, all);
+            if (g == UINT32_MAX) {
+                continue;
+            }
+            uint64_t at = fill[g]++;
+            if (last[g] != c + 1) {
+                last[g] = c + 1;
+                tl->row_case[rfill[g]] = c;
+                tl->row_start[rfill[g]++] = at;
+                prev[g] = 0;
+            }
+            uint64_t s = (uint64_t)(col->start_ns[i] - tl->t0_ns);
+            uint64_t e = s + (uint64_t)ev_dur(col, i);
+            sm[at + 1].s = s;
+            sm[at + 1].e = e;
+            unsorted[rfill[g] - 1] |= e < prev[g];
+            prev[g] = e;
+        }
+    }
+    tl->row_start[nrow] = nev;
+    // the ends of a row in order (already so unless its events overlap)
+    uint64_t *tmp = NULL;
+    size_t tmp_cap = 0;
+    for (uint64_t r = 0; r < nrow; r++) {
+        uint64_t a = tl->row_start[r] + 1, b = tl->row_start[r + 1] + 1, j;
+        if (!unsorted[r]) {
+            continue;
+        }
+        if (b - a > tmp_cap) {
+            free(tmp);
+            tmp_cap = (size_t)(b - a);
+            tmp = malloc(tmp_cap * sizeof(*tmp));
+            if (!tmp) {
+                goto out;
+            }
+        }
+        for (j = a; j < b; j++) {
+            tmp[j - a] = sm[j].e;
+        }
+        qsort(tmp, (size_t)(b - a), sizeof(*tmp), cmp_u64);
+        for (j = a; j < b; j++) {
+            sm[j].e = tmp[j - a];
+        }
+    }
+    free(tmp);
+    // the samples, then the prefix sums
+    sm[0].s = sm[0].e = 0;
+    for (uint64_t j = 1, k = 0, next = 1; j <= nev; j++) {
+        if (j == next) {
+            tl->coarse[k++] = sm[j];
+            next += TL_STEP;
+        }
+        sm[j].s += sm[j - 1].s;
+        sm[j].e += sm[j - 1].e;
+    }
     tl->index_stamp = app->generation + 1;
+    rc = 0;
+out:
+    free(fill);
+    free(rfill);
+    free(last);
+    free(unsorted);
+    free(prev);
+    if (rc) {
+        free_index(tl, 0);
+    }
+    return rc;
+}
+
+/* Make the index current and point the rows at activity a's (a new row_off from 0). */
+static int timeline_index(struct tui_app *app, struct tui_timeline *tl, uint32_t a)
+{
+    int all = a == UINT32_MAX;
+    if ((tl->index_stamp != app->generation + 1 || tl->all_index != all) &&
+        build_index(app, tl, all)) {
+        return -1;
+    }
+    if (tl->activity == a && tl->row_off) {
+        return 0;
+    }
+    uint32_t g = all ? 0 : a;
+    uint64_t r0 = 0, r1 = 0;
+    if (g < tl->ngroups) {
+        r0 = tl->group_row[g];
+        r1 = tl->group_row[g + 1];
+    }
+    free(tl->row_off);
+    tl->row_off = malloc(((size_t)(r1 - r0) + 1) * sizeof(uint64_t));
+    tl->nrows = 0;
+    tl->fit_stamp = 0; // the cached fit grid belonged to the old activity
+    if (!tl->row_off) {
+        tl->activity = UINT32_MAX - 1;
+        return -1;
+    }
+    tl->rows = tl->row_case + r0;
+    tl->nrows = (uint32_t)(r1 - r0);
+    tl->ev_base = r1 > r0 ? tl->row_start[r0] : 0;
+    for (uint64_t r = r0; r <= r1; r++) {
+        tl->row_off[r - r0] = r1 > r0 ? tl->row_start[r] - tl->ev_base : 0;
+    }
+    tl->activity = a;
     if (tl->cursor >= tl->nrows) {
         tl->cursor = tl->nrows ? tl->nrows - 1 : 0;
     }
     return 0;
 }
 
-/* Add row r's events inside [from, to) to its cover bins (events are in start order, so a
- * binary search skips everything that ends before the window). */
-static void bin_row(const struct iodfg_columns *col, struct tui_timeline *tl, uint32_t r,
-                    float *row, int64_t to)
+/* Value j of the row (start or sorted end), from its prefix sums. */
+static inline uint64_t row_start(const struct tui_timeline_sums *sm, uint64_t j)
 {
-    uint64_t lo = tl->row_off[r], hi = tl->row_off[r + 1];
-    int64_t early = tl->from_ns - tl->row_maxdur[r];
+    return sm[j + 1].s - sm[j].s;
+}
+
+static inline uint64_t row_end(const struct tui_timeline_sums *sm, uint64_t j)
+{
+    return sm[j + 1].e - sm[j].e;
+}
+
+/* The number of the row's n starts below t (ends: at or below t), known to lie in [lo, hi]. */
+static inline uint64_t count_below(const struct tui_timeline_sums *sm, int ends, uint64_t lo,
+                                   uint64_t hi, uint64_t t)
+{
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (col->start_ns[tl->ev[mid]] < early) {
+        if (ends ? row_end(sm, mid) <= t : row_start(sm, mid) < t) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    for (uint64_t j = lo; j < tl->row_off[r + 1]; j++) {
-        uint64_t i = tl->ev[j];
-        int64_t s = col->start_ns[i];
-        if (s >= to) {
-            break;
-        }
-        int64_t e = ev_end(col, i);
-        if (e <= tl->from_ns) {
-            continue;
-        }
-        s = s < tl->from_ns ? tl->from_ns : s;
-        e = e > to ? to : e;
-        for (int64_t b = (s - tl->from_ns) / tl->bin_ns; b < tl->nbins; b++) {
-            int64_t bs = tl->from_ns + b * tl->bin_ns, be = bs + tl->bin_ns;
-            if (bs >= e) {
+    return lo;
+}
+
+/* Where the count of a row's values below t lies, from the samples below t among the row's
+ * m samples (relative index off + i * TL_STEP): [*lo, *hi], at most TL_STEP wide. */
+static inline void sample_window(uint64_t below, uint64_t off, uint64_t n, uint64_t *lo,
+                                 uint64_t *hi)
+{
+    uint64_t h = off + below * TL_STEP;
+    *lo = below ? h - TL_STEP + 1 : 0;
+    *hi = h < n ? h : n;
+}
+
+/* The number of samples cs[lo..hi) below t (ends: at or below t), the first lo known to be:
+ * a gallop away from the guess g, then a binary search. */
+static uint64_t samples_below(const struct tui_timeline_sums *cs, int ends, uint64_t lo,
+                              uint64_t hi, uint64_t g, uint64_t t)
+{
+#define BELOW(j) (ends ? cs[j].e <= t : cs[j].s < t)
+    g = g < lo ? lo : g > hi ? hi : g;
+    uint64_t step = 1;
+    if (g < hi && BELOW(g)) { // the answer is above g
+        lo = g + 1;
+        for (;;) {
+            uint64_t p = lo + step - 1;
+            if (p >= hi) {
                 break;
             }
-            int64_t ov = (e < be ? e : be) - (s > bs ? s : bs);
-            float f = (float)ov / (float)tl->bin_ns;
-            row[b] += f < 0.02f ? 0.02f : f; // an instant still shows
+            if (!BELOW(p)) {
+                hi = p;
+                break;
+            }
+            lo = p + 1;
+            step *= 2;
         }
+    } else { // at or below g
+        hi = g;
+        while (hi - lo >= step) {
+            uint64_t p = hi - step;
+            if (BELOW(p)) {
+                lo = p + 1;
+                break;
+            }
+            hi = p;
+            step *= 2;
+        }
+    }
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (BELOW(mid)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+#undef BELOW
+}
+
+/* The first phase of a row's cover: where each of the nbins + 1 bin edges t, t + bin, ... lies
+ * among the row's n events (index slots [a, a + n), sm = sums + a, so sm[0] is the sum before
+ * the row), found among the samples (which lie together) within TL_STEP slots for the starts
+ * and for the ends: win gets 4 values an edge. The slots the second phase reads are asked
+ * from memory now, so that their loads overlap (with the rest of the frame's work) instead of
+ * waiting in turn. Returns the number of bins to compute (past it every event has ended). */
+static int locate_row(const struct tui_timeline_sums *sm, const struct tui_timeline_sums *coarse,
+                      uint64_t a, uint64_t n, uint64_t t, uint64_t bin, int nbins, uint64_t *win)
+{
+    if (n == 0) {
+        return 0;
+    }
+    uint64_t k0 = (a + TL_STEP - 1) / TL_STEP, m = (a + n + TL_STEP - 1) / TL_STEP - k0;
+    uint64_t off = k0 * TL_STEP - a;
+    const struct tui_timeline_sums *cs = coarse + k0;
+    // the first edge among the samples (from where the row's mean rate puts it), then walk on
+    uint64_t g = 0;
+    if (m > 1 && t > cs[0].s) {
+        uint64_t span = cs[m - 1].s - cs[0].s;
+        g = t > cs[m - 1].s || span == 0
+                ? m - 1
+                : (uint64_t)((double)(t - cs[0].s) / (double)span * (double)(m - 1));
+    }
+    uint64_t bs = samples_below(cs, 0, 0, m, g, t);
+    uint64_t be = samples_below(cs, 1, 0, bs, bs, t); // no more ends than starts below t
+    for (int b = 0; b <= nbins; b++) {
+        uint64_t u = t + (uint64_t)b * bin;
+        while (bs < m && cs[bs].s < u) {
+            bs++;
+        }
+        while (be < m && cs[be].e <= u) {
+            be++;
+        }
+        uint64_t *w = win + 4 * b;
+        sample_window(bs, off, n, &w[0], &w[1]);
+        sample_window(be, off, n, &w[2], &w[3]);
+#if defined(__GNUC__)
+        for (int h = 0; h < 4; h += 2) { // the search reads sm[lo] .. sm[hi]: 4 slots a line
+            for (uint64_t j = w[h]; j < w[h + 1] + 4; j += 4) {
+                __builtin_prefetch(sm + (j < w[h + 1] ? j : w[h + 1]));
+            }
+        }
+#endif
+        if (w[2] >= n) { // every event ended: nothing further on
+            return b;
+        }
+    }
+    return nbins;
+}
+
+/* The second phase: the exact counts and sums at each edge, the covers of the first nb bins
+ * into row (the others stay 0, as do cells nothing touches). */
+static void cover_row(const struct tui_timeline_sums *sm, uint64_t t, uint64_t bin, int nb,
+                      const uint64_t *win, float *row)
+{
+    uint64_t ns = count_below(sm, 0, win[0], win[1], t);
+    uint64_t ne = count_below(sm, 1, win[2], win[3] < ns ? win[3] : ns, t);
+    // busy time before t, modulo 2^64
+    uint64_t busy = ns * t - (sm[ns].s - sm[0].s) - (ne * t - (sm[ne].e - sm[0].e));
+    for (int b = 0; b < nb; b++) {
+        const uint64_t *w = win + 4 * (b + 1);
+        uint64_t u = t + bin;
+        uint64_t ns1 = count_below(sm, 0, w[0], w[1], u);
+        uint64_t k = ns1 - ne; // started before the bin's end, not ended at its start
+        uint64_t ne1 = count_below(sm, 1, w[2], w[3] < ns1 ? w[3] : ns1, u);
+        uint64_t busy1 = ns1 * u - (sm[ns1].s - sm[0].s) - (ne1 * u - (sm[ne1].e - sm[0].e));
+        if (k) {
+            double f = k >= 50 ? 1.0 : (double)(busy1 - busy) / (double)bin;
+            double mk = 0.02 * (double)k; // an instant still shows
+            f = f < mk ? mk : f;
+            row[b] = f > 1.0 ? 1.0f : (float)f;
+        }
+        t = u;
+        ns = ns1;
+        ne = ne1;
+        busy = busy1;
     }
 }
 
@@ -231,8 +530,7 @@ int tui_app_timeline(struct tui_app *app, int nbins)
         tl->cover) {
         return 0; // cached (zoom and pan reset the stamp)
     }
-    if ((tl->index_stamp != app->generation + 1 || tl->activity != a) &&
-        build_index(app, tl, a)) {
+    if (timeline_index(app, tl, a)) {
         return -1;
     }
     int64_t whole = tl->t1_ns - tl->t0_ns;
@@ -266,17 +564,38 @@ int tui_app_timeline(struct tui_app *app, int nbins)
         tl->stamp = app->generation + 1;
         return 0;
     }
-    const struct iodfg_columns *col = iodfg_eventlog_columns(app->log);
-    int64_t to = tl->from_ns + tl->bin_ns * nbins;
+    uint64_t from = (uint64_t)(tl->from_ns - tl->t0_ns);
     float peak = 0;
+    size_t wn = ((size_t)nbins + 1) * 4;
+    uint64_t *buf = malloc(2 * wn * sizeof(uint64_t));
+    if (!buf) {
+        return -1;
+    }
+    uint64_t *win = buf, *wnext = buf + wn;
+    // row r + 1 is located before row r is computed (see locate_row)
+    const struct tui_timeline_sums *sm = tl->sums + tl->ev_base;
+    uint64_t bin = (uint64_t)tl->bin_ns;
+    int nb = tl->nrows
+                 ? locate_row(sm, tl->coarse, tl->ev_base, tl->row_off[1], from, bin, nbins, win)
+                 : 0;
     for (uint32_t r = 0; r < tl->nrows; r++) {
+        int nb_next = 0;
+        if (r + 1 < tl->nrows) {
+            uint64_t o = tl->row_off[r + 1];
+            nb_next = locate_row(sm + o, tl->coarse, tl->ev_base + o, tl->row_off[r + 2] - o, from,
+                                 bin, nbins, wnext);
+        }
         float *row = tl->cover + (size_t)r * (size_t)nbins;
-        bin_row(col, tl, r, row, to);
+        cover_row(sm + tl->row_off[r], from, bin, nb, win, row);
         for (int b = 0; b < nbins; b++) {
-            row[b] = row[b] > 1.0f ? 1.0f : row[b];
             tl->conc[b] += row[b];
         }
+        uint64_t *w = win;
+        win = wnext;
+        wnext = w;
+        nb = nb_next;
     }
+    free(buf);
     for (int b = 0; b < nbins; b++) {
         if (tl->conc[b] > peak) {
             peak = tl->conc[b];
@@ -289,7 +608,7 @@ int tui_app_timeline(struct tui_app *app, int nbins)
         tl->fit_cover = malloc((cells + 1) * sizeof(float));
         tl->fit_conc = malloc((size_t)nbins * sizeof(float));
         tl->fit_stamp = 0;
-        if (tl->fit_cover && tl->fit_conc) { // without memory, the next fit just re-bins
+        if (tl->fit_cover && tl->fit_conc) { // without memory, the next fit just recomputes
             memcpy(tl->fit_cover, tl->cover, cells * sizeof(float));
             memcpy(tl->fit_conc, tl->conc, (size_t)nbins * sizeof(float));
             tl->fit_nbins = nbins;
@@ -388,8 +707,7 @@ int tui_app_timeline_events(struct tui_app *app)
 {
     struct tui_timeline *tl = &app->tl;
     uint32_t a = tui_app_selected_activity(app);
-    if ((tl->index_stamp != app->generation + 1 || tl->activity != a) &&
-        build_index(app, tl, a)) {
+    if (timeline_index(app, tl, a)) {
         return -1;
     }
     if (tl->nrows == 0) {
@@ -408,10 +726,20 @@ int tui_app_timeline_events(struct tui_app *app)
     if (!ev) {
         return -1;
     }
-    memcpy(ev, tl->ev + tl->row_off[r], n * sizeof(*ev));
+    // the case's selected events of the row's group, in start order, as the index took them
+    const struct iodfg_columns *col = iodfg_eventlog_columns(app->log);
+    const uint32_t *act = iodfg_analysis_activities(app->an);
+    uint64_t lo = 0, hi = 0, k = 0;
+    iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), tl->rows[r], &lo, &hi);
+    for (uint64_t i = lo; i < hi && k < n; i++) {
+        uint32_t g = ev_group(act, col->key, i, tl->ngroups, tl->all_index);
+        if (g != UINT32_MAX && (tl->all_index || g == a)) {
+            ev[k++] = i;
+        }
+    }
     free(tl->events);
     tl->events = ev;
-    tl->nevents = n;
+    tl->nevents = k;
     tl->events_row_case = tl->rows[r];
     tl->show_events = 1;
     if (tui_listmodel_reload(app->events_lm)) {

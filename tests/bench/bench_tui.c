@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the TUI code on a synthetic IOR-like log (default 10 million events in 1000
  * cases, as bench_engine): the real curses frame drawn into /dev/null after a key (target
- * <= 16 ms) and a live rule edit up to updated tables (target <= 100 ms).
+ * <= 16 ms; the Timeline's zoom, pan, fit, row scroll and activity change each on its own)
+ * and a live rule edit up to updated tables (target <= 100 ms).
  * Usage: bench_tui [--events N] [--cases C]   (prints to stderr; needs a TERM with terminfo) */
 #include "config.h"
 
@@ -99,6 +100,15 @@ static void make_case(struct iodfg_eventlog *log, uint32_t c, uint64_t nev, cons
     }
 }
 
+/* One key in the UI: the command and the frame it asks for (ms). */
+static double timed_key(struct tui_ui *ui, struct tui_app *app, enum tui_cmd cmd)
+{
+    double s = now_ms();
+    tui_app_command(app, cmd);
+    tui_ui_draw(ui, app);
+    return now_ms() - s;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -177,11 +187,56 @@ int main(int argc, char **argv)
     }
     double tl[10];
     tui_app_command(app, TUI_CMD_VIEW_TIMELINE);
+    double s0 = now_ms();
+    tui_ui_draw(ui, app); // the first entry builds the activity's event index
+    double first = now_ms() - s0;
+    uint32_t a0 = app->tl.activity;
+    uint64_t a0_events = app->tl.nrows ? app->tl.row_off[app->tl.nrows] : 0;
     for (int i = 0; i < 10; i++) {
         double s = now_ms();
         tui_app_command(app, i % 2 ? TUI_CMD_ZOOM_OUT : TUI_CMD_ZOOM_IN);
         tui_ui_draw(ui, app);
         tl[i] = now_ms() - s;
+    }
+    // the Timeline step by step: each kind of key separately
+    enum { NZ = 8, NT = 16 };
+    double zin[NT], zout[NT], pan[NT], fit[NT], scroll[NT], act[NT];
+    int nzin = 0, nzout = 0, npan = 0, nfit = 0, nscroll = 0, nact = 0;
+    for (int round = 0; round < 2; round++) { // fit, zoom in NZ times, back out NZ times
+        tui_app_command(app, TUI_CMD_FIT);
+        tui_ui_draw(ui, app);
+        for (int i = 0; i < NZ; i++) {
+            zin[nzin++] = timed_key(ui, app, TUI_CMD_ZOOM_IN);
+        }
+        for (int i = 0; i < NZ; i++) {
+            zout[nzout++] = timed_key(ui, app, TUI_CMD_ZOOM_OUT);
+        }
+    }
+    for (int zoom = 1; zoom <= 6; zoom += 5) { // wide and narrow windows, right then left
+        tui_app_command(app, TUI_CMD_FIT);
+        for (int i = 0; i < zoom; i++) {
+            tui_app_command(app, TUI_CMD_ZOOM_IN);
+        }
+        tui_ui_draw(ui, app);
+        for (int i = 0; i < NZ; i++) {
+            pan[npan++] = timed_key(ui, app, i < NZ / 2 ? TUI_CMD_PAN_RIGHT : TUI_CMD_PAN_LEFT);
+        }
+    }
+    for (int i = 0; i < 10; i++) { // fit from a zoomed window
+        for (int j = 0; j <= i % 4; j++) {
+            tui_app_command(app, TUI_CMD_ZOOM_IN);
+        }
+        tui_ui_draw(ui, app);
+        fit[nfit++] = timed_key(ui, app, TUI_CMD_FIT);
+    }
+    tui_app_command(app, TUI_CMD_ZOOM_IN);
+    tui_app_command(app, TUI_CMD_ZOOM_IN);
+    tui_ui_draw(ui, app);
+    for (int i = 0; i < NT; i++) { // the row cursor past the page, down then up
+        scroll[nscroll++] = timed_key(ui, app, i < 12 ? TUI_CMD_PAGE_DOWN : TUI_CMD_MOVE_UP);
+    }
+    for (int i = 0; i < 12; i++) { // the next activities and back, keeping the zoom
+        act[nact++] = timed_key(ui, app, i < 6 ? TUI_CMD_ACTIVITY_NEXT : TUI_CMD_ACTIVITY_PREV);
     }
     // live rule edits: ssf/fpp apart, then folded, as typing in the Rules view does
     tui_app_command(app, TUI_CMD_VIEW_RULES);
@@ -201,6 +256,15 @@ int main(int argc, char **argv)
     report("redraw after a key (tables)", v, N, 16);
     report("redraw after a key (graph)", g, N, 16);
     report("timeline zoom (recompute + draw)", tl, 10, 16);
+    fprintf(stderr, "%-34s %7.2f ms  (%s, %llu events)\n", "timeline first entry (index)", first,
+            a0 != UINT32_MAX ? tui_app_activity_name(app, a0) : "all",
+            (unsigned long long)a0_events);
+    report("timeline zoom in", zin, nzin, 16);
+    report("timeline zoom out", zout, nzout, 16);
+    report("timeline pan", pan, npan, 16);
+    report("timeline fit", fit, nfit, 16);
+    report("timeline row scroll", scroll, nscroll, 16);
+    report("timeline activity change", act, nact, 16);
     report("rule edit to updated tables", r, 10, 100);
     tui_app_free(app);
     return 0;

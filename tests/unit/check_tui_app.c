@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/analysis.h"
 #include "iodfg/buf.h"
+#include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/mapping.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 #include "testutil.h"
@@ -307,6 +310,231 @@ START_TEST(test_timeline_events)
 }
 END_TEST
 
+/* ---- the timeline against its definition, on random overlapping events ---- */
+
+static uint64_t rng_state;
+static uint64_t rnd(uint64_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state % n;
+}
+
+/* 7 cases of up to 300 events of 2 calls on 2 paths: serial runs, overlaps (ends out of start
+ * order), zero and unknown durations; case 3 has bursts of 40 and 60 instants at one time. */
+static void setup_random(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_ptr_nonnull(LOG);
+    rng_state = 0x9E3779B97F4A7C15ULL;
+    uint32_t keys[4];
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(iodfg_eventlog_key(LOG, S(k % 2 ? "read" : "write"),
+                                            S(k / 2 ? "/scratch/a/f" : "/home/u/g"), &keys[k]),
+                         0);
+    }
+    for (uint32_t c = 0; c < 7; c++) {
+        struct iodfg_case_info info;
+        memset(&info, 0, sizeof(info));
+        char name[32];
+        snprintf(name, sizeof(name), "r_host%u_%u", c, c);
+        info.name = S(name);
+        info.cid = S("r");
+        ck_assert_int_eq(iodfg_eventlog_begin_case(LOG, &info, NULL), 0);
+        int64_t t = 1700000000000000000LL + (int64_t)rnd(5000000);
+        uint64_t n = c == 5 ? 3 : c == 3 ? 250 : 100 + rnd(200);
+        for (uint64_t i = 0; i < n; i++) {
+            struct iodfg_event ev;
+            memset(&ev, 0, sizeof(ev));
+            ev.offset = ev.req = ev.size = IODFG_UNKNOWN;
+            ev.key = keys[c == 6 ? 0 : rnd(4)];
+            ev.start_ns = t;
+            uint64_t kind = rnd(10);
+            ev.dur_ns = kind == 0   ? 0
+                        : kind == 1 ? IODFG_UNKNOWN
+                        : kind < 5  ? (int64_t)rnd(3000000) // often past the next start
+                                    : 1000 + (int64_t)rnd(200000);
+            ev.pid = (int32_t)(100 + rnd(3));
+            int burst = c == 3 && ((i >= 50 && i < 90) || (i >= 150 && i < 210));
+            if (burst) {
+                ev.dur_ns = 0; // 40, then 60 instants of one activity at one time
+                ev.key = keys[1];
+            }
+            ck_assert_int_eq(iodfg_eventlog_push(LOG, &ev, i, NULL), 0);
+            if (burst && i != 89 && i != 209) {
+                continue;
+            }
+            t += (int64_t)rnd(kind < 5 ? 400000 : 2000000);
+        }
+        ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    APP = tui_app_new(LOG, 1, "random.h5", NULL, NULL, &err);
+    ck_assert_msg(APP != NULL, "%s", err.msg);
+}
+
+/* Check the computed grid against the definition (timeline.c): per row and bin, the summed
+ * overlap over the bin, at least 0.02 per event touching it, capped at 1; a = UINT32_MAX: all
+ * mapped events. */
+static void check_grid(uint32_t a)
+{
+    const struct tui_timeline *tl = &APP->tl;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    const uint32_t *act = iodfg_analysis_activities(APP->an);
+    uint32_t nc = iodfg_eventlog_case_count(LOG);
+    uint32_t r = 0;
+    float *conc = calloc((size_t)tl->nbins, sizeof(float));
+    ck_assert_ptr_nonnull(conc);
+    for (uint32_t c = 0; c < nc; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(LOG, iodfg_analysis_selection(APP->an), c, &lo, &hi)) {
+            continue; // filtered out
+        }
+        uint64_t n = 0;
+        for (uint64_t i = lo; i < hi; i++) {
+            uint32_t ea = act[col->key[i]];
+            n += ea != IODFG_NO_ACTIVITY && (a == UINT32_MAX || ea == a);
+        }
+        if (n == 0) {
+            continue;
+        }
+        ck_assert_uint_lt(r, tl->nrows);
+        ck_assert_uint_eq(tl->rows[r], c);
+        ck_assert_uint_eq(tl->row_off[r + 1] - tl->row_off[r], n);
+        for (int b = 0; b < tl->nbins; b++) {
+            int64_t bs = tl->from_ns + b * tl->bin_ns, be = bs + tl->bin_ns, ov = 0;
+            uint64_t k = 0;
+            for (uint64_t i = lo; i < hi; i++) {
+                uint32_t ea = act[col->key[i]];
+                if (ea == IODFG_NO_ACTIVITY || (a != UINT32_MAX && ea != a)) {
+                    continue;
+                }
+                int64_t d = col->dur_ns[i];
+                int64_t s = col->start_ns[i], e = s + (d == IODFG_UNKNOWN || d < 1 ? 1 : d);
+                int64_t x = s > bs ? s : bs, y = e < be ? e : be;
+                if (y > x) {
+                    ov += y - x;
+                    k++;
+                }
+            }
+            double f = k >= 50 ? 1.0 : (double)ov / (double)tl->bin_ns;
+            f = k == 0 ? 0 : f < 0.02 * (double)k ? 0.02 * (double)k : f;
+            float want = f > 1.0 ? 1.0f : (float)f;
+            float got = tl->cover[(size_t)r * (size_t)tl->nbins + (size_t)b];
+            ck_assert_msg(got == want, "activity %u row %u bin %d: %g, want %g (%llu events)", a, r,
+                          b, (double)got, (double)want, (unsigned long long)k);
+            conc[b] += want;
+        }
+        r++;
+    }
+    ck_assert_uint_eq(r, tl->nrows);
+    int peak = -1;
+    float max = 0;
+    for (int b = 0; b < tl->nbins; b++) {
+        ck_assert_float_eq(tl->conc[b], conc[b]);
+        if (conc[b] > max) {
+            max = conc[b];
+            peak = b;
+        }
+    }
+    ck_assert_int_eq(tl->peak_bin, peak);
+    free(conc);
+}
+
+/* Every activity at several zooms, pans and widths, then all activities (an empty table). */
+START_TEST(test_timeline_random)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    size_t na = tui_listmodel_count(lm);
+    ck_assert_uint_ge(na, 4);
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    uint64_t stamp = 0;
+    for (size_t i = 0; i < na; i++) {
+        tui_listmodel_first(lm);
+        tui_listmodel_move(lm, (long)i);
+        uint32_t a = tui_app_selected_activity(APP);
+        for (int zoom = 0; zoom <= 12; zoom += 2) {
+            for (int pan = 0; pan < 3; pan++) {
+                int nbins = pan == 1 ? 77 : 40;
+                APP->tl.zoom = zoom;
+                APP->tl.pan_set = pan > 0;
+                APP->tl.from_ns = APP->tl.t0_ns + (APP->tl.t1_ns - APP->tl.t0_ns) / 3 * pan +
+                                  (int64_t)rnd(1000000);
+                APP->tl.stamp = 0;
+                ck_assert_int_eq(tui_app_timeline(APP, nbins), 0);
+                ck_assert_uint_eq(APP->tl.activity, a);
+                check_grid(a);
+            }
+        }
+        // one index serves every activity
+        ck_assert(stamp == 0 || APP->tl.index_stamp == stamp);
+        stamp = APP->tl.index_stamp;
+        ck_assert_int_eq(APP->tl.all_index, 0);
+    }
+    // the fit comes back from its cache unchanged
+    tui_app_command(APP, TUI_CMD_FIT);
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    check_grid(tui_app_selected_activity(APP));
+    // the rows of the last activity list their events: of the activity, in start order
+    APP->tl.cursor = APP->tl.nrows - 1;
+    ck_assert_int_eq(tui_app_timeline_events(APP), 0);
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    ck_assert_uint_eq(APP->tl.nevents,
+                      APP->tl.row_off[APP->tl.nrows] - APP->tl.row_off[APP->tl.nrows - 1]);
+    for (uint64_t j = 0; j < APP->tl.nevents; j++) {
+        uint64_t i = APP->tl.events[j];
+        ck_assert_uint_eq(iodfg_analysis_activities(APP->an)[col->key[i]], APP->tl.activity);
+        ck_assert(j == 0 || i > APP->tl.events[j - 1]);
+    }
+    tui_app_command(APP, TUI_CMD_CANCEL);
+    // no activity selected (an empty table): every mapped event, one index group
+    uint32_t saved = APP->nact_rows;
+    APP->nact_rows = 0;
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    ck_assert_uint_eq(tui_app_selected_activity(APP), UINT32_MAX);
+    for (int zoom = 0; zoom <= 6; zoom += 3) {
+        APP->tl.zoom = zoom;
+        APP->tl.stamp = 0;
+        ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
+        ck_assert_int_eq(APP->tl.all_index, 1);
+        ck_assert_uint_eq(APP->tl.nrows, 7);
+        check_grid(UINT32_MAX);
+    }
+    APP->tl.cursor = 3;
+    ck_assert_int_eq(tui_app_timeline_events(APP), 0);
+    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[4] - APP->tl.row_off[3]);
+    APP->nact_rows = saved;
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    // back to an activity: the grouped index again
+    APP->tl.stamp = 0;
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_int_eq(APP->tl.all_index, 0);
+    check_grid(tui_app_selected_activity(APP));
+}
+END_TEST
+
+/* A rebuild (new generation) rebuilds the index; the rows follow a filter on cases. */
+START_TEST(test_timeline_rebuild)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
+    uint64_t stamp = APP->tl.index_stamp;
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "name~host[0-2]_");
+    ck_assert_uint_ne(APP->generation + 1, stamp);
+    tui_listmodel_first(lm);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
+    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
+    ck_assert_uint_le(APP->tl.nrows, 3);
+    ck_assert_uint_ge(APP->tl.nrows, 1);
+    check_grid(tui_app_selected_activity(APP));
+}
+END_TEST
+
 /* Enter on a case filters to it; Enter on a variant puts its cases into G, r into R. */
 START_TEST(test_cases_variants_enter)
 {
@@ -567,6 +795,11 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cases_variants_enter);
     tcase_add_test(tc, test_session_roundtrip);
     suite_add_tcase(s, tc);
+    TCase *tt = tcase_create("timeline");
+    tcase_add_checked_fixture(tt, setup_random, teardown);
+    tcase_add_test(tt, test_timeline_random);
+    tcase_add_test(tt, test_timeline_rebuild);
+    suite_add_tcase(s, tt);
     TCase *th = tcase_create("handles");
     tcase_add_checked_fixture(th, setup_handles, teardown);
     tcase_add_test(th, test_handles_table);
