@@ -42,17 +42,25 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
                               void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                               struct iodfg_strace_result *res, struct iodfg_error *err);
 
+/* The same for a trace read from descriptor fd (a file, pipe or terminal) block by block:
+ * memory stays at a block, the longest line and the text of calls still unfinished. tick is
+ * called with the bytes of each block parsed (may be NULL). Returns 0, or -1 when the sink
+ * stopped, memory ran out or a read failed (IODFG_E_IO "cannot read: ..."). */
+int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
+                          void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                          struct iodfg_strace_result *res, struct iodfg_error *err);
+
 /* A ready-made sink that pushes into the open case of an event log (ctx = the log). */
 int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,
                                struct iodfg_error *err);
 
 /* Call families the parser knows, exposed for tests and documentation. */
 enum iodfg_call_flag {
-    IODFG_CALL_SIZE = 1u << 0,   /* return value is bytes transferred (read/write family) */
-    IODFG_CALL_OPEN = 1u << 1,   /* returns a descriptor for the file it names */
-    IODFG_CALL_DIRFD = 1u << 2,  /* first argument is a directory fd, second a path */
-    IODFG_CALL_PATH0 = 1u << 3,  /* first argument is a path string */
-    IODFG_CALL_SEEK = 1u << 4,   /* return value is the new file offset */
+    IODFG_CALL_SIZE = 1u << 0,  /* return value is bytes transferred (read/write family) */
+    IODFG_CALL_OPEN = 1u << 1,  /* returns a descriptor for the file it names */
+    IODFG_CALL_DIRFD = 1u << 2, /* first argument is a directory fd, second a path */
+    IODFG_CALL_PATH0 = 1u << 3, /* first argument is a path string */
+    IODFG_CALL_SEEK = 1u << 4,  /* return value is the new file offset */
 };
 /* Flags of a call name (0 for calls with no special meaning). */
 unsigned iodfg_strace_call_flags(const char *name, size_t len);

@@ -76,13 +76,14 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
     if (iodfg_otf2_is_anchor(path)) {
         return read_otf2(path, columns, mounts, info, done, err);
     }
-    struct readfile rf;
-    if (readfile_open(&rf, path, err)) {
+    int fd;
+    uint64_t size;
+    if (readfile_open_fd(path, &fd, &size, err)) {
         return NULL;
     }
     struct iodfg_eventlog *log = iodfg_eventlog_new(columns);
     if (!log) {
-        readfile_close(&rf);
+        close(fd);
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         return NULL;
     }
@@ -101,11 +102,13 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
     // strace lines are rarely shorter than 60 bytes: reserve once instead of doubling.
     if (ci.name != UINT32_MAX && ci.cid != UINT32_MAX && ci.host != UINT32_MAX &&
         ci.rid != UINT32_MAX && ci.source != UINT32_MAX &&
-        iodfg_eventlog_reserve(log, rf.len / 60 + 16, err) == 0 &&
+        iodfg_eventlog_reserve(log, size / 60 + 16, err) == 0 &&
         iodfg_eventlog_begin_case(log, &ci, err) == 0) {
         struct tick_ctx t = {done};
-        rc = iodfg_strace_parse_ticked(rf.data, rf.len, iodfg_strace_sink_eventlog, log, tick, &t,
-                                       &info->result, err);
+        // Read in blocks rather than mapped: faulting in a mapping page by page costs more
+        // than copying the blocks, and memory stays at a block plus the unfinished calls.
+        rc = iodfg_strace_parse_fd(fd, iodfg_strace_sink_eventlog, log, tick, &t, &info->result,
+                                   err);
         struct iodfg_case_info *open = iodfg_eventlog_open_case(log);
         open->clock = info->result.clock;
         open->lines = info->result.lines;
@@ -120,7 +123,7 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
     } else if (err && err->code == IODFG_OK) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    readfile_close(&rf);
+    close(fd);
     if (rc) {
         iodfg_error_at(err, path, 0, 0);
         iodfg_eventlog_free(log);

@@ -6,11 +6,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <stdint.h>
 #include <unistd.h>
 
 #include "iodfg/error.h"
@@ -59,22 +59,44 @@ static int read_all(struct readfile *rf, int fd, const char *path, struct iodfg_
     return 0;
 }
 
-int readfile_open(struct readfile *rf, const char *path, struct iodfg_error *err)
+// Open path for reading (not a directory); its status in *st.
+static int open_checked(const char *path, int *fdp, struct stat *st, struct iodfg_error *err)
 {
-    memset(rf, 0, sizeof(*rf));
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return fail(err, path, "open", errno);
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, st) != 0) {
         int e = errno;
         close(fd);
         return fail(err, path, "stat", e);
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (S_ISDIR(st->st_mode)) {
         close(fd);
         return fail(err, path, "read", EISDIR);
+    }
+    *fdp = fd;
+    return 0;
+}
+
+int readfile_open_fd(const char *path, int *fd, uint64_t *size, struct iodfg_error *err)
+{
+    struct stat st;
+    if (open_checked(path, fd, &st, err)) {
+        return -1;
+    }
+    *size = S_ISREG(st.st_mode) && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    posix_fadvise(*fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    return 0;
+}
+
+int readfile_open(struct readfile *rf, const char *path, struct iodfg_error *err)
+{
+    memset(rf, 0, sizeof(*rf));
+    int fd;
+    struct stat st;
+    if (open_checked(path, &fd, &st, err)) {
+        return -1;
     }
     int rc = 0;
     if (S_ISREG(st.st_mode) && st.st_size > 0) {

@@ -2,12 +2,13 @@
 /* strace trace parser: clocks, unfinished/resumed merging, per-call fields, counting. */
 #include "config.h"
 
-#include "iodfg/strace.h"
-
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
+#include "iodfg/strace.h"
 
 #include "strace_calls.h"
 #include "strace_handles.h"
@@ -33,8 +34,15 @@ struct call_cache {
     const struct call_info *ci;
 };
 
+// The same keyed by a name of up to 8 bytes read as one word (strace_line.name_w).
+struct call_word {
+    uint64_t w; // 0 = empty slot
+    const struct call_info *ci;
+};
+
 struct parser {
     struct call_cache calls[16];
+    struct call_word words[32];
     iodfg_emit_fn emit;
     void *ctx;
     struct iodfg_strace_result *res;
@@ -47,9 +55,14 @@ struct parser {
     size_t joined_cap;
     struct pending *pend;
     size_t npend, pend_cap;
-    struct text carry;  // start of a line that strace split with an embedded notice
-    char **blocks;      // joined lines, kept until the end (pending calls point into them)
+    struct text carry; // start of a line that strace split with an embedded notice
+    char **blocks;     // joined lines, kept until the end (pending calls point into them)
     size_t nblocks;
+    char *stash;     // owned copies of pending texts once the input block they were in goes
+    uint64_t lineno; // lines seen so far
+    size_t ticked;   // bytes of the current block reported to tick
+    void (*tick)(void *tick_ctx, uint64_t bytes);
+    void *tick_ctx;
     struct strace_handles handles; // descriptor tracking: the handle of each event
 };
 
@@ -140,6 +153,23 @@ static int is_digit(char c)
 // Integer argument number k counted from the end of args (1 = last); IODFG_UNKNOWN if not one.
 static int64_t arg_from_end(struct text args, unsigned k)
 {
+#ifdef STRACE_SWAR
+    if (k == 1 && args.n >= 8) { // up to seven digits after a blank or a comma
+        uint64_t w = sw_load(args.p + args.n - 8);
+        unsigned d = sw_trail(sw_digits(w));
+        if (d == 0) {
+            return IODFG_UNKNOWN;
+        }
+        if (d < 8) {
+            char before = args.p[args.n - d - 1];
+            if (before != ' ' && before != ',') {
+                return IODFG_UNKNOWN;
+            }
+            unsigned sh = 8 * (8 - d); // keep the last d bytes, '0' before them
+            return sw_parse8((w >> sh << sh) | (0x3030303030303030ull >> (64 - sh)));
+        }
+    }
+#endif
     if (k == 1) { // the last argument: read its digits backwards
         size_t i = args.n;
         int64_t v = 0, scale = 1;
@@ -184,6 +214,7 @@ struct arg0 {
     int has_fd, at_fdcwd;
     int32_t fd;
     struct text annot;  // path from "N<path>" or "AT_FDCWD<path>"
+    int annot_plain;    // annot has no backslash (nothing to decode)
     struct text string; // contents of a quoted string argument
     size_t scanned;     // how far parse_arg looked
 };
@@ -194,6 +225,7 @@ static void parse_arg(const char *s, size_t n, struct arg0 *a)
     a->fd = 0;
     a->annot.p = a->string.p = NULL;
     a->annot.n = a->string.n = 0;
+    a->annot_plain = 0;
     size_t i = 0;
     if (n >= 8 && memcmp(s, "AT_FDCWD", 8) == 0) {
         a->at_fdcwd = 1;
@@ -220,7 +252,7 @@ static void parse_arg(const char *s, size_t n, struct arg0 *a)
         }
     }
     if ((a->has_fd || a->at_fdcwd) && i < n && s[i] == '<') {
-        size_t plen, e = strace_annot_end(s + i, n - i, &plen);
+        size_t plen, e = strace_annot_scan(s + i, n - i, &plen, &a->annot_plain);
         if (e != (size_t)-1) {
             a->annot.p = s + i + 1;
             a->annot.n = plen;
@@ -241,7 +273,8 @@ static size_t arg_end(const char *s, size_t n, const struct arg0 *a)
 }
 
 // Decode a path (optionally below a directory) into the scratch buffer.
-static int decode_path(struct parser *p, struct text dir, struct text name, struct iodfg_raw_event *ev)
+static int decode_path(struct parser *p, struct text dir, struct text name,
+                       struct iodfg_raw_event *ev)
 {
     if (!dir.n && !memchr(name.p, '\\', name.n)) { // nothing to decode: point into the line
         ev->path = name.p;
@@ -276,8 +309,9 @@ static int fill_path(struct parser *p, const struct strace_line *ln, struct text
     if ((flags & IODFG_CALL_OPEN) && ln->ret_annot.n) {
         return decode_path(p, none, ln->ret_annot, ev);
     }
-    size_t end = (flags & IODFG_CALL_DIRFD) && (a.has_fd || a.at_fdcwd) ? arg_end(args.p, args.n, &a)
-                                                                          : args.n;
+    size_t end = (flags & IODFG_CALL_DIRFD) && (a.has_fd || a.at_fdcwd)
+                     ? arg_end(args.p, args.n, &a)
+                     : args.n;
     if (end < args.n) {
         size_t b = end + 1;
         while (b < args.n && args.p[b] == ' ') {
@@ -291,6 +325,11 @@ static int fill_path(struct parser *p, const struct strace_line *ln, struct text
         }
     }
     if (a.annot.n) {
+        if (a.annot_plain) { // checked by the annotation scan already
+            ev->path = a.annot.p;
+            ev->path_len = a.annot.n;
+            return 0;
+        }
         return decode_path(p, none, a.annot, ev);
     }
     if (a.string.p && (flags & (IODFG_CALL_PATH0 | IODFG_CALL_DIRFD))) {
@@ -299,8 +338,16 @@ static int fill_path(struct parser *p, const struct strace_line *ln, struct text
     return 0;
 }
 
-static const struct call_info *lookup_call(struct parser *p, struct text name)
+static const struct call_info *lookup_call(struct parser *p, struct text name, uint64_t name_w)
 {
+    if (name_w) {
+        struct call_word *c = &p->words[(name_w * 0x9E3779B97F4A7C15ull) >> 59];
+        if (c->w != name_w) {
+            c->w = name_w;
+            c->ci = strace_call_lookup(name.p, name.n);
+        }
+        return c->ci;
+    }
     if (name.n == 0 || name.n >= sizeof(p->calls[0].name)) {
         return strace_call_lookup(name.p, name.n);
     }
@@ -318,7 +365,7 @@ static const struct call_info *lookup_call(struct parser *p, struct text name)
 static int emit_event(struct parser *p, const struct strace_line *ln, struct text name,
                       struct text args, int32_t pid, int64_t start, uint64_t seq)
 {
-    const struct call_info *ci = lookup_call(p, name);
+    const struct call_info *ci = lookup_call(p, name, name.p == ln->name.p ? ln->name_w : 0);
     unsigned flags = ci ? ci->flags : 0;
     struct iodfg_raw_event ev = {
         .start_ns = start,
@@ -410,7 +457,7 @@ static int on_unfinished(struct parser *p, const struct strace_line *ln, int64_t
         p->pend = n;
         p->pend_cap = cap;
     }
-    const struct call_info *ci = lookup_call(p, ln->name);
+    const struct call_info *ci = lookup_call(p, ln->name, ln->name_w);
     if (ci && ci->hk == HK_FORK) {
         strace_handles_fork_pending(&p->handles, ln->pid, ln->args);
     }
@@ -568,52 +615,180 @@ int iodfg_strace_parse(const char *buf, size_t len, iodfg_emit_fn emit, void *ct
     return iodfg_strace_parse_ticked(buf, len, emit, ctx, NULL, NULL, res, err);
 }
 
+static void parser_init(struct parser *p, iodfg_emit_fn emit, void *ctx,
+                        void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                        struct iodfg_strace_result *res, struct iodfg_error *err)
+{
+    memset(res, 0, sizeof(*res));
+    memset(p, 0, sizeof(*p));
+    p->emit = emit;
+    p->ctx = ctx;
+    p->res = res;
+    p->err = err;
+    p->tick = tick;
+    p->tick_ctx = tick_ctx;
+    strace_handles_init(&p->handles);
+}
+
+// Parse the lines of buf[0..len); a last line without a newline counts only when final.
+// Returns 0 or -1, and in *used how far the complete lines went.
+static int parser_lines(struct parser *p, const char *buf, size_t len, int final, size_t *used)
+{
+    int rc = 0;
+    size_t pos = 0;
+    p->ticked = 0;
+    while (pos < len && rc == 0) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        if (!nl && !final) {
+            break;
+        }
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        p->lineno++;
+        rc = on_line(p, buf + pos, end - pos, p->lineno);
+        if (p->tick && (end >> 20) != (pos >> 20)) {
+            p->tick(p->tick_ctx, (end >> 20 << 20) - p->ticked);
+            p->ticked = end >> 20 << 20;
+        }
+        pos = end + 1;
+    }
+    if (pos > len) {
+        pos = len;
+    }
+    if (p->tick && pos > p->ticked) {
+        p->tick(p->tick_ctx, pos - p->ticked);
+    }
+    *used = pos;
+    return rc;
+}
+
+// The input block is about to go: copy what pending calls and a carried line half point to.
+static int parser_rebase(struct parser *p)
+{
+    size_t need = p->carry.n;
+    for (size_t i = 0; i < p->npend; i++) {
+        need += p->pend[i].name.n + p->pend[i].args.n;
+    }
+    if (need == 0 && !p->carry.p) {
+        free(p->stash);
+        p->stash = NULL;
+        return 0;
+    }
+    char *st = malloc(need + 1), *o = st;
+    if (!st) {
+        return iodfg_error_set(p->err, IODFG_E_NOMEM, NULL);
+    }
+    for (size_t i = 0; i < p->npend; i++) {
+        struct text *t[2] = {&p->pend[i].name, &p->pend[i].args};
+        for (int k = 0; k < 2; k++) {
+            memcpy(o, t[k]->p, t[k]->n);
+            t[k]->p = o;
+            o += t[k]->n;
+        }
+    }
+    if (p->carry.p) {
+        memcpy(o, p->carry.p, p->carry.n);
+        p->carry.p = o;
+    }
+    free(p->stash);
+    p->stash = st;
+    return 0;
+}
+
+static int parser_finish(struct parser *p, int rc, uint64_t bytes)
+{
+    // Calls still unfinished at the end of the trace are kept, without a duration.
+    while (rc == 0 && p->npend) {
+        rc = flush_pending(p, &p->pend[0]);
+    }
+    if (rc == 0 && p->carry.p) { // the split line never got its end
+        r_unparsable(p, p->lineno);
+    }
+    p->res->lines = p->lineno;
+    p->res->bytes = bytes;
+    for (size_t i = 0; i < p->nblocks; i++) {
+        free(p->blocks[i]);
+    }
+    free(p->blocks);
+    free(p->stash);
+    free(p->scratch);
+    free(p->joined);
+    free(p->pend);
+    strace_handles_fini(&p->handles);
+    return rc;
+}
+
 int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
                               void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                               struct iodfg_strace_result *res, struct iodfg_error *err)
 {
-    memset(res, 0, sizeof(*res));
-    struct parser p = {.emit = emit, .ctx = ctx, .res = res, .err = err};
-    strace_handles_init(&p.handles);
-    int rc = 0;
-    uint64_t lineno = 0;
-    size_t pos = 0, ticked = 0;
-    while (pos < len && rc == 0) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        lineno++;
-        rc = on_line(&p, buf + pos, end - pos, lineno);
-        if (tick && (end >> 20) != (pos >> 20)) {
-            tick(tick_ctx, (end >> 20 << 20) - ticked);
-            ticked = end >> 20 << 20;
+    struct parser p;
+    parser_init(&p, emit, ctx, tick, tick_ctx, res, err);
+    size_t used;
+    int rc = parser_lines(&p, buf, len, 1, &used);
+    return parser_finish(&p, rc, len);
+}
+
+#ifndef STRACE_BLOCK // tests build with tiny blocks to put every line across a block edge
+#define STRACE_BLOCK (256u << 10) // read size: a block stays in the L2 cache while it is parsed
+#endif
+#define BLOCK ((size_t)STRACE_BLOCK)
+
+int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
+                          void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                          struct iodfg_strace_result *res, struct iodfg_error *err)
+{
+    struct parser p;
+    parser_init(&p, emit, ctx, tick, tick_ctx, res, err);
+    size_t cap = BLOCK, have = 0;
+    uint64_t total = 0;
+    char *buf = malloc(cap);
+    int rc = buf ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    while (rc == 0) {
+        if (cap - have < BLOCK / 2) { // a long line: room for it and a block after it
+            char *nb = cap < ((size_t)1 << 62) ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
         }
-        pos = end + 1;
+        ssize_t n = read(fd, buf + have, cap - have);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            rc = iodfg_error_set(err, IODFG_E_IO, "cannot read: %s", strerror(errno));
+            break;
+        }
+        if (n == 0) {
+            size_t used;
+            if (have) {
+                rc = parser_lines(&p, buf, have, 1, &used);
+            }
+            break;
+        }
+        total += (uint64_t)n;
+        // only complete lines now; the rest waits for the next read
+        const char *nl = memrchr(buf + have, '\n', (size_t)n);
+        have += (size_t)n;
+        if (!nl) {
+            continue;
+        }
+        size_t used, upto = (size_t)(nl - buf) + 1;
+        rc = parser_lines(&p, buf, upto, 0, &used);
+        if (rc == 0) {
+            rc = parser_rebase(&p);
+        }
+        memmove(buf, buf + upto, have - upto);
+        have -= upto;
     }
-    if (tick && len > ticked) {
-        tick(tick_ctx, len - ticked);
-    }
-    // Calls still unfinished at the end of the trace are kept, without a duration.
-    while (rc == 0 && p.npend) {
-        rc = flush_pending(&p, &p.pend[0]);
-    }
-    if (rc == 0 && p.carry.p) { // the split line never got its end
-        r_unparsable(&p, lineno);
-    }
-    res->lines = lineno;
-    res->bytes = len;
-    for (size_t i = 0; i < p.nblocks; i++) {
-        free(p.blocks[i]);
-    }
-    free(p.blocks);
-    free(p.scratch);
-    free(p.joined);
-    free(p.pend);
-    strace_handles_fini(&p.handles);
+    rc = parser_finish(&p, rc, total); // pending calls may point into buf
+    free(buf);
     return rc;
 }
 
-int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,
-                               struct iodfg_error *err)
+int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err)
 {
     return iodfg_eventlog_push_raw(ctx, ev, err);
 }

@@ -32,8 +32,15 @@ void strace_handles_fini(struct strace_handles *t)
 }
 
 /* A new table, empty or a copy of table `from` (every live handle becomes "inherited"). */
-static int new_table(struct strace_handles *t, const struct fd_table *from, uint32_t *idx)
+static int new_table(struct strace_handles *t, const struct fd_table *from_tab, uint32_t *idx)
 {
+    // from_tab may point into t->tables, which the realloc below can move: copy it first.
+    struct fd_table src = {NULL, 0};
+    const struct fd_table *from = NULL;
+    if (from_tab) {
+        src = *from_tab;
+        from = &src;
+    }
     if (t->ntables == t->tables_cap) {
         uint32_t cap = t->tables_cap ? 2 * t->tables_cap : 8;
         struct fd_table *n = realloc(t->tables, cap * sizeof(*n));

@@ -2,11 +2,15 @@
 /* Unit tests: strace parser (formats, odd lines, merging, escapes, clocks). */
 #include "config.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 
@@ -15,8 +19,116 @@
 static struct iodfg_eventlog *LOG;
 static struct iodfg_strace_result RES;
 
+/* A sink that writes every field of every event (and its handle definitions) as text. */
+struct record {
+    char *buf;
+    size_t len, cap;
+};
+
+static void rec_put(struct record *r, const char *p, size_t n)
+{
+    if (r->len + n + 1 > r->cap) {
+        r->cap = (r->len + n + 1) * 2;
+        r->buf = realloc(r->buf, r->cap);
+        ck_assert_ptr_nonnull(r->buf);
+    }
+    memcpy(r->buf + r->len, p, n);
+    r->len += n;
+    r->buf[r->len] = '\0';
+}
+
+static void rec_num(struct record *r, long long v)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof(tmp), "%lld ", v);
+    rec_put(r, tmp, (size_t)n);
+}
+
+static void rec_str(struct record *r, const char *p, size_t n)
+{
+    rec_put(r, p ? p : "", p ? n : 0);
+    rec_put(r, "|", 1);
+}
+
+static int record_sink(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err)
+{
+    (void)err;
+    struct record *r = ctx;
+    long long v[] = {ev->start_ns, ev->dur_ns, ev->size, ev->offset,
+                     ev->req,      ev->pid,    ev->fd,   (long long)ev->seq,
+                     ev->handle,   ev->hop,    ev->ndef, ev->nclosed};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        rec_num(r, v[i]);
+    }
+    rec_str(r, ev->call, ev->call_len);
+    rec_str(r, ev->path, ev->path_len);
+    rec_str(r, ev->err, ev->err_len);
+    for (unsigned i = 0; i < ev->ndef; i++) {
+        const struct iodfg_raw_handle *h = &ev->hdef[i];
+        rec_put(r, "\n def ", 7);
+        rec_num(r, h->origin);
+        rec_num(r, h->parent);
+        rec_num(r, h->pid);
+        rec_num(r, h->fd);
+        rec_num(r, h->mode);
+        rec_str(r, h->path, h->path_len);
+        rec_str(r, h->flags, h->flags_len);
+    }
+    for (unsigned i = 0; i < ev->nclosed; i++) {
+        rec_put(r, "\n closed ", 10);
+        rec_num(r, ev->hclosed[i]);
+    }
+    rec_put(r, "\n", 1);
+    return 0;
+}
+
+static void same_result(const struct iodfg_strace_result *a, const struct iodfg_strace_result *b)
+{
+    ck_assert_int_eq(a->clock, b->clock);
+    ck_assert_uint_eq(a->lines, b->lines);
+    ck_assert_uint_eq(a->bytes, b->bytes);
+    for (int k = 0; k < IODFG_COUNT__N; k++) {
+        ck_assert_uint_eq(a->counts[k], b->counts[k]);
+    }
+    ck_assert_uint_eq(a->ndiags, b->ndiags);
+    for (unsigned k = 0; k < a->ndiags; k++) {
+        ck_assert_uint_eq(a->diags[k].line, b->diags[k].line);
+        ck_assert_uint_eq(a->diags[k].col, b->diags[k].col);
+        ck_assert_str_eq(a->diags[k].msg, b->diags[k].msg);
+    }
+}
+
+/* The block reader (iodfg_strace_parse_fd, as convert reads files) must give exactly the events
+ * and counts of the whole-buffer parser: every test text goes through both. */
+static void check_stream(const char *text, size_t len)
+{
+    struct record whole = {NULL, 0, 0}, stream = {NULL, 0, 0};
+    struct iodfg_strace_result r1, r2;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_strace_parse(text, len, record_sink, &whole, &r1, &err), 0);
+    char *dir = testutil_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/t.st", dir);
+    testutil_write_file(path, text, len);
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(iodfg_strace_parse_fd(fd, record_sink, &stream, NULL, NULL, &r2, &err), 0);
+    close(fd);
+    testutil_rmtree(dir);
+    free(dir);
+    same_result(&r1, &r2);
+    ck_assert_uint_eq(whole.len, stream.len);
+    if (whole.len) {
+        ck_assert_int_eq(memcmp(whole.buf, stream.buf, whole.len), 0);
+    }
+    free(whole.buf);
+    free(stream.buf);
+}
+
 static void parse(const char *text)
 {
+    check_stream(text, strlen(text));
     iodfg_eventlog_free(LOG);
     LOG = iodfg_eventlog_new(IODFG_COL_ALL);
     struct iodfg_case_info info;
@@ -410,6 +522,250 @@ START_TEST(sink_can_stop)
 }
 END_TEST
 
+/* The usual prefix "PID  HH:MM:SS.ffffff " is read eight bytes at a time; every variant the fast
+ * path declines must come out of the general path with the same meaning. */
+START_TEST(prefix_fast_path_and_fallbacks)
+{
+    parse("30000  08:55:00.000040 read(5</p/s/test>, \"\\0\"..., 1048576) = 1048576 <0.000896>\n"
+          "30000  08:55:00.000050\tread(5</p/s/test>, \"\"..., 10) = 7 <0.000001>\n"
+          "30001  08:55:00.000060  write(1</dev/null>, \"ab\", 2) = 2 <1.500000>\n"
+          "12345678 08:55:00.000070 close(5</p/s/test>) = 0 <0.000002>\n"
+          "08:55:00.000080 lseek(5</p/s/test>, 4096, SEEK_SET) = 4096 <0.000003>\n"
+          "30000  08:55:60.000090 read(5</p/s/test>, \"\", 1) = 0 <0.000004>\n"
+          "30000  08:55:61.000000 read(5</p/s/test>, \"\", 1) = 0 <0.000004>\n"
+          "[pid 30002] 08:55:61.100000 read(5</p/s/test>, \"\", 1) = 0 <0.000004>\n"
+          "30000  24:00:00.000000 read(5</p/s/test>, \"\", 1) = 0\n");
+    const int64_t base = (8 * 3600 + 55 * 60) * 1000000000LL;
+    ck_assert_uint_eq(N(), 6);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 3);
+    ck_assert_int_eq(RES.clock, IODFG_CLOCK_TIME_OF_DAY);
+    ck_assert_int_eq(C()->pid[0], 30000);
+    ck_assert_int_eq(C()->start_ns[0], base + 40000);
+    ck_assert_int_eq(C()->dur_ns[0], 896000);
+    ck_assert_int_eq(C()->size[0], 1048576);
+    ck_assert_int_eq(C()->req[0], 1048576);
+    ck_assert_int_eq(C()->fd[0], 5);
+    ck_assert_str_eq(path(0), "/p/s/test");
+    ck_assert_int_eq(C()->start_ns[1], base + 50000); // a tab after the stamp
+    ck_assert_int_eq(C()->size[1], 7);
+    ck_assert_int_eq(C()->req[1], 10);
+    ck_assert_int_eq(C()->pid[2], 30001); // two blanks after the stamp
+    ck_assert_int_eq(C()->dur_ns[2], 1500000000LL);
+    ck_assert_str_eq(call(2), "write");
+    ck_assert_int_eq(C()->pid[3], 12345678); // eight pid digits
+    ck_assert_str_eq(call(3), "close");
+    ck_assert_int_eq(C()->pid[4], 0); // -ff: no pid column
+    ck_assert_int_eq(C()->offset[4], 4096);
+    ck_assert_int_eq(C()->start_ns[5], base + 60000000000LL + 90000); // a leap second
+    // second 61, "[pid N]" followed by it, and hour 24 are not stamps
+    ck_assert_uint_eq(RES.diags[0].line, 7);
+    ck_assert_str_eq(RES.diags[0].msg, "expected a blank after the timestamp");
+    ck_assert_uint_eq(RES.diags[1].line, 8);
+    ck_assert_uint_eq(RES.diags[2].line, 9);
+}
+END_TEST
+
+/* Durations, return values and the last argument: short digit runs are read as one word, longer
+ * ones digit by digit. */
+START_TEST(number_fast_paths_and_fallbacks)
+{
+    parse("1 00:00:01.000000 read(3</a>, \"\", 12345678) = 12345678 <12.000001>\n"
+          "1 00:00:02.000000 read(3</a>, \"\", 1) = 99999999999999999 <0.00089>\n"
+          "1 00:00:03.000000 read(3</a>, \"\", 1) = 922337203685477580 <0.0008966>\n"
+          "1 00:00:04.000000 read(3</a>, \"\", 0x10) = 1 <0.000001>\n"
+          "1 00:00:05.000000 read(3</a>, \"\", 1234567) = 1234567\n"
+          "1 00:00:06.000000 read(3</a>,\"\",7) = 7 <0.000001>\n"
+          "1 00:00:07.000000 read(3</a>, \"\", 123456789012345678901) = -1 EFAULT (Bad address)\n"
+          "1 00:00:08.000000 read(3</a>, \"\", 12) = 922337203685477581 <0.000001>\n");
+    ck_assert_uint_eq(N(), 7);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 1);
+    ck_assert_int_eq(C()->req[0], 12345678);
+    ck_assert_int_eq(C()->size[0], 12345678);
+    ck_assert_int_eq(C()->dur_ns[0], 12000001000LL);
+    ck_assert_int_eq(C()->size[1], 99999999999999999LL);
+    ck_assert_int_eq(C()->dur_ns[1], 890000);
+    ck_assert_int_eq(C()->size[2], 922337203685477580LL);
+    ck_assert_int_eq(C()->dur_ns[2], 896600);
+    ck_assert_int_eq(C()->req[3], IODFG_UNKNOWN); // "0x10" is no decimal count
+    ck_assert_int_eq(C()->req[4], 1234567);
+    ck_assert_int_eq(C()->dur_ns[4], IODFG_UNKNOWN);
+    ck_assert_int_eq(C()->req[5], 7);
+    ck_assert_int_eq(C()->req[6], IODFG_UNKNOWN); // beyond 18 digits
+    ck_assert_str_eq(errname(6), "EFAULT");
+    ck_assert_int_eq(C()->size[6], IODFG_UNKNOWN);
+    ck_assert_uint_eq(RES.diags[0].line, 8);
+}
+END_TEST
+
+/* The tail ") = N <dur>" is read in place; every other shape takes the general search. */
+START_TEST(tail_fast_path_and_fallbacks)
+{
+    parse("1 00:00:01.000000 write(3</a>, \"x = 1 <\", 7) = 7 <0.000001>\n"
+          "1 00:00:02.000000 write(3</a>, \"x\", 1)  = 1 <0.000002>\n"
+          "1 00:00:03.000000 write(3</a>, \"x\", 1) = 1  <0.000003>\n"
+          "1 00:00:04.000000 write(3</a>, \"x\", 1) = 12345678 <0.000004>\n"
+          "1 00:00:05.000000 write(3</a>, \"x\", 1) = 0 <0.000005>\n"
+          "1 00:00:06.000000 write(3</a>, \"x\", 1) = -1 EBADF (Bad file descriptor) <0.000006>\n"
+          "1 00:00:07.000000 dup(3</a>) = 4</a> <0.000007>\n"
+          "1 00:00:08.000000 foo(x=1 = 5 <0.000008>\n"
+          "1 00:00:09.000000 write(3</a>, \"x\", 1) = 1\n");
+    ck_assert_uint_eq(N(), 8);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 1);
+    ck_assert_uint_eq(RES.diags[0].line, 8);
+    ck_assert_int_eq(C()->size[0], 7); // '=' and '<' inside the string do not count
+    ck_assert_int_eq(C()->req[0], 7);
+    ck_assert_int_eq(C()->dur_ns[0], 1000);
+    ck_assert_int_eq(C()->size[1], 1);
+    ck_assert_int_eq(C()->req[1], 1);
+    ck_assert_int_eq(C()->size[2], 1);
+    ck_assert_int_eq(C()->dur_ns[2], 3000);
+    ck_assert_int_eq(C()->size[3], 12345678);
+    ck_assert_int_eq(C()->size[4], 0);
+    ck_assert_int_eq(C()->size[5], IODFG_UNKNOWN);
+    ck_assert_str_eq(errname(5), "EBADF");
+    ck_assert_int_eq(C()->dur_ns[5], 6000);
+    ck_assert_str_eq(call(6), "dup");
+    ck_assert_int_eq(C()->dur_ns[6], 7000);
+    ck_assert_int_eq(C()->size[7], 1);
+    ck_assert_int_eq(C()->dur_ns[7], IODFG_UNKNOWN);
+}
+END_TEST
+
+/* Call names up to eight bytes are looked up as one word, longer ones by their text. */
+START_TEST(call_lookup_by_word_and_text)
+{
+    parse("1 00:00:01.000000 pwrite64(3</f>, \"ab\", 2, 512) = 2 <0.000001>\n"
+          "1 00:00:02.000000 readlinkat(AT_FDCWD</home>, \"x\", \"\", 4096) = -1 ENOENT (No such "
+          "file or directory) <0.000001>\n"
+          "1 00:00:03.000000 fooread(3</f>, \"ab\", 2) = 2 <0.000001>\n"
+          "1 00:00:04.000000 readv(3</f>, [{iov_base=\"ab\", iov_len=2}], 1) = 2 <0.000001>\n"
+          "1 00:00:05.000000 read(3</f>, \"ab\", 2) = 2 <0.000001>\n"
+          "1 00:00:06.000000 copy_file_range(3</f>, NULL, 4</g>, NULL, 100, 0) = 100 <0.1>\n"
+          "1 00:00:07.000000 pwrite64(3</f>, \"ab\", 2, 1024) = 2 <0.000001>\n");
+    ck_assert_uint_eq(N(), 7);
+    ck_assert_int_eq(C()->size[0], 2);
+    ck_assert_int_eq(C()->offset[0], 512);
+    ck_assert_int_eq(C()->req[0], 2);
+    ck_assert_str_eq(path(1), "/home/x");
+    ck_assert_str_eq(errname(1), "ENOENT");
+    ck_assert_int_eq(C()->size[2], IODFG_UNKNOWN); // unknown call: no size
+    ck_assert_str_eq(call(2), "fooread");
+    ck_assert_int_eq(C()->size[3], 2);
+    ck_assert_int_eq(C()->req[3], IODFG_UNKNOWN);
+    ck_assert_int_eq(C()->size[4], 2);
+    ck_assert_int_eq(C()->req[4], 2);
+    ck_assert_int_eq(C()->size[5], 100);
+    ck_assert_int_eq(C()->req[5], 100);
+    ck_assert_int_eq(C()->offset[6], 1024); // the cached entry of the first pwrite64
+}
+END_TEST
+
+/* Annotations are scanned sixteen bytes at a time for '>', '<' and '\\'; escapes, nesting and
+ * short paths go the general way. */
+START_TEST(annotation_fast_path_and_fallbacks)
+{
+    parse("1 00:00:01.000000 read(3</very/long/path/with\\x20space/and/more>, \"\", 1) = 0\n"
+          "1 00:00:02.000000 read(3</dev/pts/0<char 136:0>>, \"\", 1) = 0\n"
+          "1 00:00:03.000000 read(3</a>, \"\", 1) = 0\n"
+          "1 00:00:04.000000 read(3</aaaaaaaaaaaaa>, \"\", 1) = 0\n"
+          "1 00:00:05.000000 read(3</aaaaaaaaaaaaaa>, \"\", 1) = 0\n"
+          "1 00:00:06.000000 read(3</aaaaaaaaaaaaaaa>, \"\", 1) = 0\n"
+          "1 00:00:07.000000 read(3</aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa>, \"\", 1) = 0\n"
+          "1 00:00:08.000000 read(3<TCP:[1.2.3.4:5->6.7.8.9:10]>, \"\", 1) = 0\n"
+          "1 00:00:09.000000 read(3</a/very/long/path/here/x\\\\y>, \"\", 1) = 0\n");
+    ck_assert_uint_eq(N(), 9);
+    ck_assert_str_eq(path(0), "/very/long/path/with space/and/more");
+    ck_assert_str_eq(path(1), "/dev/pts/0");
+    ck_assert_str_eq(path(2), "/a");
+    ck_assert_str_eq(path(3), "/aaaaaaaaaaaaa");
+    ck_assert_str_eq(path(4), "/aaaaaaaaaaaaaa");
+    ck_assert_str_eq(path(5), "/aaaaaaaaaaaaaaa");
+    ck_assert_str_eq(path(6), "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    ck_assert_str_eq(path(7), "TCP:[1.2.3.4:5->6.7.8.9:10]");
+    ck_assert_str_eq(path(8), "/a/very/long/path/here/x\\y");
+}
+END_TEST
+
+/* The block reader keeps unfinished calls, a line split by a notice and long lines across its
+ * blocks (256 KiB): the same events as the whole-buffer parser (checked in parse()). */
+START_TEST(stream_across_blocks)
+{
+    size_t cap = 3u << 20, o = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    o +=
+        (size_t)sprintf(t + o, "7 00:00:00.000001 write(4</out/file>, \"x\", 1 <unfinished ...>\n");
+    for (int i = 0; i < 5000; i++) { // about 450 KB: the resumed half is two blocks later
+        o += (size_t)sprintf(t + o, "8 00:00:00.%06d read(3</in>, \"\", 100) = 100 <0.000001>\n",
+                             10 + i);
+    }
+    o += (size_t)sprintf(t + o, "7 00:00:01.000000 <... write resumed>) = 1 <0.999999>\n");
+    o += (size_t)sprintf(t + o, "9 00:00:01.000001 rea");
+    o += (size_t)sprintf(t + o, "strace: Process 10 attached\n");
+    o += (size_t)sprintf(t + o, "d(3</in>, \"\", 5) = 5 <0.000001>\n");
+    o += (size_t)sprintf(t + o, "9 00:00:01.000002 write(1</dev/null>, \"");
+    memset(t + o, 'a', 600000); // longer than a block
+    o += 600000;
+    o += (size_t)sprintf(t + o, "\", 600000) = 600000 <0.000001>\n");
+    o += (size_t)sprintf(t + o, "11 00:00:01.000003 close(3</in> <unfinished ...>"); // no newline
+    t[o] = '\0';
+    parse(t);
+    free(t);
+    ck_assert_uint_eq(N(), 5004);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_MERGED], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNMATCHED], 1);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NOTICES], 1);
+    ck_assert_uint_eq(RES.lines, 5006);
+    ck_assert_int_eq(C()->pid[0], 7); // the merged write keeps its start and path
+    ck_assert_int_eq(C()->start_ns[0], 1000);
+    ck_assert_int_eq(C()->dur_ns[0], 999999000);
+    ck_assert_int_eq(C()->size[0], 1);
+    ck_assert_str_eq(path(0), "/out/file");
+    ck_assert_int_eq(C()->req[5001], 5); // the line the notice split
+    ck_assert_int_eq(C()->size[5002], 600000);
+    ck_assert_str_eq(call(5003), "close"); // unfinished at the end: kept
+    ck_assert_int_eq(C()->pid[5003], 11);
+}
+END_TEST
+
+/* A fork when the descriptor tables are full: the child's copy comes from the parent's table
+ * while the table array grows (a use after free before). */
+START_TEST(fork_while_tables_grow)
+{
+    char text[4096];
+    size_t o = 0;
+    for (int pid = 1; pid <= 8; pid++) {
+        o += (size_t)sprintf(text + o, "%d 00:00:0%d.000000 read(3</f%d>, \"\", 1) = 1\n", pid, pid,
+                             pid);
+    }
+    o +=
+        (size_t)sprintf(text + o, "1 00:00:09.000000 clone(child_stack=NULL, flags=SIGCHLD) = 200\n"
+                                  "200 00:00:09.500000 read(3</f1>, \"\", 1) = 1\n");
+    parse(text);
+    ck_assert_uint_eq(N(), 10);
+    uint32_t h = C()->handle[9];
+    ck_assert_uint_ne(h, 0);
+    const struct iodfg_handle *hs = iodfg_eventlog_handles(LOG);
+    ck_assert_uint_eq(hs[h - 1].origin, IODFG_HANDLE_INHERITED);
+    ck_assert_uint_eq(hs[h - 1].parent, C()->handle[0]);
+    ck_assert_int_eq(hs[h - 1].pid, 200);
+}
+END_TEST
+
+/* A read error of the block reader names the cause. */
+START_TEST(stream_read_error)
+{
+    struct iodfg_strace_result r;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct record rec = {NULL, 0, 0};
+    ck_assert_int_eq(iodfg_strace_parse_fd(-1, record_sink, &rec, NULL, NULL, &r, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "cannot read"));
+    free(rec.buf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("strace");
@@ -444,6 +800,17 @@ int main(void)
     tcase_add_test(m, empty_input);
     tcase_add_test(m, oversized_numbers_rejected);
     tcase_add_test(m, sink_can_stop);
+    tcase_add_test(m, stream_across_blocks);
+    tcase_add_test(m, stream_read_error);
+    tcase_add_test(m, fork_while_tables_grow);
+    TCase *q = tcase_create("fast paths");
+    tcase_add_checked_fixture(q, NULL, teardown);
+    tcase_add_test(q, prefix_fast_path_and_fallbacks);
+    tcase_add_test(q, number_fast_paths_and_fallbacks);
+    tcase_add_test(q, call_lookup_by_word_and_text);
+    tcase_add_test(q, tail_fast_path_and_fallbacks);
+    tcase_add_test(q, annotation_fast_path_and_fallbacks);
+    suite_add_tcase(s, q);
     suite_add_tcase(s, m);
     return testutil_run(s);
 }
