@@ -2,7 +2,10 @@
 /* Incremental engine: a per-key case index lets a rule edit recount only the affected cases.
  * - A pure rename (the new mapping relabels activities one to one) only relabels the results.
  * - When the affected cases hold most events, the DFG is counted once from scratch instead of
- *   removing and adding every trace.
+ *   removing and adding every trace; with one trace per case on two threads, in a walk that also
+ *   writes the events' activity codes for the concurrency sweep (which then starts) and counts
+ *   the histograms of the large percentile groups, so that the statistics walk needs one pass
+ *   (reading the codes instead of the keys).
  * - Histograms of the large percentile groups are kept and moved with the recounted cases, so
  *   that the statistics walk after an edit needs one pass instead of two.
  * - A full computation adds the per-key sums in the walk that counts the DFG (one pass over
@@ -198,7 +201,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
     if (!rc) {
         iodfg_dfg_finish_means(g);
-        rc = iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, err);
+        rc = iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, NULL, err);
     }
     sweep_finish(&job, st);
     return rc;
@@ -373,13 +376,21 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     }
     iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
     int recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
-    if (sweep_start(&job, iodfg_sweep_new(&an->stats, an->log, &an->tl, recode ? an->codes : NULL,
-                                          recode && (!an->codes_valid || scratch), an->bits, nact,
-                                          dirty, an->moved, scratch ? NULL : src, err))) {
-        goto out;
+    int one_trace = !an->sel.per_pid || !iodfg_eventlog_columns(an->log)->pid;
+    // a recount from scratch of one trace per case writes the codes of the selected events on
+    // the way (the others keep theirs), and the sweep starts after it; otherwise the sweep runs
+    // meanwhile and recodes first
+    int coded_count = scratch && one_trace && recode && an->codes_valid;
+    if (!coded_count) {
+        if (sweep_start(&job,
+                        iodfg_sweep_new(&an->stats, an->log, &an->tl, recode ? an->codes : NULL,
+                                        recode && (!an->codes_valid || scratch), an->bits, nact,
+                                        dirty, an->moved, scratch ? NULL : src, err))) {
+            goto out;
+        }
+        an->codes_valid = recode;
+        swept = 1;
     }
-    an->codes_valid = recode;
-    swept = 1;
     if (an->dfg.nedges) {
         memset(an->dfg.touched, 0, an->dfg.nedges);
     }
@@ -395,9 +406,25 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
                 continue;
             }
             an->last.cases_recounted++;
-            if (iodfg_dfg_count_case(&an->dfg, an->log, nact, lo, hi, an->sel.per_pid, 1, err)) {
+            if (!one_trace &&
+                iodfg_dfg_count_case(&an->dfg, an->log, nact, lo, hi, an->sel.per_pid, 1, err)) {
                 goto out;
             }
+        }
+        // one trace per case: count on two threads with the large groups' histograms, so that
+        // the statistics walk below needs one pass
+        an->codes_valid = an->codes_valid && !coded_count; // half written until counted
+        if (one_trace && iodfg_dfg_count_hist(&an->dfg, an->log, nact, &an->sel, &an->stats, dirty,
+                                              &an->hs, coded_count ? an->codes : NULL, err)) {
+            goto out;
+        }
+        if (coded_count) {
+            if (sweep_start(&job, iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
+                                                  an->bits, nact, dirty, NULL, NULL, err))) {
+                goto out;
+            }
+            an->codes_valid = 1;
+            swept = 1;
         }
     }
     // subtract the old traces of the affected cases, then add the new ones
@@ -438,7 +465,7 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     scan_cases = cases_of(an, nact, pick, NULL, &nscan);
     if (!scan_cases ||
         iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, nact, &an->sel, scan_cases, nscan,
-                              dirty, 0, edge_dirty, &an->hs, err)) {
+                              dirty, 0, edge_dirty, &an->hs, coded_count ? an->codes : NULL, err)) {
         goto out;
     }
     rc = 0;

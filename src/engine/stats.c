@@ -16,6 +16,8 @@
 
 #include "stats_priv.h"
 
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 void iodfg_stats_init(struct iodfg_stats *st)
 {
     memset(st, 0, sizeof(*st));
@@ -236,8 +238,9 @@ void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *
  * reaching it); segments are then combined in time order, which is exact. Segments are taken
  * from a shared counter so that any number of threads can help. */
 
-#define SW_SEGS 16
+#define SW_SEGS 32
 #define SW_AHEAD 96 /* prefetch distance in points */
+#define SW_GROUP 4  /* segments a thread takes at once */
 #define SW_FEW 4 /* a sweep of this many dirty activities at most keeps its counts in registers */
 
 struct sweep_seg {
@@ -343,17 +346,118 @@ static void sweep_seg_run_few(struct iodfg_sweep *sw, struct sweep_seg *sg)
     }
 }
 
+static void sweep_seg_reset(const struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    for (uint32_t a = 0; a <= sw->na; a++) {
+        sg->cur[a] = 0;
+        sg->best[a] = INT32_MIN;
+        sg->besti[a] = 0;
+    }
+}
+
+/* One point of an interleaved coded sweep: segment X (locals cur_X, best_X, besti_X), point I;
+ * PF: prefetch the code of the point SW_AHEAD on (which must exist in the segment). */
+#define SW_POINT(X, I, PF)                                                                         \
+    do {                                                                                           \
+        if (PF) {                                                                                  \
+            __builtin_prefetch(&codes[pts[(I) + SW_AHEAD] & ~IODFG_PT_START]);                     \
+        }                                                                                          \
+        uint32_t p_ = pts[I], a_ = codes[p_ & ~IODFG_PT_START];                                    \
+        a_ = a_ < na ? a_ : na;                                                                    \
+        int32_t v_ = cur_##X[a_] + (int32_t)(p_ >> 31) * 2 - 1;                                    \
+        cur_##X[a_] = v_;                                                                          \
+        if (v_ > best_##X[a_]) {                                                                   \
+            best_##X[a_] = v_;                                                                     \
+            besti_##X[a_] = (uint32_t)(I);                                                         \
+        }                                                                                          \
+    } while (0)
+
+#define SW_SEG_LOCALS(X, SG)                                                                       \
+    int32_t *restrict cur_##X = (SG)->cur, *restrict best_##X = (SG)->best;                        \
+    uint32_t *restrict besti_##X = (SG)->besti;                                                    \
+    const uint64_t lo_##X = (SG)->lo
+
+/* The rest of segment z from point i on, alone. */
+static void sweep_seg_tail(struct iodfg_sweep *sw, struct sweep_seg *z, uint64_t i)
+{
+    const uint32_t *pts = sw->tl->pts;
+    const uint16_t *codes = sw->codes;
+    uint32_t na = sw->na;
+    for (; i < z->hi; i++) {
+        uint32_t p = pts[i];
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        step(z, a < na ? a : na, (int)(p >> 31), i);
+    }
+}
+
+/* The coded sweep of two (four) segments at once, their points interleaved: the chains of counts
+ * (each point waits for the count its segment's predecessor stored) then overlap. Same results
+ * as sweep_seg_run on each. */
+static void sweep_seg_run2(struct iodfg_sweep *sw, struct sweep_seg *x)
+{
+    const uint32_t *restrict pts = sw->tl->pts;
+    const uint16_t *restrict codes = sw->codes;
+    const uint32_t na = sw->na;
+    uint64_t n = UINT64_MAX;
+    for (unsigned r = 0; r < 2; r++) {
+        sweep_seg_reset(sw, &x[r]);
+        n = x[r].hi - x[r].lo < n ? x[r].hi - x[r].lo : n;
+    }
+    SW_SEG_LOCALS(0, &x[0]);
+    SW_SEG_LOCALS(1, &x[1]);
+    uint64_t j = 0;
+    for (; j + SW_AHEAD < n; j++) {
+        SW_POINT(0, lo_0 + j, 1);
+        SW_POINT(1, lo_1 + j, 1);
+    }
+    for (; j < n; j++) {
+        SW_POINT(0, lo_0 + j, 0);
+        SW_POINT(1, lo_1 + j, 0);
+    }
+    for (unsigned r = 0; r < 2; r++) {
+        sweep_seg_tail(sw, &x[r], x[r].lo + n);
+    }
+}
+
+static void sweep_seg_run4(struct iodfg_sweep *sw, struct sweep_seg *x)
+{
+    const uint32_t *restrict pts = sw->tl->pts;
+    const uint16_t *restrict codes = sw->codes;
+    const uint32_t na = sw->na;
+    uint64_t n = UINT64_MAX;
+    for (unsigned r = 0; r < 4; r++) {
+        sweep_seg_reset(sw, &x[r]);
+        n = x[r].hi - x[r].lo < n ? x[r].hi - x[r].lo : n;
+    }
+    SW_SEG_LOCALS(0, &x[0]);
+    SW_SEG_LOCALS(1, &x[1]);
+    SW_SEG_LOCALS(2, &x[2]);
+    SW_SEG_LOCALS(3, &x[3]);
+    uint64_t j = 0;
+    for (; j + SW_AHEAD < n; j++) {
+        SW_POINT(0, lo_0 + j, 1);
+        SW_POINT(1, lo_1 + j, 1);
+        SW_POINT(2, lo_2 + j, 1);
+        SW_POINT(3, lo_3 + j, 1);
+    }
+    for (; j < n; j++) {
+        SW_POINT(0, lo_0 + j, 0);
+        SW_POINT(1, lo_1 + j, 0);
+        SW_POINT(2, lo_2 + j, 0);
+        SW_POINT(3, lo_3 + j, 0);
+    }
+    for (unsigned r = 0; r < 4; r++) {
+        sweep_seg_tail(sw, &x[r], x[r].lo + n);
+    }
+}
+
 static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
 {
     const uint32_t *pts = sw->tl->pts;
     const uint32_t *key = sw->col->key;
     uint16_t *codes = sw->codes;
     uint32_t na = sw->na;
-    for (uint32_t a = 0; a <= na; a++) {
-        sg->cur[a] = 0;
-        sg->best[a] = INT32_MIN;
-        sg->besti[a] = 0;
-    }
+    sweep_seg_reset(sw, sg);
     if (!codes) { // too many activities for codes: look every point up
         for (uint64_t i = sg->lo; i < sg->hi; i++) {
             uint32_t e = pts[i] & ~IODFG_PT_START;
@@ -477,12 +581,25 @@ void iodfg_sweep_work(struct iodfg_sweep *sw)
         sweep_recode(sw);
         atomic_store(&sw->ready, 1);
     }
+    // segments are taken by fours; the general coded sweep runs them interleaved
     for (;;) {
-        unsigned t = atomic_fetch_add(&sw->next, 1u);
+        unsigned t = SW_GROUP * atomic_fetch_add(&sw->next, 1u);
         if (t >= sw->nseg) {
             return;
         }
-        sweep_seg_run(sw, &sw->seg[t]);
+        unsigned m = sw->nseg - t < SW_GROUP ? sw->nseg - t : SW_GROUP;
+        if (sw->codes && !sw->slot && m == 4) {
+            sweep_seg_run4(sw, &sw->seg[t]);
+        } else if (sw->codes && !sw->slot && m >= 2) {
+            sweep_seg_run2(sw, &sw->seg[t]);
+            for (unsigned r = 2; r < m; r++) {
+                sweep_seg_run(sw, &sw->seg[t + r]);
+            }
+        } else {
+            for (unsigned r = 0; r < m; r++) {
+                sweep_seg_run(sw, &sw->seg[t + r]);
+            }
+        }
     }
 }
 
@@ -540,7 +657,8 @@ int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
         return -1;
     }
     pthread_t th;
-    int threaded = nthreads > 1 && sw->nseg > 1 && !pthread_create(&th, NULL, sweep_thread, sw);
+    int threaded =
+        nthreads > 1 && sw->nseg > SW_GROUP && !pthread_create(&th, NULL, sweep_thread, sw);
     iodfg_sweep_work(sw);
     if (threaded) {
         pthread_join(th, NULL);
@@ -561,27 +679,12 @@ int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
  * its own histograms, summed between the passes. Selection does not depend on the order of
  * the values, so the result is the same however the work was split. */
 
-#define PB_MAG (59 * 64) /* buckets of magnitudes 0..2^64-1 */
-#define PB_N (2 * PB_MAG)
 uint64_t iodfg_pctl_large = 65536; /* groups with at least this many values use a histogram */
 uint64_t iodfg_scan_split_min = 1u << 14;
+#define PB_MAG IODFG_PB_MAG
+#define PB_N IODFG_PB_N
 #define PB_NONE UINT32_MAX
-
-static uint32_t mag_bucket(uint64_t u)
-{
-    if (u < 64) {
-        return (uint32_t)u;
-    }
-    unsigned e = 63u - (unsigned)__builtin_clzll(u);
-    return (uint32_t)((e - 5) * 64 + ((u >> (e - 6)) & 63));
-}
-
-/* Monotone map of int64 values to buckets 0..PB_N-1. */
-static inline uint32_t pbucket(int64_t v)
-{
-    return v >= 0 ? PB_MAG + mag_bucket((uint64_t)v)
-                  : PB_MAG - 1 - mag_bucket((uint64_t)(-(v + 1)));
-}
+#define pbucket iodfg_pbucket
 
 /* What a group does with a value in the running pass. */
 enum { PM_SKIP, PM_GATHER, PM_HIST, PM_TARGET };
@@ -882,6 +985,364 @@ int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
     return 0;
 }
 
+/* ---- DFG count with histograms: the recount from scratch after a large rule edit ----
+ * Two workers count halves of the cases (by events) into their own DFGs, the second one merged
+ * into the first afterwards in its slot order (the slots then come in the order one walk over
+ * all cases makes them, and every count and sum is an integer sum). In the same walk over the
+ * key, start and dur columns they count the histograms of the activity durations and edge gaps,
+ * which are kept for the large groups: the statistics walk that follows then gathers only the
+ * values of their target buckets, in one pass instead of two. */
+
+uint32_t iodfg_count_hist_max = 256;
+
+struct ch_worker {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_selection *sel;
+    const uint32_t *act;
+    uint32_t c0, c1; /* cases [c0, c1) */
+    struct iodfg_dfg *g;
+    uint16_t *codes; /* per event: its code written on the way, or NULL */
+    uint32_t na;
+    uint32_t *tab;      /* dense: (prev, to) -> slot + 1, prev na = ●, to na = ■; or NULL */
+    uint32_t **ah;      /* per activity: duration histogram or NULL */
+    uint32_t **eh;      /* per slot: gap histogram or NULL */
+    uint8_t *elost;     /* per slot: a gap went uncounted (no histogram) */
+    size_t neh, nalloc; /* entries of eh/elost; histograms allocated */
+    size_t last_slot;   /* one-entry cache of slot lookups without the table */
+    uint32_t last_from, last_to;
+    int rc;
+};
+
+/* The slot of (from, to) in the worker's DFG, or SIZE_MAX when out of memory. */
+static size_t ch_slot(struct ch_worker *w, uint32_t from, uint32_t to)
+{
+    uint32_t *t = NULL;
+    if (w->tab) {
+        uint32_t fi = from == IODFG_NODE_START ? w->na : from;
+        uint32_t ti = to == IODFG_NODE_END ? w->na : to;
+        t = &w->tab[(size_t)fi * (w->na + 1) + ti];
+        if (*t) {
+            return *t - 1;
+        }
+    } else if (from == w->last_from && to == w->last_to) {
+        return w->last_slot;
+    }
+    struct iodfg_dfg_edge *e = iodfg_dfg_slot(w->g, from, to);
+    if (!e) {
+        return SIZE_MAX;
+    }
+    size_t slot = (size_t)(e - w->g->edges);
+    if (slot >= w->neh) {
+        size_t m = w->neh ? w->neh * 2 : 64;
+        while (m <= slot) {
+            m *= 2;
+        }
+        uint32_t **eh = realloc(w->eh, m * sizeof(*eh));
+        if (!eh) {
+            return SIZE_MAX;
+        }
+        w->eh = eh;
+        uint8_t *el = realloc(w->elost, m);
+        if (!el) {
+            return SIZE_MAX;
+        }
+        w->elost = el;
+        memset(w->eh + w->neh, 0, (m - w->neh) * sizeof(*eh));
+        memset(w->elost + w->neh, 0, m - w->neh);
+        w->neh = m;
+    }
+    if (t) {
+        *t = (uint32_t)slot + 1;
+    } else {
+        w->last_from = from;
+        w->last_to = to;
+        w->last_slot = slot;
+    }
+    return slot;
+}
+
+/* The edge histogram of slot for its next gaps: allocated on the slot's first gap within the
+ * budget; NULL once a gap went uncounted. */
+static uint32_t *ch_gap_hist(struct ch_worker *w, size_t slot)
+{
+    uint32_t *h = w->eh[slot];
+    if (!h && !w->elost[slot]) {
+        h = w->nalloc < iodfg_count_hist_max ? calloc(PB_N, sizeof(*h)) : NULL;
+        w->nalloc += h != NULL;
+        w->eh[slot] = h;
+        w->elost[slot] = h == NULL;
+    }
+    return h;
+}
+
+/* Count one trace made of the events [lo, hi) (count_trace of dfg.c plus the histograms). A run
+ * of events on one edge adds up in registers and is stored when the edge changes. */
+static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
+{
+    struct iodfg_dfg *g = w->g;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(w->log);
+    const uint32_t *restrict key = col->key;
+    const uint32_t *restrict act = w->act;
+    const int64_t *restrict start = col->start_ns;
+    const int64_t *restrict dur = col->dur_ns;
+    uint32_t *const *ah = w->ah;
+    const uint32_t *restrict tab = w->tab;
+    const uint32_t na = w->na;
+    if (g->next_stamp > UINT32_MAX / 2 - 4) { // stamps would wrap: restart them
+        if (g->nedges) {
+            memset(g->stamp, 0, g->nedges * sizeof(*g->stamp));
+        }
+        g->next_stamp = 0;
+    }
+    uint32_t prev = IODFG_NODE_START, stamp = g->next_stamp + 1;
+    int64_t prev_end = 0;
+    size_t cur = SIZE_MAX;  // the slot of the running edge
+    uint64_t run_n = 0;     // its occurrences in the run
+    int64_t run_gap = 0;    // and the sum of their gaps
+    uint32_t *run_h = NULL; // its gap histogram
+    int run_has_gap = 0;
+    uint16_t *restrict codes = w->codes;
+    for (uint64_t e = lo; e < hi; e++) {
+        uint32_t a = act[key[e]];
+        if (codes) {
+            codes[e] = a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
+        }
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        uint32_t t = tab ? tab[(size_t)(prev == IODFG_NODE_START ? na : prev) * (na + 1) + a] : 0;
+        size_t slot = t ? t - 1 : ch_slot(w, prev, a);
+        if (slot == SIZE_MAX) {
+            return -1;
+        }
+        if (slot != cur) {
+            if (cur != SIZE_MAX) {
+                struct iodfg_dfg_edge *ed = &g->edges[cur];
+                ed->count += run_n;
+                ed->gap_n += run_has_gap ? run_n : 0;
+                ed->gap_sum_ns += run_gap;
+            }
+            cur = slot;
+            run_n = 0;
+            run_gap = 0;
+            run_has_gap = prev != IODFG_NODE_START;
+            run_h = run_has_gap ? ch_gap_hist(w, slot) : NULL;
+            g->touched[slot] = 1;
+            if (g->stamp[slot] != stamp) {
+                g->stamp[slot] = stamp;
+                g->edges[slot].cases++;
+            }
+        }
+        run_n++;
+        int64_t s = start[e], d = dur ? dur[e] : IODFG_UNKNOWN;
+        if (run_has_gap) {
+            run_gap += s - prev_end;
+            if (run_h) {
+                run_h[pbucket(s - prev_end)]++;
+            }
+        }
+        if (d != IODFG_UNKNOWN && ah[a]) {
+            ah[a][pbucket(d)]++;
+        }
+        prev = a;
+        prev_end = s + (d == IODFG_UNKNOWN ? 0 : d);
+    }
+    g->next_stamp += 2;
+    if (prev == IODFG_NODE_START) {
+        return 0;
+    }
+    struct iodfg_dfg_edge *ed = &g->edges[cur];
+    ed->count += run_n;
+    ed->gap_n += run_has_gap ? run_n : 0;
+    ed->gap_sum_ns += run_gap;
+    size_t slot = ch_slot(w, prev, IODFG_NODE_END);
+    if (slot == SIZE_MAX) {
+        return -1;
+    }
+    ed = &g->edges[slot];
+    g->touched[slot] = 1;
+    ed->count++;
+    if (g->stamp[slot] != stamp) {
+        g->stamp[slot] = stamp;
+        ed->cases++;
+    }
+    g->traces++;
+    return 0;
+}
+
+static void ch_run(struct ch_worker *w)
+{
+    for (uint32_t c = w->c0; c < w->c1 && !w->rc; c++) {
+        uint64_t lo, hi;
+        if (iodfg_dfg_case_range(w->log, w->sel, c, &lo, &hi) && ch_trace(w, lo, hi)) {
+            w->rc = -1;
+        }
+    }
+}
+
+static void *ch_thread(void *vw)
+{
+    ch_run(vw);
+    return NULL;
+}
+
+static void ch_free(struct ch_worker *w)
+{
+    for (size_t i = 0; i < w->neh; i++) {
+        free(w->eh[i]);
+    }
+    for (uint32_t a = 0; w->ah && a < w->na; a++) {
+        free(w->ah[a]);
+    }
+    free(w->eh);
+    free(w->elost);
+    free(w->ah);
+    free(w->tab);
+}
+
+/* Move the histogram *h into the kept entry i of hs (edge or activity); frees it when the
+ * entry cannot be made. */
+static void ch_keep(struct iodfg_hstore *hs, int edge, size_t i, uint32_t **h)
+{
+    uint32_t **e = hstore_entry(hs, edge, i, 1);
+    if (e) {
+        if (*e) {
+            free(*e);
+            hs->count--;
+        }
+        *e = *h;
+        hs->count++;
+    } else {
+        free(*h);
+    }
+    *h = NULL;
+}
+
+int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         const struct iodfg_selection *sel, const struct iodfg_stats *st,
+                         const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
+                         struct iodfg_error *err)
+{
+    uint32_t na = g->nactivities, nc = iodfg_eventlog_case_count(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    struct ch_worker W[2];
+    struct iodfg_dfg g1;
+    memset(W, 0, sizeof(W));
+    iodfg_dfg_init(&g1);
+    g1.nactivities = na;
+    int rc = -1;
+    // two workers over halves of the cases (by events) when there is enough work
+    uint64_t total = off[nc] - off[0], cum = 0;
+    uint32_t split = nc;
+    if (nc > 1 && total >= iodfg_scan_split_min) {
+        for (split = 0; split < nc - 1 && 2 * cum < total; split++) {
+            cum += off[split + 1] - off[split];
+        }
+        split = split ? split : 1;
+    }
+    int nw = split < nc ? 2 : 1;
+    for (int t = 0; t < nw; t++) {
+        struct ch_worker *w = &W[t];
+        w->log = log;
+        w->sel = sel;
+        w->act = act;
+        w->c0 = t ? split : 0;
+        w->c1 = t ? nc : split;
+        w->g = t ? &g1 : g;
+        w->codes = codes;
+        w->na = na;
+        w->last_from = w->last_to = IODFG_NO_ACTIVITY;
+        w->nalloc = hs ? 0 : iodfg_count_hist_max; // nothing to keep: no edge histograms
+        w->ah = calloc((size_t)na + 1, sizeof(*w->ah));
+        if (na <= iodfg_scan_dense_max) {
+            w->tab = calloc(((size_t)na + 1) * (na + 1), sizeof(*w->tab));
+        }
+        if (!w->ah || (na <= iodfg_scan_dense_max && !w->tab)) {
+            goto nomem;
+        }
+        for (uint32_t a = 0; hs && st && a < na && a < st->nactivities; a++) {
+            if ((!dirty || dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large) {
+                w->ah[a] = calloc(PB_N, sizeof(**w->ah));
+                if (!w->ah[a]) {
+                    goto nomem;
+                }
+            }
+        }
+    }
+    pthread_t th;
+    int threaded = nw > 1 && !pthread_create(&th, NULL, ch_thread, &W[1]);
+    ch_run(&W[0]);
+    if (threaded) {
+        pthread_join(th, NULL);
+    } else if (nw > 1) {
+        ch_run(&W[1]);
+    }
+    if (W[0].rc || W[1].rc) {
+        goto nomem;
+    }
+    // the second worker's edges, in its slot order, into g
+    struct ch_worker *w0 = &W[0], *w1 = &W[1];
+    for (size_t i = 0; i < g1.nedges; i++) {
+        const struct iodfg_dfg_edge *e1 = &g1.edges[i];
+        size_t slot = ch_slot(w0, e1->from, e1->to);
+        if (slot == SIZE_MAX) {
+            goto nomem;
+        }
+        struct iodfg_dfg_edge *d = &g->edges[slot];
+        int seen = d->count != 0; // the first worker counted this edge too
+        d->count += e1->count;
+        d->cases += e1->cases;
+        d->gap_n += e1->gap_n;
+        d->gap_sum_ns += e1->gap_sum_ns;
+        g->touched[slot] = 1;
+        g->stamp[slot] = 0; // older than every trace counted from now on
+        uint32_t *h1 = i < w1->neh ? w1->eh[i] : NULL;
+        int lost1 = i < w1->neh && w1->elost[i];
+        if (lost1 || w0->elost[slot]) {
+            w0->elost[slot] = 1;
+        } else if (h1 && w0->eh[slot]) {
+            for (size_t b = 0; b < PB_N; b++) {
+                w0->eh[slot][b] += h1[b];
+            }
+        } else if (h1 && !seen) {
+            w0->eh[slot] = h1;
+            w1->eh[i] = NULL;
+        } else if (h1) {
+            w0->elost[slot] = 1; // cannot happen: a seen edge with gaps has a histogram or is lost
+        }
+    }
+    if (nw > 1) {
+        g->traces += g1.traces;
+        uint64_t ns = (uint64_t)g->next_stamp + g1.next_stamp;
+        g->next_stamp = (uint32_t)(ns < UINT32_MAX / 2 ? ns : UINT32_MAX / 2);
+        for (uint32_t a = 0; a < na; a++) {
+            for (size_t b = 0; w0->ah[a] && b < PB_N; b++) {
+                w0->ah[a][b] += w1->ah[a][b];
+            }
+        }
+    }
+    // keep the histograms of the large groups (exact by construction; scans check the totals)
+    for (uint32_t a = 0; a < na; a++) {
+        if (w0->ah[a]) {
+            ch_keep(hs, 0, a, &w0->ah[a]);
+        }
+    }
+    for (size_t i = 0; i < g->nedges && i < w0->neh; i++) {
+        if (w0->eh[i] && !w0->elost[i] && g->edges[i].gap_n >= iodfg_pctl_large) {
+            ch_keep(hs, 1, i, &w0->eh[i]);
+        }
+    }
+    rc = 0;
+    goto out;
+nomem:
+    iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
+out:
+    ch_free(&W[0]);
+    ch_free(&W[1]);
+    iodfg_dfg_fini(&g1);
+    return rc;
+}
+
 /* ---- the statistics walk: cases, duration percentiles and edge gap medians ---- */
 
 uint32_t iodfg_scan_dense_max = 512;
@@ -898,7 +1359,7 @@ struct scan_group {
 
 #define PB_SIGN (1ULL << 63)
 
-/* The magnitudes u with mag_bucket(u) == m: [lo, hi]. */
+/* The magnitudes u with iodfg_pb_mag(u) == m: [lo, hi]. */
 static void mag_range(uint32_t m, uint64_t *lo, uint64_t *hi)
 {
     if (m < 64) {
@@ -939,6 +1400,9 @@ struct scan_job {
     uint32_t tdim;          /* activities of the dense table (0: hash lookups) */
     struct scan_group *grp; /* per group: what it does with a value in this pass */
     int pass, any_edge;     /* any_edge: some edge group takes values in this pass */
+    const uint16_t *codes;  /* per event: its activity code (ready), or NULL: act[key] */
+    int fast;               /* no group counts a histogram in this pass and etab is set: the
+                               groups' ranges decide alone (scan_trace_fast) */
 };
 
 struct scan_worker {
@@ -952,11 +1416,10 @@ struct scan_worker {
     uint64_t *ncases;      /* per activity: traces holding it */
     uint32_t base;         /* trace numbers used so far */
     uint32_t last_from, last_to, last_gi; /* one-entry cache of hash lookups */
+    struct fast_group *fg;                /* per group, in a fast pass */
     int rc;
     struct iodfg_error err;
 };
-
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static ALWAYS_INLINE void take(struct scan_worker *w, uint32_t gi, int64_t v)
 {
@@ -1073,6 +1536,104 @@ static void scan_trace(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t
     }
 }
 
+/* A group in a fast pass, as one worker sees it: its ranges and where its next values go. */
+struct fast_group {
+    uint64_t lo0, span0, lo1, span1;
+    int64_t fill0, fill1;
+};
+
+/* Take v into group f when it lies in one of its ranges (a gathering group has the range of
+ * every value as target 0; a group taking no values, empty ranges at offset 0, which only
+ * IODFG_UNKNOWN would meet and which is never taken). */
+static ALWAYS_INLINE void take_fast(struct fast_group *restrict f, int64_t *restrict vals,
+                                    int64_t step, int64_t v)
+{
+    uint64_t o = (uint64_t)v ^ PB_SIGN;
+    if (__builtin_expect(o - f->lo0 <= f->span0, 0)) {
+        vals[f->fill0] = v;
+        f->fill0 += step;
+    } else if (__builtin_expect(o - f->lo1 <= f->span1, 0)) {
+        vals[f->fill1] = v;
+        f->fill1 += step;
+    }
+}
+
+/* scan_trace of a fast pass (no histogram counted, edges through the dense table, the start and
+ * dur columns present, the activity groups those of the table's activities or none): first
+ * counts the cases of the wanted activities, acts takes durations. */
+static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, uint64_t hi,
+                                          uint32_t tr, const int first, const int acts,
+                                          const int coded)
+{
+    const uint16_t *restrict codes = w->J->codes;
+    const struct scan_job *J = w->J;
+    const uint32_t *restrict key = J->col->key;
+    const uint32_t *restrict act = J->act;
+    const uint32_t *restrict etab = J->etab;
+    const int64_t *restrict start = J->col->start_ns;
+    const int64_t *restrict dur = J->col->dur_ns;
+    const uint8_t *restrict aw = J->aw;
+    struct fast_group *restrict fg = w->fg;
+    uint32_t *restrict stamp = w->stamp;
+    uint64_t *restrict ncases = w->ncases;
+    int64_t *restrict vals = J->P->vals;
+    const int64_t step = w->step;
+    const uint32_t tdim = J->any_edge ? J->tdim : 0; // no edge takes values: never looked up
+    uint32_t prev = IODFG_NODE_START;
+    int64_t prev_end = 0;
+    for (uint64_t e = lo; e < hi; e++) {
+        uint32_t a;
+        if (coded) { // selected events only: NONE for no activity
+            a = codes[e];
+            if (a >= IODFG_CODE_NONE) {
+                continue;
+            }
+        } else {
+            a = act[key[e]];
+            if (a == IODFG_NO_ACTIVITY) {
+                continue;
+            }
+        }
+        int64_t d = dur[e], s = start[e];
+        if (acts) {
+            if (first && aw[a] && stamp[a] != tr) {
+                stamp[a] = tr;
+                ncases[a]++;
+            }
+            if (d != IODFG_UNKNOWN) {
+                take_fast(&fg[a], vals, step, d);
+            }
+        }
+        if (prev < tdim) { // ● first, above every activity
+            uint32_t gi = etab[(size_t)prev * tdim + a];
+            if (gi != PB_NONE) {
+                take_fast(&fg[gi], vals, step, s - prev_end);
+            }
+        }
+        prev = a;
+        prev_end = s + (d == IODFG_UNKNOWN ? 0 : d);
+    }
+}
+
+/* Prepare the worker's fast groups for the pass (J->fast). */
+static void scan_fast_setup(struct scan_worker *w)
+{
+    const struct scan_job *J = w->J;
+    for (uint32_t i = 0; i < J->P->ng; i++) {
+        const struct scan_group *sg = &J->grp[i];
+        struct fast_group *f = &w->fg[i];
+        f->lo0 = sg->lo0;
+        f->span0 = sg->span0;
+        f->lo1 = sg->lo1;
+        f->span1 = sg->span1;
+        if (sg->mode == PM_SKIP || (i < J->na && !J->aw[i])) {
+            f->lo0 = f->span0 = f->lo1 = f->span1 = 0;
+        }
+        f->fill0 = w->fill[i];
+        f->fill1 = w->fill1[i];
+    }
+}
+
 static void scan_run(struct scan_worker *w)
 {
     const struct scan_job *J = w->J;
@@ -1087,7 +1648,24 @@ static void scan_run(struct scan_worker *w)
             w->base = 0;
         }
         if (!per_pid) {
-            scan_trace(w, lo, hi, w->base + 1);
+            if (J->fast) {
+                uint32_t tr = w->base + 1;
+                if (!J->na) {
+                    scan_trace_fast(w, lo, hi, tr, 0, 0, 0);
+                } else if (J->codes) {
+                    if (!J->pass) {
+                        scan_trace_fast(w, lo, hi, tr, 1, 1, 1);
+                    } else {
+                        scan_trace_fast(w, lo, hi, tr, 0, 1, 1);
+                    }
+                } else if (!J->pass) {
+                    scan_trace_fast(w, lo, hi, tr, 1, 1, 0);
+                } else {
+                    scan_trace_fast(w, lo, hi, tr, 0, 1, 0);
+                }
+            } else {
+                scan_trace(w, lo, hi, w->base + 1);
+            }
             w->base += 2;
             continue;
         }
@@ -1131,6 +1709,9 @@ static void scan_pass_setup(struct scan_job *J, int pass)
         sg->mode = g->mode;
         sg->hidx = g->hist;
         sg->lo0 = sg->span0 = sg->lo1 = sg->span1 = 0;
+        if (g->mode == PM_GATHER) { // every value lies in target 0's range
+            sg->span0 = UINT64_MAX;
+        }
         if (g->mode == PM_TARGET) {
             pbucket_range(g->bkt[0], &sg->lo0, &sg->span0);
             sg->lo1 = sg->lo0;
@@ -1143,6 +1724,11 @@ static void scan_pass_setup(struct scan_job *J, int pass)
     for (uint32_t a = 0; a < J->na; a++) {
         // the first pass also counts the cases of every wanted activity
         J->aw[a] = pass ? P->g[a].mode != PM_SKIP : P->g[a].want;
+    }
+    J->fast = (J->etab != NULL || !J->g) && J->col->start_ns && J->col->dur_ns &&
+              (!J->na || (J->g && J->na == J->tdim)) && !(J->sel->per_pid && J->col->pid);
+    for (uint32_t i = 0; i < P->ng; i++) {
+        J->fast = J->fast && P->g[i].mode != PM_HIST;
     }
     J->any_edge = 0;
     size_t ne = J->g ? J->g->nedges : 0;
@@ -1198,11 +1784,44 @@ static void keep_hist(struct iodfg_hstore *hs, int edge, size_t i, const uint32_
     memcpy(*e, h, PB_N * sizeof(**e));
 }
 
+/* The percentiles of groups [lo, hi) into the statistics and the DFG. */
+struct results_job {
+    struct pctl *P;
+    struct iodfg_stats *st;
+    struct iodfg_dfg *g;
+    uint32_t na, lo, hi;
+};
+
+static void *results_run(void *vr)
+{
+    struct results_job *r = vr;
+    for (uint32_t i = r->lo; i < r->hi; i++) {
+        if (!r->P->g[i].want) {
+            continue;
+        }
+        int64_t out[2] = {IODFG_UNKNOWN, IODFG_UNKNOWN};
+        pctl_result(r->P, i, out);
+        if (i < r->na) {
+            r->st->act[i].dur_p95_ns = out[0];
+            r->st->act[i].dur_median_ns = out[1];
+        } else {
+            r->g->edges[i - r->na].gap_median_ns = out[0];
+        }
+    }
+    return NULL;
+}
+
+/* The values the selections of group g go through. */
+static uint64_t pctl_cost(const struct pgroup *g)
+{
+    return !g->want ? 0 : g->kind == PM_GATHER ? g->n : g->kind == PM_TARGET ? g->m0 + g->m1 : 0;
+}
+
 int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const struct iodfg_eventlog *log, const uint32_t *act,
                           const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
                           const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
-                          struct iodfg_hstore *hs, struct iodfg_error *err)
+                          struct iodfg_hstore *hs, const uint16_t *codes, struct iodfg_error *err)
 {
     uint32_t na = st ? st->nactivities : 0;
     size_t ne = g ? g->nedges : 0;
@@ -1255,6 +1874,7 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
     J.act = act;
     J.sel = sel;
     J.cases = cases;
+    J.codes = g && g->nactivities <= IODFG_CODE_MAX_ACT ? codes : NULL;
     J.g = g;
     J.P = &P;
     J.na = na;
@@ -1294,10 +1914,11 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
         iodfg_error_clear(&w->err);
         w->fill = malloc(((size_t)P.ng + 1) * sizeof(*w->fill));
         w->fill1 = malloc(((size_t)P.ng + 1) * sizeof(*w->fill1));
+        w->fg = malloc(((size_t)P.ng + 1) * sizeof(*w->fg));
         w->stamp = calloc((size_t)na + 1, sizeof(*w->stamp));
         w->ncases = calloc((size_t)na + 1, sizeof(*w->ncases));
         w->hist = t ? (P.nh ? calloc((size_t)P.nh * PB_N, sizeof(*w->hist)) : NULL) : P.hist;
-        if (!w->fill || !w->fill1 || !w->stamp || !w->ncases || (P.nh && !w->hist)) {
+        if (!w->fill || !w->fill1 || !w->fg || !w->stamp || !w->ncases || (P.nh && !w->hist)) {
             goto nomem;
         }
     }
@@ -1305,6 +1926,9 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
         scan_pass_setup(&J, pass);
         for (int t = 0; t < nw; t++) {
             scan_fills(&W[t], &P);
+            if (J.fast) {
+                scan_fast_setup(&W[t]);
+            }
             W[t].last_from = W[t].last_to = IODFG_NO_ACTIVITY;
             W[t].last_gi = PB_NONE;
         }
@@ -1350,18 +1974,25 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
             break;
         }
     }
+    // the selections, split by their values over two threads when there are many
+    struct results_job R[2] = {{&P, st, g, na, 0, P.ng}, {&P, st, g, na, P.ng, P.ng}};
+    uint64_t work = 0, half = 0;
     for (uint32_t i = 0; i < P.ng; i++) {
-        if (!P.g[i].want) {
-            continue;
+        work += pctl_cost(&P.g[i]);
+    }
+    if (work >= iodfg_scan_split_min) {
+        for (R[0].hi = 0; R[0].hi < P.ng && 2 * half < work; R[0].hi++) {
+            half += pctl_cost(&P.g[R[0].hi]);
         }
-        int64_t out[2] = {IODFG_UNKNOWN, IODFG_UNKNOWN};
-        pctl_result(&P, i, out);
-        if (i < na) {
-            st->act[i].dur_p95_ns = out[0];
-            st->act[i].dur_median_ns = out[1];
-        } else {
-            g->edges[i - na].gap_median_ns = out[0];
-        }
+        R[1].lo = R[0].hi;
+    }
+    pthread_t th;
+    int threaded = R[1].lo < R[1].hi && !pthread_create(&th, NULL, results_run, &R[1]);
+    results_run(&R[0]);
+    if (threaded) {
+        pthread_join(th, NULL);
+    } else {
+        results_run(&R[1]);
     }
     rc = 0;
     goto out;
@@ -1371,6 +2002,7 @@ out:
     for (int t = 0; t < 2; t++) {
         free(W[t].fill);
         free(W[t].fill1);
+        free(W[t].fg);
         free(W[t].stamp);
         free(W[t].ncases);
         if (t) {
@@ -1390,7 +2022,7 @@ int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct i
                      const uint8_t *edge_dirty, struct iodfg_error *err)
 {
     return iodfg_stats_scan_kept(st, g, log, act, sel, cases, ncases, dirty, act_dirty_none,
-                                 edge_dirty, NULL, err);
+                                 edge_dirty, NULL, NULL, err);
 }
 
 int iodfg_stats_build(struct iodfg_stats *st, const struct iodfg_eventlog *log,

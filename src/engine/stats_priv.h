@@ -26,6 +26,25 @@ extern uint64_t iodfg_scan_split_min;
  * in the DFG's hash index above. */
 extern uint32_t iodfg_scan_dense_max;
 
+/* The buckets of the percentile histograms: 64 per power of two (exact below 64), for magnitudes
+ * 0..2^64-1 of either sign; iodfg_pbucket maps int64 values to 0..IODFG_PB_N-1, monotone. */
+#define IODFG_PB_MAG (59 * 64)
+#define IODFG_PB_N (2 * IODFG_PB_MAG)
+static inline uint32_t iodfg_pb_mag(uint64_t u)
+{
+    if (u < 64) {
+        return (uint32_t)u;
+    }
+    // the leading bit e and the next six: u >> (e - 6) is 64 + those six bits
+    unsigned e = 63u - (unsigned)__builtin_clzll(u);
+    return ((e - 6) << 6) + (uint32_t)(u >> (e - 6));
+}
+static inline uint32_t iodfg_pbucket(int64_t v)
+{
+    return v >= 0 ? IODFG_PB_MAG + iodfg_pb_mag((uint64_t)v)
+                  : IODFG_PB_MAG - 1 - iodfg_pb_mag((uint64_t)(-(v + 1)));
+}
+
 /* Key sums: reset nkeys entries; add one event of dur d and size z (IODFG_UNKNOWN: unknown).
  * Adding the selected events in event order gives what iodfg_stats_key_sums gives. */
 void iodfg_key_sums_clear(struct iodfg_key_sums *sums, uint32_t nkeys);
@@ -92,11 +111,28 @@ int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
                       const struct iodfg_eventlog *log, const uint32_t *old_act,
                       const uint32_t *new_act, const struct iodfg_selection *sel,
                       const uint32_t *cases, size_t ncases, struct iodfg_error *err);
-/* iodfg_stats_scan using and filling the kept histograms of hs (NULL: none). */
+/* Count the DFG of every selected case (one trace per case: not for per-pid traces) into g
+ * (cleared, nactivities set; every slot made is flagged touched), on two threads when the log
+ * is large enough, and keep in hs (NULL: none) the exact histograms of the durations of the
+ * activities flagged in dirty (NULL = all) whose dur_n in st is at least iodfg_pctl_large, and
+ * of the gaps of the edges with at least that many, counted in the same walk. Gap sums, not
+ * means or medians. codes (NULL: none; only while g->nactivities <= IODFG_CODE_MAX_ACT) gets
+ * the code of every selected event on the way (those of the others are left as they are).
+ * 0 or -1 with err (out of memory; g is then half counted). */
+int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         const struct iodfg_selection *sel, const struct iodfg_stats *st,
+                         const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
+                         struct iodfg_error *err);
+/* iodfg_dfg_count_hist: edge histograms one worker allocates at most (default 256; tests lower
+ * it to exercise the edges left to the statistics walk). */
+extern uint32_t iodfg_count_hist_max;
+/* iodfg_stats_scan using and filling the kept histograms of hs (NULL: none). codes (NULL: none)
+ * holds the activity code of every selected event under act (complete: no thread writes it),
+ * read instead of act[key] when there is a DFG of at most IODFG_CODE_MAX_ACT activities. */
 int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const struct iodfg_eventlog *log, const uint32_t *act,
                           const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
                           const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
-                          struct iodfg_hstore *hs, struct iodfg_error *err);
+                          struct iodfg_hstore *hs, const uint16_t *codes, struct iodfg_error *err);
 
 #endif

@@ -466,6 +466,53 @@ START_TEST(exact_against_brute_force_wide)
 }
 END_TEST
 
+/* Large edits (most events move, as when a rule is typed live) recount the DFG from scratch on
+ * two threads with the histograms of the large groups: exact against brute force and a full
+ * rebuild, whether every edge histogram fits the budget or some are left to the statistics walk
+ * (budget 0, 1, 2), with one or two workers and with histograms for small groups too. */
+START_TEST(large_edits_exact)
+{
+    uint64_t keep = iodfg_pctl_large, split = iodfg_scan_split_min;
+    uint32_t keep_max = iodfg_count_hist_max;
+    random_log_ex(23, 14, 1);
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    uint32_t na = MAP.nactivities;
+    for (uint32_t a = 0; a < 6; a++) {
+        char name[32];
+        snprintf(name, sizeof(name), "spare%u", a);
+        tlog_new_act(&MAP, name);
+    }
+    for (int path = 0; path < 8; path++) {
+        static const uint32_t budget[4] = {0, 1, 2, 256};
+        iodfg_count_hist_max = budget[path % 4];
+        iodfg_pctl_large = path < 4 ? 1 : 3;
+        iodfg_scan_split_min = path % 2 ? 0 : UINT64_MAX;
+        sel.from_ns = path == 5 ? 1700000000000000000LL + 3000000000LL : INT64_MIN;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        srand(40 + (unsigned)path);
+        for (int round = 0; round < 6; round++) {
+            // every key to a random activity (a few unmapped): every case is recounted
+            for (uint32_t k = 0; k < MAP.nkeys; k++) {
+                MAP.activity_of_key[k] =
+                    rand() % 9 ? (uint32_t)rand() % (na + 6 - (uint32_t)round) : IODFG_NO_ACTIVITY;
+            }
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, NULL, 0, NULL), 0);
+            ck_assert_int_eq(iodfg_analysis_last(an)->full, 0);
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+        }
+        iodfg_analysis_free(an);
+    }
+    sel.from_ns = INT64_MIN;
+    iodfg_pctl_large = keep;
+    iodfg_scan_split_min = split;
+    iodfg_count_hist_max = keep_max;
+}
+END_TEST
+
 /* A template edit that renames every activity, then one that folds pairs of activities into one:
  * every key moves, every case is recounted, and the result still equals a full rebuild (with
  * and without histograms kept between updates). */
@@ -582,6 +629,7 @@ static Suite *suite(void)
     tcase_add_test(tc, exact_against_brute_force);
     tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, remap_every_key_equals_full);
+    tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
     suite_add_tcase(s, tc);
     return s;

@@ -3,6 +3,7 @@
  * empty and unmapped traces, pruning. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,9 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/stats.h"
 
+#include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
 
@@ -326,6 +329,199 @@ START_TEST(prune_connectivity)
 }
 END_TEST
 
+/* A random -f -ttt -T trace per case: a few pids over a dozen files, durations of many
+ * magnitudes (some unknown), overlapping calls. */
+static void random_log(unsigned seed, int ncases)
+{
+    static const char *const calls[] = {"read", "write", "pread64", "close"};
+    static const char *const paths[] = {"/a/b/c", "/a/b/d", "/a/e", "/f", "/g/h/i", "/l/m"};
+    srand(seed);
+    char *text = malloc(1 << 16);
+    for (int c = 0; c < ncases; c++) {
+        size_t len = 0;
+        int n = rand() % 60;
+        long t = rand() % 50;
+        for (int i = 0; i < n; i++) {
+            t += rand() % 7;
+            const char *call = calls[rand() % 4], *path = paths[rand() % 6];
+            if (rand() % 8 == 0) {
+                len += (size_t)snprintf(text + len, 200, "%d 1700000000.%06ld %s(3<%s>) = 0\n",
+                                        100 + rand() % 3, t, call, path);
+            } else {
+                len += (size_t)snprintf(
+                    text + len, 200, "%d 1700000000.%06ld %s(3<%s>) = 0 <0.%06d>\n",
+                    100 + rand() % 3, t, call, path, rand() % (1 << (rand() % 20)));
+            }
+        }
+        text[len] = '\0';
+        char name[32];
+        snprintf(name, sizeof(name), "case%d", c);
+        tlog_add_case(LOG, name, text);
+    }
+    free(text);
+}
+
+struct hist_ctx {
+    const struct iodfg_dfg *g;
+    uint32_t **h; /* per edge slot: brute-force gap histogram */
+};
+
+static int hist_gap(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_t gap,
+                    uint32_t trace, uint64_t ev)
+{
+    (void)trace;
+    (void)ev;
+    struct hist_ctx *hc = vctx;
+    if (has_gap) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_find(hc->g, from, to);
+        ck_assert_ptr_nonnull(e);
+        hc->h[e - hc->g->edges][iodfg_pbucket(gap)]++;
+    }
+    return 0;
+}
+
+/* The two-thread count with histograms (after a large rule edit) equals counting the cases one
+ * by one, slot order included, and the histograms it keeps count exactly each group's values;
+ * with a small budget of edge histograms the others are left out, never wrong. */
+START_TEST(count_hist_equals_sequential_count)
+{
+    random_log(7, 9);
+    tlog_map_fhat(&MAP, LOG);
+    for (uint32_t k = 0; k < MAP.nkeys; k += 5) {
+        MAP.activity_of_key[k] = IODFG_NO_ACTIVITY; // some events vanish
+    }
+    uint64_t keep_large = iodfg_pctl_large, keep_split = iodfg_scan_split_min;
+    uint32_t keep_max = iodfg_count_hist_max, keep_dense = iodfg_scan_dense_max;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    uint32_t na = MAP.nactivities, nc = iodfg_eventlog_case_count(LOG);
+    const uint8_t mask[9] = {1, 0, 1, 1, 1, 0, 1, 1, 1};
+    for (int path = 0; path < 24; path++) {
+        static const uint32_t budget[4] = {0, 1, 3, 256};
+        iodfg_count_hist_max = budget[path % 4];
+        iodfg_scan_split_min = path % 8 < 4 ? 0 : UINT64_MAX;
+        iodfg_pctl_large = path < 8 ? 1 : 6;
+        iodfg_scan_dense_max = path % 3 ? keep_dense : 0;
+        struct iodfg_selection sel;
+        iodfg_selection_all(&sel);
+        if (path >= 16) {
+            sel.case_on = mask;
+            sel.from_ns = 1700000000000000000LL + 20000;
+        }
+        struct iodfg_dfg R, F;
+        struct iodfg_stats st;
+        struct iodfg_hstore hs;
+        iodfg_dfg_init(&R);
+        iodfg_dfg_init(&F);
+        iodfg_stats_init(&st);
+        iodfg_hstore_init(&hs);
+        R.nactivities = F.nactivities = na;
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t lo, hi;
+            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+                ck_assert_int_eq(
+                    iodfg_dfg_count_case(&R, LOG, MAP.activity_of_key, lo, hi, 0, 1, NULL), 0);
+            }
+        }
+        ck_assert_int_eq(iodfg_stats_build(&st, LOG, &MAP, &sel, NULL), 0);
+        ck_assert_int_eq(
+            iodfg_dfg_count_hist(&F, LOG, MAP.activity_of_key, &sel, &st, NULL, &hs, NULL, NULL),
+            0);
+        ck_assert_uint_eq(F.traces, R.traces);
+        ck_assert_uint_eq(F.nedges, R.nedges);
+        ck_assert_uint_gt(R.nedges, 10);
+        for (size_t i = 0; i < R.nedges; i++) {
+            const struct iodfg_dfg_edge *x = &F.edges[i], *y = &R.edges[i];
+            ck_assert_msg(x->from == y->from && x->to == y->to && x->count == y->count &&
+                              x->cases == y->cases && x->gap_n == y->gap_n &&
+                              x->gap_sum_ns == y->gap_sum_ns,
+                          "path %d: slot %zu differs", path, i);
+            ck_assert_uint_eq(F.touched[i], 1);
+        }
+        // brute-force histograms of durations per activity and of gaps per edge
+        uint32_t **ah = calloc(na, sizeof(*ah)), **eh = calloc(R.nedges, sizeof(*eh));
+        for (uint32_t a = 0; a < na; a++) {
+            ah[a] = calloc(IODFG_PB_N, sizeof(**ah));
+        }
+        for (size_t i = 0; i < R.nedges; i++) {
+            eh[i] = calloc(IODFG_PB_N, sizeof(**eh));
+        }
+        struct hist_ctx hc = {&F, eh};
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t lo, hi;
+            if (!iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+                continue;
+            }
+            for (uint64_t e = lo; e < hi; e++) {
+                uint32_t a = MAP.activity_of_key[col->key[e]];
+                if (a != IODFG_NO_ACTIVITY && col->dur_ns[e] != IODFG_UNKNOWN) {
+                    ah[a][iodfg_pbucket(col->dur_ns[e])]++;
+                }
+            }
+            ck_assert_int_ge(
+                iodfg_dfg_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
+        }
+        size_t kept = 0;
+        for (uint32_t a = 0; a < na; a++) {
+            int large = st.act[a].dur_n >= iodfg_pctl_large;
+            uint32_t *h = a < hs.nact ? hs.act[a] : NULL;
+            ck_assert_msg(!h == !large, "path %d: activity %u histogram %p", path, a, (void *)h);
+            if (h) {
+                ck_assert(!memcmp(h, ah[a], IODFG_PB_N * sizeof(*h)));
+                kept++;
+            }
+        }
+        size_t kept_edges = 0;
+        for (size_t i = 0; i < R.nedges; i++) {
+            uint32_t *h = i < hs.nedge ? hs.edge[i] : NULL;
+            int large = R.edges[i].gap_n >= iodfg_pctl_large;
+            ck_assert(!h || large);
+            if (iodfg_count_hist_max >= R.nedges) {
+                ck_assert_msg(!h == !large, "path %d: edge %zu histogram", path, i);
+            }
+            if (h) {
+                ck_assert(!memcmp(h, eh[i], IODFG_PB_N * sizeof(*h)));
+                kept_edges++;
+            }
+        }
+        ck_assert_uint_eq(hs.count, kept + kept_edges);
+        if (path < 8) {
+            ck_assert_uint_gt(kept, 0);
+        }
+        // the stamps left stay older than later traces: recounting a case changes nothing
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t lo, hi;
+            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    ck_assert_int_eq(
+                        iodfg_dfg_count_case(&F, LOG, MAP.activity_of_key, lo, hi, 0, sign, NULL),
+                        0);
+                }
+            }
+        }
+        for (size_t i = 0; i < R.nedges; i++) {
+            ck_assert_uint_eq(F.edges[i].cases, R.edges[i].cases);
+            ck_assert_uint_eq(F.edges[i].count, R.edges[i].count);
+        }
+        for (uint32_t a = 0; a < na; a++) {
+            free(ah[a]);
+        }
+        for (size_t i = 0; i < R.nedges; i++) {
+            free(eh[i]);
+        }
+        free(ah);
+        free(eh);
+        iodfg_hstore_fini(&hs);
+        iodfg_stats_fini(&st);
+        iodfg_dfg_fini(&R);
+        iodfg_dfg_fini(&F);
+    }
+    iodfg_pctl_large = keep_large;
+    iodfg_scan_split_min = keep_split;
+    iodfg_count_hist_max = keep_max;
+    iodfg_scan_dense_max = keep_dense;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("dfg");
@@ -340,8 +536,12 @@ static Suite *suite(void)
     tcase_add_test(tc, empty_and_unmapped);
     tcase_add_test(tc, unknown_duration_gap);
     tcase_add_test(tc, prune_connectivity);
+    tcase_add_test(tc, count_hist_equals_sequential_count);
     suite_add_tcase(s, tc);
     return s;
 }
 
-int main(void) { return testutil_run(suite()); }
+int main(void)
+{
+    return testutil_run(suite());
+}

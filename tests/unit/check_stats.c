@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ static void build(const uint8_t *case_on, int per_pid)
 }
 
 #define T0 1700000000000000000LL
+#define SW_FEW_TEST 4 /* sweeps of more flagged activities than this use the general coded path */
 
 START_TEST(paper_ca_stats)
 {
@@ -205,6 +207,93 @@ START_TEST(percentile_nearest_rank)
 }
 END_TEST
 
+/* The exact sweep over the timeline with per-event codes (segments swept two or four at once,
+ * interleaved) against brute force, on logs whose timelines cut into 1 to 32 segments, every
+ * activity or most of them flagged, on one and two threads. */
+START_TEST(sweep_interleaved_segments)
+{
+    static const int sizes[] = {20, 150, 175, 200, 230, 260, 600, 1200};
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+        iodfg_stats_fini(&ST);
+        tlog_map_free(&MAP);
+        iodfg_eventlog_free(LOG);
+        LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+        srand(100 + (unsigned)si);
+        char *text = malloc((size_t)sizes[si] * 100 + 1);
+        for (int c = 0; c < 3; c++) {
+            size_t len = 0;
+            long t = rand() % 20;
+            for (int i = 0; i < sizes[si] / 3; i++) {
+                t += rand() % 4;
+                len += (size_t)snprintf(text + len, 100,
+                                        "%d 1700000000.%06ld %s(3</d%d>) = 0 <0.%06d>\n", 10 + c, t,
+                                        rand() % 2 ? "read" : "write", rand() % 5, rand() % 30);
+            }
+            text[len] = '\0';
+            char name[16];
+            snprintf(name, sizeof(name), "c%d", c);
+            tlog_add_case(LOG, name, text);
+        }
+        free(text);
+        tlog_map_fhat(&MAP, LOG);
+        uint32_t na = MAP.nactivities;
+        ck_assert_uint_gt(na, SW_FEW_TEST);
+        struct iodfg_selection sel;
+        iodfg_selection_all(&sel);
+        struct iodfg_timeline tl;
+        ck_assert_int_eq(iodfg_timeline_build(&tl, LOG, NULL), 0);
+        uint64_t n = iodfg_eventlog_event_count(LOG);
+        const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+        uint64_t *bits = malloc(((n + 63) / 64 + 1) * sizeof(*bits));
+        uint16_t *codes = malloc(n * sizeof(*codes));
+        uint8_t *dirty = malloc(na);
+        iodfg_stats_select_bits(bits, LOG, &sel);
+        for (int variant = 0; variant < 4; variant++) {
+            memset(dirty, 1, na);
+            dirty[0] = 0;
+            ck_assert_int_eq(iodfg_stats_resize(&ST, na, NULL), 0);
+            for (uint32_t a = 0; a < na; a++) {
+                ST.act[a].mc = 12345;
+            }
+            ck_assert_int_eq(iodfg_stats_sweep(&ST, LOG, &tl, codes, variant < 2, bits,
+                                               MAP.activity_of_key, variant % 2 ? dirty : NULL,
+                                               NULL, NULL, 1 + variant / 2, NULL),
+                             0);
+            for (uint32_t a = variant % 2 ? 1 : 0; a < na; a++) {
+                uint32_t mc = 0;
+                int64_t mc_t = IODFG_UNKNOWN;
+                for (uint64_t e = 0; e < n; e++) {
+                    if (MAP.activity_of_key[col->key[e]] != a || col->dur_ns[e] <= 0) {
+                        continue;
+                    }
+                    int64_t t = col->start_ns[e];
+                    uint32_t k = 0;
+                    for (uint64_t f = 0; f < n; f++) {
+                        k += MAP.activity_of_key[col->key[f]] == a && col->dur_ns[f] > 0 &&
+                             col->start_ns[f] <= t && col->start_ns[f] + col->dur_ns[f] > t;
+                    }
+                    if (k > mc || (k == mc && t < mc_t)) {
+                        mc = k;
+                        mc_t = t;
+                    }
+                }
+                ck_assert_msg(ST.act[a].mc == mc && ST.act[a].mc_time_ns == mc_t,
+                              "size %d variant %d activity %u: mc %u at %lld, expected %u at %lld",
+                              sizes[si], variant, a, ST.act[a].mc, (long long)ST.act[a].mc_time_ns,
+                              mc, (long long)mc_t);
+            }
+            if (variant % 2) {
+                ck_assert_uint_eq(ST.act[0].mc, 12345); // not flagged: left alone
+            }
+        }
+        free(bits);
+        free(codes);
+        free(dirty);
+        iodfg_timeline_fini(&tl);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("stats");
@@ -216,8 +305,12 @@ static Suite *suite(void)
     tcase_add_test(tc, unknown_values);
     tcase_add_test(tc, per_pid_case_count);
     tcase_add_test(tc, percentile_nearest_rank);
+    tcase_add_test(tc, sweep_interleaved_segments);
     suite_add_tcase(s, tc);
     return s;
 }
 
-int main(void) { return testutil_run(suite()); }
+int main(void)
+{
+    return testutil_run(suite());
+}
