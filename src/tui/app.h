@@ -115,6 +115,12 @@ struct tui_timeline {
     uint32_t events_row_case; /* the case whose events are listed */
     uint64_t *events;         /* the listed event indices */
     uint64_t nevents;
+    /* the index is built by a job (timeline_job.h), on a background thread for large logs:
+     * those of async_min events or more (0: TUI_TIMELINE_ASYNC_EVENTS) */
+    struct tui_timeline_job *job; /* running or finished but not installed; NULL when none */
+    uint64_t async_min;
+    uint64_t index_failed; /* app->generation + 1 whose index ran out of memory */
+    double index_ms;       /* how long the installed index took to build */
 };
 
 struct tui_app {
@@ -243,7 +249,8 @@ int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
 int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 
-/* Compute the timeline of the selected activity for width bins (cached). */
+/* Compute the timeline of the selected activity for nbins bins (cached). 0, 1 while its index
+ * is built in the background (timeline_job.h), -1 when out of memory. */
 int tui_app_timeline(struct tui_app *app, int nbins);
 /* Timeline drill-in: list the events of the selected row (case) and activity in
  * app->events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */

@@ -21,6 +21,7 @@
 #include "tui/app.h"
 #include "tui/app_cmd_priv.h"
 #include "tui/listmodel.h"
+#include "tui/timeline_job.h"
 #include "tui/undo.h"
 #include "tui/views.h"
 
@@ -184,6 +185,10 @@ static unsigned variant_selected(struct tui_app *app, int group)
 static unsigned show_events(struct tui_app *app, struct tui_listmodel *lm)
 {
     if (app->view == TUI_VIEW_TIMELINE) {
+        if (!app->tl.show_events && tui_app_timeline_busy(app)) {
+            tui_app_set_message(app, 0, "indexing the timeline… Enter again when it is drawn");
+            return TUI_REDRAW;
+        }
         if (!app->tl.show_events && tui_app_timeline_events(app)) {
             tui_app_set_message(app, 1, "no events to list");
         }

@@ -4,8 +4,14 @@
  * of one case). */
 #include "config.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
@@ -16,6 +22,7 @@
 #include "iodfg/strpool.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
+#include "tui/timeline_job.h"
 
 /* ---- graph ---- */
 
@@ -135,8 +142,56 @@ static int reserve_sums(struct tui_timeline_sums **p, uint64_t *cap, uint64_t n)
     return *p ? 0 : -1;
 }
 
+/* ---- the index job ----
+ *
+ * A build reads the event log (never changed while the app lives) and private copies of what a
+ * rebuild changes: the activity of every key and the selection with its case mask. It writes
+ * only its own struct (out); the UI thread installs out whole once the job has said done and
+ * been joined, so it never sees a half-built index. */
+struct tui_timeline_job {
+    pthread_t th;
+    int threaded;              /* th runs job_run and is not joined yet */
+    atomic_int done;           /* out is complete (or abandoned): rc says which */
+    atomic_int cancel;         /* the UI thread no longer wants the result */
+    atomic_int permille;       /* progress */
+    atomic_uint_least64_t nev; /* the events indexed, once the first pass counted them */
+    const struct iodfg_eventlog *log;
+    struct iodfg_selection sel; /* its case_on points to case_on */
+    uint8_t *case_on;           /* NULL: every case */
+    uint32_t *act;              /* the activity of every key */
+    uint32_t ngroups;           /* activities (1 with all) */
+    int all;                    /* one group of every mapped event */
+    uint64_t gen;               /* app->generation it indexes */
+    struct tui_timeline out;    /* the index (only its index fields) */
+    int rc;                     /* 0 built, -1 out of memory, 1 cancelled */
+    double ms;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void job_free(struct tui_timeline_job *j)
+{
+    free_index(&j->out, 0);
+    free(j->case_on);
+    free(j->act);
+    free(j);
+}
+
 void tui_app_timeline_free(struct tui_timeline *tl)
 {
+    if (tl->job) { // quitting: stop the job soon, wait for it (it reads the log)
+        atomic_store(&tl->job->cancel, 1);
+        if (tl->job->threaded) {
+            pthread_join(tl->job->th, NULL);
+        }
+        job_free(tl->job);
+        tl->job = NULL;
+    }
     free_index(tl, 0);
     free(tl->cover);
     free(tl->conc);
@@ -168,20 +223,31 @@ static inline uint32_t ev_group(const uint32_t *act, const uint32_t *key, uint64
     return all ? 0 : g < ngroups ? g : UINT32_MAX;
 }
 
-/* The index of every activity's selected events (or of all mapped ones as one group): two
- * passes over the selection and one over the index, only when the rebuild changes (a change
- * of activity then costs nothing). Rows of a group are its cases in case order; the events of
- * a row are in start order (as the log keeps a case). */
-static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
+/* Whether the job should stop, after noting its progress (per mille). */
+static inline int job_check(struct tui_timeline_job *job, int permille)
 {
-    const struct iodfg_columns *col = iodfg_eventlog_columns(app->log);
-    const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
-    const uint32_t *act = iodfg_analysis_activities(app->an);
-    uint32_t nc = iodfg_eventlog_case_count(app->log);
-    uint32_t ng = all ? 1 : iodfg_analysis_stats(app->an)->nactivities;
+    atomic_store_explicit(&job->permille, permille, memory_order_relaxed);
+    return atomic_load_explicit(&job->cancel, memory_order_relaxed);
+}
+
+/* Prefix sums are taken this many slots between two looks at the cancel flag. */
+#define TL_CHUNK 65536
+
+/* The index of every activity's selected events (or of all mapped ones as one group) into
+ * job->out: two passes over the selection and one over the index, only when the rebuild
+ * changes (a change of activity then costs nothing). Rows of a group are its cases in case
+ * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
+ * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
+static int build_index(struct tui_timeline_job *job)
+{
+    struct tui_timeline *tl = &job->out;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(job->log);
+    const struct iodfg_selection *sel = &job->sel;
+    const uint32_t *act = job->act;
+    uint32_t nc = iodfg_eventlog_case_count(job->log);
+    uint32_t ng = job->ngroups;
+    int all = job->all;
     free_index(tl, 1);
-    tl->fit_stamp = 0;             // the cached fit grid belonged to the old index
-    tl->activity = UINT32_MAX - 1; // no activity's rows until timeline_index picks them
     tl->ngroups = ng;
     tl->all_index = all;
     tl->group_ev = calloc((size_t)ng + 1, sizeof(uint64_t));
@@ -191,6 +257,7 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
     uint32_t *last = calloc((size_t)ng + 1, sizeof(uint32_t)); // case + 1 of the group's last row
     uint64_t *prev = calloc((size_t)ng + 1, sizeof(uint64_t)); // the last end in the group's row
     uint8_t *unsorted = NULL; // rows whose ends are out of start order
+    uint64_t *tmp = NULL;
     int rc = -1;
     if (!tl->group_ev || !tl->group_row || !fill || !rfill || !last || !prev) {
         goto out;
@@ -199,8 +266,12 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
     int have = 0;
     tl->t0_ns = tl->t1_ns = 0;
     for (uint32_t c = 0; c < nc; c++) {
+        if (job_check(job, (int)(300.0 * c / nc))) {
+            rc = 1;
+            goto out;
+        }
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(app->log, sel, c, &lo, &hi)) {
+        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
             continue;
         }
         // the span covers every selected event, whatever the activity
@@ -235,6 +306,7 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
         last[g] = 0;
     }
     uint64_t nev = tl->group_ev[ng], nrow = tl->group_row[ng];
+    atomic_store(&job->nev, nev);
     tl->row_case = malloc(((size_t)nrow + 1) * sizeof(uint32_t));
     tl->row_start = malloc(((size_t)nrow + 1) * sizeof(uint64_t));
     unsorted = calloc((size_t)nrow + 1, 1);
@@ -246,8 +318,12 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
     // pass 2: each event's relative start and end at its slot + 1, the rows where they begin
     struct tui_timeline_sums *sm = tl->sums;
     for (uint32_t c = 0; c < nc; c++) {
+        if (job_check(job, 300 + (int)(500.0 * c / nc))) {
+            rc = 1;
+            goto out;
+        }
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(app->log, sel, c, &lo, &hi)) {
+        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t i = lo; i < hi; i++) {
@@ -272,12 +348,15 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
     }
     tl->row_start[nrow] = nev;
     // the ends of a row in order (already so unless its events overlap)
-    uint64_t *tmp = NULL;
     size_t tmp_cap = 0;
     for (uint64_t r = 0; r < nrow; r++) {
         uint64_t a = tl->row_start[r] + 1, b = tl->row_start[r + 1] + 1, j;
         if (!unsorted[r]) {
             continue;
+        }
+        if (job_check(job, 800 + (int)(100.0 * (double)r / (double)nrow))) {
+            rc = 1;
+            goto out;
         }
         if (b - a > tmp_cap) {
             free(tmp);
@@ -295,18 +374,24 @@ static int build_index(struct tui_app *app, struct tui_timeline *tl, int all)
             sm[j].e = tmp[j - a];
         }
     }
-    free(tmp);
     // the samples, then the prefix sums
     sm[0].s = sm[0].e = 0;
-    for (uint64_t j = 1, k = 0, next = 1; j <= nev; j++) {
-        if (j == next) {
-            tl->coarse[k++] = sm[j];
-            next += TL_STEP;
+    uint64_t k = 0, next = 1;
+    for (uint64_t j0 = 1; j0 <= nev; j0 += TL_CHUNK) {
+        if (job_check(job, 900 + (int)(100.0 * (double)j0 / (double)(nev + 1)))) {
+            rc = 1;
+            goto out;
         }
-        sm[j].s += sm[j - 1].s;
-        sm[j].e += sm[j - 1].e;
+        uint64_t j1 = nev + 1 - j0 > TL_CHUNK ? j0 + TL_CHUNK : nev + 1;
+        for (uint64_t j = j0; j < j1; j++) {
+            if (j == next) {
+                tl->coarse[k++] = sm[j];
+                next += TL_STEP;
+            }
+            sm[j].s += sm[j - 1].s;
+            sm[j].e += sm[j - 1].e;
+        }
     }
-    tl->index_stamp = app->generation + 1;
     rc = 0;
 out:
     free(fill);
@@ -314,19 +399,200 @@ out:
     free(last);
     free(unsorted);
     free(prev);
+    free(tmp);
     if (rc) {
-        free_index(tl, 0);
+        free_index(tl, rc > 0);
     }
     return rc;
 }
 
-/* Make the index current and point the rows at activity a's (a new row_off from 0). */
+static void *job_run(void *arg)
+{
+    struct tui_timeline_job *job = arg;
+    double t0 = now_ms();
+    job->rc = build_index(job);
+    job->ms = now_ms() - t0;
+    atomic_store(&job->done, 1);
+    return NULL;
+}
+
+/* The job's thread runs at a lower priority (nice +10 on Linux, where nice is per thread), as
+ * the Characterisation's does, so that keys and redraws get the cores first. */
+static void *job_thread(void *arg)
+{
+#ifdef SYS_gettid
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10); // best effort
+#endif
+    return job_run(arg);
+}
+
+/* A job over copies of what a rebuild may change under it. NULL when out of memory. */
+static struct tui_timeline_job *job_new(struct tui_app *app, int all)
+{
+    struct tui_timeline_job *job = calloc(1, sizeof(*job));
+    if (!job) {
+        return NULL;
+    }
+    atomic_init(&job->done, 0);
+    atomic_init(&job->cancel, 0);
+    atomic_init(&job->permille, 0);
+    atomic_init(&job->nev, 0);
+    const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
+    uint32_t nk = iodfg_eventlog_key_count(app->log), nc = iodfg_eventlog_case_count(app->log);
+    job->act = malloc(((size_t)nk + 1) * sizeof(uint32_t));
+    job->case_on = sel->case_on ? malloc((size_t)nc + 1) : NULL;
+    if (!job->act || (sel->case_on && !job->case_on)) {
+        job_free(job);
+        return NULL;
+    }
+    memcpy(job->act, iodfg_analysis_activities(app->an), (size_t)nk * sizeof(uint32_t));
+    if (sel->case_on) {
+        memcpy(job->case_on, sel->case_on, nc);
+    }
+    job->sel = *sel;
+    job->sel.case_on = job->case_on;
+    job->log = app->log;
+    job->all = all;
+    job->ngroups = all ? 1 : iodfg_analysis_stats(app->an)->nactivities;
+    job->gen = app->generation;
+    return job;
+}
+
+/* Join the job and take its index when it belongs to the current generation; else (stale,
+ * cancelled, failed) keep only its two big arrays for the next build. */
+static void job_finish(struct tui_app *app)
+{
+    struct tui_timeline *tl = &app->tl;
+    struct tui_timeline_job *job = tl->job;
+    if (job->threaded) {
+        pthread_join(job->th, NULL);
+        job->threaded = 0;
+    }
+    tl->job = NULL;
+    struct tui_timeline *o = &job->out;
+    if (job->rc == 0 && job->gen == app->generation) {
+        free_index(tl, 0);
+        tl->group_ev = o->group_ev;
+        tl->group_row = o->group_row;
+        tl->row_case = o->row_case;
+        tl->row_start = o->row_start;
+        tl->sums = o->sums;
+        tl->coarse = o->coarse;
+        tl->sums_cap = o->sums_cap;
+        tl->coarse_cap = o->coarse_cap;
+        tl->ngroups = o->ngroups;
+        tl->all_index = o->all_index;
+        tl->t0_ns = o->t0_ns;
+        tl->t1_ns = o->t1_ns;
+        tl->index_stamp = job->gen + 1;
+        tl->index_ms = job->ms;
+        tl->fit_stamp = 0;             // the cached fit grid belonged to the old index
+        tl->activity = UINT32_MAX - 1; // no activity's rows until timeline_index picks them
+        memset(o, 0, sizeof(*o));
+    } else {
+        if (job->rc < 0 && job->gen == app->generation) {
+            tl->index_failed = job->gen + 1; // out of memory: not again before a rebuild
+        }
+        if (!tl->sums && !tl->coarse) {
+            tl->sums = o->sums;
+            tl->coarse = o->coarse;
+            tl->sums_cap = o->sums_cap;
+            tl->coarse_cap = o->coarse_cap;
+            o->sums = o->coarse = NULL;
+        }
+    }
+    job_free(job);
+}
+
+/* Start building the index for the current generation: in the background for a large log
+ * (1), else at once (0 when built, -1 when out of memory). */
+static int job_start(struct tui_app *app, struct tui_timeline *tl, int all)
+{
+    struct tui_timeline_job *job = job_new(app, all);
+    if (!job) {
+        return -1;
+    }
+    free_index(tl, 1); // the old index goes; its two big arrays go to the job to reuse
+    job->out.sums = tl->sums;
+    job->out.coarse = tl->coarse;
+    job->out.sums_cap = tl->sums_cap;
+    job->out.coarse_cap = tl->coarse_cap;
+    tl->sums = tl->coarse = NULL;
+    tl->sums_cap = tl->coarse_cap = 0;
+    tl->fit_stamp = 0;
+    tl->activity = UINT32_MAX - 1;
+    tl->job = job;
+    uint64_t min = tl->async_min ? tl->async_min : TUI_TIMELINE_ASYNC_EVENTS;
+    if (iodfg_eventlog_event_count(app->log) >= min) {
+        job->threaded = pthread_create(&job->th, NULL, job_thread, job) == 0;
+    }
+    if (job->threaded) {
+        return 1;
+    }
+    job_run(job); // a small log, or no thread: here (the UI waits this once)
+    job_finish(app);
+    return tl->index_stamp == app->generation + 1 ? 0 : -1;
+}
+
+int tui_app_timeline_poll(struct tui_app *app)
+{
+    struct tui_timeline_job *job = app->tl.job;
+    if (!job) {
+        return 0;
+    }
+    if (job->gen != app->generation) {
+        atomic_store(&job->cancel, 1); // stale: stop soon
+    }
+    if (!atomic_load(&job->done)) {
+        return 0;
+    }
+    job_finish(app);
+    return 1;
+}
+
+int tui_app_timeline_busy(const struct tui_app *app)
+{
+    return app->tl.job != NULL;
+}
+
+void tui_app_timeline_wait(struct tui_app *app)
+{
+    if (app->tl.job) {
+        job_finish(app); // joins the thread
+    }
+}
+
+int tui_app_timeline_progress(struct tui_app *app, uint64_t *events)
+{
+    struct tui_timeline_job *job = app->tl.job;
+    *events = job ? atomic_load(&job->nev) : 0;
+    return job ? atomic_load_explicit(&job->permille, memory_order_relaxed) : -1;
+}
+
+/* Make the index current and point the rows at activity a's (a new row_off from 0). 0, 1 while
+ * the index is built in the background, -1 when out of memory. */
 static int timeline_index(struct tui_app *app, struct tui_timeline *tl, uint32_t a)
 {
     int all = a == UINT32_MAX;
-    if ((tl->index_stamp != app->generation + 1 || tl->all_index != all) &&
-        build_index(app, tl, all)) {
-        return -1;
+    uint64_t want = app->generation + 1;
+    if ((tl->index_stamp != want || tl->all_index != all) && tl->job) {
+        struct tui_timeline_job *job = tl->job;
+        if (!atomic_load(&job->done)) {
+            if (job->gen != app->generation || job->all != all) {
+                atomic_store(&job->cancel, 1); // not what is wanted now: stop it soon
+            }
+            return 1; // the next one starts when it has stopped (the event loop polls)
+        }
+        job_finish(app);
+    }
+    if (tl->index_stamp != want || tl->all_index != all) {
+        if (tl->index_failed == want) {
+            return -1;
+        }
+        int rc = job_start(app, tl, all);
+        if (rc) {
+            return rc;
+        }
     }
     if (tl->activity == a && tl->row_off) {
         return 0;
@@ -530,8 +796,9 @@ int tui_app_timeline(struct tui_app *app, int nbins)
         tl->cover) {
         return 0; // cached (zoom and pan reset the stamp)
     }
-    if (timeline_index(app, tl, a)) {
-        return -1;
+    int rc = timeline_index(app, tl, a);
+    if (rc) {
+        return rc; // 1: indexing in the background
     }
     int64_t whole = tl->t1_ns - tl->t0_ns;
     int64_t width = whole >> (tl->zoom > 40 ? 40 : tl->zoom);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the TUI code on a synthetic IOR-like log (default 10 million events in 1000
  * cases, as bench_engine): the real curses frame drawn into /dev/null after a key (target
- * <= 16 ms; the Timeline's zoom, pan, fit, row scroll and activity change each on its own)
- * and a live rule edit up to updated tables (target <= 100 ms).
- * Usage: bench_tui [--events N] [--cases C]   (prints to stderr; needs a TERM with terminfo) */
+ * <= 16 ms; the Timeline's zoom, pan, fit, row scroll and activity change each on its own;
+ * entering the Timeline and a rule or filter change while it is shown, whose event index is
+ * built in the background, with the time until it is ready) and a live rule edit up to updated
+ * tables (target <= 100 ms).
+ * Usage: bench_tui [--events N] [--cases C] [--sync]   (prints to stderr; needs a TERM with
+ * terminfo; --sync builds the Timeline's index on the UI thread, as small logs do) */
 #include "config.h"
 
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include "iodfg/strpool.h"
 #include "tui/app.h"
 #include "tui/term/ui.h"
+#include "tui/timeline_job.h"
 
 static double now_ms(void)
 {
@@ -109,6 +113,37 @@ static double timed_key(struct tui_ui *ui, struct tui_app *app, enum tui_cmd cmd
     return now_ms() - s;
 }
 
+/* Until the Timeline's index is ready, as the event loop waits (polling, keys live): the wall
+ * time from now in ms. */
+static double until_ready(struct tui_ui *ui, struct tui_app *app)
+{
+    double s = now_ms();
+    while (tui_app_timeline_busy(app)) {
+        struct timespec ts = {0, 500000};
+        nanosleep(&ts, NULL);
+        if (tui_app_timeline_poll(app)) {
+            tui_ui_draw(ui, app); // the view redraws by itself, and may start the next job
+        }
+    }
+    return now_ms() - s;
+}
+
+/* A change that rebuilds (rules or filters) while the Timeline is shown: the rebuild and the
+ * frame after it apart (ms). */
+static void timed_change(struct tui_ui *ui, struct tui_app *app, enum tui_cmd cmd,
+                         const char *answer, double *rebuild, double *draw)
+{
+    double s = now_ms();
+    tui_app_command(app, cmd);
+    if (answer) {
+        tui_app_prompt_done(app, answer);
+    }
+    double m = now_ms();
+    tui_ui_draw(ui, app);
+    *rebuild = m - s;
+    *draw = now_ms() - m;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -126,11 +161,19 @@ int main(int argc, char **argv)
 {
     uint64_t nev = 10000000;
     uint32_t ncases = 1000;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    int sync = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sync")) {
+            sync = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            break;
+        }
         if (!strcmp(argv[i], "--events")) {
-            nev = strtoull(argv[i + 1], NULL, 10);
+            nev = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--cases")) {
-            ncases = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+            ncases = (uint32_t)strtoul(argv[++i], NULL, 10);
         }
     }
     struct iodfg_error err;
@@ -153,6 +196,7 @@ int main(int argc, char **argv)
         die(&err);
     }
     fprintf(stderr, "app (rules, analysis, tables):    %.0f ms\n", now_ms() - t0);
+    app->tl.async_min = sync ? UINT64_MAX : 0;
     // the real frame, drawn by curses into /dev/null at 100x30
     int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
@@ -188,8 +232,12 @@ int main(int argc, char **argv)
     double tl[10];
     tui_app_command(app, TUI_CMD_VIEW_TIMELINE);
     double s0 = now_ms();
-    tui_ui_draw(ui, app); // the first entry builds the activity's event index
+    tui_ui_draw(ui, app); // the first entry starts the index of the activities' events
     double first = now_ms() - s0;
+    double first_ready = until_ready(ui, app) + first, first_job = app->tl.index_ms;
+    s0 = now_ms();
+    tui_ui_draw(ui, app); // the chart
+    double first_chart = now_ms() - s0;
     uint32_t a0 = app->tl.activity;
     uint64_t a0_events = app->tl.nrows ? app->tl.row_off[app->tl.nrows] : 0;
     for (int i = 0; i < 10; i++) {
@@ -238,6 +286,41 @@ int main(int argc, char **argv)
     for (int i = 0; i < 12; i++) { // the next activities and back, keeping the zoom
         act[nact++] = timed_key(ui, app, i < 6 ? TUI_CMD_ACTIVITY_NEXT : TUI_CMD_ACTIVITY_PREV);
     }
+    // rebuilds while the Timeline is shown: a filter on cases added and popped, a rule added
+    // and its undo / redo; each frame after it, then the wait until the index is ready
+    enum { NC = 8 };
+    double frb[NC], fdraw[NC], rrb[NC], rdraw[NC], fready = 0, rready = 0, job_ms = 0;
+    for (int i = 0; i < NC; i++) {
+        if (i % 2 == 0) {
+            timed_change(ui, app, TUI_CMD_ADD_FILTER, "name~ssf", &frb[i], &fdraw[i]);
+        } else {
+            timed_change(ui, app, TUI_CMD_POP_FILTER, NULL, &frb[i], &fdraw[i]);
+        }
+        double w = until_ready(ui, app) + fdraw[i];
+        fready = w > fready ? w : fready;
+        job_ms = app->tl.index_ms > job_ms ? app->tl.index_ms : job_ms;
+    }
+    // changes in quick succession: each cancels the job of the one before
+    double qrb[NC], qdraw[NC], qready;
+    for (int i = 0; i < NC; i++) {
+        timed_change(ui, app, i % 2 ? TUI_CMD_POP_FILTER : TUI_CMD_ADD_FILTER,
+                     i % 2 ? NULL : "name~ssf", &qrb[i], &qdraw[i]);
+    }
+    qready = until_ready(ui, app);
+    tui_app_command(app, TUI_CMD_VIEW_RULES);
+    app->rule_cursor = 1;
+    tui_app_command(app, TUI_CMD_RULE_ADD);
+    tui_app_prompt_change(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
+    tui_app_prompt_done(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
+    tui_app_command(app, TUI_CMD_VIEW_TIMELINE);
+    tui_ui_draw(ui, app);
+    until_ready(ui, app);
+    for (int i = 0; i < NC; i++) {
+        timed_change(ui, app, i % 2 ? TUI_CMD_REDO : TUI_CMD_UNDO, NULL, &rrb[i], &rdraw[i]);
+        double w = until_ready(ui, app) + rdraw[i];
+        rready = w > rready ? w : rready;
+        job_ms = app->tl.index_ms > job_ms ? app->tl.index_ms : job_ms;
+    }
     // live rule edits: ssf/fpp apart, then folded, as typing in the Rules view does
     tui_app_command(app, TUI_CMD_VIEW_RULES);
     app->rule_cursor = 1;
@@ -256,15 +339,26 @@ int main(int argc, char **argv)
     report("redraw after a key (tables)", v, N, 16);
     report("redraw after a key (graph)", g, N, 16);
     report("timeline zoom (recompute + draw)", tl, 10, 16);
-    fprintf(stderr, "%-34s %7.2f ms  (%s, %llu events)\n", "timeline first entry (index)", first,
+    fprintf(stderr, "%-34s %7.2f ms  (target <= 16 ms; %s, %llu events, %s index)\n",
+            "timeline first entry (UI)", first,
             a0 != UINT32_MAX ? tui_app_activity_name(app, a0) : "all",
-            (unsigned long long)a0_events);
+            (unsigned long long)a0_events, sync ? "synchronous" : "background");
+    fprintf(stderr, "%-34s %7.2f ms  (the job %.2f ms; then the chart %.2f ms)\n",
+            "timeline first entry: index ready", first_ready, first_job, first_chart);
     report("timeline zoom in", zin, nzin, 16);
     report("timeline zoom out", zout, nzout, 16);
     report("timeline pan", pan, npan, 16);
     report("timeline fit", fit, nfit, 16);
     report("timeline row scroll", scroll, nscroll, 16);
     report("timeline activity change", act, nact, 16);
+    report("timeline: filter change, rebuild", frb, NC, 100);
+    report("timeline: filter change, redraw", fdraw, NC, 16);
+    report("timeline: rule undo/redo, rebuild", rrb, NC, 100);
+    report("timeline: rule undo/redo, redraw", rdraw, NC, 16);
+    fprintf(stderr, "%-34s max %7.2f ms after a filter, %.2f ms after a rule (jobs <= %.2f ms)\n",
+            "timeline: index ready", fready, rready, job_ms);
+    report("timeline: change mid-index, redraw", qdraw, NC, 16);
+    fprintf(stderr, "%-34s %7.2f ms after the last of them\n", "timeline: index ready", qready);
     report("rule edit to updated tables", r, 10, 100);
     tui_app_free(app);
     return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/buf.h"
@@ -20,6 +21,7 @@
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
+#include "tui/timeline_job.h"
 #include "tui/views.h"
 
 static struct iodfg_eventlog *LOG;
@@ -535,6 +537,245 @@ START_TEST(test_timeline_rebuild)
 }
 END_TEST
 
+/* ---- the index built by a background job (timeline_job.h) ---- */
+
+static void rebuild_same(void)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(tui_app_rebuild(APP, 0, &err), 0); // same rules: a new generation
+}
+
+/* A copy of the installed index, to compare two builds. */
+struct index_copy {
+    uint32_t ngroups;
+    int all;
+    int64_t t0, t1;
+    uint64_t nev, nrow;
+    uint64_t *group_ev, *group_row, *row_start;
+    uint32_t *row_case;
+    struct tui_timeline_sums *sums, *coarse;
+};
+
+static void *dup_mem(const void *p, size_t n)
+{
+    void *q = malloc(n + 1);
+    ck_assert_ptr_nonnull(q);
+    memcpy(q, p, n);
+    return q;
+}
+
+static void index_copy(struct index_copy *c)
+{
+    const struct tui_timeline *tl = &APP->tl;
+    ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
+    c->ngroups = tl->ngroups;
+    c->all = tl->all_index;
+    c->t0 = tl->t0_ns;
+    c->t1 = tl->t1_ns;
+    c->nev = tl->group_ev[tl->ngroups];
+    c->nrow = tl->group_row[tl->ngroups];
+    size_t ng = (size_t)tl->ngroups + 1;
+    c->group_ev = dup_mem(tl->group_ev, ng * sizeof(uint64_t));
+    c->group_row = dup_mem(tl->group_row, ng * sizeof(uint64_t));
+    c->row_start = dup_mem(tl->row_start, ((size_t)c->nrow + 1) * sizeof(uint64_t));
+    c->row_case = dup_mem(tl->row_case, (size_t)c->nrow * sizeof(uint32_t));
+    c->sums = dup_mem(tl->sums, ((size_t)c->nev + 1) * sizeof(*c->sums));
+    c->coarse = dup_mem(tl->coarse, ((size_t)c->nev / 8 + 1) * sizeof(*c->coarse));
+}
+
+/* The installed index equals the copy, field by field. */
+static void index_same(const struct index_copy *c)
+{
+    const struct tui_timeline *tl = &APP->tl;
+    ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
+    ck_assert_uint_eq(tl->ngroups, c->ngroups);
+    ck_assert_int_eq(tl->all_index, c->all);
+    ck_assert_int_eq(tl->t0_ns, c->t0);
+    ck_assert_int_eq(tl->t1_ns, c->t1);
+    size_t ng = (size_t)c->ngroups + 1;
+    ck_assert_mem_eq(tl->group_ev, c->group_ev, ng * sizeof(uint64_t));
+    ck_assert_mem_eq(tl->group_row, c->group_row, ng * sizeof(uint64_t));
+    ck_assert_mem_eq(tl->row_start, c->row_start, ((size_t)c->nrow + 1) * sizeof(uint64_t));
+    ck_assert_mem_eq(tl->row_case, c->row_case, (size_t)c->nrow * sizeof(uint32_t));
+    ck_assert_mem_eq(tl->sums, c->sums, ((size_t)c->nev + 1) * sizeof(*c->sums));
+    // the samples: every 8th start and end (only the used slots: the array may be larger)
+    ck_assert_mem_eq(tl->coarse, c->coarse, (size_t)((c->nev + 7) / 8) * sizeof(*c->coarse));
+}
+
+static void index_copy_free(struct index_copy *c)
+{
+    free(c->group_ev);
+    free(c->group_row);
+    free(c->row_start);
+    free(c->row_case);
+    free(c->sums);
+    free(c->coarse);
+}
+
+/* What the event loop does: poll the job until the timeline is ready (no time limit: check's
+ * test timeout stops a job that never ends). */
+static int timeline_when_ready(int nbins)
+{
+    int rc;
+    while ((rc = tui_app_timeline(APP, nbins)) == 1) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+        tui_app_timeline_poll(APP);
+    }
+    return rc;
+}
+
+/* The index a background job builds equals the one built at once, for every activity and for
+ * all activities; until it is installed the view has no index at all (never a half-built one). */
+START_TEST(test_timeline_job_equals_sync)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    tui_listmodel_first(lm);
+    tui_listmodel_move(lm, 1);
+    uint32_t a = tui_app_selected_activity(APP);
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0); // a small log: at once
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
+    uint64_t ev;
+    ck_assert_int_eq(tui_app_timeline_progress(APP, &ev), -1);
+    struct index_copy c;
+    index_copy(&c);
+    size_t cells = (size_t)APP->tl.nrows * 40;
+    float *cover = dup_mem(APP->tl.cover, cells * sizeof(float));
+    uint32_t nrows = APP->tl.nrows;
+
+    APP->tl.async_min = 1; // from now on in the background
+    rebuild_same();
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
+    ck_assert_int_ge(tui_app_timeline_progress(APP, &ev), 0);
+    ck_assert(ev == 0 || ev == c.nev);
+    ck_assert_uint_eq(APP->tl.index_stamp, 0);
+    ck_assert_uint_eq(APP->tl.nrows, 0);
+    ck_assert_ptr_null(APP->tl.row_case);
+    tui_app_timeline_wait(APP);
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    index_same(&c);
+    ck_assert_uint_eq(APP->tl.activity, a);
+    ck_assert_uint_eq(APP->tl.nrows, nrows);
+    ck_assert_mem_eq(APP->tl.cover, cover, cells * sizeof(float));
+    check_grid(a);
+    // zoomed, through the event loop's polling
+    rebuild_same();
+    APP->tl.zoom = 4;
+    APP->tl.stamp = 0;
+    ck_assert_int_eq(timeline_when_ready(77), 0);
+    index_same(&c);
+    check_grid(a);
+    index_copy_free(&c);
+    free(cover);
+
+    // all activities (an empty table): one group, built at once and in the background
+    uint32_t saved = APP->nact_rows;
+    APP->nact_rows = 0;
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    APP->tl.async_min = UINT64_MAX;
+    APP->tl.zoom = 0;
+    ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
+    ck_assert_int_eq(APP->tl.all_index, 1);
+    index_copy(&c);
+    APP->tl.async_min = 1;
+    rebuild_same();
+    APP->nact_rows = 0;
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    ck_assert_int_eq(tui_app_timeline(APP, 60), 1);
+    tui_app_timeline_wait(APP);
+    ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
+    index_same(&c);
+    ck_assert_uint_eq(APP->tl.nrows, 7);
+    check_grid(UINT32_MAX);
+    index_copy_free(&c);
+    // back to an activity: the grouped index again, in the background
+    APP->nact_rows = saved;
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    APP->tl.stamp = 0;
+    ck_assert_int_eq(timeline_when_ready(40), 0);
+    ck_assert_int_eq(APP->tl.all_index, 0);
+    check_grid(tui_app_selected_activity(APP));
+    // the event list of a row works on the installed index
+    APP->tl.cursor = 0;
+    ck_assert_int_eq(tui_app_timeline_events(APP), 0);
+    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[1]);
+}
+END_TEST
+
+/* A rebuild while a job runs: its result is stale and discarded (never installed), a new job
+ * indexes the new selection. */
+START_TEST(test_timeline_job_stale)
+{
+    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
+    uint32_t all_rows = APP->tl.nrows;
+    ck_assert_uint_gt(all_rows, 3);
+    APP->tl.async_min = 1;
+    rebuild_same();
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
+    // a filter on cases (a new generation) before the job is installed
+    tui_app_command(APP, TUI_CMD_ADD_FILTER);
+    tui_app_prompt_done(APP, "name~host[0-2]_");
+    tui_listmodel_first(lm);
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
+    tui_app_timeline_wait(APP); // joins it, and drops its result
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
+    ck_assert_uint_eq(APP->tl.index_stamp, 0);
+    ck_assert_uint_eq(APP->tl.nrows, 0);
+    // its big arrays are kept for the next build
+    ck_assert_ptr_nonnull(APP->tl.sums);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 1); // the current generation's job
+    tui_app_timeline_wait(APP);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
+    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
+    ck_assert_uint_le(APP->tl.nrows, 3);
+    ck_assert_uint_ge(APP->tl.nrows, 1);
+    check_grid(tui_app_selected_activity(APP));
+    // a rebuild and a redraw while a job may still run: it is cancelled (or, when it has
+    // finished, discarded) and the next one follows, as the event loop polls
+    tui_app_command(APP, TUI_CMD_POP_FILTER);
+    tui_listmodel_first(lm);
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
+    rebuild_same();
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
+    rebuild_same();
+    ck_assert_int_eq(timeline_when_ready(50), 0);
+    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
+    ck_assert_uint_eq(APP->tl.nrows, all_rows);
+    check_grid(tui_app_selected_activity(APP));
+    // a job whose generation went stale while no view asks: the poll discards it
+    rebuild_same();
+    ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
+    rebuild_same();
+    while (!tui_app_timeline_poll(APP)) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
+    ck_assert_uint_eq(APP->tl.index_stamp, 0);
+    ck_assert_int_eq(tui_app_timeline_poll(APP), 0);
+}
+END_TEST
+
+/* Quitting while a job runs (or has finished unseen) joins it and frees everything: the
+ * teardown frees the app, the sanitizers see no leak or race. */
+START_TEST(test_timeline_job_quit)
+{
+    tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
+    APP->tl.async_min = 1;
+    rebuild_same();
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
+    rebuild_same(); // stale too
+    ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
+}
+END_TEST
+
 /* Enter on a case filters to it; Enter on a variant puts its cases into G, r into R. */
 START_TEST(test_cases_variants_enter)
 {
@@ -799,6 +1040,9 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tt, setup_random, teardown);
     tcase_add_test(tt, test_timeline_random);
     tcase_add_test(tt, test_timeline_rebuild);
+    tcase_add_test(tt, test_timeline_job_equals_sync);
+    tcase_add_test(tt, test_timeline_job_stale);
+    tcase_add_test(tt, test_timeline_job_quit);
     suite_add_tcase(s, tt);
     TCase *th = tcase_create("handles");
     tcase_add_checked_fixture(th, setup_handles, teardown);

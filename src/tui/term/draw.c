@@ -20,6 +20,7 @@
 #include "tui/term/screen.h"
 #include "tui/term/ui.h"
 #include "tui/theme.h"
+#include "tui/timeline_job.h"
 #include "tui/views.h"
 
 static const char *node_name(const struct tui_app *app, uint32_t node)
@@ -157,6 +158,26 @@ static int timeline_stair(struct tui_app *app, uint32_t a, char *out, size_t siz
     return v[0] >= 0.25 || (cz->ngroups == 2 && v[1] >= 0.25);
 }
 
+/* While the index is built in the background (timeline_job.h): what and how far; the loop
+ * polls the job and redraws when it is ready, the keys stay live meanwhile. */
+static void draw_indexing(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
+{
+    uint32_t a = tui_app_selected_activity(app);
+    uint64_t events = 0;
+    int pm = tui_app_timeline_progress(app, &events);
+    char line[160], n[32];
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER,
+                    a != UINT32_MAX ? tui_app_activity_name(app, a) : "all activities", 0);
+    if (events) {
+        snprintf(line, sizeof(line), "indexing %s events for the timeline… %d%%",
+                 iodfg_format_count(n, sizeof(n), events, 0), pm < 0 ? 0 : pm / 10);
+    } else {
+        snprintf(line, sizeof(line), "indexing the events for the timeline… %d%%",
+                 pm < 0 ? 0 : pm / 10);
+    }
+    tui_screen_text(s, r.y + 2, r.x + 2, r.w - 4, TUI_STYLE_DIM, line, 0);
+}
+
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {
     if (app->tl.show_events && app->events_lm) {
@@ -165,7 +186,12 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
     }
     int label = 22;
     int nbins = r.w - label - 2;
-    if (nbins < 10 || tui_app_timeline(app, nbins)) {
+    int rc = nbins < 10 ? -1 : tui_app_timeline(app, nbins);
+    if (rc == 1) {
+        draw_indexing(s, r, app);
+        return;
+    }
+    if (rc) {
         return;
     }
     struct tui_timeline *tl = &app->tl;

@@ -23,6 +23,7 @@
 #include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/theme.h"
+#include "tui/timeline_job.h"
 #include "tui/views.h"
 
 #define DEBOUNCE_MS 30
@@ -307,11 +308,13 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
     int pending = 0;
     for (;;) {
         tui_ui_draw(ui, app);
-        // a background computation (Characterisation) is polled while the keys stay live
-        int busy = tui_app_charz_busy(app);
+        // background computations (Characterisation, Timeline index) are polled while the
+        // keys stay live
+        int busy = tui_app_charz_busy(app) || tui_app_timeline_busy(app);
         int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : busy ? BUSY_POLL_MS : -1);
         if (key < 0) {
             tui_app_charz_poll(app);
+            tui_app_timeline_poll(app);
             if (pending) {
                 pending = 0;
                 tui_app_prompt_change(app, tui_lineedit_text(ui->le));
