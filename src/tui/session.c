@@ -84,6 +84,21 @@ static int view_by_name(const char *s)
     return -1;
 }
 
+/* Whether two filter stacks hold the same filters (compared by their text). */
+static int same_filters(const struct iodfg_filter_stack *a, const struct iodfg_filter_stack *b)
+{
+    struct iodfg_buf x, y;
+    iodfg_buf_init(&x);
+    iodfg_buf_init(&y);
+    iodfg_filter_stack_format(a, "", &x);
+    iodfg_filter_stack_format(b, "", &y);
+    int same = !x.failed && !y.failed && x.len == y.len &&
+               (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    iodfg_buf_fini(&x);
+    iodfg_buf_fini(&y);
+    return same;
+}
+
 /* Parse text; with session set also view and sort lines. */
 static int restore(struct tui_app *app, const char *text, size_t len, int session,
                    const char *where, struct iodfg_error *err)
@@ -183,6 +198,8 @@ static int restore(struct tui_app *app, const char *text, size_t len, int sessio
     if (iodfg_rules_compile(app->rules, rules.data ? rules.data : "", rules.len, where, err)) {
         goto out;
     }
+    // an unchanged filter stack keeps the selection, so undoing a rule edit stays incremental
+    int filters_changed = !same_filters(app->filters, fs);
     iodfg_filter_stack_free(app->filters);
     app->filters = fs;
     fs = NULL;
@@ -195,7 +212,7 @@ static int restore(struct tui_app *app, const char *text, size_t len, int sessio
     }
     app->path_pct = paths < 10 ? 10 : paths;
     app->act_pct = acts < 10 ? 10 : acts;
-    rc = tui_app_rebuild(app, 1, err);
+    rc = tui_app_rebuild(app, filters_changed, err);
     for (int i = 0; rc == 0 && i < TUI_VIEW_COUNT; i++) {
         if (sorts[i][0] >= -1 && app->lm[i]) {
             tui_listmodel_sort(app->lm[i], sorts[i][0], 0);

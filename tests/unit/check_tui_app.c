@@ -183,6 +183,9 @@ START_TEST(test_rule_edit_live)
     tui_app_prompt_done(APP, "map path ~ ^/(usr|etc)/ => files");
     tui_app_command(APP, TUI_CMD_UNDO);
     ck_assert_uint_eq(APP->activities_shown, 4);
+    // undoing a rule edit leaves the filters alone: an incremental rebuild, like the edit
+    ck_assert_int_eq(iodfg_analysis_last(APP->an)->full, 0);
+    ck_assert_uint_gt(iodfg_analysis_last(APP->an)->keys_changed, 0);
     // Esc on a new rule removes it
     tui_app_command(APP, TUI_CMD_RULE_ADD);
     ck_assert_uint_eq(iodfg_rules_line_count(APP->rules), n + 1);
