@@ -10,6 +10,7 @@ struct iodfg_error;
 struct iodfg_strpool;
 struct iodfg_eventlog;
 struct iodfg_raw_handle;
+struct iodfg_handle;
 
 /* Value of an int64 column (dur, size, offset, req) that strace did not show. */
 #define IODFG_UNKNOWN INT64_MIN
@@ -217,5 +218,11 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
 int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols, uint64_t events,
                          struct iodfg_case_info *cases, uint64_t *offsets, uint32_t case_count,
                          struct iodfg_error *err);
+
+/* Replace the handle table of a log that has none (used by loaders): takes ownership of handles
+ * (count rows, allocated with malloc; row h-1 is handle h), whose strings must be ids of the log's
+ * pool and whose parents earlier handles. */
+int iodfg_eventlog_adopt_handles(struct iodfg_eventlog *log, struct iodfg_handle *handles,
+                                 uint32_t count, struct iodfg_error *err);
 
 #endif

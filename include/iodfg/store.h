@@ -12,8 +12,8 @@ struct iodfg_store_writer;
 
 /* Version of the layout this build writes; it reads every minor of the same major. */
 #define IODFG_STORE_FORMAT "iodfg-eventlog"
-#define IODFG_STORE_VERSION 1u
-#define IODFG_STORE_MINOR 1u
+#define IODFG_STORE_VERSION 2u
+#define IODFG_STORE_MINOR 0u
 
 /* Create a writer whose output becomes final_path on commit. It writes to a temp file
  * ".NAME.tmp-XXXXXX" in the same directory and refuses an existing final_path unless force
@@ -52,6 +52,13 @@ typedef void (*iodfg_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
                                         iodfg_progress_fn progress, void *ctx,
                                         struct iodfg_error *err);
+
+/* The same with a number of threads (at most 4): 1 reads on the calling thread only, 0 picks one
+ * per core (fewer for small logs). Threads other than the caller only read and check raw column
+ * data with pread; every HDF5 call stays on the calling thread. iodfg_store_load uses 0. */
+struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned columns,
+                                                unsigned threads, iodfg_progress_fn progress,
+                                                void *ctx, struct iodfg_error *err);
 
 /* Cheap summary from the root attributes, without reading events: number of cases, events
  * and the format's major version (any output pointer may be NULL). 0, or -1 as for load. */

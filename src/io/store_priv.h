@@ -48,6 +48,31 @@ static inline uint64_t store_chunk_rows(uint64_t n)
 #define STORE_KEY_FSTYPE "keys/fstype"
 #define STORE_KEY_SCOPE "keys/scope"
 
+/* Since 2.0 a case group holds one 1-D dataset per column instead of the `events` table, in
+ * this order (the writer creates them so; the loader finds them by name). */
+enum store_col {
+    STORE_C_PID,
+    STORE_C_CALL,
+    STORE_C_START,
+    STORE_C_DUR,
+    STORE_C_FP,
+    STORE_C_SIZE,
+    STORE_C_KEY,
+    STORE_C_OFFSET,
+    STORE_C_REQ,
+    STORE_C_FD,
+    STORE_C_ERR,
+    STORE_C_HANDLE, /* optional, as in 1.1 (the same dataset name) */
+    STORE_C__N
+};
+
+struct store_col_desc {
+    const char *name;
+    unsigned size; /* bytes per value, on disk and in memory */
+    int is_signed;
+};
+extern const struct store_col_desc store_cols[STORE_C__N];
+
 /* Names of enum iodfg_naming values as stored in the `naming` case attribute. */
 const char *store_naming_name(unsigned naming);
 
@@ -67,6 +92,9 @@ void store_h5_quiet(void);
 /* The compound type of struct store_row: file = 1 for the little-endian file type, 0 for the
  * native memory type. A negative id when HDF5 fails. The caller closes it. */
 hid_t store_row_type(int file);
+/* The type of column c: file = 1 for the little-endian file type, 0 for the native one (a
+ * predefined type: do not close it). */
+hid_t store_col_type(enum store_col c, int file);
 /* The same for struct iodfg_handle (rows of /handles). */
 hid_t store_handle_type(int file);
 #endif

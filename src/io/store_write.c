@@ -2,8 +2,6 @@
 /* HDF5 store, writing side: temp file, one group per case, shared string and key tables. */
 #include "config.h"
 
-#include "iodfg/store.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +15,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
@@ -24,12 +23,12 @@
 struct iodfg_store_writer {
     char *final_path, *tmp_path;
     int force;
-    hid_t file, cases, ftype, mtype;
+    hid_t file, cases;
     hid_t case_gcpl; // case groups keep their ~20 attributes compact in the object header
     struct iodfg_eventlog *tab; // no columns: the global string pool and key table
     uint32_t ncases;
     uint64_t nevents;
-    struct store_row *rows; // one slab
+    void *buf;                    // one slab of a column (STORE_CHUNK_ROWS values of up to 8 bytes)
     struct iodfg_handle *handles; // the handle table, ids and strings already ours
     uint32_t nhandles, handles_cap;
 };
@@ -107,6 +106,27 @@ hid_t store_row_type(int file)
         return -1;
     }
     return t;
+}
+
+const struct store_col_desc store_cols[STORE_C__N] = {
+    [STORE_C_PID] = {"pid", 4, 1},     [STORE_C_CALL] = {"call", 4, 0},
+    [STORE_C_START] = {"start", 8, 1}, [STORE_C_DUR] = {"dur", 8, 1},
+    [STORE_C_FP] = {"fp", 4, 0},       [STORE_C_SIZE] = {"size", 8, 1},
+    [STORE_C_KEY] = {"key", 4, 0},     [STORE_C_OFFSET] = {"offset", 8, 1},
+    [STORE_C_REQ] = {"req", 8, 1},     [STORE_C_FD] = {"fd", 4, 1},
+    [STORE_C_ERR] = {"err", 4, 0},     [STORE_C_HANDLE] = {STORE_HANDLE, 4, 0},
+};
+
+hid_t store_col_type(enum store_col c, int file)
+{
+    const struct store_col_desc *d = &store_cols[c];
+    if (d->size == 8) {
+        return file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+    }
+    if (d->is_signed) {
+        return file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
+    }
+    return file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
 }
 
 hid_t store_handle_type(int file)
@@ -206,25 +226,19 @@ static void close_ids(struct iodfg_store_writer *w)
     if (w->cases >= 0) {
         H5Gclose(w->cases);
     }
-    if (w->ftype >= 0) {
-        H5Tclose(w->ftype);
-    }
-    if (w->mtype >= 0) {
-        H5Tclose(w->mtype);
-    }
     if (w->case_gcpl >= 0) {
         H5Pclose(w->case_gcpl);
     }
     if (w->file >= 0) {
         H5Fclose(w->file);
     }
-    w->cases = w->ftype = w->mtype = w->case_gcpl = w->file = -1;
+    w->cases = w->case_gcpl = w->file = -1;
 }
 
 static void free_writer(struct iodfg_store_writer *w)
 {
     iodfg_eventlog_free(w->tab);
-    free(w->rows);
+    free(w->buf);
     free(w->handles);
     free(w->final_path);
     free(w->tmp_path);
@@ -294,12 +308,12 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         return NULL;
     }
-    w->file = w->cases = w->ftype = w->mtype = w->case_gcpl = -1;
+    w->file = w->cases = w->case_gcpl = -1;
     w->force = force;
     w->final_path = strdup(final_path);
     w->tab = iodfg_eventlog_new(0);
-    w->rows = malloc(STORE_CHUNK_ROWS * sizeof(*w->rows));
-    if (!w->final_path || !w->tab || !w->rows) {
+    w->buf = malloc(STORE_CHUNK_ROWS * sizeof(int64_t));
+    if (!w->final_path || !w->tab || !w->buf) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         free_writer(w);
         return NULL;
@@ -316,13 +330,11 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
         goto fail;
     }
     w->cases = create_cases_group(w->file);
-    w->ftype = store_row_type(1);
-    w->mtype = store_row_type(0);
-    // Past 8 attributes HDF5 would move them into a dense store (a heap and a B-tree per
-    // group): several KiB per case and slower to read.
+    // Past 8 attributes (or links: one per column) HDF5 would move them into a dense store (a
+    // heap and a B-tree per group): several KiB per case and slower to read.
     w->case_gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (w->cases < 0 || w->ftype < 0 || w->mtype < 0 || w->case_gcpl < 0 ||
-        H5Pset_attr_phase_change(w->case_gcpl, 64, 48) < 0) {
+    if (w->cases < 0 || w->case_gcpl < 0 || H5Pset_attr_phase_change(w->case_gcpl, 64, 48) < 0 ||
+        H5Pset_link_phase_change(w->case_gcpl, 16, 14) < 0) {
         store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot set up the event log");
         goto fail;
     }
@@ -383,39 +395,18 @@ static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_
     return 0;
 }
 
-static void fill_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint64_t first,
-                      uint64_t n)
+/* A contiguous 1-D dataset of n values of column c (space is allocated at the first write, never
+ * filled: every value is written). */
+static hid_t create_column(hid_t g, enum store_col c, uint64_t n)
 {
-    const struct iodfg_columns *c = iodfg_eventlog_columns(m->src);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
-    for (uint64_t j = 0; j < n; j++) {
-        uint64_t i = first + j;
-        struct store_row *r = &w->rows[j];
-        r->key = c->key ? m->kmap[c->key[i]] : m->nokey;
-        r->call = keys[r->key].call;
-        r->fp = keys[r->key].path;
-        r->pid = c->pid ? c->pid[i] : 0;
-        r->start = c->start_ns ? c->start_ns[i] : 0;
-        r->dur = c->dur_ns ? c->dur_ns[i] : IODFG_UNKNOWN;
-        r->size = c->size ? c->size[i] : IODFG_UNKNOWN;
-        r->offset = c->offset ? c->offset[i] : IODFG_UNKNOWN;
-        r->req = c->req ? c->req[i] : IODFG_UNKNOWN;
-        r->fd = c->fd ? c->fd[i] : IODFG_NO_FD;
-        r->err = c->err ? m->smap[c->err[i]] : IODFG_STR_EMPTY;
-    }
-}
-
-static hid_t create_events(struct iodfg_store_writer *w, hid_t g, uint64_t n)
-{
-    hsize_t dims[1] = {n}, chunk[1] = {store_chunk_rows(n)};
+    hsize_t dims[1] = {n};
     hid_t sp = H5Screate_simple(1, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t d = -1;
-    // Tables of one chunk or less stay contiguous: a chunk index (a B-tree node of ~2 KiB per
-    // table in the 1.8 format) would only cost space there.
-    if (sp >= 0 && dcpl >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0 &&
-        (n <= STORE_CHUNK_ROWS || H5Pset_chunk(dcpl, 1, chunk) >= 0)) {
-        d = H5Dcreate2(g, STORE_EVENTS, w->ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (sp >= 0 && dcpl >= 0 && H5Pset_layout(dcpl, H5D_CONTIGUOUS) >= 0 &&
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0) {
+        d = H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), sp, H5P_DEFAULT, dcpl,
+                       H5P_DEFAULT);
     }
     if (dcpl >= 0) {
         H5Pclose(dcpl);
@@ -426,23 +417,19 @@ static hid_t create_events(struct iodfg_store_writer *w, hid_t g, uint64_t n)
     return d;
 }
 
-static int write_events(struct iodfg_store_writer *w, hid_t d, const struct wmaps *m,
-                        uint64_t first, uint64_t n)
+/* Write values [done, done + count) of a column from buf (native type of c). */
+static int write_slab(hid_t d, enum store_col c, uint64_t done, uint64_t count, const void *buf)
 {
     hid_t fsp = H5Dget_space(d);
-    int rc = fsp < 0 ? -1 : 0;
-    uint64_t slab = store_chunk_rows(n);
-    for (uint64_t done = 0; rc == 0 && done < n; done += slab) {
-        hsize_t start[1] = {done}, count[1] = {n - done < slab ? n - done : slab};
-        fill_rows(w, m, first + done, count[0]);
-        hid_t msp = H5Screate_simple(1, count, NULL);
-        if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-            H5Dwrite(d, w->mtype, msp, fsp, H5P_DEFAULT, w->rows) < 0) {
-            rc = -1;
-        }
-        if (msp >= 0) {
-            H5Sclose(msp);
-        }
+    hsize_t start[1] = {done}, cnt[1] = {count};
+    hid_t msp = H5Screate_simple(1, cnt, NULL);
+    int rc = fsp < 0 || msp < 0 ||
+                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
+                     H5Dwrite(d, store_col_type(c, 0), msp, fsp, H5P_DEFAULT, buf) < 0
+                 ? -1
+                 : 0;
+    if (msp >= 0) {
+        H5Sclose(msp);
     }
     if (fsp >= 0) {
         H5Sclose(fsp);
@@ -450,52 +437,104 @@ static int write_events(struct iodfg_store_writer *w, hid_t d, const struct wmap
     return rc;
 }
 
-/* The case's handle column as a uint32 dataset `handle` (ids in our handle table). */
-static int write_handle_column(struct iodfg_store_writer *w, hid_t g, const struct wmaps *m,
-                               uint64_t first, uint64_t n)
+/* The source array of a column that is written as it is, NULL when it must be computed. */
+static const void *plain_source(const struct iodfg_columns *src, enum store_col c)
 {
-    const uint32_t *src = iodfg_eventlog_columns(m->src)->handle;
-    hsize_t dims[1] = {n}, chunk[1] = {store_chunk_rows(n)};
-    hid_t sp = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    hid_t d = -1, fsp = -1;
-    int rc = -1;
-    if (sp >= 0 && dcpl >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0 &&
-        (n <= STORE_CHUNK_ROWS || H5Pset_chunk(dcpl, 1, chunk) >= 0)) {
-        d = H5Dcreate2(g, STORE_HANDLE, H5T_STD_U32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    switch (c) {
+    case STORE_C_PID:
+        return src->pid;
+    case STORE_C_START:
+        return src->start_ns;
+    case STORE_C_DUR:
+        return src->dur_ns;
+    case STORE_C_SIZE:
+        return src->size;
+    case STORE_C_OFFSET:
+        return src->offset;
+    case STORE_C_REQ:
+        return src->req;
+    case STORE_C_FD:
+        return src->fd;
+    default:
+        return NULL;
     }
-    fsp = d < 0 ? -1 : H5Dget_space(d);
-    rc = fsp < 0 ? -1 : 0;
-    uint32_t *buf = (uint32_t *)w->rows; // the row slab is free while this runs
-    uint64_t slab = store_chunk_rows(n);
-    for (uint64_t done = 0; rc == 0 && done < n; done += slab) {
-        hsize_t start[1] = {done}, count[1] = {n - done < slab ? n - done : slab};
-        for (uint64_t j = 0; j < count[0]; j++) {
-            uint32_t h = src[first + done + j];
-            buf[j] = h ? h + m->hbase : 0;
+}
+
+/* Values [i, i + n) of column c of the source (ids mapped to ours, defaults for columns the
+ * source lacks) into buf. */
+static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enum store_col c,
+                        uint64_t i, uint64_t n, void *buf)
+{
+    const struct iodfg_columns *s = iodfg_eventlog_columns(m->src);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
+    uint32_t *u32 = buf;
+    int32_t *i32 = buf;
+    int64_t *i64 = buf;
+    for (uint64_t j = 0; j < n; j++) {
+        uint32_t key = s->key ? m->kmap[s->key[i + j]] : m->nokey;
+        switch (c) {
+        case STORE_C_KEY:
+            u32[j] = key;
+            break;
+        case STORE_C_CALL:
+            u32[j] = keys[key].call;
+            break;
+        case STORE_C_FP:
+            u32[j] = keys[key].path;
+            break;
+        case STORE_C_ERR:
+            u32[j] = s->err ? m->smap[s->err[i + j]] : IODFG_STR_EMPTY;
+            break;
+        case STORE_C_HANDLE:
+            u32[j] = s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
+            break;
+        case STORE_C_PID:
+            i32[j] = 0;
+            break;
+        case STORE_C_FD:
+            i32[j] = IODFG_NO_FD;
+            break;
+        case STORE_C_START:
+            i64[j] = 0;
+            break;
+        default: // dur, size, offset, req
+            i64[j] = IODFG_UNKNOWN;
+            break;
         }
-        hid_t msp = H5Screate_simple(1, count, NULL);
-        if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-            H5Dwrite(d, H5T_NATIVE_UINT32, msp, fsp, H5P_DEFAULT, buf) < 0) {
+    }
+}
+
+/* The case's events [first, first + n) as one dataset per column (the handle column only when
+ * the source has one). */
+static int write_columns(struct iodfg_store_writer *w, hid_t g, const struct wmaps *m,
+                         uint64_t first, uint64_t n)
+{
+    const struct iodfg_columns *src = iodfg_eventlog_columns(m->src);
+    for (int c = 0; c < STORE_C__N; c++) {
+        if (c == STORE_C_HANDLE && !src->handle) {
+            continue;
+        }
+        hid_t d = create_column(g, (enum store_col)c, n);
+        int rc = d < 0 ? -1 : 0;
+        const char *plain = plain_source(src, (enum store_col)c);
+        if (rc == 0 && n > 0 && plain) {
+            // Native columns go to the file as they are, in one write.
+            rc = write_slab(d, (enum store_col)c, 0, n,
+                            (const char *)plain + first * store_cols[c].size);
+        }
+        for (uint64_t done = 0; rc == 0 && !plain && done < n; done += STORE_CHUNK_ROWS) {
+            uint64_t count = n - done < STORE_CHUNK_ROWS ? n - done : STORE_CHUNK_ROWS;
+            fill_column(w, m, (enum store_col)c, first + done, count, w->buf);
+            rc = write_slab(d, (enum store_col)c, done, count, w->buf);
+        }
+        if (d >= 0 && H5Dclose(d) < 0) {
             rc = -1;
         }
-        if (msp >= 0) {
-            H5Sclose(msp);
+        if (rc) {
+            return -1;
         }
     }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
-    if (d >= 0) {
-        H5Dclose(d);
-    }
-    if (dcpl >= 0) {
-        H5Pclose(dcpl);
-    }
-    if (sp >= 0) {
-        H5Sclose(sp);
-    }
-    return rc;
+    return 0;
 }
 
 static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint32_t cs,
@@ -512,18 +551,10 @@ static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint3
         snprintf(link, sizeof(link), "#%u", w->ncases);
     }
     hid_t g = H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT);
-    hid_t d = -1;
     int rc = -1;
-    if (g >= 0 && case_attrs(w, g, ci, m) == 0) {
-        d = create_events(w, g, off[cs + 1] - off[cs]);
-        if (d >= 0 && write_events(w, d, m, off[cs], off[cs + 1] - off[cs]) == 0 &&
-            (!iodfg_eventlog_columns(m->src)->handle ||
-             write_handle_column(w, g, m, off[cs], off[cs + 1] - off[cs]) == 0)) {
-            rc = 0;
-        }
-    }
-    if (d >= 0) {
-        H5Dclose(d);
+    if (g >= 0 && case_attrs(w, g, ci, m) == 0 &&
+        write_columns(w, g, m, off[cs], off[cs + 1] - off[cs]) == 0) {
+        rc = 0;
     }
     if (g >= 0) {
         H5Gclose(g);
@@ -653,8 +684,8 @@ static int write_key_attrs(hid_t gk, const struct iodfg_key *keys, uint32_t nk, 
 static int write_handles(struct iodfg_store_writer *w)
 {
     hid_t ft = store_handle_type(1), mt = store_handle_type(0);
-    int rc = ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_HANDLES, ft, mt, w->handles,
-                                              w->nhandles);
+    int rc =
+        ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_HANDLES, ft, mt, w->handles, w->nhandles);
     if (ft >= 0) {
         H5Tclose(ft);
     }
@@ -721,9 +752,6 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
     }
     H5Gclose(w->cases);
     w->cases = -1;
-    H5Tclose(w->ftype);
-    H5Tclose(w->mtype);
-    w->ftype = w->mtype = -1;
     herr_t closed = H5Fclose(w->file);
     w->file = -1;
     if (closed < 0) {

@@ -530,3 +530,18 @@ int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols,
     log->ncases = log->cases_cap = case_count;
     return 0;
 }
+
+int iodfg_eventlog_adopt_handles(struct iodfg_eventlog *log, struct iodfg_handle *handles,
+                                 uint32_t count, struct iodfg_error *err)
+{
+    if (log->building || log->nhandles) {
+        return iodfg_error_set(err, IODFG_E_ARG, "the log already has handles");
+    }
+    if (count == UINT32_MAX) {
+        return iodfg_error_set(err, IODFG_E_LIMIT, "too many handles");
+    }
+    free(log->handles);
+    log->handles = handles;
+    log->nhandles = log->handles_cap = count;
+    return 0;
+}

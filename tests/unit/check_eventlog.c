@@ -8,6 +8,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "testutil.h"
@@ -134,6 +135,39 @@ START_TEST(misuse_reports_errors)
 }
 END_TEST
 
+START_TEST(adopt_handles)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_ptr_nonnull(log);
+    struct iodfg_handle *hs = calloc(2, sizeof(*hs));
+    ck_assert_ptr_nonnull(hs);
+    hs[0].pid = 7;
+    hs[0].fd = 3;
+    hs[1].pid = 7;
+    hs[1].fd = 4;
+    hs[1].parent = 1;
+    ck_assert_int_eq(iodfg_eventlog_adopt_handles(log, hs, 2, NULL), 0);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(log), 2);
+    ck_assert_int_eq(iodfg_eventlog_handles(log)[1].fd, 4);
+    ck_assert_uint_eq(iodfg_eventlog_handles(log)[1].parent, 1);
+    // The adopted table grows like any other.
+    struct iodfg_handle h = {.pid = 8, .fd = 5, .parent = 2};
+    uint32_t id = 0;
+    ck_assert_int_eq(iodfg_eventlog_handle_add(log, &h, &id, NULL), 0);
+    ck_assert_uint_eq(id, 3);
+    ck_assert_int_eq(iodfg_eventlog_handles(log)[0].fd, 3);
+    // A log that has handles refuses another table (and keeps ownership with the caller).
+    struct iodfg_handle *more = calloc(1, sizeof(*more));
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_eventlog_adopt_handles(log, more, 1, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    free(more);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(log), 3);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(many_cases_and_events)
 {
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
@@ -168,6 +202,7 @@ int main(void)
     tcase_add_test(tc, append_remaps);
     tcase_add_test(tc, misuse_reports_errors);
     tcase_add_test(tc, many_cases_and_events);
+    tcase_add_test(tc, adopt_handles);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

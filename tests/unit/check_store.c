@@ -14,6 +14,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
@@ -356,8 +357,8 @@ START_TEST(roundtrip_large_case)
     struct iodfg_eventlog *log = sized_log(3, sizes, 0, 42);
     uint64_t n = iodfg_eventlog_event_count(log);
     roundtrip(log);
-    // Chunks are cut evenly: the file holds little more than its 64-byte rows and the
-    // 4-byte handle column (since format 1.1).
+    // The file holds little more than its 68 bytes per row: one contiguous dataset per column
+    // (since format 2.0), the handle column included.
     struct stat st;
     ck_assert_int_eq(stat(PATH, &st), 0);
     ck_assert_uint_lt((uint64_t)st.st_size, 68 * n + 192 * 1024);
@@ -481,7 +482,7 @@ START_TEST(stat_and_progress)
     ck_assert_int_eq(iodfg_store_stat(PATH, &cases, &events, &version, NULL), 0);
     ck_assert_uint_eq(cases, 3);
     ck_assert_uint_eq(events, n);
-    ck_assert_uint_eq(version, 1);
+    ck_assert_uint_eq(version, IODFG_STORE_VERSION);
     uint64_t seen[3] = {0, 0, 0};
     struct iodfg_eventlog *back = iodfg_store_load(PATH, IODFG_COL_KEY, count_progress, seen, NULL);
     ck_assert_ptr_nonnull(back);
@@ -676,7 +677,7 @@ START_TEST(load_truncated)
 }
 END_TEST
 
-/* File offset of a case's events table (contiguous: up to 65536 rows). */
+/* File offset of a case's column dataset (contiguous). */
 static haddr_t table_offset(const char *path, const char *dset)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -704,12 +705,12 @@ START_TEST(load_flipped_rows)
     snprintf(name, sizeof(name), "%s", str(log, iodfg_eventlog_case(log, 1)->name));
     iodfg_eventlog_free(log);
     char dset[128];
-    snprintf(dset, sizeof(dset), "/cases/%s/events", name);
+    snprintf(dset, sizeof(dset), "/cases/%s/key", name);
     haddr_t at = table_offset(PATH, dset);
     size_t n;
     char *buf = slurp(PATH, &n);
-    ck_assert_uint_lt(at + 10 * 64, n);
-    flip(buf, at + 3 * 64, 64); // row 3: every field, the key among them
+    ck_assert_uint_lt(at + 10 * 4, n);
+    flip(buf, at + 3 * 4, 4); // the key of row 3
     testutil_write_file(PATH, buf, n);
     free(buf);
     load_fails(PATH, IODFG_E_FORMAT, name);
@@ -804,12 +805,12 @@ START_TEST(load_newer_version)
     write_log(log, PATH);
     iodfg_eventlog_free(log);
     hid_t f = edit();
-    set_u32_attr(f, "version", 2);
+    set_u32_attr(f, "version", IODFG_STORE_VERSION + 1);
     H5Fclose(f);
     load_fails(PATH, IODFG_E_VERSION, "made by a newer iodfg");
     // A newer minor of the same major loads.
     f = edit();
-    set_u32_attr(f, "version", 1);
+    set_u32_attr(f, "version", IODFG_STORE_VERSION);
     set_u32_attr(f, "minor", 9);
     H5Fclose(f);
     iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ALL));
@@ -856,8 +857,29 @@ START_TEST(load_vlen_strings)
 }
 END_TEST
 
-/* Rewrite field `member` of row `row` of case group `cs` with v. */
+/* Rewrite column `member` of row `row` of case group `cs` with v. */
 static void poke_row(const char *cs, hsize_t row, const char *member, int64_t v)
+{
+    hid_t f = edit();
+    char name[256];
+    snprintf(name, sizeof(name), "/cases/%s/%s", cs, member);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    hid_t t = H5Tcopy(H5T_NATIVE_INT64);
+    hid_t fsp = H5Dget_space(d);
+    hsize_t one[1] = {1}, start[1] = {row};
+    H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, one, NULL);
+    hid_t msp = H5Screate_simple(1, one, NULL);
+    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &v), 0);
+    H5Sclose(msp);
+    H5Sclose(fsp);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* The same in the `events` table of the 1.0/1.1 layout. */
+static void poke_row_events(const char *cs, hsize_t row, const char *member, int64_t v)
 {
     hid_t f = edit();
     char name[256];
@@ -952,6 +974,431 @@ START_TEST(load_bad_tables)
 }
 END_TEST
 
+/* ---- other layouts and storage (format 2.0 reads them through HDF5) -------------------------- */
+
+/* Load with a given number of threads. */
+static struct iodfg_eventlog *load_threads(const char *path, unsigned mask, unsigned threads)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_eventlog *log = iodfg_store_load_threads(path, mask, threads, NULL, NULL, &err);
+    ck_assert_msg(log != NULL, "load (%u threads): %s", threads, err.msg);
+    no_open_objects();
+    return log;
+}
+
+/* The handle tables of a and b hold the same rows (field by field: rows have padding). */
+static void same_handles(const struct iodfg_eventlog *a, const struct iodfg_eventlog *b)
+{
+    uint32_t n = iodfg_eventlog_handle_count(a);
+    ck_assert_uint_eq(n, iodfg_eventlog_handle_count(b));
+    for (uint32_t i = 0; i < n; i++) {
+        const struct iodfg_handle *x = &iodfg_eventlog_handles(a)[i];
+        const struct iodfg_handle *y = &iodfg_eventlog_handles(b)[i];
+        ck_assert(x->case_id == y->case_id && x->pid == y->pid && x->fd == y->fd &&
+                  x->path == y->path && x->call == y->call && x->flags == y->flags &&
+                  x->layer == y->layer && x->parent == y->parent && x->origin == y->origin &&
+                  x->mode == y->mode && x->created_ns == y->created_ns &&
+                  x->destroyed_ns == y->destroyed_ns && x->ops == y->ops &&
+                  x->bytes_read == y->bytes_read && x->bytes_written == y->bytes_written);
+    }
+}
+
+START_TEST(read_minor_1)
+{
+    // Written by the 1.1 writer (`events` tables) from tests/data/traces/ior.
+    struct iodfg_eventlog *old = load_ok(testutil_data("store/v1_1.h5"), IODFG_COL_ALL);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(old), 16);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(old), 352);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(old), 48);
+    ck_assert_str_eq(str(old, iodfg_eventlog_case(old, 0)->name), "fpp_node1_14745");
+    const struct iodfg_columns *c = iodfg_eventlog_columns(old);
+    const uint64_t *off = iodfg_eventlog_case_offsets(old);
+    uint64_t with_handle = 0;
+    for (uint32_t cs = 0; cs < 16; cs++) {
+        for (uint64_t i = off[cs]; i < off[cs + 1]; i++) {
+            if (c->handle[i]) {
+                with_handle++;
+                ck_assert_uint_eq(iodfg_eventlog_handles(old)[c->handle[i] - 1].case_id, cs);
+            }
+        }
+    }
+    ck_assert_uint_gt(with_handle, 300);
+    // Written again (as 2.0) it reads back the same.
+    write_log(old, PATH);
+    struct iodfg_eventlog *back = load_ok(PATH, IODFG_COL_ALL);
+    same_log(old, back, IODFG_COL_ALL);
+    ck_assert(memcmp(c->handle, iodfg_eventlog_columns(back)->handle, 352 * 4) == 0);
+    same_handles(old, back);
+    iodfg_eventlog_free(back);
+    iodfg_eventlog_free(old);
+}
+END_TEST
+
+/* One row of the 1.0/1.1 `events` table (64 bytes, as doc/format.md lists it). */
+struct old_row {
+    int32_t pid;
+    uint32_t call;
+    int64_t start, dur;
+    uint32_t fp, key;
+    int64_t size, offset, req;
+    int32_t fd;
+    uint32_t err;
+};
+
+static hid_t old_row_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct old_row));
+    H5Tinsert(t, "pid", HOFFSET(struct old_row, pid), H5T_STD_I32LE);
+    H5Tinsert(t, "call", HOFFSET(struct old_row, call), H5T_STD_U32LE);
+    H5Tinsert(t, "start", HOFFSET(struct old_row, start), H5T_STD_I64LE);
+    H5Tinsert(t, "dur", HOFFSET(struct old_row, dur), H5T_STD_I64LE);
+    H5Tinsert(t, "fp", HOFFSET(struct old_row, fp), H5T_STD_U32LE);
+    H5Tinsert(t, "key", HOFFSET(struct old_row, key), H5T_STD_U32LE);
+    H5Tinsert(t, "size", HOFFSET(struct old_row, size), H5T_STD_I64LE);
+    H5Tinsert(t, "offset", HOFFSET(struct old_row, offset), H5T_STD_I64LE);
+    H5Tinsert(t, "req", HOFFSET(struct old_row, req), H5T_STD_I64LE);
+    H5Tinsert(t, "fd", HOFFSET(struct old_row, fd), H5T_STD_I32LE);
+    H5Tinsert(t, "err", HOFFSET(struct old_row, err), H5T_STD_U32LE);
+    return t;
+}
+
+/* Read a whole column of a case as int64 (HDF5 converts). n rows; malloc'd. */
+static int64_t *column_i64(hid_t g, const char *name, hsize_t *n)
+{
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    hid_t sp = H5Dget_space(d);
+    ck_assert_int_eq(H5Sget_simple_extent_dims(sp, n, NULL), 1);
+    int64_t *v = malloc((*n ? *n : 1) * sizeof(*v));
+    ck_assert(*n == 0 || H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Sclose(sp);
+    H5Dclose(d);
+    return v;
+}
+
+/* Turn every case of the file at PATH into the 1.1 layout: an `events` table (chunked past
+ * 65536 rows, as the 1.1 writer did) in place of the column datasets; version 1.1. */
+static void to_compound(void)
+{
+    static const char *const cols[] = {"pid",  "call",   "start", "dur", "fp", "key",
+                                       "size", "offset", "req",   "fd",  "err"};
+    hid_t f = edit();
+    hid_t cases = H5Gopen2(f, "cases", H5P_DEFAULT);
+    H5G_info_t gi;
+    ck_assert_int_ge(H5Gget_info(cases, &gi), 0);
+    hid_t ft = old_row_type();
+    for (hsize_t i = 0; i < gi.nlinks; i++) {
+        hid_t g = H5Oopen_by_idx(cases, ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, H5P_DEFAULT);
+        ck_assert_int_ge(g, 0);
+        int64_t *v[11];
+        hsize_t n = 0;
+        for (int c = 0; c < 11; c++) {
+            v[c] = column_i64(g, cols[c], &n);
+            ck_assert_int_ge(H5Ldelete(g, cols[c], H5P_DEFAULT), 0);
+        }
+        struct old_row *rows = calloc(n ? n : 1, sizeof(*rows));
+        for (hsize_t j = 0; j < n; j++) {
+            rows[j] =
+                (struct old_row){(int32_t)v[0][j],  (uint32_t)v[1][j], v[2][j],           v[3][j],
+                                 (uint32_t)v[4][j], (uint32_t)v[5][j], v[6][j],           v[7][j],
+                                 v[8][j],           (int32_t)v[9][j],  (uint32_t)v[10][j]};
+        }
+        hsize_t dims[1] = {n}, chunk[1] = {65536};
+        hid_t sp = H5Screate_simple(1, dims, NULL);
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (n > 65536) {
+            H5Pset_chunk(dcpl, 1, chunk);
+        }
+        hid_t d = H5Dcreate2(g, "events", ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        ck_assert_int_ge(d, 0);
+        ck_assert(n == 0 || H5Dwrite(d, ft, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+        H5Dclose(d);
+        H5Pclose(dcpl);
+        H5Sclose(sp);
+        free(rows);
+        for (int c = 0; c < 11; c++) {
+            free(v[c]);
+        }
+        H5Oclose(g);
+    }
+    H5Tclose(ft);
+    H5Gclose(cases);
+    set_u32_attr(f, "version", 1);
+    set_u32_attr(f, "minor", 1);
+    H5Fclose(f);
+}
+
+START_TEST(read_compound_layout)
+{
+    // The 1.1 layout made from a 2.0 file: chunked, contiguous and empty tables.
+    const uint32_t sizes[] = {140001, 3, 0, 65536};
+    struct iodfg_eventlog *log = sized_log(4, sizes, 0, 77);
+    write_log(log, PATH);
+    to_compound();
+    hid_t f = H5Fopen(PATH, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert(exists_link(f, "/cases/job0_node0_0/events"));
+    ck_assert(!exists_link(f, "/cases/job0_node0_0/key"));
+    H5Fclose(f);
+    const unsigned masks[] = {IODFG_COL_ALL, IODFG_COL_ANALYSIS, IODFG_COL_KEY};
+    for (size_t m = 0; m < 3; m++) {
+        struct iodfg_eventlog *back = load_threads(PATH, masks[m], m + 1);
+        same_log(log, back, masks[m]);
+        iodfg_eventlog_free(back);
+    }
+    // Its rows are checked as before.
+    poke_row_events("job1_node1_1", 2, "key", 1u << 30);
+    load_fails(PATH, IODFG_E_FORMAT, "job1_node1_1, row 2: key id out of range");
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+/* Replace column `col` of case group `cs` by a dataset of type ftype (chunk rows per chunk, 0
+ * for contiguous; deflate level, 0 for none) holding the same values. */
+static void rewrite_column(const char *cs, const char *col, hid_t ftype, hsize_t chunk,
+                           unsigned deflate)
+{
+    hid_t f = edit();
+    hid_t g = H5Gopen2(f, "cases", H5P_DEFAULT);
+    hid_t c = H5Gopen2(g, cs, H5P_DEFAULT);
+    ck_assert_int_ge(c, 0);
+    hsize_t n = 0;
+    int64_t *v = column_i64(c, col, &n);
+    ck_assert_int_ge(H5Ldelete(c, col, H5P_DEFAULT), 0);
+    hsize_t dims[1] = {n}, ch[1] = {chunk};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (chunk) {
+        ck_assert_int_ge(H5Pset_chunk(dcpl, 1, ch), 0);
+    }
+    if (deflate) {
+        ck_assert_int_ge(H5Pset_deflate(dcpl, deflate), 0);
+    }
+    hid_t d = H5Dcreate2(c, col, ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    ck_assert(n == 0 || H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    free(v);
+    H5Gclose(c);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+START_TEST(read_converted_columns)
+{
+    // Columns HDF5 must convert or decode (foreign byte order, other widths, chunked,
+    // compressed) load the same as raw ones, also beside raw cases read by other threads.
+    const uint32_t sizes[] = {3000, 2500, 4000, 1, 3500};
+    struct iodfg_eventlog *log = sized_log(5, sizes, 0, 5);
+    write_log(log, PATH);
+    rewrite_column("job0_node0_0", "start", H5T_STD_I64BE, 0, 0);
+    rewrite_column("job0_node0_0", "key", H5T_STD_U32BE, 0, 0);
+    rewrite_column("job1_node1_1", "pid", H5T_STD_I64LE, 0, 0);
+    rewrite_column("job1_node1_1", "err", H5T_STD_U64LE, 0, 0);
+    rewrite_column("job2_node2_2", "dur", H5T_STD_I64LE, 700, 1);
+    rewrite_column("job2_node2_2", "call", H5T_STD_U32LE, 1000, 6);
+    rewrite_column("job2_node2_2", "handle", H5T_STD_U32LE, 333, 0);
+    rewrite_column("job3_node0_3", "fd", H5T_STD_I32BE, 1, 0);
+    const unsigned masks[] = {IODFG_COL_ALL, IODFG_COL_ANALYSIS, IODFG_COL_ERR | IODFG_COL_FD};
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        for (size_t m = 0; m < 3; m++) {
+            struct iodfg_eventlog *back = load_threads(PATH, masks[m], threads);
+            same_log(log, back, masks[m]);
+            iodfg_eventlog_free(back);
+        }
+    }
+    // Damage in a converted column is found like anywhere else.
+    poke_row("job2_node2_2", 1234, "call", 0);
+    load_fails(PATH, IODFG_E_FORMAT, "job2_node2_2, row 1234: call/fp do not match the key");
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+/* Run a shell command; 77 from it means "skip". */
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+START_TEST(read_repacked)
+{
+    // Files other tools rewrote: h5repack with gzip, with chunks; h5jam with a user block (raw
+    // data offsets then start after it). (h5repack cannot compress empty datasets: the ior
+    // traces have none.)
+    if (run("command -v h5repack && command -v h5jam && command -v timeout") != 0) {
+        fprintf(stderr, "read_repacked: skipped, no h5repack/h5jam\n");
+        return;
+    }
+    struct iodfg_eventlog *log = load_ok(testutil_data("store/v1_1.h5"), IODFG_COL_ALL);
+    write_log(log, PATH);
+    char ub[4200], cmd[13000], out[4200];
+    snprintf(ub, sizeof(ub), "%s/ub", DIR_);
+    char zeros[512] = {0};
+    testutil_write_file(ub, zeros, sizeof(zeros));
+    snprintf(out, sizeof(out), "%s/re.h5", DIR_);
+    for (int o = 0; o < 3; o++) {
+        unlink(out);
+        if (o < 2) {
+            snprintf(cmd, sizeof(cmd), "timeout 60 h5repack %s '%s' '%s' >/dev/null",
+                     o == 0 ? "-f GZIP=1" : "-l CHUNK=100", PATH, out);
+        } else {
+            snprintf(cmd, sizeof(cmd), "timeout 60 h5jam -i '%s' -u '%s' -o '%s' >/dev/null", PATH,
+                     ub, out);
+        }
+        ck_assert_msg(run(cmd) == 0, "%s", cmd);
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            struct iodfg_eventlog *back = load_threads(out, IODFG_COL_ALL, threads);
+            same_log(log, back, IODFG_COL_ALL);
+            same_handles(log, back);
+            ck_assert(memcmp(iodfg_eventlog_columns(log)->handle,
+                             iodfg_eventlog_columns(back)->handle, 352 * 4) == 0);
+            iodfg_eventlog_free(back);
+        }
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(threads_agree)
+{
+    // A case cut into several work items, and small ones; any number of threads loads the
+    // same log and reports the same (first) damage.
+    const uint32_t sizes[] = {7, 600000, 12, 70000};
+    struct iodfg_eventlog *log = sized_log(4, sizes, 0, 21);
+    write_log(log, PATH);
+    for (unsigned threads = 0; threads <= 4; threads++) {
+        struct iodfg_eventlog *back = load_threads(PATH, IODFG_COL_ALL, threads);
+        same_log(log, back, IODFG_COL_ALL);
+        iodfg_eventlog_free(back);
+    }
+    uint64_t seen[3] = {0, 0, 0};
+    struct iodfg_eventlog *back =
+        iodfg_store_load_threads(PATH, IODFG_COL_KEY, 3, count_progress, seen, NULL);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_uint_eq(seen[0], 670019);
+    ck_assert_uint_eq(seen[1], 670019);
+    iodfg_eventlog_free(back);
+    poke_row("job3_node0_3", 5, "start", 0);
+    poke_row("job1_node1_1", 590000, "err", 1u << 30);
+    poke_row("job1_node1_1", 300000, "key", 1u << 30);
+    for (unsigned threads = 1; threads <= 4; threads++) {
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        ck_assert_ptr_null(
+            iodfg_store_load_threads(PATH, IODFG_COL_ANALYSIS, threads, NULL, NULL, &err));
+        no_open_objects();
+        ck_assert_int_eq(err.code, IODFG_E_FORMAT);
+        ck_assert_str_eq(err.where, PATH);
+        ck_assert_msg(strstr(err.msg, "job1_node1_1, row 300000: key id out of range") != NULL,
+                      "%u threads: %s", threads, err.msg);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(load_bad_columns)
+{
+    struct iodfg_eventlog *log = strace_log();
+    ck_assert_uint_gt(iodfg_eventlog_handle_count(log), 0);
+    write_log(log, PATH);
+    iodfg_eventlog_free(log);
+    char copy[4200];
+    snprintf(copy, sizeof(copy), "cp '%s' '%s/orig.h5'", PATH, DIR_);
+    ck_assert_int_eq(system(copy), 0);
+    snprintf(copy, sizeof(copy), "cp '%s/orig.h5' '%s'", DIR_, PATH);
+
+    // A column missing, even one not asked for (it is checked).
+    hid_t f = edit();
+    ck_assert_int_ge(H5Ldelete(f, "/cases/run_host1_7/err", H5P_DEFAULT), 0);
+    H5Fclose(f);
+    load_fails(PATH, IODFG_E_FORMAT, "column err is missing");
+
+    // A column of another length.
+    ck_assert_int_eq(system(copy), 0);
+    f = edit();
+    hid_t g = H5Gopen2(f, "/cases/run_host1_7", H5P_DEFAULT);
+    ck_assert_int_ge(H5Ldelete(g, "dur", H5P_DEFAULT), 0);
+    hsize_t dims[1] = {4};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    int64_t four[4] = {1, 2, 3, 4};
+    hid_t d = H5Dcreate2(g, "dur", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, four), 0);
+    H5Dclose(d);
+    // ... and one of floats
+    dims[0] = 5;
+    H5Sclose(sp);
+    sp = H5Screate_simple(1, dims, NULL);
+    ck_assert_int_ge(H5Ldelete(g, "size", H5P_DEFAULT), 0);
+    d = H5Dcreate2(g, "size", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Gclose(g);
+    H5Fclose(f);
+    load_fails(PATH, IODFG_E_FORMAT, "column dur is not a valid integer column");
+    // Columns neither asked for nor checked are not read at all.
+    iodfg_eventlog_free(load_ok(PATH, IODFG_COL_START));
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_store_load(PATH, IODFG_COL_SIZE, NULL, NULL, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "column size is not a valid integer column"));
+
+    // A handle row naming a case that does not exist, also when the table is read while
+    // other threads read columns (no handle column asked for).
+    ck_assert_int_eq(system(copy), 0);
+    f = edit();
+    d = H5Dopen2(f, "/handles", H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(uint32_t));
+    H5Tinsert(t, "case", 0, H5T_NATIVE_UINT32);
+    hid_t fsp = H5Dget_space(d);
+    hsize_t one[1] = {1}, at[1] = {1};
+    H5Sselect_hyperslab(fsp, H5S_SELECT_SET, at, NULL, one, NULL);
+    hid_t msp = H5Screate_simple(1, one, NULL);
+    uint32_t bad_case = 77;
+    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &bad_case), 0);
+    H5Sclose(msp);
+    H5Sclose(fsp);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+    load_fails(PATH, IODFG_E_FORMAT, "handle 2: case out of range");
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        iodfg_error_clear(&err);
+        ck_assert_ptr_null(
+            iodfg_store_load_threads(PATH, IODFG_COL_ANALYSIS, threads, NULL, NULL, &err));
+        no_open_objects();
+        ck_assert_ptr_nonnull(strstr(err.msg, "handle 2: case out of range"));
+        ck_assert_str_eq(err.where, PATH);
+    }
+
+    // A handle id past the table, or of another case.
+    ck_assert_int_eq(system(copy), 0);
+    poke_row("run_host1_7", 1, "handle", 999999);
+    load_fails(PATH, IODFG_E_FORMAT, "run_host1_7: handle id out of range");
+    ck_assert_int_eq(system(copy), 0);
+    struct iodfg_eventlog *back = load_ok(PATH, IODFG_COL_ALL);
+    uint32_t other = 0; // a handle of the second case
+    for (uint32_t h = 1; h <= iodfg_eventlog_handle_count(back) && !other; h++) {
+        other = iodfg_eventlog_handles(back)[h - 1].case_id == 1 ? h : 0;
+    }
+    iodfg_eventlog_free(back);
+    ck_assert_uint_gt(other, 0);
+    poke_row("run_host1_7", 2, "handle", other);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        iodfg_error_clear(&err);
+        ck_assert_ptr_null(
+            iodfg_store_load_threads(PATH, IODFG_COL_ALL, threads, NULL, NULL, &err));
+        ck_assert_ptr_nonnull(strstr(err.msg, "run_host1_7: handle id out of range"));
+    }
+    iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ANALYSIS)); // the column is not read then
+    ck_assert_int_eq(system(copy), 0);
+    iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ALL));
+}
+END_TEST
+
 /* The h5py example of doc/format.md, run on a file we wrote. Skipped (with a note) when no
  * python3 with h5py is found. */
 START_TEST(doc_h5py_example)
@@ -1009,6 +1456,11 @@ static Suite *store_suite(void)
     tcase_add_test(tc, column_masks);
     tcase_add_test(tc, stat_and_progress);
     tcase_add_test(tc, doc_h5py_example);
+    tcase_add_test(tc, read_minor_1);
+    tcase_add_test(tc, read_compound_layout);
+    tcase_add_test(tc, read_converted_columns);
+    tcase_add_test(tc, read_repacked);
+    tcase_add_test(tc, threads_agree);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("atomic");
@@ -1034,6 +1486,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, load_vlen_strings);
     tcase_add_test(tc, load_bad_ids);
     tcase_add_test(tc, load_bad_tables);
+    tcase_add_test(tc, load_bad_columns);
     suite_add_tcase(s, tc);
     return s;
 }
