@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Engine-internal: the concurrency sweep as a job that several threads can share. */
+/* Engine-internal statistics API shared by stats_*.c, dfg.c and analysis.c: the concurrency sweep
+ * as a job that several threads can share, kept histograms, the fused recount and scan. */
 #ifndef IODFG_ENGINE_STATS_PRIV_H
 #define IODFG_ENGINE_STATS_PRIV_H
 
@@ -104,6 +105,13 @@ void iodfg_hstore_fini(struct iodfg_hstore *hs);
 void iodfg_hstore_clear(struct iodfg_hstore *hs);
 void iodfg_hstore_clear_edges(struct iodfg_hstore *hs);
 size_t iodfg_hstore_memory(const struct iodfg_hstore *hs);
+/* Activity a (edge 0) or edge slot i (edge 1): the kept histogram if it counts exactly n > 0
+ * values, else NULL (a stale one is dropped); borrowed until the next change of hs. */
+uint32_t *iodfg_hstore_kept(struct iodfg_hstore *hs, int edge, size_t i, uint64_t n);
+/* Keep a copy of h (IODFG_PB_N counts) for entry i; out of memory: nothing kept. */
+void iodfg_hstore_put(struct iodfg_hstore *hs, int edge, size_t i, const uint32_t *h);
+/* Keep *h for entry i, taking ownership (freed when it cannot be kept); *h becomes NULL. */
+void iodfg_hstore_take(struct iodfg_hstore *hs, int edge, size_t i, uint32_t **h);
 /* Move the values of the listed cases from the old mapping to the new one in the kept
  * histograms: their traces under old_act are taken out, those under new_act put in (edge slots
  * of g, which must hold every edge of both). 0 or -1 with err (the histograms are then stale). */

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/* Maximum concurrency per activity: an exact sweep over the timeline, split in time segments so
+ * that threads can share it (analysis.c runs it next to other work through iodfg_sweep_work). */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/stats.h"
+
+#include "stats_priv.h"
+
+/* ---- concurrency: exact sweep over the timeline, split in time segments ----
+ * Each segment computes per activity its net count change and its best prefix (first point
+ * reaching it); segments are then combined in time order, which is exact. Segments are taken
+ * from a shared counter so that any number of threads can help. */
+
+#define SW_SEGS 32
+#define SW_AHEAD 96 /* prefetch distance in points */
+#define SW_GROUP 4  /* segments a thread takes at once */
+#define SW_FEW 4 /* a sweep of this many dirty activities at most keeps its counts in registers */
+
+struct sweep_seg {
+    uint64_t lo, hi;
+    int32_t *cur, *best; /* per activity (+1 slot for codes without one): net, best prefix */
+    uint32_t *besti;     /* point where best was first reached */
+};
+
+struct iodfg_sweep {
+    const struct iodfg_timeline *tl;
+    const struct iodfg_columns *col;
+    uint16_t *codes;
+    const uint64_t *bits, *moved;
+    const uint32_t *act;
+    const uint8_t *dirty;
+    uint32_t na;
+    unsigned nseg;
+    atomic_uint next;
+    int recode;              /* codes to update first: 2 all, 1 the moved events, 0 none */
+    atomic_int claim, ready; /* a thread claimed the recoding; it is done */
+    struct sweep_seg seg[SW_SEGS];
+    int32_t *ints;
+    uint32_t *idx;
+    uint32_t nfew;        /* coded sweep of at most SW_FEW dirty activities: how many */
+    uint32_t few[SW_FEW]; /* those activities */
+    uint8_t *slot;        /* per code up to na: its index in few, or SW_FEW */
+};
+
+static int bit_of(const uint64_t *b, uint64_t e)
+{
+    return (int)(b[e / 64] >> (e & 63) & 1);
+}
+
+/* The code of event e under act and the selection bits. */
+static inline uint16_t code_of(const uint64_t *bits, const uint32_t *act, const uint32_t *key,
+                               uint64_t e)
+{
+    if (!bit_of(bits, e)) {
+        return IODFG_CODE_OFF;
+    }
+    uint32_t a = act[key[e]];
+    return a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
+}
+
+/* Count point i of slot a (na = no activity: counted but never read). */
+static inline void step(struct sweep_seg *sg, uint32_t a, int start, uint64_t i)
+{
+    int32_t v = sg->cur[a] + (start ? 1 : -1);
+    sg->cur[a] = v;
+    if (v > sg->best[a]) {
+        sg->best[a] = v;
+        sg->besti[a] = (uint32_t)i;
+    }
+}
+
+/* The coded sweep of the few dirty activities sw->few: the counts live in registers, so that no
+ * point waits for the count its predecessor stored (same results as sweep_seg_run for them). */
+static void sweep_seg_run_few(struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    const uint32_t *pts = sw->tl->pts;
+    const uint16_t *codes = sw->codes;
+    const uint8_t *slot = sw->slot;
+    uint32_t na = sw->na;
+    int32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    int32_t b0 = INT32_MIN, b1 = INT32_MIN, b2 = INT32_MIN, b3 = INT32_MIN;
+    uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
+    for (uint64_t i = sg->lo; i < sg->hi; i++) {
+        uint32_t p = pts[i];
+        if (i + SW_AHEAD < sg->hi) {
+            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);
+        }
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        uint32_t k = slot[a < na ? a : na];
+        int32_t inc = p >> 31 ? 1 : -1;
+        c0 += k == 0 ? inc : 0;
+        c1 += k == 1 ? inc : 0;
+        c2 += k == 2 ? inc : 0;
+        c3 += k == 3 ? inc : 0;
+        if (k == 0 && c0 > b0) {
+            b0 = c0;
+            i0 = (uint32_t)i;
+        }
+        if (k == 1 && c1 > b1) {
+            b1 = c1;
+            i1 = (uint32_t)i;
+        }
+        if (k == 2 && c2 > b2) {
+            b2 = c2;
+            i2 = (uint32_t)i;
+        }
+        if (k == 3 && c3 > b3) {
+            b3 = c3;
+            i3 = (uint32_t)i;
+        }
+    }
+    const int32_t c[SW_FEW] = {c0, c1, c2, c3}, b[SW_FEW] = {b0, b1, b2, b3};
+    const uint32_t bi[SW_FEW] = {i0, i1, i2, i3};
+    for (uint32_t k = 0; k < sw->nfew; k++) {
+        uint32_t a = sw->few[k];
+        sg->cur[a] = c[k];
+        sg->best[a] = b[k];
+        sg->besti[a] = bi[k];
+    }
+}
+
+static void sweep_seg_reset(const struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    for (uint32_t a = 0; a <= sw->na; a++) {
+        sg->cur[a] = 0;
+        sg->best[a] = INT32_MIN;
+        sg->besti[a] = 0;
+    }
+}
+
+/* One point of an interleaved coded sweep: segment X (locals cur_X, best_X, besti_X), point I;
+ * PF: prefetch the code of the point SW_AHEAD on (which must exist in the segment). */
+#define SW_POINT(X, I, PF)                                                                         \
+    do {                                                                                           \
+        if (PF) {                                                                                  \
+            __builtin_prefetch(&codes[pts[(I) + SW_AHEAD] & ~IODFG_PT_START]);                     \
+        }                                                                                          \
+        uint32_t p_ = pts[I], a_ = codes[p_ & ~IODFG_PT_START];                                    \
+        a_ = a_ < na ? a_ : na;                                                                    \
+        int32_t v_ = cur_##X[a_] + (int32_t)(p_ >> 31) * 2 - 1;                                    \
+        cur_##X[a_] = v_;                                                                          \
+        if (v_ > best_##X[a_]) {                                                                   \
+            best_##X[a_] = v_;                                                                     \
+            besti_##X[a_] = (uint32_t)(I);                                                         \
+        }                                                                                          \
+    } while (0)
+
+#define SW_SEG_LOCALS(X, SG)                                                                       \
+    int32_t *restrict cur_##X = (SG)->cur, *restrict best_##X = (SG)->best;                        \
+    uint32_t *restrict besti_##X = (SG)->besti;                                                    \
+    const uint64_t lo_##X = (SG)->lo
+
+/* The rest of segment z from point i on, alone. */
+static void sweep_seg_tail(struct iodfg_sweep *sw, struct sweep_seg *z, uint64_t i)
+{
+    const uint32_t *pts = sw->tl->pts;
+    const uint16_t *codes = sw->codes;
+    uint32_t na = sw->na;
+    for (; i < z->hi; i++) {
+        uint32_t p = pts[i];
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        step(z, a < na ? a : na, (int)(p >> 31), i);
+    }
+}
+
+/* The coded sweep of two (four) segments at once, their points interleaved: the chains of counts
+ * (each point waits for the count its segment's predecessor stored) then overlap. Same results
+ * as sweep_seg_run on each. */
+static void sweep_seg_run2(struct iodfg_sweep *sw, struct sweep_seg *x)
+{
+    const uint32_t *restrict pts = sw->tl->pts;
+    const uint16_t *restrict codes = sw->codes;
+    const uint32_t na = sw->na;
+    uint64_t n = UINT64_MAX;
+    for (unsigned r = 0; r < 2; r++) {
+        sweep_seg_reset(sw, &x[r]);
+        n = x[r].hi - x[r].lo < n ? x[r].hi - x[r].lo : n;
+    }
+    SW_SEG_LOCALS(0, &x[0]);
+    SW_SEG_LOCALS(1, &x[1]);
+    uint64_t j = 0;
+    for (; j + SW_AHEAD < n; j++) {
+        SW_POINT(0, lo_0 + j, 1);
+        SW_POINT(1, lo_1 + j, 1);
+    }
+    for (; j < n; j++) {
+        SW_POINT(0, lo_0 + j, 0);
+        SW_POINT(1, lo_1 + j, 0);
+    }
+    for (unsigned r = 0; r < 2; r++) {
+        sweep_seg_tail(sw, &x[r], x[r].lo + n);
+    }
+}
+
+static void sweep_seg_run4(struct iodfg_sweep *sw, struct sweep_seg *x)
+{
+    const uint32_t *restrict pts = sw->tl->pts;
+    const uint16_t *restrict codes = sw->codes;
+    const uint32_t na = sw->na;
+    uint64_t n = UINT64_MAX;
+    for (unsigned r = 0; r < 4; r++) {
+        sweep_seg_reset(sw, &x[r]);
+        n = x[r].hi - x[r].lo < n ? x[r].hi - x[r].lo : n;
+    }
+    SW_SEG_LOCALS(0, &x[0]);
+    SW_SEG_LOCALS(1, &x[1]);
+    SW_SEG_LOCALS(2, &x[2]);
+    SW_SEG_LOCALS(3, &x[3]);
+    uint64_t j = 0;
+    for (; j + SW_AHEAD < n; j++) {
+        SW_POINT(0, lo_0 + j, 1);
+        SW_POINT(1, lo_1 + j, 1);
+        SW_POINT(2, lo_2 + j, 1);
+        SW_POINT(3, lo_3 + j, 1);
+    }
+    for (; j < n; j++) {
+        SW_POINT(0, lo_0 + j, 0);
+        SW_POINT(1, lo_1 + j, 0);
+        SW_POINT(2, lo_2 + j, 0);
+        SW_POINT(3, lo_3 + j, 0);
+    }
+    for (unsigned r = 0; r < 4; r++) {
+        sweep_seg_tail(sw, &x[r], x[r].lo + n);
+    }
+}
+
+static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    const uint32_t *pts = sw->tl->pts;
+    const uint32_t *key = sw->col->key;
+    uint16_t *codes = sw->codes;
+    uint32_t na = sw->na;
+    sweep_seg_reset(sw, sg);
+    if (!codes) { // too many activities for codes: look every point up
+        for (uint64_t i = sg->lo; i < sg->hi; i++) {
+            uint32_t e = pts[i] & ~IODFG_PT_START;
+            if (!bit_of(sw->bits, e)) {
+                continue;
+            }
+            uint32_t a = sw->act[key[e]];
+            if (a != IODFG_NO_ACTIVITY && (!sw->dirty || sw->dirty[a])) {
+                step(sg, a, (pts[i] & IODFG_PT_START) != 0, i);
+            }
+        }
+        return;
+    }
+    if (sw->slot) {
+        sweep_seg_run_few(sw, sg);
+        return;
+    }
+    for (uint64_t i = sg->lo; i < sg->hi; i++) {
+        uint32_t p = pts[i];
+        if (i + SW_AHEAD < sg->hi) {
+            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);
+        }
+        uint32_t a = codes[p & ~IODFG_PT_START];
+        step(sg, a < na ? a : na, (int)(p >> 31), i);
+    }
+}
+
+struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct iodfg_eventlog *log,
+                                    const struct iodfg_timeline *tl, uint16_t *codes,
+                                    int rebuild_codes, const uint64_t *bits, const uint32_t *act,
+                                    const uint8_t *dirty, const uint64_t *moved, const uint8_t *src,
+                                    struct iodfg_error *err)
+{
+    uint32_t na = st->nactivities;
+    struct iodfg_sweep *sw = calloc(1, sizeof(*sw));
+    if (!sw) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
+        return NULL;
+    }
+    sw->tl = tl;
+    sw->col = iodfg_eventlog_columns(log);
+    sw->codes = na > IODFG_CODE_MAX_ACT ? NULL : codes;
+    sw->bits = bits;
+    sw->moved = src ? moved : NULL;
+    sw->act = act;
+    sw->dirty = dirty;
+    sw->na = na;
+    // small timelines get segments too, so that the exact combination is always exercised
+    sw->nseg = tl->npts / 64 < 1         ? 1
+               : tl->npts / 64 > SW_SEGS ? SW_SEGS
+                                         : (unsigned)(tl->npts / 64);
+    atomic_init(&sw->next, 0);
+    sw->recode = sw->codes && (rebuild_codes || sw->moved) ? (rebuild_codes ? 2 : 1) : 0;
+    atomic_init(&sw->claim, 0);
+    atomic_init(&sw->ready, !sw->recode);
+    size_t nn = (size_t)na + 1;
+    sw->ints = malloc(nn * 2 * sw->nseg * sizeof(*sw->ints));
+    sw->idx = malloc(nn * sw->nseg * sizeof(*sw->idx));
+    if (!sw->ints || !sw->idx) {
+        iodfg_sweep_free(sw);
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
+        return NULL;
+    }
+    // a few dirty activities: their coded sweep keeps the counts in registers
+    uint32_t nd = 0;
+    for (uint32_t a = 0; sw->codes && dirty && a < na && nd <= SW_FEW; a++) {
+        nd += dirty[a] != 0;
+    }
+    if (sw->codes && dirty && nd <= SW_FEW) {
+        sw->slot = malloc(nn);
+        if (!sw->slot) {
+            iodfg_sweep_free(sw);
+            iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
+            return NULL;
+        }
+        memset(sw->slot, SW_FEW, nn);
+        for (uint32_t a = 0; a < na; a++) {
+            if (dirty[a]) {
+                sw->slot[a] = (uint8_t)sw->nfew;
+                sw->few[sw->nfew++] = a;
+            }
+        }
+    }
+    for (unsigned t = 0; t < sw->nseg; t++) {
+        struct sweep_seg *sg = &sw->seg[t];
+        sg->lo = tl->npts * t / sw->nseg;
+        sg->hi = tl->npts * (t + 1) / sw->nseg;
+        sg->cur = sw->ints + nn * 2 * t;
+        sg->best = sg->cur + nn;
+        sg->besti = sw->idx + nn * t;
+    }
+    return sw;
+}
+
+/* Update the codes before the sweep (one thread). */
+static void sweep_recode(struct iodfg_sweep *sw)
+{
+    const uint32_t *key = sw->col->key;
+    uint64_t n = sw->tl->n;
+    if (sw->recode == 2) {
+        for (uint64_t e = 0; e < n; e++) {
+            sw->codes[e] = code_of(sw->bits, sw->act, key, e);
+        }
+        return;
+    }
+    for (uint64_t w = 0; w < (n + 63) / 64; w++) {
+        for (uint64_t word = sw->moved[w]; word; word &= word - 1) {
+            uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(word);
+            sw->codes[e] = code_of(sw->bits, sw->act, key, e);
+        }
+    }
+}
+
+void iodfg_sweep_work(struct iodfg_sweep *sw)
+{
+    if (!atomic_load(&sw->ready)) {
+        // the first thread recodes; another one arriving meanwhile leaves the segments to it
+        if (atomic_exchange(&sw->claim, 1)) {
+            return;
+        }
+        sweep_recode(sw);
+        atomic_store(&sw->ready, 1);
+    }
+    // segments are taken by fours; the general coded sweep runs them interleaved
+    for (;;) {
+        unsigned t = SW_GROUP * atomic_fetch_add(&sw->next, 1u);
+        if (t >= sw->nseg) {
+            return;
+        }
+        unsigned m = sw->nseg - t < SW_GROUP ? sw->nseg - t : SW_GROUP;
+        if (sw->codes && !sw->slot && m == 4) {
+            sweep_seg_run4(sw, &sw->seg[t]);
+        } else if (sw->codes && !sw->slot && m >= 2) {
+            sweep_seg_run2(sw, &sw->seg[t]);
+            for (unsigned r = 2; r < m; r++) {
+                sweep_seg_run(sw, &sw->seg[t + r]);
+            }
+        } else {
+            for (unsigned r = 0; r < m; r++) {
+                sweep_seg_run(sw, &sw->seg[t + r]);
+            }
+        }
+    }
+}
+
+void iodfg_sweep_end(struct iodfg_sweep *sw, struct iodfg_stats *st)
+{
+    // the best prefix of the whole is the best over segments of (count carried in + the
+    // segment's best); ties keep the earlier point
+    for (uint32_t a = 0; a < sw->na; a++) {
+        if (sw->dirty && !sw->dirty[a]) {
+            continue;
+        }
+        int64_t carry = 0, best = INT32_MIN;
+        uint64_t besti = 0;
+        for (unsigned t = 0; t < sw->nseg; t++) {
+            const struct sweep_seg *sg = &sw->seg[t];
+            if (sg->best[a] != INT32_MIN && carry + sg->best[a] > best) {
+                best = carry + sg->best[a];
+                besti = sg->besti[a];
+            }
+            carry += sg->cur[a];
+        }
+        struct iodfg_activity_stats *s = &st->act[a];
+        s->mc = best > 0 ? (uint32_t)best : 0;
+        s->mc_time_ns =
+            best > 0 ? sw->col->start_ns[sw->tl->pts[besti] & ~IODFG_PT_START] : IODFG_UNKNOWN;
+    }
+    iodfg_stats_finish(st);
+}
+
+void iodfg_sweep_free(struct iodfg_sweep *sw)
+{
+    if (sw) {
+        free(sw->ints);
+        free(sw->idx);
+        free(sw->slot);
+        free(sw);
+    }
+}
+
+static void *sweep_thread(void *vsw)
+{
+    iodfg_sweep_work(vsw);
+    return NULL;
+}
+
+int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
+                      const struct iodfg_timeline *tl, uint16_t *codes, int rebuild_codes,
+                      const uint64_t *bits, const uint32_t *act, const uint8_t *dirty,
+                      const uint64_t *moved, const uint8_t *src, int nthreads,
+                      struct iodfg_error *err)
+{
+    struct iodfg_sweep *sw =
+        iodfg_sweep_new(st, log, tl, codes, rebuild_codes, bits, act, dirty, moved, src, err);
+    if (!sw) {
+        return -1;
+    }
+    pthread_t th;
+    int threaded =
+        nthreads > 1 && sw->nseg > SW_GROUP && !pthread_create(&th, NULL, sweep_thread, sw);
+    iodfg_sweep_work(sw);
+    if (threaded) {
+        pthread_join(th, NULL);
+    }
+    iodfg_sweep_end(sw, st);
+    iodfg_sweep_free(sw);
+    return 0;
+}
