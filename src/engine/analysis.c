@@ -8,8 +8,11 @@
  *   (reading the codes instead of the keys).
  * - Histograms of the large percentile groups are kept and moved with the recounted cases, so
  *   that the statistics walk after an edit needs one pass instead of two.
- * - A full computation adds the per-key sums in the walk that counts the DFG (one pass over
- *   the key, dur and size columns instead of two; not with per-pid cases). */
+ * - A full computation (a new selection, a rebuild) with one trace per case counts the DFG on
+ *   two threads in the fused walk that also adds the per-key sums, writes the activity codes
+ *   (the sweep then starts without recoding) and counts the large groups' histograms (the
+ *   statistics walk then needs one pass). With per-pid cases the key sums come from their own
+ *   pass and the DFG from one walk, the sweep recoding meanwhile on a second thread. */
 #include "config.h"
 
 #include "iodfg/analysis.h"
@@ -159,6 +162,39 @@ static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
     j->sw = NULL;
 }
 
+int iodfg_analysis_fused_full = 1;
+
+/* compute_full with one trace per case: the fused count first, then the sweep (meanwhile when
+ * there are no codes) and the statistics walk. */
+static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                         const uint32_t *act, uint32_t nact, uint64_t *bits,
+                         struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
+                         struct iodfg_stats *st, struct iodfg_hstore *hs, struct iodfg_error *err)
+{
+    struct sweep_job job = {NULL, 0, 0};
+    codes = nact <= IODFG_CODE_MAX_ACT ? codes : NULL;
+    if (!codes && sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, NULL, 0, bits, act, NULL,
+                                                    NULL, NULL, err))) {
+        return -1;
+    }
+    iodfg_dfg_clear(g);
+    g->nactivities = nact;
+    int rc = iodfg_dfg_count_full(g, an->log, act, sel, hs, codes, sums, err);
+    iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
+    if (!rc && codes &&
+        sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, 0, bits, act, NULL, NULL,
+                                          NULL, err))) {
+        rc = -1;
+    }
+    if (!rc) {
+        iodfg_dfg_finish_means(g);
+        rc =
+            iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, codes, err);
+    }
+    sweep_finish(&job, st);
+    return rc;
+}
+
 /* Full computation of act over sel into g and st, with bits, sums and codes (NULL: none) as
  * scratch; the large groups' histograms go to hs (NULL: dropped). */
 static int compute_full(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
@@ -174,6 +210,9 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
         return -1;
     }
     iodfg_stats_select_bits(bits, an->log, sel);
+    if (iodfg_analysis_fused_full && (!sel->per_pid || !iodfg_eventlog_columns(an->log)->pid)) {
+        return compute_fused(an, sel, act, nact, bits, sums, codes, g, st, hs, err);
+    }
     // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
     struct sweep_job job;
     if (sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,

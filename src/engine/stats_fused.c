@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The fused recount after a large rule edit: the DFG of every selected case counted on two
- * threads, with the histograms of durations and gaps that the statistics walk then reuses. */
+/* The fused recount after a large rule edit or for a full computation (a new selection): the DFG
+ * of every selected case counted on two threads, with the histograms of durations and gaps that
+ * the statistics walk then reuses (and, for a full computation, the key sums and every event's
+ * activity code). */
 #include "config.h"
 
 #include <pthread.h>
@@ -24,6 +26,7 @@
  * values of their target buckets, in one pass instead of two. */
 
 uint32_t iodfg_count_hist_max = 256;
+uint32_t iodfg_count_full_act_max = 128;
 
 struct ch_worker {
     const struct iodfg_eventlog *log;
@@ -31,7 +34,9 @@ struct ch_worker {
     const uint32_t *act;
     uint32_t c0, c1; /* cases [c0, c1) */
     struct iodfg_dfg *g;
-    uint16_t *codes; /* per event: its code written on the way, or NULL */
+    uint16_t *codes;             /* per event: its code written on the way, or NULL */
+    int full;                    /* full count: codes of unselected events too, key sums */
+    struct iodfg_key_sums *sums; /* per key: sums of the worker's events (full count) */
     uint32_t na;
     uint32_t *tab;      /* dense: (prev, to) -> slot + 1, prev na = ●, to na = ■; or NULL */
     uint32_t **ah;      /* per activity: duration histogram or NULL */
@@ -107,7 +112,8 @@ static uint32_t *ch_gap_hist(struct ch_worker *w, size_t slot)
 
 /* Count one trace made of the events [lo, hi) (count_trace of dfg.c plus the histograms). A run
  * of events on one edge adds up in registers and is stored when the edge changes. */
-static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
+static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker *w, uint64_t lo,
+                                                               uint64_t hi, const int with_sums)
 {
     struct iodfg_dfg *g = w->g;
     const struct iodfg_columns *col = iodfg_eventlog_columns(w->log);
@@ -115,6 +121,8 @@ static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
     const uint32_t *restrict act = w->act;
     const int64_t *restrict start = col->start_ns;
     const int64_t *restrict dur = col->dur_ns;
+    const int64_t *restrict size = col->size;
+    struct iodfg_key_sums *restrict sums = w->sums;
     uint32_t *const *ah = w->ah;
     const uint32_t *restrict tab = w->tab;
     const uint32_t na = w->na;
@@ -133,7 +141,12 @@ static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
     int run_has_gap = 0;
     uint16_t *restrict codes = w->codes;
     for (uint64_t e = lo; e < hi; e++) {
-        uint32_t a = act[key[e]];
+        uint32_t k = key[e];
+        if (with_sums) {
+            iodfg_key_sums_add(&sums[k], dur ? dur[e] : IODFG_UNKNOWN,
+                               size ? size[e] : IODFG_UNKNOWN);
+        }
+        uint32_t a = act[k];
         if (codes) {
             codes[e] = a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
         }
@@ -200,12 +213,36 @@ static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
     return 0;
 }
 
+static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
+{
+    return ch_trace_impl(w, lo, hi, 0);
+}
+
+static int ch_trace_sums(struct ch_worker *w, uint64_t lo, uint64_t hi)
+{
+    return ch_trace_impl(w, lo, hi, 1);
+}
+
+static void codes_off(uint16_t *codes, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t e = lo; e < hi; e++) {
+        codes[e] = IODFG_CODE_OFF;
+    }
+}
+
 static void ch_run(struct ch_worker *w)
 {
+    const uint64_t *off = iodfg_eventlog_case_offsets(w->log);
     for (uint32_t c = w->c0; c < w->c1 && !w->rc; c++) {
         uint64_t lo, hi;
-        if (iodfg_dfg_case_range(w->log, w->sel, c, &lo, &hi) && ch_trace(w, lo, hi)) {
+        if (!iodfg_dfg_case_range(w->log, w->sel, c, &lo, &hi)) {
+            lo = hi = off[c + 1];
+        } else if (w->full ? ch_trace_sums(w, lo, hi) : ch_trace(w, lo, hi)) {
             w->rc = -1;
+        }
+        if (w->full && w->codes) { // the events of the case outside the selection
+            codes_off(w->codes, off[c], lo);
+            codes_off(w->codes, hi, off[c + 1]);
         }
     }
 }
@@ -230,11 +267,75 @@ static void ch_free(struct ch_worker *w)
     free(w->tab);
 }
 
-int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
-                         const struct iodfg_selection *sel, const struct iodfg_stats *st,
-                         const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
-                         struct iodfg_error *err)
+/* The dr term of one event as iodfg_key_sums_add adds it (z and d known, d > 0). */
+static inline int dr_term(int64_t d, int64_t z, double *x)
 {
+    if (z == IODFG_UNKNOWN || d == IODFG_UNKNOWN || d <= 0) {
+        return 0;
+    }
+    *x = (double)z * 1e9 / (double)d;
+    return 1;
+}
+
+/* The second worker's key sums into the first one's: integer sums add up exactly; a floating
+ * dr_sum is exact when one side has no term, and the keys with terms on both sides get the
+ * second worker's terms added again in event order (as one walk adds them). */
+static int merge_sums(struct ch_worker *w0, const struct ch_worker *w1, uint32_t nkeys)
+{
+    uint8_t *refold = NULL;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        struct iodfg_key_sums *s = &w0->sums[k];
+        const struct iodfg_key_sums *t = &w1->sums[k];
+        if (!t->count) {
+            continue;
+        }
+        s->count += t->count;
+        s->dur_n += t->dur_n;
+        s->dur_sum_ns += t->dur_sum_ns;
+        s->bytes += t->bytes;
+        s->dur_min_ns = t->dur_min_ns < s->dur_min_ns ? t->dur_min_ns : s->dur_min_ns;
+        s->dur_max_ns = t->dur_max_ns > s->dur_max_ns ? t->dur_max_ns : s->dur_max_ns;
+        if (t->dr_n && !s->dr_n) {
+            s->dr_sum = t->dr_sum;
+        } else if (t->dr_n) {
+            if (!refold) {
+                refold = calloc((size_t)nkeys + 1, 1);
+                if (!refold) {
+                    return -1;
+                }
+            }
+            refold[k] = 1;
+        }
+        s->dr_n += t->dr_n;
+    }
+    if (!refold) {
+        return 0;
+    }
+    const struct iodfg_columns *col = iodfg_eventlog_columns(w1->log);
+    const uint32_t *key = col->key;
+    const int64_t *dur = col->dur_ns, *size = col->size;
+    for (uint32_t c = w1->c0; c < w1->c1 && dur && size; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(w1->log, w1->sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            double x;
+            if (refold[key[e]] && dr_term(dur[e], size[e], &x)) {
+                w0->sums[key[e]].dr_sum += x;
+            }
+        }
+    }
+    free(refold);
+    return 0;
+}
+
+static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                      const struct iodfg_selection *sel, const struct iodfg_stats *st,
+                      const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
+                      struct iodfg_key_sums *sums, struct iodfg_error *err)
+{
+    uint32_t nkeys = iodfg_eventlog_key_count(log);
     uint32_t na = g->nactivities, nc = iodfg_eventlog_case_count(log);
     const uint64_t *off = iodfg_eventlog_case_offsets(log);
     struct ch_worker W[2];
@@ -262,6 +363,7 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
         w->c1 = t ? nc : split;
         w->g = t ? &g1 : g;
         w->codes = codes;
+        w->full = sums != NULL;
         w->na = na;
         w->last_from = w->last_to = IODFG_NO_ACTIVITY;
         w->nalloc = hs ? 0 : iodfg_count_hist_max; // nothing to keep: no edge histograms
@@ -269,11 +371,20 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
         if (na <= iodfg_scan_dense_max) {
             w->tab = calloc(((size_t)na + 1) * (na + 1), sizeof(*w->tab));
         }
+        if (sums) {
+            w->sums = t ? malloc(((size_t)nkeys + 1) * sizeof(*w->sums)) : sums;
+            if (!w->sums) {
+                goto nomem;
+            }
+            iodfg_key_sums_clear(w->sums, nkeys);
+        }
         if (!w->ah || (na <= iodfg_scan_dense_max && !w->tab)) {
             goto nomem;
         }
-        for (uint32_t a = 0; hs && st && a < na && a < st->nactivities; a++) {
-            if ((!dirty || dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large) {
+        // a full count knows no group sizes yet: every activity's histogram, when few
+        int all = sums && na <= iodfg_count_full_act_max;
+        for (uint32_t a = 0; hs && (all || st) && a < na && (all || a < st->nactivities); a++) {
+            if (all || ((!dirty || dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large)) {
                 w->ah[a] = calloc(IODFG_PB_N, sizeof(**w->ah));
                 if (!w->ah[a]) {
                     goto nomem;
@@ -289,7 +400,7 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
     } else if (nw > 1) {
         ch_run(&W[1]);
     }
-    if (W[0].rc || W[1].rc) {
+    if (W[0].rc || W[1].rc || (sums && nw > 1 && merge_sums(&W[0], &W[1], nkeys))) {
         goto nomem;
     }
     // the second worker's edges, in its slot order, into g
@@ -335,7 +446,11 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
     }
     // keep the histograms of the large groups (exact by construction; scans check the totals)
     for (uint32_t a = 0; a < na; a++) {
-        if (w0->ah[a]) {
+        uint64_t n = 0;
+        for (size_t b = 0; sums && w0->ah[a] && b < IODFG_PB_N; b++) {
+            n += w0->ah[a][b]; // the activity's dur_n
+        }
+        if (w0->ah[a] && (!sums || n >= iodfg_pctl_large)) {
             iodfg_hstore_take(hs, 0, a, &w0->ah[a]);
         }
     }
@@ -349,8 +464,32 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
 nomem:
     iodfg_error_set(err, IODFG_E_NOMEM, "out of memory counting transitions");
 out:
+    if (W[1].sums != sums) {
+        free(W[1].sums);
+    }
     ch_free(&W[0]);
     ch_free(&W[1]);
     iodfg_dfg_fini(&g1);
     return rc;
+}
+
+int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         const struct iodfg_selection *sel, const struct iodfg_stats *st,
+                         const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
+                         struct iodfg_error *err)
+{
+    return count_hist(g, log, act, sel, st, dirty, hs, codes, NULL, err);
+}
+
+int iodfg_dfg_count_full(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                         const struct iodfg_selection *sel, struct iodfg_hstore *hs,
+                         uint16_t *codes, struct iodfg_key_sums *sums, struct iodfg_error *err)
+{
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint32_t nc = iodfg_eventlog_case_count(log);
+    if (codes) { // events in no case (none in a well-formed log)
+        codes_off(codes, 0, off[0]);
+        codes_off(codes, off[nc], iodfg_eventlog_event_count(log));
+    }
+    return count_hist(g, log, act, sel, NULL, NULL, hs, codes, sums, err);
 }

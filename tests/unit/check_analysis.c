@@ -616,6 +616,132 @@ START_TEST(analysis_equals_one_shot_builds)
 }
 END_TEST
 
+/* Slot by slot: the same edges in the same slots (export orders follow the slots). */
+static void assert_same_slots(const struct iodfg_dfg *g, const struct iodfg_dfg *h)
+{
+    ck_assert_uint_eq(g->nedges, h->nedges);
+    for (size_t i = 0; i < g->nedges; i++) {
+        ck_assert_msg(g->edges[i].from == h->edges[i].from && g->edges[i].to == h->edges[i].to &&
+                          g->edges[i].count == h->edges[i].count,
+                      "slot %zu differs", i);
+    }
+}
+
+/* A random selection: a case mask (or all), a time window (or none), per-pid cases now and
+ * then (these take the older walk). */
+static void random_selection(struct iodfg_selection *sel, uint8_t *on, uint32_t nc, int wide)
+{
+    iodfg_selection_all(sel);
+    if (rand() % 3) {
+        for (uint32_t c = 0; c < nc; c++) {
+            on[c] = rand() % 3 != 0;
+        }
+        sel->case_on = on;
+    }
+    if (rand() % 2) {
+        int64_t base = 1700000000000000000LL, span = wide ? 40000000000LL : 150000;
+        sel->from_ns = base + rand() % (span / 2);
+        sel->to_ns = rand() % 3 ? sel->from_ns + span / 4 + rand() % (span / 2) : INT64_MAX;
+    }
+    sel->per_pid = rand() % 5 == 0;
+}
+
+/* Full rebuilds (new selections) counted by the fused two-thread walk equal the older walk bit
+ * for bit, slot order included, and brute force; incremental edits after them (which reuse the
+ * codes and histograms the fused walk left) stay exact; the computation without codes or kept
+ * histograms (iodfg_analysis_compute) equals them too. Through one or two workers, with and
+ * without histograms (and every activity's histogram or none), small edge budgets. */
+START_TEST(full_rebuilds_fused_equal_old_path)
+{
+    uint64_t keep = iodfg_pctl_large, split = iodfg_scan_split_min;
+    uint32_t keep_max = iodfg_count_hist_max, keep_all = iodfg_count_full_act_max;
+    for (int path = 0; path < 6; path++) {
+        int wide = path % 2;
+        tlog_map_free(&MAP);
+        iodfg_eventlog_free(LOG);
+        LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+        random_log_ex(60 + (unsigned)path, 14, wide);
+        tlog_map_fhat(&MAP, LOG);
+        uint32_t nc = iodfg_eventlog_case_count(LOG);
+        uint8_t *on = malloc(nc);
+        iodfg_pctl_large = path < 2 ? 1 : path < 4 ? 4 : keep;
+        iodfg_scan_split_min = path % 3 ? 0 : UINT64_MAX;
+        iodfg_count_hist_max = path == 2 ? 1 : keep_max;
+        iodfg_count_full_act_max = path == 3 ? 0 : keep_all;
+        struct iodfg_selection sel;
+        iodfg_selection_all(&sel);
+        struct iodfg_analysis *a = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        iodfg_analysis_fused_full = 0;
+        struct iodfg_analysis *b = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        iodfg_analysis_fused_full = 1;
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_nonnull(b);
+        srand(70 + (unsigned)path);
+        for (int round = 0; round < 10; round++) {
+            random_selection(&sel, on, nc, wide);
+            ck_assert_int_eq(iodfg_analysis_set_selection(a, &sel, NULL), 0);
+            ck_assert_int_eq(iodfg_analysis_last(a)->full, 1);
+            iodfg_analysis_fused_full = 0;
+            ck_assert_int_eq(iodfg_analysis_set_selection(b, &sel, NULL), 0);
+            iodfg_analysis_fused_full = 1;
+            assert_same(iodfg_analysis_stats(a), iodfg_analysis_dfg(a), iodfg_analysis_stats(b),
+                        iodfg_analysis_dfg(b));
+            assert_same_slots(iodfg_analysis_dfg(a), iodfg_analysis_dfg(b));
+            assert_brute_force(a, &sel);
+            struct iodfg_stats st;
+            struct iodfg_dfg g;
+            iodfg_stats_init(&st);
+            iodfg_dfg_init(&g);
+            ck_assert_int_eq(iodfg_analysis_compute(a, &sel, &g, &st, NULL), 0);
+            assert_same(&st, &g, iodfg_analysis_stats(b), iodfg_analysis_dfg(b));
+            assert_same_slots(&g, iodfg_analysis_dfg(b));
+            iodfg_stats_fini(&st);
+            iodfg_dfg_fini(&g);
+            // edits after the rebuild: one key (kept codes and histograms), then every key
+            for (int edit = 0; edit < 2; edit++) {
+                uint32_t k = (uint32_t)rand() % MAP.nkeys;
+                for (uint32_t j = 0; j < MAP.nkeys; j++) {
+                    if (edit || j == k) {
+                        MAP.activity_of_key[j] =
+                            rand() % 6 ? (uint32_t)rand() % MAP.nactivities : IODFG_NO_ACTIVITY;
+                    }
+                }
+                ck_assert_int_eq(iodfg_analysis_update(a, &MAP, edit ? NULL : &k, 1, NULL), 0);
+                iodfg_analysis_fused_full = 0;
+                ck_assert_int_eq(iodfg_analysis_rebuild(b, &MAP, NULL), 0);
+                iodfg_analysis_fused_full = 1;
+                assert_same(iodfg_analysis_stats(a), iodfg_analysis_dfg(a), iodfg_analysis_stats(b),
+                            iodfg_analysis_dfg(b));
+                assert_brute_force(a, &sel);
+            }
+        }
+        // empty selections: every case off, a window after the last event
+        for (int empty = 0; empty < 2; empty++) {
+            iodfg_selection_all(&sel);
+            memset(on, 0, nc);
+            sel.case_on = empty ? NULL : on;
+            sel.from_ns = empty ? INT64_MAX - 1 : INT64_MIN;
+            ck_assert_int_eq(iodfg_analysis_set_selection(a, &sel, NULL), 0);
+            iodfg_analysis_fused_full = 0;
+            ck_assert_int_eq(iodfg_analysis_set_selection(b, &sel, NULL), 0);
+            iodfg_analysis_fused_full = 1;
+            ck_assert_uint_eq(iodfg_analysis_dfg(a)->traces, 0);
+            assert_same(iodfg_analysis_stats(a), iodfg_analysis_dfg(a), iodfg_analysis_stats(b),
+                        iodfg_analysis_dfg(b));
+            assert_brute_force(a, &sel);
+        }
+        iodfg_analysis_free(a);
+        iodfg_analysis_free(b);
+        free(on);
+    }
+    iodfg_analysis_fused_full = 1;
+    iodfg_pctl_large = keep;
+    iodfg_scan_split_min = split;
+    iodfg_count_hist_max = keep_max;
+    iodfg_count_full_act_max = keep_all;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -631,6 +757,7 @@ static Suite *suite(void)
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
+    tcase_add_test(tc, full_rebuilds_fused_equal_old_path);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -331,7 +331,7 @@ END_TEST
 
 /* A random -f -ttt -T trace per case: a few pids over a dozen files, durations of many
  * magnitudes (some unknown), overlapping calls. */
-static void random_log(unsigned seed, int ncases)
+static void random_log_sz(unsigned seed, int ncases, int sizes)
 {
     static const char *const calls[] = {"read", "write", "pread64", "close"};
     static const char *const paths[] = {"/a/b/c", "/a/b/d", "/a/e", "/f", "/g/h/i", "/l/m"};
@@ -347,6 +347,11 @@ static void random_log(unsigned seed, int ncases)
             if (rand() % 8 == 0) {
                 len += (size_t)snprintf(text + len, 200, "%d 1700000000.%06ld %s(3<%s>) = 0\n",
                                         100 + rand() % 3, t, call, path);
+            } else if (sizes) { // results (sizes) that make uneven transfer rates
+                int pid = 100 + rand() % 3, z = rand() % 5000;
+                len += (size_t)snprintf(text + len, 200,
+                                        "%d 1700000000.%06ld %s(3<%s>) = %d <0.%06d>\n", pid, t,
+                                        call, path, z, 1 + rand() % (1 << (rand() % 20)));
             } else {
                 len += (size_t)snprintf(
                     text + len, 200, "%d 1700000000.%06ld %s(3<%s>) = 0 <0.%06d>\n",
@@ -359,6 +364,11 @@ static void random_log(unsigned seed, int ncases)
         tlog_add_case(LOG, name, text);
     }
     free(text);
+}
+
+static void random_log(unsigned seed, int ncases)
+{
+    random_log_sz(seed, ncases, 0);
 }
 
 struct hist_ctx {
@@ -522,6 +532,168 @@ START_TEST(count_hist_equals_sequential_count)
 }
 END_TEST
 
+/* The fused full count (a new selection) equals counting the cases one by one, slot order
+ * included; its key sums are those of iodfg_stats_key_sums bit for bit (with two workers the
+ * second one's transfer rates are added again in event order); every event gets its code
+ * (IODFG_CODE_OFF outside the selection, over stale codes); it keeps exactly the histograms of
+ * the large activities (none above iodfg_count_full_act_max activities) and large edges. */
+START_TEST(count_full_equals_sequential_count)
+{
+    random_log_sz(8, 11, 1);
+    tlog_map_fhat(&MAP, LOG);
+    for (uint32_t k = 0; k < MAP.nkeys; k += 4) {
+        MAP.activity_of_key[k] = IODFG_NO_ACTIVITY; // some events vanish
+    }
+    uint64_t keep_large = iodfg_pctl_large, keep_split = iodfg_scan_split_min;
+    uint32_t keep_max = iodfg_count_hist_max, keep_dense = iodfg_scan_dense_max;
+    uint32_t keep_all = iodfg_count_full_act_max;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    uint32_t na = MAP.nactivities, nc = iodfg_eventlog_case_count(LOG), nk = MAP.nkeys;
+    uint64_t n = iodfg_eventlog_event_count(LOG);
+    const uint8_t mask[11] = {1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1};
+    uint16_t *codes = malloc(n * sizeof(*codes));
+    uint64_t *bits = malloc(((n + 63) / 64 + 1) * sizeof(*bits));
+    struct iodfg_key_sums *ks = malloc(nk * sizeof(*ks)), *rs = malloc(nk * sizeof(*rs));
+    for (int path = 0; path < 32; path++) {
+        static const uint32_t budget[4] = {0, 1, 3, 256};
+        iodfg_count_hist_max = budget[path % 4];
+        iodfg_scan_split_min = path % 8 < 4 ? 0 : UINT64_MAX;
+        iodfg_pctl_large = path < 8 ? 1 : path < 16 ? 6 : 12;
+        iodfg_scan_dense_max = path % 3 ? keep_dense : 0;
+        iodfg_count_full_act_max = path % 5 == 4 ? 0 : keep_all;
+        struct iodfg_selection sel;
+        iodfg_selection_all(&sel);
+        if (path >= 12) {
+            sel.case_on = path % 2 ? mask : NULL;
+            sel.from_ns = 1700000000000000000LL + 20000 + 5000 * (path % 3);
+            sel.to_ns = path % 4 ? 1700000000000000000LL + 190000 : INT64_MAX;
+        }
+        struct iodfg_dfg R, F;
+        struct iodfg_hstore hs;
+        iodfg_dfg_init(&R);
+        iodfg_dfg_init(&F);
+        iodfg_hstore_init(&hs);
+        R.nactivities = F.nactivities = na;
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t lo, hi;
+            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+                ck_assert_int_eq(
+                    iodfg_dfg_count_case(&R, LOG, MAP.activity_of_key, lo, hi, 0, 1, NULL), 0);
+            }
+        }
+        for (uint64_t e = 0; e < n; e++) {
+            codes[e] = (uint16_t)(e * 7 % (na + 1)); // stale codes of some other mapping
+        }
+        memset(ks, 0x5a, nk * sizeof(*ks));
+        ck_assert_int_eq(
+            iodfg_dfg_count_full(&F, LOG, MAP.activity_of_key, &sel, &hs, codes, ks, NULL), 0);
+        ck_assert_uint_eq(F.traces, R.traces);
+        ck_assert_uint_eq(F.nedges, R.nedges);
+        ck_assert_uint_gt(R.nedges, 10);
+        for (size_t i = 0; i < R.nedges; i++) {
+            const struct iodfg_dfg_edge *x = &F.edges[i], *y = &R.edges[i];
+            ck_assert_msg(x->from == y->from && x->to == y->to && x->count == y->count &&
+                              x->cases == y->cases && x->gap_n == y->gap_n &&
+                              x->gap_sum_ns == y->gap_sum_ns,
+                          "path %d: slot %zu differs", path, i);
+            ck_assert_uint_eq(F.touched[i], 1);
+        }
+        // key sums and codes
+        iodfg_stats_select_bits(bits, LOG, &sel);
+        iodfg_stats_key_sums(rs, nk, LOG, bits);
+        for (uint32_t k = 0; k < nk; k++) {
+            ck_assert_msg(!memcmp(&ks[k], &rs[k], sizeof(ks[k])), "path %d: key %u sums", path, k);
+        }
+        uint64_t dr = 0;
+        for (uint32_t k = 0; k < nk; k++) {
+            dr += rs[k].dr_n;
+        }
+        ck_assert_uint_gt(dr, 20);
+        for (uint64_t e = 0; e < n; e++) {
+            uint32_t a = MAP.activity_of_key[col->key[e]];
+            uint16_t want = !(bits[e / 64] >> (e % 64) & 1) ? IODFG_CODE_OFF
+                            : a == IODFG_NO_ACTIVITY        ? IODFG_CODE_NONE
+                                                            : (uint16_t)a;
+            ck_assert_msg(codes[e] == want, "path %d: code of event %llu", path,
+                          (unsigned long long)e);
+        }
+        // brute-force histograms of durations per activity and of gaps per edge
+        uint32_t **ah = calloc(na, sizeof(*ah)), **eh = calloc(R.nedges, sizeof(*eh));
+        uint64_t *durn = calloc(na, sizeof(*durn));
+        for (uint32_t a = 0; a < na; a++) {
+            ah[a] = calloc(IODFG_PB_N, sizeof(**ah));
+        }
+        for (size_t i = 0; i < R.nedges; i++) {
+            eh[i] = calloc(IODFG_PB_N, sizeof(**eh));
+        }
+        struct hist_ctx hc = {&F, eh};
+        for (uint32_t c = 0; c < nc; c++) {
+            uint64_t lo, hi;
+            if (!iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+                continue;
+            }
+            for (uint64_t e = lo; e < hi; e++) {
+                uint32_t a = MAP.activity_of_key[col->key[e]];
+                if (a != IODFG_NO_ACTIVITY && col->dur_ns[e] != IODFG_UNKNOWN) {
+                    ah[a][iodfg_pbucket(col->dur_ns[e])]++;
+                    durn[a]++;
+                }
+            }
+            ck_assert_int_ge(
+                iodfg_dfg_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
+        }
+        size_t kept = 0, large_acts = 0;
+        for (uint32_t a = 0; a < na; a++) {
+            int large = durn[a] >= iodfg_pctl_large;
+            large_acts += large;
+            uint32_t *h = a < hs.nact ? hs.act[a] : NULL;
+            ck_assert_msg(!h == !(large && na <= iodfg_count_full_act_max),
+                          "path %d: activity %u histogram %p", path, a, (void *)h);
+            if (h) {
+                ck_assert(!memcmp(h, ah[a], IODFG_PB_N * sizeof(*h)));
+                kept++;
+            }
+        }
+        ck_assert_msg(large_acts > 0, "path %d: no large activity", path);
+        size_t kept_edges = 0;
+        for (size_t i = 0; i < R.nedges; i++) {
+            uint32_t *h = i < hs.nedge ? hs.edge[i] : NULL;
+            int large = R.edges[i].gap_n >= iodfg_pctl_large;
+            ck_assert(!h || large);
+            if (iodfg_count_hist_max >= R.nedges) {
+                ck_assert_msg(!h == !large, "path %d: edge %zu histogram", path, i);
+            }
+            if (h) {
+                ck_assert(!memcmp(h, eh[i], IODFG_PB_N * sizeof(*h)));
+                kept_edges++;
+            }
+        }
+        ck_assert_uint_eq(hs.count, kept + kept_edges);
+        for (uint32_t a = 0; a < na; a++) {
+            free(ah[a]);
+        }
+        for (size_t i = 0; i < R.nedges; i++) {
+            free(eh[i]);
+        }
+        free(ah);
+        free(eh);
+        free(durn);
+        iodfg_hstore_fini(&hs);
+        iodfg_dfg_fini(&R);
+        iodfg_dfg_fini(&F);
+    }
+    free(codes);
+    free(bits);
+    free(ks);
+    free(rs);
+    iodfg_pctl_large = keep_large;
+    iodfg_scan_split_min = keep_split;
+    iodfg_count_hist_max = keep_max;
+    iodfg_scan_dense_max = keep_dense;
+    iodfg_count_full_act_max = keep_all;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("dfg");
@@ -537,6 +709,7 @@ static Suite *suite(void)
     tcase_add_test(tc, unknown_duration_gap);
     tcase_add_test(tc, prune_connectivity);
     tcase_add_test(tc, count_hist_equals_sequential_count);
+    tcase_add_test(tc, count_full_equals_sequential_count);
     suite_add_tcase(s, tc);
     return s;
 }
