@@ -20,6 +20,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/strpool.h"
 #include "tui/app.h"
+#include "tui/charz.h"
 #include "tui/term/ui.h"
 #include "tui/timeline_job.h"
 
@@ -321,7 +322,12 @@ int main(int argc, char **argv)
         rready = w > rready ? w : rready;
         job_ms = app->tl.index_ms > job_ms ? app->tl.index_ms : job_ms;
     }
-    // live rule edits: ssf/fpp apart, then folded, as typing in the Rules view does
+    // live rule edits: ssf/fpp apart, then folded, as typing in the Rules view does. The
+    // Characterisation job that the Timeline view started for the last rebuild above finishes
+    // first (a user moving from the Timeline to the Rules view takes longer than it does), so
+    // the edits are timed on their own, not against a leftover niced background job.
+    tui_app_charz_wait(app);
+    until_ready(ui, app);
     tui_app_command(app, TUI_CMD_VIEW_RULES);
     app->rule_cursor = 1;
     tui_app_command(app, TUI_CMD_RULE_ADD);
