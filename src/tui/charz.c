@@ -10,10 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/error.h"
@@ -21,6 +18,7 @@
 #include "iodfg/mapping.h"
 
 #include "tui/app.h"
+#include "tui/bgthread.h"
 
 #define ALIGNMENT 4096
 #define MAX_BINS 100000
@@ -126,17 +124,6 @@ static void *job_run(void *arg)
     j->ms = now_ms() - t0;
     atomic_store(&j->done, 1);
     return NULL;
-}
-
-/* The job's thread runs at a lower priority (nice +10 on Linux, where nice is per thread), so
- * a rule edit or redraw on the UI thread gets the cores first; not SCHED_IDLE, which would
- * starve the job on a busy login node. */
-static void *job_thread(void *arg)
-{
-#ifdef SYS_gettid
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10); // best effort
-#endif
-    return job_run(arg);
 }
 
 /* A job over copies of what a rebuild may change under it. NULL when out of memory. */
@@ -246,7 +233,7 @@ int tui_app_charz_update(struct tui_app *app)
             return installed;
         }
         cz->job = j;
-        j->threaded = pthread_create(&j->th, NULL, job_thread, j) == 0;
+        j->threaded = tui_bgthread_start(&j->th, job_run, j) == 0;
         if (!j->threaded) { // no thread: compute here (the UI waits this once)
             job_run(j);
             install(cz);

@@ -8,10 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
@@ -20,7 +17,9 @@
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+
 #include "tui/app.h"
+#include "tui/bgthread.h"
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
 
@@ -416,16 +415,6 @@ static void *job_run(void *arg)
     return NULL;
 }
 
-/* The job's thread runs at a lower priority (nice +10 on Linux, where nice is per thread), as
- * the Characterisation's does, so that keys and redraws get the cores first. */
-static void *job_thread(void *arg)
-{
-#ifdef SYS_gettid
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10); // best effort
-#endif
-    return job_run(arg);
-}
-
 /* A job over copies of what a rebuild may change under it. NULL when out of memory. */
 static struct tui_timeline_job *job_new(struct tui_app *app, int all)
 {
@@ -524,7 +513,7 @@ static int job_start(struct tui_app *app, struct tui_timeline *tl, int all)
     tl->job = job;
     uint64_t min = tl->async_min ? tl->async_min : TUI_TIMELINE_ASYNC_EVENTS;
     if (iodfg_eventlog_event_count(app->log) >= min) {
-        job->threaded = pthread_create(&job->th, NULL, job_thread, job) == 0;
+        job->threaded = tui_bgthread_start(&job->th, job_run, job) == 0;
     }
     if (job->threaded) {
         return 1;
@@ -792,8 +781,7 @@ int tui_app_timeline(struct tui_app *app, int nbins)
     if (nbins < 1) {
         nbins = 1;
     }
-    if (tl->stamp == app->generation + 1 && tl->nbins == nbins && tl->activity == a &&
-        tl->cover) {
+    if (tl->stamp == app->generation + 1 && tl->nbins == nbins && tl->activity == a && tl->cover) {
         return 0; // cached (zoom and pan reset the stamp)
     }
     int rc = timeline_index(app, tl, a);
