@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by the files of the HDF5 store's reader: the reader and loader state and the
+ * steps the load driver (store_read.c) calls. Split so that each file keeps one concern: root
+ * and tables (store_read_meta.c), cases (store_read_case.c), raw columns in threads
+ * (store_read_cols.c), HDF5 reads (store_read_h5.c). */
+#ifndef IODFG_IO_STORE_READ_PRIV_H
+#define IODFG_IO_STORE_READ_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hdf5.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/store.h"
+
+#include "store_priv.h"
+
+/* The state of one load (or stat) of a file. */
+struct reader {
+    const char *path;
+    hid_t file, cases, mtype, ftype; // ftype: our events type as written, for a quick check
+    uint64_t fsize; // bound for dataset sizes: we never compress, so rows*size <= file size
+    uint32_t nstr;  // strings in the file's table; ids read must be below
+    struct iodfg_strpool *pool;
+    struct iodfg_eventlog *log;
+    uint32_t nkeys;
+    struct iodfg_case_info *cases_info;
+    uint64_t *offsets;
+    uint32_t ncases;
+    uint32_t nhandles; // rows of /handles (0 in files before 1.1)
+    unsigned columns;  // columns asked for
+    int vfd;           // HDF5's own descriptor of the file (sec2 driver), else -1: no raw reads
+    uint64_t vfd_size; // its size
+    struct case_plan *plan;
+    struct iodfg_error *err;
+};
+
+/* How a case is read. */
+struct case_plan {
+    uint64_t rows;
+    int compound;   // an `events` table (1.0, 1.1)
+    int raw;        // every column needed is a plain native array in the file: read with pread
+    int has_handle; // the handle dataset exists
+    uint64_t addr[STORE_C__N]; // file offsets of the raw data (raw cases)
+};
+
+/* A run of rows of a raw case, read by whichever thread takes it. */
+struct item {
+    uint32_t cs;
+    uint64_t first, end; // rows of the case
+};
+
+/* What went wrong in a raw read (put into words by the calling thread at the end: the string
+ * pool that names cases may still grow while the helpers run). */
+struct failure {
+    enum { F_MSG, F_READ, F_ROW, F_HANDLE } kind; // F_MSG: the message is in source.err
+    enum iodfg_status code;
+    int col, errnum;
+    const char *why;
+    uint64_t row;
+};
+
+/* The loading state shared by the threads. */
+struct loader {
+    struct reader *r;
+    struct iodfg_columns *c;
+    const uint64_t *kcp; // key -> (path << 32 | call); at least one entry
+    const struct iodfg_handle *handles;
+    // Work items are appended while the cases are scanned, taken in order (under lock).
+    struct item *items;
+    size_t nitems, cap, next;
+    int closed; // no more items will come
+    pthread_cond_t more;
+    atomic_uint_fast64_t done;      // events read
+    atomic_uint_fast32_t fail_case; // lowest case known to fail (UINT32_MAX: none)
+    pthread_mutex_t lock;
+    int failed;
+    uint32_t fail_cs;
+    uint64_t fail_row;
+    struct iodfg_error fail_err;
+    int fail_is_raw; // the failure is fail_f, still to be put into words
+    struct failure fail_f;
+};
+
+/* Where rows of one case come from: raw reads of HDF5's descriptor, or H5Dread (ids). */
+struct source {
+    struct loader *L;
+    uint32_t cs;
+    const struct case_plan *p;
+    const hid_t *ids;        // NULL for raw reads
+    int check_handles;       // check handle ids here (raw reads leave it for the end)
+    struct failure *f;       // raw reads: what failed
+    struct iodfg_error *err; // H5Dread: the message
+};
+
+/* Per-thread buffers for the columns that are checked but not kept. */
+struct scratch {
+    uint32_t *key, *call, *fp, *err;
+    int64_t *start;
+};
+
+/* The caller's progress callback and what it was last told. */
+struct progress {
+    iodfg_progress_fn fn;
+    void *ctx;
+    uint64_t total, reported;
+};
+
+/* ---- root, attributes and shared tables (store_read_meta.c) ---------------------------------- */
+
+/* IODFG_E_FORMAT with a printf-style context and HDF5's reason, if it has one. Returns -1. */
+int store_damaged(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Most bytes dataset d may decode to (the file size, times 1100 when filtered). */
+uint64_t store_max_bytes(const struct reader *r, hid_t d);
+/* String attribute a as a malloc'd copy in *out. 0, or -1 (err set). */
+int store_read_str(struct reader *r, hid_t a, const char *name, char **out, size_t *len);
+/* Non-negative integer attribute a. 0, or -1 (err set). */
+int store_read_uint(struct reader *r, hid_t a, const char *name, uint64_t *v);
+/* The same by name on loc: 0 = found, 1 = absent, -1 = bad (err set). */
+int store_get_uint(struct reader *r, hid_t loc, const char *name, uint64_t *v);
+/* Check and open r->path, its format and version attributes, and HDF5's descriptor. 0 or -1. */
+int store_open_log(struct reader *r, unsigned *version);
+/* The string table into r->pool. 0 or -1. */
+int store_load_strings(struct reader *r);
+/* Create r->log (taking r->pool) and fill its key table. 0 or -1. */
+int store_load_keys(struct reader *r, unsigned columns);
+/* /handles, each row checked, into r->log (absent before 1.1). 0 or -1. */
+int store_load_handles(struct reader *r);
+
+/* ---- cases: groups, attributes and layout (store_read_case.c) -------------------------------- */
+
+/* Open case i (in creation order) as a group. 0, or -1 (err set). */
+int store_open_group(struct reader *r, uint32_t i, hid_t *g);
+/* The events table of case i (formats 1.0 and 1.1), shape checked. 0 or -1. */
+int store_open_events(struct reader *r, uint32_t i, hid_t g, hid_t *d, uint64_t *rows);
+/* Close a case group and dataset (either may be negative). */
+void store_close_case(hid_t g, hid_t d);
+/* Open the column datasets case i needs into ids (the caller closes them) and fill p. 0 or -1. */
+int store_open_columns(struct reader *r, uint32_t i, hid_t g, struct case_plan *p,
+                       hid_t ids[STORE_C__N]);
+/* Close the datasets store_open_columns opened. */
+void store_close_columns(hid_t ids[STORE_C__N]);
+/* Case i's attributes, layout and row count into r->cases_info[i] and p. 0 or -1. */
+int store_scan_case(struct reader *r, uint32_t i, struct case_plan *p);
+/* Open /cases and size the per-case arrays. 0 or -1. */
+int store_open_cases(struct reader *r);
+/* Scan every case without reading events: their total in *total. 0 or -1. */
+int store_scan_cases(struct reader *r, uint64_t *total);
+
+/* ---- 2.0 columns read with pread in threads (store_read_cols.c) ------------------------------ */
+
+/* Record a failure (message in err) of case cs at row; the lowest (case, row) wins. */
+void store_record_failure(struct loader *L, uint32_t cs, uint64_t row,
+                          const struct iodfg_error *err);
+/* The message of failure f of case cs into err (calling thread only). */
+void store_put_failure(const struct loader *L, uint32_t cs, const struct failure *f,
+                       struct iodfg_error *err);
+/* Name of case cs (borrowed from the log's pool). */
+const char *store_case_name(const struct loader *L, uint32_t cs);
+/* Per-thread scratch buffers: 0, or -1 when out of memory (free them anyway). */
+int store_scratch_alloc(struct scratch *x);
+void store_scratch_free(struct scratch *x);
+/* Read and check rows [first, end) of a columnar case into the log's columns. On failure
+ * s->f says what and where. */
+int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scratch *x);
+/* Report progress (main thread only) when enough events were read since the last report. */
+void store_report(struct loader *L, struct progress *pr);
+/* Take and do raw work items until none is left or an earlier case failed. */
+void store_run_items(struct loader *L, struct scratch *x, struct progress *pr);
+/* Thread body of a helper: store_run_items with its own scratch buffers. */
+void *store_worker(void *arg);
+/* Stop the helpers (they finish the item in hand) and wait for them. */
+void store_stop_helpers(struct loader *L, pthread_t *tid, unsigned *started);
+/* Check the handle columns of the raw cases up to case `last` against the handle table. */
+void store_check_raw_handles(struct loader *L, uint32_t last);
+
+/* ---- HDF5 reads: 1.x events tables and converted columns (store_read_h5.c) ------------------- */
+
+/* Case cs stored as an `events` table (1.0, 1.1), read, checked and scattered. 0 or -1. */
+int store_read_compound(struct reader *r, struct loader *L, uint32_t cs, struct store_row *rows,
+                        struct progress *pr);
+/* A columnar case HDF5 must convert, read with H5Dread; *bad_row on failure. 0 or -1. */
+int store_read_converted(struct reader *r, struct loader *L, uint32_t cs, struct scratch *x,
+                         uint64_t *bad_row);
+
+/* ---- driver (store_read.c) ------------------------------------------------------------------- */
+
+/* Memory for a column of `bytes` (freed with free()), huge-page aligned when large. */
+void *store_alloc_column(size_t bytes);
+
+#endif
