@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The Graph view's overview: the shown (pruned) DFG handed to the layered layout, laid out
- * again only when a rebuild or the width changes. */
+/* The Graph view's model: the neighbourhood of the selected activity (its predecessor and
+ * successor edges, ranked by count) and the overview, the shown (pruned) DFG handed to the
+ * layered layout, laid out again only when a rebuild or the width changes. */
 #include "config.h"
 
 #include <stdio.h>
@@ -74,4 +75,59 @@ out:
     free(edges);
     free(keep);
     return rc;
+}
+
+/* ---- the neighbourhood ---- */
+
+uint32_t tui_app_graph_activity(struct tui_app *app)
+{
+    if (app->graph_act != UINT32_MAX && app->graph_act < app->map.nactivities &&
+        app->graph_act < app->node_cap && app->node_on[app->graph_act]) {
+        return app->graph_act;
+    }
+    return tui_app_selected_activity(app);
+}
+
+static const struct iodfg_dfg *sort_g; // qsort has no context argument
+
+static int by_count(const void *a, const void *b)
+{
+    uint64_t x = sort_g->edges[*(const uint32_t *)a].count;
+    uint64_t y = sort_g->edges[*(const uint32_t *)b].count;
+    return (x < y) - (x > y);
+}
+
+void tui_app_graph_update(struct tui_app *app)
+{
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
+    uint32_t a = tui_app_graph_activity(app);
+    free(app->pred);
+    free(app->succ);
+    app->pred = malloc((g->nedges + 1) * sizeof(uint32_t));
+    app->succ = malloc((g->nedges + 1) * sizeof(uint32_t));
+    app->npred = app->nsucc = 0;
+    if (!app->pred || !app->succ || a == UINT32_MAX) {
+        return;
+    }
+    for (size_t i = 0; i < g->nedges; i++) {
+        const struct iodfg_dfg_edge *e = &g->edges[i];
+        if (e->count == 0 || !app->edge_on[i]) {
+            continue;
+        }
+        if (e->to == a) {
+            app->pred[app->npred++] = (uint32_t)i;
+        }
+        if (e->from == a) {
+            app->succ[app->nsucc++] = (uint32_t)i;
+        }
+    }
+    sort_g = g;
+    qsort(app->pred, app->npred, sizeof(uint32_t), by_count);
+    qsort(app->succ, app->nsucc, sizeof(uint32_t), by_count);
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = s ? app->nsucc : app->npred;
+        if (app->graph_pos[s] >= n) {
+            app->graph_pos[s] = n ? n - 1 : 0;
+        }
+    }
 }

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: MIT */
+/* The Timeline's event index (see the comment at the top of timeline.c for what it holds and
+ * timeline_job.h for how it is built): per activity and case row, the prefix sums of the
+ * events' starts and sorted ends with every TL_STEP-th one sampled, built by a job on a
+ * background thread for large logs, installed whole by the UI thread. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/stats.h"
+
+#include "tui/app.h"
+#include "tui/bgthread.h"
+#include "tui/timeline_job.h"
+#include "tui/timeline_priv.h"
+
+static int64_t ev_dur(const struct iodfg_columns *col, uint64_t i)
+{
+    int64_t d = col->dur_ns ? col->dur_ns[i] : 0;
+    return d == IODFG_UNKNOWN || d < 1 ? 1 : d;
+}
+
+/* Free the index; keep: but its two big arrays, for the next build to reuse (their pages are
+ * already mapped, which is most of a build's cost). */
+static void free_index(struct tui_timeline *tl, int keep)
+{
+    free(tl->group_ev);
+    free(tl->group_row);
+    free(tl->row_case);
+    free(tl->row_start);
+    free(tl->row_off);
+    tl->group_ev = tl->group_row = tl->row_start = tl->row_off = NULL;
+    tl->row_case = tl->rows = NULL;
+    if (!keep) {
+        free(tl->sums);
+        free(tl->coarse);
+        tl->sums = tl->coarse = NULL;
+        tl->sums_cap = tl->coarse_cap = 0;
+    }
+    tl->ngroups = tl->nrows = 0;
+    tl->index_stamp = 0;
+}
+
+/* Grow *p to at least n slots (kept when large enough). */
+static int reserve_sums(struct tui_timeline_sums **p, uint64_t *cap, uint64_t n)
+{
+    if (*cap >= n && *p) {
+        return 0;
+    }
+    free(*p);
+    *p = malloc((size_t)n * sizeof(**p));
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
+}
+
+/* ---- the index job ----
+ *
+ * A build reads the event log (never changed while the app lives) and private copies of what a
+ * rebuild changes: the activity of every key and the selection with its case mask. It writes
+ * only its own struct (out); the UI thread installs out whole once the job has said done and
+ * been joined, so it never sees a half-built index. */
+struct tui_timeline_job {
+    pthread_t th;
+    int threaded;              /* th runs job_run and is not joined yet */
+    atomic_int done;           /* out is complete (or abandoned): rc says which */
+    atomic_int cancel;         /* the UI thread no longer wants the result */
+    atomic_int permille;       /* progress */
+    atomic_uint_least64_t nev; /* the events indexed, once the first pass counted them */
+    const struct iodfg_eventlog *log;
+    struct iodfg_selection sel; /* its case_on points to case_on */
+    uint8_t *case_on;           /* NULL: every case */
+    uint32_t *act;              /* the activity of every key */
+    uint32_t ngroups;           /* activities (1 with all) */
+    int all;                    /* one group of every mapped event */
+    uint64_t gen;               /* app->generation it indexes */
+    struct tui_timeline out;    /* the index (only its index fields) */
+    int rc;                     /* 0 built, -1 out of memory, 1 cancelled */
+    double ms;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void job_free(struct tui_timeline_job *j)
+{
+    free_index(&j->out, 0);
+    free(j->case_on);
+    free(j->act);
+    free(j);
+}
+
+void tui_app_timeline_free(struct tui_timeline *tl)
+{
+    if (tl->job) { // quitting: stop the job soon, wait for it (it reads the log)
+        atomic_store(&tl->job->cancel, 1);
+        if (tl->job->threaded) {
+            pthread_join(tl->job->th, NULL);
+        }
+        job_free(tl->job);
+        tl->job = NULL;
+    }
+    free_index(tl, 0);
+    free(tl->cover);
+    free(tl->conc);
+    free(tl->fit_cover);
+    free(tl->fit_conc);
+    free(tl->events);
+    tl->fit_cover = tl->fit_conc = NULL;
+    tl->fit_stamp = 0;
+    tl->events = NULL;
+    tl->cover = tl->conc = NULL;
+    tl->nevents = 0;
+    tl->stamp = 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether the job should stop, after noting its progress (per mille). */
+static inline int job_check(struct tui_timeline_job *job, int permille)
+{
+    atomic_store_explicit(&job->permille, permille, memory_order_relaxed);
+    return atomic_load_explicit(&job->cancel, memory_order_relaxed);
+}
+
+/* Prefix sums are taken this many slots between two looks at the cancel flag. */
+#define TL_CHUNK 65536
+
+/* The index of every activity's selected events (or of all mapped ones as one group) into
+ * job->out: two passes over the selection and one over the index, only when the rebuild
+ * changes (a change of activity then costs nothing). Rows of a group are its cases in case
+ * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
+ * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
+static int build_index(struct tui_timeline_job *job)
+{
+    struct tui_timeline *tl = &job->out;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(job->log);
+    const struct iodfg_selection *sel = &job->sel;
+    const uint32_t *act = job->act;
+    uint32_t nc = iodfg_eventlog_case_count(job->log);
+    uint32_t ng = job->ngroups;
+    int all = job->all;
+    free_index(tl, 1);
+    tl->ngroups = ng;
+    tl->all_index = all;
+    tl->group_ev = calloc((size_t)ng + 1, sizeof(uint64_t));
+    tl->group_row = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint64_t *fill = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint64_t *rfill = calloc((size_t)ng + 1, sizeof(uint64_t));
+    uint32_t *last = calloc((size_t)ng + 1, sizeof(uint32_t)); // case + 1 of the group's last row
+    uint64_t *prev = calloc((size_t)ng + 1, sizeof(uint64_t)); // the last end in the group's row
+    uint8_t *unsorted = NULL; // rows whose ends are out of start order
+    uint64_t *tmp = NULL;
+    int rc = -1;
+    if (!tl->group_ev || !tl->group_row || !fill || !rfill || !last || !prev) {
+        goto out;
+    }
+    // pass 1: the span, and the events and rows of each group
+    int have = 0;
+    tl->t0_ns = tl->t1_ns = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        if (job_check(job, (int)(300.0 * c / nc))) {
+            rc = 1;
+            goto out;
+        }
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
+            continue;
+        }
+        // the span covers every selected event, whatever the activity
+        int64_t s = col->start_ns[lo], emax = s;
+        for (uint64_t i = hi; i > lo && i + 64 > hi; i--) {
+            int64_t e = col->start_ns[i - 1] + ev_dur(col, i - 1) -
+                        (col->dur_ns && col->dur_ns[i - 1] > 0 ? 0 : 1);
+            emax = e > emax ? e : emax;
+        }
+        tl->t0_ns = !have || s < tl->t0_ns ? s : tl->t0_ns;
+        tl->t1_ns = !have || emax > tl->t1_ns ? emax : tl->t1_ns;
+        have = 1;
+        for (uint64_t i = lo; i < hi; i++) {
+            uint32_t g = tui_timeline_group(act, col->key, i, ng, all);
+            if (g != UINT32_MAX) {
+                fill[g]++;
+                if (last[g] != c + 1) {
+                    last[g] = c + 1;
+                    rfill[g]++;
+                }
+            }
+        }
+    }
+    if (tl->t1_ns <= tl->t0_ns) {
+        tl->t1_ns = tl->t0_ns + 1;
+    }
+    for (uint32_t g = 0; g < ng; g++) { // counts to offsets
+        tl->group_ev[g + 1] = tl->group_ev[g] + fill[g];
+        tl->group_row[g + 1] = tl->group_row[g] + rfill[g];
+        fill[g] = tl->group_ev[g];
+        rfill[g] = tl->group_row[g];
+        last[g] = 0;
+    }
+    uint64_t nev = tl->group_ev[ng], nrow = tl->group_row[ng];
+    atomic_store(&job->nev, nev);
+    tl->row_case = malloc(((size_t)nrow + 1) * sizeof(uint32_t));
+    tl->row_start = malloc(((size_t)nrow + 1) * sizeof(uint64_t));
+    unsorted = calloc((size_t)nrow + 1, 1);
+    if (reserve_sums(&tl->sums, &tl->sums_cap, nev + 1) ||
+        reserve_sums(&tl->coarse, &tl->coarse_cap, nev / TL_STEP + 1) || !tl->row_case ||
+        !tl->row_start || !unsorted) {
+        goto out;
+    }
+    // pass 2: each event's relative start and end at its slot + 1, the rows where they begin
+    struct tui_timeline_sums *sm = tl->sums;
+    for (uint32_t c = 0; c < nc; c++) {
+        if (job_check(job, 300 + (int)(500.0 * c / nc))) {
+            rc = 1;
+            goto out;
+        }
+        uint64_t lo, hi;
+        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t i = lo; i < hi; i++) {
+            uint32_t g = tui_timeline_group(act, col->key, i, ng, all);
+            if (g == UINT32_MAX) {
+                continue;
+            }
+            uint64_t at = fill[g]++;
+            if (last[g] != c + 1) {
+                last[g] = c + 1;
+                tl->row_case[rfill[g]] = c;
+                tl->row_start[rfill[g]++] = at;
+                prev[g] = 0;
+            }
+            uint64_t s = (uint64_t)(col->start_ns[i] - tl->t0_ns);
+            uint64_t e = s + (uint64_t)ev_dur(col, i);
+            sm[at + 1].s = s;
+            sm[at + 1].e = e;
+            unsorted[rfill[g] - 1] |= e < prev[g];
+            prev[g] = e;
+        }
+    }
+    tl->row_start[nrow] = nev;
+    // the ends of a row in order (already so unless its events overlap)
+    size_t tmp_cap = 0;
+    for (uint64_t r = 0; r < nrow; r++) {
+        uint64_t a = tl->row_start[r] + 1, b = tl->row_start[r + 1] + 1, j;
+        if (!unsorted[r]) {
+            continue;
+        }
+        if (job_check(job, 800 + (int)(100.0 * (double)r / (double)nrow))) {
+            rc = 1;
+            goto out;
+        }
+        if (b - a > tmp_cap) {
+            free(tmp);
+            tmp_cap = (size_t)(b - a);
+            tmp = malloc(tmp_cap * sizeof(*tmp));
+            if (!tmp) {
+                goto out;
+            }
+        }
+        for (j = a; j < b; j++) {
+            tmp[j - a] = sm[j].e;
+        }
+        qsort(tmp, (size_t)(b - a), sizeof(*tmp), cmp_u64);
+        for (j = a; j < b; j++) {
+            sm[j].e = tmp[j - a];
+        }
+    }
+    // the samples, then the prefix sums
+    sm[0].s = sm[0].e = 0;
+    uint64_t k = 0, next = 1;
+    for (uint64_t j0 = 1; j0 <= nev; j0 += TL_CHUNK) {
+        if (job_check(job, 900 + (int)(100.0 * (double)j0 / (double)(nev + 1)))) {
+            rc = 1;
+            goto out;
+        }
+        uint64_t j1 = nev + 1 - j0 > TL_CHUNK ? j0 + TL_CHUNK : nev + 1;
+        for (uint64_t j = j0; j < j1; j++) {
+            if (j == next) {
+                tl->coarse[k++] = sm[j];
+                next += TL_STEP;
+            }
+            sm[j].s += sm[j - 1].s;
+            sm[j].e += sm[j - 1].e;
+        }
+    }
+    rc = 0;
+out:
+    free(fill);
+    free(rfill);
+    free(last);
+    free(unsorted);
+    free(prev);
+    free(tmp);
+    if (rc) {
+        free_index(tl, rc > 0);
+    }
+    return rc;
+}
+
+static void *job_run(void *arg)
+{
+    struct tui_timeline_job *job = arg;
+    double t0 = now_ms();
+    job->rc = build_index(job);
+    job->ms = now_ms() - t0;
+    atomic_store(&job->done, 1);
+    return NULL;
+}
+
+/* A job over copies of what a rebuild may change under it. NULL when out of memory. */
+static struct tui_timeline_job *job_new(struct tui_app *app, int all)
+{
+    struct tui_timeline_job *job = calloc(1, sizeof(*job));
+    if (!job) {
+        return NULL;
+    }
+    atomic_init(&job->done, 0);
+    atomic_init(&job->cancel, 0);
+    atomic_init(&job->permille, 0);
+    atomic_init(&job->nev, 0);
+    const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
+    uint32_t nk = iodfg_eventlog_key_count(app->log), nc = iodfg_eventlog_case_count(app->log);
+    job->act = malloc(((size_t)nk + 1) * sizeof(uint32_t));
+    job->case_on = sel->case_on ? malloc((size_t)nc + 1) : NULL;
+    if (!job->act || (sel->case_on && !job->case_on)) {
+        job_free(job);
+        return NULL;
+    }
+    memcpy(job->act, iodfg_analysis_activities(app->an), (size_t)nk * sizeof(uint32_t));
+    if (sel->case_on) {
+        memcpy(job->case_on, sel->case_on, nc);
+    }
+    job->sel = *sel;
+    job->sel.case_on = job->case_on;
+    job->log = app->log;
+    job->all = all;
+    job->ngroups = all ? 1 : iodfg_analysis_stats(app->an)->nactivities;
+    job->gen = app->generation;
+    return job;
+}
+
+/* Join the job and take its index when it belongs to the current generation; else (stale,
+ * cancelled, failed) keep only its two big arrays for the next build. */
+static void job_finish(struct tui_app *app)
+{
+    struct tui_timeline *tl = &app->tl;
+    struct tui_timeline_job *job = tl->job;
+    if (job->threaded) {
+        pthread_join(job->th, NULL);
+        job->threaded = 0;
+    }
+    tl->job = NULL;
+    struct tui_timeline *o = &job->out;
+    if (job->rc == 0 && job->gen == app->generation) {
+        free_index(tl, 0);
+        tl->group_ev = o->group_ev;
+        tl->group_row = o->group_row;
+        tl->row_case = o->row_case;
+        tl->row_start = o->row_start;
+        tl->sums = o->sums;
+        tl->coarse = o->coarse;
+        tl->sums_cap = o->sums_cap;
+        tl->coarse_cap = o->coarse_cap;
+        tl->ngroups = o->ngroups;
+        tl->all_index = o->all_index;
+        tl->t0_ns = o->t0_ns;
+        tl->t1_ns = o->t1_ns;
+        tl->index_stamp = job->gen + 1;
+        tl->index_ms = job->ms;
+        tl->fit_stamp = 0;             // the cached fit grid belonged to the old index
+        tl->activity = UINT32_MAX - 1; // no activity's rows until timeline_index picks them
+        memset(o, 0, sizeof(*o));
+    } else {
+        if (job->rc < 0 && job->gen == app->generation) {
+            tl->index_failed = job->gen + 1; // out of memory: not again before a rebuild
+        }
+        if (!tl->sums && !tl->coarse) {
+            tl->sums = o->sums;
+            tl->coarse = o->coarse;
+            tl->sums_cap = o->sums_cap;
+            tl->coarse_cap = o->coarse_cap;
+            o->sums = o->coarse = NULL;
+        }
+    }
+    job_free(job);
+}
+
+/* Start building the index for the current generation: in the background for a large log
+ * (1), else at once (0 when built, -1 when out of memory). */
+static int job_start(struct tui_app *app, struct tui_timeline *tl, int all)
+{
+    struct tui_timeline_job *job = job_new(app, all);
+    if (!job) {
+        return -1;
+    }
+    free_index(tl, 1); // the old index goes; its two big arrays go to the job to reuse
+    job->out.sums = tl->sums;
+    job->out.coarse = tl->coarse;
+    job->out.sums_cap = tl->sums_cap;
+    job->out.coarse_cap = tl->coarse_cap;
+    tl->sums = tl->coarse = NULL;
+    tl->sums_cap = tl->coarse_cap = 0;
+    tl->fit_stamp = 0;
+    tl->activity = UINT32_MAX - 1;
+    tl->job = job;
+    uint64_t min = tl->async_min ? tl->async_min : TUI_TIMELINE_ASYNC_EVENTS;
+    if (iodfg_eventlog_event_count(app->log) >= min) {
+        job->threaded = tui_bgthread_start(&job->th, job_run, job) == 0;
+    }
+    if (job->threaded) {
+        return 1;
+    }
+    job_run(job); // a small log, or no thread: here (the UI waits this once)
+    job_finish(app);
+    return tl->index_stamp == app->generation + 1 ? 0 : -1;
+}
+
+int tui_app_timeline_poll(struct tui_app *app)
+{
+    struct tui_timeline_job *job = app->tl.job;
+    if (!job) {
+        return 0;
+    }
+    if (job->gen != app->generation) {
+        atomic_store(&job->cancel, 1); // stale: stop soon
+    }
+    if (!atomic_load(&job->done)) {
+        return 0;
+    }
+    job_finish(app);
+    return 1;
+}
+
+int tui_app_timeline_busy(const struct tui_app *app)
+{
+    return app->tl.job != NULL;
+}
+
+void tui_app_timeline_wait(struct tui_app *app)
+{
+    if (app->tl.job) {
+        job_finish(app); // joins the thread
+    }
+}
+
+int tui_app_timeline_progress(struct tui_app *app, uint64_t *events)
+{
+    struct tui_timeline_job *job = app->tl.job;
+    *events = job ? atomic_load(&job->nev) : 0;
+    return job ? atomic_load_explicit(&job->permille, memory_order_relaxed) : -1;
+}
+
+/* Make the index current and point the rows at activity a's (a new row_off from 0). 0, 1 while
+ * the index is built in the background, -1 when out of memory. */
+int tui_timeline_index(struct tui_app *app, struct tui_timeline *tl, uint32_t a)
+{
+    int all = a == UINT32_MAX;
+    uint64_t want = app->generation + 1;
+    if ((tl->index_stamp != want || tl->all_index != all) && tl->job) {
+        struct tui_timeline_job *job = tl->job;
+        if (!atomic_load(&job->done)) {
+            if (job->gen != app->generation || job->all != all) {
+                atomic_store(&job->cancel, 1); // not what is wanted now: stop it soon
+            }
+            return 1; // the next one starts when it has stopped (the event loop polls)
+        }
+        job_finish(app);
+    }
+    if (tl->index_stamp != want || tl->all_index != all) {
+        if (tl->index_failed == want) {
+            return -1;
+        }
+        int rc = job_start(app, tl, all);
+        if (rc) {
+            return rc;
+        }
+    }
+    if (tl->activity == a && tl->row_off) {
+        return 0;
+    }
+    uint32_t g = all ? 0 : a;
+    uint64_t r0 = 0, r1 = 0;
+    if (g < tl->ngroups) {
+        r0 = tl->group_row[g];
+        r1 = tl->group_row[g + 1];
+    }
+    free(tl->row_off);
+    tl->row_off = malloc(((size_t)(r1 - r0) + 1) * sizeof(uint64_t));
+    tl->nrows = 0;
+    tl->fit_stamp = 0; // the cached fit grid belonged to the old activity
+    if (!tl->row_off) {
+        tl->activity = UINT32_MAX - 1;
+        return -1;
+    }
+    tl->rows = tl->row_case + r0;
+    tl->nrows = (uint32_t)(r1 - r0);
+    tl->ev_base = r1 > r0 ? tl->row_start[r0] : 0;
+    for (uint64_t r = r0; r <= r1; r++) {
+        tl->row_off[r - r0] = r1 > r0 ? tl->row_start[r] - tl->ev_base : 0;
+    }
+    tl->activity = a;
+    if (tl->cursor >= tl->nrows) {
+        tl->cursor = tl->nrows ? tl->nrows - 1 : 0;
+    }
+    return 0;
+}
