@@ -95,7 +95,6 @@ int cli_opt_jobs(const char *s, unsigned *jobs);
  * the options; 0 otherwise. */
 int cli_need_inputs(int optind_, int argc, const char *what, const char *usage);
 
-
 /* ---- dfg and stats: options and analysis (cli_analyze.c), rows and exports (cli_tables.c) */
 
 /* Options shared by `dfg` and `stats`. Initialise with _init, release with _fini. */
@@ -203,6 +202,10 @@ struct cli_metrics {
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
                     size_t n);
 void cli_metrics_fini(struct cli_metrics *m);
+/* End a characterize or bandwidth report: close its JSON document (json), write b when rc is
+ * CLI_OK, free b and m. Returns rc, or the output's failure. */
+int cli_metrics_finish(struct cli_metrics *m, const struct cli_analyze_opts *o, struct iodfg_buf *b,
+                       int rc, int json);
 /* Output formats of characterize and bandwidth. */
 enum cli_format { CLI_FMT_TABLE = 0, CLI_FMT_TSV, CLI_FMT_JSON };
 /* 0 and *f for "table", "tsv" or "json"; CLI_USAGE after a message otherwise. */

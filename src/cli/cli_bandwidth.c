@@ -210,15 +210,7 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
         iodfg_buf_fini(&part);
         iodfg_bandwidth_fini(&bw);
     }
-    if (rc == CLI_OK && o->format == CLI_FMT_JSON) {
-        iodfg_buf_addf(&b, "]}\n");
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_write(&o->a, &b);
-    }
-    iodfg_buf_fini(&b);
-    cli_metrics_fini(&m);
-    return rc;
+    return cli_metrics_finish(&m, &o->a, &b, rc, o->format == CLI_FMT_JSON);
 }
 
 static const char usage_text[] =

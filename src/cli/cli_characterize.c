@@ -139,6 +139,20 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
     return CLI_OK;
 }
 
+int cli_metrics_finish(struct cli_metrics *m, const struct cli_analyze_opts *o, struct iodfg_buf *b,
+                       int rc, int json)
+{
+    if (rc == CLI_OK && json) {
+        iodfg_buf_addf(b, "]}\n");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_output_write(o, b);
+    }
+    iodfg_buf_fini(b);
+    cli_metrics_fini(m);
+    return rc;
+}
+
 void cli_metrics_fini(struct cli_metrics *m)
 {
     free(m->case_on[0]);
@@ -217,7 +231,6 @@ static double parse_bytes(const char *s)
 }
 
 /* ---- output pieces ---- */
-
 
 struct char_opts {
     struct cli_analyze_opts a;
@@ -633,15 +646,7 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
         }
         iodfg_characterization_fini(&r);
     }
-    if (rc == CLI_OK && o->format == CLI_FMT_JSON) {
-        iodfg_buf_addf(&b, "]}\n");
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_write(&o->a, &b);
-    }
-    iodfg_buf_fini(&b);
-    cli_metrics_fini(&m);
-    return rc;
+    return cli_metrics_finish(&m, &o->a, &b, rc, o->format == CLI_FMT_JSON);
 }
 
 static int characterize_counters(const struct char_opts *o)
