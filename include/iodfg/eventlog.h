@@ -32,8 +32,8 @@ const char *iodfg_clock_name(enum iodfg_clock clock);
 #define IODFG_COUNT_LIST(X)                                                                        \
     X(EVENTS, "events", "system-call events kept")                                                 \
     X(MERGED, "merged", "unfinished/resumed pairs merged into one event")                          \
-    X(UNMATCHED, "unmatched", "unfinished or resumed halves without a partner (kept as events)")  \
-    X(NO_DURATION, "no_duration", "events without a -T duration")                                 \
+    X(UNMATCHED, "unmatched", "unfinished or resumed halves without a partner (kept as events)")   \
+    X(NO_DURATION, "no_duration", "events without a -T duration")                                  \
     X(SIGNALS, "signals", "signal lines (--- SIG... ---)")                                         \
     X(EXITS, "exits", "exit lines (+++ exited/killed +++)")                                        \
     X(RESTARTS, "restarts", "calls interrupted with ERESTART* (ignored)")                          \
@@ -57,16 +57,16 @@ struct iodfg_case_info {
     uint32_t name, cid, host, rid, source; /* string ids in the log's pool */
     enum iodfg_naming naming;
     enum iodfg_clock clock;
-    uint64_t lines;                   /* lines read */
-    uint64_t bytes;                   /* bytes read */
+    uint64_t lines; /* lines read */
+    uint64_t bytes; /* bytes read */
     uint64_t counts[IODFG_COUNT__N];
 };
 
 /* One event as pushed into a log (ids already in the log's pool). */
 struct iodfg_event {
     int64_t start_ns, dur_ns, size, offset, req;
-    uint32_t key;  /* (call, path) key id */
-    uint32_t err;  /* string id of the errno name, IODFG_STR_EMPTY when the call succeeded */
+    uint32_t key; /* (call, path) key id */
+    uint32_t err; /* string id of the errno name, IODFG_STR_EMPTY when the call succeeded */
     int32_t pid, fd;
     uint32_t handle; /* handle id in the log (iodfg/handles.h), IODFG_NO_HANDLE for none */
 };
@@ -112,9 +112,12 @@ enum iodfg_column {
     IODFG_COL_FD = 1u << 8,
     IODFG_COL_HANDLE = 1u << 9,
     IODFG_COL_ALL = (1u << 10) - 1,
+    /* Not a column: loading an event log also reads its handle table (iodfg/handles.h), which
+     * IODFG_COL_HANDLE brings too. Without either the log has no handles. */
+    IODFG_COL_HANDLE_TABLE = 1u << 10,
     /* what analysis needs: 32 bytes per event */
-    IODFG_COL_ANALYSIS = IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY |
-                         IODFG_COL_PID,
+    IODFG_COL_ANALYSIS =
+        IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY | IODFG_COL_PID,
 };
 
 struct iodfg_columns {
@@ -163,7 +166,6 @@ struct iodfg_key {
 
 /* Name of a layer string: "POSIX" for the empty string, else the string itself. */
 #define IODFG_LAYER_DEFAULT "POSIX"
-
 
 /* An empty log keeping the given columns (enum iodfg_column bits). NULL when out of memory. */
 struct iodfg_eventlog *iodfg_eventlog_new(unsigned columns);

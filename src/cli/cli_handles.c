@@ -245,7 +245,8 @@ int cli_handles(int argc, char **argv)
     iodfg_error_clear(&err);
     struct cli_ingest_totals totals;
     struct iodfg_eventlog *log =
-        cli_load(argv + optind, (size_t)(argc - optind), IODFG_COL_START, &io, &totals, &err);
+        cli_load(argv + optind, (size_t)(argc - optind), IODFG_COL_START | IODFG_COL_HANDLE_TABLE,
+                 &io, &totals, &err);
     if (!log) {
         cli_error(&err);
         return CLI_FAIL;

@@ -71,19 +71,24 @@ static int summarise(const struct iodfg_eventlog *log, struct summary *s)
             s->counts[k] += ci->counts[k];
         }
         unsigned ck = (unsigned)ci->clock & 3;
+        if (off[cs] == off[cs + 1]) {
+            continue;
+        }
+        // A case's rows are sorted by start: its first row starts first.
+        int64_t first = c->start_ns[off[cs]], last = INT64_MIN;
+        uint64_t no_dur = 0;
         for (uint64_t i = off[cs]; i < off[cs + 1]; i++) {
             per_key[c->key[i]]++;
             int64_t d = c->dur_ns[i];
-            s->no_dur += d == IODFG_UNKNOWN;
-            int64_t end = c->start_ns[i] + (d == IODFG_UNKNOWN ? 0 : d);
-            if (!s->have[ck] || c->start_ns[i] < s->first[ck]) {
-                s->first[ck] = c->start_ns[i];
-            }
-            if (!s->have[ck] || end > s->last[ck]) {
-                s->last[ck] = end;
-            }
-            s->have[ck] = 1;
+            int unknown = d == IODFG_UNKNOWN;
+            no_dur += (uint64_t)unknown;
+            int64_t end = c->start_ns[i] + (unknown ? 0 : d);
+            last = end > last ? end : last;
         }
+        s->no_dur += no_dur;
+        s->first[ck] = !s->have[ck] || first < s->first[ck] ? first : s->first[ck];
+        s->last[ck] = !s->have[ck] || last > s->last[ck] ? last : s->last[ck];
+        s->have[ck] = 1;
     }
     s->events = iodfg_eventlog_event_count(log);
     for (uint32_t k = 0; k < nkeys; k++) {
@@ -129,8 +134,9 @@ static void fmt_time(char *buf, size_t size, enum iodfg_clock clock, int64_t ns)
         snprintf(buf, size, "%s.%06lld UTC", d, (long long)frac);
     } else if (clock == IODFG_CLOCK_TIME_OF_DAY) {
         int64_t day = sec / 86400, s = sec % 86400;
-        snprintf(buf, size, "%s%02lld:%02lld:%02lld.%06lld", day ? "+1d " : "", (long long)(s / 3600),
-                 (long long)(s / 60 % 60), (long long)(s % 60), (long long)frac);
+        snprintf(buf, size, "%s%02lld:%02lld:%02lld.%06lld", day ? "+1d " : "",
+                 (long long)(s / 3600), (long long)(s / 60 % 60), (long long)(s % 60),
+                 (long long)frac);
     } else {
         snprintf(buf, size, "+%lld.%06lld s", (long long)sec, (long long)frac);
     }
@@ -167,8 +173,8 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
     }
     printf("Lines      ");
     for (int k = 0; k < IODFG_COUNT__N; k++) {
-        printf(" %s %s%s", iodfg_count_name((enum iodfg_count)k), cli_count(a, sizeof(a), s->counts[k]),
-               k + 1 < IODFG_COUNT__N ? " ·" : "\n");
+        printf(" %s %s%s", iodfg_count_name((enum iodfg_count)k),
+               cli_count(a, sizeof(a), s->counts[k]), k + 1 < IODFG_COUNT__N ? " ·" : "\n");
     }
     printf("Top calls  ");
     for (uint32_t i = 0; i < s->ncalls && i < top; i++) {
@@ -188,7 +194,8 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
         printf(" ");
         for (int f = 0; f < 4; f++) {
             iodfg_buf_clear(&sb);
-            iodfg_sanitize_term(&sb, iodfg_strpool_get(pool, ids[f]), iodfg_strpool_len(pool, ids[f]));
+            iodfg_sanitize_term(&sb, iodfg_strpool_get(pool, ids[f]),
+                                iodfg_strpool_len(pool, ids[f]));
             printf(" %*s", widths[f], sb.data ? sb.data : "");
         }
         uint64_t n = off[cs + 1] - off[cs];
@@ -229,8 +236,9 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
     iodfg_buf_init(&b);
     iodfg_buf_addf(&b, "{\"source\":");
     json_str(&b, src, strlen(src));
-    iodfg_buf_addf(&b, ",\"cases\":%u,\"events\":%llu,\"events_without_duration\":%llu,"
-                       "\"distinct_calls\":%u,\"distinct_paths\":%u,\"lines\":{",
+    iodfg_buf_addf(&b,
+                   ",\"cases\":%u,\"events\":%llu,\"events_without_duration\":%llu,"
+                   "\"distinct_calls\":%u,\"distinct_paths\":%u,\"lines\":{",
                    iodfg_eventlog_case_count(log), (unsigned long long)s->events,
                    (unsigned long long)s->no_dur, s->ncalls, s->npaths);
     for (int k = 0; k < IODFG_COUNT__N; k++) {
@@ -354,8 +362,8 @@ int cli_info(int argc, char **argv)
     iodfg_error_clear(&err);
     struct cli_ingest_totals totals;
     unsigned cols = IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_KEY;
-    struct iodfg_eventlog *log = cli_load(argv + optind, (size_t)(argc - optind), cols, &o,
-                                          &totals, &err);
+    struct iodfg_eventlog *log =
+        cli_load(argv + optind, (size_t)(argc - optind), cols, &o, &totals, &err);
     if (!log) {
         cli_error(&err);
         return CLI_FAIL;

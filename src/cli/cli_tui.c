@@ -13,11 +13,11 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/store.h"
+
+#include "cli.h"
 #include "tui/app.h"
 #include "tui/term/screen.h"
 #include "tui/term/ui.h"
-
-#include "cli.h"
 
 static const char tui_usage[] =
     "usage: iodfg tui [--rules FILE] [--session FILE] [--theme NAME|PATH] [--ascii] [--no-color]\n"
@@ -52,7 +52,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
  * offsets per descriptor): 12 more bytes per event. The Handles view needs no column: it reads
  * the log's handle table (loaded with every log, one row per handle), and Enter filters by
  * path, so the 4-byte handle column is left out. */
-#define TUI_COLUMNS (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD)
+#define TUI_COLUMNS (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_HANDLE_TABLE)
 
 static void *load_thread(void *arg)
 {
@@ -119,12 +119,15 @@ static const char *base_name(const char *p)
 
 int cli_tui(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'},   {"session", required_argument, NULL, 's'},
-        {"theme", required_argument, NULL, 't'},   {"ascii", no_argument, NULL, 'a'},
-        {"no-color", no_argument, NULL, 'C'},      {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},    {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"session", required_argument, NULL, 's'},
+                                             {"theme", required_argument, NULL, 't'},
+                                             {"ascii", no_argument, NULL, 'a'},
+                                             {"no-color", no_argument, NULL, 'C'},
+                                             {"name-pattern", required_argument, NULL, 'p'},
+                                             {"jobs", required_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     const char *rules_path = NULL, *session = NULL, *theme = NULL;
     unsigned flags = 0;
     struct loader l;

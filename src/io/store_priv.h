@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "iodfg/error.h"
+#include "iodfg/eventlog.h"
 
 /* One row of a case's `events` table, in memory and (little-endian) on disk: the paper's
  * columns first, then the extra ones; 64 bytes, no padding. */
@@ -62,8 +63,28 @@ enum store_col {
     STORE_C_REQ,
     STORE_C_FD,
     STORE_C_ERR,
-    STORE_C_HANDLE, /* optional, as in 1.1 (the same dataset name) */
+    STORE_C_HANDLE, /* optional in 2.0, as in 1.1 (the same dataset name); always there in 3.0 */
     STORE_C__N
+};
+
+/* Since 3.0 the events of all cases lie in one 1-D dataset per column under /events (the cases'
+ * rows back to back, in case order), chunked in STORE_EVENT_CHUNK_ROWS rows; whole chunks are
+ * stored unfiltered (only the last, partial one is deflated), so that a loader reads a column
+ * with a few large reads and opens 12 datasets whatever the number of cases. /case_table holds
+ * one row per case: what the loader needs (the case groups keep their attributes for other
+ * readers, and with --case-views a virtual view of their rows of each column; the loader does
+ * not open them). */
+#define STORE_EVENT_GROUP "events"
+#define STORE_CASE_TABLE "case_table"
+#define STORE_EVENT_CHUNK_ROWS (1u << 16)
+
+/* One row of /case_table, in memory (the file type is the little-endian equivalent). */
+struct store_case_row {
+    uint32_t name, cid, host, rid, source; /* string ids */
+    uint32_t naming, clock;                /* enum iodfg_naming, enum iodfg_clock */
+    uint64_t first, rows;                  /* the case's rows of the /events columns */
+    uint64_t lines, bytes;
+    uint64_t counts[IODFG_COUNT__N]; /* one member per count, named as iodfg_count_name says */
 };
 
 struct store_col_desc {
@@ -97,6 +118,8 @@ hid_t store_row_type(int file);
 hid_t store_col_type(enum store_col c, int file);
 /* The same for struct iodfg_handle (rows of /handles). */
 hid_t store_handle_type(int file);
+/* The same for struct store_case_row (rows of /case_table). */
+hid_t store_case_type(int file);
 #endif
 
 #endif

@@ -76,6 +76,19 @@ static int alloc_columns(struct iodfg_columns *c, unsigned mask, uint64_t n)
     return 0;
 }
 
+/* Hand item *it (if any) to the threads, and clear it. */
+static void add_item(struct loader *L, struct item *it)
+{
+    if (it->ncases == 0) {
+        return;
+    }
+    pthread_mutex_lock(&L->lock);
+    L->items[L->nitems++] = *it;
+    pthread_cond_broadcast(&L->more);
+    pthread_mutex_unlock(&L->lock);
+    *it = (struct item){0};
+}
+
 /* Key -> (path << 32 | call), for the row check. */
 static uint64_t *key_pairs(struct reader *r)
 {
@@ -138,9 +151,10 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
     }
     // Scan; raw cases go to the helpers at once (as long as the totals hold).
     uint64_t sum = 0;
+    struct item run = {0}; // small 3.0 cases gathered into one item
     for (uint32_t cs = 0; cs < r->ncases; cs++) {
         struct case_plan *p = &r->plan[cs];
-        if (store_scan_case(r, cs, p)) {
+        if (!r->ev && store_scan_case(r, cs, p)) { // 3.0 plans come from the case table
             store_stop_helpers(&L, tid, &started);
             goto done;
         }
@@ -149,14 +163,23 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         if (sum > total || p->compound || !p->raw || p->rows == 0) {
             continue;
         }
-        pthread_mutex_lock(&L.lock);
-        for (uint64_t first = 0; first < p->rows; first += ITEM_ROWS) {
-            L.items[L.nitems++] =
-                (struct item){cs, first, p->rows - first < ITEM_ROWS ? p->rows : first + ITEM_ROWS};
+        if (r->ev && p->rows < ITEM_ROWS) { // 3.0: small cases are read together
+            if (run.ncases > 0 && run.end + p->rows > ITEM_ROWS) {
+                add_item(&L, &run);
+            }
+            run = run.ncases ? run : (struct item){.cs = cs};
+            run.ncases = cs + 1 - run.cs; // the empty cases in between come along
+            run.end += p->rows;
+            continue;
         }
-        pthread_cond_broadcast(&L.more);
-        pthread_mutex_unlock(&L.lock);
+        add_item(&L, &run);
+        for (uint64_t first = 0; first < p->rows; first += ITEM_ROWS) {
+            struct item it = {cs, 1, first,
+                              p->rows - first < ITEM_ROWS ? p->rows : first + ITEM_ROWS};
+            add_item(&L, &it);
+        }
     }
+    add_item(&L, &run);
     pthread_mutex_lock(&L.lock);
     L.closed = 1;
     pthread_cond_broadcast(&L.more);
@@ -166,11 +189,12 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         check_totals(r, sum);
         goto done;
     }
-    if (store_load_handles(r)) {
+    if ((r->columns & (IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE)) && store_load_handles(r)) {
         store_stop_helpers(&L, tid, &started); // the table's error comes first, as without threads
         goto done;
     }
     L.handles = iodfg_eventlog_handles(r->log);
+    store_handle_spans(&L);
     for (uint32_t cs = 0; cs < r->ncases && cs <= atomic_load(&L.fail_case); cs++) {
         const struct case_plan *p = &r->plan[cs];
         uint64_t bad = 0;
@@ -223,6 +247,7 @@ done:
     pthread_cond_destroy(&L.more);
     pthread_mutex_destroy(&L.lock);
     free(L.items);
+    free(L.spans);
     free(rows);
     free(kcp);
     store_scratch_free(&x);
@@ -231,6 +256,7 @@ done:
 
 static void close_reader(struct reader *r)
 {
+    store_close_event_columns(r);
     if (r->mtype >= 0) {
         H5Tclose(r->mtype);
     }
@@ -284,6 +310,23 @@ static int check_totals(struct reader *r, uint64_t total)
     return 0;
 }
 
+/* A 3.0 file: the case table, then the /events columns. usable and total as root_totals says. */
+static int load_v3(struct reader *r, int usable, uint64_t total, unsigned threads,
+                   struct progress *pr)
+{
+    uint64_t sum = 0;
+    if (usable < 0 || store_load_case_table(r, &sum)) {
+        return -1;
+    }
+    if (usable > 0 || sum != total) {
+        if (check_totals(r, sum) == 0) { // they agree, but cannot fit in the file
+            store_damaged(r, "%s", "root attribute events is too large for the file");
+        }
+        return -1;
+    }
+    return store_open_event_columns(r, total) ? -1 : read_events(r, total, threads, pr);
+}
+
 struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
                                         iodfg_progress_fn progress, void *ctx,
                                         struct iodfg_error *err)
@@ -317,7 +360,9 @@ struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned colum
             store_h5_error(r.err, IODFG_E_HDF5, path, "cannot build the row type");
         } else if (store_open_cases(&r) == 0) {
             int usable = root_totals(&r, &total);
-            if (usable == 0) {
+            if (version >= 3) {
+                rc = load_v3(&r, usable, total, threads, &pr);
+            } else if (usable == 0) {
                 rc = read_events(&r, total, threads, &pr);
             } else if (usable > 0 && store_scan_cases(&r, &total) == 0) {
                 check_totals(&r, total); // says what the cases hold

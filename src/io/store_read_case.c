@@ -199,7 +199,7 @@ void store_close_case(hid_t g, hid_t d)
 }
 
 /* Datasets read for the given columns: those asked for and those every load checks. */
-static unsigned needed_datasets(unsigned columns)
+unsigned store_needed_datasets(unsigned columns)
 {
     static const unsigned bit[STORE_C__N] = {
         [STORE_C_PID] = IODFG_COL_PID, [STORE_C_START] = IODFG_COL_START,
@@ -275,7 +275,7 @@ static int open_column(struct reader *r, uint32_t i, hid_t g, int c, hid_t *d, u
 int store_open_columns(struct reader *r, uint32_t i, hid_t g, struct case_plan *p,
                        hid_t ids[STORE_C__N])
 {
-    unsigned need = needed_datasets(r->columns);
+    unsigned need = store_needed_datasets(r->columns);
     for (int c = 0; c < STORE_C__N; c++) {
         ids[c] = -1;
     }

@@ -115,32 +115,23 @@ static int source_read(struct source *s, int c, uint64_t row, uint64_t n, void *
     if (n == 0) {
         return 0;
     }
-    size_t esz = store_cols[c].size;
     if (!s->ids) {
-        char *out = buf;
-        size_t want = (size_t)n * esz;
-        uint64_t at = s->p->addr[c] + row * esz;
-        while (want > 0) {
-            ssize_t got = pread(s->L->r->vfd, out, want, (off_t)at);
-            if (got < 0 && errno == EINTR) {
-                continue;
-            }
-            if (got <= 0) {
-                *s->f = (struct failure){.kind = F_READ,
-                                         .code = got < 0 ? IODFG_E_IO : IODFG_E_FORMAT,
-                                         .col = c,
-                                         .errnum = got < 0 ? errno : 0,
-                                         .row = row};
-                return -1;
-            }
-            out += got;
-            at += (uint64_t)got;
-            want -= (size_t)got;
+        const struct reader *r = s->L->r;
+        uint64_t at = s->p->addr[c] + row * store_cols[c].size;
+        int rc = r->ev ? store_pread_rows(r, c, s->p->first + row, n, buf)
+                       : store_pread_all(r->vfd, buf, (size_t)n * store_cols[c].size, at);
+        if (rc) {
+            *s->f = (struct failure){.kind = F_READ,
+                                     .code = errno ? IODFG_E_IO : IODFG_E_FORMAT,
+                                     .col = c,
+                                     .errnum = errno,
+                                     .row = row};
+            return -1;
         }
         return 0;
     }
     hid_t fsp = H5Dget_space(s->ids[c]);
-    hsize_t start[1] = {row}, count[1] = {n};
+    hsize_t start[1] = {s->p->first + row}, count[1] = {n};
     hid_t msp = H5Screate_simple(1, count, NULL);
     int rc = fsp < 0 || msp < 0 ||
                      H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
@@ -244,6 +235,54 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
     return n; // not reached: a pass above saw a bad row
 }
 
+/* Index of the first of n handle ids of case cs that is neither 0 nor one of the case's
+ * handles (n when all are). Most cases own one run of ids: then a branch-free pass over the
+ * ids decides, and only a failing block is looked at row by row. */
+VECTORIZE static size_t first_bad_handle(const struct loader *L, uint32_t cs, const uint32_t *h,
+                                         size_t n)
+{
+    const struct store_handle_span *sp = L->spans ? &L->spans[cs] : NULL;
+    if (sp && sp->exact) {
+        uint32_t lo = sp->lo, count = sp->count, bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            bad |= (uint32_t)(h[i] != 0) & (uint32_t)(h[i] - lo >= count);
+        }
+        if (!bad) {
+            return n;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (h[i] > L->r->nhandles || (h[i] && L->handles[h[i] - 1].case_id != cs)) {
+            return i;
+        }
+    }
+    return n;
+}
+
+void store_handle_spans(struct loader *L)
+{
+    uint32_t nc = L->r->ncases, nh = L->r->nhandles;
+    L->spans = calloc((size_t)nc + 1, sizeof(*L->spans));
+    if (!L->spans) {
+        return; // every id is then looked up
+    }
+    for (uint32_t cs = 0; cs < nc; cs++) {
+        L->spans[cs].lo = 1;
+    }
+    for (uint32_t id = 1; id <= nh; id++) {
+        struct store_handle_span *sp = &L->spans[L->handles[id - 1].case_id];
+        if (sp->count == 0) {
+            sp->lo = id;
+        }
+        sp->count++;
+        sp->last = id;
+    }
+    for (uint32_t cs = 0; cs < nc; cs++) {
+        struct store_handle_span *sp = &L->spans[cs];
+        sp->exact = sp->count == 0 || sp->last - sp->lo + 1 == sp->count;
+    }
+}
+
 /* Read and check rows [first, end) of a columnar case into the log's columns. On failure
  * s->f says what and where. */
 int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scratch *x)
@@ -255,13 +294,25 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
     if (first > 0 && source_read(s, STORE_C_START, first - 1, 1, &prev)) {
         return -1;
     }
+    // Columns that are only copied, not checked, are read in one go (fewer, larger reads).
+    static const int copied[] = {STORE_C_PID,    STORE_C_DUR, STORE_C_SIZE,
+                                 STORE_C_OFFSET, STORE_C_REQ, STORE_C_FD};
+    for (size_t k = 0; k < sizeof(copied) / sizeof(copied[0]); k++) {
+        char *col = log_column(c, copied[k]);
+        if (col && source_read(s, copied[k], first, end - first,
+                               col + (base + first) * store_cols[copied[k]].size)) {
+            return -1;
+        }
+    }
     for (uint64_t row = first; row < end; row += SLAB_ROWS) {
         uint64_t n = end - row < SLAB_ROWS ? end - row : SLAB_ROWS;
-        // Columns asked for go straight into the log, the others into the scratch buffers.
-        void *to[STORE_C__N];
-        for (int k = 0; k < STORE_C__N; k++) {
-            char *col = log_column(c, k);
-            to[k] = col ? col + (base + row) * store_cols[k].size : NULL;
+        // Checked columns asked for go straight into the log, the others into the scratch
+        // buffers.
+        void *to[STORE_C__N] = {NULL};
+        static const int checked[] = {STORE_C_KEY, STORE_C_START, STORE_C_ERR, STORE_C_HANDLE};
+        for (size_t k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
+            char *col = log_column(c, checked[k]);
+            to[checked[k]] = col ? col + (base + row) * store_cols[checked[k]].size : NULL;
         }
         to[STORE_C_KEY] = to[STORE_C_KEY] ? to[STORE_C_KEY] : x->key;
         to[STORE_C_START] = to[STORE_C_START] ? to[STORE_C_START] : x->start;
@@ -286,13 +337,82 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
             return -1;
         }
         const uint32_t *h = s->check_handles ? to[STORE_C_HANDLE] : NULL;
-        for (size_t i = 0; h && i < n; i++) {
-            if (h[i] > L->r->nhandles || (h[i] && L->handles[h[i] - 1].case_id != s->cs)) {
-                *s->f = (struct failure){.kind = F_HANDLE, .row = row + i};
+        size_t badh = h ? first_bad_handle(L, s->cs, h, (size_t)n) : n;
+        if (badh < n) {
+            *s->f = (struct failure){.kind = F_HANDLE, .row = row + badh};
+            return -1;
+        }
+        prev = start[n - 1];
+        atomic_fetch_add(&L->done, n);
+    }
+    return 0;
+}
+
+/* Read and check whole cases [cs0, cs0 + ncs) of a 3.0 file, whose rows lie back to back in
+ * the /events columns as in the log (log row = file row): each column is read for all of them
+ * at once, so that small cases (one per MPI rank) cost no reads of their own. Handle ids are
+ * checked at the end, as for other raw reads. On failure *fcs and *f say where. */
+static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scratch *x,
+                      uint32_t *fcs, struct failure *f)
+{
+    const struct reader *r = L->r;
+    const struct iodfg_columns *c = L->c;
+    const uint64_t *off = r->offsets;
+    uint64_t g0 = off[cs0], g1 = off[cs0 + ncs];
+    uint32_t cs = cs0;
+    *fcs = cs0;
+    for (int k = 0; k < STORE_C__N; k++) {
+        char *col = log_column(c, k);
+        if (k != STORE_C_KEY && k != STORE_C_START && k != STORE_C_ERR && col &&
+            store_pread_rows(r, k, g0, g1 - g0, col + g0 * store_cols[k].size)) {
+            *f = (struct failure){.kind = F_READ,
+                                  .code = errno ? IODFG_E_IO : IODFG_E_FORMAT,
+                                  .col = k,
+                                  .errnum = errno};
+            return -1;
+        }
+    }
+    int64_t prev = INT64_MIN;
+    for (uint64_t g = g0; g < g1; g += SLAB_ROWS) {
+        size_t n = g1 - g < SLAB_ROWS ? (size_t)(g1 - g) : SLAB_ROWS;
+        uint32_t *key = c->key ? c->key + g : x->key;
+        uint32_t *err = c->err ? c->err + g : x->err;
+        int64_t *start = c->start_ns ? c->start_ns + g : x->start;
+        const int cols[] = {STORE_C_KEY, STORE_C_START, STORE_C_ERR, STORE_C_CALL, STORE_C_FP};
+        void *to[] = {key, start, err, x->call, x->fp};
+        for (int k = 0; k < 5; k++) {
+            if (store_pread_rows(r, cols[k], g, n, to[k])) {
+                while (off[cs + 1] <= g) {
+                    cs++;
+                }
+                *fcs = cs;
+                *f = (struct failure){.kind = F_READ,
+                                      .code = errno ? IODFG_E_IO : IODFG_E_FORMAT,
+                                      .col = cols[k],
+                                      .errnum = errno,
+                                      .row = g - off[cs]};
                 return -1;
             }
         }
-        prev = start[n - 1];
+        // Check the slab case by case.
+        for (uint64_t a = g; a < g + n;) {
+            while (off[cs + 1] <= a) {
+                cs++;
+                prev = INT64_MIN;
+            }
+            uint64_t b = g + n < off[cs + 1] ? g + n : off[cs + 1];
+            size_t at = (size_t)(a - g), m = (size_t)(b - a);
+            const char *why = NULL;
+            size_t bad = first_bad_row(L, key + at, x->call + at, x->fp + at, err + at, start + at,
+                                       m, prev, &why);
+            if (bad < m) {
+                *fcs = cs;
+                *f = (struct failure){.kind = F_ROW, .why = why, .row = a - off[cs] + bad};
+                return -1;
+            }
+            prev = start[at + m - 1];
+            a = b;
+        }
         atomic_fetch_add(&L->done, n);
     }
     return 0;
@@ -325,8 +445,10 @@ void store_run_items(struct loader *L, struct scratch *x, struct progress *pr)
         pthread_mutex_unlock(&L->lock);
         struct failure f;
         struct source s = {.L = L, .cs = it.cs, .p = &L->r->plan[it.cs], .f = &f};
-        if (store_read_rows(&s, it.first, it.end, x)) {
-            record_raw_failure(L, it.cs, &f);
+        uint32_t fcs = it.cs;
+        if (it.ncases > 1 ? read_cases(L, it.cs, it.ncases, x, &fcs, &f)
+                          : store_read_rows(&s, it.first, it.end, x)) {
+            record_raw_failure(L, fcs, &f);
         }
         store_report(L, pr);
     }
@@ -362,20 +484,16 @@ void store_stop_helpers(struct loader *L, pthread_t *tid, unsigned *started)
  * ids must be in the table and of their case. */
 void store_check_raw_handles(struct loader *L, uint32_t last)
 {
-    const struct iodfg_handle *hs = iodfg_eventlog_handles(L->r->log);
-    uint32_t nh = L->r->nhandles;
     for (uint32_t cs = 0; cs < L->r->ncases && cs <= last; cs++) {
         const struct case_plan *p = &L->r->plan[cs];
         if (p->compound || !p->raw || !p->has_handle) {
             continue;
         }
         const uint32_t *h = L->c->handle + L->r->offsets[cs];
-        for (uint64_t i = 0; i < p->rows; i++) {
-            if (h[i] > nh || (h[i] && hs[h[i] - 1].case_id != cs)) {
-                struct failure f = {.kind = F_HANDLE, .row = i};
-                record_raw_failure(L, cs, &f);
-                break;
-            }
+        size_t bad = first_bad_handle(L, cs, h, (size_t)p->rows);
+        if (bad < p->rows) {
+            struct failure f = {.kind = F_HANDLE, .row = bad};
+            record_raw_failure(L, cs, &f);
         }
     }
 }

@@ -182,14 +182,20 @@ int store_read_converted(struct reader *r, struct loader *L, uint32_t cs, struct
         ids[c] = -1;
     }
     struct case_plan p = r->plan[cs];
-    int rc = store_open_group(r, cs, &g) || store_open_columns(r, cs, g, &p, ids) ? -1 : 0;
+    const hid_t *use = ids;
+    int rc = 0;
+    if (r->ev) { // 3.0: the /events columns, already open
+        use = r->ev->ids;
+    } else if (store_open_group(r, cs, &g) || store_open_columns(r, cs, g, &p, ids)) {
+        rc = -1;
+    }
     if (rc == 0 && p.rows != r->plan[cs].rows) {
         rc = store_damaged(r, "case %s changed while reading", store_case_name(L, cs));
     }
     if (rc == 0) {
         struct failure f;
         struct source s = {
-            .L = L, .cs = cs, .p = &p, .ids = ids, .check_handles = 1, .f = &f, .err = r->err};
+            .L = L, .cs = cs, .p = &p, .ids = use, .check_handles = 1, .f = &f, .err = r->err};
         rc = store_read_rows(&s, 0, p.rows, x);
         if (rc) {
             *bad_row = f.row;

@@ -267,11 +267,31 @@ int store_open_log(struct reader *r, unsigned *version)
     return 0;
 }
 
+int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at)
+{
+    char *out = buf;
+    while (bytes > 0) {
+        ssize_t got = pread(fd, out, bytes, (off_t)at);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            if (got == 0) {
+                errno = 0;
+            }
+            return -1;
+        }
+        out += got;
+        at += (uint64_t)got;
+        bytes -= (size_t)got;
+    }
+    return 0;
+}
+
 /* Read all n elements (esize bytes each in memory type mt) of dataset d into buf: with pread
  * when the dataset is a plain contiguous array of exactly that type inside the file, else with
  * H5Dread. 0, or -1 (with HDF5's error stack or errno telling why). */
-static int read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,
-                      void *buf)
+int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n, void *buf)
 {
     if (n == 0) {
         return 0;
@@ -294,20 +314,7 @@ static int read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, u
     if (!raw) {
         return H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0 ? -1 : 0;
     }
-    char *out = buf;
-    while (bytes > 0) {
-        ssize_t got = pread(r->vfd, out, bytes, (off_t)a);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            return -1;
-        }
-        out += got;
-        a += (haddr_t)got;
-        bytes -= (uint64_t)got;
-    }
-    return 0;
+    return store_pread_all(r->vfd, buf, (size_t)bytes, a);
 }
 
 /* A whole 1-D dataset of unsigned integers read as mtype (esize bytes each); at most max
@@ -330,7 +337,7 @@ static int get_array(struct reader *r, const char *name, hid_t mtype, size_t esi
         *buf = malloc(dims[0] ? dims[0] * esize : 1);
         if (!*buf) {
             rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
-        } else if (read_whole(r, d, mtype, esize, dims[0], *buf) == 0) {
+        } else if (store_read_whole(r, d, mtype, esize, dims[0], *buf) == 0) {
             *n = dims[0];
             rc = 0;
         } else {
@@ -490,7 +497,7 @@ int store_load_handles(struct reader *r)
         hs = store_alloc_column(dims[0] * sizeof(*hs));
         if (!hs) {
             rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
-        } else if (read_whole(r, d, mt, sizeof(*hs), dims[0], hs) == 0) {
+        } else if (store_read_whole(r, d, mt, sizeof(*hs), dims[0], hs) == 0) {
             rc = 0;
         }
     }

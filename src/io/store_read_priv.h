@@ -23,7 +23,7 @@
 struct reader {
     const char *path;
     hid_t file, cases, mtype, ftype; // ftype: our events type as written, for a quick check
-    uint64_t fsize; // bound for dataset sizes: we never compress, so rows*size <= file size
+    uint64_t fsize; // bound for dataset sizes (times 1100 for filtered ones: store_max_bytes)
     uint32_t nstr;  // strings in the file's table; ids read must be below
     struct iodfg_strpool *pool;
     struct iodfg_eventlog *log;
@@ -36,22 +36,36 @@ struct reader {
     int vfd;           // HDF5's own descriptor of the file (sec2 driver), else -1: no raw reads
     uint64_t vfd_size; // its size
     struct case_plan *plan;
+    struct store_event_cols *ev; // 3.0: the /events columns (NULL for older layouts)
     struct iodfg_error *err;
+};
+
+/* The /events columns of a 3.0 file (those the load needs are open). */
+struct store_event_cols {
+    hid_t ids[STORE_C__N];
+    uint64_t chunk_rows[STORE_C__N]; // raw columns: rows per chunk, 0 when contiguous
+    uint64_t addr[STORE_C__N];       // contiguous raw columns: where the data starts
+    uint64_t *chunks[STORE_C__N];    // chunked raw columns: where each whole chunk starts
+    uint64_t tail_first[STORE_C__N]; // raw columns: rows from here on are in tail (read at open)
+    void *tail[STORE_C__N];          // the rows of the last, partial chunk (native values)
 };
 
 /* How a case is read. */
 struct case_plan {
+    uint64_t first; // 3.0: the case's first row in the /events columns (0 before)
     uint64_t rows;
     int compound;   // an `events` table (1.0, 1.1)
     int raw;        // every column needed is a plain native array in the file: read with pread
     int has_handle; // the handle dataset exists
-    uint64_t addr[STORE_C__N]; // file offsets of the raw data (raw cases)
+    uint64_t addr[STORE_C__N]; // 2.0: file offsets of the raw data (raw cases)
 };
 
-/* A run of rows of a raw case, read by whichever thread takes it. */
+/* A run of rows of a raw case, or (3.0) several whole small cases, read by whichever thread
+ * takes it. */
 struct item {
     uint32_t cs;
-    uint64_t first, end; // rows of the case
+    uint32_t ncases;     // 1, or the whole cases cs .. cs + ncases - 1
+    uint64_t first, end; // rows of case cs (ncases 1)
 };
 
 /* What went wrong in a raw read (put into words by the calling thread at the end: the string
@@ -64,12 +78,19 @@ struct failure {
     uint64_t row;
 };
 
+/* The handle ids a case owns: when exact, exactly lo .. lo + count - 1. */
+struct store_handle_span {
+    uint32_t lo, count, last;
+    int exact;
+};
+
 /* The loading state shared by the threads. */
 struct loader {
     struct reader *r;
     struct iodfg_columns *c;
     const uint64_t *kcp; // key -> (path << 32 | call); at least one entry
     const struct iodfg_handle *handles;
+    struct store_handle_span *spans; // per case, once the handle table is read (NULL: none)
     // Work items are appended while the cases are scanned, taken in order (under lock).
     struct item *items;
     size_t nitems, cap, next;
@@ -124,6 +145,13 @@ int store_read_uint(struct reader *r, hid_t a, const char *name, uint64_t *v);
 int store_get_uint(struct reader *r, hid_t loc, const char *name, uint64_t *v);
 /* Check and open r->path, its format and version attributes, and HDF5's descriptor. 0 or -1. */
 int store_open_log(struct reader *r, unsigned *version);
+/* Read `bytes` at offset `at` of descriptor fd into buf: 0, or -1 with errno (0 when the file
+ * ended first). */
+int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
+/* Read all n elements (esize bytes each in memory type mt) of dataset d into buf, with pread
+ * when it is stored as exactly that, else H5Dread. 0, or -1 (HDF5's stack or errno says why). */
+int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,
+                     void *buf);
 /* The string table into r->pool. 0 or -1. */
 int store_load_strings(struct reader *r);
 /* Create r->log (taking r->pool) and fill its key table. 0 or -1. */
@@ -142,6 +170,9 @@ void store_close_case(hid_t g, hid_t d);
 /* Open the column datasets case i needs into ids (the caller closes them) and fill p. 0 or -1. */
 int store_open_columns(struct reader *r, uint32_t i, hid_t g, struct case_plan *p,
                        hid_t ids[STORE_C__N]);
+/* Bits (1 << enum store_col) of the datasets a load of `columns` reads: those asked for and
+ * those every load checks. */
+unsigned store_needed_datasets(unsigned columns);
 /* Close the datasets store_open_columns opened. */
 void store_close_columns(hid_t ids[STORE_C__N]);
 /* Case i's attributes, layout and row count into r->cases_info[i] and p. 0 or -1. */
@@ -151,7 +182,20 @@ int store_open_cases(struct reader *r);
 /* Scan every case without reading events: their total in *total. 0 or -1. */
 int store_scan_cases(struct reader *r, uint64_t *total);
 
-/* ---- 2.0 columns read with pread in threads (store_read_cols.c) ------------------------------ */
+/* ---- 3.0: the case table and the /events columns (store_read_events.c) ----------------------- */
+
+/* /case_table into r->cases_info, r->plan (first, rows) and r->offsets; the sum of the rows in
+ * *total. 0 or -1. */
+int store_load_case_table(struct reader *r, uint64_t *total);
+/* Open the /events columns the load needs (each `total` long) into r->ev and mark every case
+ * raw when all of them can be read with pread. 0 or -1. */
+int store_open_event_columns(struct reader *r, uint64_t total);
+void store_close_event_columns(struct reader *r);
+/* n values of raw /events column c from row `first` into buf. 0, or -1 with errno (0: the
+ * file ended). */
+int store_pread_rows(const struct reader *r, int c, uint64_t first, uint64_t n, void *buf);
+
+/* ---- 2.0 and 3.0 columns read with pread in threads (store_read_cols.c) ---------------------- */
 
 /* Record a failure (message in err) of case cs at row; the lowest (case, row) wins. */
 void store_record_failure(struct loader *L, uint32_t cs, uint64_t row,
@@ -175,6 +219,9 @@ void store_run_items(struct loader *L, struct scratch *x, struct progress *pr);
 void *store_worker(void *arg);
 /* Stop the helpers (they finish the item in hand) and wait for them. */
 void store_stop_helpers(struct loader *L, pthread_t *tid, unsigned *started);
+/* Work out L->spans from the handle table (left NULL when out of memory: ids are then looked
+ * up one by one). Before any handle id is checked. */
+void store_handle_spans(struct loader *L);
 /* Check the handle columns of the raw cases up to case `last` against the handle table. */
 void store_check_raw_handles(struct loader *L, uint32_t last);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* HDF5 store, writing side: temp file, one group per case, shared string and key tables. */
+/* HDF5 store, writing side: temp file, one group per case, the case table, shared string and
+ * key tables (the /events columns are in store_write_events.c). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
+#include "store_write_priv.h"
 
 struct iodfg_store_writer {
     char *final_path, *tmp_path;
@@ -28,7 +30,10 @@ struct iodfg_store_writer {
     struct iodfg_eventlog *tab; // no columns: the global string pool and key table
     uint32_t ncases;
     uint64_t nevents;
-    void *buf;                    // one slab of a column (STORE_CHUNK_ROWS values of up to 8 bytes)
+    struct store_events ev;       // the /events columns
+    int case_views;               // give case groups virtual views of their rows
+    struct store_case_row *crows; // /case_table, written at commit
+    uint32_t crows_cap;
     struct iodfg_handle *handles; // the handle table, ids and strings already ours
     uint32_t nhandles, handles_cap;
 };
@@ -153,6 +158,32 @@ hid_t store_handle_type(int file)
     return t;
 }
 
+hid_t store_case_type(int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_case_row));
+    if (t < 0) {
+        return t;
+    }
+    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
+    hid_t u64 = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
+#define CM(name, field, type) H5Tinsert(t, name, HOFFSET(struct store_case_row, field), type) < 0
+    int bad = CM("name", name, u32) || CM("cid", cid, u32) || CM("host", host, u32) ||
+              CM("rid", rid, u32) || CM("source", source, u32) || CM("naming", naming, u32) ||
+              CM("clock", clock, u32) || CM("first", first, u64) || CM("rows", rows, u64) ||
+              CM("lines", lines, u64) || CM("bytes", bytes, u64);
+#undef CM
+    for (int c = 0; !bad && c < IODFG_COUNT__N; c++) {
+        bad = H5Tinsert(t, iodfg_count_name((enum iodfg_count)c),
+                        HOFFSET(struct store_case_row, counts) + (size_t)c * sizeof(uint64_t),
+                        u64) < 0;
+    }
+    if (bad) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
 /* ---- attributes and small datasets ----------------------------------------------------------- */
 
 static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)
@@ -223,6 +254,7 @@ static int put_array(hid_t loc, const char *name, hid_t ftype, hid_t mtype, cons
 
 static void close_ids(struct iodfg_store_writer *w)
 {
+    store_events_free(&w->ev);
     if (w->cases >= 0) {
         H5Gclose(w->cases);
     }
@@ -238,7 +270,7 @@ static void close_ids(struct iodfg_store_writer *w)
 static void free_writer(struct iodfg_store_writer *w)
 {
     iodfg_eventlog_free(w->tab);
-    free(w->buf);
+    free(w->crows);
     free(w->handles);
     free(w->final_path);
     free(w->tmp_path);
@@ -256,6 +288,16 @@ void iodfg_store_abort(struct iodfg_store_writer *w)
         unlink(w->tmp_path);
     }
     free_writer(w);
+}
+
+int iodfg_store_set_case_views(struct iodfg_store_writer *w, int on, struct iodfg_error *err)
+{
+    // Virtual datasets need the 1.10 file format; everything else stays 1.8.
+    if (on && H5Fset_libver_bounds(w->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0) {
+        return store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot allow virtual datasets");
+    }
+    w->case_views = on;
+    return 0;
 }
 
 const char *iodfg_store_temp_path(const struct iodfg_store_writer *w)
@@ -309,11 +351,11 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
         return NULL;
     }
     w->file = w->cases = w->case_gcpl = -1;
+    store_events_init(&w->ev);
     w->force = force;
     w->final_path = strdup(final_path);
     w->tab = iodfg_eventlog_new(0);
-    w->buf = malloc(STORE_CHUNK_ROWS * sizeof(int64_t));
-    if (!w->final_path || !w->tab || !w->buf) {
+    if (!w->final_path || !w->tab) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         free_writer(w);
         return NULL;
@@ -334,7 +376,8 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
     // heap and a B-tree per group): several KiB per case and slower to read.
     w->case_gcpl = H5Pcreate(H5P_GROUP_CREATE);
     if (w->cases < 0 || w->case_gcpl < 0 || H5Pset_attr_phase_change(w->case_gcpl, 64, 48) < 0 ||
-        H5Pset_link_phase_change(w->case_gcpl, 16, 14) < 0) {
+        H5Pset_link_phase_change(w->case_gcpl, 16, 14) < 0 ||
+        store_events_create(&w->ev, w->file) < 0) {
         store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot set up the event log");
         goto fail;
     }
@@ -370,7 +413,7 @@ struct wmaps {
 };
 
 static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_case_info *ci,
-                      const struct wmaps *m)
+                      const struct wmaps *m, uint64_t first, uint64_t rows)
 {
     const struct iodfg_strpool *sp = m->sp;
     static const char *const snames[] = {"name", "cid", "host", "rid", "source"};
@@ -380,7 +423,8 @@ static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_
             return -1;
         }
     }
-    if (put_u64(g, "index", w->ncases) || put_cstr(g, "naming", store_naming_name(ci->naming)) ||
+    if (put_u64(g, "index", w->ncases) || put_u64(g, "first", first) || put_u64(g, "rows", rows) ||
+        put_cstr(g, "naming", store_naming_name(ci->naming)) ||
         put_u32(g, "naming_id", (uint32_t)ci->naming) ||
         put_cstr(g, "clock", iodfg_clock_name(ci->clock)) ||
         put_u32(g, "clock_id", (uint32_t)ci->clock) || put_u64(g, "lines", ci->lines) ||
@@ -393,48 +437,6 @@ static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_
         }
     }
     return 0;
-}
-
-/* A contiguous 1-D dataset of n values of column c (space is allocated at the first write, never
- * filled: every value is written). */
-static hid_t create_column(hid_t g, enum store_col c, uint64_t n)
-{
-    hsize_t dims[1] = {n};
-    hid_t sp = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    hid_t d = -1;
-    if (sp >= 0 && dcpl >= 0 && H5Pset_layout(dcpl, H5D_CONTIGUOUS) >= 0 &&
-        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0) {
-        d = H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), sp, H5P_DEFAULT, dcpl,
-                       H5P_DEFAULT);
-    }
-    if (dcpl >= 0) {
-        H5Pclose(dcpl);
-    }
-    if (sp >= 0) {
-        H5Sclose(sp);
-    }
-    return d;
-}
-
-/* Write values [done, done + count) of a column from buf (native type of c). */
-static int write_slab(hid_t d, enum store_col c, uint64_t done, uint64_t count, const void *buf)
-{
-    hid_t fsp = H5Dget_space(d);
-    hsize_t start[1] = {done}, cnt[1] = {count};
-    hid_t msp = H5Screate_simple(1, cnt, NULL);
-    int rc = fsp < 0 || msp < 0 ||
-                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
-                     H5Dwrite(d, store_col_type(c, 0), msp, fsp, H5P_DEFAULT, buf) < 0
-                 ? -1
-                 : 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
-    return rc;
 }
 
 /* The source array of a column that is written as it is, NULL when it must be computed. */
@@ -486,7 +488,7 @@ static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enu
             u32[j] = s->err ? m->smap[s->err[i + j]] : IODFG_STR_EMPTY;
             break;
         case STORE_C_HANDLE:
-            u32[j] = s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
+            u32[j] = s->handle && s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
             break;
         case STORE_C_PID:
             i32[j] = 0;
@@ -504,36 +506,59 @@ static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enu
     }
 }
 
-/* The case's events [first, first + n) as one dataset per column (the handle column only when
- * the source has one). */
-static int write_columns(struct iodfg_store_writer *w, hid_t g, const struct wmaps *m,
-                         uint64_t first, uint64_t n)
+/* Append the source's events [first, first + n) to the /events columns. */
+static int append_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint64_t first,
+                       uint64_t n)
 {
     const struct iodfg_columns *src = iodfg_eventlog_columns(m->src);
-    for (int c = 0; c < STORE_C__N; c++) {
-        if (c == STORE_C_HANDLE && !src->handle) {
-            continue;
+    for (uint64_t done = 0; done < n;) {
+        uint32_t k = store_events_room(&w->ev);
+        k = n - done < k ? (uint32_t)(n - done) : k;
+        for (int c = 0; c < STORE_C__N; c++) {
+            void *to = store_events_slot(&w->ev, (enum store_col)c);
+            const char *plain = plain_source(src, (enum store_col)c);
+            if (plain) { // native columns are copied as they are
+                memcpy(to, plain + (first + done) * store_cols[c].size,
+                       (size_t)k * store_cols[c].size);
+            } else {
+                fill_column(w, m, (enum store_col)c, first + done, k, to);
+            }
         }
-        hid_t d = create_column(g, (enum store_col)c, n);
-        int rc = d < 0 ? -1 : 0;
-        const char *plain = plain_source(src, (enum store_col)c);
-        if (rc == 0 && n > 0 && plain) {
-            // Native columns go to the file as they are, in one write.
-            rc = write_slab(d, (enum store_col)c, 0, n,
-                            (const char *)plain + first * store_cols[c].size);
-        }
-        for (uint64_t done = 0; rc == 0 && !plain && done < n; done += STORE_CHUNK_ROWS) {
-            uint64_t count = n - done < STORE_CHUNK_ROWS ? n - done : STORE_CHUNK_ROWS;
-            fill_column(w, m, (enum store_col)c, first + done, count, w->buf);
-            rc = write_slab(d, (enum store_col)c, done, count, w->buf);
-        }
-        if (d >= 0 && H5Dclose(d) < 0) {
-            rc = -1;
-        }
-        if (rc) {
+        if (store_events_advance(&w->ev, k)) {
             return -1;
         }
+        done += k;
     }
+    return 0;
+}
+
+/* Remember case cs's row of /case_table (its strings are ours through m). */
+static int add_case_row(struct iodfg_store_writer *w, const struct wmaps *m,
+                        const struct iodfg_case_info *ci, uint64_t first, uint64_t n)
+{
+    if (w->ncases == w->crows_cap) {
+        uint32_t cap = w->crows_cap ? w->crows_cap * 2 : 64;
+        struct store_case_row *p = realloc(w->crows, (size_t)cap * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        w->crows = p;
+        w->crows_cap = cap;
+    }
+    struct store_case_row *r = &w->crows[w->ncases];
+    memset(r, 0, sizeof(*r));
+    r->name = m->smap[ci->name];
+    r->cid = m->smap[ci->cid];
+    r->host = m->smap[ci->host];
+    r->rid = m->smap[ci->rid];
+    r->source = m->smap[ci->source];
+    r->naming = (uint32_t)ci->naming;
+    r->clock = (uint32_t)ci->clock;
+    r->first = first;
+    r->rows = n;
+    r->lines = ci->lines;
+    r->bytes = ci->bytes;
+    memcpy(r->counts, ci->counts, sizeof(r->counts));
     return 0;
 }
 
@@ -551,9 +576,11 @@ static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint3
         snprintf(link, sizeof(link), "#%u", w->ncases);
     }
     hid_t g = H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT);
+    uint64_t first = w->ev.rows, n = off[cs + 1] - off[cs];
     int rc = -1;
-    if (g >= 0 && case_attrs(w, g, ci, m) == 0 &&
-        write_columns(w, g, m, off[cs], off[cs + 1] - off[cs]) == 0) {
+    if (g >= 0 && case_attrs(w, g, ci, m, first, n) == 0 && append_rows(w, m, off[cs], n) == 0 &&
+        (!w->case_views || store_events_views(g, first, n) == 0) &&
+        add_case_row(w, m, ci, first, n) == 0) {
         rc = 0;
     }
     if (g >= 0) {
@@ -563,7 +590,7 @@ static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint3
         return store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write case %s", link);
     }
     w->ncases++;
-    w->nevents += off[cs + 1] - off[cs];
+    w->nevents += n;
     return 0;
 }
 
@@ -731,6 +758,21 @@ static int write_tables(struct iodfg_store_writer *w)
     return rc;
 }
 
+/* /case_table: one row per case, in case order. */
+static int write_case_table(struct iodfg_store_writer *w)
+{
+    hid_t ft = store_case_type(1), mt = store_case_type(0);
+    int rc =
+        ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_CASE_TABLE, ft, mt, w->crows, w->ncases);
+    if (ft >= 0) {
+        H5Tclose(ft);
+    }
+    if (mt >= 0) {
+        H5Tclose(mt);
+    }
+    return rc;
+}
+
 static int write_root(struct iodfg_store_writer *w)
 {
     hid_t f = w->file;
@@ -746,12 +788,13 @@ static int write_root(struct iodfg_store_writer *w)
 int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
 {
     store_h5_quiet();
-    if (write_tables(w) || write_root(w)) {
+    if (store_events_finish(&w->ev) || write_case_table(w) || write_tables(w) || write_root(w)) {
         store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write the event log tables");
         goto fail;
     }
     H5Gclose(w->cases);
     w->cases = -1;
+    store_events_free(&w->ev);
     herr_t closed = H5Fclose(w->file);
     w->file = -1;
     if (closed < 0) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the HDF5 store: parse synthetic strace text, write it, load it back.
- * Usage: bench_store [EVENTS [FILE.h5]]  (default 2000000 events, a file in $TMPDIR, removed
- * afterwards unless FILE is given). Prints events/s for each step and bytes per event. Parsing
- * runs on one thread; loading is timed on one thread and with the default (one per core). */
+ * Usage: bench_store [EVENTS [FILE.h5|- [CASES]]]  (default 2000000 events in 64 cases, a file
+ * in $TMPDIR, removed afterwards unless FILE is given). Prints events/s for each step and bytes
+ * per event. Parsing runs on one thread; loading is timed on one thread and with the default
+ * (one per core). Many small cases (one per MPI rank) show what each case costs. */
 #include "config.h"
 
 #include <stdint.h>
@@ -18,7 +19,7 @@
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
 
-#define NCASES 64
+static int ncases = 64;
 
 static double now(void)
 {
@@ -69,7 +70,7 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     ++*(unsigned *)ctx;
 }
 
-static struct iodfg_eventlog *parse_all(char **texts, const size_t *lens, double *secs)
+static struct iodfg_eventlog *parse_all(char *const *texts, const size_t *lens, double *secs)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
@@ -78,7 +79,7 @@ static struct iodfg_eventlog *parse_all(char **texts, const size_t *lens, double
         die("log", NULL);
     }
     double t0 = now();
-    for (int c = 0; c < NCASES; c++) {
+    for (int c = 0; c < ncases; c++) {
         struct iodfg_case_info ci;
         memset(&ci, 0, sizeof(ci));
         struct iodfg_strace_result res;
@@ -131,16 +132,24 @@ int main(int argc, char **argv)
     uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000000;
     char path[4096];
     const char *tmp = getenv("TMPDIR");
-    if (argc > 2) {
+    ncases = argc > 3 ? atoi(argv[3]) : 64;
+    if (ncases < 1 || (uint64_t)ncases > n) {
+        fprintf(stderr, "bench_store: CASES must be between 1 and EVENTS\n");
+        return 2;
+    }
+    if (argc > 2 && strcmp(argv[2], "-") != 0) {
         snprintf(path, sizeof(path), "%s", argv[2]);
     } else {
         snprintf(path, sizeof(path), "%s/bench_store_%d.h5", tmp && *tmp ? tmp : "/tmp",
                  (int)getpid());
     }
-    char *texts[NCASES];
-    size_t lens[NCASES], bytes = 0;
-    for (int c = 0; c < NCASES; c++) {
-        uint64_t per = n / NCASES + ((uint64_t)c < n % NCASES);
+    char **texts = malloc((size_t)ncases * sizeof(*texts));
+    size_t *lens = malloc((size_t)ncases * sizeof(*lens)), bytes = 0;
+    if (!texts || !lens) {
+        die("texts", NULL);
+    }
+    for (int c = 0; c < ncases; c++) {
+        uint64_t per = n / (uint64_t)ncases + ((uint64_t)c < n % (uint64_t)ncases);
         texts[c] = make_trace(per, (uint64_t)c + 1, &lens[c]);
         bytes += lens[c];
     }
@@ -163,7 +172,7 @@ int main(int argc, char **argv)
         die("stat", NULL);
     }
     printf("events            %llu in %d cases (%.0f MB of strace -f -tt -T -y text)\n",
-           (unsigned long long)n, NCASES, (double)bytes / 1e6);
+           (unsigned long long)n, ncases, (double)bytes / 1e6);
     printf("parse text        %8.3f s  %7.2f M events/s  (one thread)\n", parse_s,
            (double)n / parse_s / 1e6);
     printf("write .h5         %8.3f s  %7.2f M events/s  (incl. fsync)\n", write_s,
@@ -178,10 +187,12 @@ int main(int argc, char **argv)
     printf("file              %llu bytes, %.1f bytes/event\n", (unsigned long long)st.st_size,
            (double)st.st_size / (double)n);
     printf("memory            %.1f bytes/event (all columns), %.1f (analysis)\n", mem_all, mem_ana);
-    for (int c = 0; c < NCASES; c++) {
+    for (int c = 0; c < ncases; c++) {
         free(texts[c]);
     }
-    if (argc <= 2) {
+    free(texts);
+    free(lens);
+    if (argc <= 2 || strcmp(argv[2], "-") == 0) {
         unlink(path);
     }
     return 0;

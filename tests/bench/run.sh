@@ -43,6 +43,10 @@ awk -v hb="$1" -v hm="$2" -v tb="$3" -v tm="$4" -v e="$events" 'BEGIN {
   printf "info on log.h5: %.3f s best, %.3f s median (%.1f M events/s)\n", hb, hm, e / hb / 1e6
   printf "info on traces: %.3f s best, %.3f s median (%.1f M events/s)\n", tb, tm, e / tb / 1e6
   printf "log is %.1fx faster (best), %.1fx (median)\n", tb / hb, tm / hm }'
+if [ -x "$BENCH_DIR/bench_store" ]; then
+  echo "--- bench_store, 1000 cases (one per MPI rank) of 2000 events"
+  "$BENCH_DIR/bench_store" 2000000 - 1000
+fi
 for b in bench_store bench_engine bench_metrics bench_tui; do
   if [ -x "$BENCH_DIR/$b" ]; then echo "--- $b"; "$BENCH_DIR/$b"; fi
 done

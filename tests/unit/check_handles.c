@@ -319,10 +319,13 @@ START_TEST(store_roundtrip)
         ck_assert_uint_eq(hc[i], want[i]);
     }
     iodfg_eventlog_free(back);
-    // without the handle column the table is still there
-    roundtrip(IODFG_COL_ANALYSIS, &back);
+    // without the handle column the table comes when asked for, and only then
+    roundtrip(IODFG_COL_ANALYSIS | IODFG_COL_HANDLE_TABLE, &back);
     ck_assert_ptr_null(iodfg_eventlog_columns(back)->handle);
     ck_assert_uint_eq(iodfg_eventlog_handle_count(back), 4);
+    iodfg_eventlog_free(back);
+    roundtrip(IODFG_COL_ANALYSIS, &back);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(back), 0);
     iodfg_eventlog_free(back);
 }
 END_TEST

@@ -677,13 +677,17 @@ START_TEST(load_truncated)
 }
 END_TEST
 
-/* File offset of a case's column dataset (contiguous). */
-static haddr_t table_offset(const char *path, const char *dset)
+/* File offset of the first chunk of an /events column (stored as it is). */
+static haddr_t chunk0_offset(const char *path, const char *dset)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     hid_t d = H5Dopen2(f, dset, H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
-    haddr_t addr = H5Dget_offset(d);
+    hsize_t off[1] = {0}, size = 0;
+    unsigned mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    ck_assert_int_ge(H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size), 0);
+    ck_assert_uint_eq(mask, 1); // deflate skipped: the bytes are the values
     ck_assert(addr != HADDR_UNDEF);
     H5Dclose(d);
     H5Fclose(f);
@@ -699,18 +703,18 @@ static void flip(char *buf, size_t at, size_t len)
 
 START_TEST(load_flipped_rows)
 {
-    struct iodfg_eventlog *log = random_log(3, 500, 9);
+    // Case 1's rows lie in the first chunk, which the writer stored as it is.
+    const uint32_t sizes[] = {100, 70000, 100};
+    struct iodfg_eventlog *log = sized_log(3, sizes, 0, 9);
     write_log(log, PATH);
     char name[64];
     snprintf(name, sizeof(name), "%s", str(log, iodfg_eventlog_case(log, 1)->name));
     iodfg_eventlog_free(log);
-    char dset[128];
-    snprintf(dset, sizeof(dset), "/cases/%s/key", name);
-    haddr_t at = table_offset(PATH, dset);
+    haddr_t at = chunk0_offset(PATH, "/events/key");
     size_t n;
     char *buf = slurp(PATH, &n);
-    ck_assert_uint_lt(at + 10 * 4, n);
-    flip(buf, at + 3 * 4, 4); // the key of row 3
+    ck_assert_uint_lt(at + 200 * 4, n);
+    flip(buf, at + (100 + 3) * 4, 4); // the key of case 1's row 3
     testutil_write_file(PATH, buf, n);
     free(buf);
     load_fails(PATH, IODFG_E_FORMAT, name);
@@ -777,6 +781,14 @@ START_TEST(load_foreign_hdf5)
     ck_assert_int_eq(err.code, IODFG_E_FORMAT);
 }
 END_TEST
+
+/* Copy a file of tests/data to PATH (to edit it). */
+static void copy_fixture(const char *name)
+{
+    char cmd[9000];
+    snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chmod u+w '%s'", testutil_data(name), PATH, PATH);
+    ck_assert_int_eq(system(cmd), 0);
+}
 
 /* Open the written file for editing with the HDF5 API. */
 static hid_t edit(void)
@@ -848,23 +860,85 @@ START_TEST(load_vlen_strings)
     iodfg_eventlog_free(log);
     hid_t f = edit();
     set_vlen_attr(f, ".", "format", "iodfg-eventlog");
-    set_vlen_attr(f, "cases/run_host1_7", "host", NODE);
+    H5Fclose(f);
+    log = load_ok(PATH, IODFG_COL_ALL);
+    ck_assert_str_eq(str(log, iodfg_eventlog_case(log, 0)->name), "run_host1_7");
+    iodfg_eventlog_free(log);
+    // Before 3.0 the case attributes were read too.
+    copy_fixture("store/v2_0.h5");
+    f = edit();
+    set_vlen_attr(f, "cases/fpp_node1_14745", "host", NODE);
     H5Fclose(f);
     log = load_ok(PATH, IODFG_COL_ALL);
     ck_assert_str_eq(str(log, iodfg_eventlog_case(log, 0)->host), NODE);
-    ck_assert_str_eq(str(log, iodfg_eventlog_case(log, 0)->name), "run_host1_7");
+    ck_assert_str_eq(str(log, iodfg_eventlog_case(log, 0)->name), "fpp_node1_14745");
     iodfg_eventlog_free(log);
 }
 END_TEST
 
-/* Rewrite column `member` of row `row` of case group `cs` with v. */
+/* The row of /events where case group cs starts (its `first` attribute, 3.0). */
+static hsize_t case_first(hid_t f, const char *cs)
+{
+    char name[256];
+    snprintf(name, sizeof(name), "/cases/%s", cs);
+    hid_t a = H5Aopen_by_name(f, name, "first", H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert_int_ge(a, 0);
+    uint64_t first = 0;
+    ck_assert_int_ge(H5Aread(a, H5T_NATIVE_UINT64, &first), 0);
+    H5Aclose(a);
+    return first;
+}
+
+/* Set value `row` of /events/<member> to v in the chunk as it is stored: a whole chunk the
+ * writer stored unfiltered stays so (an H5Dwrite would deflate it, and the loader would then
+ * read the column through HDF5 instead of the raw path under test). 0 when the row lies in
+ * such a chunk. */
+static int poke_raw_chunk(hid_t d, hsize_t row, int64_t v)
+{
+    hid_t dcpl = H5Dget_create_plist(d);
+    hsize_t chunk[1] = {0};
+    int chunked = H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, chunk) == 1;
+    H5Pclose(dcpl);
+    hsize_t off[1] = {chunked ? row / chunk[0] * chunk[0] : 0};
+    unsigned mask = 0;
+    haddr_t addr;
+    hsize_t size = 0;
+    if (!chunked || H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size) < 0 || mask != 1) {
+        return -1;
+    }
+    hid_t t = H5Dget_type(d);
+    size_t esz = H5Tget_size(t);
+    char *buf = malloc(size);
+    uint32_t filters = 0;
+    ck_assert_int_ge(H5Dread_chunk(d, H5P_DEFAULT, off, &filters, buf), 0);
+    char val[8];
+    memcpy(val, &v, sizeof(v));
+    ck_assert_int_ge(H5Tconvert(H5T_NATIVE_INT64, t, 1, val, NULL, H5P_DEFAULT), 0);
+    memcpy(buf + (row - off[0]) * esz, val, esz);
+    ck_assert_int_ge(H5Dwrite_chunk(d, H5P_DEFAULT, filters, off, size, buf), 0);
+    free(buf);
+    H5Tclose(t);
+    return 0;
+}
+
+/* Rewrite column `member` of row `row` of case group `cs` with v: in the case's dataset (2.0),
+ * else in its rows of /events (3.0). */
 static void poke_row(const char *cs, hsize_t row, const char *member, int64_t v)
 {
     hid_t f = edit();
     char name[256];
     snprintf(name, sizeof(name), "/cases/%s/%s", cs, member);
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0) {
+        row += case_first(f, cs);
+        snprintf(name, sizeof(name), "/events/%s", member);
+    }
     hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
+    if (poke_raw_chunk(d, row, v) == 0) {
+        H5Dclose(d);
+        H5Fclose(f);
+        return;
+    }
     hid_t t = H5Tcopy(H5T_NATIVE_INT64);
     hid_t fsp = H5Dget_space(d);
     hsize_t one[1] = {1}, start[1] = {row};
@@ -926,6 +1000,26 @@ START_TEST(load_bad_ids)
 }
 END_TEST
 
+/* Set member `member` (an unsigned integer) of row `row` of /case_table to v. */
+static void poke_case_table(hsize_t row, const char *member, uint64_t v)
+{
+    hid_t f = edit();
+    hid_t d = H5Dopen2(f, "/case_table", H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(uint64_t));
+    H5Tinsert(t, member, 0, H5T_NATIVE_UINT64);
+    hid_t fsp = H5Dget_space(d);
+    hsize_t one[1] = {1}, start[1] = {row};
+    H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, one, NULL);
+    hid_t msp = H5Screate_simple(1, one, NULL);
+    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &v), 0);
+    H5Sclose(msp);
+    H5Sclose(fsp);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
 START_TEST(load_bad_tables)
 {
     struct iodfg_eventlog *log = strace_log();
@@ -965,12 +1059,36 @@ START_TEST(load_bad_tables)
     H5Fclose(f);
     load_fails(PATH, IODFG_E_FORMAT, "do not match");
 
-    // A case without its name.
+    // The case table: missing, damaged, or not one row per case group.
     ck_assert_int_eq(system(copy), 0);
     f = edit();
-    ck_assert_int_ge(H5Adelete_by_name(f, "/cases/run_host1_7", "name", H5P_DEFAULT), 0);
+    ck_assert_int_ge(H5Ldelete(f, "/case_table", H5P_DEFAULT), 0);
     H5Fclose(f);
-    load_fails(PATH, IODFG_E_FORMAT, "attribute name is missing");
+    load_fails(PATH, IODFG_E_FORMAT, "table case_table is missing");
+    ck_assert_int_eq(system(copy), 0);
+    poke_case_table(1, "first", 0);
+    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 1: its rows do not follow");
+    ck_assert_int_eq(system(copy), 0);
+    poke_case_table(0, "host", 99999);
+    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 0: string id out of range");
+    ck_assert_int_eq(system(copy), 0);
+    poke_case_table(2, "clock", 9);
+    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 2: naming or clock out of range");
+    ck_assert_int_eq(system(copy), 0);
+    poke_case_table(0, "rows", 1);
+    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 1: its rows do not follow");
+    ck_assert_int_eq(system(copy), 0);
+    f = edit();
+    ck_assert_int_ge(H5Ldelete(f, "/cases/run_host1_7", H5P_DEFAULT), 0);
+    H5Fclose(f);
+    load_fails(PATH, IODFG_E_FORMAT, "case_table has 3 rows for 2 case groups");
+
+    // Before 3.0, a case without its name.
+    copy_fixture("store/v2_0.h5");
+    f = edit();
+    ck_assert_int_ge(H5Adelete_by_name(f, "/cases/fpp_node1_14746", "name", H5P_DEFAULT), 0);
+    H5Fclose(f);
+    load_fails(PATH, IODFG_E_FORMAT, "case 1: attribute name is missing");
 }
 END_TEST
 
@@ -1024,12 +1142,39 @@ START_TEST(read_minor_1)
         }
     }
     ck_assert_uint_gt(with_handle, 300);
-    // Written again (as 2.0) it reads back the same.
+    // Written again (as 3.0) it reads back the same.
     write_log(old, PATH);
     struct iodfg_eventlog *back = load_ok(PATH, IODFG_COL_ALL);
     same_log(old, back, IODFG_COL_ALL);
     ck_assert(memcmp(c->handle, iodfg_eventlog_columns(back)->handle, 352 * 4) == 0);
     same_handles(old, back);
+    iodfg_eventlog_free(back);
+    iodfg_eventlog_free(old);
+}
+END_TEST
+
+START_TEST(read_version_2)
+{
+    // Written by the 2.0 writer (a dataset per column in each case group) from the same traces.
+    struct iodfg_eventlog *old = load_ok(testutil_data("store/v2_0.h5"), IODFG_COL_ALL);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(old), 16);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(old), 352);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(old), 48);
+    ck_assert_str_eq(str(old, iodfg_eventlog_case(old, 15)->name), "ssfpio_node1_14764");
+    ck_assert_uint_eq(iodfg_eventlog_case(old, 0)->counts[IODFG_COUNT_EXITS], 1);
+    // Threads and column masks read it as they read 3.0 files.
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        struct iodfg_eventlog *back =
+            load_threads(testutil_data("store/v2_0.h5"), IODFG_COL_ANALYSIS, threads);
+        same_log(old, back, IODFG_COL_ANALYSIS);
+        iodfg_eventlog_free(back);
+    }
+    write_log(old, PATH);
+    struct iodfg_eventlog *back = load_ok(PATH, IODFG_COL_ALL);
+    same_log(old, back, IODFG_COL_ALL);
+    same_handles(old, back);
+    ck_assert(memcmp(iodfg_eventlog_columns(old)->handle, iodfg_eventlog_columns(back)->handle,
+                     352 * 4) == 0);
     iodfg_eventlog_free(back);
     iodfg_eventlog_free(old);
 }
@@ -1063,28 +1208,41 @@ static hid_t old_row_type(void)
     return t;
 }
 
-/* Read a whole column of a case as int64 (HDF5 converts). n rows; malloc'd. */
-static int64_t *column_i64(hid_t g, const char *name, hsize_t *n)
+/* Read rows [first, first + n) of a column as int64 (HDF5 converts); n = UINT64_MAX for all
+ * of it (then set to the count). malloc'd. */
+static int64_t *column_i64(hid_t loc, const char *name, hsize_t first, hsize_t *n)
 {
-    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
     hid_t sp = H5Dget_space(d);
-    ck_assert_int_eq(H5Sget_simple_extent_dims(sp, n, NULL), 1);
+    hsize_t all;
+    ck_assert_int_eq(H5Sget_simple_extent_dims(sp, &all, NULL), 1);
+    if (*n == UINT64_MAX) {
+        *n = all - first;
+    }
     int64_t *v = malloc((*n ? *n : 1) * sizeof(*v));
-    ck_assert(*n == 0 || H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    if (*n > 0) {
+        hsize_t start[1] = {first}, count[1] = {*n};
+        H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, count, NULL);
+        hid_t msp = H5Screate_simple(1, count, NULL);
+        ck_assert(H5Dread(d, H5T_NATIVE_INT64, msp, sp, H5P_DEFAULT, v) >= 0);
+        H5Sclose(msp);
+    }
     H5Sclose(sp);
     H5Dclose(d);
     return v;
 }
 
-/* Turn every case of the file at PATH into the 1.1 layout: an `events` table (chunked past
- * 65536 rows, as the 1.1 writer did) in place of the column datasets; version 1.1. */
+/* Turn the file at PATH into the 1.1 layout: each case's rows of /events as an `events` table
+ * in its group (chunked past 65536 rows, as the 1.1 writer did), the handle column beside it;
+ * no /events or /case_table; version 1.1. */
 static void to_compound(void)
 {
     static const char *const cols[] = {"pid",  "call",   "start", "dur", "fp", "key",
                                        "size", "offset", "req",   "fd",  "err"};
     hid_t f = edit();
     hid_t cases = H5Gopen2(f, "cases", H5P_DEFAULT);
+    hid_t events = H5Gopen2(f, "events", H5P_DEFAULT);
     H5G_info_t gi;
     ck_assert_int_ge(H5Gget_info(cases, &gi), 0);
     hid_t ft = old_row_type();
@@ -1092,11 +1250,33 @@ static void to_compound(void)
         hid_t g = H5Oopen_by_idx(cases, ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, H5P_DEFAULT);
         ck_assert_int_ge(g, 0);
         int64_t *v[11];
-        hsize_t n = 0;
+        hsize_t first = 0, n = 0;
+        hid_t a = H5Aopen(g, "first", H5P_DEFAULT);
+        ck_assert_int_ge(H5Aread(a, H5T_NATIVE_UINT64, &first), 0);
+        H5Aclose(a);
+        a = H5Aopen(g, "rows", H5P_DEFAULT);
+        ck_assert_int_ge(H5Aread(a, H5T_NATIVE_UINT64, &n), 0);
+        H5Aclose(a);
         for (int c = 0; c < 11; c++) {
-            v[c] = column_i64(g, cols[c], &n);
-            ck_assert_int_ge(H5Ldelete(g, cols[c], H5P_DEFAULT), 0);
+            hsize_t m = n;
+            v[c] = column_i64(events, cols[c], first, &m);
         }
+        hsize_t hn = n;
+        int64_t *hv = column_i64(events, "handle", first, &hn);
+        uint32_t *h32 = malloc((n ? n : 1) * sizeof(*h32));
+        for (hsize_t j = 0; j < n; j++) {
+            h32[j] = (uint32_t)hv[j];
+        }
+        hsize_t hdims[1] = {n};
+        hid_t hsp = H5Screate_simple(1, hdims, NULL);
+        hid_t hd =
+            H5Dcreate2(g, "handle", H5T_STD_U32LE, hsp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        ck_assert(n == 0 ||
+                  H5Dwrite(hd, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h32) >= 0);
+        H5Dclose(hd);
+        H5Sclose(hsp);
+        free(h32);
+        free(hv);
         struct old_row *rows = calloc(n ? n : 1, sizeof(*rows));
         for (hsize_t j = 0; j < n; j++) {
             rows[j] =
@@ -1123,7 +1303,10 @@ static void to_compound(void)
         H5Oclose(g);
     }
     H5Tclose(ft);
+    H5Gclose(events);
     H5Gclose(cases);
+    ck_assert_int_ge(H5Ldelete(f, "events", H5P_DEFAULT), 0);
+    ck_assert_int_ge(H5Ldelete(f, "case_table", H5P_DEFAULT), 0);
     set_u32_attr(f, "version", 1);
     set_u32_attr(f, "minor", 1);
     H5Fclose(f);
@@ -1131,14 +1314,14 @@ static void to_compound(void)
 
 START_TEST(read_compound_layout)
 {
-    // The 1.1 layout made from a 2.0 file: chunked, contiguous and empty tables.
+    // The 1.1 layout made from a 3.0 file: chunked, contiguous and empty tables.
     const uint32_t sizes[] = {140001, 3, 0, 65536};
     struct iodfg_eventlog *log = sized_log(4, sizes, 0, 77);
     write_log(log, PATH);
     to_compound();
     hid_t f = H5Fopen(PATH, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert(exists_link(f, "/cases/job0_node0_0/events"));
-    ck_assert(!exists_link(f, "/cases/job0_node0_0/key"));
+    ck_assert(!exists_link(f, "/events"));
     H5Fclose(f);
     const unsigned masks[] = {IODFG_COL_ALL, IODFG_COL_ANALYSIS, IODFG_COL_KEY};
     for (size_t m = 0; m < 3; m++) {
@@ -1153,17 +1336,17 @@ START_TEST(read_compound_layout)
 }
 END_TEST
 
-/* Replace column `col` of case group `cs` by a dataset of type ftype (chunk rows per chunk, 0
- * for contiguous; deflate level, 0 for none) holding the same values. */
-static void rewrite_column(const char *cs, const char *col, hid_t ftype, hsize_t chunk,
+/* Replace column `col` of group `group` (/events, or a 2.0 case group) by a dataset of type
+ * ftype (chunk rows per chunk, 0 for contiguous; deflate level, 0 for none) holding the same
+ * values. */
+static void rewrite_column(const char *group, const char *col, hid_t ftype, hsize_t chunk,
                            unsigned deflate)
 {
     hid_t f = edit();
-    hid_t g = H5Gopen2(f, "cases", H5P_DEFAULT);
-    hid_t c = H5Gopen2(g, cs, H5P_DEFAULT);
+    hid_t c = H5Gopen2(f, group, H5P_DEFAULT);
     ck_assert_int_ge(c, 0);
-    hsize_t n = 0;
-    int64_t *v = column_i64(c, col, &n);
+    hsize_t n = UINT64_MAX;
+    int64_t *v = column_i64(c, col, 0, &n);
     ck_assert_int_ge(H5Ldelete(c, col, H5P_DEFAULT), 0);
     hsize_t dims[1] = {n}, ch[1] = {chunk};
     hid_t sp = H5Screate_simple(1, dims, NULL);
@@ -1182,26 +1365,32 @@ static void rewrite_column(const char *cs, const char *col, hid_t ftype, hsize_t
     H5Sclose(sp);
     free(v);
     H5Gclose(c);
-    H5Gclose(g);
     H5Fclose(f);
 }
 
 START_TEST(read_converted_columns)
 {
     // Columns HDF5 must convert or decode (foreign byte order, other widths, chunked,
-    // compressed) load the same as raw ones, also beside raw cases read by other threads.
-    const uint32_t sizes[] = {3000, 2500, 4000, 1, 3500};
+    // compressed) load the same as raw ones (contiguous columns are raw too).
+    const uint32_t sizes[] = {3000, 2500, 70000, 1, 3500};
     struct iodfg_eventlog *log = sized_log(5, sizes, 0, 5);
     write_log(log, PATH);
-    rewrite_column("job0_node0_0", "start", H5T_STD_I64BE, 0, 0);
-    rewrite_column("job0_node0_0", "key", H5T_STD_U32BE, 0, 0);
-    rewrite_column("job1_node1_1", "pid", H5T_STD_I64LE, 0, 0);
-    rewrite_column("job1_node1_1", "err", H5T_STD_U64LE, 0, 0);
-    rewrite_column("job2_node2_2", "dur", H5T_STD_I64LE, 700, 1);
-    rewrite_column("job2_node2_2", "call", H5T_STD_U32LE, 1000, 6);
-    rewrite_column("job2_node2_2", "handle", H5T_STD_U32LE, 333, 0);
-    rewrite_column("job3_node0_3", "fd", H5T_STD_I32BE, 1, 0);
     const unsigned masks[] = {IODFG_COL_ALL, IODFG_COL_ANALYSIS, IODFG_COL_ERR | IODFG_COL_FD};
+    rewrite_column("events", "offset", H5T_STD_I64LE, 0, 0);
+    rewrite_column("events", "req", H5T_STD_I64LE, 1000, 0);
+    for (size_t m = 0; m < 3; m++) {
+        struct iodfg_eventlog *back = load_threads(PATH, masks[m], 2);
+        same_log(log, back, masks[m]);
+        iodfg_eventlog_free(back);
+    }
+    rewrite_column("events", "start", H5T_STD_I64BE, 0, 0);
+    rewrite_column("events", "key", H5T_STD_U32BE, 0, 0);
+    rewrite_column("events", "pid", H5T_STD_I64LE, 0, 0);
+    rewrite_column("events", "err", H5T_STD_U64LE, 0, 0);
+    rewrite_column("events", "dur", H5T_STD_I64LE, 700, 1);
+    rewrite_column("events", "call", H5T_STD_U32LE, 1000, 6);
+    rewrite_column("events", "handle", H5T_STD_U32LE, 333, 0);
+    rewrite_column("events", "fd", H5T_STD_I32BE, 7, 0);
     for (unsigned threads = 1; threads <= 3; threads++) {
         for (size_t m = 0; m < 3; m++) {
             struct iodfg_eventlog *back = load_threads(PATH, masks[m], threads);
@@ -1213,6 +1402,21 @@ START_TEST(read_converted_columns)
     poke_row("job2_node2_2", 1234, "call", 0);
     load_fails(PATH, IODFG_E_FORMAT, "job2_node2_2, row 1234: call/fp do not match the key");
     iodfg_eventlog_free(log);
+
+    // 2.0 files: a case's columns converted, beside raw cases read by other threads.
+    copy_fixture("store/v2_0.h5");
+    struct iodfg_eventlog *v2 = load_ok(PATH, IODFG_COL_ALL);
+    rewrite_column("cases/fpp_node1_14745", "start", H5T_STD_I64BE, 0, 0);
+    rewrite_column("cases/fpp_node1_14746", "key", H5T_STD_U32LE, 7, 3);
+    rewrite_column("cases/fpp_node1_14746", "handle", H5T_STD_U64LE, 0, 0);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        struct iodfg_eventlog *back = load_threads(PATH, IODFG_COL_ALL, threads);
+        same_log(v2, back, IODFG_COL_ALL);
+        iodfg_eventlog_free(back);
+    }
+    poke_row("fpp_node1_14746", 5, "call", 0);
+    load_fails(PATH, IODFG_E_FORMAT, "fpp_node1_14746, row 5: call/fp do not match the key");
+    iodfg_eventlog_free(v2);
 }
 END_TEST
 
@@ -1299,6 +1503,42 @@ START_TEST(threads_agree)
 }
 END_TEST
 
+START_TEST(small_cases_read_together)
+{
+    // Many small cases (one per MPI rank) are read several at a time; damage is still named
+    // by its case and row, the first in file order whatever the threads.
+    uint32_t sizes[300];
+    for (uint32_t c = 0; c < 300; c++) {
+        sizes[c] = c % 50 == 7 ? 0 : 6 + c * 37 % 900;
+    }
+    struct iodfg_eventlog *log = sized_log(300, sizes, 0, 31);
+    write_log(log, PATH);
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        const unsigned masks[] = {IODFG_COL_ALL, IODFG_COL_ANALYSIS, IODFG_COL_FD};
+        struct iodfg_eventlog *back = load_threads(PATH, masks[threads - 1], threads);
+        same_log(log, back, masks[threads - 1]);
+        iodfg_eventlog_free(back);
+    }
+    char c137[64], c250[64];
+    snprintf(c137, sizeof(c137), "%s", str(log, iodfg_eventlog_case(log, 137)->name));
+    snprintf(c250, sizeof(c250), "%s", str(log, iodfg_eventlog_case(log, 250)->name));
+    poke_row(c250, 1, "key", 1u << 30);
+    poke_row(c137, 5, "start", -1);
+    poke_row(c137, 4, "err", 1u << 30);
+    char want[128];
+    snprintf(want, sizeof(want), "%s, row 4: err string id out of range", c137);
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        ck_assert_ptr_null(
+            iodfg_store_load_threads(PATH, IODFG_COL_ANALYSIS, threads, NULL, NULL, &err));
+        no_open_objects();
+        ck_assert_msg(strstr(err.msg, want) != NULL, "%u threads: %s", threads, err.msg);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(load_bad_columns)
 {
     struct iodfg_eventlog *log = strace_log();
@@ -1312,14 +1552,14 @@ START_TEST(load_bad_columns)
 
     // A column missing, even one not asked for (it is checked).
     hid_t f = edit();
-    ck_assert_int_ge(H5Ldelete(f, "/cases/run_host1_7/err", H5P_DEFAULT), 0);
+    ck_assert_int_ge(H5Ldelete(f, "/events/err", H5P_DEFAULT), 0);
     H5Fclose(f);
-    load_fails(PATH, IODFG_E_FORMAT, "column err is missing");
+    load_fails(PATH, IODFG_E_FORMAT, "column events/err is missing");
 
     // A column of another length.
     ck_assert_int_eq(system(copy), 0);
     f = edit();
-    hid_t g = H5Gopen2(f, "/cases/run_host1_7", H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, "/events", H5P_DEFAULT);
     ck_assert_int_ge(H5Ldelete(g, "dur", H5P_DEFAULT), 0);
     hsize_t dims[1] = {4};
     hid_t sp = H5Screate_simple(1, dims, NULL);
@@ -1337,16 +1577,17 @@ START_TEST(load_bad_columns)
     H5Sclose(sp);
     H5Gclose(g);
     H5Fclose(f);
-    load_fails(PATH, IODFG_E_FORMAT, "column dur is not a valid integer column");
+    load_fails(PATH, IODFG_E_FORMAT, "column events/dur has 4 rows, the cases 8");
     // Columns neither asked for nor checked are not read at all.
     iodfg_eventlog_free(load_ok(PATH, IODFG_COL_START));
     struct iodfg_error err;
     iodfg_error_clear(&err);
     ck_assert_ptr_null(iodfg_store_load(PATH, IODFG_COL_SIZE, NULL, NULL, &err));
-    ck_assert_ptr_nonnull(strstr(err.msg, "column size is not a valid integer column"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "column events/size is not a valid integer column"));
 
     // A handle row naming a case that does not exist, also when the table is read while
-    // other threads read columns (no handle column asked for).
+    // other threads read columns (the table asked for without the handle column); a load that
+    // asks for neither does not read it.
     ck_assert_int_eq(system(copy), 0);
     f = edit();
     d = H5Dopen2(f, "/handles", H5P_DEFAULT);
@@ -1367,12 +1608,13 @@ START_TEST(load_bad_columns)
     load_fails(PATH, IODFG_E_FORMAT, "handle 2: case out of range");
     for (unsigned threads = 1; threads <= 2; threads++) {
         iodfg_error_clear(&err);
-        ck_assert_ptr_null(
-            iodfg_store_load_threads(PATH, IODFG_COL_ANALYSIS, threads, NULL, NULL, &err));
+        ck_assert_ptr_null(iodfg_store_load_threads(
+            PATH, IODFG_COL_ANALYSIS | IODFG_COL_HANDLE_TABLE, threads, NULL, NULL, &err));
         no_open_objects();
         ck_assert_ptr_nonnull(strstr(err.msg, "handle 2: case out of range"));
         ck_assert_str_eq(err.where, PATH);
     }
+    iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ANALYSIS));
 
     // A handle id past the table, or of another case.
     ck_assert_int_eq(system(copy), 0);
@@ -1457,6 +1699,8 @@ static Suite *store_suite(void)
     tcase_add_test(tc, stat_and_progress);
     tcase_add_test(tc, doc_h5py_example);
     tcase_add_test(tc, read_minor_1);
+    tcase_add_test(tc, read_version_2);
+    tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);
     tcase_add_test(tc, read_repacked);

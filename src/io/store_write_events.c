@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* HDF5 store, writing side: the /events columns (3.0). Rows are gathered in one chunk-sized
+ * buffer per column and written as whole chunks with H5Dwrite_chunk, as they are (no
+ * conversion, no chunk cache, the deflate filter marked as skipped), so that a loader can read
+ * them with pread. The last, partial chunk goes through H5Dwrite and is deflated: its padding
+ * then costs nothing. On request each case group gets a virtual view of its rows of every
+ * column. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "store_priv.h"
+#include "store_write_priv.h"
+
+/* The file is little-endian; a big-endian host swaps each chunk before writing it. */
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static void to_little_endian(void *buf, size_t n, unsigned size)
+{
+    if (host_is_little_endian() || size == 1) {
+        return;
+    }
+    unsigned char *p = buf;
+    for (size_t i = 0; i < n; i++, p += size) {
+        for (unsigned a = 0, b = size - 1; a < b; a++, b--) {
+            unsigned char t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+    }
+}
+
+/* An empty, extendible 1-D dataset of column c, chunked in STORE_EVENT_CHUNK_ROWS rows, with
+ * the deflate filter (applied to the last chunk only). */
+static hid_t create_event_column(hid_t g, enum store_col c)
+{
+    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {STORE_EVENT_CHUNK_ROWS};
+    hid_t sp = H5Screate_simple(1, dims, maxdims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t d = -1;
+    if (sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_deflate(dcpl, 1) >= 0 &&
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) >= 0) {
+        d = H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), sp, H5P_DEFAULT, dcpl,
+                       H5P_DEFAULT);
+    }
+    if (dcpl >= 0) {
+        H5Pclose(dcpl);
+    }
+    if (sp >= 0) {
+        H5Sclose(sp);
+    }
+    return d;
+}
+
+void store_events_init(struct store_events *ev)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->group = -1;
+    for (int c = 0; c < STORE_C__N; c++) {
+        ev->d[c] = -1;
+    }
+}
+
+int store_events_create(struct store_events *ev, hid_t file)
+{
+    ev->group = H5Gcreate2(file, STORE_EVENT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (ev->group < 0) {
+        return -1;
+    }
+    for (int c = 0; c < STORE_C__N; c++) {
+        ev->buf[c] = malloc((size_t)STORE_EVENT_CHUNK_ROWS * store_cols[c].size);
+        ev->d[c] = create_event_column(ev->group, (enum store_col)c);
+        if (!ev->buf[c] || ev->d[c] < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void store_events_free(struct store_events *ev)
+{
+    for (int c = 0; c < STORE_C__N; c++) {
+        if (ev->d[c] >= 0) {
+            H5Dclose(ev->d[c]);
+        }
+        ev->d[c] = -1;
+        free(ev->buf[c]);
+        ev->buf[c] = NULL;
+    }
+    if (ev->group >= 0) {
+        H5Gclose(ev->group);
+    }
+    ev->group = -1;
+}
+
+/* Write the full buffers as chunk number ev->chunks, unfiltered (filter mask 1: deflate
+ * skipped). */
+static int flush_chunk(struct store_events *ev)
+{
+    hsize_t dims[1] = {((hsize_t)ev->chunks + 1) * STORE_EVENT_CHUNK_ROWS};
+    hsize_t offset[1] = {(hsize_t)ev->chunks * STORE_EVENT_CHUNK_ROWS};
+    for (int c = 0; c < STORE_C__N; c++) {
+        size_t size = store_cols[c].size;
+        to_little_endian(ev->buf[c], STORE_EVENT_CHUNK_ROWS, store_cols[c].size);
+        if (H5Dset_extent(ev->d[c], dims) < 0 ||
+            H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, 1, offset, (size_t)STORE_EVENT_CHUNK_ROWS * size,
+                           ev->buf[c]) < 0) {
+            return -1;
+        }
+    }
+    ev->chunks++;
+    ev->fill = 0;
+    return 0;
+}
+
+uint32_t store_events_room(const struct store_events *ev)
+{
+    return STORE_EVENT_CHUNK_ROWS - ev->fill;
+}
+
+void *store_events_slot(const struct store_events *ev, enum store_col c)
+{
+    return (char *)ev->buf[c] + (size_t)ev->fill * store_cols[c].size;
+}
+
+int store_events_advance(struct store_events *ev, uint32_t n)
+{
+    ev->fill += n;
+    ev->rows += n;
+    return ev->fill == STORE_EVENT_CHUNK_ROWS ? flush_chunk(ev) : 0;
+}
+
+/* The buffered rows of column c, the last chunk's, through H5Dwrite (deflated). */
+static int write_tail(struct store_events *ev, int c)
+{
+    hid_t fsp = H5Dget_space(ev->d[c]);
+    hsize_t start[1] = {ev->rows - ev->fill}, count[1] = {ev->fill};
+    hid_t msp = H5Screate_simple(1, count, NULL);
+    int rc = fsp < 0 || msp < 0 ||
+                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+                     H5Dwrite(ev->d[c], store_col_type((enum store_col)c, 0), msp, fsp, H5P_DEFAULT,
+                              ev->buf[c]) < 0
+                 ? -1
+                 : 0;
+    if (msp >= 0) {
+        H5Sclose(msp);
+    }
+    if (fsp >= 0) {
+        H5Sclose(fsp);
+    }
+    return rc;
+}
+
+int store_events_finish(struct store_events *ev)
+{
+    hsize_t dims[1] = {ev->rows};
+    for (int c = 0; c < STORE_C__N; c++) {
+        if (H5Dset_extent(ev->d[c], dims) < 0 || (ev->fill > 0 && write_tail(ev, c))) {
+            return -1;
+        }
+    }
+    ev->fill = 0;
+    return 0;
+}
+
+/* Case group g's dataset of column c: a virtual view of rows [first, first + n) of
+ * /events/<c> (a plain empty dataset for an empty case: a view needs a selection). */
+static int create_view(hid_t g, enum store_col c, uint64_t first, uint64_t n)
+{
+    hsize_t dims[1] = {n}, src_dims[1] = {first + n}, src_max[1] = {H5S_UNLIMITED};
+    hsize_t start[1] = {first}, count[1] = {n};
+    hid_t vsp = H5Screate_simple(1, dims, NULL);
+    hid_t ssp = n ? H5Screate_simple(1, src_dims, src_max) : -1;
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    char src[64];
+    snprintf(src, sizeof(src), "/%s/%s", STORE_EVENT_GROUP, store_cols[c].name);
+    int ok = vsp >= 0 && dcpl >= 0 &&
+             (n == 0 || (ssp >= 0 &&
+                         H5Sselect_hyperslab(ssp, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+                         H5Pset_virtual(dcpl, vsp, ".", src, ssp) >= 0));
+    hid_t d = ok ? H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), vsp, H5P_DEFAULT, dcpl,
+                              H5P_DEFAULT)
+                 : -1;
+    if (d >= 0) {
+        H5Dclose(d);
+    }
+    if (dcpl >= 0) {
+        H5Pclose(dcpl);
+    }
+    if (ssp >= 0) {
+        H5Sclose(ssp);
+    }
+    if (vsp >= 0) {
+        H5Sclose(vsp);
+    }
+    return d >= 0 ? 0 : -1;
+}
+
+int store_events_views(hid_t g, uint64_t first, uint64_t n)
+{
+    for (int c = 0; c < STORE_C__N; c++) {
+        if (create_view(g, (enum store_col)c, first, n)) {
+            return -1;
+        }
+    }
+    return 0;
+}
