@@ -90,8 +90,8 @@ static void copy_group(pcre2_match_data *md, const char *group, char *out, size_
     }
 }
 
-int iodfg_casename_apply(const struct iodfg_casename *cn, const char *path, char *name,
-                         char *cid, char *host, char *rid, size_t size)
+int iodfg_casename_apply(const struct iodfg_casename *cn, const char *path, char *name, char *cid,
+                         char *host, char *rid, size_t size)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

@@ -63,8 +63,8 @@ static int is_trace_name(const char *name, const struct iodfg_casename *names)
     return iodfg_casename_apply(names, name, a, b, c, d, sizeof(a));
 }
 
-static int scan_dir(struct list *l, const char *dir, const struct iodfg_casename *names,
-                    int depth, struct iodfg_error *err)
+static int scan_dir(struct list *l, const char *dir, const struct iodfg_casename *names, int depth,
+                    struct iodfg_error *err)
 {
     if (depth > 32) {
         return 0; // deeper trees are almost certainly a symlink loop

@@ -120,6 +120,9 @@ hid_t store_col_type(enum store_col c, int file);
 hid_t store_handle_type(int file);
 /* The same for struct store_case_row (rows of /case_table). */
 hid_t store_case_type(int file);
+/* Read (write = 0) or write values [first, first + n) of 1-D dataset d as memory type mtype
+ * from or into buf. 0, or -1 (HDF5's error stack says why). */
+int store_h5_rows(hid_t d, hid_t mtype, uint64_t first, uint64_t n, void *buf, int write);
 #endif
 
 #endif

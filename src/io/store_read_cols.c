@@ -130,21 +130,8 @@ static int source_read(struct source *s, int c, uint64_t row, uint64_t n, void *
         }
         return 0;
     }
-    hid_t fsp = H5Dget_space(s->ids[c]);
-    hsize_t start[1] = {s->p->first + row}, count[1] = {n};
-    hid_t msp = H5Screate_simple(1, count, NULL);
-    int rc = fsp < 0 || msp < 0 ||
-                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-                     H5Dread(s->ids[c], store_col_type((enum store_col)c, 0), msp, fsp, H5P_DEFAULT,
-                             buf) < 0
-                 ? -1
-                 : 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
+    int rc = store_h5_rows(s->ids[c], store_col_type((enum store_col)c, 0), s->p->first + row, n,
+                           buf, 0);
     if (rc) {
         store_h5_error(s->err, IODFG_E_FORMAT, s->L->r->path, "case %s: cannot read column %s",
                        store_case_name(s->L, s->cs), store_cols[c].name);

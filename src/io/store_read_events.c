@@ -46,24 +46,15 @@ int store_load_case_table(struct reader *r, uint64_t *total)
         return store_damaged(r, ex == 0 ? "table %s is missing" : "cannot find table %s",
                              STORE_CASE_TABLE);
     }
-    hid_t d = H5Dopen2(r->file, STORE_CASE_TABLE, H5P_DEFAULT);
-    hid_t t = d < 0 ? -1 : H5Dget_type(d);
-    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
-    hid_t mt = store_case_type(0);
-    hsize_t dims[1] = {0};
-    struct store_case_row *rows = NULL;
-    int rc = -1;
-    if (t >= 0 && sp >= 0 && mt >= 0 && H5Tget_class(t) == H5T_COMPOUND &&
-        H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1) {
-        if (dims[0] != r->ncases) {
-            rc = store_damaged(r, "%s has %llu rows for %u case groups", STORE_CASE_TABLE,
-                               (unsigned long long)dims[0], r->ncases);
-        } else if (!(rows = calloc((size_t)r->ncases + 1, sizeof(*rows)))) {
-            rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
-        } else if (store_read_whole(r, d, mt, sizeof(*rows), dims[0], rows) == 0) {
-            rc = 0;
-        }
+    uint64_t n = 0;
+    void *buf = NULL;
+    int rc = store_get_table(r, STORE_CASE_TABLE, store_case_type, sizeof(struct store_case_row),
+                             UINT32_MAX, &n, &buf);
+    if (rc == 0 && n != r->ncases) {
+        rc = store_damaged(r, "%s has %llu rows for %u case groups", STORE_CASE_TABLE,
+                           (unsigned long long)n, r->ncases);
     }
+    const struct store_case_row *rows = buf;
     for (uint32_t i = 0; rc == 0 && i < r->ncases; i++) {
         const struct store_case_row *row = &rows[i];
         rc = case_row_ok(r, i, row, *total);
@@ -85,22 +76,7 @@ int store_load_case_table(struct reader *r, uint64_t *total)
             r->offsets[i + 1] = *total;
         }
     }
-    if (rc && !r->err->code) {
-        store_damaged(r, "table %s is unreadable or damaged", STORE_CASE_TABLE);
-    }
-    free(rows);
-    if (mt >= 0) {
-        H5Tclose(mt);
-    }
-    if (sp >= 0) {
-        H5Sclose(sp);
-    }
-    if (t >= 0) {
-        H5Tclose(t);
-    }
-    if (d >= 0) {
-        H5Dclose(d);
-    }
+    free(buf);
     return rc;
 }
 
@@ -114,25 +90,12 @@ static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint6
     if (first >= n) {
         return 0;
     }
-    hsize_t start[1] = {first}, count[1] = {n - first};
-    ev->tail[c] = malloc((size_t)count[0] * store_cols[c].size);
+    ev->tail[c] = malloc((size_t)(n - first) * store_cols[c].size);
     if (!ev->tail[c]) {
         return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
     }
-    hid_t fsp = H5Dget_space(ev->ids[c]);
-    hid_t msp = H5Screate_simple(1, count, NULL);
-    int rc = fsp < 0 || msp < 0 ||
-                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-                     H5Dread(ev->ids[c], store_col_type((enum store_col)c, 0), msp, fsp,
-                             H5P_DEFAULT, ev->tail[c]) < 0
-                 ? -1
-                 : 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
+    int rc = store_h5_rows(ev->ids[c], store_col_type((enum store_col)c, 0), first, n - first,
+                           ev->tail[c], 0);
     return rc ? store_h5_error(r->err, IODFG_E_FORMAT, r->path, "cannot read column %s/%s",
                                STORE_EVENT_GROUP, store_cols[c].name)
               : 0;

@@ -140,29 +140,20 @@ int store_read_compound(struct reader *r, struct loader *L, uint32_t cs, struct 
         store_close_case(g, d);
         return store_damaged(r, "case %s changed while reading", store_case_name(L, cs));
     }
-    hid_t fsp = H5Dget_space(d);
-    int rc = fsp < 0 ? -1 : 0;
+    int rc = 0;
     int64_t prev = INT64_MIN;
     // Slabs that match the writer's chunks are read straight into the buffer.
     uint64_t slab = store_chunk_rows(n);
     for (uint64_t done = 0; rc == 0 && done < n; done += slab) {
-        hsize_t start[1] = {done}, count[1] = {n - done < slab ? n - done : slab};
-        hid_t msp = H5Screate_simple(1, count, NULL);
-        if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-            H5Dread(d, r->mtype, msp, fsp, H5P_DEFAULT, rows) < 0) {
+        uint64_t count = n - done < slab ? n - done : slab;
+        if (store_h5_rows(d, r->mtype, done, count, rows, 0)) {
             rc = store_h5_error(r->err, IODFG_E_FORMAT, r->path, "case %s: cannot read events",
                                 store_case_name(L, cs));
         } else {
-            rc = scatter(r, rows, count[0], c, r->offsets[cs] + done, &prev, cs, done);
+            rc = scatter(r, rows, count, c, r->offsets[cs] + done, &prev, cs, done);
         }
-        if (msp >= 0) {
-            H5Sclose(msp);
-        }
-        atomic_fetch_add(&L->done, count[0]);
+        atomic_fetch_add(&L->done, count);
         store_report(L, pr);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
     }
     if (rc == 0 && c->handle) {
         rc = read_handle_column(r, cs, g, c, n);

@@ -317,24 +317,23 @@ int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, ui
     return store_pread_all(r->vfd, buf, (size_t)bytes, a);
 }
 
-/* A whole 1-D dataset of unsigned integers read as mtype (esize bytes each); at most max
- * elements. *buf is malloc'd (never NULL on success). */
-static int get_array(struct reader *r, const char *name, hid_t mtype, size_t esize, uint64_t max,
-                     uint64_t *n, void **buf)
+/* The whole 1-D dataset `name` of class cls (at most max elements), read as mtype (esize bytes
+ * each) into *buf (from store_alloc_column, never NULL on success), *n elements. 0, or -1
+ * with err set. */
+static int read_dataset(struct reader *r, const char *name, H5T_class_t cls, hid_t mtype,
+                        size_t esize, uint64_t max, uint64_t *n, void **buf)
 {
-    htri_t ex = H5Lexists(r->file, name, H5P_DEFAULT);
-    if (ex <= 0) {
-        return store_damaged(r, ex == 0 ? "table %s is missing" : "cannot find table %s", name);
-    }
+    *n = 0;
+    *buf = NULL;
     hid_t d = H5Dopen2(r->file, name, H5P_DEFAULT);
     hid_t t = d < 0 ? -1 : H5Dget_type(d);
     hid_t sp = d < 0 ? -1 : H5Dget_space(d);
     int rc = -1;
     hsize_t dims[1] = {0};
-    if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_INTEGER &&
+    if (mtype >= 0 && t >= 0 && sp >= 0 && H5Tget_class(t) == cls &&
         H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1 &&
         dims[0] <= max && dims[0] <= store_max_bytes(r, d) / H5Tget_size(t)) {
-        *buf = malloc(dims[0] ? dims[0] * esize : 1);
+        *buf = store_alloc_column(dims[0] * esize);
         if (!*buf) {
             rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
         } else if (store_read_whole(r, d, mtype, esize, dims[0], *buf) == 0) {
@@ -356,6 +355,18 @@ static int get_array(struct reader *r, const char *name, hid_t mtype, size_t esi
     }
     return rc == 0 || r->err->code ? rc
                                    : store_damaged(r, "table %s is unreadable or damaged", name);
+}
+
+/* A whole 1-D dataset of unsigned integers read as mtype (esize bytes each); at most max
+ * elements. *buf is malloc'd (never NULL on success). */
+static int get_array(struct reader *r, const char *name, hid_t mtype, size_t esize, uint64_t max,
+                     uint64_t *n, void **buf)
+{
+    htri_t ex = H5Lexists(r->file, name, H5P_DEFAULT);
+    if (ex <= 0) {
+        return store_damaged(r, ex == 0 ? "table %s is missing" : "cannot find table %s", name);
+    }
+    return read_dataset(r, name, H5T_INTEGER, mtype, esize, max, n, buf);
 }
 
 int store_load_strings(struct reader *r)
@@ -477,6 +488,17 @@ int store_load_keys(struct reader *r, unsigned columns)
     return rc;
 }
 
+int store_get_table(struct reader *r, const char *name, hid_t (*type)(int), size_t esize,
+                    uint64_t max, uint64_t *n, void **buf)
+{
+    hid_t mt = type(0);
+    int rc = read_dataset(r, name, H5T_COMPOUND, mt, esize, max, n, buf);
+    if (mt >= 0) {
+        H5Tclose(mt);
+    }
+    return rc;
+}
+
 /* /handles (since 1.1): every row checked, then added to the log in order. */
 int store_load_handles(struct reader *r)
 {
@@ -484,26 +506,14 @@ int store_load_handles(struct reader *r)
     if (ex <= 0) {
         return ex == 0 ? 0 : store_damaged(r, "cannot find table %s", STORE_HANDLES);
     }
-    hid_t d = H5Dopen2(r->file, STORE_HANDLES, H5P_DEFAULT);
-    hid_t t = d < 0 ? -1 : H5Dget_type(d);
-    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
-    hid_t mt = store_handle_type(0);
-    hsize_t dims[1] = {0};
-    struct iodfg_handle *hs = NULL;
-    int rc = -1;
-    if (t >= 0 && sp >= 0 && mt >= 0 && H5Tget_class(t) == H5T_COMPOUND &&
-        H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1 &&
-        dims[0] < UINT32_MAX && dims[0] <= store_max_bytes(r, d) / H5Tget_size(t)) {
-        hs = store_alloc_column(dims[0] * sizeof(*hs));
-        if (!hs) {
-            rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
-        } else if (store_read_whole(r, d, mt, sizeof(*hs), dims[0], hs) == 0) {
-            rc = 0;
-        }
-    }
+    uint64_t n = 0;
+    void *buf = NULL;
+    int rc = store_get_table(r, STORE_HANDLES, store_handle_type, sizeof(struct iodfg_handle),
+                             UINT32_MAX - 1, &n, &buf);
+    struct iodfg_handle *hs = buf;
     const char *bad = NULL;
     uint64_t i = 0;
-    for (; rc == 0 && !bad && i < dims[0]; i++) {
+    for (; rc == 0 && !bad && i < n; i++) {
         const struct iodfg_handle *h = &hs[i];
         if (h->case_id >= r->ncases) {
             bad = "case out of range";
@@ -522,27 +532,12 @@ int store_load_handles(struct reader *r)
         iodfg_error_at(r->err, r->path, 0, 0);
         rc = -1;
     }
-    if (rc == 0 && iodfg_eventlog_adopt_handles(r->log, hs, (uint32_t)dims[0], r->err) == 0) {
+    if (rc == 0 && iodfg_eventlog_adopt_handles(r->log, hs, (uint32_t)n, r->err) == 0) {
         hs = NULL;
-        r->nhandles = (uint32_t)dims[0];
+        r->nhandles = (uint32_t)n;
     } else if (rc == 0) {
         rc = -1;
     }
-    if (rc && !r->err->code) {
-        store_damaged(r, "table %s is unreadable or damaged", STORE_HANDLES);
-    }
     free(hs);
-    if (mt >= 0) {
-        H5Tclose(mt);
-    }
-    if (sp >= 0) {
-        H5Sclose(sp);
-    }
-    if (t >= 0) {
-        H5Tclose(t);
-    }
-    if (d >= 0) {
-        H5Dclose(d);
-    }
     return rc;
 }

@@ -152,6 +152,11 @@ int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
  * when it is stored as exactly that, else H5Dread. 0, or -1 (HDF5's stack or errno says why). */
 int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,
                      void *buf);
+/* The whole 1-D compound table `name` (at most max rows), read as type(0) (the memory type
+ * maker of store_priv.h, esize bytes per row) into *buf (from store_alloc_column; NULL when
+ * empty), *n rows. 0, or -1 with err set. */
+int store_get_table(struct reader *r, const char *name, hid_t (*type)(int), size_t esize,
+                    uint64_t max, uint64_t *n, void **buf);
 /* The string table into r->pool. 0 or -1. */
 int store_load_strings(struct reader *r);
 /* Create r->log (taking r->pool) and fill its key table. 0 or -1. */

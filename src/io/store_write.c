@@ -184,6 +184,26 @@ hid_t store_case_type(int file)
     return t;
 }
 
+int store_h5_rows(hid_t d, hid_t mtype, uint64_t first, uint64_t n, void *buf, int write)
+{
+    hid_t fsp = H5Dget_space(d);
+    hsize_t start[1] = {first}, count[1] = {n};
+    hid_t msp = H5Screate_simple(1, count, NULL);
+    int rc = fsp < 0 || msp < 0 ||
+                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+                     (write ? H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, buf)
+                            : H5Dread(d, mtype, msp, fsp, H5P_DEFAULT, buf)) < 0
+                 ? -1
+                 : 0;
+    if (msp >= 0) {
+        H5Sclose(msp);
+    }
+    if (fsp >= 0) {
+        H5Sclose(fsp);
+    }
+    return rc;
+}
+
 /* ---- attributes and small datasets ----------------------------------------------------------- */
 
 static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)

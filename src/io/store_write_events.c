@@ -140,32 +140,14 @@ int store_events_advance(struct store_events *ev, uint32_t n)
     return ev->fill == STORE_EVENT_CHUNK_ROWS ? flush_chunk(ev) : 0;
 }
 
-/* The buffered rows of column c, the last chunk's, through H5Dwrite (deflated). */
-static int write_tail(struct store_events *ev, int c)
-{
-    hid_t fsp = H5Dget_space(ev->d[c]);
-    hsize_t start[1] = {ev->rows - ev->fill}, count[1] = {ev->fill};
-    hid_t msp = H5Screate_simple(1, count, NULL);
-    int rc = fsp < 0 || msp < 0 ||
-                     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-                     H5Dwrite(ev->d[c], store_col_type((enum store_col)c, 0), msp, fsp, H5P_DEFAULT,
-                              ev->buf[c]) < 0
-                 ? -1
-                 : 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
-    return rc;
-}
-
 int store_events_finish(struct store_events *ev)
 {
     hsize_t dims[1] = {ev->rows};
     for (int c = 0; c < STORE_C__N; c++) {
-        if (H5Dset_extent(ev->d[c], dims) < 0 || (ev->fill > 0 && write_tail(ev, c))) {
+        // The buffered rows, the last chunk's, go through H5Dwrite: deflated.
+        if (H5Dset_extent(ev->d[c], dims) < 0 ||
+            (ev->fill > 0 && store_h5_rows(ev->d[c], store_col_type((enum store_col)c, 0),
+                                           ev->rows - ev->fill, ev->fill, ev->buf[c], 1))) {
             return -1;
         }
     }

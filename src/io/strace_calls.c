@@ -2,12 +2,12 @@
 /* What the parser knows about individual system calls: one table, looked up by name. */
 #include "config.h"
 
+#include "strace_calls.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/strace.h"
-
-#include "strace_calls.h"
 
 #define SZ IODFG_CALL_SIZE
 #define OP IODFG_CALL_OPEN

@@ -952,26 +952,33 @@ static void poke_row(const char *cs, hsize_t row, const char *member, int64_t v)
     H5Fclose(f);
 }
 
-/* The same in the `events` table of the 1.0/1.1 layout. */
-static void poke_row_events(const char *cs, hsize_t row, const char *member, int64_t v)
+/* Set member `member` (read as mtype from v) of row `row` of compound dataset dset. */
+static void poke_member(const char *dset, hsize_t row, const char *member, hid_t mtype,
+                        const void *v)
 {
     hid_t f = edit();
-    char name[256];
-    snprintf(name, sizeof(name), "/cases/%s/events", cs);
-    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, dset, H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(int64_t));
-    H5Tinsert(t, member, 0, H5T_NATIVE_INT64);
+    hid_t t = H5Tcreate(H5T_COMPOUND, H5Tget_size(mtype));
+    H5Tinsert(t, member, 0, mtype);
     hid_t fsp = H5Dget_space(d);
     hsize_t one[1] = {1}, start[1] = {row};
     H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, one, NULL);
     hid_t msp = H5Screate_simple(1, one, NULL);
-    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &v), 0);
+    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, v), 0);
     H5Sclose(msp);
     H5Sclose(fsp);
     H5Tclose(t);
     H5Dclose(d);
     H5Fclose(f);
+}
+
+/* The same as poke_row in the `events` table of the 1.0/1.1 layout. */
+static void poke_row_events(const char *cs, hsize_t row, const char *member, int64_t v)
+{
+    char name[256];
+    snprintf(name, sizeof(name), "/cases/%s/events", cs);
+    poke_member(name, row, member, H5T_NATIVE_INT64, &v);
 }
 
 START_TEST(load_bad_ids)
@@ -1003,21 +1010,7 @@ END_TEST
 /* Set member `member` (an unsigned integer) of row `row` of /case_table to v. */
 static void poke_case_table(hsize_t row, const char *member, uint64_t v)
 {
-    hid_t f = edit();
-    hid_t d = H5Dopen2(f, "/case_table", H5P_DEFAULT);
-    ck_assert_int_ge(d, 0);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(uint64_t));
-    H5Tinsert(t, member, 0, H5T_NATIVE_UINT64);
-    hid_t fsp = H5Dget_space(d);
-    hsize_t one[1] = {1}, start[1] = {row};
-    H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, one, NULL);
-    hid_t msp = H5Screate_simple(1, one, NULL);
-    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &v), 0);
-    H5Sclose(msp);
-    H5Sclose(fsp);
-    H5Tclose(t);
-    H5Dclose(d);
-    H5Fclose(f);
+    poke_member("/case_table", row, member, H5T_NATIVE_UINT64, &v);
 }
 
 START_TEST(load_bad_tables)
@@ -1589,22 +1582,8 @@ START_TEST(load_bad_columns)
     // other threads read columns (the table asked for without the handle column); a load that
     // asks for neither does not read it.
     ck_assert_int_eq(system(copy), 0);
-    f = edit();
-    d = H5Dopen2(f, "/handles", H5P_DEFAULT);
-    ck_assert_int_ge(d, 0);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(uint32_t));
-    H5Tinsert(t, "case", 0, H5T_NATIVE_UINT32);
-    hid_t fsp = H5Dget_space(d);
-    hsize_t one[1] = {1}, at[1] = {1};
-    H5Sselect_hyperslab(fsp, H5S_SELECT_SET, at, NULL, one, NULL);
-    hid_t msp = H5Screate_simple(1, one, NULL);
     uint32_t bad_case = 77;
-    ck_assert_int_ge(H5Dwrite(d, t, msp, fsp, H5P_DEFAULT, &bad_case), 0);
-    H5Sclose(msp);
-    H5Sclose(fsp);
-    H5Tclose(t);
-    H5Dclose(d);
-    H5Fclose(f);
+    poke_member("/handles", 1, "case", H5T_NATIVE_UINT32, &bad_case);
     load_fails(PATH, IODFG_E_FORMAT, "handle 2: case out of range");
     for (unsigned threads = 1; threads <= 2; threads++) {
         iodfg_error_clear(&err);
