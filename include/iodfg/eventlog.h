@@ -14,6 +14,26 @@ struct iodfg_handle;
 
 /* Value of an int64 column (dur, size, offset, req) that strace did not show. */
 #define IODFG_UNKNOWN INT64_MIN
+/* The times an event log holds: starts in [IODFG_START_MIN, IODFG_START_MAX] ns and known
+ * durations in [0, IODFG_DUR_MAX] ns, so that an end (start + dur) and any difference of
+ * starts and ends fit in an int64. Pushing an event clamps to them (only absurd input lies
+ * outside: 36 years before the clock's origin, the year 2116 on the epoch clock, a call of 73
+ * years; a negative duration becomes unknown); the HDF5 loader refuses other values. */
+#define IODFG_START_MIN (-((int64_t)1 << 60))
+#define IODFG_START_MAX ((int64_t)1 << 62)
+#define IODFG_DUR_MAX ((int64_t)1 << 61)
+
+/* Sums of int64 values in the engine saturate instead of overflowing (damaged or crafted input
+ * can hold any size). */
+static inline int64_t iodfg_sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    }
+    return r;
+}
+
 /* fd column value when the call has no descriptor. */
 #define IODFG_NO_FD INT32_MIN
 /* handle column value of an event that used no handle (handle ids start at 1). */

@@ -163,7 +163,7 @@ static void count(struct iodfg_access_dir *d, int64_t off, int64_t prev, int64_t
                   int64_t align)
 {
     d->ops++;
-    d->bytes += size;
+    d->bytes = iodfg_sat_add(d->bytes, size);
     d->hist[iodfg_access_bin(size)]++;
     if (off == IODFG_UNKNOWN) {
         d->unknown++;
@@ -187,7 +187,7 @@ static void dir_add(struct iodfg_access_dir *to, const struct iodfg_access_dir *
     to->random += d->random;
     to->unknown += d->unknown;
     to->unaligned += d->unaligned;
-    to->bytes += d->bytes;
+    to->bytes = iodfg_sat_add(to->bytes, d->bytes);
     for (int b = 0; b < IODFG_ACCESS_BINS; b++) {
         to->hist[b] += d->hist[b];
     }
@@ -258,12 +258,12 @@ static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
         } else if ((f & (IODFG_IO_READ | IODFG_IO_WRITE)) && size != IODFG_UNKNOWN && size >= 0) {
             int64_t at = (f & IODFG_IO_POSITIONAL) ? o : st->pos;
             if (!(f & IODFG_IO_POSITIONAL) && st->pos != IODFG_UNKNOWN) {
-                st->pos += size;
+                st->pos = iodfg_sat_add(st->pos, size);
             }
             int dir = (f & IODFG_IO_READ) ? IODFG_DIR_READ : IODFG_DIR_WRITE;
             int64_t prev = st->prev[dir];
             if (at != IODFG_UNKNOWN) {
-                st->prev[dir] = at + size;
+                st->prev[dir] = iodfg_sat_add(at, size);
             }
             uint32_t a = x->act[k];
             if (e < lo || e >= hi || a == IODFG_NO_ACTIVITY) {

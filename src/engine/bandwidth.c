@@ -77,8 +77,8 @@ static void row_merge(struct iodfg_bw_row *r, uint32_t *last_case, uint32_t c,
         r->last_ns = k->last;
     }
     r->count += k->count;
-    r->bytes += k->bytes;
-    r->dur_sum_ns += k->dur;
+    r->bytes = iodfg_sat_add(r->bytes, k->bytes);
+    r->dur_sum_ns = iodfg_sat_add(r->dur_sum_ns, k->dur);
     if (*last_case != c + 1) {
         *last_case = c + 1;
         r->cases++;
@@ -120,9 +120,9 @@ static void fold_case(struct iodfg_bandwidth *bw, struct scan *sc, uint32_t c, s
             row_merge(&bw->overall[g], &sc->last_overall[g], c, ka);
             row_merge(&crow[g], &case_marks[g], c, ka);
         }
-        ccall[ci] += ka->dur;
+        ccall[ci] = iodfg_sat_add(ccall[ci], ka->dur);
         if (cact) {
-            cact[a] += ka->dur;
+            cact[a] = iodfg_sat_add(cact[a], ka->dur);
         }
         ka->count = 0;
     }
@@ -151,8 +151,8 @@ static void scan_case(struct iodfg_bandwidth *bw, struct scan *sc, const struct 
             continue;
         }
         ka->last = end > ka->last ? end : ka->last;
-        ka->bytes += z;
-        ka->dur += d;
+        ka->bytes = iodfg_sat_add(ka->bytes, z);
+        ka->dur = iodfg_sat_add(ka->dur, d);
     }
     fold_case(bw, sc, c, ntouched);
 }

@@ -375,7 +375,7 @@ static int count_one(void *vctx, uint32_t from, uint32_t to, int has_gap, int64_
     }
     if (has_gap) {
         e->gap_n += (uint64_t)cx->sign;
-        e->gap_sum_ns += cx->sign * gap;
+        e->gap_sum_ns = iodfg_sat_add(e->gap_sum_ns, cx->sign * gap);
     }
     return 0;
 }
@@ -433,7 +433,7 @@ count_trace(struct count_ctx *cx, const struct iodfg_columns *col, const uint32_
         int64_t d = dur ? dur[e] : IODFG_UNKNOWN;
         if (prev != IODFG_NODE_START) {
             ed->gap_n += (uint64_t)sign;
-            ed->gap_sum_ns += sign * (start[e] - prev_end);
+            ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, sign * (start[e] - prev_end));
         }
         prev = a;
         prev_end = start[e] + (d == IODFG_UNKNOWN ? 0 : d);

@@ -46,7 +46,10 @@ void iodfg_diff_fini(struct iodfg_diff *d)
     memset(d, 0, sizeof(*d));
 }
 
-static double rel_of(double g, double r) { return g != 0.0 ? (r - g) / g : NAN; }
+static double rel_of(double g, double r)
+{
+    return g != 0.0 ? (r - g) / g : NAN;
+}
 
 static void side_values(double *v, const struct iodfg_stats *st, uint32_t a)
 {

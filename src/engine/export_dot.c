@@ -2,20 +2,22 @@
 /* DOT export: statistics colouring (shades of blue) or G/R partition colouring. */
 #include "config.h"
 
-#include "iodfg/export.h"
-
 #include <string.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/dfg.h"
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
+#include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/mapping.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/stats.h"
 
-static void add_str(struct iodfg_buf *b, const char *s) { iodfg_buf_add(b, s, strlen(s)); }
+static void add_str(struct iodfg_buf *b, const char *s)
+{
+    iodfg_buf_add(b, s, strlen(s));
+}
 
 void iodfg_dot_options_init(struct iodfg_dot_options *o)
 {

@@ -2,8 +2,6 @@
 /* JSON export of the activity and transition tables (exact values, base units). */
 #include "config.h"
 
-#include "iodfg/export.h"
-
 #include <math.h>
 #include <string.h>
 
@@ -11,11 +9,15 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/export.h"
 #include "iodfg/mapping.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/stats.h"
 
-static void add_str(struct iodfg_buf *b, const char *s) { iodfg_buf_add(b, s, strlen(s)); }
+static void add_str(struct iodfg_buf *b, const char *s)
+{
+    iodfg_buf_add(b, s, strlen(s));
+}
 
 static void str(struct iodfg_buf *b, const char *s, size_t len)
 {

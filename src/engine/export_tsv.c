@@ -2,8 +2,6 @@
 /* Activity and transition tables: column names, sorting, top-N and TSV output. */
 #include "config.h"
 
-#include "iodfg/export.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,12 +9,16 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/export.h"
 #include "iodfg/mapping.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
-static void add_str(struct iodfg_buf *b, const char *s) { iodfg_buf_add(b, s, strlen(s)); }
+static void add_str(struct iodfg_buf *b, const char *s)
+{
+    iodfg_buf_add(b, s, strlen(s));
+}
 
 static const char *const act_cols[IODFG_AC__N] = {
     "activity", "count",  "cases",      "dur_sum_ns",    "rd",         "bytes",      "dr_mean_Bps",

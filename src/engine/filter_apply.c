@@ -2,8 +2,6 @@
 /* Evaluating filters: case masks, key masks, the time window, and group overlap checks. */
 #include "config.h"
 
-#include "iodfg/filter.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +9,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/mapping.h"
 #include "iodfg/strpool.h"
 

@@ -2,8 +2,6 @@
 /* Applying rules: one decision per (call, path) key, templates expanded, changes reported. */
 #include "config.h"
 
-#include "iodfg/rules.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +9,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/rules.h"
 #include "iodfg/strpool.h"
 
 #include "rules_priv.h"

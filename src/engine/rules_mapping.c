@@ -2,8 +2,6 @@
 /* Mapping storage, f-hat path truncation and the drill-down rule generator. */
 #include "config.h"
 
-#include "iodfg/rules.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +9,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/rules.h"
 #include "iodfg/strpool.h"
 
 int iodfg_mapping_init(struct iodfg_mapping *m, struct iodfg_error *err)

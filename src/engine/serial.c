@@ -65,13 +65,13 @@ static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
             int64_t v = t - (s > x->prev_end ? s : x->prev_end); // served after it
             if (q > 0 && v > 0) {
                 r->queued++;
-                r->staggered_ns += q < v ? q : v;
+                r->staggered_ns = iodfg_sat_add(r->staggered_ns, q < v ? q : v);
             }
         }
         x->prev_end = t;
         x->has_prev = 1;
         if (--x->inflight == 0) {
-            r->busy_ns += t - x->busy_start;
+            r->busy_ns = iodfg_sat_add(r->busy_ns, t - x->busy_start);
         }
     }
 }

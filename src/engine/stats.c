@@ -129,7 +129,7 @@ void iodfg_stats_finish(struct iodfg_stats *st)
 {
     int64_t total = 0;
     for (uint32_t a = 0; a < st->nactivities; a++) {
-        total += st->act[a].dur_sum_ns;
+        total = iodfg_sat_add(total, st->act[a].dur_sum_ns);
     }
     st->total_dur_ns = total;
     for (uint32_t a = 0; a < st->nactivities; a++) {
@@ -161,8 +161,8 @@ void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *
         const struct iodfg_key_sums *ks = &sums[k];
         s->count += ks->count;
         s->dur_n += ks->dur_n;
-        s->dur_sum_ns += ks->dur_sum_ns;
-        s->bytes += ks->bytes;
+        s->dur_sum_ns = iodfg_sat_add(s->dur_sum_ns, ks->dur_sum_ns);
+        s->bytes = iodfg_sat_add(s->bytes, ks->bytes);
         s->dr_n += ks->dr_n;
         s->dr_sum += ks->dr_sum;
         if (ks->dur_n) {

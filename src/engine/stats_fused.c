@@ -163,7 +163,7 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
                 struct iodfg_dfg_edge *ed = &g->edges[cur];
                 ed->count += run_n;
                 ed->gap_n += run_has_gap ? run_n : 0;
-                ed->gap_sum_ns += run_gap;
+                ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, run_gap);
             }
             cur = slot;
             run_n = 0;
@@ -179,7 +179,7 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
         run_n++;
         int64_t s = start[e], d = dur ? dur[e] : IODFG_UNKNOWN;
         if (run_has_gap) {
-            run_gap += s - prev_end;
+            run_gap = iodfg_sat_add(run_gap, s - prev_end);
             if (run_h) {
                 run_h[iodfg_pbucket(s - prev_end)]++;
             }
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
     struct iodfg_dfg_edge *ed = &g->edges[cur];
     ed->count += run_n;
     ed->gap_n += run_has_gap ? run_n : 0;
-    ed->gap_sum_ns += run_gap;
+    ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, run_gap);
     size_t slot = ch_slot(w, prev, IODFG_NODE_END);
     if (slot == SIZE_MAX) {
         return -1;
@@ -291,8 +291,8 @@ static int merge_sums(struct ch_worker *w0, const struct ch_worker *w1, uint32_t
         }
         s->count += t->count;
         s->dur_n += t->dur_n;
-        s->dur_sum_ns += t->dur_sum_ns;
-        s->bytes += t->bytes;
+        s->dur_sum_ns = iodfg_sat_add(s->dur_sum_ns, t->dur_sum_ns);
+        s->bytes = iodfg_sat_add(s->bytes, t->bytes);
         s->dur_min_ns = t->dur_min_ns < s->dur_min_ns ? t->dur_min_ns : s->dur_min_ns;
         s->dur_max_ns = t->dur_max_ns > s->dur_max_ns ? t->dur_max_ns : s->dur_max_ns;
         if (t->dr_n && !s->dr_n) {
@@ -416,7 +416,7 @@ static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, con
         d->count += e1->count;
         d->cases += e1->cases;
         d->gap_n += e1->gap_n;
-        d->gap_sum_ns += e1->gap_sum_ns;
+        d->gap_sum_ns = iodfg_sat_add(d->gap_sum_ns, e1->gap_sum_ns);
         g->touched[slot] = 1;
         g->stamp[slot] = 0; // older than every trace counted from now on
         uint32_t *h1 = i < w1->neh ? w1->eh[i] : NULL;

@@ -54,12 +54,12 @@ static inline void iodfg_key_sums_add(struct iodfg_key_sums *s, int64_t d, int64
     s->count++;
     if (d != IODFG_UNKNOWN) {
         s->dur_n++;
-        s->dur_sum_ns += d;
+        s->dur_sum_ns = iodfg_sat_add(s->dur_sum_ns, d);
         s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
         s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
     }
     if (z != IODFG_UNKNOWN) {
-        s->bytes += z;
+        s->bytes = iodfg_sat_add(s->bytes, z);
         if (d != IODFG_UNKNOWN && d > 0) {
             s->dr_n++;
             s->dr_sum += (double)z * 1e9 / (double)d;

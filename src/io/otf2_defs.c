@@ -77,9 +77,14 @@ int64_t iodfg_otf2_to_ns(const struct otf2_rd *r, OTF2_TimeStamp t)
 {
     uint64_t d = t >= r->offset ? t - r->offset : r->offset - t;
     uint64_t whole = d / r->resolution, rest = d % r->resolution;
-    int64_t ns = (int64_t)(whole * 1000000000u +
-                           (uint64_t)((long double)rest * 1e9L / (long double)r->resolution));
-    return t >= r->offset ? ns : -ns;
+    // Only a damaged archive goes beyond the event log's time range (iodfg/eventlog.h).
+    const uint64_t most = (uint64_t)IODFG_START_MAX;
+    uint64_t ns = whole > most / 1000000000u
+                      ? most
+                      : whole * 1000000000u +
+                            (uint64_t)((long double)rest * 1e9L / (long double)r->resolution);
+    ns = ns > most ? most : ns;
+    return t >= r->offset ? (int64_t)ns : -(int64_t)ns;
 }
 
 /* ---- reading ------------------------------------------------------------- */

@@ -529,7 +529,7 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uin
     int data = p.mode == OTF2_IO_OPERATION_MODE_READ || p.mode == OTF2_IO_OPERATION_MODE_WRITE;
     struct emit_args a = {
         .start_ns = p.start_ns,
-        .dur_ns = iodfg_otf2_to_ns(r, t) - p.start_ns,
+        .dur_ns = iodfg_sat_add(iodfg_otf2_to_ns(r, t), -p.start_ns),
         .size = data ? size : IODFG_UNKNOWN,
         .offset = data ? p.offset : IODFG_UNKNOWN,
         .req = data && p.req <= INT64_MAX ? (int64_t)p.req : IODFG_UNKNOWN,

@@ -203,7 +203,9 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
             mismatch |= kcp[key[i]] ^ ((uint64_t)fp[i] << 32 | call[i]);
         }
     }
-    if (n == 0 || (kmax < nkeys && emax < nstr && !unsorted && !mismatch)) {
+    // Sorted rows lie in the time range when the first and the last do.
+    int out_of_range = n > 0 && (start[0] < IODFG_START_MIN || start[n - 1] > IODFG_START_MAX);
+    if (n == 0 || (kmax < nkeys && emax < nstr && !unsorted && !mismatch && !out_of_range)) {
         return n;
     }
     int64_t p = prev;
@@ -213,13 +215,30 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
                : kcp[key[i]] != cp ? "call/fp do not match the key"
                : err[i] >= nstr    ? "err string id out of range"
                : start[i] < p      ? "rows not sorted by start"
-                                   : NULL;
+               : start[i] < IODFG_START_MIN || start[i] > IODFG_START_MAX ? "start out of range"
+                                                                          : NULL;
         if (*why) {
             return i;
         }
         p = start[i];
     }
     return n; // not reached: a pass above saw a bad row
+}
+
+/* Index of the first of n durations that is neither unknown nor in [0, IODFG_DUR_MAX] (n when
+ * all are): a branch-free pass, then the rows one by one only when it saw one. */
+VECTORIZE static size_t first_bad_dur(const int64_t *d, size_t n)
+{
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        bad |= (uint64_t)(d[i] != IODFG_UNKNOWN) & (uint64_t)((uint64_t)d[i] > IODFG_DUR_MAX);
+    }
+    for (size_t i = 0; bad && i < n; i++) {
+        if (d[i] != IODFG_UNKNOWN && (uint64_t)d[i] > IODFG_DUR_MAX) {
+            return i;
+        }
+    }
+    return n;
 }
 
 /* Index of the first of n handle ids of case cs that is neither 0 nor one of the case's
@@ -291,6 +310,9 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
             return -1;
         }
     }
+    // A bad duration is reported unless a checked column fails on an earlier row.
+    uint64_t bad_dur =
+        c->dur_ns ? first + first_bad_dur(c->dur_ns + base + first, (size_t)(end - first)) : end;
     for (uint64_t row = first; row < end; row += SLAB_ROWS) {
         uint64_t n = end - row < SLAB_ROWS ? end - row : SLAB_ROWS;
         // Checked columns asked for go straight into the log, the others into the scratch
@@ -319,6 +341,10 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
         const char *why = NULL;
         size_t bad = first_bad_row(L, to[STORE_C_KEY], x->call, x->fp, to[STORE_C_ERR], start,
                                    (size_t)n, prev, &why);
+        if (bad_dur < row + (bad < n ? bad : n)) {
+            *s->f = (struct failure){.kind = F_ROW, .why = "dur out of range", .row = bad_dur};
+            return -1;
+        }
         if (bad < n) {
             *s->f = (struct failure){.kind = F_ROW, .why = why, .row = row + bad};
             return -1;
@@ -359,6 +385,7 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
             return -1;
         }
     }
+    uint64_t bad_dur = c->dur_ns ? g0 + first_bad_dur(c->dur_ns + g0, (size_t)(g1 - g0)) : g1;
     int64_t prev = INT64_MIN;
     for (uint64_t g = g0; g < g1; g += SLAB_ROWS) {
         size_t n = g1 - g < SLAB_ROWS ? (size_t)(g1 - g) : SLAB_ROWS;
@@ -392,6 +419,12 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
             const char *why = NULL;
             size_t bad = first_bad_row(L, key + at, x->call + at, x->fp + at, err + at, start + at,
                                        m, prev, &why);
+            if (bad_dur < a + (bad < m ? bad : m)) {
+                *fcs = cs;
+                *f = (struct failure){
+                    .kind = F_ROW, .why = "dur out of range", .row = bad_dur - off[cs]};
+                return -1;
+            }
             if (bad < m) {
                 *fcs = cs;
                 *f = (struct failure){.kind = F_ROW, .why = why, .row = a - off[cs] + bad};

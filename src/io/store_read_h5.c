@@ -36,6 +36,10 @@ static int scatter(struct reader *r, const struct store_row *rows, uint64_t n,
             bad = "err string id out of range";
         } else if (x->start < prev) {
             bad = "rows not sorted by start";
+        } else if (x->start < IODFG_START_MIN || x->start > IODFG_START_MAX) {
+            bad = "start out of range";
+        } else if (c->dur_ns && x->dur != IODFG_UNKNOWN && (uint64_t)x->dur > IODFG_DUR_MAX) {
+            bad = "dur out of range";
         }
         if (bad) {
             iodfg_error_set(r->err, IODFG_E_FORMAT, "damaged event log: case %s, row %llu: %s",

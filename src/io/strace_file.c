@@ -122,17 +122,18 @@ static int line_time(struct parser *p, const struct strace_line *ln, int64_t *t)
     }
     switch (want) {
     case IODFG_CLOCK_TIME_OF_DAY: {
-        int64_t v = ln->stamp_ns + p->day_ns;
-        if (v < p->last_tod - NS_PER_DAY / 2) { // past midnight
-            p->day_ns += NS_PER_DAY;
-            v += NS_PER_DAY;
+        // Saturating: a crafted trace can roll over midnight on every other line.
+        int64_t v = iodfg_sat_add(ln->stamp_ns, p->day_ns);
+        if (v < iodfg_sat_add(p->last_tod, -NS_PER_DAY / 2)) { // past midnight
+            p->day_ns = iodfg_sat_add(p->day_ns, NS_PER_DAY);
+            v = iodfg_sat_add(v, NS_PER_DAY);
         }
         p->last_tod = v;
         *t = v;
         break;
     }
     case IODFG_CLOCK_RELATIVE:
-        p->rel_ns += ln->stamp_ns;
+        p->rel_ns = iodfg_sat_add(p->rel_ns, ln->stamp_ns);
         *t = p->rel_ns;
         break;
     case IODFG_CLOCK_EPOCH:

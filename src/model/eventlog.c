@@ -161,10 +161,9 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
                  (m & IODFG_COL_ERR ? 4 : 0) + (m & IODFG_COL_PID ? 4 : 0) +
                  (m & IODFG_COL_FD ? 4 : 0) + (m & IODFG_COL_HANDLE ? 4 : 0);
     return sizeof(*log) + per_event * log->cap + 8 * log->seq_cap +
-           log->handles_cap * sizeof(*log->handles) +
-           log->cases_cap * sizeof(*log->cases) + (log->cases_cap + 1) * sizeof(uint64_t) +
-           log->keys_cap * sizeof(*log->keys) + log->key_nslots * sizeof(uint32_t) +
-           iodfg_strpool_memory(log->pool);
+           log->handles_cap * sizeof(*log->handles) + log->cases_cap * sizeof(*log->cases) +
+           (log->cases_cap + 1) * sizeof(uint64_t) + log->keys_cap * sizeof(*log->keys) +
+           log->key_nslots * sizeof(uint32_t) + iodfg_strpool_memory(log->pool);
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -194,7 +193,8 @@ static int grow_keys(struct iodfg_eventlog *log)
             return -1;
         }
         for (uint32_t k = 0; k < log->nkeys; k++) {
-            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer) & (n - 1);
+            uint32_t i =
+                key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer) & (n - 1);
             while (slots[i]) {
                 i = (i + 1) & (n - 1);
             }
@@ -336,6 +336,17 @@ struct iodfg_case_info *iodfg_eventlog_open_case(struct iodfg_eventlog *log)
     return log->building ? &log->cases[log->ncases] : NULL;
 }
 
+/* Times into the domain of eventlog.h (IODFG_START_MIN ...). */
+static int64_t clamp_start(int64_t t)
+{
+    return t < IODFG_START_MIN ? IODFG_START_MIN : t > IODFG_START_MAX ? IODFG_START_MAX : t;
+}
+
+static int64_t clamp_dur(int64_t d)
+{
+    return d < 0 ? IODFG_UNKNOWN : d > IODFG_DUR_MAX ? IODFG_DUR_MAX : d;
+}
+
 int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev, uint64_t seq,
                         struct iodfg_error *err)
 {
@@ -359,18 +370,19 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
         log->seq = q;
         log->seq_cap = cap;
     }
+    int64_t start = clamp_start(ev->start_ns);
     if (rel > 0) {
         int64_t prev = c->start_ns ? c->start_ns[i - 1] : 0;
-        int64_t cur = c->start_ns ? ev->start_ns : 0;
+        int64_t cur = c->start_ns ? start : 0;
         if (cur < prev || (cur == prev && seq < log->seq[rel - 1])) {
             log->sorted = 0;
         }
     }
     if (c->start_ns) {
-        c->start_ns[i] = ev->start_ns;
+        c->start_ns[i] = start;
     }
     if (c->dur_ns) {
-        c->dur_ns[i] = ev->dur_ns;
+        c->dur_ns[i] = clamp_dur(ev->dur_ns);
     }
     if (c->size) {
         c->size[i] = ev->size;
@@ -402,8 +414,8 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
 }
 
 /* Define the handles of raw, account its use and implicit closes; *handle gets its log id. */
-static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
-                        uint32_t key, uint32_t *handle, struct iodfg_error *err)
+static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw, uint32_t key,
+                        uint32_t *handle, struct iodfg_error *err)
 {
     for (unsigned i = 0; i < raw->ndef; i++) {
         uint32_t id;
@@ -433,6 +445,14 @@ static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event
 int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
                             struct iodfg_error *err)
 {
+    // The handle times below are taken from the event's times: clamp them first (rarely needed).
+    struct iodfg_raw_event fixed;
+    if (clamp_start(raw->start_ns) != raw->start_ns || clamp_dur(raw->dur_ns) != raw->dur_ns) {
+        fixed = *raw;
+        fixed.start_ns = clamp_start(raw->start_ns);
+        fixed.dur_ns = clamp_dur(raw->dur_ns);
+        raw = &fixed;
+    }
     struct iodfg_event ev = {
         .start_ns = raw->start_ns,
         .dur_ns = raw->dur_ns,
@@ -478,8 +498,8 @@ int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_e
             return iodfg_error_set(err, IODFG_E_ARG, "handle %u used before its definition",
                                    raw->handle);
         }
-        eventlog_handle_count(&log->handles[ev.handle - 1], raw->hop, raw->start_ns,
-                              raw->dur_ns, raw->size);
+        eventlog_handle_count(&log->handles[ev.handle - 1], raw->hop, raw->start_ns, raw->dur_ns,
+                              raw->size);
     }
     return iodfg_eventlog_push(log, &ev, raw->seq, err);
 }

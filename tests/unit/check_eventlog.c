@@ -24,9 +24,20 @@ static void push(struct iodfg_eventlog *log, const char *call, const char *path,
                  uint64_t seq)
 {
     struct iodfg_raw_event ev = {
-        .start_ns = start, .dur_ns = 10, .size = 5, .offset = IODFG_UNKNOWN,
-        .req = IODFG_UNKNOWN, .pid = 7, .fd = 3, .call = call, .call_len = strlen(call),
-        .path = path, .path_len = strlen(path), .err = "", .err_len = 0, .seq = seq,
+        .start_ns = start,
+        .dur_ns = 10,
+        .size = 5,
+        .offset = IODFG_UNKNOWN,
+        .req = IODFG_UNKNOWN,
+        .pid = 7,
+        .fd = 3,
+        .call = call,
+        .call_len = strlen(call),
+        .path = path,
+        .path_len = strlen(path),
+        .err = "",
+        .err_len = 0,
+        .seq = seq,
     };
     ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
 }
@@ -39,6 +50,48 @@ static void begin(struct iodfg_eventlog *log, const char *name)
     info.clock = IODFG_CLOCK_TIME_OF_DAY;
     ck_assert_int_eq(iodfg_eventlog_begin_case(log, &info, NULL), 0);
 }
+
+START_TEST(times_clamped_to_range)
+{
+    // Whatever a reader pushes, the log holds starts and durations whose sums of one start and
+    // one duration, and differences, fit in an int64.
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(log, "c");
+    const int64_t starts[] = {INT64_MIN + 1, -5, 7, INT64_MAX};
+    const int64_t durs[] = {-7, IODFG_UNKNOWN, IODFG_DUR_MAX, INT64_MAX};
+    for (int i = 0; i < 4; i++) {
+        struct iodfg_raw_event ev = {
+            .start_ns = starts[i],
+            .dur_ns = durs[i],
+            .size = 5,
+            .offset = IODFG_UNKNOWN,
+            .req = IODFG_UNKNOWN,
+            .pid = 7,
+            .fd = 3,
+            .call = "read",
+            .call_len = 4,
+            .path = "/f",
+            .path_len = 2,
+            .err = "",
+            .err_len = 0,
+            .seq = (uint64_t)i,
+        };
+        ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const int64_t want_start[] = {IODFG_START_MIN, -5, 7, IODFG_START_MAX};
+    const int64_t want_dur[] = {IODFG_UNKNOWN, IODFG_UNKNOWN, IODFG_DUR_MAX, IODFG_DUR_MAX};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(c->start_ns[i], want_start[i]);
+        ck_assert_int_eq(c->dur_ns[i], want_dur[i]);
+    }
+    ck_assert_int_eq(iodfg_sat_add(INT64_MAX - 1, 5), INT64_MAX);
+    ck_assert_int_eq(iodfg_sat_add(INT64_MIN + 1, -5), INT64_MIN);
+    ck_assert_int_eq(iodfg_sat_add(-5, 7), 2);
+    iodfg_eventlog_free(log);
+}
+END_TEST
 
 START_TEST(stable_sort_by_start_then_seq)
 {
@@ -198,6 +251,7 @@ int main(void)
     Suite *s = suite_create("eventlog");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, stable_sort_by_start_then_seq);
+    tcase_add_test(tc, times_clamped_to_range);
     tcase_add_test(tc, keys_shared_and_kinds);
     tcase_add_test(tc, append_remaps);
     tcase_add_test(tc, misuse_reports_errors);

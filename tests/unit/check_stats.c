@@ -158,6 +158,39 @@ START_TEST(unknown_values)
 }
 END_TEST
 
+START_TEST(extreme_values_saturate)
+{
+    // Crafted input: 11 writes of 0.9 EB lasting 63 years each. Sums saturate instead of
+    // overflowing (the sanitizer build would flag an overflow); a start past the year 2116
+    // and a duration past 73 years are clamped when the events are pushed.
+    char text[4096];
+    size_t at = 0;
+    for (int i = 0; i < 11; i++) {
+        at += (size_t)snprintf(text + at, sizeof(text) - at,
+                               "1 17000000%02d.000000 write(3</d/f>, \"\", 8) = "
+                               "900000000000000000 <2000000000.000000>\n",
+                               i);
+    }
+    snprintf(text + at, sizeof(text) - at,
+             "1 1700000011.000000 read(3</d/f>, \"\", 8) = 8 <8999999999.000000>\n"
+             "1 8999999999.000000 read(3</d/f>, \"\", 8) = 8 <0.000001>\n");
+    tlog_add_case(LOG, "c", text);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(LOG), 13);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(LOG);
+    ck_assert_int_eq(c->dur_ns[11], IODFG_DUR_MAX);
+    ck_assert_int_eq(c->start_ns[12], IODFG_START_MAX);
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    const struct iodfg_activity_stats *w = stat("write:/d/f");
+    ck_assert_uint_eq(w->count, 11);
+    ck_assert_int_eq(w->dur_sum_ns, INT64_MAX);
+    ck_assert_int_eq(w->bytes, INT64_MAX);
+    ck_assert_uint_eq(w->mc, 11);
+    const struct iodfg_activity_stats *r = stat("read:/d/f");
+    ck_assert_int_eq(r->dur_sum_ns, IODFG_DUR_MAX + 1000);
+}
+END_TEST
+
 START_TEST(per_pid_case_count)
 {
     tlog_add_case(LOG, "c",
@@ -304,6 +337,7 @@ static Suite *suite(void)
     tcase_add_test(tc, touching_intervals_do_not_overlap);
     tcase_add_test(tc, unknown_values);
     tcase_add_test(tc, per_pid_case_count);
+    tcase_add_test(tc, extreme_values_saturate);
     tcase_add_test(tc, percentile_nearest_rank);
     tcase_add_test(tc, sweep_interleaved_segments);
     suite_add_tcase(s, tc);

@@ -1003,6 +1003,20 @@ START_TEST(load_bad_ids)
     poke_row("run_host1_7", 3, "start", 0);
     load_fails(PATH, IODFG_E_FORMAT, "not sorted");
     ck_assert_int_eq(system(copy), 0);
+    // Times outside the event log's range (iodfg/eventlog.h); the earliest damaged row counts.
+    poke_row("run_host1_7", 4, "start", IODFG_START_MAX + 1);
+    load_fails(PATH, IODFG_E_FORMAT, "run_host1_7, row 4: start out of range");
+    ck_assert_int_eq(system(copy), 0);
+    poke_row("run_host1_7", 1, "dur", -5);
+    load_fails(PATH, IODFG_E_FORMAT, "run_host1_7, row 1: dur out of range");
+    iodfg_eventlog_free(load_ok(PATH, IODFG_COL_START)); // dur is not read then
+    poke_row("run_host1_7", 3, "key", 999);
+    load_fails(PATH, IODFG_E_FORMAT, "run_host1_7, row 1: dur out of range");
+    ck_assert_int_eq(system(copy), 0);
+    poke_row("epoch_host1_8", 2, "dur", IODFG_DUR_MAX + 1);
+    poke_row("epoch_host1_8", 1, "key", 999);
+    load_fails(PATH, IODFG_E_FORMAT, "epoch_host1_8, row 1: key id out of range");
+    ck_assert_int_eq(system(copy), 0);
     iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ALL)); // the copy is intact
 }
 END_TEST
@@ -1325,6 +1339,8 @@ START_TEST(read_compound_layout)
     // Its rows are checked as before.
     poke_row_events("job1_node1_1", 2, "key", 1u << 30);
     load_fails(PATH, IODFG_E_FORMAT, "job1_node1_1, row 2: key id out of range");
+    poke_row_events("job0_node0_0", 1, "dur", -5);
+    load_fails(PATH, IODFG_E_FORMAT, "job0_node0_0, row 1: dur out of range");
     iodfg_eventlog_free(log);
 }
 END_TEST
@@ -1528,6 +1544,14 @@ START_TEST(small_cases_read_together)
         no_open_objects();
         ck_assert_msg(strstr(err.msg, want) != NULL, "%u threads: %s", threads, err.msg);
     }
+    // A duration out of range on an earlier row comes first, when durations are loaded.
+    poke_row(c137, 2, "dur", -1);
+    snprintf(want, sizeof(want), "%s, row 2: dur out of range", c137);
+    load_fails(PATH, IODFG_E_FORMAT, want);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_store_load(PATH, IODFG_COL_KEY, NULL, NULL, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "row 4: err string id out of range"));
     iodfg_eventlog_free(log);
 }
 END_TEST
