@@ -187,9 +187,19 @@ VECTORIZE static void scan_ranges(const uint32_t *key, const uint32_t *err, cons
     *unsorted_out = unsorted != 0;
 }
 
+/* Whether any of n durations is neither unknown nor in [0, IODFG_DUR_MAX]. */
+VECTORIZE static int any_bad_dur(const int64_t *d, size_t n)
+{
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        bad |= (uint64_t)(d[i] != IODFG_UNKNOWN) & (uint64_t)((uint64_t)d[i] > IODFG_DUR_MAX);
+    }
+    return bad != 0;
+}
+
 static size_t first_bad_row(const struct loader *L, const uint32_t *key, const uint32_t *call,
-                            const uint32_t *fp, const uint32_t *err, const int64_t *start, size_t n,
-                            int64_t prev, const char **why)
+                            const uint32_t *fp, const uint32_t *err, const int64_t *start,
+                            const int64_t *dur, size_t n, int64_t prev, const char **why)
 {
     const uint64_t *kcp = L->kcp;
     uint32_t nkeys = L->r->nkeys, nstr = L->r->nstr;
@@ -204,7 +214,8 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
         }
     }
     // Sorted rows lie in the time range when the first and the last do.
-    int out_of_range = n > 0 && (start[0] < IODFG_START_MIN || start[n - 1] > IODFG_START_MAX);
+    int out_of_range = n > 0 && (start[0] < IODFG_START_MIN || start[n - 1] > IODFG_START_MAX ||
+                                 (dur && any_bad_dur(dur, n)));
     if (n == 0 || (kmax < nkeys && emax < nstr && !unsorted && !mismatch && !out_of_range)) {
         return n;
     }
@@ -216,29 +227,15 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
                : err[i] >= nstr    ? "err string id out of range"
                : start[i] < p      ? "rows not sorted by start"
                : start[i] < IODFG_START_MIN || start[i] > IODFG_START_MAX ? "start out of range"
-                                                                          : NULL;
+               : dur && dur[i] != IODFG_UNKNOWN && (uint64_t)dur[i] > IODFG_DUR_MAX
+                   ? "dur out of range"
+                   : NULL;
         if (*why) {
             return i;
         }
         p = start[i];
     }
     return n; // not reached: a pass above saw a bad row
-}
-
-/* Index of the first of n durations that is neither unknown nor in [0, IODFG_DUR_MAX] (n when
- * all are): a branch-free pass, then the rows one by one only when it saw one. */
-VECTORIZE static size_t first_bad_dur(const int64_t *d, size_t n)
-{
-    uint64_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        bad |= (uint64_t)(d[i] != IODFG_UNKNOWN) & (uint64_t)((uint64_t)d[i] > IODFG_DUR_MAX);
-    }
-    for (size_t i = 0; bad && i < n; i++) {
-        if (d[i] != IODFG_UNKNOWN && (uint64_t)d[i] > IODFG_DUR_MAX) {
-            return i;
-        }
-    }
-    return n;
 }
 
 /* Index of the first of n handle ids of case cs that is neither 0 nor one of the case's
@@ -301,8 +298,8 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
         return -1;
     }
     // Columns that are only copied, not checked, are read in one go (fewer, larger reads).
-    static const int copied[] = {STORE_C_PID,    STORE_C_DUR, STORE_C_SIZE,
-                                 STORE_C_OFFSET, STORE_C_REQ, STORE_C_FD};
+    static const int copied[] = {STORE_C_PID, STORE_C_SIZE, STORE_C_OFFSET, STORE_C_REQ,
+                                 STORE_C_FD};
     for (size_t k = 0; k < sizeof(copied) / sizeof(copied[0]); k++) {
         char *col = log_column(c, copied[k]);
         if (col && source_read(s, copied[k], first, end - first,
@@ -310,15 +307,13 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
             return -1;
         }
     }
-    // A bad duration is reported unless a checked column fails on an earlier row.
-    uint64_t bad_dur =
-        c->dur_ns ? first + first_bad_dur(c->dur_ns + base + first, (size_t)(end - first)) : end;
     for (uint64_t row = first; row < end; row += SLAB_ROWS) {
         uint64_t n = end - row < SLAB_ROWS ? end - row : SLAB_ROWS;
         // Checked columns asked for go straight into the log, the others into the scratch
         // buffers.
         void *to[STORE_C__N] = {NULL};
-        static const int checked[] = {STORE_C_KEY, STORE_C_START, STORE_C_ERR, STORE_C_HANDLE};
+        static const int checked[] = {STORE_C_KEY, STORE_C_START, STORE_C_DUR, STORE_C_ERR,
+                                      STORE_C_HANDLE};
         for (size_t k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
             char *col = log_column(c, checked[k]);
             to[checked[k]] = col ? col + (base + row) * store_cols[checked[k]].size : NULL;
@@ -340,11 +335,7 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
         const int64_t *start = to[STORE_C_START];
         const char *why = NULL;
         size_t bad = first_bad_row(L, to[STORE_C_KEY], x->call, x->fp, to[STORE_C_ERR], start,
-                                   (size_t)n, prev, &why);
-        if (bad_dur < row + (bad < n ? bad : n)) {
-            *s->f = (struct failure){.kind = F_ROW, .why = "dur out of range", .row = bad_dur};
-            return -1;
-        }
+                                   to[STORE_C_DUR], (size_t)n, prev, &why);
         if (bad < n) {
             *s->f = (struct failure){.kind = F_ROW, .why = why, .row = row + bad};
             return -1;
@@ -376,7 +367,7 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
     *fcs = cs0;
     for (int k = 0; k < STORE_C__N; k++) {
         char *col = log_column(c, k);
-        if (k != STORE_C_KEY && k != STORE_C_START && k != STORE_C_ERR && col &&
+        if (k != STORE_C_KEY && k != STORE_C_START && k != STORE_C_DUR && k != STORE_C_ERR && col &&
             store_pread_rows(r, k, g0, g1 - g0, col + g0 * store_cols[k].size)) {
             *f = (struct failure){.kind = F_READ,
                                   .code = errno ? IODFG_E_IO : IODFG_E_FORMAT,
@@ -385,17 +376,18 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
             return -1;
         }
     }
-    uint64_t bad_dur = c->dur_ns ? g0 + first_bad_dur(c->dur_ns + g0, (size_t)(g1 - g0)) : g1;
     int64_t prev = INT64_MIN;
     for (uint64_t g = g0; g < g1; g += SLAB_ROWS) {
         size_t n = g1 - g < SLAB_ROWS ? (size_t)(g1 - g) : SLAB_ROWS;
         uint32_t *key = c->key ? c->key + g : x->key;
         uint32_t *err = c->err ? c->err + g : x->err;
         int64_t *start = c->start_ns ? c->start_ns + g : x->start;
-        const int cols[] = {STORE_C_KEY, STORE_C_START, STORE_C_ERR, STORE_C_CALL, STORE_C_FP};
-        void *to[] = {key, start, err, x->call, x->fp};
-        for (int k = 0; k < 5; k++) {
-            if (store_pread_rows(r, cols[k], g, n, to[k])) {
+        int64_t *dur = c->dur_ns ? c->dur_ns + g : NULL;
+        const int cols[] = {STORE_C_KEY,  STORE_C_START, STORE_C_ERR,
+                            STORE_C_CALL, STORE_C_FP,    STORE_C_DUR};
+        void *to[] = {key, start, err, x->call, x->fp, dur};
+        for (int k = 0; k < 6; k++) {
+            if (to[k] && store_pread_rows(r, cols[k], g, n, to[k])) {
                 while (off[cs + 1] <= g) {
                     cs++;
                 }
@@ -418,13 +410,7 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
             size_t at = (size_t)(a - g), m = (size_t)(b - a);
             const char *why = NULL;
             size_t bad = first_bad_row(L, key + at, x->call + at, x->fp + at, err + at, start + at,
-                                       m, prev, &why);
-            if (bad_dur < a + (bad < m ? bad : m)) {
-                *fcs = cs;
-                *f = (struct failure){
-                    .kind = F_ROW, .why = "dur out of range", .row = bad_dur - off[cs]};
-                return -1;
-            }
+                                       dur ? dur + at : NULL, m, prev, &why);
             if (bad < m) {
                 *fcs = cs;
                 *f = (struct failure){.kind = F_ROW, .why = why, .row = a - off[cs] + bad};
