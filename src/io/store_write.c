@@ -727,12 +727,11 @@ static int write_key_attrs(hid_t gk, const struct iodfg_key *keys, uint32_t nk, 
     return put_array(gk, "scope", H5T_STD_U8LE, H5T_NATIVE_UINT8, scope, nk);
 }
 
-/* The /handles table: one compound row per handle (row h-1 = handle h). */
-static int write_handles(struct iodfg_store_writer *w)
+/* A 1-D table of n compound rows of the type type() makes (store_priv.h). */
+static int put_table(hid_t loc, const char *name, hid_t (*type)(int), const void *rows, uint64_t n)
 {
-    hid_t ft = store_handle_type(1), mt = store_handle_type(0);
-    int rc =
-        ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_HANDLES, ft, mt, w->handles, w->nhandles);
+    hid_t ft = type(1), mt = type(0);
+    int rc = ft < 0 || mt < 0 ? -1 : put_array(loc, name, ft, mt, rows, n);
     if (ft >= 0) {
         H5Tclose(ft);
     }
@@ -740,6 +739,12 @@ static int write_handles(struct iodfg_store_writer *w)
         H5Tclose(mt);
     }
     return rc;
+}
+
+/* The /handles table: one compound row per handle (row h-1 = handle h). */
+static int write_handles(struct iodfg_store_writer *w)
+{
+    return put_table(w->file, STORE_HANDLES, store_handle_type, w->handles, w->nhandles);
 }
 
 static int write_tables(struct iodfg_store_writer *w)
@@ -781,16 +786,7 @@ static int write_tables(struct iodfg_store_writer *w)
 /* /case_table: one row per case, in case order. */
 static int write_case_table(struct iodfg_store_writer *w)
 {
-    hid_t ft = store_case_type(1), mt = store_case_type(0);
-    int rc =
-        ft < 0 || mt < 0 ? -1 : put_array(w->file, STORE_CASE_TABLE, ft, mt, w->crows, w->ncases);
-    if (ft >= 0) {
-        H5Tclose(ft);
-    }
-    if (mt >= 0) {
-        H5Tclose(mt);
-    }
-    return rc;
+    return put_table(w->file, STORE_CASE_TABLE, store_case_type, w->crows, w->ncases);
 }
 
 static int write_root(struct iodfg_store_writer *w)

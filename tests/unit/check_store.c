@@ -1072,18 +1072,22 @@ START_TEST(load_bad_tables)
     ck_assert_int_ge(H5Ldelete(f, "/case_table", H5P_DEFAULT), 0);
     H5Fclose(f);
     load_fails(PATH, IODFG_E_FORMAT, "table case_table is missing");
-    ck_assert_int_eq(system(copy), 0);
-    poke_case_table(1, "first", 0);
-    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 1: its rows do not follow");
-    ck_assert_int_eq(system(copy), 0);
-    poke_case_table(0, "host", 99999);
-    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 0: string id out of range");
-    ck_assert_int_eq(system(copy), 0);
-    poke_case_table(2, "clock", 9);
-    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 2: naming or clock out of range");
-    ck_assert_int_eq(system(copy), 0);
-    poke_case_table(0, "rows", 1);
-    load_fails(PATH, IODFG_E_FORMAT, "case_table: case 1: its rows do not follow");
+    static const struct {
+        hsize_t row;
+        const char *member;
+        uint64_t v;
+        const char *want;
+    } damage[] = {
+        {1, "first", 0, "case_table: case 1: its rows do not follow"},
+        {0, "host", 99999, "case_table: case 0: string id out of range"},
+        {2, "clock", 9, "case_table: case 2: naming or clock out of range"},
+        {0, "rows", 1, "case_table: case 1: its rows do not follow"},
+    };
+    for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+        ck_assert_int_eq(system(copy), 0);
+        poke_case_table(damage[i].row, damage[i].member, damage[i].v);
+        load_fails(PATH, IODFG_E_FORMAT, damage[i].want);
+    }
     ck_assert_int_eq(system(copy), 0);
     f = edit();
     ck_assert_int_ge(H5Ldelete(f, "/cases/run_host1_7", H5P_DEFAULT), 0);
