@@ -48,6 +48,13 @@ int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_s
 int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                            struct iodfg_error *err);
 
+/* New mapping and selection at once: one full rebuild. 0 or -1 with err. */
+int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                         const struct iodfg_selection *sel, struct iodfg_error *err);
+
+/* Selected events (cases and window) whose key is k, whatever its activity. */
+uint64_t iodfg_analysis_key_events(const struct iodfg_analysis *an, uint32_t k);
+
 /* Results, borrowed until the next update/rebuild or free. */
 const struct iodfg_dfg *iodfg_analysis_dfg(const struct iodfg_analysis *an);
 const struct iodfg_stats *iodfg_analysis_stats(const struct iodfg_analysis *an);

@@ -21,6 +21,8 @@ enum iodfg_diff_side {
     IODFG_DIFF_BOTH = 3,
 };
 const char *iodfg_diff_side_name(enum iodfg_diff_side side); /* "neither" "green" "red" "both" */
+/* The marker column of tables: "" (neither), "G+", "R+", "=". */
+const char *iodfg_diff_side_mark(enum iodfg_diff_side side);
 
 /* Compared quantities; the difference is R - G, relative to G ((R - G) / G; NAN when G = 0). */
 enum iodfg_diff_metric {

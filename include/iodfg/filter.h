@@ -52,6 +52,8 @@ int iodfg_filter_stack_push_text(struct iodfg_filter_stack *fs, const char *text
 int iodfg_filter_stack_pop(struct iodfg_filter_stack *fs);
 void iodfg_filter_stack_clear(struct iodfg_filter_stack *fs);
 size_t iodfg_filter_stack_count(const struct iodfg_filter_stack *fs);
+/* A number that changes with every push and pop (to notice changes made elsewhere). */
+uint64_t iodfg_filter_stack_generation(const struct iodfg_filter_stack *fs);
 /* Filter i (0 = first pushed), borrowed until it is popped; NULL past the end. */
 const struct iodfg_filter *iodfg_filter_stack_get(const struct iodfg_filter_stack *fs, size_t i);
 /* Parse one filter per line ('#' comments and blank lines skipped) and push them all, or none

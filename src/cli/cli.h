@@ -14,6 +14,7 @@
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
+struct iodfg_session;
 struct iodfg_error;
 struct iodfg_rules;
 struct iodfg_strace_result;
@@ -133,18 +134,23 @@ extern const char cli_analyze_usage[];
  * pruning masks. Everything is owned and released by cli_analysis_fini. */
 struct cli_analysis {
     struct iodfg_eventlog *log;
-    struct iodfg_rules *rules;
-    struct iodfg_mapping map;
-    struct iodfg_filter_result fr;
-    struct iodfg_analysis *an;
-    uint8_t *case_on; /* selected cases: filters, and G or R when groups are given */
-    int groups;       /* nonzero when --green/--red were given: diff is valid */
-    uint8_t *g_on, *r_on;
+    struct iodfg_session *ses;
+    /* read from the session after the run (borrowed from it) */
+    const struct iodfg_mapping *map;
+    const struct iodfg_analysis *an;
+    int groups; /* nonzero when --green/--red were given: diff is valid */
     uint32_t g_cases, r_cases;
-    struct iodfg_diff diff;
-    uint8_t *node_on, *edge_on; /* pruning (minedge/top); NULL = everything shown */
-    struct iodfg_buf comment;   /* command, rules, filters, groups: for DOT and JSON */
+    const struct iodfg_diff *diff;    /* NULL without groups */
+    const uint8_t *node_on, *edge_on; /* pruning (minedge/top); NULL = everything shown */
+    struct iodfg_buf comment;         /* command, rules, filters, groups: for DOT and JSON */
 };
+/* The shared start of dfg, stats, characterize, bandwidth and insights: check the rules file,
+ * load the inputs (with columns), and a session over them with the options' rules, filters,
+ * case definition and groups (*groups set when --green/--red were given; they then bound the
+ * selection). Prints errors and returns an enum cli_exit; the caller frees *ses and *log. */
+int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size_t n,
+                     unsigned columns, struct iodfg_eventlog **log, struct iodfg_session **ses,
+                     int *groups);
 /* Load the inputs and build everything for `command`. Prints errors (rule errors with the
  * line and a caret) and returns an enum cli_exit; call cli_analysis_fini in every case. */
 int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
@@ -165,8 +171,6 @@ long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, s
 /* The same for the present edges (slots of the DFG) by an enum iodfg_edge_col. */
 long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t top,
                         uint32_t **out);
-/* The G/R marker of a node or edge: "G+" (only in G), "R+" (only in R), "=" (both), "". */
-const char *cli_diff_marker(enum iodfg_diff_side side);
 /* TSV of the activities in act order (a header row; with groups, side and per-group columns),
  * then, when edges is non-NULL, a blank line and the transitions likewise. 0 or CLI_FAIL. */
 int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
@@ -190,12 +194,10 @@ size_t cli_text_width(const char *s, size_t len);
 /* A loaded log with every column, the mapping, and one or two selections (all, or G and R). */
 struct cli_metrics {
     struct iodfg_eventlog *log;
-    struct iodfg_rules *rules;
-    struct iodfg_mapping map;
-    struct iodfg_filter_result fr;
-    uint8_t *case_on[2]; /* selected cases of each group */
-    int ngroups;         /* 1 (no groups) or 2 (G, R) */
-    struct iodfg_selection sel[2];
+    struct iodfg_session *ses;
+    const struct iodfg_mapping *map; /* borrowed from the session */
+    int ngroups;                     /* 1 (no groups) or 2 (G, R) */
+    struct iodfg_selection sel[2];   /* the selection, or G and R (case masks borrowed) */
 };
 /* Load inputs and build rules, filters, groups and mapping like `dfg`; prints errors and
  * returns an enum cli_exit. Call cli_metrics_fini in every case. */

@@ -19,6 +19,7 @@
 #include "iodfg/filter.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
+#include "iodfg/session.h"
 #include "iodfg/stats.h"
 
 #include "cli.h"
@@ -371,30 +372,24 @@ static char *read_file(const char *path, size_t *len)
     return data;
 }
 
-static int load_rules(struct cli_analysis *ca, const char *path)
+// The rules file, checked (a typo fails before a long load); *text is the caller's to free.
+static int read_rules(const char *path, char **text, size_t *len)
 {
-    ca->rules = iodfg_rules_new();
-    if (!ca->rules) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
+    *text = NULL;
+    *len = 0;
     if (!path) {
         return CLI_OK;
     }
-    size_t len = 0;
-    char *text = read_file(path, &len);
-    if (!text) {
+    if (!(*text = read_file(path, len))) {
         return CLI_FAIL;
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    int rc = CLI_OK;
-    if (iodfg_rules_compile(ca->rules, text, len, path, &err)) {
-        cli_error_caret(&err, text, len);
-        rc = CLI_FAIL;
+    if (iodfg_rules_check(*text, *len, path, &err)) {
+        cli_error_caret(&err, *text, *len);
+        return CLI_FAIL;
     }
-    free(text);
-    return rc;
+    return CLI_OK;
 }
 
 // The filter stack's text (predicates joined by "and") into b.
@@ -405,45 +400,51 @@ static void stack_text(struct iodfg_buf *b, const struct iodfg_filter_stack *fs)
     }
 }
 
-// Groups: evaluate G and R, refuse overlaps, make a missing group the complement of the other,
-// restrict both and the selection to the filtered cases.
-static int build_groups(struct cli_analysis *ca, const struct cli_analyze_opts *o)
+// Filters, groups (which then bound the selection) and the case definition into the session.
+static int set_inputs(struct iodfg_session *ses, const struct cli_analyze_opts *o, int *groups)
 {
-    uint32_t nc = iodfg_eventlog_case_count(ca->log);
-    ca->g_on = calloc((size_t)nc + 1, 1);
-    ca->r_on = calloc((size_t)nc + 1, 1);
-    if (!ca->g_on || !ca->r_on) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if ((o->green && iodfg_filter_case_mask(o->green, ca->log, ca->g_on, &err)) ||
-        (o->red && iodfg_filter_case_mask(o->red, ca->log, ca->r_on, &err))) {
-        cli_error(&err);
-        return CLI_USAGE;
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        if (!o->green) {
-            ca->g_on[c] = !ca->r_on[c];
-        } else if (!o->red) {
-            ca->r_on[c] = !ca->g_on[c];
+    struct iodfg_filter_stack *fs = iodfg_session_filters(ses);
+    for (size_t i = 0; i < iodfg_filter_stack_count(o->filters); i++) {
+        struct iodfg_buf b;
+        iodfg_buf_init(&b);
+        iodfg_filter_format(iodfg_filter_stack_get(o->filters, i), &b);
+        int rc = b.failed ? iodfg_error_set(&err, IODFG_E_NOMEM, NULL)
+                          : iodfg_filter_stack_push_text(fs, b.data, &err);
+        iodfg_buf_fini(&b);
+        if (rc) {
+            cli_error(&err);
+            return CLI_FAIL;
         }
     }
-    if (iodfg_filter_groups_check(ca->log, ca->g_on, ca->r_on, &err)) {
+    iodfg_session_set_per_pid(ses, o->per_pid);
+    if (!o->green && !o->red) {
+        return CLI_OK;
+    }
+    if (iodfg_session_set_groups(ses, o->green, o->red, &err)) {
         cli_error(&err);
         return CLI_FAIL;
     }
-    for (uint32_t c = 0; c < nc; c++) {
-        int on = !ca->fr.case_on || ca->fr.case_on[c];
-        ca->g_on[c] = ca->g_on[c] && on;
-        ca->r_on[c] = ca->r_on[c] && on;
-        ca->case_on[c] = ca->g_on[c] || ca->r_on[c];
-        ca->g_cases += ca->g_on[c];
-        ca->r_cases += ca->r_on[c];
-    }
-    ca->groups = 1;
-    if (!o->ingest.quiet) {
+    iodfg_session_set_groups_restrict(ses, 1);
+    *groups = 1;
+    return CLI_OK;
+}
+
+// The results the output code reads, borrowed from the session.
+static void read_results(struct cli_analysis *ca, const struct cli_analyze_opts *o)
+{
+    const struct iodfg_session_counts *k = iodfg_session_counts(ca->ses);
+    ca->map = iodfg_session_mapping(ca->ses);
+    ca->an = iodfg_session_analysis(ca->ses);
+    ca->diff = ca->groups ? iodfg_session_diff(ca->ses) : NULL;
+    ca->g_cases = k->g_cases;
+    ca->r_cases = k->r_cases;
+    // masks only when something is hidden (minedge/top): otherwise everything is shown
+    int pruned = iodfg_session_pruned(ca->ses);
+    ca->node_on = pruned ? iodfg_session_node_on(ca->ses) : NULL;
+    ca->edge_on = pruned ? iodfg_session_edge_on(ca->ses) : NULL;
+    if (ca->groups && !o->ingest.quiet) {
         if (!ca->g_cases) {
             cli_errorf("note: group G has no case among the selected ones");
         }
@@ -451,39 +452,6 @@ static int build_groups(struct cli_analysis *ca, const struct cli_analyze_opts *
             cli_errorf("note: group R has no case among the selected ones");
         }
     }
-    return CLI_OK;
-}
-
-static int prune(struct cli_analysis *ca)
-{
-    uint64_t min_edge = ca->fr.min_edge;
-    uint32_t top = ca->fr.top;
-    if (!min_edge && !top) {
-        return CLI_OK;
-    }
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
-    const struct iodfg_stats *st = iodfg_analysis_stats(ca->an);
-    uint32_t nact = g->nactivities > st->nactivities ? g->nactivities : st->nactivities;
-    uint64_t *count = calloc((size_t)nact + 1, sizeof(*count));
-    ca->node_on = calloc((size_t)nact + 1, 1);
-    ca->edge_on = calloc(g->nedges + 1, 1);
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    int rc = CLI_OK;
-    if (!count || !ca->node_on || !ca->edge_on) {
-        cli_errorf("out of memory");
-        rc = CLI_FAIL;
-    } else {
-        for (uint32_t a = 0; a < st->nactivities; a++) {
-            count[a] = st->act[a].count;
-        }
-        if (iodfg_dfg_prune(g, count, min_edge, top, ca->node_on, ca->edge_on, &err)) {
-            cli_error(&err);
-            rc = CLI_FAIL;
-        }
-    }
-    free(count);
-    return rc;
 }
 
 static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts *o,
@@ -494,11 +462,12 @@ static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts
     for (size_t i = 0; i < n; i++) {
         iodfg_buf_addf(b, " %s", inputs[i]);
     }
-    if (o->rules_path && iodfg_rules_count(ca->rules)) {
+    const struct iodfg_rules *rules = iodfg_session_rules(ca->ses);
+    if (o->rules_path && iodfg_rules_count(rules)) {
         iodfg_buf_addf(b, "\nrules: %s\n", o->rules_path);
         struct iodfg_buf r;
         iodfg_buf_init(&r);
-        iodfg_rules_format(ca->rules, &r);
+        iodfg_rules_format(rules, &r);
         for (const char *p = r.data; p && *p;) {
             const char *nl = strchr(p, '\n');
             size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -526,69 +495,54 @@ static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts
     iodfg_buf_addf(b, "cases: %s", o->per_pid ? "per (trace file, pid)" : "per trace file");
 }
 
-int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
-                     size_t n, const char *command)
+int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size_t n,
+                     unsigned columns, struct iodfg_eventlog **log, struct iodfg_session **ses,
+                     int *groups)
 {
-    memset(ca, 0, sizeof(*ca));
-    iodfg_filter_result_init(&ca->fr);
-    iodfg_diff_init(&ca->diff);
-    iodfg_buf_init(&ca->comment);
+    *log = NULL;
+    *ses = NULL;
+    *groups = 0;
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (iodfg_mapping_init(&ca->map, &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    int rc = load_rules(ca, o->rules_path); // before loading: a typo fails fast
+    char *rules = NULL;
+    size_t rules_len = 0;
+    int rc = read_rules(o->rules_path, &rules, &rules_len);
     if (rc != CLI_OK) {
+        free(rules);
         return rc;
     }
     struct cli_ingest_totals totals;
-    ca->log = cli_load(inputs, n, IODFG_COL_ANALYSIS, &o->ingest, &totals, &err);
-    if (!ca->log) {
+    *log = cli_load(inputs, n, columns, &o->ingest, &totals, &err);
+    if (!*log || !(*ses = iodfg_session_new(*log, &err)) ||
+        (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err))) {
+        free(rules);
         cli_error(&err);
         return CLI_FAIL;
     }
+    free(rules);
     if (!o->ingest.quiet && totals.counts[IODFG_COUNT_UNPARSABLE]) {
         cli_errorf("note: skipped %llu unparsable line(s); the first: %s",
                    (unsigned long long)totals.counts[IODFG_COUNT_UNPARSABLE], totals.first_problem);
     }
-    if (iodfg_filter_stack_apply(o->filters, ca->log, &ca->fr, &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    uint32_t nc = iodfg_eventlog_case_count(ca->log);
-    ca->case_on = malloc((size_t)nc + 1);
-    if (!ca->case_on) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        ca->case_on[c] = !ca->fr.case_on || ca->fr.case_on[c];
-    }
-    if ((o->green || o->red) && (rc = build_groups(ca, o)) != CLI_OK) {
+    return set_inputs(*ses, o, groups);
+}
+
+int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
+                     size_t n, const char *command)
+{
+    memset(ca, 0, sizeof(*ca));
+    iodfg_buf_init(&ca->comment);
+    int rc = cli_session_open(o, inputs, n, IODFG_COL_ANALYSIS, &ca->log, &ca->ses, &ca->groups);
+    if (rc != CLI_OK) {
         return rc;
     }
-    if (iodfg_rules_apply(ca->rules, ca->log, ca->fr.key_on, &ca->map, NULL, &err)) {
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_session_rebuild(ca->ses, &err)) {
         cli_error(&err);
         return CLI_FAIL;
     }
-    struct iodfg_selection sel;
-    iodfg_filter_result_selection(&ca->fr, &sel);
-    sel.case_on = ca->case_on;
-    sel.per_pid = o->per_pid;
-    ca->an = iodfg_analysis_new(ca->log, &ca->map, &sel, &err);
-    if (!ca->an) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    if (ca->groups && iodfg_diff_build(&ca->diff, ca->an, ca->g_on, ca->r_on, &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    if ((rc = prune(ca)) != CLI_OK) {
-        return rc;
-    }
+    read_results(ca, o);
     if (!o->ingest.quiet && iodfg_analysis_dfg(ca->an)->traces == 0) {
         cli_errorf("note: no event is left after the rules and filters");
     }
@@ -603,16 +557,7 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
 void cli_analysis_fini(struct cli_analysis *ca)
 {
     iodfg_buf_fini(&ca->comment);
-    free(ca->node_on);
-    free(ca->edge_on);
-    iodfg_diff_fini(&ca->diff);
-    free(ca->g_on);
-    free(ca->r_on);
-    iodfg_analysis_free(ca->an);
-    free(ca->case_on);
-    iodfg_mapping_fini(&ca->map);
-    iodfg_filter_result_fini(&ca->fr);
-    iodfg_rules_free(ca->rules);
+    iodfg_session_free(ca->ses);
     iodfg_eventlog_free(ca->log);
     memset(ca, 0, sizeof(*ca));
 }

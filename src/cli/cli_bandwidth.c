@@ -139,7 +139,7 @@ static void bandwidth_out(struct iodfg_buf *b, const struct cli_metrics *m,
     if (o->by == BY_ACTIVITY) {
         for (uint32_t a = 0; a < bw->nactivities; a++) {
             if (bw->act[a].count) {
-                row_out(b, o->format, "activity", iodfg_mapping_name(&m->map, a), &bw->act[a],
+                row_out(b, o->format, "activity", iodfg_mapping_name(m->map, a), &bw->act[a],
                         first);
             }
         }
@@ -179,7 +179,7 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
         struct iodfg_error err;
         iodfg_bandwidth_init(&bw);
         iodfg_error_clear(&err);
-        if (iodfg_bandwidth_build(&bw, m.log, &m.map, &m.sel[g], &err)) {
+        if (iodfg_bandwidth_build(&bw, m.log, m.map, &m.sel[g], &err)) {
             cli_error(&err);
             rc = CLI_FAIL;
             break;

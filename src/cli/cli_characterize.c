@@ -19,122 +19,33 @@
 #include "iodfg/metrics.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
+#include "iodfg/session.h"
 #include "iodfg/strpool.h"
 
 #include "cli.h"
 
 /* ---- the shared selection ---- */
 
-static int load_rules(struct cli_metrics *m, const char *path)
-{
-    if (!(m->rules = iodfg_rules_new())) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
-    if (!path) {
-        return CLI_OK;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_errorf("%s: %s", path, strerror(errno));
-        return CLI_FAIL;
-    }
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        iodfg_buf_add(&b, chunk, n);
-    }
-    int bad = ferror(f);
-    fclose(f);
-    int rc = CLI_OK;
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (bad || b.failed) {
-        cli_errorf("%s: %s", path, bad ? "read error" : "out of memory");
-        rc = CLI_FAIL;
-    } else if (iodfg_rules_compile(m->rules, b.data ? b.data : "", b.len, path, &err)) {
-        cli_error_caret(&err, b.data, b.len);
-        rc = CLI_FAIL;
-    }
-    iodfg_buf_fini(&b);
-    return rc;
-}
-
-// G and R masks (a missing group is the complement of the other), kept within the filters.
-static int build_groups(struct cli_metrics *m, const struct cli_analyze_opts *o, uint32_t nc)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if ((o->green && iodfg_filter_case_mask(o->green, m->log, m->case_on[0], &err)) ||
-        (o->red && iodfg_filter_case_mask(o->red, m->log, m->case_on[1], &err))) {
-        cli_error(&err);
-        return CLI_USAGE;
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        if (!o->green) {
-            m->case_on[0][c] = !m->case_on[1][c];
-        } else if (!o->red) {
-            m->case_on[1][c] = !m->case_on[0][c];
-        }
-    }
-    if (iodfg_filter_groups_check(m->log, m->case_on[0], m->case_on[1], &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    m->ngroups = 2;
-    return CLI_OK;
-}
-
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
                     size_t n)
 {
     memset(m, 0, sizeof(*m));
-    iodfg_filter_result_init(&m->fr);
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (iodfg_mapping_init(&m->map, &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    int rc = load_rules(m, o->rules_path);
+    int groups = 0;
+    int rc = cli_session_open(o, inputs, n, IODFG_COL_ALL, &m->log, &m->ses, &groups);
     if (rc != CLI_OK) {
         return rc;
     }
-    struct cli_ingest_totals totals;
-    m->log = cli_load(inputs, n, IODFG_COL_ALL, &o->ingest, &totals, &err);
-    if (!m->log) {
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_session_prepare(m->ses, &err)) {
         cli_error(&err);
         return CLI_FAIL;
     }
-    if (iodfg_filter_stack_apply(o->filters, m->log, &m->fr, &err) ||
-        iodfg_rules_apply(m->rules, m->log, m->fr.key_on, &m->map, NULL, &err)) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    uint32_t nc = iodfg_eventlog_case_count(m->log);
-    m->case_on[0] = calloc((size_t)nc + 1, 1);
-    m->case_on[1] = calloc((size_t)nc + 1, 1);
-    if (!m->case_on[0] || !m->case_on[1]) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
-    m->ngroups = 1;
-    if (o->green || o->red) {
-        if ((rc = build_groups(m, o, nc)) != CLI_OK) {
-            return rc;
-        }
-    } else {
-        memset(m->case_on[0], 1, nc);
-    }
+    m->map = iodfg_session_mapping(m->ses);
+    m->ngroups = groups ? 2 : 1;
     for (int g = 0; g < m->ngroups; g++) {
-        for (uint32_t c = 0; c < nc; c++) {
-            m->case_on[g][c] = m->case_on[g][c] && (!m->fr.case_on || m->fr.case_on[c]);
-        }
-        iodfg_filter_result_selection(&m->fr, &m->sel[g]);
-        m->sel[g].case_on = m->case_on[g];
-        m->sel[g].per_pid = o->per_pid;
+        iodfg_session_selection(m->ses, groups ? (enum iodfg_group)(g + 1) : IODFG_GROUP_NONE,
+                                &m->sel[g]);
     }
     return CLI_OK;
 }
@@ -155,11 +66,7 @@ int cli_metrics_finish(struct cli_metrics *m, const struct cli_analyze_opts *o, 
 
 void cli_metrics_fini(struct cli_metrics *m)
 {
-    free(m->case_on[0]);
-    free(m->case_on[1]);
-    iodfg_mapping_fini(&m->map);
-    iodfg_filter_result_fini(&m->fr);
-    iodfg_rules_free(m->rules);
+    iodfg_session_free(m->ses);
     iodfg_eventlog_free(m->log);
     memset(m, 0, sizeof(*m));
 }
@@ -445,7 +352,7 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
         if (!row->count) {
             continue;
         }
-        const char *name = iodfg_mapping_name(&m->map, a);
+        const char *name = iodfg_mapping_name(m->map, a);
         if (f == CLI_FMT_TABLE) {
             char v[4][IODFG_FORMAT_MIN];
             cli_cell_name(b, f, name, 28);
@@ -535,7 +442,7 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
     }
     for (uint32_t a = 0; a < r->access.nactivities; a++) {
         for (int x = 0; x < 2; x++) {
-            access_line(b, f, iodfg_mapping_name(&m->map, a), x, &r->access.act[a].dir[x]);
+            access_line(b, f, iodfg_mapping_name(m->map, a), x, &r->access.act[a].dir[x]);
         }
     }
     for (int x = 0; x < 2; x++) {
@@ -598,7 +505,7 @@ static int compute(struct iodfg_characterization *r, const struct cli_metrics *m
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (iodfg_characterize(r, m->log, &m->map, sel, &o->bin, o->alignment, NULL, 2, &err)) {
+    if (iodfg_characterize(r, m->log, m->map, sel, &o->bin, o->alignment, NULL, 2, &err)) {
         cli_error(&err);
         return CLI_FAIL;
     }
@@ -623,7 +530,7 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
         if (rc == CLI_OK && o->format == CLI_FMT_TABLE) {
             uint32_t nc = 0;
             for (uint32_t c = 0; c < iodfg_eventlog_case_count(m.log); c++) {
-                nc += m.case_on[g][c];
+                nc += m.sel[g].case_on[c];
             }
             iodfg_buf_addf(&b, "%s== %s: %u case(s), %llu event(s); servers by %s; ", g ? "\n" : "",
                            m.ngroups > 1 ? (g ? "group R" : "group G") : "selection", nc,

@@ -264,12 +264,12 @@ static int produce(const struct dfg_opts *d, const struct cli_analysis *ca, stru
         o.comment = ca->comment.data;
         o.shade = d->shade;
         o.palette = d->palette;
-        o.diff = ca->groups ? &ca->diff : NULL;
+        o.diff = ca->groups ? ca->diff : NULL;
         o.node_on = ca->node_on;
         o.edge_on = ca->edge_on;
         struct iodfg_error err;
         iodfg_error_clear(&err);
-        if (iodfg_export_dot(b, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), &ca->map,
+        if (iodfg_export_dot(b, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), ca->map,
                              &o, &err)) {
             cli_error(&err);
             return CLI_FAIL;

@@ -282,10 +282,10 @@ static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_
     const struct iodfg_activity_stats *s = &iodfg_analysis_stats(ca->an)->act[a];
     char x[IODFG_FORMAT_MIN];
     if (ca->groups) {
-        cell(t, cli_diff_marker(ca->diff.nodes[a].side));
+        cell(t, iodfg_diff_side_mark(ca->diff->nodes[a].side));
     }
     size_t len;
-    const char *name = iodfg_export_node_name(&ca->map, a, &len);
+    const char *name = iodfg_export_node_name(ca->map, a, &len);
     name_cell(t, name, len);
     count_cell(t, s->count);
     count_cell(t, s->cases);
@@ -299,9 +299,9 @@ static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_
     dur_cell(t, s->dur_median_ns);
     dur_cell(t, s->dur_p95_ns);
     dur_cell(t, s->dur_max_ns);
-    cell(t, a < ca->map.nactivities && fs[a].scope[0] ? fs[a].scope : "\u2013");
+    cell(t, a < ca->map->nactivities && fs[a].scope[0] ? fs[a].scope : "\u2013");
     if (ca->groups) {
-        const struct iodfg_diff_node *dn = &ca->diff.nodes[a];
+        const struct iodfg_diff_node *dn = &ca->diff->nodes[a];
         count_cell(t, (uint64_t)dn->g[IODFG_DM_COUNT]);
         count_cell(t, (uint64_t)dn->r[IODFG_DM_COUNT]);
         delta_cell(t, dn->abs[IODFG_DM_COUNT], 0);
@@ -340,14 +340,14 @@ static void edge_row(struct table *t, const struct cli_analysis *ca, uint32_t sl
 {
     const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(ca->an)->edges[slot];
     const struct iodfg_diff_edge *de =
-        ca->groups ? iodfg_diff_find_edge(&ca->diff, e->from, e->to) : NULL;
+        ca->groups ? iodfg_diff_find_edge(ca->diff, e->from, e->to) : NULL;
     if (ca->groups) {
-        cell(t, cli_diff_marker(de ? de->side : IODFG_DIFF_NEITHER));
+        cell(t, iodfg_diff_side_mark(de ? de->side : IODFG_DIFF_NEITHER));
     }
     size_t len;
-    const char *name = iodfg_export_node_name(&ca->map, e->from, &len);
+    const char *name = iodfg_export_node_name(ca->map, e->from, &len);
     name_cell(t, name, len);
-    name = iodfg_export_node_name(&ca->map, e->to, &len);
+    name = iodfg_export_node_name(ca->map, e->to, &len);
     name_cell(t, name, len);
     count_cell(t, e->count);
     count_cell(t, e->cases);

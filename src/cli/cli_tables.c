@@ -14,8 +14,8 @@
 #include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/sanitize.h"
-#include "iodfg/strpool.h"
 #include "iodfg/stats.h"
+#include "iodfg/strpool.h"
 
 #include "cli.h"
 
@@ -29,7 +29,7 @@ long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, s
     if (!ids) {
         return -1;
     }
-    size_t n = iodfg_export_sort_activities(st, &ca->map, (enum iodfg_act_col)col, desc, 0, ids);
+    size_t n = iodfg_export_sort_activities(st, ca->map, (enum iodfg_act_col)col, desc, 0, ids);
     size_t k = 0;
     for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
         if (!ca->node_on || ca->node_on[ids[i]]) {
@@ -48,7 +48,7 @@ long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t
     if (!slots) {
         return -1;
     }
-    size_t n = iodfg_export_sort_edges(g, &ca->map, (enum iodfg_edge_col)col, desc, 0, slots);
+    size_t n = iodfg_export_sort_edges(g, ca->map, (enum iodfg_edge_col)col, desc, 0, slots);
     size_t k = 0;
     for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
         if (!ca->edge_on || ca->edge_on[slots[i]]) {
@@ -57,21 +57,6 @@ long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t
     }
     *out = slots;
     return (long)k;
-}
-
-const char *cli_diff_marker(enum iodfg_diff_side side)
-{
-    switch (side) {
-    case IODFG_DIFF_G_ONLY:
-        return "G+";
-    case IODFG_DIFF_R_ONLY:
-        return "R+";
-    case IODFG_DIFF_BOTH:
-        return "=";
-    case IODFG_DIFF_NEITHER:
-        break;
-    }
-    return "";
 }
 
 /* ---- per-group columns for TSV and JSON ------------------------------------------ */
@@ -108,7 +93,7 @@ static void node_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_n
 {
     if (json) {
         iodfg_buf_addf(b, ",\"side\":\"%s\",\"marker\":\"%s\"", iodfg_diff_side_name(dn->side),
-                       cli_diff_marker(dn->side));
+                       iodfg_diff_side_mark(dn->side));
     } else {
         iodfg_buf_addf(b, "\t%s", iodfg_diff_side_name(dn->side));
     }
@@ -131,7 +116,7 @@ static void edge_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_e
     enum iodfg_diff_side side = de ? de->side : IODFG_DIFF_NEITHER;
     if (json) {
         iodfg_buf_addf(b, ",\"side\":\"%s\",\"marker\":\"%s\"", iodfg_diff_side_name(side),
-                       cli_diff_marker(side));
+                       iodfg_diff_side_mark(side));
     } else {
         iodfg_buf_addf(b, "\t%s", iodfg_diff_side_name(side));
     }
@@ -148,7 +133,7 @@ static void edge_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_e
 static const struct iodfg_diff_edge *edge_diff(const struct cli_analysis *ca, uint32_t slot)
 {
     const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(ca->an)->edges[slot];
-    return iodfg_diff_find_edge(&ca->diff, e->from, e->to);
+    return iodfg_diff_find_edge(ca->diff, e->from, e->to);
 }
 
 static const char mixed[] = "mixed";
@@ -164,15 +149,15 @@ static void merge_fs(const char **slot, const char *v)
 
 struct cli_act_fs *cli_activity_fs(const struct cli_analysis *ca)
 {
-    uint32_t n = ca->map.nactivities;
+    uint32_t n = ca->map->nactivities;
     struct cli_act_fs *out = calloc((size_t)n + 1, sizeof(*out));
     if (!out) {
         return NULL;
     }
     const struct iodfg_key *keys = iodfg_eventlog_keys(ca->log);
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(ca->log);
-    for (uint32_t k = 0; k < ca->map.nkeys; k++) {
-        uint32_t a = ca->map.activity_of_key[k];
+    for (uint32_t k = 0; k < ca->map->nkeys; k++) {
+        uint32_t a = ca->map->activity_of_key[k];
         if (a == IODFG_NO_ACTIVITY || a >= n || keys[k].kind != IODFG_PATH_FILE) {
             continue;
         }
@@ -202,11 +187,11 @@ static void annotate(const struct cli_analysis *ca, struct iodfg_buf *b, const s
         } else if (ca->groups && edges) {
             edge_fields(b, 0, edge_diff(ca, rows[line - 1]));
         } else if (ca->groups) {
-            node_fields(b, 0, &ca->diff.nodes[rows[line - 1]]);
+            node_fields(b, 0, &ca->diff->nodes[rows[line - 1]]);
         }
         if (fs && line == 0) {
             iodfg_buf_addf(b, "\tscope\tfstype\tfs");
-        } else if (fs && rows[line - 1] < ca->map.nactivities) {
+        } else if (fs && rows[line - 1] < ca->map->nactivities) {
             const struct cli_act_fs *f = &fs[rows[line - 1]];
             const char *v[] = {f->scope, f->fstype, f->fs};
             for (int i = 0; i < 3; i++) {
@@ -229,16 +214,16 @@ int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const u
     struct iodfg_buf t;
     iodfg_buf_init(&t);
     struct cli_act_fs *fs = cli_activity_fs(ca);
-    int rc = fs ? iodfg_export_tsv_activities(&t, iodfg_analysis_stats(ca->an), &ca->map, act,
-                                              nact, &err)
-                : iodfg_error_set(&err, IODFG_E_NOMEM, NULL);
+    int rc =
+        fs ? iodfg_export_tsv_activities(&t, iodfg_analysis_stats(ca->an), ca->map, act, nact, &err)
+           : iodfg_error_set(&err, IODFG_E_NOMEM, NULL);
     if (rc == 0) {
         annotate(ca, b, &t, act, 0, fs);
     }
     free(fs);
     if (rc == 0 && edges) {
         iodfg_buf_clear(&t);
-        rc = iodfg_export_tsv_edges(&t, iodfg_analysis_dfg(ca->an), &ca->map, edges, nedges, &err);
+        rc = iodfg_export_tsv_edges(&t, iodfg_analysis_dfg(ca->an), ca->map, edges, nedges, &err);
         if (rc == 0) {
             iodfg_buf_add(b, "\n", 1);
             annotate(ca, b, &t, edges, 1, NULL);
@@ -262,7 +247,7 @@ static void json_text(struct iodfg_buf *b, const char *s, size_t len)
 static void json_node(const struct cli_analysis *ca, struct iodfg_buf *b, uint32_t node)
 {
     size_t len;
-    const char *s = iodfg_export_node_name(&ca->map, node, &len);
+    const char *s = iodfg_export_node_name(ca->map, node, &len);
     json_text(b, s, len);
 }
 
@@ -275,7 +260,7 @@ static void json_groups(const struct cli_analysis *ca, struct iodfg_buf *b, cons
         iodfg_buf_addf(b, "%s{\"activity\":", i ? ",\n" : "\n");
         json_node(ca, b, act[i]);
         iodfg_buf_addf(b, ",\"id\":%u", act[i]);
-        node_fields(b, 1, &ca->diff.nodes[act[i]]);
+        node_fields(b, 1, &ca->diff->nodes[act[i]]);
         iodfg_buf_add(b, "}", 1);
     }
     iodfg_buf_addf(b, "],\"transitions\":[");
@@ -299,7 +284,7 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
     iodfg_error_clear(&err);
     struct iodfg_buf t;
     iodfg_buf_init(&t);
-    if (iodfg_export_json(&t, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), &ca->map,
+    if (iodfg_export_json(&t, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), ca->map,
                           act, nact, edges, nedges, ca->comment.data, &err)) {
         iodfg_buf_fini(&t);
         cli_error(&err);
@@ -316,7 +301,7 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
         iodfg_buf_add(b, t.data, t.len - 2);
         iodfg_buf_addf(b, ",\"file_systems\":[");
         for (size_t i = 0; i < nact; i++) {
-            const struct cli_act_fs *f = act[i] < ca->map.nactivities ? &fs[act[i]] : NULL;
+            const struct cli_act_fs *f = act[i] < ca->map->nactivities ? &fs[act[i]] : NULL;
             iodfg_buf_addf(b, "%s{\"activity\":", i ? ",\n" : "\n");
             json_node(ca, b, act[i]);
             iodfg_buf_addf(b, ",\"scope\":");

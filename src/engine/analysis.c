@@ -731,6 +731,20 @@ int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping
     return rebuild(an, err);
 }
 
+int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                         const struct iodfg_selection *sel, struct iodfg_error *err)
+{
+    if (set_act(an, map, err) || set_sel(an, sel, err)) {
+        return -1;
+    }
+    return rebuild(an, err);
+}
+
+uint64_t iodfg_analysis_key_events(const struct iodfg_analysis *an, uint32_t k)
+{
+    return k < an->nkeys ? an->sums[k].count : 0;
+}
+
 const struct iodfg_dfg *iodfg_analysis_dfg(const struct iodfg_analysis *an)
 {
     return &an->dfg;

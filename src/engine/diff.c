@@ -20,6 +20,12 @@ const char *iodfg_diff_side_name(enum iodfg_diff_side side)
     return (unsigned)side < 4 ? names[side] : "?";
 }
 
+const char *iodfg_diff_side_mark(enum iodfg_diff_side side)
+{
+    static const char *const marks[] = {"", "G+", "R+", "="};
+    return (unsigned)side < 4 ? marks[side] : "";
+}
+
 const char *iodfg_diff_metric_name(enum iodfg_diff_metric m)
 {
     static const char *const names[] = {"count", "cases", "dur_sum_ns", "dur_mean_ns", "bytes"};

@@ -17,6 +17,7 @@
 struct iodfg_filter_stack {
     struct iodfg_filter **f;
     size_t n, cap;
+    uint64_t generation; /* bumped by every push and pop */
 };
 
 static const struct {
@@ -353,6 +354,7 @@ int iodfg_filter_stack_push(struct iodfg_filter_stack *fs, struct iodfg_filter *
         fs->cap = cap;
     }
     fs->f[fs->n++] = f_take;
+    fs->generation++;
     return 0;
 }
 
@@ -369,7 +371,13 @@ int iodfg_filter_stack_pop(struct iodfg_filter_stack *fs)
         return -1;
     }
     iodfg_filter_free(fs->f[--fs->n]);
+    fs->generation++;
     return 0;
+}
+
+uint64_t iodfg_filter_stack_generation(const struct iodfg_filter_stack *fs)
+{
+    return fs->generation;
 }
 
 size_t iodfg_filter_stack_count(const struct iodfg_filter_stack *fs)

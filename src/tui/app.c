@@ -17,24 +17,17 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+
 #include "tui/listmodel.h"
-#include "tui/undo.h"
 #include "tui/views.h"
 
 static const char *const view_names[TUI_VIEW_COUNT] = {
-    "activities", "transitions", "graph",           "timeline",
-    "diff",       "cases",       "rules", "characterisation", "handles", "help"};
+    "activities", "transitions",      "graph",   "timeline", "diff", "cases",
+    "rules",      "characterisation", "handles", "help"};
 
 const char *tui_view_name(enum tui_view v)
 {
     return v < TUI_VIEW_COUNT ? view_names[v] : "";
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
@@ -48,195 +41,57 @@ void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a)
 {
-    return iodfg_mapping_name(&app->map, a);
+    return iodfg_session_activity_name(app->ses, a);
 }
 
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c)
 {
-    const struct iodfg_case_info *ci = iodfg_eventlog_case(app->log, c);
-    return ci ? iodfg_strpool_get(iodfg_eventlog_pool(app->log), ci->name) : "";
+    return iodfg_session_case_name(app->ses, c);
 }
 
-/* Cut-off counts for the thresholds: the smallest edge count among the top path_pct percent of
- * edges, and the number of activities kept (0 = no limit). */
-static void thresholds(struct tui_app *app, const struct iodfg_dfg *g, const uint64_t *act_count,
-                       uint64_t *min_count, uint32_t *top_k)
+int tui_app_case_group(const struct tui_app *app, uint32_t c)
 {
-    *min_count = iodfg_filter_stack_min_edge(app->filters);
-    *top_k = iodfg_filter_stack_top(app->filters);
-    if (app->path_pct < 100) {
-        size_t n = 0;
-        uint64_t *c = malloc((g->nedges + 1) * sizeof(*c));
-        for (size_t i = 0; c && i < g->nedges; i++) {
-            if (g->edges[i].count > 0) {
-                c[n++] = g->edges[i].count;
-            }
-        }
-        if (c && n > 0) {
-            // descending insertion-free: sort
-            for (size_t i = 1; i < n; i++) {
-                uint64_t v = c[i];
-                size_t j = i;
-                for (; j > 0 && c[j - 1] < v; j--) {
-                    c[j] = c[j - 1];
-                }
-                c[j] = v;
-            }
-            size_t keep = ((size_t)app->path_pct * n + 99) / 100;
-            keep = keep ? keep : 1;
-            if (c[keep - 1] > *min_count) {
-                *min_count = c[keep - 1];
-            }
-        }
-        free(c);
+    if (!app->g_on || c >= iodfg_eventlog_case_count(app->log)) {
+        return IODFG_GROUP_NONE;
     }
-    if (app->act_pct < 100) {
-        uint32_t with = 0;
-        for (uint32_t a = 0; a < g->nactivities; a++) {
-            with += act_count[a] > 0;
-        }
-        uint32_t k = (uint32_t)(((uint64_t)app->act_pct * with + 99) / 100);
-        k = k ? k : 1;
-        if (*top_k == 0 || k < *top_k) {
-            *top_k = k;
-        }
-    }
+    return app->g_on[c] ? IODFG_GROUP_G : app->r_on[c] ? IODFG_GROUP_R : IODFG_GROUP_NONE;
 }
 
-static int grow(void *pp, size_t *cap, size_t n, size_t elem)
+// The session's results, borrowed until the next rebuild.
+static void read_results(struct tui_app *app)
 {
-    if (n <= *cap) {
-        return 0;
-    }
-    void *p = realloc(*(void **)pp, n * elem);
-    if (!p) {
-        return -1;
-    }
-    *(void **)pp = p;
-    *cap = n;
-    return 0;
+    app->an = iodfg_session_analysis(app->ses);
+    app->map = iodfg_session_mapping(app->ses);
+    app->diff = iodfg_session_diff(app->ses);
+    app->g_on = iodfg_session_group_mask(app->ses, IODFG_GROUP_G);
+    app->r_on = iodfg_session_group_mask(app->ses, IODFG_GROUP_R);
+    app->node_on = iodfg_session_node_on(app->ses);
+    app->edge_on = iodfg_session_edge_on(app->ses);
+    app->counts = iodfg_session_counts(app->ses);
 }
 
-static int prune(struct tui_app *app, struct iodfg_error *err)
+int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
 {
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
-    const struct iodfg_stats *st = iodfg_analysis_stats(app->an);
-    uint32_t na = g->nactivities;
-    if (grow(&app->node_on, &app->node_cap, (size_t)na + 1, 1) ||
-        grow(&app->edge_on, &app->edge_cap, g->nedges + 1, 1)) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    uint64_t *cnt = calloc((size_t)na + 1, sizeof(*cnt));
-    if (!cnt) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    app->events_shown = 0;
-    for (uint32_t a = 0; a < na && a < st->nactivities; a++) {
-        cnt[a] = st->act[a].count;
-    }
-    uint64_t min_count;
-    uint32_t top_k;
-    thresholds(app, g, cnt, &min_count, &top_k);
-    int rc = iodfg_dfg_prune(g, cnt, min_count, top_k, app->node_on, app->edge_on, err);
-    app->activities_shown = 0;
-    for (uint32_t a = 0; rc == 0 && a < na; a++) {
-        if (app->node_on[a]) {
-            app->activities_shown++;
-            app->events_shown += cnt[a];
-        }
-    }
-    free(cnt);
-    return rc;
-}
-
-static int build_diff(struct tui_app *app, struct iodfg_error *err)
-{
-    app->diff_valid = 0;
-    if (app->ng == 0 || app->nr == 0) {
-        return 0;
-    }
-    iodfg_diff_fini(&app->diff);
-    iodfg_diff_init(&app->diff);
-    if (iodfg_diff_build(&app->diff, app->an, app->g_on, app->r_on, err)) {
+    if (iodfg_session_rebuild(app->ses, err)) {
         return -1;
     }
-    app->diff_valid = 1;
-    return 0;
-}
-
-int tui_app_rebuild(struct tui_app *app, int filters_changed, struct iodfg_error *err)
-{
-    double t0 = now_ms();
-    if (filters_changed &&
-        iodfg_filter_stack_apply(app->filters, app->log, &app->fres, err)) {
-        return -1;
-    }
-    if (iodfg_rules_apply(app->rules, app->log, app->fres.key_on, &app->map, &app->report,
-                          err)) {
-        return -1;
-    }
-    struct iodfg_selection sel;
-    iodfg_selection_all(&sel);
-    iodfg_filter_result_selection(&app->fres, &sel);
-    if (!app->an) {
-        app->an = iodfg_analysis_new(app->log, &app->map, &sel, err);
-        if (!app->an) {
-            return -1;
-        }
-    } else {
-        if (iodfg_analysis_update(app->an, &app->map, app->report.changed, app->report.nchanged,
-                                  err)) {
-            return -1;
-        }
-        if (filters_changed && iodfg_analysis_set_selection(app->an, &sel, err)) {
-            return -1;
+    read_results(app);
+    if (app->generation != app->counts->generation) {
+        app->generation = app->counts->generation;
+        if (tui_views_reload(app)) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
     }
-    app->unmapped = 0;
-    for (uint32_t k = 0; k < app->map.nkeys; k++) {
-        if (app->map.activity_of_key[k] == IODFG_NO_ACTIVITY) {
-            app->unmapped += app->key_events[k];
-        }
-    }
-    if (prune(app, err) || build_diff(app, err)) {
-        return -1;
-    }
-    app->generation++;
-    if (tui_views_reload(app)) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    app->rebuild_ms = now_ms() - t0;
     return 0;
 }
 
 void tui_app_record(struct tui_app *app)
 {
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    if (tui_app_snapshot(app, &b) == 0) {
-        tui_undo_push(app->undo, b.data ? b.data : "", b.len);
-    }
-    iodfg_buf_fini(&b);
-}
-
-// Events per key: a rule edit then counts unmapped events over keys, not over every event.
-static uint64_t *count_key_events(const struct iodfg_eventlog *log)
-{
-    uint32_t nkeys = iodfg_eventlog_key_count(log);
-    uint64_t *n = calloc((size_t)nkeys + 1, sizeof(*n));
-    const uint32_t *key = iodfg_eventlog_columns(log)->key;
-    uint64_t events = iodfg_eventlog_event_count(log);
-    for (uint64_t i = 0; n && key && i < events; i++) {
-        if (key[i] < nkeys) {
-            n[key[i]]++;
-        }
-    }
-    return n;
+    iodfg_session_record(app->ses);
 }
 
 struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
-                            const char *rules_text, const char *rules_path,
-                            struct iodfg_error *err)
+                            const char *rules_text, const char *rules_path, struct iodfg_error *err)
 {
     struct tui_app *app = calloc(1, sizeof(*app));
     if (!app) {
@@ -246,33 +101,26 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->log = log;
     app->own_log = own_log;
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
-    app->path_pct = app->act_pct = 100;
     app->graph_act = UINT32_MAX;
     app->graph_side = 1;
     app->rule_cursor = 1;
+    app->generation = UINT64_MAX; // the first rebuild loads the views
     tui_charz_init(&app->charz);
     tui_overview_init(&app->overview);
-    iodfg_filter_result_init(&app->fres);
-    iodfg_rules_report_init(&app->report);
-    iodfg_diff_init(&app->diff);
-    app->events_total = iodfg_eventlog_event_count(log);
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    app->rules = iodfg_rules_new();
-    app->filters = iodfg_filter_stack_new();
-    app->g_on = calloc((size_t)nc + 1, 1);
-    app->r_on = calloc((size_t)nc + 1, 1);
-    app->undo = tui_undo_new(256);
-    app->key_events = count_key_events(log);
-    if (!app->rules || !app->filters || !app->g_on || !app->r_on || !app->undo ||
-        !app->key_events ||
-        iodfg_mapping_init(&app->map, err) || tui_views_init(app)) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    app->ses = iodfg_session_new(log, err);
+    if (!app->ses || tui_views_init(app)) {
+        if (app->ses) {
+            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        app->own_log = 0;
         tui_app_free(app);
         return NULL;
     }
+    app->rules = iodfg_session_rules(app->ses);
+    app->filters = iodfg_session_filters(app->ses);
     const char *text = rules_text ? rules_text : iodfg_rules_default_text();
-    if (iodfg_rules_compile(app->rules, text, strlen(text), rules_path ? rules_path : "rules",
-                            err)) {
+    if (iodfg_session_set_rules(app->ses, text, strlen(text), rules_path ? rules_path : "rules",
+                                err)) {
         app->own_log = 0;
         tui_app_free(app);
         return NULL;
@@ -283,7 +131,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     iodfg_rules_format(app->rules, &b);
     app->rules_saved = strdup(b.data ? b.data : "");
     iodfg_buf_fini(&b);
-    if (tui_app_rebuild(app, 1, err)) {
+    if (tui_app_rebuild(app, err)) {
         app->own_log = 0;
         tui_app_free(app);
         return NULL;
@@ -297,22 +145,10 @@ void tui_app_free(struct tui_app *app)
     if (!app) {
         return;
     }
-    free(app->key_events);
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
     tui_overview_fini(&app->overview);
     tui_views_fini(app);
-    iodfg_analysis_free(app->an);
-    iodfg_diff_fini(&app->diff);
-    iodfg_mapping_fini(&app->map);
-    iodfg_rules_report_fini(&app->report);
-    iodfg_filter_result_fini(&app->fres);
-    iodfg_rules_free(app->rules);
-    iodfg_filter_stack_free(app->filters);
-    tui_undo_free(app->undo);
-    free(app->g_on);
-    free(app->r_on);
-    free(app->node_on);
-    free(app->edge_on);
+    iodfg_session_free(app->ses);
     free(app->edit_orig);
     free(app->rules_path);
     free(app->rules_saved);
@@ -321,68 +157,6 @@ void tui_app_free(struct tui_app *app)
         iodfg_eventlog_free((struct iodfg_eventlog *)(uintptr_t)app->log); // the app owns it
     }
     free(app);
-}
-
-/* ---- groups --------------------------------------------------------------------------- */
-
-static void count_groups(struct tui_app *app)
-{
-    uint32_t nc = iodfg_eventlog_case_count(app->log);
-    app->ng = app->nr = 0;
-    for (uint32_t c = 0; c < nc; c++) {
-        app->ng += app->g_on[c] != 0;
-        app->nr += app->r_on[c] != 0;
-    }
-}
-
-void tui_app_group_set(struct tui_app *app, uint32_t c, int group)
-{
-    if (c >= iodfg_eventlog_case_count(app->log)) {
-        return;
-    }
-    app->g_on[c] = group == 1;
-    app->r_on[c] = group == 2;
-    count_groups(app);
-}
-
-int tui_app_group_match(struct tui_app *app, const char *pattern, int group,
-                        struct iodfg_error *err)
-{
-    struct iodfg_filter_stack *fs = iodfg_filter_stack_new();
-    if (!fs) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    // A bare word is a regex on the case name; otherwise the filter syntax (cid=ssf, ...).
-    int plain = strpbrk(pattern, "=~") == NULL;
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    if (plain) {
-        iodfg_buf_addf(&b, "name~%s", pattern);
-    } else {
-        iodfg_buf_addf(&b, "%s", pattern);
-    }
-    uint32_t nc = iodfg_eventlog_case_count(app->log);
-    uint8_t *mask = calloc((size_t)nc + 1, 1);
-    int rc = -1;
-    if (!mask || b.failed) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else if (iodfg_filter_stack_push_text(fs, b.data, err) == 0 &&
-               iodfg_filter_case_mask(fs, app->log, mask, err) == 0) {
-        uint32_t n = 0;
-        for (uint32_t c = 0; c < nc; c++) {
-            if (mask[c]) {
-                app->g_on[c] = group == 1;
-                app->r_on[c] = group == 2;
-                n++;
-            }
-        }
-        count_groups(app);
-        rc = (int)n;
-    }
-    free(mask);
-    iodfg_buf_fini(&b);
-    iodfg_filter_stack_free(fs);
-    return rc;
 }
 
 /* ---- drill-down ------------------------------------------------------------------------ */
@@ -473,20 +247,29 @@ int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err)
 
 void tui_app_status(const struct tui_app *app, char *buf, size_t size)
 {
+    const struct iodfg_session_counts *k = app->counts;
     struct iodfg_buf f;
     iodfg_buf_init(&f);
     iodfg_filter_stack_format(app->filters, "  ", &f);
     char groups[64] = "";
-    if (app->ng || app->nr) {
-        snprintf(groups, sizeof(groups), " · G %u R %u", app->ng, app->nr);
+    if (app->diff) {
+        snprintf(groups, sizeof(groups), " · G %u%s R %u%s", k->g_cases, k->g_given ? "" : "*",
+                 k->r_cases, k->r_given ? "" : "*");
     }
     char th[64] = "";
-    if (app->path_pct < 100 || app->act_pct < 100) {
-        snprintf(th, sizeof(th), " · paths %d%% acts %d%%", app->path_pct, app->act_pct);
+    int paths, acts;
+    iodfg_session_thresholds(app->ses, &paths, &acts);
+    if (paths < 100 || acts < 100) {
+        snprintf(th, sizeof(th), " · paths %d%% acts %d%%", paths, acts);
     }
-    snprintf(buf, size, "%u activities · %llu/%llu events · %llu unmapped%s%s · %.1f ms%s%s",
-             app->activities_shown, (unsigned long long)app->events_shown,
-             (unsigned long long)app->events_total, (unsigned long long)app->unmapped, groups, th,
-             app->rebuild_ms, f.len ? " · filter: " : "", f.len ? f.data : "");
+    char limited[64] = "";
+    if (k->rules_limited) {
+        snprintf(limited, sizeof(limited), " · %u keys hit the match limit (rule %lu)",
+                 k->rules_limited, k->limit_line);
+    }
+    snprintf(buf, size, "%u activities · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s",
+             k->activities_shown, (unsigned long long)k->events_shown,
+             (unsigned long long)k->events, (unsigned long long)k->unmapped, groups, th, limited,
+             k->rebuild_ms, f.len ? " · filter: " : "", f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }

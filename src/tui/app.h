@@ -12,16 +12,17 @@
 #include "iodfg/handles.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
+#include "iodfg/session.h"
+
 #include "tui/charz.h"
-#include "tui/overview.h"
 #include "tui/command.h"
+#include "tui/overview.h"
 
 struct iodfg_analysis;
 struct iodfg_buf;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct tui_listmodel;
-struct tui_undo;
 
 /* Views in tab order (the number keys); HELP is reached with `?`. */
 enum tui_view {
@@ -32,7 +33,7 @@ enum tui_view {
     TUI_VIEW_DIFF,
     TUI_VIEW_CASES,
     TUI_VIEW_RULES,
-    TUI_VIEW_CHARZ, /* characterisation */
+    TUI_VIEW_CHARZ,   /* characterisation */
     TUI_VIEW_HANDLES, /* I/O handles (file descriptors) */
     TUI_VIEW_HELP,
     TUI_VIEW_COUNT
@@ -45,11 +46,11 @@ enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
 /* Prompts the loop shows with a line editor; the answer goes to tui_app_prompt_done. */
 enum tui_prompt {
     TUI_PROMPT_NONE,
-    TUI_PROMPT_SEARCH,    /* incremental: tui_app_prompt_change on every change */
-    TUI_PROMPT_FILTER,    /* a filter in the filter syntax */
-    TUI_PROMPT_GROUP_G,   /* a case pattern ("cid=ssf", or a regex on the case name) */
+    TUI_PROMPT_SEARCH,  /* incremental: tui_app_prompt_change on every change */
+    TUI_PROMPT_FILTER,  /* a filter in the filter syntax */
+    TUI_PROMPT_GROUP_G, /* a case pattern ("cid=ssf", or a regex on the case name) */
     TUI_PROMPT_GROUP_R,
-    TUI_PROMPT_RULE,      /* live: every change recompiles the edited rule line */
+    TUI_PROMPT_RULE,       /* live: every change recompiles the edited rule line */
     TUI_PROMPT_EXPORT_DOT, /* a file name (proposed) */
     TUI_PROMPT_EXPORT_TSV,
     TUI_PROMPT_SAVE_RULES,
@@ -127,28 +128,23 @@ struct tui_app {
     const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
     int own_log;
     char log_name[256];
+    struct iodfg_session *ses; /* the analysis: inputs, results, undo */
+    /* borrowed from the session: stable for its life */
     struct iodfg_rules *rules;
     struct iodfg_filter_stack *filters;
-    uint8_t *g_on, *r_on; /* per case */
-    uint32_t ng, nr;
-    struct iodfg_filter_result fres;
-    struct iodfg_mapping map;
-    struct iodfg_rules_report report;
-    struct iodfg_analysis *an;
-    struct iodfg_diff diff;
-    int diff_valid;
-    uint8_t *node_on, *edge_on; /* pruning masks (nactivities / nedges) */
-    size_t node_cap, edge_cap;
-    int path_pct, act_pct; /* thresholds: percentage of edges / activities shown */
-    uint64_t events_shown, events_total, unmapped;
-    uint64_t *key_events; /* events per key, counted once: unmapped is a sum over keys */
-    uint32_t activities_shown;
-    double rebuild_ms;
-    uint64_t generation; /* bumped by every rebuild */
+    /* borrowed from the session, refreshed by every rebuild */
+    const struct iodfg_analysis *an;
+    const struct iodfg_mapping *map;
+    const struct iodfg_diff *diff;    /* NULL without groups */
+    const uint8_t *g_on, *r_on;       /* groups as compared (NULL without groups) */
+    const uint8_t *node_on, *edge_on; /* pruning masks (nactivities / nedges) */
+    const struct iodfg_session_counts *counts;
+    uint64_t generation; /* changes with every rebuild that changed a result */
 
     /* view models */
     enum tui_view view, prev_view;
-    struct tui_listmodel *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
+    struct tui_listmodel
+        *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
     struct tui_listmodel *variants_lm;
     struct tui_listmodel *events_lm; /* Timeline: the events of one case and activity */
     uint32_t *act_rows, nact_rows;
@@ -180,7 +176,7 @@ struct tui_app {
     int handles_open_only; /* only the handles never closed */
     int handles_stale;     /* the rows wait for a reload (done when the view is shown) */
     struct iodfg_handle_summary handles_sum; /* of the rows */
-    int64_t handles_t0;    /* origin of the times shown (iodfg_handles_time_origin) */
+    int64_t handles_t0; /* origin of the times shown (iodfg_handles_time_origin) */
 
     /* rules view */
     unsigned long rule_cursor; /* 1-based line */
@@ -210,8 +206,9 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
                             struct iodfg_error *err);
 void tui_app_free(struct tui_app *app);
 
-/* Recompute after a change of rules (filters_changed = 0) or of filters/groups too. */
-int tui_app_rebuild(struct tui_app *app, int filters_changed, struct iodfg_error *err);
+/* Bring the analysis up to date with the session's inputs (it works out what changed) and
+ * reload the views. 0, or -1 with err. */
+int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err);
 
 /* Run a command; returns enum tui_result flags. */
 unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
@@ -237,10 +234,9 @@ int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_err
 /* Record the current state for undo (after a change). */
 void tui_app_record(struct tui_app *app);
 
-/* Groups: set case c's membership (0 none, 1 G, 2 R); add the cases matching pattern. */
-void tui_app_group_set(struct tui_app *app, uint32_t c, int group);
-int tui_app_group_match(struct tui_app *app, const char *pattern, int group,
-                        struct iodfg_error *err);
+/* The group case c is compared in: explicit members, or for a group without any, every other
+ * selected case (enum iodfg_group). */
+int tui_app_case_group(const struct tui_app *app, uint32_t c);
 
 /* Drill down on activity a: a rule one directory level deeper first, and the matching filter. */
 int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);

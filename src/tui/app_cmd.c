@@ -22,7 +22,6 @@
 #include "tui/app_cmd_priv.h"
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
-#include "tui/undo.h"
 #include "tui/views.h"
 
 struct tui_listmodel *tui_app_table(struct tui_app *app)
@@ -45,11 +44,11 @@ void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_er
     tui_app_set_message(app, 1, "%s: %s", what, iodfg_error_format(err, msg, sizeof(msg)));
 }
 
-unsigned tui_app_changed(struct tui_app *app, int filters)
+unsigned tui_app_changed(struct tui_app *app)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (tui_app_rebuild(app, filters, &err)) {
+    if (tui_app_rebuild(app, &err)) {
         tui_app_report(app, "rebuild", &err);
     } else {
         tui_app_record(app);
@@ -87,27 +86,16 @@ static unsigned propose(struct tui_app *app, enum tui_prompt p, const char *ext)
 
 static unsigned undo_redo(struct tui_app *app, int redo)
 {
-    size_t len;
-    const void *snap = redo ? tui_undo_redo(app->undo, &len) : tui_undo_undo(app->undo, &len);
-    if (!snap) {
-        tui_app_set_message(app, 0, "nothing to %s", redo ? "redo" : "undo");
-        return TUI_REDRAW;
-    }
-    // the snapshot lives in the history: copy it, restoring records nothing
-    char *copy = malloc(len + 1);
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (!copy) {
-        return TUI_REDRAW;
-    }
-    memcpy(copy, snap, len);
-    copy[len] = '\0';
-    if (tui_app_restore(app, copy, len, &err)) {
+    int rc = redo ? iodfg_session_redo(app->ses, &err) : iodfg_session_undo(app->ses, &err);
+    if (rc > 0) {
+        tui_app_set_message(app, 0, "nothing to %s", redo ? "redo" : "undo");
+    } else if (rc < 0 || tui_app_rebuild(app, &err)) {
         tui_app_report(app, redo ? "redo" : "undo", &err);
     } else {
         tui_app_set_message(app, 0, "%s", redo ? "redone" : "undone");
     }
-    free(copy);
     return TUI_REDRAW;
 }
 
@@ -123,10 +111,10 @@ static uint32_t row_activity(struct tui_app *app)
         return app->act_rows[row];
     case TUI_VIEW_TRANSITIONS: {
         const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(app->an)->edges[app->edge_rows[row]];
-        return e->from < app->map.nactivities ? e->from : e->to;
+        return e->from < app->map->nactivities ? e->from : e->to;
     }
     case TUI_VIEW_DIFF:
-        return app->diff_rows[row].is_edge ? app->diff.edges[app->diff_rows[row].idx].from
+        return app->diff_rows[row].is_edge ? app->diff->edges[app->diff_rows[row].idx].from
                                            : app->diff_rows[row].idx;
     default:
         return UINT32_MAX;
@@ -136,7 +124,7 @@ static uint32_t row_activity(struct tui_app *app)
 static unsigned drill(struct tui_app *app)
 {
     uint32_t a = app->view == TUI_VIEW_GRAPH ? tui_app_graph_activity(app) : row_activity(app);
-    if (a == UINT32_MAX || a >= app->map.nactivities) {
+    if (a == UINT32_MAX || a >= app->map->nactivities) {
         tui_app_set_message(app, 1, "drill-down: select an activity");
         return TUI_REDRAW;
     }
@@ -148,7 +136,7 @@ static unsigned drill(struct tui_app *app)
         tui_app_report(app, "drill-down", &err);
         return TUI_REDRAW;
     }
-    tui_app_changed(app, 1);
+    tui_app_changed(app);
     tui_listmodel_first(app->lm[TUI_VIEW_ACTIVITIES]);
     tui_app_set_message(app, 0, "drilled into %s (rule 1 and a filter added; u undoes)", name);
     return TUI_REDRAW;
@@ -160,7 +148,7 @@ static uint32_t group_variant(struct tui_app *app, const struct tui_variant *v, 
     uint32_t nc = iodfg_eventlog_case_count(app->log), n = 0;
     for (uint32_t c = 0; c < nc; c++) {
         if (tui_views_case_variant(app, c, NULL) == v->hash) {
-            tui_app_group_set(app, c, group);
+            iodfg_session_group_set(app->ses, c, (enum iodfg_group)group);
             n++;
         }
     }
@@ -175,7 +163,7 @@ static unsigned variant_selected(struct tui_app *app, int group)
     }
     struct tui_variant v = app->variants[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
     uint32_t n = group_variant(app, &v, group);
-    tui_app_changed(app, 0);
+    tui_app_changed(app);
     tui_app_set_message(app, 0, "%u cases of this variant into %c", n, group == 1 ? 'G' : 'R');
     return TUI_REDRAW;
 }
@@ -212,7 +200,7 @@ static unsigned show_events(struct tui_app *app, struct tui_listmodel *lm)
         tui_app_report(app, "filter", &err);
         return TUI_REDRAW;
     }
-    return tui_app_changed(app, 1);
+    return tui_app_changed(app);
 }
 
 /* Enter in Handles: a filter on the selected handle's path, shown in the Activities view. */
@@ -241,7 +229,7 @@ static unsigned filter_path(struct tui_app *app)
         tui_app_report(app, "filter", &err);
         return TUI_REDRAW;
     }
-    tui_app_changed(app, 1);
+    tui_app_changed(app);
     app->view = TUI_VIEW_ACTIVITIES;
     if (!app->message[0]) {
         tui_app_set_message(app, 0, "filtered to the path of handle #%u (Backspace removes it)",
@@ -261,10 +249,10 @@ static unsigned group_selected(struct tui_app *app, int group)
     }
     struct tui_listmodel *lm = app->lm[TUI_VIEW_CASES];
     uint32_t c = app->case_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
-    int now = app->g_on[c] ? 1 : app->r_on[c] ? 2 : 0;
-    tui_app_group_set(app, c, now == group ? 0 : group);
+    int now = (int)iodfg_session_group_of(app->ses, c);
+    iodfg_session_group_set(app->ses, c, (enum iodfg_group)(now == group ? 0 : group));
     tui_listmodel_move(lm, 1);
-    return tui_app_changed(app, 0);
+    return tui_app_changed(app);
 }
 
 static unsigned move(struct tui_app *app, enum tui_cmd cmd)
@@ -342,7 +330,7 @@ static unsigned follow(struct tui_app *app)
     const struct iodfg_dfg_edge *e =
         &iodfg_analysis_dfg(app->an)->edges[(s ? app->succ : app->pred)[app->graph_pos[s]]];
     uint32_t to = s ? e->to : e->from;
-    if (to >= app->map.nactivities) {
+    if (to >= app->map->nactivities) {
         tui_app_set_message(app, 0, "%s is the %s node", s ? "■" : "●", s ? "end" : "start");
         return TUI_REDRAW;
     }
@@ -485,18 +473,22 @@ static unsigned rules_cmd(struct tui_app *app, enum tui_cmd cmd)
         tui_app_report(app, "rules", &err);
         return TUI_REDRAW;
     }
-    return tui_app_changed(app, 0);
+    return tui_app_changed(app);
 }
 
-static unsigned threshold(struct tui_app *app, int *pct, int delta)
+/* Step the path (which = 0) or activity threshold by delta percent. */
+static unsigned threshold(struct tui_app *app, int which, int delta)
 {
-    int v = *pct + delta;
+    int pct[2];
+    iodfg_session_thresholds(app->ses, &pct[0], &pct[1]);
+    int v = pct[which] + delta;
     v = v < 10 ? 10 : v > 100 ? 100 : v;
-    if (v == *pct) {
+    if (v == pct[which]) {
         return TUI_REDRAW;
     }
-    *pct = v;
-    return tui_app_changed(app, 0);
+    pct[which] = v;
+    iodfg_session_set_thresholds(app->ses, pct[0], pct[1]);
+    return tui_app_changed(app);
 }
 
 unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
@@ -520,7 +512,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         if (app->view == TUI_VIEW_GRAPH) {
             tui_app_graph_update(app);
         }
-        if (app->view == TUI_VIEW_DIFF && !app->diff_valid) {
+        if (app->view == TUI_VIEW_DIFF && !(app->diff != NULL)) {
             tui_app_set_message(app, 0, "mark cases with g and r in 6 Cases to compare G and R");
         }
         return TUI_REDRAW;
@@ -586,7 +578,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
             tui_app_set_message(app, 0, "no filter to remove");
             return TUI_REDRAW;
         }
-        return tui_app_changed(app, 1);
+        return tui_app_changed(app);
     case TUI_CMD_DRILL_DOWN:
         return drill(app);
     case TUI_CMD_FOLLOW:
@@ -602,13 +594,13 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_SHOW_EVENTS:
         return show_events(app, lm);
     case TUI_CMD_PATH_THRESHOLD_DOWN:
-        return threshold(app, &app->path_pct, -10);
+        return threshold(app, 0, -10);
     case TUI_CMD_PATH_THRESHOLD_UP:
-        return threshold(app, &app->path_pct, 10);
+        return threshold(app, 0, 10);
     case TUI_CMD_ACTIVITY_THRESHOLD_DOWN:
-        return threshold(app, &app->act_pct, -10);
+        return threshold(app, 1, -10);
     case TUI_CMD_ACTIVITY_THRESHOLD_UP:
-        return threshold(app, &app->act_pct, 10);
+        return threshold(app, 1, 10);
     case TUI_CMD_UNDO:
     case TUI_CMD_REDO:
         return undo_redo(app, cmd == TUI_CMD_REDO);
@@ -647,10 +639,8 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_GROUP_R_MATCH:
         return ask(app, TUI_PROMPT_GROUP_R, "cases into R (regex on name, or cid=X)", "");
     case TUI_CMD_GROUP_CLEAR:
-        memset(app->g_on, 0, iodfg_eventlog_case_count(app->log));
-        memset(app->r_on, 0, iodfg_eventlog_case_count(app->log));
-        app->ng = app->nr = 0;
-        return tui_app_changed(app, 0);
+        iodfg_session_groups_clear(app->ses);
+        return tui_app_changed(app);
     case TUI_CMD_VARIANTS:
         app->show_variants = !app->show_variants;
         if (app->show_variants && tui_views_variants(app)) {

@@ -8,8 +8,7 @@ struct tui_app;
 
 /* Show "what: error" as an error message. */
 void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_error *err);
-/* Rebuild after a change of state (filters: the filter stack changed); record it for undo
- * when it worked. Returns TUI_REDRAW. */
-unsigned tui_app_changed(struct tui_app *app, int filters);
+/* Rebuild after a change of state; record it for undo when it worked. Returns TUI_REDRAW. */
+unsigned tui_app_changed(struct tui_app *app);
 
 #endif

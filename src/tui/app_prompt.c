@@ -21,18 +21,18 @@
 
 /* ---- prompts ---- */
 
-static void rule_live(struct tui_app *app, const char *text)
+static void rule_live(struct tui_app *app, unsigned long line, const char *text)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (iodfg_rules_set_line(app->rules, app->edit_line, text, &err)) {
+    if (iodfg_rules_set_line(app->rules, line, text, &err)) {
         snprintf(app->rule_error, sizeof(app->rule_error), "%s", err.msg);
         app->rule_error_col = err.col;
         return;
     }
     app->rule_error[0] = '\0';
     app->rule_error_col = 0;
-    if (tui_app_rebuild(app, 0, &err)) {
+    if (tui_app_rebuild(app, &err)) {
         tui_app_report(app, "rebuild", &err);
     }
 }
@@ -47,7 +47,7 @@ unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
             app->message[0] = '\0';
         }
     } else if (app->prompt == TUI_PROMPT_RULE) {
-        rule_live(app, text);
+        rule_live(app, app->edit_line, text);
     }
     return TUI_REDRAW;
 }
@@ -65,10 +65,10 @@ static unsigned rule_done(struct tui_app *app, const char *text)
             iodfg_rules_delete_line(app->rules, line, &err);
         }
         app->rule_error[0] = '\0';
-        tui_app_rebuild(app, 0, &err);
+        tui_app_rebuild(app, &err);
         return TUI_REDRAW;
     }
-    rule_live(app, text);
+    rule_live(app, line, text);
     if (app->rule_error[0]) {
         tui_app_set_message(app, 1, "rule %lu invalid (%s): the last valid text stays", line,
                             app->rule_error);
@@ -156,16 +156,17 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
             tui_app_report(app, "filter", &err);
             return TUI_REDRAW;
         }
-        return tui_app_changed(app, 1);
+        return tui_app_changed(app);
     case TUI_PROMPT_GROUP_G:
     case TUI_PROMPT_GROUP_R: {
-        int n = tui_app_group_match(app, text, p == TUI_PROMPT_GROUP_G ? 1 : 2, &err);
+        long n = iodfg_session_group_match(
+            app->ses, text, p == TUI_PROMPT_GROUP_G ? IODFG_GROUP_G : IODFG_GROUP_R, &err);
         if (n < 0) {
             tui_app_report(app, "group", &err);
             return TUI_REDRAW;
         }
-        tui_app_changed(app, 0);
-        tui_app_set_message(app, 0, "%d cases into %c", n, p == TUI_PROMPT_GROUP_G ? 'G' : 'R');
+        tui_app_changed(app);
+        tui_app_set_message(app, 0, "%ld cases into %c", n, p == TUI_PROMPT_GROUP_G ? 'G' : 'R');
         return TUI_REDRAW;
     }
     case TUI_PROMPT_EXPORT_DOT:
@@ -191,22 +192,24 @@ int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
         iodfg_buf_add(&comment, " ", 1);
         iodfg_filter_stack_format(app->filters, "  ", &comment);
     }
-    iodfg_buf_addf(&comment, "\nthresholds: paths %d%% activities %d%%", app->path_pct,
-                   app->act_pct);
-    if (app->diff_valid) {
-        iodfg_buf_addf(&comment, "\ngroups: G %u cases, R %u cases", app->ng, app->nr);
+    int paths, acts;
+    iodfg_session_thresholds(app->ses, &paths, &acts);
+    iodfg_buf_addf(&comment, "\nthresholds: paths %d%% activities %d%%", paths, acts);
+    if ((app->diff != NULL)) {
+        iodfg_buf_addf(&comment, "\ngroups: G %u cases, R %u cases", app->counts->g_cases,
+                       app->counts->r_cases);
     }
     struct iodfg_dot_options o;
     iodfg_dot_options_init(&o);
     o.comment = comment.data;
     o.node_on = app->node_on;
     o.edge_on = app->edge_on;
-    if (app->view == TUI_VIEW_DIFF && app->diff_valid) {
-        o.diff = &app->diff;
+    if (app->view == TUI_VIEW_DIFF && (app->diff != NULL)) {
+        o.diff = app->diff;
     }
     int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
                             : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
-                                               iodfg_analysis_stats(app->an), &app->map, &o, err);
+                                               iodfg_analysis_stats(app->an), app->map, &o, err);
     iodfg_buf_fini(&comment);
     return rc;
 }
@@ -229,11 +232,11 @@ int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
         for (size_t i = 0; i < n; i++) {
             order[i] = rows[tui_listmodel_row(lm, i)];
         }
-        rc = app->view == TUI_VIEW_ACTIVITIES
-                 ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), &app->map, order,
-                                               n, err)
-                 : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), &app->map, order, n,
-                                          err);
+        rc =
+            app->view == TUI_VIEW_ACTIVITIES
+                ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), app->map, order,
+                                              n, err)
+                : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), app->map, order, n, err);
     } else {
         int nc = tui_listmodel_ncols(lm);
         for (int c = 0; c < nc; c++) {

@@ -138,11 +138,11 @@ static struct tui_charz_job *job_new(struct tui_app *app)
     iodfg_characterization_init(&j->res[1]);
     iodfg_error_clear(&j->err);
     j->log = app->log;
-    j->map.nkeys = app->map.nkeys;
-    j->map.nactivities = app->map.nactivities;
-    j->map.activity_of_key = malloc(((size_t)app->map.nkeys + 1) * sizeof(uint32_t));
+    j->map.nkeys = app->map->nkeys;
+    j->map.nactivities = app->map->nactivities;
+    j->map.activity_of_key = malloc(((size_t)app->map->nkeys + 1) * sizeof(uint32_t));
     uint32_t nc = iodfg_eventlog_case_count(app->log);
-    j->ngroups = app->ng && app->nr ? 2 : 1;
+    j->ngroups = app->diff ? 2 : 1;
     for (int g = 0; g < j->ngroups; g++) {
         j->mask[g] = calloc((size_t)nc + 1, 1);
     }
@@ -150,7 +150,7 @@ static struct tui_charz_job *job_new(struct tui_app *app)
         job_free(j);
         return NULL;
     }
-    memcpy(j->map.activity_of_key, app->map.activity_of_key, app->map.nkeys * sizeof(uint32_t));
+    memcpy(j->map.activity_of_key, app->map->activity_of_key, app->map->nkeys * sizeof(uint32_t));
     const struct iodfg_selection *base = iodfg_analysis_selection(app->an);
     for (int g = 0; g < j->ngroups; g++) {
         const uint8_t *grp = j->ngroups == 2 ? (g ? app->r_on : app->g_on) : NULL;

@@ -31,7 +31,7 @@ int tui_app_overview(struct tui_app *app, int width)
     app->overview_why[0] = '\0';
     const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
     const struct iodfg_stats *st = iodfg_analysis_stats(app->an);
-    uint32_t na = app->map.nactivities;
+    uint32_t na = app->map->nactivities;
     struct tui_ov_node_in *nodes = calloc((size_t)na + 2, sizeof(*nodes));
     struct tui_ov_edge_in *edges = malloc((g->nedges + 1) * sizeof(*edges));
     uint32_t *keep = malloc(((size_t)na + 2) * sizeof(*keep)); // overview index -> compact
@@ -49,7 +49,7 @@ int tui_app_overview(struct tui_app *app, int width)
         if (on) {
             size_t len;
             uint32_t id = i == 0 ? IODFG_NODE_START : i == na + 1 ? IODFG_NODE_END : a;
-            nodes[nn].label = iodfg_export_node_name(&app->map, id, &len);
+            nodes[nn].label = iodfg_export_node_name(app->map, id, &len);
             nodes[nn].id = id;
             nodes[nn].count = i == 0 || i == na + 1 || a >= st->nactivities ? 0 : st->act[a].count;
             nn++;
@@ -81,8 +81,8 @@ out:
 
 uint32_t tui_app_graph_activity(struct tui_app *app)
 {
-    if (app->graph_act != UINT32_MAX && app->graph_act < app->map.nactivities &&
-        app->graph_act < app->node_cap && app->node_on[app->graph_act]) {
+    if (app->graph_act != UINT32_MAX && app->graph_act < app->map->nactivities &&
+        app->node_on[app->graph_act]) {
         return app->graph_act;
     }
     return tui_app_selected_activity(app);

@@ -203,8 +203,9 @@ int tui_views_handles_reload(struct tui_app *app)
         }
     }
     memcpy(app->handle_rows + nh, app->handle_rows, app->nhandle_rows * sizeof(uint32_t));
-    app->nhandle_rows = iodfg_handles_select(app->log, app->fres.case_on, app->handles_open_only,
-                                             app->handle_rows, &app->handles_sum);
+    app->nhandle_rows =
+        iodfg_handles_select(app->log, iodfg_session_filter_result(app->ses)->case_on,
+                             app->handles_open_only, app->handle_rows, &app->handles_sum);
     app->handles_stale = 0;
     reload_old = 1;
     int rc = tui_listmodel_reload(app->lm[TUI_VIEW_HANDLES]);

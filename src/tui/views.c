@@ -15,31 +15,26 @@
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+
 #include "tui/app.h"
 #include "tui/listmodel.h"
 #include "tui/theme.h"
 
-
 static const char *node_name(const struct tui_app *app, uint32_t node)
 {
     size_t len;
-    return iodfg_export_node_name(&app->map, node, &len);
+    return iodfg_export_node_name(app->map, node, &len);
 }
 #define NUM (TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC)
 
 static int reload_old; // set while the list model asks for the key of the old cursor row
 
 static const struct tui_column act_cols[TUI_AC__N] = {
-    {"G/R", 3, 0, 0},
-    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"Count", 8, 0, NUM},
-    {"Cases", 6, 3, NUM},
-    {"Σdur", 9, 0, NUM},
-    {"rd%", 6, 1, NUM},
-    {"Bytes", 9, 2, NUM},
-    {"dr̄", 11, 4, NUM},
-    {"mc", 4, 3, NUM},
-    {"DR", 11, 5, NUM},
+    {"G/R", 3, 0, 0},     {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"Count", 8, 0, NUM}, {"Cases", 6, 3, NUM},
+    {"Σdur", 9, 0, NUM},  {"rd%", 6, 1, NUM},
+    {"Bytes", 9, 2, NUM}, {"dr̄", 11, 4, NUM},
+    {"mc", 4, 3, NUM},    {"DR", 11, 5, NUM},
 };
 
 enum { EC_MARK, EC_FROM, EC_TO, EC_COUNT, EC_CASES, EC_GAP, EC_MEDIAN, EC__N };
@@ -116,7 +111,7 @@ static int side_style(int side)
 
 static int act_side(const struct tui_app *app, uint32_t a)
 {
-    return app->diff_valid && a < app->diff.nactivities ? (int)app->diff.nodes[a].side : 0;
+    return (app->diff != NULL) && a < app->diff->nactivities ? (int)app->diff->nodes[a].side : 0;
 }
 
 const char *tui_views_act_mark(const struct tui_app *app, unsigned a)
@@ -126,10 +121,10 @@ const char *tui_views_act_mark(const struct tui_app *app, unsigned a)
 
 static int edge_side(const struct tui_app *app, const struct iodfg_dfg_edge *e)
 {
-    if (!app->diff_valid) {
+    if (!(app->diff != NULL)) {
         return 0;
     }
-    const struct iodfg_diff_edge *d = iodfg_diff_find_edge(&app->diff, e->from, e->to);
+    const struct iodfg_diff_edge *d = iodfg_diff_find_edge(app->diff, e->from, e->to);
     return d ? (int)d->side : 0;
 }
 
@@ -298,14 +293,14 @@ static size_t diff_rows(void *ctx)
 static int diff_row_side(const struct tui_app *app, size_t row)
 {
     const struct tui_diff_row *r = &app->diff_rows[row];
-    return r->is_edge ? (int)app->diff.edges[r->idx].side : (int)app->diff.nodes[r->idx].side;
+    return r->is_edge ? (int)app->diff->edges[r->idx].side : (int)app->diff->nodes[r->idx].side;
 }
 
 static double diff_value(const struct tui_app *app, size_t row, int col)
 {
     const struct tui_diff_row *r = &app->diff_rows[row];
     if (r->is_edge) {
-        const struct iodfg_diff_edge *e = &app->diff.edges[r->idx];
+        const struct iodfg_diff_edge *e = &app->diff->edges[r->idx];
         switch (col) {
         case DC_GCOUNT:
             return (double)e->g_count;
@@ -317,7 +312,7 @@ static double diff_value(const struct tui_app *app, size_t row, int col)
             return -1;
         }
     }
-    const struct iodfg_diff_node *n = &app->diff.nodes[r->idx];
+    const struct iodfg_diff_node *n = &app->diff->nodes[r->idx];
     switch (col) {
     case DC_GCOUNT:
         return n->g[IODFG_DM_COUNT];
@@ -343,9 +338,8 @@ static const char *diff_cell(void *ctx, size_t row, int col, char *buf, size_t s
         if (!r->is_edge) {
             return tui_app_activity_name(app, r->idx);
         }
-        const struct iodfg_diff_edge *e = &app->diff.edges[r->idx];
-        snprintf(buf, size, "%s → %s", node_name(app, e->from),
-                 node_name(app, e->to));
+        const struct iodfg_diff_edge *e = &app->diff->edges[r->idx];
+        snprintf(buf, size, "%s → %s", node_name(app, e->from), node_name(app, e->to));
         return buf;
     }
     double v = diff_value(app, row, col);
@@ -396,7 +390,7 @@ static unsigned long long diff_key(void *ctx, size_t row)
     if (!r->is_edge) {
         return r->idx;
     }
-    const struct iodfg_diff_edge *e = &app->diff.edges[r->idx];
+    const struct iodfg_diff_edge *e = &app->diff->edges[r->idx];
     return (1ULL << 63) | ((unsigned long long)e->from << 32) | e->to;
 }
 
@@ -431,9 +425,22 @@ static const char *case_str(const struct tui_app *app, uint32_t c, int col)
 {
     const struct iodfg_case_info *ci = iodfg_eventlog_case(app->log, c);
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(app->log);
-    uint32_t id = col == CC_NAME ? ci->name : col == CC_CID ? ci->cid : col == CC_HOST ? ci->host
-                                                                                        : ci->rid;
+    uint32_t id = col == CC_NAME   ? ci->name
+                  : col == CC_CID  ? ci->cid
+                  : col == CC_HOST ? ci->host
+                                   : ci->rid;
     return iodfg_strpool_get(pool, id);
+}
+
+/* "G"/"R" for a member of a group, "g"/"r" for a case compared in a group without members
+ * of its own (every other case), "" otherwise. */
+static const char *case_mark(const struct tui_app *app, uint32_t c)
+{
+    int explicit = (int)iodfg_session_group_of(app->ses, c), g = tui_app_case_group(app, c);
+    if (g == IODFG_GROUP_NONE) {
+        return "";
+    }
+    return g == IODFG_GROUP_G ? (explicit ? "G" : "g") : (explicit ? "R" : "r");
 }
 
 static const char *case_cell(void *ctx, size_t row, int col, char *buf, size_t size)
@@ -443,7 +450,7 @@ static const char *case_cell(void *ctx, size_t row, int col, char *buf, size_t s
     const uint64_t *off = iodfg_eventlog_case_offsets(app->log);
     switch (col) {
     case CC_MARK:
-        return app->g_on[c] ? "G" : app->r_on[c] ? "R" : "";
+        return case_mark(app, c);
     case CC_EVENTS:
         return iodfg_format_count(buf, size, off[c + 1] - off[c], 0);
     case CC_SPAN:
@@ -460,7 +467,7 @@ static int case_compare(void *ctx, size_t a, size_t b, int col)
     const uint64_t *off = iodfg_eventlog_case_offsets(app->log);
     switch (col) {
     case CC_MARK:
-        return (app->g_on[x] * 2 + app->r_on[x]) - (app->g_on[y] * 2 + app->r_on[y]);
+        return strcmp(case_mark(app, x), case_mark(app, y));
     case CC_EVENTS:
         return cmp_u64(off[x + 1] - off[x], off[y + 1] - off[y]);
     case CC_SPAN:
@@ -477,7 +484,8 @@ static int case_style(void *ctx, size_t row, int col)
     if (col > CC_NAME) {
         return -1;
     }
-    return app->g_on[c] ? TUI_STYLE_DIFF_GREEN : app->r_on[c] ? TUI_STYLE_DIFF_RED : -1;
+    int g = tui_app_case_group(app, c);
+    return g == IODFG_GROUP_G ? TUI_STYLE_DIFF_GREEN : g == IODFG_GROUP_R ? TUI_STYLE_DIFF_RED : -1;
 }
 
 static unsigned long long case_key(void *ctx, size_t row)
@@ -517,8 +525,8 @@ static const char *var_cell(void *ctx, size_t row, int col, char *buf, size_t si
         uint64_t lo, hi;
         size_t n = 0;
         buf[0] = '\0';
-        if (!iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), v->first_case,
-                                  &lo, &hi)) {
+        if (!iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), v->first_case, &lo,
+                                  &hi)) {
             return buf;
         }
         for (uint64_t i = lo; i < hi && n + 8 < size; i++) {
@@ -526,8 +534,8 @@ static const char *var_cell(void *ctx, size_t row, int col, char *buf, size_t si
             if (a == IODFG_NO_ACTIVITY) {
                 continue;
             }
-            int w = snprintf(buf + n, size - n, "%s%s", n ? " → " : "",
-                             tui_app_activity_name(app, a));
+            int w =
+                snprintf(buf + n, size - n, "%s%s", n ? " → " : "", tui_app_activity_name(app, a));
             n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
         }
         return buf;
@@ -605,8 +613,8 @@ int tui_views_variants(struct tui_app *app)
         }
         struct tui_variant *v = &app->variants[app->nvariants - 1];
         v->ncases++;
-        v->ng += app->g_on[p[i].c];
-        v->nr += app->r_on[p[i].c];
+        v->ng += tui_app_case_group(app, p[i].c) == IODFG_GROUP_G;
+        v->nr += tui_app_case_group(app, p[i].c) == IODFG_GROUP_R;
     }
     free(p);
     if (!app->variants) {
@@ -711,20 +719,20 @@ static int reload_edges(struct tui_app *app)
 
 static int reload_diff(struct tui_app *app)
 {
-    size_t cap = app->diff_valid ? app->diff.nactivities + app->diff.nedges : 0;
+    size_t cap = (app->diff != NULL) ? app->diff->nactivities + app->diff->nedges : 0;
     struct tui_diff_row *rows = malloc((cap + 1) * sizeof(*rows));
     if (!rows) {
         return -1;
     }
     size_t n = 0;
-    for (uint32_t a = 0; app->diff_valid && a < app->diff.nactivities; a++) {
-        int side = (int)app->diff.nodes[a].side;
+    for (uint32_t a = 0; (app->diff != NULL) && a < app->diff->nactivities; a++) {
+        int side = (int)app->diff->nodes[a].side;
         if (side != IODFG_DIFF_NEITHER && (!app->diff_only || side != IODFG_DIFF_BOTH)) {
             rows[n++] = (struct tui_diff_row){0, a};
         }
     }
-    for (size_t i = 0; app->diff_valid && i < app->diff.nedges; i++) {
-        int side = (int)app->diff.edges[i].side;
+    for (size_t i = 0; (app->diff != NULL) && i < app->diff->nedges; i++) {
+        int side = (int)app->diff->edges[i].side;
         if (side != IODFG_DIFF_NEITHER && (!app->diff_only || side != IODFG_DIFF_BOTH)) {
             rows[n++] = (struct tui_diff_row){1, (uint32_t)i};
         }
@@ -744,9 +752,10 @@ static int reload_cases(struct tui_app *app)
             return -1;
         }
     }
+    const uint8_t *on = iodfg_session_filter_result(app->ses)->case_on;
     uint32_t n = 0;
     for (uint32_t c = 0; c < nc; c++) {
-        if (!app->fres.case_on || app->fres.case_on[c]) {
+        if (!on || on[c]) {
             app->case_rows[n++] = c;
         }
     }

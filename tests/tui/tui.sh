@@ -165,7 +165,7 @@ tui_keys / L C _ N A M E; tui_wait '/LC_NAME'
 tui_keys Enter; tui_wait '#29 fd 3 pid 14677 open (no parent)   openat O_RDONLY|O_CLOEXEC   /usr/lib/locale/C.utf8/LC_NAME'
 # Enter filters the analysis to the handle's path; Backspace removes the filter again
 tui_keys Enter; tui_wait 'filtered to the path of handle'
-tui_wait '3 activities · 9/503 events · 494 unmapped'
+tui_wait '3 activities · 9/503 events · 0 unmapped'
 tui_wait 'filter: path=/usr/lib/locale/C.utf8/LC_NAME'
 tui_keys BSpace; tui_wait '77 activities · 503/503 events · 0 unmapped'
 tui_keys q

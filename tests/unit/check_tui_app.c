@@ -3,11 +3,12 @@
  * live rule edits with an invalid regex, groups and the diff marks, timeline, session files. */
 #include "config.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <check.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/buf.h"
@@ -18,6 +19,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
+
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -85,10 +87,10 @@ static const char *first_name(void)
 
 START_TEST(test_tables)
 {
-    ck_assert_uint_eq(APP->activities_shown, 4);
-    ck_assert_uint_eq(APP->events_shown, 7);
-    ck_assert_uint_eq(APP->events_total, 7);
-    ck_assert_uint_eq(APP->unmapped, 0);
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
+    ck_assert_uint_eq(APP->counts->events_shown, 7);
+    ck_assert_uint_eq(APP->counts->events, 7);
+    ck_assert_uint_eq(APP->counts->unmapped, 0);
     struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_COUNT, 0), 0);
@@ -102,8 +104,7 @@ START_TEST(test_tables)
     tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
     ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_SEARCH) & TUI_PROMPT, TUI_PROMPT);
     tui_app_prompt_change(APP, "pts");
-    ck_assert_str_eq(tui_app_activity_name(APP, tui_app_selected_activity(APP)),
-                     "write:/dev/pts");
+    ck_assert_str_eq(tui_app_activity_name(APP, tui_app_selected_activity(APP)), "write:/dev/pts");
     tui_app_prompt_done(APP, "pts");
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_NONE);
 }
@@ -114,26 +115,26 @@ START_TEST(test_filter_undo_redo)
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_FILTER);
     tui_app_prompt_done(APP, "path~^/usr");
-    ck_assert_uint_eq(APP->activities_shown, 1);
-    ck_assert_uint_eq(APP->events_shown, 4);
+    ck_assert_uint_eq(APP->counts->activities_shown, 1);
+    ck_assert_uint_eq(APP->counts->events_shown, 4);
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "cid=b");
-    ck_assert_uint_eq(APP->activities_shown, 0);
+    ck_assert_uint_eq(APP->counts->activities_shown, 0);
     tui_app_command(APP, TUI_CMD_UNDO);
-    ck_assert_uint_eq(APP->activities_shown, 1);
+    ck_assert_uint_eq(APP->counts->activities_shown, 1);
     tui_app_command(APP, TUI_CMD_UNDO);
-    ck_assert_uint_eq(APP->activities_shown, 4);
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
     tui_app_command(APP, TUI_CMD_UNDO);
     ck_assert_str_eq(APP->message, "nothing to undo");
     tui_app_command(APP, TUI_CMD_REDO);
-    ck_assert_uint_eq(APP->events_shown, 4);
+    ck_assert_uint_eq(APP->counts->events_shown, 4);
     tui_app_command(APP, TUI_CMD_POP_FILTER);
-    ck_assert_uint_eq(APP->events_shown, 7);
+    ck_assert_uint_eq(APP->counts->events_shown, 7);
     // a bad filter is reported and changes nothing
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "colour=blue");
     ck_assert_int_eq(APP->message_error, 1);
-    ck_assert_uint_eq(APP->events_shown, 7);
+    ck_assert_uint_eq(APP->counts->events_shown, 7);
 }
 END_TEST
 
@@ -146,11 +147,11 @@ START_TEST(test_drilldown)
     ck_assert_str_eq(iodfg_rules_line(APP->rules, 1),
                      "map call = read path ~ ^/usr/lib(/|$) => {call}:{path:3}");
     // read:/usr/lib/libc.so.6 (3 events) and read:/usr/lib/x (1)
-    ck_assert_uint_eq(APP->activities_shown, 2);
-    ck_assert_uint_eq(APP->events_shown, 4);
+    ck_assert_uint_eq(APP->counts->activities_shown, 2);
+    ck_assert_uint_eq(APP->counts->events_shown, 4);
     ck_assert_str_eq(first_name(), "read:/usr/lib/libc.so.6");
     tui_app_command(APP, TUI_CMD_UNDO);
-    ck_assert_uint_eq(APP->activities_shown, 4);
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
     ck_assert_str_ne(iodfg_rules_line(APP->rules, 1),
                      "map call = read path ~ ^/usr/lib(/|$) => {call}:{path:3}");
 }
@@ -172,17 +173,17 @@ START_TEST(test_rule_edit_live)
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_RULE);
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc => files");
     ck_assert_str_ne(APP->rule_error, "");
-    ck_assert_uint_gt(APP->rule_error_col, 11); // inside the regex
-    ck_assert_uint_eq(APP->activities_shown, 4);  // the last valid rules stay
+    ck_assert_uint_gt(APP->rule_error_col, 11);          // inside the regex
+    ck_assert_uint_eq(APP->counts->activities_shown, 4); // the last valid rules stay
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
     ck_assert_str_eq(APP->rule_error, "");
     // files (5 events), getpid, and write:file from the catch-all `map => {call}:{kind}`
-    ck_assert_uint_eq(APP->activities_shown, 3);
-    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "write:file", &(uint32_t){0}), 0);
-    ck_assert_uint_eq(APP->unmapped, 0);
+    ck_assert_uint_eq(APP->counts->activities_shown, 3);
+    ck_assert_int_eq(iodfg_mapping_find(APP->map, "write:file", &(uint32_t){0}), 0);
+    ck_assert_uint_eq(APP->counts->unmapped, 0);
     tui_app_prompt_done(APP, "map path ~ ^/(usr|etc)/ => files");
     tui_app_command(APP, TUI_CMD_UNDO);
-    ck_assert_uint_eq(APP->activities_shown, 4);
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
     // undoing a rule edit leaves the filters alone: an incremental rebuild, like the edit
     ck_assert_int_eq(iodfg_analysis_last(APP->an)->full, 0);
     ck_assert_uint_gt(iodfg_analysis_last(APP->an)->keys_changed, 0);
@@ -203,21 +204,21 @@ START_TEST(test_groups_diff)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(tui_app_group_match(APP, "cid=a", 1, &err), 2);
-    ck_assert_int_eq(tui_app_group_match(APP, "^b_", 2, &err), 1);
-    ck_assert_int_eq(tui_app_rebuild(APP, 0, &err), 0);
-    ck_assert_int_eq(APP->diff_valid, 1);
+    ck_assert_int_eq(iodfg_session_group_match(APP->ses, "cid=a", IODFG_GROUP_G, &err), 2);
+    ck_assert_int_eq(iodfg_session_group_match(APP->ses, "^b_", IODFG_GROUP_R, &err), 1);
+    ck_assert_int_eq(tui_app_rebuild(APP, &err), 0);
+    ck_assert_int_eq((APP->diff != NULL), 1);
     uint32_t a;
-    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "read:/usr/lib", &a), 0);
+    ck_assert_int_eq(iodfg_mapping_find(APP->map, "read:/usr/lib", &a), 0);
     ck_assert_str_eq(tui_views_act_mark(APP, a), "G+");
-    ck_assert_int_eq(iodfg_mapping_find(&APP->map, "getpid", &a), 0);
+    ck_assert_int_eq(iodfg_mapping_find(APP->map, "getpid", &a), 0);
     ck_assert_str_eq(tui_views_act_mark(APP, a), "R+");
     // 4 activities + 8 edges, none in both
     ck_assert_uint_eq(APP->ndiff_rows, 12);
     tui_app_command(APP, TUI_CMD_DIFF_ONLY);
     ck_assert_uint_eq(APP->ndiff_rows, 12);
     tui_app_command(APP, TUI_CMD_GROUP_CLEAR);
-    ck_assert_int_eq(APP->diff_valid, 0);
+    ck_assert_int_eq((APP->diff != NULL), 0);
     // variants: a1, a2 and b follow three different sequences
     tui_app_command(APP, TUI_CMD_VIEW_CASES);
     tui_app_command(APP, TUI_CMD_VARIANTS);
@@ -233,7 +234,8 @@ START_TEST(test_timeline)
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     ck_assert_uint_eq(APP->tl.nrows, 2);
     ck_assert_int_ge(APP->tl.peak_bin, 0);
-    ck_assert_int_eq(APP->tl.t1_ns - APP->tl.t0_ns, 4000001000LL); // 1700000000.0 .. 1700000004.000001
+    ck_assert_int_eq(APP->tl.t1_ns - APP->tl.t0_ns,
+                     4000001000LL); // 1700000000.0 .. 1700000004.000001
 }
 END_TEST
 
@@ -546,7 +548,13 @@ static void rebuild_same(void)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(tui_app_rebuild(APP, 0, &err), 0); // same rules: a new generation
+    // same results, but a new generation: pruning changed and changed back
+    uint64_t gen = APP->generation;
+    iodfg_session_set_thresholds(APP->ses, 90, 100);
+    ck_assert_int_eq(tui_app_rebuild(APP, &err), 0);
+    iodfg_session_set_thresholds(APP->ses, 100, 100);
+    ck_assert_int_eq(tui_app_rebuild(APP, &err), 0);
+    ck_assert_uint_ne(APP->generation, gen);
 }
 
 /* A copy of the installed index, to compare two builds. */
@@ -790,8 +798,8 @@ START_TEST(test_cases_variants_enter)
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
     ck_assert_uint_eq(APP->ncase_rows, 1);
-    ck_assert_uint_eq(APP->events_shown, iodfg_eventlog_case_offsets(APP->log)[c + 1] -
-                                             iodfg_eventlog_case_offsets(APP->log)[c]);
+    ck_assert_uint_eq(APP->counts->events_shown, iodfg_eventlog_case_offsets(APP->log)[c + 1] -
+                                                     iodfg_eventlog_case_offsets(APP->log)[c]);
     (void)ci;
     tui_app_command(APP, TUI_CMD_POP_FILTER);
     // with call=read, a1 (read write read -> read read) follows a2's variant
@@ -803,13 +811,13 @@ START_TEST(test_cases_variants_enter)
     tui_listmodel_first(lm);
     ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ncases, 2);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
-    ck_assert_uint_eq(APP->ng, 2);
+    ck_assert_uint_eq(APP->counts->g_cases, 2);
     ck_assert_int_eq(APP->g_on[0] && APP->g_on[1], 1);
     tui_listmodel_move(lm, 1);
     tui_app_command(APP, TUI_CMD_GROUP_R);
-    ck_assert_uint_eq(APP->nr, 1);
+    ck_assert_uint_eq(APP->counts->r_cases, 1);
     ck_assert_int_eq(APP->r_on[2], 1);
-    ck_assert_int_eq(APP->diff_valid, 1);
+    ck_assert_int_eq((APP->diff != NULL), 1);
     ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ng, 2);
 }
 END_TEST
@@ -818,8 +826,8 @@ START_TEST(test_session_roundtrip)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    tui_app_group_match(APP, "cid=a", 1, &err);
-    tui_app_group_match(APP, "cid=b", 2, &err);
+    iodfg_session_group_match(APP->ses, "cid=a", IODFG_GROUP_G, &err);
+    iodfg_session_group_match(APP->ses, "cid=b", IODFG_GROUP_R, &err);
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "call=read");
     tui_app_command(APP, TUI_CMD_PATH_THRESHOLD_DOWN);
@@ -842,8 +850,8 @@ START_TEST(test_session_roundtrip)
     ck_assert_int_eq(tui_app_session_load(other, path, &err), 0);
     tui_app_session_format(other, &b);
     ck_assert_str_eq(a.data, b.data);
-    ck_assert_uint_eq(other->ng, 2);
-    ck_assert_uint_eq(other->nr, 1);
+    ck_assert_uint_eq(other->counts->g_cases, 2);
+    ck_assert_uint_eq(other->counts->r_cases, 1);
     ck_assert_int_eq(other->view, TUI_VIEW_DIFF);
     tui_app_free(other);
     // a bad line is reported with its position
@@ -944,8 +952,9 @@ START_TEST(test_handles_table)
     tui_listmodel_set_cursor(lm, 2);
     ck_assert_uint_eq(tui_views_handle_selected(APP), 3);
     tui_views_handle_detail(APP, 3, line, sizeof(line));
-    ck_assert_msg(strncmp(line, "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
-                                "open   (no call)  ",
+    ck_assert_msg(strncmp(line,
+                          "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
+                          "open   (no call)  ",
                           strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
                                  "open   (no call)  ")) == 0,
                   "%s", line);
@@ -1010,8 +1019,8 @@ START_TEST(test_handles_filters)
     tui_app_command(APP, TUI_CMD_FILTER_PATH);
     ck_assert_int_eq(APP->view, TUI_VIEW_ACTIVITIES);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
-    ck_assert_uint_eq(APP->events_shown, 2);
-    ck_assert_uint_eq(APP->activities_shown, 2);
+    ck_assert_uint_eq(APP->counts->events_shown, 2);
+    ck_assert_uint_eq(APP->counts->activities_shown, 2);
     ck_assert_int_eq(APP->message_error, 0);
     // outside the view it only says where to go
     tui_app_command(APP, TUI_CMD_FILTER_PATH);
@@ -1019,7 +1028,7 @@ START_TEST(test_handles_filters)
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
     // undo removes the filter
     tui_app_command(APP, TUI_CMD_UNDO);
-    ck_assert_uint_eq(APP->events_shown, 11);
+    ck_assert_uint_eq(APP->counts->events_shown, 11);
 }
 END_TEST
 

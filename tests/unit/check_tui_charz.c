@@ -85,7 +85,7 @@ static void compute(void)
 /* The activity whose name starts with prefix. */
 static uint32_t act_named(const char *prefix)
 {
-    for (uint32_t a = 0; a < APP->map.nactivities; a++) {
+    for (uint32_t a = 0; a < APP->map->nactivities; a++) {
         if (strncmp(tui_app_activity_name(APP, a), prefix, strlen(prefix)) == 0) {
             return a;
         }
@@ -146,9 +146,9 @@ START_TEST(test_groups)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(tui_app_group_match(APP, "cid=g", 1, &err), 1);
-    ck_assert_int_eq(tui_app_group_match(APP, "cid=r", 2, &err), 1);
-    ck_assert_int_eq(tui_app_rebuild(APP, 0, &err), 0);
+    ck_assert_int_eq(iodfg_session_group_match(APP->ses, "cid=g", IODFG_GROUP_G, &err), 1);
+    ck_assert_int_eq(iodfg_session_group_match(APP->ses, "cid=r", IODFG_GROUP_R, &err), 1);
+    ck_assert_int_eq(tui_app_rebuild(APP, &err), 0);
     compute();
     const struct tui_charz *cz = &APP->charz;
     ck_assert_int_eq(cz->ngroups, 2);

@@ -14,6 +14,7 @@
 #include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
+
 #include "tui/app.h"
 #include "tui/charz.h"
 #include "tui/keymap.h"
@@ -26,7 +27,7 @@
 static const char *node_name(const struct tui_app *app, uint32_t node)
 {
     size_t len;
-    return iodfg_export_node_name(&app->map, node, &len);
+    return iodfg_export_node_name(app->map, node, &len);
 }
 
 /* ---- graph ---- */
@@ -71,8 +72,7 @@ void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app
     side_list(s, (struct tui_rect){r.y, r.x, r.h, side - 1}, app, 0);
     side_list(s, (struct tui_rect){r.y, r.x + side + mid + 1, r.h, side - 1}, app, 1);
     for (int y = r.y; y < r.y + r.h; y++) {
-        tui_screen_text(s, y, r.x + side, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_VLINE),
-                        0);
+        tui_screen_text(s, y, r.x + side, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_VLINE), 0);
         tui_screen_text(s, y, r.x + side + mid, 1, TUI_STYLE_BORDER,
                         tui_screen_glyph(s, TUI_G_VLINE), 0);
     }
@@ -84,13 +84,14 @@ void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app
              (unsigned long long)st->cases);
     snprintf(l[2], 256, "%s Load %s (%s)", arrow, iodfg_format_percent(b1, 32, st->rd, 0),
              st->bytes ? iodfg_format_bytes(b2, 32, st->bytes, 0) : "–");
-    snprintf(l[3], 256, "%s DR %u × %s", arrow, st->mc, st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : "–");
+    snprintf(l[3], 256, "%s DR %u × %s", arrow, st->mc,
+             st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : "–");
     snprintf(l[4], 256, "%s Σdur %s", arrow, iodfg_format_duration(b4, 32, st->dur_sum_ns, 0));
     snprintf(l[5], 256, "%s dur p50 %s", arrow,
              iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
     snprintf(l[6], 256, "%s dur p95 %s", arrow, iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
-    snprintf(l[7], 256, "%s %s", arrow, app->diff_valid ? tui_views_act_mark(app, a) : "");
-    int n = app->diff_valid ? 8 : 7;
+    snprintf(l[7], 256, "%s %s", arrow, (app->diff != NULL) ? tui_views_act_mark(app, a) : "");
+    int n = (app->diff != NULL) ? 8 : 7;
     for (int i = 0; i < n && i < r.h; i++) {
         tui_screen_text(s, r.y + i, r.x + side + 2, mid - 3,
                         i == 0 ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_NORMAL, l[i], 0);
@@ -104,8 +105,8 @@ static const char *cover_glyph(struct tui_screen *s, float f)
     if (f <= 0.0f) {
         return " ";
     }
-    return tui_screen_glyph(s, f >= 0.75f ? TUI_G_FULL
-                               : f >= 0.5f ? TUI_G_DARK
+    return tui_screen_glyph(s, f >= 0.75f   ? TUI_G_FULL
+                               : f >= 0.5f  ? TUI_G_DARK
                                : f >= 0.25f ? TUI_G_MEDIUM
                                             : TUI_G_LIGHT);
 }
@@ -253,8 +254,7 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
         char name[300];
         snprintf(name, sizeof(name), "%s%s", cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
                  tui_app_case_name(app, tl->rows[row]));
-        tui_screen_text(s, y, r.x, label - 1, cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL, name,
-                        0);
+        tui_screen_text(s, y, r.x, label - 1, cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL, name, 0);
         const float *cv = tl->cover + (size_t)row * (size_t)tl->nbins;
         for (int b = 0; b < tl->nbins; b++) {
             if (cv[b] > 0) {
@@ -264,8 +264,7 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
         }
     }
     if (tl->nrows == 0) {
-        tui_screen_text(s, r.y + 4, r.x + 2, r.w - 4, TUI_STYLE_DIM, "no events in this window",
-                        0);
+        tui_screen_text(s, r.y + 4, r.x + 2, r.w - 4, TUI_STYLE_DIM, "no events in this window", 0);
     }
 }
 
@@ -285,11 +284,9 @@ static void draw_span(struct tui_screen *s, int y, int x, const struct tui_span 
         if (sp->kind == TUI_SPAN_BAR) {
             // each call has its own glyph; alternate two styles so neighbours stand apart
             char g[2] = {ch, '\0'};
-            tui_screen_text(s, y, x + i, 1, i % 2 ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_SPARK, g,
-                            0);
+            tui_screen_text(s, y, x + i, 1, i % 2 ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_SPARK, g, 0);
         } else if (ch == '-') {
-            tui_screen_text(s, y, x + i, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_HLINE),
-                            0);
+            tui_screen_text(s, y, x + i, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_HLINE), 0);
         } else { // read and write cells differ by glyph and side of the axis, not colour only
             int rd = ch == 'r';
             tui_screen_text(s, y, x + i, 1, rd ? TUI_STYLE_DIFF_GREEN : TUI_STYLE_DIFF_RED,
@@ -327,8 +324,7 @@ void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app
 {
     unsigned long n = iodfg_rules_line_count(app->rules);
     tui_screen_fill(s, r.y, r.x, r.w, TUI_STYLE_HEADER);
-    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)",
-                    0);
+    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)", 0);
     int rows = r.h - 1;
     unsigned long cur = app->rule_cursor;
     unsigned long top = cur > (unsigned long)(rows - 3) ? cur - (unsigned long)(rows - 3) : 1;
@@ -342,8 +338,7 @@ void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app
         }
         tui_screen_fill(s, y, r.x, r.w, style);
         char num[32];
-        snprintf(num, sizeof(num), "%s%3lu", l == cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
-                 l);
+        snprintf(num, sizeof(num), "%s%3lu", l == cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ", l);
         tui_screen_text(s, y, r.x, 5, style, num, 0);
         tui_screen_text(s, y, r.x + 6, r.w - 7, style, text, 0);
         if (editing) {
@@ -362,8 +357,7 @@ void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app
     }
     if (y < r.y + r.h) {
         tui_screen_text(s, y, r.x + 6, r.w - 7, TUI_STYLE_DIM,
-                        n ? "(an event no rule matches is left out)" : "(no rules: a adds one)",
-                        0);
+                        n ? "(an event no rule matches is left out)" : "(no rules: a adds one)", 0);
     }
 }
 
@@ -395,26 +389,28 @@ void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {
     char line[512];
-    if (!app->diff_valid) {
-        snprintf(line, sizeof(line), "G %u cases · R %u cases", app->ng, app->nr);
+    if (!(app->diff != NULL)) {
+        snprintf(line, sizeof(line), "G %u cases · R %u cases", app->counts->g_cases,
+                 app->counts->r_cases);
     } else {
         uint64_t gc = 0, rc = 0;
         int64_t gd = 0, rd = 0;
-        for (uint32_t a = 0; a < app->diff.g_stats.nactivities; a++) {
-            gc += app->diff.g_stats.act[a].count;
-            gd += app->diff.g_stats.act[a].dur_sum_ns;
+        for (uint32_t a = 0; a < app->diff->g_stats.nactivities; a++) {
+            gc += app->diff->g_stats.act[a].count;
+            gd += app->diff->g_stats.act[a].dur_sum_ns;
         }
-        for (uint32_t a = 0; a < app->diff.r_stats.nactivities; a++) {
-            rc += app->diff.r_stats.act[a].count;
-            rd += app->diff.r_stats.act[a].dur_sum_ns;
+        for (uint32_t a = 0; a < app->diff->r_stats.nactivities; a++) {
+            rc += app->diff->r_stats.act[a].count;
+            rd += app->diff->r_stats.act[a].dur_sum_ns;
         }
         char b1[32], b2[32];
         double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
-        snprintf(line, sizeof(line),
-                 "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
-                 app->ng, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0), app->nr,
-                 (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0), delta,
-                 app->diff_only ? " · differences only" : "");
+        snprintf(
+            line, sizeof(line),
+            "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
+            app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
+            app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0),
+            delta, app->diff_only ? " · differences only" : "");
     }
     tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_DETAIL, line, 0);
 }

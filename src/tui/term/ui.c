@@ -16,6 +16,7 @@
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+
 #include "tui/app.h"
 #include "tui/keymap.h"
 #include "tui/keys.h"
@@ -170,14 +171,18 @@ static void detail(struct tui_app *app, char *buf, size_t size)
                  cur + 1, tui_listmodel_count(lm));
     } else if (app->view == TUI_VIEW_GRAPH && app->graph_overview) {
         const struct tui_overview *ov = &app->overview;
-        snprintf(buf, size, "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
+        snprintf(buf, size,
+                 "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
                  ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
     } else if (app->view == TUI_VIEW_GRAPH) {
-        snprintf(buf, size, "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
+        snprintf(buf, size,
+                 "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
     } else if (app->view == TUI_VIEW_TIMELINE) {
-        snprintf(buf, size, "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
+        snprintf(buf, size,
+                 "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
     } else if (app->view == TUI_VIEW_CHARZ) {
-        snprintf(buf, size, "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
+        snprintf(buf, size,
+                 "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
     } else if (app->view == TUI_VIEW_RULES) {
         snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
     }
@@ -226,7 +231,7 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         body.y += 1;
         body.h -= 1;
         tui_table_draw(s, body, tui_app_table(app),
-                       app->diff_valid ? "no differences" : "no groups: mark cases in 6 Cases");
+                       (app->diff != NULL) ? "no differences" : "no groups: mark cases in 6 Cases");
         break;
     default:
         tui_table_draw(s, body, tui_app_table(app), "nothing to show (check filters and rules)");
@@ -239,8 +244,7 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     if (app->message[0]) {
         tui_screen_fill(s, tui_screen_height(s) - 2, 0, tui_screen_width(s), TUI_STYLE_DETAIL);
         tui_screen_text(s, tui_screen_height(s) - 2, 1, tui_screen_width(s) - 1,
-                        app->message_error ? TUI_STYLE_ERROR : TUI_STYLE_WARNING, app->message,
-                        0);
+                        app->message_error ? TUI_STYLE_ERROR : TUI_STYLE_WARNING, app->message, 0);
     } else {
         detail(app, buf, sizeof(buf));
         tui_screen_detail(s, buf);

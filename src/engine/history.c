@@ -2,7 +2,7 @@
 /* Undo/redo as a capped list of snapshots with a current position. */
 #include "config.h"
 
-#include "tui/undo.h"
+#include "iodfg/history.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +12,18 @@ struct snapshot {
     size_t len;
 };
 
-struct tui_undo {
+struct iodfg_history {
     struct snapshot *s; /* s[0] oldest .. s[n-1] newest */
     size_t n, cap;
     size_t cur; /* index of the current state; meaningless when n == 0 */
 };
 
-struct tui_undo *tui_undo_new(size_t cap)
+struct iodfg_history *iodfg_history_new(size_t cap)
 {
     if (cap == 0) {
         return NULL;
     }
-    struct tui_undo *u = calloc(1, sizeof(*u));
+    struct iodfg_history *u = calloc(1, sizeof(*u));
     if (!u) {
         return NULL;
     }
@@ -36,7 +36,7 @@ struct tui_undo *tui_undo_new(size_t cap)
     return u;
 }
 
-static void drop_from(struct tui_undo *u, size_t i)
+static void drop_from(struct iodfg_history *u, size_t i)
 {
     for (size_t k = i; k < u->n; k++) {
         free(u->s[k].data);
@@ -44,23 +44,23 @@ static void drop_from(struct tui_undo *u, size_t i)
     u->n = i;
 }
 
-void tui_undo_clear(struct tui_undo *u)
+void iodfg_history_clear(struct iodfg_history *u)
 {
     drop_from(u, 0);
     u->cur = 0;
 }
 
-void tui_undo_free(struct tui_undo *u)
+void iodfg_history_free(struct iodfg_history *u)
 {
     if (!u) {
         return;
     }
-    tui_undo_clear(u);
+    iodfg_history_clear(u);
     free(u->s);
     free(u);
 }
 
-int tui_undo_push(struct tui_undo *u, const void *data, size_t len)
+int iodfg_history_push(struct iodfg_history *u, const void *data, size_t len)
 {
     if (u->n && u->s[u->cur].len == len && memcmp(u->s[u->cur].data, data, len) == 0) {
         return 0;
@@ -85,7 +85,7 @@ int tui_undo_push(struct tui_undo *u, const void *data, size_t len)
     return 0;
 }
 
-const void *tui_undo_current(const struct tui_undo *u, size_t *len)
+const void *iodfg_history_current(const struct iodfg_history *u, size_t *len)
 {
     if (u->n == 0) {
         return NULL;
@@ -96,35 +96,35 @@ const void *tui_undo_current(const struct tui_undo *u, size_t *len)
     return u->s[u->cur].data;
 }
 
-int tui_undo_can_undo(const struct tui_undo *u)
+int iodfg_history_can_undo(const struct iodfg_history *u)
 {
     return u->n > 0 && u->cur > 0;
 }
 
-int tui_undo_can_redo(const struct tui_undo *u)
+int iodfg_history_can_redo(const struct iodfg_history *u)
 {
     return u->n > 0 && u->cur + 1 < u->n;
 }
 
-const void *tui_undo_undo(struct tui_undo *u, size_t *len)
+const void *iodfg_history_undo(struct iodfg_history *u, size_t *len)
 {
-    if (!tui_undo_can_undo(u)) {
+    if (!iodfg_history_can_undo(u)) {
         return NULL;
     }
     u->cur--;
-    return tui_undo_current(u, len);
+    return iodfg_history_current(u, len);
 }
 
-const void *tui_undo_redo(struct tui_undo *u, size_t *len)
+const void *iodfg_history_redo(struct iodfg_history *u, size_t *len)
 {
-    if (!tui_undo_can_redo(u)) {
+    if (!iodfg_history_can_redo(u)) {
         return NULL;
     }
     u->cur++;
-    return tui_undo_current(u, len);
+    return iodfg_history_current(u, len);
 }
 
-size_t tui_undo_count(const struct tui_undo *u)
+size_t iodfg_history_count(const struct iodfg_history *u)
 {
     return u->n;
 }

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* An analysis session: the inputs a person or a command sets over one event log (mapping rules,
+ * filter stack, groups G and R, pruning thresholds, case definition) and their results (mapping,
+ * DFG, statistics, G/R diff, pruning masks). One rebuild recomputes what the changed inputs
+ * need: nothing, the pruning, the diff, an incremental update or a full rebuild. Every front-end
+ * (the commands, the terminal UI, the MPI job) sets inputs and reads results through it. */
+#ifndef IODFG_SESSION_H
+#define IODFG_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/diff.h"
+
+struct iodfg_analysis;
+struct iodfg_buf;
+struct iodfg_dfg;
+struct iodfg_error;
+struct iodfg_eventlog;
+struct iodfg_filter_result;
+struct iodfg_filter_stack;
+struct iodfg_mapping;
+struct iodfg_rules;
+struct iodfg_rules_report;
+struct iodfg_selection;
+struct iodfg_session;
+struct iodfg_stats;
+
+/* A new session over log (borrowed: it must outlive the session and not change) with the
+ * default f-hat rules, no filters, no groups and nothing pruned. Nothing is computed until
+ * the first iodfg_session_rebuild. NULL with err when out of memory. */
+struct iodfg_session *iodfg_session_new(const struct iodfg_eventlog *log, struct iodfg_error *err);
+void iodfg_session_free(struct iodfg_session *s);
+const struct iodfg_eventlog *iodfg_session_log(const struct iodfg_session *s);
+
+/* ---- inputs (each takes effect at the next rebuild) ---- */
+
+/* The rules and the filter stack, owned by the session and changed in place by the caller
+ * (line edits, pushes, pops): the rebuild notices every change. */
+struct iodfg_rules *iodfg_session_rules(struct iodfg_session *s);
+struct iodfg_filter_stack *iodfg_session_filters(struct iodfg_session *s);
+/* Compile a whole rule text (NULL: the default f-hat rules). On error the rules are unchanged
+ * and err has where, line and column. */
+int iodfg_session_set_rules(struct iodfg_session *s, const char *text, size_t len,
+                            const char *where, struct iodfg_error *err);
+/* A case is (trace file, pid) instead of the trace file. */
+void iodfg_session_set_per_pid(struct iodfg_session *s, int per_pid);
+int iodfg_session_per_pid(const struct iodfg_session *s);
+
+/* Groups. A case is in G, in R or in neither. When only one group is given, the other is every
+ * other selected case (the same rule for every front-end). */
+enum iodfg_group { IODFG_GROUP_NONE = 0, IODFG_GROUP_G = 1, IODFG_GROUP_R = 2 };
+/* Put case c into group (NONE takes it out of both). */
+void iodfg_session_group_set(struct iodfg_session *s, uint32_t c, enum iodfg_group group);
+enum iodfg_group iodfg_session_group_of(const struct iodfg_session *s, uint32_t c);
+/* Put every case matching pattern into group: a filter-syntax case predicate ("cid=ssf",
+ * "host!=n1") or a bare word, which is a regex on the case name. Returns the number of cases,
+ * or -1 with err for a bad pattern. */
+long iodfg_session_group_match(struct iodfg_session *s, const char *pattern, enum iodfg_group group,
+                               struct iodfg_error *err);
+/* Replace both groups by the cases matching the case predicates of g and r (either may be
+ * NULL: not given). Overlapping groups are an error naming the shared cases. */
+int iodfg_session_set_groups(struct iodfg_session *s, const struct iodfg_filter_stack *g,
+                             const struct iodfg_filter_stack *r, struct iodfg_error *err);
+void iodfg_session_groups_clear(struct iodfg_session *s);
+/* With restrict_selection, the DFG and statistics cover only the cases of G and R (the commands'
+ * --green/--red); without (the default), every selected case, G and R only being compared. */
+void iodfg_session_set_groups_restrict(struct iodfg_session *s, int restrict_selection);
+
+/* Pruning thresholds of the shown graph: the percentage (10..100) of edges kept by count and of
+ * activities kept by count (on top of the filters' minedge and top). */
+void iodfg_session_set_thresholds(struct iodfg_session *s, int path_pct, int act_pct);
+void iodfg_session_thresholds(const struct iodfg_session *s, int *path_pct, int *act_pct);
+
+/* ---- rebuild ---- */
+
+/* What the last rebuild recomputed. */
+struct iodfg_session_change {
+    int selection; /* filters, case definition or restricted groups: a full rebuild */
+    int mapping;   /* rules or call/path filters: activities of some keys changed */
+    int groups;    /* the diff was rebuilt */
+    int pruning;   /* the masks were recomputed */
+};
+
+/* Bring the results up to date with the inputs. On failure the inputs stay as set, err says
+ * why, and the results are those of the last successful rebuild (or none). 0 or -1. */
+int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err);
+/* Only the first half: filters, groups and rules, so that the mapping, the filter result, the
+ * group masks and the selections are up to date, without the DFG and statistics (for commands
+ * that compute other measures over the selection). 0 or -1 with err. */
+int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err);
+/* 1 once a rebuild has succeeded (the results below exist). */
+int iodfg_session_ready(const struct iodfg_session *s);
+
+/* ---- results (borrowed until the next rebuild or free; NULL before the first rebuild) ---- */
+
+const struct iodfg_analysis *iodfg_session_analysis(const struct iodfg_session *s);
+const struct iodfg_mapping *iodfg_session_mapping(const struct iodfg_session *s);
+const struct iodfg_dfg *iodfg_session_dfg(const struct iodfg_session *s);
+const struct iodfg_stats *iodfg_session_stats(const struct iodfg_session *s);
+const struct iodfg_rules_report *iodfg_session_rules_report(const struct iodfg_session *s);
+const struct iodfg_filter_result *iodfg_session_filter_result(const struct iodfg_session *s);
+/* Name of activity a ("" when out of range). */
+const char *iodfg_session_activity_name(const struct iodfg_session *s, uint32_t a);
+/* The name of case c (from the log's string pool; "" when out of range). */
+const char *iodfg_session_case_name(const struct iodfg_session *s, uint32_t c);
+
+/* The G/R comparison, NULL unless a group is given. */
+const struct iodfg_diff *iodfg_session_diff(const struct iodfg_session *s);
+/* The side of activity a / edge (from, to) in the comparison (NEITHER without one), and its
+ * marker: "G+", "R+", "=" or "". */
+enum iodfg_diff_side iodfg_session_activity_side(const struct iodfg_session *s, uint32_t a);
+enum iodfg_diff_side iodfg_session_edge_side(const struct iodfg_session *s, uint32_t from,
+                                             uint32_t to);
+/* Case masks (one byte per case) of the groups as compared: explicit members, or for a group
+ * not given, the other selected cases. NULL when there is no comparison. */
+const uint8_t *iodfg_session_group_mask(const struct iodfg_session *s, enum iodfg_group group);
+/* The selection of the analysis (group NONE) or of one group: cases, window, case definition.
+ * The pointers inside live until the next rebuild. 0, or -1 when the group has no mask. */
+int iodfg_session_selection(const struct iodfg_session *s, enum iodfg_group group,
+                            struct iodfg_selection *sel);
+
+/* Pruning masks: 1 = shown. node_on has nactivities entries, edge_on one per DFG edge slot.
+ * iodfg_session_pruned says whether any threshold, minedge or top filter hides something. */
+const uint8_t *iodfg_session_node_on(const struct iodfg_session *s);
+const uint8_t *iodfg_session_edge_on(const struct iodfg_session *s);
+int iodfg_session_pruned(const struct iodfg_session *s);
+
+/* Counts for a status line. */
+struct iodfg_session_counts {
+    uint64_t events;          /* in the log */
+    uint64_t events_selected; /* in the selected cases and window whose key the filters keep */
+    uint64_t events_shown;    /* of the activities shown after pruning */
+    uint64_t unmapped;        /* selected events whose key the rules map to no activity */
+    uint32_t activities;      /* with at least one event */
+    uint32_t activities_shown;
+    uint32_t cases_selected;
+    uint32_t g_cases, r_cases; /* as compared (0 without a comparison) */
+    int g_given, r_given;      /* explicit members (else: every other selected case) */
+    uint32_t rules_limited;    /* keys whose rule match hit the PCRE2 match limit */
+    unsigned long limit_line;  /* the first such rule's line */
+    double rebuild_ms;         /* wall time of the last rebuild */
+    uint64_t generation;       /* bumped by every successful rebuild that changed something */
+    struct iodfg_session_change change;
+};
+const struct iodfg_session_counts *iodfg_session_counts(const struct iodfg_session *s);
+
+/* ---- state text, undo and redo ---- */
+
+/* The inputs as text, one item per line: "paths N", "acts N", "perpid 1", "rule TEXT",
+ * "filter TEXT", "g CASE", "r CASE" (case names escaped: \\ \n \r). */
+int iodfg_session_state_format(const struct iodfg_session *s, struct iodfg_buf *out);
+/* A handler of the lines the session does not know (NULL: they are errors): 0 when it took
+ * the line, 1 when it does not know it either, -1 with err for a bad value. */
+typedef int (*iodfg_session_line_fn)(void *ctx, const char *keyword, const char *arg,
+                                     struct iodfg_error *err);
+/* Set the inputs from state text (comments '#' and blank lines skipped; "log" lines ignored);
+ * the rebuild is the caller's. Nothing changes on error (err has where and line). */
+int iodfg_session_state_parse(struct iodfg_session *s, const char *text, size_t len,
+                              const char *where, iodfg_session_line_fn other, void *ctx,
+                              struct iodfg_error *err);
+
+/* Record the current inputs as a new undo step (nothing when unchanged). 0 or -1 (memory). */
+int iodfg_session_record(struct iodfg_session *s);
+/* Step the inputs back / forward to the recorded state and rebuild. 0, 1 when there is
+ * nothing to undo / redo, or -1 with err (the inputs are then as before the call). */
+int iodfg_session_undo(struct iodfg_session *s, struct iodfg_error *err);
+int iodfg_session_redo(struct iodfg_session *s, struct iodfg_error *err);
+
+/* Bytes held by the session and its analysis, the log excluded. */
+size_t iodfg_session_memory(const struct iodfg_session *s);
+
+#endif

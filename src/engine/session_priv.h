@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* The session object shared by its input, rebuild and state files. */
+#ifndef IODFG_ENGINE_SESSION_PRIV_H
+#define IODFG_ENGINE_SESSION_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/diff.h"
+#include "iodfg/filter.h"
+#include "iodfg/mapping.h"
+#include "iodfg/rules.h"
+#include "iodfg/session.h"
+
+struct iodfg_session {
+    const struct iodfg_eventlog *log;
+    uint32_t ncases, nkeys;
+
+    /* inputs */
+    struct iodfg_rules *rules;
+    struct iodfg_filter_stack *filters;
+    int per_pid;
+    uint8_t *g_mark, *r_mark; /* explicit members of G and R */
+    int groups_restrict;
+    int groups_fixed;     /* set from predicates (iodfg_session_set_groups) */
+    int g_fixed, r_fixed; /* which of them were given */
+    int groups_active;    /* a comparison is made */
+    int path_pct, act_pct;
+    int groups_dirty, thresholds_dirty; /* changed since the last rebuild */
+
+    /* what the results were built from */
+    int prepared, built;
+    struct iodfg_session_change pending; /* prepared, not yet analysed */
+    uint64_t rules_gen, filters_gen;
+    int per_pid_built;
+    int64_t from_ns, to_ns; /* the window */
+
+    /* results */
+    struct iodfg_filter_result fres;
+    struct iodfg_mapping map;
+    struct iodfg_rules_report report;
+    struct iodfg_analysis *an;
+    uint8_t *case_on;     /* the analysed cases: filters, and G or R when restricted */
+    uint8_t *g_on, *r_on; /* the groups as compared */
+    int diff_valid;
+    struct iodfg_diff diff;
+    uint8_t *node_on, *edge_on;
+    size_t node_cap, edge_cap;
+    int pruned;
+    struct iodfg_session_counts counts;
+
+    struct iodfg_history *history; /* created by the first record */
+};
+
+/* session_rebuild.c: the effective group masks from the marks and the filtered cases; 1 when
+ * the analysed cases changed. */
+int iodfg_session_groups_resolve(struct iodfg_session *s);
+
+#endif

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: the analysis session (inputs, one rebuild choosing full or incremental work,
+ * groups, pruning, counts, state text, undo and redo). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/buf.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/export.h"
+#include "iodfg/filter.h"
+#include "iodfg/rules.h"
+#include "iodfg/session.h"
+#include "iodfg/stats.h"
+
+#include "dfg_testlog.h"
+#include "testutil.h"
+
+static struct iodfg_eventlog *LOG;
+
+static void setup(void)
+{
+    LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    ck_assert_ptr_nonnull(LOG);
+    tlog_paper_log(LOG);
+}
+
+static void teardown(void)
+{
+    iodfg_eventlog_free(LOG);
+}
+
+static struct iodfg_session *new_session(void)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_session *s = iodfg_session_new(LOG, &err);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(iodfg_session_set_rules(s, NULL, 0, NULL, &err), 0);
+    return s;
+}
+
+static void rebuild(struct iodfg_session *s)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_msg(iodfg_session_rebuild(s, &err) == 0, "rebuild: %s", err.msg);
+}
+
+/* The activity and transition tables of a session, sorted by name, as TSV. */
+static char *tables(const struct iodfg_session *s)
+{
+    const struct iodfg_dfg *g = iodfg_session_dfg(s);
+    const struct iodfg_stats *st = iodfg_session_stats(s);
+    const struct iodfg_mapping *map = iodfg_session_mapping(s);
+    uint32_t *ao = malloc(((size_t)map->nactivities + 1) * sizeof(*ao));
+    uint32_t *eo = malloc((g->nedges + 1) * sizeof(*eo));
+    size_t na = iodfg_export_sort_activities(st, map, IODFG_AC_NAME, 0, 0, ao);
+    size_t ne = iodfg_export_sort_edges(g, map, IODFG_EC_FROM, 0, 0, eo);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(iodfg_export_tsv_activities(&b, st, map, ao, na, NULL), 0);
+    ck_assert_int_eq(iodfg_export_tsv_edges(&b, g, map, eo, ne, NULL), 0);
+    free(ao);
+    free(eo);
+    char *text = strdup(b.data ? b.data : "");
+    iodfg_buf_fini(&b);
+    return text;
+}
+
+static void assert_same(const struct iodfg_session *a, const struct iodfg_session *b)
+{
+    char *x = tables(a), *y = tables(b);
+    ck_assert_str_eq(x, y);
+    free(x);
+    free(y);
+}
+
+static void push_filter(struct iodfg_session *s, const char *text)
+{
+    ck_assert_int_eq(iodfg_filter_stack_push_text(iodfg_session_filters(s), text, NULL), 0);
+}
+
+START_TEST(first_rebuild_is_full_and_ready)
+{
+    struct iodfg_session *s = new_session();
+    ck_assert_int_eq(iodfg_session_ready(s), 0);
+    ck_assert_ptr_null(iodfg_session_dfg(s));
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_ready(s), 1);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 1);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    ck_assert_uint_eq(k->events, iodfg_eventlog_event_count(LOG));
+    ck_assert_uint_eq(k->events_selected, k->events);
+    ck_assert_uint_eq(k->unmapped, 0);
+    ck_assert_uint_eq(k->cases_selected, 6);
+    ck_assert_uint_eq(k->activities_shown, k->activities);
+    ck_assert_uint_eq(k->events_shown, k->events);
+    ck_assert_int_eq(iodfg_session_pruned(s), 0);
+    ck_assert_ptr_null(iodfg_session_diff(s));
+    // nothing changed: no work, same generation
+    uint64_t gen = k->generation;
+    rebuild(s);
+    ck_assert_uint_eq(k->generation, gen);
+    ck_assert_int_eq(k->change.selection | k->change.mapping | k->change.pruning, 0);
+    iodfg_session_free(s);
+}
+END_TEST
+
+START_TEST(rule_edit_is_incremental_and_exact)
+{
+    struct iodfg_session *s = new_session(), *fresh = new_session();
+    rebuild(s);
+    const char *rule = "map path ~ ^/usr/lib/ => {call}:libs";
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(s), 1, rule, NULL), 0);
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    ck_assert_int_eq(k->change.mapping, 1);
+    ck_assert_int_eq(k->change.selection, 0);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 0);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(fresh), 1, rule, NULL), 0);
+    rebuild(fresh);
+    assert_same(s, fresh);
+    iodfg_session_free(s);
+    iodfg_session_free(fresh);
+}
+END_TEST
+
+START_TEST(call_filter_is_incremental_case_filter_full)
+{
+    struct iodfg_session *s = new_session(), *fresh = new_session();
+    rebuild(s);
+    push_filter(s, "call=write");
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    ck_assert_int_eq(k->change.selection, 0);
+    ck_assert_int_eq(k->change.mapping, 1);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 0);
+    push_filter(fresh, "call=write");
+    rebuild(fresh);
+    assert_same(s, fresh);
+    // filtered-out events are neither selected nor unmapped
+    ck_assert_uint_eq(k->unmapped, 0);
+    ck_assert_uint_lt(k->events_selected, k->events);
+    ck_assert_uint_eq(k->events_shown, k->events_selected);
+
+    push_filter(s, "name~^a_");
+    rebuild(s);
+    ck_assert_int_eq(k->change.selection, 1);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 1);
+    ck_assert_uint_eq(k->cases_selected, 3);
+    push_filter(fresh, "name~^a_");
+    rebuild(fresh);
+    assert_same(s, fresh);
+    iodfg_session_free(s);
+    iodfg_session_free(fresh);
+}
+END_TEST
+
+START_TEST(unmapped_counts_dropped_not_filtered)
+{
+    struct iodfg_session *s = new_session();
+    ck_assert_int_eq(
+        iodfg_rules_insert_line(iodfg_session_rules(s), 1, "drop call ~ ^write$", NULL), 0);
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    uint64_t dropped = k->unmapped;
+    ck_assert_uint_gt(dropped, 0);
+    ck_assert_uint_eq(k->events_shown + dropped, k->events);
+    push_filter(s, "call!=write");
+    rebuild(s);
+    ck_assert_uint_eq(k->unmapped, 0);
+    ck_assert_uint_eq(k->events_selected, k->events - dropped);
+    iodfg_session_free(s);
+}
+END_TEST
+
+START_TEST(one_group_makes_the_other_the_rest)
+{
+    struct iodfg_session *s = new_session();
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_group_match(s, "name~^a_", IODFG_GROUP_G, &err), 3);
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    ck_assert_ptr_nonnull(iodfg_session_diff(s));
+    ck_assert_uint_eq(k->g_cases, 3);
+    ck_assert_uint_eq(k->r_cases, 3);
+    ck_assert_int_eq(k->g_given, 1);
+    ck_assert_int_eq(k->r_given, 0);
+    const uint8_t *r = iodfg_session_group_mask(s, IODFG_GROUP_R);
+    ck_assert_ptr_nonnull(r);
+    for (uint32_t c = 0; c < 6; c++) {
+        ck_assert_int_eq(r[c], iodfg_session_group_of(s, c) != IODFG_GROUP_G);
+    }
+    // the same as both groups given
+    struct iodfg_session *both = new_session();
+    ck_assert_int_eq(iodfg_session_group_match(both, "name~^a_", IODFG_GROUP_G, &err), 3);
+    ck_assert_int_eq(iodfg_session_group_match(both, "name~^b_", IODFG_GROUP_R, &err), 3);
+    rebuild(both);
+    const struct iodfg_diff *d1 = iodfg_session_diff(s), *d2 = iodfg_session_diff(both);
+    ck_assert_uint_eq(d1->nedges, d2->nedges);
+    for (uint32_t a = 0; a < d1->nactivities; a++) {
+        ck_assert_int_eq(iodfg_session_activity_side(s, a), iodfg_session_activity_side(both, a));
+    }
+    ck_assert_str_eq(iodfg_diff_side_mark(IODFG_DIFF_G_ONLY), "G+");
+    ck_assert_str_eq(iodfg_diff_side_mark(IODFG_DIFF_BOTH), "=");
+    // a group change alone does not recount the analysis
+    iodfg_session_groups_clear(s);
+    rebuild(s);
+    ck_assert_int_eq(k->change.selection, 0);
+    ck_assert_int_eq(k->change.groups, 1);
+    ck_assert_ptr_null(iodfg_session_diff(s));
+    iodfg_session_free(s);
+    iodfg_session_free(both);
+}
+END_TEST
+
+START_TEST(group_predicates_restrict_and_overlap)
+{
+    struct iodfg_session *s = new_session();
+    struct iodfg_filter_stack *g = iodfg_filter_stack_new(), *r = iodfg_filter_stack_new();
+    ck_assert_int_eq(iodfg_filter_stack_push_text(g, "name~^a", NULL), 0);
+    ck_assert_int_eq(iodfg_filter_stack_push_text(r, "name~^(a|b)", NULL), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_set_groups(s, g, r, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "overlap") ? err.msg : strstr(err.msg, "both"));
+    iodfg_filter_stack_clear(r);
+    ck_assert_int_eq(iodfg_filter_stack_push_text(r, "cid=zzz", NULL), 0);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_set_groups(s, g, r, &err), 0);
+    iodfg_session_set_groups_restrict(s, 1);
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    // an empty R still compares (both groups were given); the analysis covers G and R only
+    ck_assert_ptr_nonnull(iodfg_session_diff(s));
+    ck_assert_uint_eq(k->g_cases, 3);
+    ck_assert_uint_eq(k->r_cases, 0);
+    ck_assert_uint_eq(k->cases_selected, 3);
+    ck_assert_int_eq(k->r_given, 1);
+    iodfg_filter_stack_free(g);
+    iodfg_filter_stack_free(r);
+    iodfg_session_free(s);
+}
+END_TEST
+
+START_TEST(thresholds_prune_without_recount)
+{
+    struct iodfg_session *s = new_session();
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    uint32_t all = k->activities_shown;
+    iodfg_session_set_thresholds(s, 100, 50);
+    rebuild(s);
+    ck_assert_int_eq(k->change.pruning, 1);
+    ck_assert_int_eq(k->change.mapping | k->change.selection, 0);
+    ck_assert_int_eq(iodfg_session_pruned(s), 1);
+    ck_assert_uint_lt(k->activities_shown, all);
+    uint32_t shown = 0;
+    for (uint32_t a = 0; a < iodfg_session_mapping(s)->nactivities; a++) {
+        shown += iodfg_session_node_on(s)[a];
+    }
+    ck_assert_uint_eq(shown, k->activities_shown);
+    int p, a;
+    iodfg_session_thresholds(s, &p, &a);
+    ck_assert_int_eq(a, 50);
+    iodfg_session_set_thresholds(s, 0, 500); // clamped
+    iodfg_session_thresholds(s, &p, &a);
+    ck_assert_int_eq(p, 10);
+    ck_assert_int_eq(a, 100);
+    iodfg_session_free(s);
+}
+END_TEST
+
+static int other_lines(void *ctx, const char *key, const char *arg, struct iodfg_error *err)
+{
+    (void)err;
+    if (strcmp(key, "view") == 0) {
+        snprintf(ctx, 64, "%s", arg);
+        return 0;
+    }
+    return 1;
+}
+
+START_TEST(state_round_trip_and_errors)
+{
+    struct iodfg_session *s = new_session();
+    ck_assert_int_eq(
+        iodfg_rules_insert_line(iodfg_session_rules(s), 1, "map path ~ ^/etc => etc", NULL), 0);
+    push_filter(s, "call!=write");
+    iodfg_session_group_set(s, 0, IODFG_GROUP_G);
+    iodfg_session_group_set(s, 4, IODFG_GROUP_R);
+    iodfg_session_set_thresholds(s, 70, 100);
+    iodfg_session_set_per_pid(s, 1);
+    struct iodfg_buf a, b;
+    iodfg_buf_init(&a);
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(iodfg_session_state_format(s, &a), 0);
+    struct iodfg_session *t = new_session();
+    char view[64] = "";
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    iodfg_buf_addf(&a, "view rules\n# comment\n\n");
+    ck_assert_int_eq(iodfg_session_state_parse(t, a.data, a.len, "x", other_lines, view, &err), 0);
+    ck_assert_str_eq(view, "rules");
+    ck_assert_int_eq(iodfg_session_state_format(t, &b), 0);
+    ck_assert_int_eq(strncmp(a.data, b.data, b.len), 0);
+    ck_assert_int_eq(iodfg_session_per_pid(t), 1);
+    ck_assert_int_eq(iodfg_session_group_of(t, 4), IODFG_GROUP_R);
+    // an unknown line: its line number, and nothing changed
+    const char *bad = "paths 50\nbogus 1\n";
+    ck_assert_int_eq(iodfg_session_state_parse(t, bad, strlen(bad), "x", NULL, NULL, &err), -1);
+    ck_assert_uint_eq(err.line, 2);
+    ck_assert_str_eq(err.where, "x");
+    int p, q;
+    iodfg_session_thresholds(t, &p, &q);
+    ck_assert_int_eq(p, 70);
+    const char *badf = "filter path~(\n";
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_state_parse(t, badf, strlen(badf), "y", NULL, NULL, &err), -1);
+    ck_assert_uint_eq(err.line, 1);
+    ck_assert_uint_gt(err.col, 7);
+    iodfg_buf_fini(&a);
+    iodfg_buf_fini(&b);
+    iodfg_session_free(s);
+    iodfg_session_free(t);
+}
+END_TEST
+
+START_TEST(case_names_with_newlines_survive_the_state)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    tlog_add_case(log, "odd\nname\\x", "1 0.1 read(3</a>, \"\", 1) = 1 <0.1>\n");
+    tlog_add_case(log, "plain", "1 0.1 read(3</a>, \"\", 1) = 1 <0.1>\n");
+    struct iodfg_session *s = iodfg_session_new(log, NULL);
+    ck_assert_ptr_nonnull(s);
+    iodfg_session_group_set(s, 0, IODFG_GROUP_R);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(iodfg_session_state_format(s, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "r odd\\nname\\\\x\n"));
+    iodfg_session_groups_clear(s);
+    ck_assert_int_eq(iodfg_session_state_parse(s, b.data, b.len, "x", NULL, NULL, NULL), 0);
+    ck_assert_int_eq(iodfg_session_group_of(s, 0), IODFG_GROUP_R);
+    ck_assert_int_eq(iodfg_session_group_of(s, 1), IODFG_GROUP_NONE);
+    iodfg_buf_fini(&b);
+    iodfg_session_free(s);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(undo_redo_restore_inputs_and_results)
+{
+    struct iodfg_session *s = new_session();
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_undo(s, &err), 1); // nothing recorded yet
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_record(s), 0);
+    char *before = tables(s);
+    ck_assert_int_eq(
+        iodfg_rules_insert_line(iodfg_session_rules(s), 1, "map call ~ ^read$ => reading", NULL),
+        0);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_record(s), 0);
+    char *after = tables(s);
+    ck_assert_str_ne(before, after);
+    ck_assert_int_eq(iodfg_session_undo(s, &err), 0);
+    // undoing a rule edit keeps the selection: incremental
+    ck_assert_int_eq(iodfg_session_counts(s)->change.selection, 0);
+    char *undone = tables(s);
+    ck_assert_str_eq(undone, before);
+    ck_assert_int_eq(iodfg_session_undo(s, &err), 1);
+    ck_assert_int_eq(iodfg_session_redo(s, &err), 0);
+    char *redone = tables(s);
+    ck_assert_str_eq(redone, after);
+    ck_assert_int_eq(iodfg_session_redo(s, &err), 1);
+    free(before);
+    free(after);
+    free(undone);
+    free(redone);
+    iodfg_session_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("session");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, first_rebuild_is_full_and_ready);
+    tcase_add_test(tc, rule_edit_is_incremental_and_exact);
+    tcase_add_test(tc, call_filter_is_incremental_case_filter_full);
+    tcase_add_test(tc, unmapped_counts_dropped_not_filtered);
+    tcase_add_test(tc, one_group_makes_the_other_the_rest);
+    tcase_add_test(tc, group_predicates_restrict_and_overlap);
+    tcase_add_test(tc, thresholds_prune_without_recount);
+    tcase_add_test(tc, state_round_trip_and_errors);
+    tcase_add_test(tc, case_names_with_newlines_survive_the_state);
+    tcase_add_test(tc, undo_redo_restore_inputs_and_results);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(suite());
+}
