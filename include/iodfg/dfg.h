@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Directly-Follows Graph of an activity log (seed 001, section IV-A), edge statistics, pruning. */
+/* Directly-Follows Graph of an activity log (Sankaran et al. 2024, section IV-A), edge
+ * statistics, pruning. */
 #ifndef IODFG_DFG_H
 #define IODFG_DFG_H
 
@@ -28,8 +29,8 @@ struct iodfg_dfg_edge {
     int64_t gap_median_ns; /* lower median (nearest rank 50%); IODFG_UNKNOWN when gap_n = 0 */
 };
 
-/* The graph: a table of edges (with a hash index) plus trace counts. Opaque helpers below;
- * the arrays are readable directly. */
+/* The graph: a table of edges (with a hash index) plus trace counts. Read it through the
+ * functions below; the fields are the engine's (dfg_priv.h). */
 struct iodfg_dfg {
     uint32_t nactivities; /* activity ids are < nactivities */
     uint64_t traces;      /* non-empty traces (empty ones add nothing, not a ●→■ edge) */
@@ -44,8 +45,12 @@ struct iodfg_dfg {
 
 void iodfg_dfg_init(struct iodfg_dfg *g);
 void iodfg_dfg_fini(struct iodfg_dfg *g);
-/* Forget every edge (keeps the memory). */
-void iodfg_dfg_clear(struct iodfg_dfg *g);
+/* The graph's activities (ids < this), non-empty traces, and edge slots: slot i holds
+ * iodfg_dfg_edge_at(g, i) for 0 <= i < iodfg_dfg_slots(g); a slot whose count is 0 is absent. */
+uint32_t iodfg_dfg_nactivities(const struct iodfg_dfg *g);
+uint64_t iodfg_dfg_traces(const struct iodfg_dfg *g);
+size_t iodfg_dfg_slots(const struct iodfg_dfg *g);
+const struct iodfg_dfg_edge *iodfg_dfg_edge_at(const struct iodfg_dfg *g, size_t slot);
 /* The edge (from, to) if its count is > 0, else NULL. Borrowed until g changes. */
 const struct iodfg_dfg_edge *iodfg_dfg_find(const struct iodfg_dfg *g, uint32_t from, uint32_t to);
 /* Number of present edges (count > 0). */
@@ -58,42 +63,6 @@ int iodfg_dfg_copy(struct iodfg_dfg *dst, const struct iodfg_dfg *src, struct io
 int iodfg_dfg_build(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
                     const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                     struct iodfg_error *err);
-
-/* ---- building blocks used by the incremental engine ---- */
-
-/* The selected event range [*lo, *hi) of case c (the window is contiguous because a case is
- * sorted by start). Returns 0 when the case is off or has no event in the window. */
-int iodfg_dfg_case_range(const struct iodfg_eventlog *log, const struct iodfg_selection *sel,
-                         uint32_t c, uint64_t *lo, uint64_t *hi);
-
-/* Visitor of the transitions of one trace: from/to node ids, gap (only when has_gap), a trace
- * number unique within one iodfg_dfg_walk_case call, and the event index of `to` (UINT64_MAX
- * for ■). The transitions of one trace come together, in trace order. Return 0, or -1 to stop. */
-typedef int (*iodfg_transition_fn)(void *ctx, uint32_t from, uint32_t to, int has_gap,
-                                   int64_t gap_ns, uint32_t trace, uint64_t ev);
-
-/* Walk the traces of events [lo, hi) of one case: one trace, or one per pid with per_pid.
- * act[key] gives the activity (IODFG_NO_ACTIVITY: the event vanishes). Calls fn for every
- * transition (●→first, a→b, last→■) and returns the number of non-empty traces, or -1 when
- * fn failed or memory ran out (err set). */
-long iodfg_dfg_walk_case(const struct iodfg_eventlog *log, const uint32_t *act, uint64_t lo,
-                         uint64_t hi, int per_pid, iodfg_transition_fn fn, void *ctx,
-                         struct iodfg_error *err);
-
-/* Add (sign = +1) or remove (sign = -1) the transitions of one case's traces to g, counting
- * gap sums (not medians). Returns 0 or -1 (out of memory). */
-int iodfg_dfg_count_case(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
-                         uint64_t lo, uint64_t hi, int per_pid, int sign, struct iodfg_error *err);
-/* The slot of edge (from, to), created with count 0 when missing. NULL when out of memory. */
-struct iodfg_dfg_edge *iodfg_dfg_slot(struct iodfg_dfg *g, uint32_t from, uint32_t to);
-/* Recompute gap_mean_ns of every edge from gap_sum_ns / gap_n. */
-void iodfg_dfg_finish_means(struct iodfg_dfg *g);
-/* Recompute gap_median_ns of the edges flagged in edge_dirty (NULL = all) by walking the
- * listed cases (NULL = every case; they must hold every occurrence of those edges). */
-int iodfg_dfg_compute_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
-                              const uint32_t *act, const struct iodfg_selection *sel,
-                              const uint32_t *cases, size_t ncases, const uint8_t *edge_dirty,
-                              struct iodfg_error *err);
 
 /* ---- pruning (process-mining sliders) ----
  * 1. If top_k > 0, keep the top_k activities by count (ties: lower id first), else all

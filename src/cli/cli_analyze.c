@@ -543,7 +543,7 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
         return CLI_FAIL;
     }
     read_results(ca, o);
-    if (!o->ingest.quiet && iodfg_analysis_dfg(ca->an)->traces == 0) {
+    if (!o->ingest.quiet && iodfg_dfg_traces(iodfg_analysis_dfg(ca->an)) == 0) {
         cli_errorf("note: no event is left after the rules and filters");
     }
     build_comment(ca, o, inputs, n, command);

@@ -338,7 +338,7 @@ static const char *const edge_group_heads[] = {"G n", "R n", "\u0394n"};
 
 static void edge_row(struct table *t, const struct cli_analysis *ca, uint32_t slot)
 {
-    const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(ca->an)->edges[slot];
+    const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(iodfg_analysis_dfg(ca->an), slot);
     const struct iodfg_diff_edge *de =
         ca->groups ? iodfg_diff_find_edge(ca->diff, e->from, e->to) : NULL;
     if (ca->groups) {

@@ -44,7 +44,7 @@ long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t
                         uint32_t **out)
 {
     const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
-    uint32_t *slots = malloc((g->nedges + 1) * sizeof(*slots));
+    uint32_t *slots = malloc((iodfg_dfg_slots(g) + 1) * sizeof(*slots));
     if (!slots) {
         return -1;
     }
@@ -132,7 +132,7 @@ static void edge_fields(struct iodfg_buf *b, int json, const struct iodfg_diff_e
 
 static const struct iodfg_diff_edge *edge_diff(const struct cli_analysis *ca, uint32_t slot)
 {
-    const struct iodfg_dfg_edge *e = &iodfg_analysis_dfg(ca->an)->edges[slot];
+    const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(iodfg_analysis_dfg(ca->an), slot);
     return iodfg_diff_find_edge(ca->diff, e->from, e->to);
 }
 
@@ -266,7 +266,7 @@ static void json_groups(const struct cli_analysis *ca, struct iodfg_buf *b, cons
     iodfg_buf_addf(b, "],\"transitions\":[");
     const struct iodfg_dfg *g = iodfg_analysis_dfg(ca->an);
     for (size_t i = 0; i < nedges; i++) {
-        const struct iodfg_dfg_edge *e = &g->edges[edges[i]];
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, edges[i]);
         iodfg_buf_addf(b, "%s{\"from\":", i ? ",\n" : "\n");
         json_node(ca, b, e->from);
         iodfg_buf_addf(b, ",\"to\":");

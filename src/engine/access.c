@@ -13,6 +13,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 void iodfg_access_init(struct iodfg_access *ac)
 {
@@ -233,7 +234,7 @@ static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
     const struct iodfg_columns *col = iodfg_eventlog_columns(x->log);
     size_t ntouched = 0;
     uint64_t lo = 0, hi = 0; // the selected (time window) range
-    iodfg_dfg_case_range(x->log, x->sel, c, &lo, &hi);
+    iodfg_trace_case_range(x->log, x->sel, c, &lo, &hi);
     x->t.gen++;
     x->t.used = 0;
     x->t.hit = NULL;

@@ -26,7 +26,10 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
+#include "iodfg/trace.h"
 
+#include "dfg_priv.h"
 #include "stats_priv.h"
 
 struct iodfg_analysis {
@@ -231,7 +234,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     g->nactivities = nact;
     for (uint32_t c = 0; c < an->ncases && !rc; c++) {
         uint64_t lo, hi;
-        if (iodfg_dfg_case_range(an->log, sel, c, &lo, &hi) &&
+        if (iodfg_trace_case_range(an->log, sel, c, &lo, &hi) &&
             (fused ? iodfg_dfg_count_case_sums(g, an->log, act, lo, hi, sums, err)
                    : iodfg_dfg_count_case(g, an->log, act, lo, hi, sel->per_pid, 1, err))) {
             rc = -1;
@@ -441,7 +444,7 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
         an->last.cases_recounted = 0;
         for (uint32_t c = 0; c < an->ncases; c++) {
             uint64_t lo, hi;
-            if (!iodfg_dfg_case_range(an->log, &an->sel, c, &lo, &hi)) {
+            if (!iodfg_trace_case_range(an->log, &an->sel, c, &lo, &hi)) {
                 continue;
             }
             an->last.cases_recounted++;
@@ -470,7 +473,7 @@ static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map
     for (int pass = 0; pass < 2 && !scratch; pass++) {
         for (size_t i = 0; i < ncases; i++) {
             uint64_t lo, hi;
-            if (iodfg_dfg_case_range(an->log, &an->sel, cases[i], &lo, &hi) &&
+            if (iodfg_trace_case_range(an->log, &an->sel, cases[i], &lo, &hi) &&
                 iodfg_dfg_count_case(&an->dfg, an->log, pass ? nact : an->act, lo, hi,
                                      an->sel.per_pid, pass ? 1 : -1, err)) {
                 goto out;

@@ -15,6 +15,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 /* Above this many (case, activity) cells the per-case activity matrix is left NULL. */
 #define MAX_CASE_CELLS (1u << 26)
@@ -218,7 +219,7 @@ int iodfg_bandwidth_build(struct iodfg_bandwidth *bw, const struct iodfg_eventlo
     sc.kf = kf;
     for (uint32_t c = 0; c < bw->ncases; c++) {
         uint64_t lo, hi;
-        if (iodfg_dfg_case_range(log, sel, c, &lo, &hi)) {
+        if (iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             scan_case(bw, &sc, col, c, lo, hi);
         }
     }

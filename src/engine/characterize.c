@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iodfg/error.h"
+#include "iodfg/timeline.h"
 
 void iodfg_characterization_init(struct iodfg_characterization *ch)
 {

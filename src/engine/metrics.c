@@ -13,6 +13,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 /* ---- call classes ---- */
 
@@ -360,7 +361,7 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
     int rc = -1;
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t e = lo; e < hi; e++) {
@@ -412,7 +413,7 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
     const struct iodfg_key *keys = iodfg_eventlog_keys(log);
     for (uint32_t c = 0; c < nc && sm.n; c++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             continue;
         }
         uint32_t case_server = server_id(log, o->by, c, 0);

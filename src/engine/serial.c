@@ -10,6 +10,9 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
+
+#include "stats_priv.h"
 
 void iodfg_serial_init(struct iodfg_serial *s)
 {

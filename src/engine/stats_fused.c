@@ -14,7 +14,9 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/trace.h"
 
+#include "dfg_priv.h"
 #include "stats_priv.h"
 
 /* ---- DFG count with histograms: the recount from scratch after a large rule edit ----
@@ -235,7 +237,7 @@ static void ch_run(struct ch_worker *w)
     const uint64_t *off = iodfg_eventlog_case_offsets(w->log);
     for (uint32_t c = w->c0; c < w->c1 && !w->rc; c++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(w->log, w->sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
             lo = hi = off[c + 1];
         } else if (w->full ? ch_trace_sums(w, lo, hi) : ch_trace(w, lo, hi)) {
             w->rc = -1;
@@ -316,7 +318,7 @@ static int merge_sums(struct ch_worker *w0, const struct ch_worker *w1, uint32_t
     const int64_t *dur = col->dur_ns, *size = col->size;
     for (uint32_t c = w1->c0; c < w1->c1 && dur && size; c++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(w1->log, w1->sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(w1->log, w1->sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t e = lo; e < hi; e++) {

@@ -10,7 +10,9 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/trace.h"
 
+#include "dfg_priv.h"
 #include "stats_priv.h"
 
 void iodfg_hstore_init(struct iodfg_hstore *hs)
@@ -136,9 +138,9 @@ int iodfg_hstore_move(struct iodfg_hstore *hs, struct iodfg_dfg *g,
         mx.last_from = mx.last_to = IODFG_NO_ACTIVITY;
         for (size_t i = 0; i < ncases; i++) {
             uint64_t lo, hi;
-            if (iodfg_dfg_case_range(log, sel, cases[i], &lo, &hi) &&
-                iodfg_dfg_walk_case(log, pass ? new_act : old_act, lo, hi, sel->per_pid, move_one,
-                                    &mx, err) < 0) {
+            if (iodfg_trace_case_range(log, sel, cases[i], &lo, &hi) &&
+                iodfg_trace_walk_case(log, pass ? new_act : old_act, lo, hi, sel->per_pid, move_one,
+                                      &mx, err) < 0) {
                 if (err && !err->code) {
                     iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for kept histograms");
                 }

@@ -8,6 +8,9 @@
 
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
+
+#include "keysums.h"
 
 struct iodfg_dfg;
 struct iodfg_error;
@@ -16,6 +19,60 @@ struct iodfg_selection;
 struct iodfg_stats;
 struct iodfg_timeline;
 struct iodfg_sweep;
+
+/* ---- the statistics walk, sweep and sums (used by the incremental analysis) ---- */
+
+/* Reset every activity's statistics to none (unknown minima, maxima and percentiles). */
+void iodfg_stats_reset(struct iodfg_stats *st);
+
+/* Bitmap (one bit per event, (n+63)/64 words) of the selected events. */
+int iodfg_stats_select_bits(uint64_t *bits, const struct iodfg_eventlog *log,
+                            const struct iodfg_selection *sel);
+
+/* Fill sums[nkeys] from the selected events (bits as from iodfg_stats_select_bits). */
+void iodfg_stats_key_sums(struct iodfg_key_sums *sums, uint32_t nkeys,
+                          const struct iodfg_eventlog *log, const uint64_t *bits);
+/* Recompute count, dur_n, dur_sum_ns, bytes, dr_*, min/max of the activities flagged in dirty
+ * (NULL = all) from the key sums, keys in id order; then rd of every activity and DR. */
+void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *sums,
+                           const uint32_t *act, uint32_t nkeys, const uint8_t *dirty);
+/* Per event activity codes for fast sweeps: the activity of the event, IODFG_CODE_OFF for events
+ * outside the selection, IODFG_CODE_NONE for selected events mapped to no activity. Usable while
+ * nactivities <= IODFG_CODE_MAX_ACT. */
+#define IODFG_CODE_OFF 0x7fffu
+#define IODFG_CODE_NONE 0x7ffeu
+#define IODFG_CODE_MAX_ACT 0x7ffeu
+/* Recompute mc and mc_time_ns of the flagged activities (NULL = all) with one exact sweep over
+ * tl. codes (tl->n entries, one per event, or NULL to look activities up per point) is rebuilt
+ * from bits and act when rebuild_codes; otherwise it holds the previous mapping's codes, and the
+ * events flagged in moved (a bitmap, used when src is not NULL) are recoded to act. src
+ * (nactivities + 1 flags: the old activities of the moved events, src[nactivities] for unmapped
+ * ones) only enables the recoding. nthreads (1 or 2) splits the sweep in time segments combined
+ * exactly. 0 or -1 with err (out of memory). */
+int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
+                      const struct iodfg_timeline *tl, uint16_t *codes, int rebuild_codes,
+                      const uint64_t *bits, const uint32_t *act, const uint8_t *dirty,
+                      const uint64_t *moved, const uint8_t *src, int nthreads,
+                      struct iodfg_error *err);
+/* Recompute cases, dur_median_ns and dur_p95_ns of the flagged activities (NULL = all;
+ * act_dirty_none: no activity) and gap_median_ns of the flagged edges of g (NULL = all,
+ * g NULL = none) with one walk over the listed cases (NULL = all; they must hold every event of
+ * those activities and every occurrence of those edges), plus a second walk when a large group
+ * needs its exact value within a histogram bucket. Percentiles are exact (nearest rank).
+ * dur_n of the activities and gap_n of the edges must be current. 0 or -1 with err. */
+int iodfg_stats_scan(struct iodfg_stats *st, struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                     const uint32_t *act, const struct iodfg_selection *sel, const uint32_t *cases,
+                     size_t ncases, const uint8_t *dirty, int act_dirty_none,
+                     const uint8_t *edge_dirty, struct iodfg_error *err);
+/* DR and rd of every activity from the current sums (called by aggregate and sweep). */
+void iodfg_stats_finish(struct iodfg_stats *st);
+
+/* Recompute gap_median_ns of the edges of g flagged in edge_dirty (NULL = all) by walking the
+ * listed cases (NULL = every case; they must hold every occurrence of those edges). */
+int iodfg_stats_edge_medians(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
+                             const uint32_t *act, const struct iodfg_selection *sel,
+                             const uint32_t *cases, size_t ncases, const uint8_t *edge_dirty,
+                             struct iodfg_error *err);
 
 /* Percentile groups with at least this many values are found through a histogram and a second
  * pass (default 65536; tests lower it to exercise that path). */
@@ -45,32 +102,6 @@ static inline uint32_t iodfg_pbucket(int64_t v)
     return v >= 0 ? IODFG_PB_MAG + iodfg_pb_mag((uint64_t)v)
                   : IODFG_PB_MAG - 1 - iodfg_pb_mag((uint64_t)(-(v + 1)));
 }
-
-/* Key sums: reset nkeys entries; add one event of dur d and size z (IODFG_UNKNOWN: unknown).
- * Adding the selected events in event order gives what iodfg_stats_key_sums gives. */
-void iodfg_key_sums_clear(struct iodfg_key_sums *sums, uint32_t nkeys);
-static inline void iodfg_key_sums_add(struct iodfg_key_sums *s, int64_t d, int64_t z)
-{
-    s->count++;
-    if (d != IODFG_UNKNOWN) {
-        s->dur_n++;
-        s->dur_sum_ns = iodfg_sat_add(s->dur_sum_ns, d);
-        s->dur_min_ns = d < s->dur_min_ns ? d : s->dur_min_ns;
-        s->dur_max_ns = d > s->dur_max_ns ? d : s->dur_max_ns;
-    }
-    if (z != IODFG_UNKNOWN) {
-        s->bytes = iodfg_sat_add(s->bytes, z);
-        if (d != IODFG_UNKNOWN && d > 0) {
-            s->dr_n++;
-            s->dr_sum += (double)z * 1e9 / (double)d;
-        }
-    }
-}
-/* iodfg_dfg_count_case (sign +1, one trace per case) that also adds every event of [lo, hi)
- * to its key's sums in the same walk. 0 or -1 with err (out of memory). */
-int iodfg_dfg_count_case_sums(struct iodfg_dfg *g, const struct iodfg_eventlog *log,
-                              const uint32_t *act, uint64_t lo, uint64_t hi,
-                              struct iodfg_key_sums *sums, struct iodfg_error *err);
 
 /* Prepare the sweep of iodfg_stats_sweep (same arguments, borrowed until iodfg_sweep_free).
  * NULL with err when out of memory. */

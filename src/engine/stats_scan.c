@@ -12,6 +12,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/trace.h"
 
 #include "stats_pctl.h"
 #include "stats_priv.h"
@@ -286,7 +287,7 @@ static void scan_run(struct scan_worker *w)
     int per_pid = J->sel->per_pid && J->col->pid;
     for (uint32_t k = w->k0; k < w->k1 && !w->rc; k++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(J->log, J->sel, J->cases ? J->cases[k] : k, &lo, &hi)) {
+        if (!iodfg_trace_case_range(J->log, J->sel, J->cases ? J->cases[k] : k, &lo, &hi)) {
             continue;
         }
         if (w->base > UINT32_MAX / 2 - (hi - lo) - 2) {
@@ -315,7 +316,7 @@ static void scan_run(struct scan_worker *w)
             w->base += 2;
             continue;
         }
-        long ntr = iodfg_dfg_walk_case(J->log, J->act, lo, hi, 1, scan_one, w, &w->err);
+        long ntr = iodfg_trace_walk_case(J->log, J->act, lo, hi, 1, scan_one, w, &w->err);
         if (ntr < 0) {
             w->rc = -1;
         } else {

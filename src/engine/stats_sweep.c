@@ -12,6 +12,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
 
 #include "stats_priv.h"
 

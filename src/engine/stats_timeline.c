@@ -9,6 +9,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
 
 struct run {
     int64_t t;

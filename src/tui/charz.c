@@ -16,6 +16,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/timeline.h"
 
 #include "tui/app.h"
 #include "tui/bgthread.h"

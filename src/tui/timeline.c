@@ -11,6 +11,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -409,7 +410,7 @@ int tui_app_timeline_events(struct tui_app *app)
     const struct iodfg_columns *col = iodfg_eventlog_columns(app->log);
     const uint32_t *act = iodfg_analysis_activities(app->an);
     uint64_t lo = 0, hi = 0, k = 0;
-    iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), tl->rows[r], &lo, &hi);
+    iodfg_trace_case_range(app->log, iodfg_analysis_selection(app->an), tl->rows[r], &lo, &hi);
     for (uint64_t i = lo; i < hi && k < n; i++) {
         uint32_t g = tui_timeline_group(act, col->key, i, tl->ngroups, tl->all_index);
         if (g != UINT32_MAX && (tl->all_index || g == a)) {

@@ -15,6 +15,7 @@
 #include "iodfg/dfg.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
+#include "iodfg/trace.h"
 
 #include "tui/app.h"
 #include "tui/bgthread.h"
@@ -178,7 +179,7 @@ static int build_index(struct tui_timeline_job *job)
             goto out;
         }
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(job->log, sel, c, &lo, &hi)) {
             continue;
         }
         // the span covers every selected event, whatever the activity
@@ -230,7 +231,7 @@ static int build_index(struct tui_timeline_job *job)
             goto out;
         }
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(job->log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(job->log, sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t i = lo; i < hi; i++) {

@@ -15,6 +15,7 @@
 #include "iodfg/format.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -525,8 +526,8 @@ static const char *var_cell(void *ctx, size_t row, int col, char *buf, size_t si
         uint64_t lo, hi;
         size_t n = 0;
         buf[0] = '\0';
-        if (!iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), v->first_case, &lo,
-                                  &hi)) {
+        if (!iodfg_trace_case_range(app->log, iodfg_analysis_selection(app->an), v->first_case, &lo,
+                                    &hi)) {
             return buf;
         }
         for (uint64_t i = lo; i < hi && n + 8 < size; i++) {
@@ -571,7 +572,7 @@ uint64_t tui_views_case_variant(const struct tui_app *app, uint32_t c, uint64_t 
     const uint32_t *act = iodfg_analysis_activities(app->an);
     const uint32_t *key = iodfg_eventlog_columns(app->log)->key;
     uint64_t lo, hi;
-    if (!iodfg_dfg_case_range(app->log, iodfg_analysis_selection(app->an), c, &lo, &hi)) {
+    if (!iodfg_trace_case_range(app->log, iodfg_analysis_selection(app->an), c, &lo, &hi)) {
         return length ? (*length = 0) : 0;
     }
     uint64_t h = 1469598103934665603ULL, len = 0; // FNV-1a over the activity sequence

@@ -18,6 +18,7 @@
 #include "iodfg/metrics.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+#include "iodfg/timeline.h"
 
 static double now(void)
 {

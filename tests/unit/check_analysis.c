@@ -13,6 +13,8 @@
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
+#include "iodfg/timeline.h"
+#include "iodfg/trace.h"
 
 #include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
@@ -336,7 +338,7 @@ static void assert_brute_force(const struct iodfg_analysis *an, const struct iod
     int64_t *v = malloc((n + 1) * sizeof(*v));
     for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
         uint64_t lo, hi;
-        if (iodfg_dfg_case_range(LOG, sel, c, &lo, &hi)) {
+        if (iodfg_trace_case_range(LOG, sel, c, &lo, &hi)) {
             memset(on + lo, 1, hi - lo);
         }
     }
@@ -372,9 +374,9 @@ static void assert_brute_force(const struct iodfg_analysis *an, const struct iod
     struct gap_list gl = {malloc((n + 1) * sizeof(struct gap_rec)), 0};
     for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
         uint64_t lo, hi;
-        if (iodfg_dfg_case_range(LOG, sel, c, &lo, &hi)) {
+        if (iodfg_trace_case_range(LOG, sel, c, &lo, &hi)) {
             ck_assert_int_ge(
-                iodfg_dfg_walk_case(LOG, act, lo, hi, sel->per_pid, rec_gap, &gl, NULL), 0);
+                iodfg_trace_walk_case(LOG, act, lo, hi, sel->per_pid, rec_gap, &gl, NULL), 0);
         }
     }
     const struct iodfg_dfg *g = iodfg_analysis_dfg(an);

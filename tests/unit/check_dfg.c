@@ -12,7 +12,9 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/trace.h"
 
+#include "../../src/engine/dfg_priv.h"
 #include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
@@ -427,7 +429,7 @@ START_TEST(count_hist_equals_sequential_count)
         R.nactivities = F.nactivities = na;
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t lo, hi;
-            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+            if (iodfg_trace_case_range(LOG, &sel, c, &lo, &hi)) {
                 ck_assert_int_eq(
                     iodfg_dfg_count_case(&R, LOG, MAP.activity_of_key, lo, hi, 0, 1, NULL), 0);
             }
@@ -458,7 +460,7 @@ START_TEST(count_hist_equals_sequential_count)
         struct hist_ctx hc = {&F, eh};
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t lo, hi;
-            if (!iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+            if (!iodfg_trace_case_range(LOG, &sel, c, &lo, &hi)) {
                 continue;
             }
             for (uint64_t e = lo; e < hi; e++) {
@@ -468,7 +470,7 @@ START_TEST(count_hist_equals_sequential_count)
                 }
             }
             ck_assert_int_ge(
-                iodfg_dfg_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
+                iodfg_trace_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
         }
         size_t kept = 0;
         for (uint32_t a = 0; a < na; a++) {
@@ -500,7 +502,7 @@ START_TEST(count_hist_equals_sequential_count)
         // the stamps left stay older than later traces: recounting a case changes nothing
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t lo, hi;
-            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+            if (iodfg_trace_case_range(LOG, &sel, c, &lo, &hi)) {
                 for (int sign = -1; sign <= 1; sign += 2) {
                     ck_assert_int_eq(
                         iodfg_dfg_count_case(&F, LOG, MAP.activity_of_key, lo, hi, 0, sign, NULL),
@@ -576,7 +578,7 @@ START_TEST(count_full_equals_sequential_count)
         R.nactivities = F.nactivities = na;
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t lo, hi;
-            if (iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+            if (iodfg_trace_case_range(LOG, &sel, c, &lo, &hi)) {
                 ck_assert_int_eq(
                     iodfg_dfg_count_case(&R, LOG, MAP.activity_of_key, lo, hi, 0, 1, NULL), 0);
             }
@@ -629,7 +631,7 @@ START_TEST(count_full_equals_sequential_count)
         struct hist_ctx hc = {&F, eh};
         for (uint32_t c = 0; c < nc; c++) {
             uint64_t lo, hi;
-            if (!iodfg_dfg_case_range(LOG, &sel, c, &lo, &hi)) {
+            if (!iodfg_trace_case_range(LOG, &sel, c, &lo, &hi)) {
                 continue;
             }
             for (uint64_t e = lo; e < hi; e++) {
@@ -640,7 +642,7 @@ START_TEST(count_full_equals_sequential_count)
                 }
             }
             ck_assert_int_ge(
-                iodfg_dfg_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
+                iodfg_trace_walk_case(LOG, MAP.activity_of_key, lo, hi, 0, hist_gap, &hc, NULL), 0);
         }
         size_t kept = 0, large_acts = 0;
         for (uint32_t a = 0; a < na; a++) {

@@ -11,7 +11,9 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
+#include "iodfg/timeline.h"
 
+#include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
 

@@ -19,6 +19,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
+#include "iodfg/trace.h"
 
 #include "testutil.h"
 #include "tui/app.h"
@@ -396,7 +397,7 @@ static void check_grid(uint32_t a)
     ck_assert_ptr_nonnull(conc);
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
-        if (!iodfg_dfg_case_range(LOG, iodfg_analysis_selection(APP->an), c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(LOG, iodfg_analysis_selection(APP->an), c, &lo, &hi)) {
             continue; // filtered out
         }
         uint64_t n = 0;
