@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-server I/O counter samples (seed 003's server-side counters) and their CSV reader.
- * The struct is plain data: the engine (metrics.h) reads it; only the reader is io code. */
+/* Per-server I/O counter samples (the server-side counters of El Sayed et al. 2016): plain data
+ * that the characterisation (metrics.h) reads; counters_csv.h reads them from a file. */
 #ifndef IODFG_COUNTERS_H
 #define IODFG_COUNTERS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct iodfg_error;
-
-/* The cumulative counters of seed 003's Table I, in CSV column order after server and time. */
+/* The cumulative counters of Table I of El Sayed et al., in CSV column order after server and time. */
 enum iodfg_counter {
     IODFG_CTR_BYTES_READ = 0, /* _br_ */
     IODFG_CTR_BYTES_WRITTEN,  /* _bw_ */
@@ -36,15 +34,5 @@ struct iodfg_counters {
 
 void iodfg_counters_init(struct iodfg_counters *c);
 void iodfg_counters_fini(struct iodfg_counters *c);
-
-/* Parse CSV text: lines "server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes"
- * (time in seconds, values non-negative numbers); an optional header line naming these
- * columns (in any order), '#' comments and blank lines. Replaces c's contents. -1 with err
- * (where = `where`, line and column) on a malformed line, a repeated time of one server, or
- * out of memory. */
-int iodfg_counters_parse(struct iodfg_counters *c, const char *text, size_t len, const char *where,
-                         struct iodfg_error *err);
-/* Read and parse a file. */
-int iodfg_counters_read(struct iodfg_counters *c, const char *path, struct iodfg_error *err);
 
 #endif

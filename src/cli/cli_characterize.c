@@ -14,6 +14,7 @@
 #include "iodfg/bandwidth.h"
 #include "iodfg/characterize.h"
 #include "iodfg/counters.h"
+#include "iodfg/counters_csv.h"
 #include "iodfg/error.h"
 #include "iodfg/format.h"
 #include "iodfg/metrics.h"

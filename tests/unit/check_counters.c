@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iodfg/counters.h"
+#include "iodfg/counters_csv.h"
 #include "iodfg/error.h"
 
 #include "testutil.h"

@@ -9,6 +9,7 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/counters.h"
+#include "iodfg/counters_csv.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The CSV reader of per-server I/O counter samples (seed 003). */
+/* The CSV reader of per-server I/O counter samples (El Sayed et al. 2016). */
 #include "config.h"
+
+#include "iodfg/counters_csv.h"
 
 #include "iodfg/counters.h"
 
@@ -16,33 +18,6 @@
 
 #define NCOLS (2 + IODFG_CTR__N)
 
-static const char *const ctr_names[IODFG_CTR__N] = {
-    "bytes_read", "bytes_written", "read_ops", "write_ops", "opens", "closes",
-};
-
-const char *iodfg_counter_name(enum iodfg_counter c)
-{
-    return (unsigned)c < IODFG_CTR__N ? ctr_names[c] : "?";
-}
-
-void iodfg_counters_init(struct iodfg_counters *c)
-{
-    memset(c, 0, sizeof(*c));
-}
-
-void iodfg_counters_fini(struct iodfg_counters *c)
-{
-    for (uint32_t s = 0; c->server && s < c->nservers; s++) {
-        free(c->server[s]);
-    }
-    free(c->server);
-    free(c->first);
-    free(c->t_s);
-    for (int k = 0; k < IODFG_CTR__N; k++) {
-        free(c->v[k]);
-    }
-    memset(c, 0, sizeof(*c));
-}
 
 struct row {
     uint32_t server;
@@ -114,7 +89,7 @@ static int header(struct parse *ps, const struct field *f, size_t n, unsigned lo
     for (size_t i = 0; i < n; i++) {
         int id = -1;
         for (int k = 0; k < NCOLS && id < 0; k++) {
-            const char *name = k < 2 ? fixed[k] : ctr_names[k - 2];
+            const char *name = k < 2 ? fixed[k] : iodfg_counter_name((enum iodfg_counter)(k - 2));
             if (strlen(name) == f[i].n && memcmp(name, f[i].p, f[i].n) == 0) {
                 id = k;
             }
