@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -169,6 +170,12 @@ int cli_tui(int argc, char **argv)
         }
     }
     if (cli_need_inputs(optind, argc, "tui", tui_usage)) {
+        return CLI_USAGE;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        cli_errorf("the terminal UI needs a terminal on standard input and output (%s is not "
+                   "one);\nfor scripts use 'iodfg stats', 'iodfg dfg' or 'iodfg info'",
+                   isatty(STDIN_FILENO) ? "standard output" : "standard input");
         return CLI_USAGE;
     }
     struct iodfg_error err;

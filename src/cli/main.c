@@ -2,6 +2,7 @@
 /* iodfg entry point: picks the subcommand and maps its result to an exit status. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,12 +80,18 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
         }
     }
-    // `iodfg LOG.h5` or `iodfg TRACES|DIRS`: an existing path opens the TUI
+    // `iodfg [tui options] LOG.h5|TRACES|DIRS`: the synopsis' optional `tui`
     struct stat st;
-    if (argv[1][0] != '-' && stat(argv[1], &st) == 0) {
+    if (argv[1][0] == '-' || stat(argv[1], &st) == 0) {
         static char tui_name[] = "tui";
         argv[0] = tui_name;
         return cli_tui(argc, argv);
+    }
+    size_t len = strlen(argv[1]);
+    if (strchr(argv[1], '/') || (len > 3 && strcmp(argv[1] + len - 3, ".h5") == 0) ||
+        (len > 3 && strcmp(argv[1] + len - 3, ".st") == 0)) {
+        cli_errorf("cannot open '%s': %s", argv[1], strerror(errno));
+        return CLI_FAIL;
     }
     cli_errorf("unknown command '%s'", argv[1]);
     usage(stderr);

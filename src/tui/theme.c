@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
 
@@ -41,6 +42,32 @@ static const struct {
     {"reverse", TUI_A_REVERSE}, {"italic", TUI_A_ITALIC},
 };
 
+/* The themes beside the running program: <dir>/themes (a build tree, where `make` links the
+ * source's themes) or <dir>/../share/iodfg/themes (an installation moved elsewhere). */
+static const char *exe_themes(char *buf, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0) {
+        return NULL;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) {
+        return NULL;
+    }
+    *slash = '\0';
+    static const char *const rel[] = {"themes", "../share/iodfg/themes"};
+    for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+        char probe[4200];
+        snprintf(probe, sizeof(probe), "%s/%s/default.theme", exe, rel[i]);
+        if (access(probe, R_OK) == 0 && snprintf(buf, size, "%s/%s", exe, rel[i]) < (int)size) {
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 void tui_theme_dirs_default(struct tui_theme_dirs *dirs, char *user_buf, size_t size)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -54,6 +81,7 @@ void tui_theme_dirs_default(struct tui_theme_dirs *dirs, char *user_buf, size_t 
     }
     dirs->user_dir = n > 0 && (size_t)n < size ? user_buf : NULL;
     dirs->data_dir = env_data && *env_data ? env_data : IODFG_THEMEDIR;
+    dirs->exe_dir = exe_themes(dirs->exe_buf, sizeof(dirs->exe_buf));
 }
 
 void tui_theme_init_default(struct tui_theme *t)
@@ -558,8 +586,9 @@ static int load_depth(struct tui_theme *t, const char *name_or_path,
             return iodfg_error_set(err, IODFG_E_ARG, "invalid theme name '%s'", name_or_path);
         }
     }
-    const char *dir_list[2] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->data_dir : NULL};
-    for (int i = 0; i < 2; i++) {
+    const char *dir_list[3] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->data_dir : NULL,
+                               dirs ? dirs->exe_dir : NULL};
+    for (int i = 0; i < 3; i++) {
         if (!dir_list[i]) {
             continue;
         }
@@ -626,8 +655,9 @@ int tui_theme_list(const struct tui_theme_dirs *dirs, char ***names)
     if (add_name(&list, &n, &cap, "default", 7) < 0) {
         goto fail;
     }
-    const char *dir_list[2] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->data_dir : NULL};
-    for (int i = 0; i < 2; i++) {
+    const char *dir_list[3] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->data_dir : NULL,
+                               dirs ? dirs->exe_dir : NULL};
+    for (int i = 0; i < 3; i++) {
         DIR *d = dir_list[i] ? opendir(dir_list[i]) : NULL;
         if (!d) {
             continue;

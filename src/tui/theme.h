@@ -59,9 +59,13 @@ struct tui_theme {
 struct tui_theme_dirs {
     const char *user_dir; /* $XDG_CONFIG_HOME/iodfg/themes */
     const char *data_dir; /* $(pkgdatadir)/themes, or $IODFG_THEMEDIR when set */
+    const char *exe_dir;  /* beside the program: a build tree's themes/, or the share dir of an
+                           * installation moved to another prefix (NULL: none) */
+    char exe_buf[4096];
 };
 
-/* The usual dirs; user_buf holds the user dir's path. */
+/* The usual dirs (searched in this order: user, data, beside the program); user_buf holds the
+ * user dir's path. */
 void tui_theme_dirs_default(struct tui_theme_dirs *dirs, char *user_buf, size_t size);
 
 /* The compiled-in default theme, and the monochrome fallbacks (attributes only). */

@@ -213,14 +213,14 @@ START_TEST(test_search_order)
     snprintf(path, sizeof(path), "%s/dark.theme", dir);
     const char *mine = "[theme]\nname = my-dark\n[styles]\ncursor = fg=1\n";
     testutil_write_file(path, mine, strlen(mine));
-    struct tui_theme_dirs dirs = {dir, shipped_dirs()->data_dir};
+    struct tui_theme_dirs dirs = {.user_dir = dir, .data_dir = shipped_dirs()->data_dir};
     struct tui_theme t;
     ck_assert_int_eq(tui_theme_load(&t, "dark", &dirs, NULL), 0);
     ck_assert_str_eq(t.name, "my-dark"); // the user dir wins over the data dir
     ck_assert_int_eq(tui_theme_load(&t, "light", &dirs, NULL), 0);
     ck_assert_str_eq(t.name, "light");
     // "default" without any dir is the compiled-in theme
-    struct tui_theme_dirs none = {NULL, NULL};
+    struct tui_theme_dirs none = {.user_dir = NULL};
     struct tui_theme builtin;
     tui_theme_init_default(&builtin);
     ck_assert_int_eq(tui_theme_load(&t, "default", &none, NULL), 0);
