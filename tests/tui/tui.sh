@@ -156,11 +156,11 @@ tui_screen | sed -n 11p | grep -E '^▶ +14677 +1 +dup +pipe:\[19029\] +7.72 ms 
     >/dev/null || tui_fail "handle 7 row"
 # never closed only, sorted by the marker; search
 tui_keys o; tui_wait '2 handles: 0 opened, 2 dup, 0 pre-created, 0 inherited · ! 2 never closed · never-closed only (o)'
-tui_screen | sed -n 5p | grep -E '^.! +14678 +11 +dup +pipe:\[18990\] +9.45 ms +– +2 ' \
+tui_screen | sed -n 5p | grep -E '^(▶| )! +14678 +11 +dup +pipe:\[18990\] +9.45 ms +– +2 ' \
     >/dev/null || tui_fail "never-closed row"
 tui_keys o; tui_wait '78 handles'
 tui_keys s Home; tui_wait '!▼'
-tui_screen | sed -n 5,6p | grep -cE '^.! ' | grep -qx 2 || tui_fail "never-closed handles not first"
+tui_screen | sed -n 5,6p | grep -cE '^(▶| )! ' | grep -qx 2 || tui_fail "never-closed handles not first"
 tui_keys / L C _ N A M E; tui_wait '/LC_NAME'
 tui_keys Enter; tui_wait '#29 fd 3 pid 14677 open (no parent)   openat O_RDONLY|O_CLOEXEC   /usr/lib/locale/C.utf8/LC_NAME'
 # Enter filters the analysis to the handle's path; Backspace removes the filter again
