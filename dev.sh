@@ -29,8 +29,12 @@ build() { # build DIR [configure options...]
   dir=$1; shift
   [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
   mkdir -p "$dir"
-  if [ ! -f "$dir/Makefile" ] || [ "$dir/config.status" -ot configure ]; then
+  # reconfigure when the options differ from the last configure here (`example` then `test`
+  # must not keep a build without --enable-werror)
+  if [ ! -f "$dir/Makefile" ] || [ "$dir/config.status" -ot configure ] ||
+     [ "$(cat "$dir/.dev-options" 2>/dev/null)" != "$*" ]; then
     (cd "$dir" && "$top/configure" "$@")
+    printf '%s\n' "$*" >"$dir/.dev-options"
   fi
   make -C "$dir" -j"$(nproc)"
 }
