@@ -13,8 +13,9 @@ struct iodfg_error;
 int iodfg_atomic_write(const char *path, const void *data, size_t n, int force,
                        struct iodfg_error *err);
 
-/* Create an empty temp file ".NAME.tmp-XXXXXX" beside final_path (mode 0666 & ~umask) and
- * return its open descriptor; *tmp_path gets its name (malloc'd, the caller frees it).
+/* Create an empty temp file ".NAME.tmp-HOST.PID-XXXXXX" beside final_path (mode 0666 & ~umask)
+ * and return its open descriptor; *tmp_path gets its name (malloc'd, the caller frees it).
+ * HOST.PID names the creator, so that a later run can tell a file left by a killed process.
  * -1 with err set on failure (nothing is left behind then). */
 int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_error *err);
 
@@ -24,5 +25,27 @@ int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_e
  * is left in place for the caller to unlink. */
 int iodfg_atomic_publish(const char *tmp_path, const char *final_path, int force,
                          struct iodfg_error *err);
+
+/* "HOST.PID" of this process as temp names carry it (HOST: the short host name in letters,
+ * digits and '-'). */
+#define IODFG_ATOMIC_OWNER_MAX 64
+void iodfg_atomic_owner(char *out, size_t size);
+
+/* A temp file of an earlier run found beside an output. */
+struct iodfg_stale_temp {
+    const char *path; /* borrowed during the callback */
+    unsigned long long bytes;
+    long pid;    /* its creator, 0 when the name does not say (an older iodfg) */
+    int removed; /* 1: its creator on this host is gone and it was removed */
+};
+typedef void (*iodfg_stale_fn)(void *ctx, const struct iodfg_stale_temp *t);
+
+/* Look in final_path's directory for temp files ".*.tmp-..." of earlier runs: one made on this
+ * host by a process that no longer exists is removed; one of a live process or another host is
+ * left alone and not reported; one whose name does not say its creator is reported only. Each
+ * file found is passed to fn. Returns the number removed, or -1 with err when the directory
+ * cannot be read. */
+int iodfg_atomic_clean_stale(const char *final_path, iodfg_stale_fn fn, void *ctx,
+                             struct iodfg_error *err);
 
 #endif

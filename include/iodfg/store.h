@@ -43,8 +43,8 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err);
 /* Close and delete the temp file and free w. NULL is fine. */
 void iodfg_store_abort(struct iodfg_store_writer *w);
 
-/* 1 if path is an HDF5 file (not necessarily an iodfg one), 0 otherwise (text traces, missing
- * or unreadable files). */
+/* 1 if path is a regular HDF5 file (not necessarily an iodfg one), 0 otherwise (text traces,
+ * missing or unreadable files; pipes and devices are not opened). */
 int iodfg_store_is_hdf5(const char *path);
 
 /* Called now and then while loading with the events read so far and the total. */

@@ -60,6 +60,10 @@ struct cli_ingest_totals {
     char mounts[4200]; /* which mount table classified the files (for `info`) */
 };
 
+/* Refuse inputs that cannot be what they claim: a file named *.h5 that is not HDF5, an HDF5
+ * file among traces, or any HDF5 file when logs are not allowed (convert). 0 or -1 with err
+ * naming the file. */
+int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iodfg_error *err);
 /* Load an event log: one .h5 file, or trace files/directories converted in memory. */
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,

@@ -2,13 +2,12 @@
 /* Shared command-line pieces: error output, totals, progress bar, loading logs or traces. */
 #include "config.h"
 
-#include "cli.h"
-
 #include <signal.h>
-#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +17,8 @@
 #include "iodfg/mounts.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
+
+#include "cli.h"
 
 void cli_error(const struct iodfg_error *err)
 {
@@ -102,54 +103,70 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
     }
 }
 
+// The singular or plural form for n.
+static const char *form(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
 {
     char a[32], b[32], c[32], d[32];
-    fprintf(out, "Read %s trace file%s (%s, %s lines): %s events", cli_count(a, sizeof(a), t->files),
-            t->files == 1 ? "" : "s", cli_bytes(b, sizeof(b), (double)t->bytes),
-            cli_count(c, sizeof(c), t->lines), cli_count(d, sizeof(d), t->events));
     const uint64_t *k = t->counts;
+    fprintf(out, "Read %s trace %s (%s, %s %s): %s %s", cli_count(a, sizeof(a), t->files),
+            form(t->files, "file", "files"), cli_bytes(b, sizeof(b), (double)t->bytes),
+            cli_count(c, sizeof(c), t->lines), form(t->lines, "line", "lines"),
+            cli_count(d, sizeof(d), t->events), form(t->events, "event", "events"));
     if (k[IODFG_COUNT_MERGED]) {
         fprintf(out, ", %s of them merged from unfinished/resumed pairs",
                 cli_count(a, sizeof(a), k[IODFG_COUNT_MERGED]));
     }
     fprintf(out, ".");
-    if (t->files - t->by_pattern) {
-        fprintf(out, " %s file%s did not match the name pattern and %s named after the file.",
-                cli_count(a, sizeof(a), t->files - t->by_pattern),
-                t->files - t->by_pattern == 1 ? "" : "s",
-                t->files - t->by_pattern == 1 ? "is" : "are");
+    uint64_t unnamed = t->files - t->by_pattern;
+    if (unnamed) {
+        fprintf(out, " %s %s not match the name pattern and %s named after the file.",
+                cli_count(a, sizeof(a), unnamed), form(unnamed, "file did", "files did"),
+                form(unnamed, "is", "are"));
     }
-    static const enum iodfg_count notes[] = {IODFG_COUNT_SIGNALS, IODFG_COUNT_EXITS,
-                                             IODFG_COUNT_RESTARTS, IODFG_COUNT_NOTICES,
-                                             IODFG_COUNT_BLANK};
+    static const struct {
+        enum iodfg_count id;
+        const char *one, *many;
+    } notes[] = {{IODFG_COUNT_SIGNALS, "signal", "signals"},
+                 {IODFG_COUNT_EXITS, "exit", "exits"},
+                 {IODFG_COUNT_RESTARTS, "restart", "restarts"},
+                 {IODFG_COUNT_NOTICES, "strace notice", "strace notices"},
+                 {IODFG_COUNT_BLANK, "blank line", "blank lines"}};
     int any = 0;
     for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
-        if (k[notes[i]]) {
-            fprintf(out, "%s %s %s", any ? "," : " Not events:", cli_count(a, sizeof(a), k[notes[i]]),
-                    iodfg_count_name(notes[i]));
+        uint64_t n = k[notes[i].id];
+        if (n) {
+            fprintf(out, "%s %s %s", any ? "," : " Not events:", cli_count(a, sizeof(a), n),
+                    form(n, notes[i].one, notes[i].many));
             any = 1;
         }
     }
     if (any) {
         fprintf(out, ".");
     }
-    if (k[IODFG_COUNT_UNMATCHED]) {
-        fprintf(out, " %s unfinished/resumed halves had no partner and were kept on their own.",
-                cli_count(a, sizeof(a), k[IODFG_COUNT_UNMATCHED]));
+    uint64_t n = k[IODFG_COUNT_UNMATCHED];
+    if (n) {
+        fprintf(out, " %s %s without a partner %s kept on %s own.", cli_count(a, sizeof(a), n),
+                form(n, "unfinished/resumed half", "unfinished/resumed halves"),
+                form(n, "was", "were"), form(n, "its", "their"));
     }
-    if (k[IODFG_COUNT_NO_DURATION]) {
-        fprintf(out, " %s events have no duration (record with strace -T).",
-                cli_count(a, sizeof(a), k[IODFG_COUNT_NO_DURATION]));
+    n = k[IODFG_COUNT_NO_DURATION];
+    if (n) {
+        fprintf(out, " %s %s no duration (record with strace -T).", cli_count(a, sizeof(a), n),
+                form(n, "event has", "events have"));
     }
     if (t->files_without_events) {
-        fprintf(out, " %s file%s held no events.", cli_count(a, sizeof(a), t->files_without_events),
-                t->files_without_events == 1 ? "" : "s");
+        fprintf(out, " %s %s no events.", cli_count(a, sizeof(a), t->files_without_events),
+                form(t->files_without_events, "file held", "files held"));
     }
-    if (k[IODFG_COUNT_UNPARSABLE]) {
-        fprintf(out, " Skipped %s unparsable line%s; the first: %s.",
-                cli_count(a, sizeof(a), k[IODFG_COUNT_UNPARSABLE]),
-                k[IODFG_COUNT_UNPARSABLE] == 1 ? "" : "s", t->first_problem);
+    n = k[IODFG_COUNT_UNPARSABLE];
+    if (n) {
+        fprintf(out, " Skipped %s unparsable %s; the first: %s.", cli_count(a, sizeof(a), n),
+                form(n, "line", "lines"), t->first_problem);
     }
     fprintf(out, "\n");
 }
@@ -281,11 +298,46 @@ struct iodfg_mounts *cli_mounts_open(char *const *inputs, size_t n, const char *
     return iodfg_mounts_builtin(err);
 }
 
+static int ends_with_h5(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 3 && strcasecmp(path + len - 3, ".h5") == 0;
+}
+
+int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iodfg_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        int regular = stat(inputs[i], &st) == 0 && S_ISREG(st.st_mode);
+        int hdf5 = iodfg_store_is_hdf5(inputs[i]);
+        if (ends_with_h5(inputs[i]) && regular && !hdf5) {
+            iodfg_error_set(err, IODFG_E_ARG,
+                            "not an HDF5 event log (the file lacks the HDF5 signature%s); a trace "
+                            "file is read as one only when its name does not end in .h5",
+                            st.st_size == 0 ? ": it is empty" : "");
+            iodfg_error_at(err, inputs[i], 0, 0);
+            return -1;
+        }
+        if (hdf5 && (!logs_allowed || n > 1)) {
+            iodfg_error_set(err, IODFG_E_ARG, "%s",
+                            logs_allowed ? "is an HDF5 file; give an event log alone, not with "
+                                           "traces"
+                                         : "is an HDF5 file, not a trace: convert reads traces");
+            iodfg_error_at(err, inputs[i], 0, 0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err)
 {
     memset(totals, 0, sizeof(*totals));
+    if (cli_check_inputs(inputs, n, 1, err)) {
+        return NULL;
+    }
     if (n == 1 && iodfg_store_is_hdf5(inputs[0])) {
         struct iodfg_eventlog *log =
             iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL, err);
@@ -333,7 +385,9 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
         }
     }
     if (log) {
-        struct iodfg_ingest_opts io = {.names = names, .jobs = o->jobs, .columns = columns,
+        struct iodfg_ingest_opts io = {.names = names,
+                                       .jobs = o->jobs,
+                                       .columns = columns,
                                        .progress = o->quiet ? NULL : cli_progress,
                                        .mounts = mounts};
         struct load_ctx lc = {log, totals};

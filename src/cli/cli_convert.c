@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "iodfg/atomicfile.h"
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
@@ -83,13 +84,31 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+// A temp file a killed convert left beside the output: removed (its process is gone), or named.
+static void report_stale(void *ctx, const struct iodfg_stale_temp *t)
+{
+    (void)ctx;
+    char size[32];
+    cli_bytes(size, sizeof(size), (double)t->bytes);
+    if (t->removed) {
+        cli_errorf("note: removed %s (%s), left by a convert (process %ld) that was killed",
+                   t->path, size, t->pid);
+    } else {
+        cli_errorf("note: %s (%s) looks like the temporary file of an interrupted convert; "
+                   "remove it if no convert is writing it",
+                   t->path, size);
+    }
+}
+
 static int run(const char *out, int force, int strict, int views, const struct cli_ingest_opts *o,
                char *const *inputs, int n)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
     double t0 = now_s();
-    struct iodfg_casename *names = iodfg_casename_new(o->name_pattern, &err);
+    struct iodfg_casename *names = cli_check_inputs(inputs, (size_t)n, 0, &err)
+                                       ? NULL
+                                       : iodfg_casename_new(o->name_pattern, &err);
     size_t count = 0;
     char **files =
         names ? iodfg_ingest_list((const char *const *)inputs, (size_t)n, names, &count, &err)
@@ -100,6 +119,10 @@ static int run(const char *out, int force, int strict, int views, const struct c
         files ? cli_mounts_open(inputs, (size_t)n, o->mounts, cc.totals.mounts,
                                 sizeof(cc.totals.mounts), &err)
               : NULL;
+    if (mounts) {
+        struct iodfg_error ignored; // an unreadable directory fails at the create just below
+        iodfg_atomic_clean_stale(out, report_stale, NULL, &ignored);
+    }
     cc.w = mounts ? iodfg_store_create(out, force, &err) : NULL;
     int rc = CLI_FAIL;
     if (cc.w && iodfg_store_set_case_views(cc.w, views, &err)) {
@@ -113,7 +136,18 @@ static int run(const char *out, int force, int strict, int views, const struct c
                                        .columns = IODFG_COL_ALL,
                                        .progress = o->quiet ? NULL : cli_progress,
                                        .mounts = mounts};
-        if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0) {
+        if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0 &&
+            cc.totals.events == 0) {
+            cli_progress_end();
+            iodfg_store_abort(cc.w);
+            if (!o->quiet) {
+                cli_totals_print(stderr, &cc.totals);
+            }
+            iodfg_error_set(&err, IODFG_E_ARG,
+                            "no system-call event in any input: %s not written (are these strace "
+                            "logs?)",
+                            out);
+        } else if (err.code == IODFG_OK) {
             cli_progress_end();
             rc = iodfg_store_commit(cc.w, &err) == 0 ? CLI_OK : CLI_FAIL;
         } else {

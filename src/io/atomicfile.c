@@ -48,6 +48,28 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
+void iodfg_atomic_owner(char *out, size_t size)
+{
+    char host[64] = "";
+    if (gethostname(host, sizeof(host) - 1) != 0) {
+        host[0] = '\0';
+    }
+    host[sizeof(host) - 1] = '\0';
+    // the host name as a file-name word: letters, digits and '-' only, at most 32 of them
+    size_t n = 0;
+    for (const char *h = host; *h && n < 32; h++) {
+        unsigned char c = (unsigned char)*h;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-') {
+            host[n++] = (char)c;
+        } else if (c == '.') {
+            break; // the short name
+        }
+    }
+    host[n] = '\0';
+    snprintf(out, size, "%s.%ld", n ? host : "host", (long)getpid());
+}
+
 int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_error *err)
 {
     static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -57,7 +79,10 @@ int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_e
     if (blen == 0) {
         return iodfg_error_set(err, IODFG_E_ARG, "output path %s names a directory", final_path);
     }
-    char *tmp = malloc(dlen + blen + 16);
+    char owner[IODFG_ATOMIC_OWNER_MAX];
+    iodfg_atomic_owner(owner, sizeof(owner));
+    size_t cap = dlen + blen + strlen(owner) + 24;
+    char *tmp = malloc(cap);
     if (!tmp) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
@@ -74,7 +99,7 @@ int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_e
             r /= sizeof(digits) - 1;
         }
         suffix[6] = '\0';
-        snprintf(tmp, dlen + blen + 16, "%.*s.%s.tmp-%s", (int)dlen, final_path, base, suffix);
+        snprintf(tmp, cap, "%.*s.%s.tmp-%s-%s", (int)dlen, final_path, base, owner, suffix);
         int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             *tmp_path = tmp;

@@ -52,6 +52,10 @@ int store_damaged(struct reader *r, const char *fmt, ...)
 
 int iodfg_store_is_hdf5(const char *path)
 {
+    struct stat st; // a pipe is never probed: opening it would block or eat its data
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        return 0;
+    }
     store_h5_quiet();
 #if H5_VERSION_GE(1, 12, 0)
     htri_t t = H5Fis_accessible(path, H5P_DEFAULT);

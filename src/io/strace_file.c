@@ -408,7 +408,8 @@ static int emit_event(struct parser *p, const struct strace_line *ln, struct tex
     }
     struct iodfg_strace_result *r = p->res;
     r->counts[IODFG_COUNT_EVENTS]++;
-    if (ev.dur_ns == IODFG_UNKNOWN) {
+    // a call that never returned ("= ?": exit_group, a successful execve) has no duration
+    if (ev.dur_ns == IODFG_UNKNOWN && (!ln->has_ret || ln->ret_known)) {
         r->counts[IODFG_COUNT_NO_DURATION]++;
     }
     return p->emit(p->ctx, &ev, p->err);

@@ -25,4 +25,35 @@ expect 2 "iodfg --theme dark LOG is the TUI" "needs a terminal" \
   timeout 10 "$IODFG_BIN" --theme dark "$T/ior.h5"
 expect 1 "a missing log is named" "cannot open 'nope.h5'" "$IODFG_BIN" nope.h5
 
+# Counts and plurals: exit_group never returns, so it lacks no duration.
+printf '1 08:00:00.000001 read(3</a>, "", 1) = 0 <0.000001>\n1 08:00:00.2 exit_group(0) = ?\n1 08:00:00.3 +++ exited with 0 +++\n' >"$T/one_h_1.st"
+"$IODFG_BIN" convert -o "$T/one.h5" "$T/one_h_1.st" >"$T/conv.out"
+check "one file, one exit: singular" grep -q "Read 1 trace file (.*, 3 lines): 2 events. Not events: 1 exit\." "$T/conv.out"
+check "exit_group is not an event without a duration" sh -c "! grep -q 'no duration' '$T/conv.out'"
+
+# A .h5 that is not HDF5 is an error naming it, not a trace; an HDF5 file is no trace either.
+printf 'not hdf5\n' >"$T/text.h5"
+: >"$T/empty.h5"
+expect 1 "text named .h5: refused" "text.h5: not an HDF5 event log" "$IODFG_BIN" info "$T/text.h5"
+expect 1 "empty .h5: refused" "empty.h5: not an HDF5 event log.*empty" "$IODFG_BIN" info "$T/empty.h5"
+expect 1 "an event log given to convert" "is an HDF5 file, not a trace" \
+  "$IODFG_BIN" convert -o "$T/again.h5" "$T/one.h5"
+# A convert that finds no event writes nothing and fails.
+printf 'garbage\n' >"$T/junk_h_2.st"
+expect 1 "no event anywhere: an error" "no system-call event in any input" \
+  "$IODFG_BIN" convert -o "$T/none.h5" "$T/junk_h_2.st"
+check "no event anywhere: nothing written" test ! -e "$T/none.h5"
+
+# A convert killed with -9 leaves its temp file; the next convert there removes it and says so.
+mkfifo "$T/slow_h_3.st"
+"$IODFG_BIN" convert -q -o "$T/killed.h5" "$T/slow_h_3.st" &
+pid=$!
+i=0
+while [ -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -9 $pid; wait $pid 2>/dev/null || true
+check "a killed convert leaves its temp file" test -n "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')"
+"$IODFG_BIN" convert -q -o "$T/next.h5" "$T/one_h_1.st" 2>"$T/stale.err"
+check "the next convert removes it" test -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')"
+check "and says so" grep -q "removed .*\.killed\.h5\.tmp-.*left by a convert (process $pid) that was killed" "$T/stale.err"
+
 finish

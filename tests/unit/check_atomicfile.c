@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "iodfg/atomicfile.h"
@@ -141,13 +142,69 @@ START_TEST(mode_follows_umask)
 }
 END_TEST
 
+/* A pid that no process has: one of a child that has been reaped. */
+static long dead_pid(void)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        _exit(0);
+    }
+    ck_assert_int_gt(p, 0);
+    ck_assert_int_eq(waitpid(p, NULL, 0), p);
+    return (long)p;
+}
+
+struct seen {
+    int n, removed;
+    char last[4200];
+};
+
+static void on_stale(void *ctx, const struct iodfg_stale_temp *t)
+{
+    struct seen *s = ctx;
+    s->n++;
+    s->removed += t->removed;
+    snprintf(s->last, sizeof(s->last), "%s", t->path);
+}
+
+START_TEST(stale_temps_of_dead_processes_are_removed)
+{
+    char owner[IODFG_ATOMIC_OWNER_MAX], host[IODFG_ATOMIC_OWNER_MAX];
+    iodfg_atomic_owner(owner, sizeof(owner));
+    snprintf(host, sizeof(host), "%s", owner);
+    *strrchr(host, '.') = '\0';
+    char dead[4200], alive[4200], other[4200], old[4200], plain[4200];
+    snprintf(dead, sizeof(dead), "%s/.big.h5.tmp-%s.%ld-abcdef", DIR_, host, dead_pid());
+    snprintf(alive, sizeof(alive), "%s/.big.h5.tmp-%s-ghijkl", DIR_, owner);
+    snprintf(other, sizeof(other), "%s/.big.h5.tmp-elsewhere9.%ld-mnopqr", DIR_, dead_pid());
+    snprintf(old, sizeof(old), "%s/.big.h5.tmp-stuvwx", DIR_);
+    snprintf(plain, sizeof(plain), "%s/big.h5", DIR_);
+    const char *all[] = {dead, alive, other, old, plain};
+    for (int i = 0; i < 5; i++) {
+        testutil_write_file(all[i], "12345", 5);
+    }
+    struct seen s = {0, 0, ""};
+    ck_assert_int_eq(iodfg_atomic_clean_stale(PATH, on_stale, &s, NULL), 1);
+    ck_assert_int_ne(access(dead, F_OK), 0);  // its creator on this host is gone
+    ck_assert_int_eq(access(alive, F_OK), 0); // this process still runs
+    ck_assert_int_eq(access(other, F_OK), 0); // another host's: cannot tell
+    ck_assert_int_eq(access(old, F_OK), 0);   // no creator in the name: only reported
+    ck_assert_int_eq(access(plain, F_OK), 0);
+    ck_assert_int_eq(s.n, 2);
+    ck_assert_int_eq(s.removed, 1);
+    ck_assert_int_eq(iodfg_atomic_clean_stale("/nonexistent/dir/x.h5", NULL, NULL, NULL), -1);
+}
+END_TEST
+
 START_TEST(tmpfile_and_publish)
 {
     char *tmp = NULL;
     int fd = iodfg_atomic_tmpfile(PATH, &tmp, NULL);
     ck_assert_int_ge(fd, 0);
     char prefix[4200];
-    snprintf(prefix, sizeof(prefix), "%s/.out.dot.tmp-", DIR_);
+    char owner[IODFG_ATOMIC_OWNER_MAX];
+    iodfg_atomic_owner(owner, sizeof(owner));
+    snprintf(prefix, sizeof(prefix), "%s/.out.dot.tmp-%s-", DIR_, owner);
     ck_assert_int_eq(strncmp(tmp, prefix, strlen(prefix)), 0);
     ck_assert_uint_eq(strlen(tmp), strlen(prefix) + 6);
     ck_assert_int_eq(write(fd, "abc", 3), 3);
@@ -213,6 +270,7 @@ static Suite *atomicfile_suite(void)
     tcase_add_test(tc, target_is_directory);
     tcase_add_test(tc, mode_follows_umask);
     tcase_add_test(tc, tmpfile_and_publish);
+    tcase_add_test(tc, stale_temps_of_dead_processes_are_removed);
     tcase_add_test(tc, publish_without_force_keeps_other);
     tcase_add_test(tc, relative_path);
     suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@
 
 #include <hdf5.h>
 
+#include "iodfg/atomicfile.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -572,7 +573,9 @@ START_TEST(temp_file_beside_final)
     ck_assert_int_eq(iodfg_store_write_cases(w, log, NULL), 0);
     const char *tmp = iodfg_store_temp_path(w);
     char prefix[4200];
-    snprintf(prefix, sizeof(prefix), "%s/.log.h5.tmp-", DIR_);
+    char owner[IODFG_ATOMIC_OWNER_MAX];
+    iodfg_atomic_owner(owner, sizeof(owner));
+    snprintf(prefix, sizeof(prefix), "%s/.log.h5.tmp-%s-", DIR_, owner);
     ck_assert_int_eq(strncmp(tmp, prefix, strlen(prefix)), 0);
     ck_assert_uint_eq(strlen(tmp), strlen(prefix) + 6);
     ck_assert_int_eq(access(tmp, F_OK), 0);
