@@ -19,8 +19,11 @@ size_t iodfg_utf8_valid(const unsigned char *s, size_t n);
  *   byte that is not part of valid UTF-8 becomes the code point U+00NN (\u00NN), so the output
  *   is valid UTF-8 JSON and distinct inputs stay distinct (decoding gives Latin-1 for them).
  * TSV: \t \n \r \\ as two-character escapes, other controls, DEL and invalid UTF-8 as \xNN.
- * Terminal: printable text only: ESC as \e, other controls, DEL, C1 controls and invalid
- *   UTF-8 as \xNN, backslash as \\. */
+ * Terminal: printable text only: ESC as \e, \t \n \r, other controls, DEL and invalid UTF-8
+ *   as \xNN, C1 controls and bidirectional controls as \uNNNN, backslash as \\; when the
+ *   program's text is ASCII (glyph.h: a locale that is not UTF-8), every non-ASCII byte as
+ *   \xNN too. This is the one sanitiser of every human-readable output (tables, notes,
+ *   errors, progress, the TUI). */
 int iodfg_sanitize_dot(struct iodfg_buf *b, const char *s, size_t len);
 int iodfg_sanitize_json(struct iodfg_buf *b, const char *s, size_t len);
 int iodfg_sanitize_tsv(struct iodfg_buf *b, const char *s, size_t len);

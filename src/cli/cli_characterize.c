@@ -17,6 +17,7 @@
 #include "iodfg/counters_csv.h"
 #include "iodfg/error.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/metrics.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
@@ -151,31 +152,48 @@ struct char_opts {
 
 static const char *const dir_name[2] = {"read", "write"};
 
+/* A metric's name padded to 30 display columns (its symbols may take two bytes a column). */
+static void metric_label(struct iodfg_buf *b, const char *label)
+{
+    size_t w = cli_text_width(label, strlen(label));
+    iodfg_buf_addf(b, "%s%*s", label, w < 30 ? (int)(30 - w) : 0, "");
+}
+
 static void metrics_table(struct iodfg_buf *b, const struct iodfg_binned *bn)
 {
-    char v[2][IODFG_FORMAT_MIN];
+    char v[2][IODFG_FORMAT_MIN], l[64];
     const struct iodfg_dir_metrics *r = &bn->dir[0], *w = &bn->dir[1];
-    iodfg_buf_addf(b, "%-30s %12s %12s\n", "metric (seed 003)", "read", "write");
+    metric_label(b, "metric (El Sayed et al. 2016)");
+    iodfg_buf_addf(b, " %12s %12s\n", "read", "write");
 #define ROW(label, fn, fr, fw)                                                                     \
-    iodfg_buf_addf(b, "%-30s %12s %12s\n", label, fn(v[0], sizeof(v[0]), fr, 0),                   \
-                   fn(v[1], sizeof(v[1]), fw, 0))
+    metric_label(b, label);                                                                        \
+    iodfg_buf_addf(b, " %12s %12s\n", fn(v[0], sizeof(v[0]), fr, 0), fn(v[1], sizeof(v[1]), fw, 0))
     ROW("N, volume (Eq. 4)", iodfg_format_bytes, (int64_t)llround(r->volume),
         (int64_t)llround(w->volume));
-    iodfg_buf_addf(b, "%-30s %12.0f %12.0f\n", "operations", r->ops, w->ops);
+    metric_label(b, "operations");
+    iodfg_buf_addf(b, " %12.0f %12.0f\n", r->ops, w->ops);
     ROW("max B(t), bandwidth (Eq. 5)", iodfg_format_rate, r->bw_max, w->bw_max);
-    iodfg_buf_addf(b, "%-30s %12.1f %12.1f\n", "max Γ(t), IOPS (Eq. 6)", r->iops_max, w->iops_max);
+    snprintf(l, sizeof(l), "max %s(t), IOPS (Eq. 6)", iodfg_glyph(IODFG_GL_GAMMA));
+    metric_label(b, l);
+    iodfg_buf_addf(b, " %12.1f %12.1f\n", r->iops_max, w->iops_max);
     ROW("max B(s,t) of one server", iodfg_format_rate, r->server_bw_max, w->server_bw_max);
-    iodfg_buf_addf(b, "%-30s %12u %12u\n", "bins with I/O > c (Σ H)", r->busy_bins, w->busy_bins);
-    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "I, I/O intensity (Eq. 7)", r->intensity,
-                   w->intensity);
-    iodfg_buf_addf(b, "%-30s %12.2f %12.2f\n", "l_IO (bins)", r->l_io, w->l_io);
-    iodfg_buf_addf(b, "%-30s %12.2f %12.2f\n", "l_noIO (bins)", r->l_noio, w->l_noio);
-    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "ρ, burstiness (Eq. 8)", r->burstiness,
-                   w->burstiness);
-    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "Π, parallel (unnormalised)", r->par_raw,
-                   w->par_raw);
-    iodfg_buf_addf(b, "%-30s %12.4f %12.4f\n", "P, parallel intensity (Eq. 9)", r->parallel,
-                   w->parallel);
+    snprintf(l, sizeof(l), "bins with I/O > c (%sH)", iodfg_glyph(IODFG_GL_SUM));
+    metric_label(b, l);
+    iodfg_buf_addf(b, " %12u %12u\n", r->busy_bins, w->busy_bins);
+    metric_label(b, "I, I/O intensity (Eq. 7)");
+    iodfg_buf_addf(b, " %12.4f %12.4f\n", r->intensity, w->intensity);
+    metric_label(b, "l_IO (bins)");
+    iodfg_buf_addf(b, " %12.2f %12.2f\n", r->l_io, w->l_io);
+    metric_label(b, "l_noIO (bins)");
+    iodfg_buf_addf(b, " %12.2f %12.2f\n", r->l_noio, w->l_noio);
+    snprintf(l, sizeof(l), "%s, burstiness (Eq. 8)", iodfg_glyph(IODFG_GL_RHO));
+    metric_label(b, l);
+    iodfg_buf_addf(b, " %12.4f %12.4f\n", r->burstiness, w->burstiness);
+    snprintf(l, sizeof(l), "%s, parallel (unnormalised)", iodfg_glyph(IODFG_GL_PI));
+    metric_label(b, l);
+    iodfg_buf_addf(b, " %12.4f %12.4f\n", r->par_raw, w->par_raw);
+    metric_label(b, "P, parallel intensity (Eq. 9)");
+    iodfg_buf_addf(b, " %12.4f %12.4f\n", r->parallel, w->parallel);
 #undef ROW
 }
 
@@ -262,8 +280,9 @@ static void seed003_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
     metric_values(&bn->dir[1], v[1]);
     if (o->format == CLI_FMT_TABLE) {
         char t[3][IODFG_FORMAT_MIN];
-        iodfg_buf_addf(b, "span %s, Δt %s (%u bins), c = %.0f B, %u server(s)\n\n",
+        iodfg_buf_addf(b, "span %s, %st %s (%u bins), c = %.0f B, %u server(s)\n\n",
                        iodfg_format_duration(t[0], sizeof(t[0]), bn->span_ns, 0),
+                       iodfg_glyph(IODFG_GL_DELTA),
                        iodfg_format_duration(t[1], sizeof(t[1]), bn->dt_ns, 0), bn->nbins,
                        bn->threshold, bn->nservers);
         metrics_table(b, bn);
@@ -596,7 +615,7 @@ static const char usage_text[] =
     "bandwidth, IOPS, I/O intensity, burstiness and parallel intensity over time bins, seed 002's\n"
     "perceived vs effective bandwidth, time shares and stair-case index per activity, and access\n"
     "patterns with request-size histograms.\n\n"
-    "      --dt T              bin width Δt: 250us, 10ms, 2s (default: from the span, <= 100 "
+    "      --dt T              bin width dt: 250us, 10ms, 2s (default: from the span, <= 100 "
     "bins)\n"
     "      --threshold C       c of Eq. (3) in bytes: 0, 4096, 128KiB, 1MiB (default 0)\n"
     "      --by host|case|file what a server is (default host)\n"

@@ -10,6 +10,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/glyph.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/strpool.h"
 
@@ -171,17 +172,19 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
         printf("Time span   %s -> %s (%.6f s, %s clock)\n", t1, t2,
                (double)(s->last[k] - s->first[k]) / 1e9, iodfg_clock_name((enum iodfg_clock)k));
     }
+    char sep[8];
+    snprintf(sep, sizeof(sep), " %s", iodfg_glyph(IODFG_GL_SEP));
     printf("Lines      ");
     for (int k = 0; k < IODFG_COUNT__N; k++) {
         printf(" %s %s%s", iodfg_count_name((enum iodfg_count)k),
-               cli_count(a, sizeof(a), s->counts[k]), k + 1 < IODFG_COUNT__N ? " ·" : "\n");
+               cli_count(a, sizeof(a), s->counts[k]), k + 1 < IODFG_COUNT__N ? sep : "\n");
     }
     printf("Top calls  ");
     for (uint32_t i = 0; i < s->ncalls && i < top; i++) {
         printf(" %s %s (%.1f%%)%s", iodfg_strpool_get(pool, s->calls[i].call),
                cli_count(a, sizeof(a), s->calls[i].n),
                s->events ? 100.0 * (double)s->calls[i].n / (double)s->events : 0.0,
-               i + 1 < s->ncalls && i + 1 < top ? " ·" : "");
+               i + 1 < s->ncalls && i + 1 < top ? sep : "");
     }
     printf("\n\n  %-28s %-10s %-14s %-10s %10s  %s\n", "case", "cid", "host", "rid", "events",
            "span");

@@ -15,6 +15,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/stats.h"
 
@@ -198,6 +199,18 @@ static void name_cell(struct table *t, const char *s, size_t len)
     iodfg_buf_fini(&b);
 }
 
+/* A node's name as a table cell: ● and ■ in the chosen forms, activity names sanitised. */
+static void node_cell(struct table *t, const struct cli_analysis *ca, uint32_t node)
+{
+    if (node == IODFG_NODE_START || node == IODFG_NODE_END) {
+        cell(t, iodfg_glyph(node == IODFG_NODE_START ? IODFG_GL_START : IODFG_GL_END));
+        return;
+    }
+    size_t len;
+    const char *name = iodfg_export_node_name(ca->map, node, &len);
+    name_cell(t, name, len);
+}
+
 static void table_fini(struct table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
@@ -270,11 +283,42 @@ static void delta_cell(struct table *t, double v, int is_dur)
 }
 
 static const char act_align[] = "lrrrrrrrrrrrrr";
-static const char *const act_heads[] = {"activity", "count",    "cases", "\u03a3dur", "rd",
-                                        "bytes",    "dr\u0304", "mc",    "DR",        "min",
-                                        "p50",      "p95",      "max",   "scope"};
-static const char *const act_group_heads[] = {"G n",         "R n",         "\u0394n",
-                                              "G \u03a3dur", "R \u03a3dur", "\u0394\u03a3dur"};
+#define NACT_HEADS 14
+#define NACT_GROUP_HEADS 6
+#define NEDGE_GROUP_HEADS 3
+
+/* A head made of up to two symbols and a word ("Σdur", "ΔΣdur"), in the chosen forms. */
+static const char *head(char *buf, size_t size, enum iodfg_glyph a, enum iodfg_glyph b,
+                        const char *word)
+{
+    snprintf(buf, size, "%s%s%s", a == IODFG_GL_COUNT ? "" : iodfg_glyph(a),
+             b == IODFG_GL_COUNT ? "" : iodfg_glyph(b), word);
+    return buf;
+}
+
+/* The heads of the activity table and of its group columns. */
+static void act_heads(const char **base, const char **group, char (*buf)[24])
+{
+    static const char *const plain[NACT_HEADS] = {"activity", "count", "cases", NULL,   "rd",
+                                                  "bytes",    NULL,    "mc",    "DR",   "min",
+                                                  "p50",      "p95",   "max",   "scope"};
+    for (int i = 0; i < NACT_HEADS; i++) {
+        base[i] = plain[i];
+    }
+    const enum iodfg_glyph none = IODFG_GL_COUNT;
+    base[3] = head(buf[0], 24, IODFG_GL_SUM, none, "dur");
+    base[6] = iodfg_glyph(IODFG_GL_MEAN_DR);
+    group[0] = "G n";
+    group[1] = "R n";
+    group[2] = head(buf[1], 24, IODFG_GL_DELTA, none, "n");
+    snprintf(buf[2], 24, "G %sdur", iodfg_glyph(IODFG_GL_SUM));
+    snprintf(buf[3], 24, "R %sdur", iodfg_glyph(IODFG_GL_SUM));
+    group[3] = buf[2];
+    group[4] = buf[3];
+    snprintf(buf[4], 24, "%s%s%sdur", iodfg_glyph(IODFG_GL_DELTA), iodfg_glyph_utf8() ? "" : " ",
+             iodfg_glyph(IODFG_GL_SUM)); // "ΔΣdur", "d sum dur"
+    group[5] = buf[4];
+}
 
 static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_t a,
                          const struct cli_act_fs *fs)
@@ -284,9 +328,7 @@ static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_
     if (ca->groups) {
         cell(t, iodfg_diff_side_mark(ca->diff->nodes[a].side));
     }
-    size_t len;
-    const char *name = iodfg_export_node_name(ca->map, a, &len);
-    name_cell(t, name, len);
+    node_cell(t, ca, a);
     count_cell(t, s->count);
     count_cell(t, s->cases);
     dur_cell(t, s->dur_n ? s->dur_sum_ns : IODFG_UNKNOWN);
@@ -299,7 +341,7 @@ static void activity_row(struct table *t, const struct cli_analysis *ca, uint32_
     dur_cell(t, s->dur_median_ns);
     dur_cell(t, s->dur_p95_ns);
     dur_cell(t, s->dur_max_ns);
-    cell(t, a < ca->map->nactivities && fs[a].scope[0] ? fs[a].scope : "\u2013");
+    cell(t, a < ca->map->nactivities && fs[a].scope[0] ? fs[a].scope : iodfg_glyph(IODFG_GL_NONE));
     if (ca->groups) {
         const struct iodfg_diff_node *dn = &ca->diff->nodes[a];
         count_cell(t, (uint64_t)dn->g[IODFG_DM_COUNT]);
@@ -334,7 +376,6 @@ static void heads(struct table *t, const struct cli_analysis *ca, const char *co
 
 static const char edge_align[] = "llrrrr";
 static const char *const edge_heads[] = {"from", "to", "count", "cases", "mean gap", "median gap"};
-static const char *const edge_group_heads[] = {"G n", "R n", "\u0394n"};
 
 static void edge_row(struct table *t, const struct cli_analysis *ca, uint32_t slot)
 {
@@ -344,11 +385,8 @@ static void edge_row(struct table *t, const struct cli_analysis *ca, uint32_t sl
     if (ca->groups) {
         cell(t, iodfg_diff_side_mark(de ? de->side : IODFG_DIFF_NEITHER));
     }
-    size_t len;
-    const char *name = iodfg_export_node_name(ca->map, e->from, &len);
-    name_cell(t, name, len);
-    name = iodfg_export_node_name(ca->map, e->to, &len);
-    name_cell(t, name, len);
+    node_cell(t, ca, e->from);
+    node_cell(t, ca, e->to);
     count_cell(t, e->count);
     count_cell(t, e->cases);
     dur_cell(t, e->gap_n ? (int64_t)llround(e->gap_mean_ns) : IODFG_UNKNOWN);
@@ -382,15 +420,18 @@ static int print_tables(const struct stats_opts *s, const struct cli_analysis *c
     if (ca->groups) {
         group_line(b, "Groups: G", s->a.green, ca->g_cases);
         group_line(b, ", R", s->a.red, ca->r_cases);
-        iodfg_buf_addf(b, "\nG+ only in G, R+ only in R, = in both; \u0394 = R - G\n\n");
+        iodfg_buf_addf(b, "\nG+ only in G, R+ only in R, = in both; %s = R - G\n\n",
+                       iodfg_glyph(IODFG_GL_DELTA));
     }
     iodfg_buf_addf(b, "Activities: %zu of %zu, by %s%s\n", nact, total_act,
                    iodfg_export_act_col_name((enum iodfg_act_col)s->act_col),
                    s->reverse ? " (reversed)" : "");
     char align[32];
     struct table t = {0};
-    heads(&t, ca, act_heads, sizeof(act_heads) / sizeof(act_heads[0]), act_group_heads,
-          sizeof(act_group_heads) / sizeof(act_group_heads[0]), act_align, align);
+    const char *ah[NACT_HEADS], *agh[NACT_GROUP_HEADS];
+    char hbuf[5][24];
+    act_heads(ah, agh, hbuf);
+    heads(&t, ca, ah, NACT_HEADS, agh, NACT_GROUP_HEADS, act_align, align);
     struct cli_act_fs *fs = cli_activity_fs(ca);
     for (size_t i = 0; fs && i < nact; i++) {
         activity_row(&t, ca, act[i], fs);
@@ -406,8 +447,11 @@ static int print_tables(const struct stats_opts *s, const struct cli_analysis *c
                        iodfg_export_edge_col_name((enum iodfg_edge_col)s->edge_col),
                        s->reverse ? " (reversed)" : "");
         struct table e = {0};
-        heads(&e, ca, edge_heads, sizeof(edge_heads) / sizeof(edge_heads[0]), edge_group_heads,
-              sizeof(edge_group_heads) / sizeof(edge_group_heads[0]), edge_align, align);
+        char dn[24];
+        const char *egh[NEDGE_GROUP_HEADS] = {
+            "G n", "R n", head(dn, sizeof(dn), IODFG_GL_DELTA, IODFG_GL_COUNT, "n")};
+        heads(&e, ca, edge_heads, sizeof(edge_heads) / sizeof(edge_heads[0]), egh,
+              NEDGE_GROUP_HEADS, edge_align, align);
         for (size_t i = 0; i < nedges; i++) {
             edge_row(&e, ca, edges[i]);
         }

@@ -13,6 +13,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/glyph.h"
 #include "iodfg/store.h"
 
 #include "cli.h"
@@ -27,7 +28,8 @@ static const char tui_usage[] =
     "  --rules FILE     mapping rules to start from (default: the f-hat rules)\n"
     "  --session FILE   restore rules, filters, groups, view and sort from FILE (W saves it)\n"
     "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind, or a path\n"
-    "  --ascii          ASCII line drawing\n"
+    "  --ascii          ASCII symbols and line drawing (the default when the locale is not\n"
+    "                   UTF-8)\n"
     "  --no-color       attributes only (also with NO_COLOR set)\n";
 
 struct loader {
@@ -149,6 +151,7 @@ int cli_tui(int argc, char **argv)
             break;
         case 'a':
             flags |= TUI_SCREEN_ASCII;
+            iodfg_glyph_init(0); // the labels too, before anything is formatted
             break;
         case 'C':
             flags |= TUI_SCREEN_NO_COLOR;

@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 
 #include "iodfg/buf.h"
-#include "tui/keymap.h"
+#include "iodfg/glyph.h"
 
 #include "cli.h"
+#include "tui/keymap.h"
 
 struct command {
     const char *name;
@@ -60,6 +61,7 @@ static int list_keys(int man)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    iodfg_glyph_init(-1); // the program's symbols in UTF-8 or ASCII, from the locale
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "iodfg/eventlog.h"
+#include "iodfg/glyph.h"
 
 /* Right-align out (which holds text of `cols` terminal columns) in width columns. */
 static char *pad(char *out, size_t size, int cols, int width)
@@ -94,7 +95,9 @@ char *iodfg_format_rate(char *out, size_t size, double bps, int width)
 
 char *iodfg_format_duration(char *out, size_t size, int64_t ns, int width)
 {
-    static const char *const units[] = {"ns", "µs", "ms", "s"};
+    char micro[8];
+    snprintf(micro, sizeof(micro), "%ss", iodfg_glyph(IODFG_GL_MICRO));
+    const char *const units[] = {"ns", micro, "ms", "s"};
     if (ns == IODFG_UNKNOWN) {
         snprintf(out, size, "-");
         return pad(out, size, 1, width);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/glyph.h"
 
 size_t iodfg_utf8_valid(const unsigned char *s, size_t n)
 {
@@ -49,6 +50,24 @@ static int is_c1(const unsigned char *s, size_t len)
     return len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
 }
 
+/* The code point of a valid UTF-8 sequence of len 2..4 bytes. */
+static uint32_t decode(const unsigned char *s, size_t len)
+{
+    uint32_t cp = s[0] & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+    for (size_t i = 1; i < len; i++) {
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    return cp;
+}
+
+/* Characters that reorder or hide the text around them on a terminal: C1 controls and the
+ * bidirectional embeddings, overrides, isolates and marks. */
+static int is_hidden_control(uint32_t cp)
+{
+    return (cp >= 0x80 && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
 enum mode { DOT, JSON, TSV, TERM };
 
 static int hex_escape(struct iodfg_buf *b, enum mode m, unsigned char c)
@@ -77,7 +96,7 @@ static int escape_ascii(struct iodfg_buf *b, enum mode m, unsigned char c)
     if (c >= 0x20 && c < 0x7f) {
         return iodfg_buf_add(b, &c, 1);
     }
-    if (m == JSON || m == TSV) {
+    if (m == JSON || m == TSV || m == TERM) {
         const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
         if (e) {
             return iodfg_buf_add(b, e, 2);
@@ -102,6 +121,19 @@ static int sanitize(struct iodfg_buf *b, const char *str, size_t len, enum mode 
             continue;
         }
         size_t n = iodfg_utf8_valid(s + i, len - i);
+        if (n && m == TERM) {
+            uint32_t cp = decode(s + i, n);
+            if (is_hidden_control(cp)) { // visible as \uNNNN
+                if (iodfg_buf_addf(b, "\\u%04x", (unsigned)cp)) {
+                    return -1;
+                }
+                i += n;
+                continue;
+            }
+            if (!iodfg_glyph_utf8()) {
+                n = 0; // a terminal that is not UTF-8: every byte as \xNN
+            }
+        }
         if (n && !(m != JSON && is_c1(s + i, n))) {
             if (iodfg_buf_add(b, s + i, n)) {
                 return -1;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* UTF-8 decoding, boundaries, widths and the terminal sanitiser. */
+/* UTF-8 decoding, boundaries and widths (of text as the sanitiser draws it). */
 #include "config.h"
 
 #include "tui/utf8.h"
@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/sanitize.h"
 
 size_t tui_utf8_decode(const char *s, size_t len, unsigned *cp)
 {
@@ -102,12 +103,6 @@ size_t tui_utf8_prev(const char *s, size_t pos)
     return pos - 1;
 }
 
-static int is_bidi_control(unsigned cp)
-{
-    return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
-           cp == 0x200f || cp == 0x061c;
-}
-
 int tui_utf8_cpwidth(unsigned cp)
 {
     if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
@@ -117,70 +112,32 @@ int tui_utf8_cpwidth(unsigned cp)
     return w < 0 ? 1 : w;
 }
 
-/* The escape text drawn for cp / byte, or NULL when it is drawn as it is. */
-static int escape_for(unsigned cp, const char *raw, size_t rawlen, unsigned flags, char *esc)
-{
-    if (cp == TUI_UTF8_INVALID) {
-        return snprintf(esc, 8, "\\x%02x", (unsigned char)raw[0]);
-    }
-    switch (cp) {
-    case 0x1b:
-        return snprintf(esc, 8, "\\e");
-    case '\t':
-        return snprintf(esc, 8, "\\t");
-    case '\n':
-        return snprintf(esc, 8, "\\n");
-    case '\r':
-        return snprintf(esc, 8, "\\r");
-    default:
-        break;
-    }
-    if (cp < 0x20 || cp == 0x7f) {
-        return snprintf(esc, 8, "\\x%02x", cp);
-    }
-    if ((cp >= 0x80 && cp < 0xa0) || is_bidi_control(cp)) {
-        return snprintf(esc, 8, "\\u%04x", cp);
-    }
-    if ((flags & TUI_SANITIZE_ASCII) && cp >= 0x80) {
-        int n = 0;
-        for (size_t i = 0; i < rawlen; i++) {
-            n += snprintf(esc + n, 8, "\\x%02x", (unsigned char)raw[i]);
-        }
-        return n;
-    }
-    return 0;
-}
-
-int tui_sanitize(const char *s, size_t len, unsigned flags, struct iodfg_buf *out)
-{
-    size_t pos = 0;
-    while (pos < len) {
-        unsigned cp;
-        size_t n = tui_utf8_decode(s + pos, len - pos, &cp);
-        char esc[40];
-        if (escape_for(cp, s + pos, n, flags, esc) > 0) {
-            iodfg_buf_addf(out, "%s", esc);
-        } else {
-            iodfg_buf_add(out, s + pos, n);
-        }
-        pos += n;
-    }
-    if (out->data == NULL) {
-        iodfg_buf_add(out, "", 0);
-    }
-    return out->failed ? -1 : 0;
-}
-
-size_t tui_utf8_width(const char *s, size_t len)
+/* Columns of text that needs no escaping (printable, valid UTF-8). */
+static size_t plain_width(const char *s, size_t len)
 {
     size_t w = 0, pos = 0;
     while (pos < len) {
         unsigned cp;
         size_t n = tui_utf8_decode(s + pos, len - pos, &cp);
-        char esc[40];
-        int e = escape_for(cp, s + pos, n, 0, esc);
-        w += e > 0 ? (size_t)e : (size_t)tui_utf8_cpwidth(cp);
+        w += (size_t)tui_utf8_cpwidth(cp);
         pos += n;
     }
+    return w;
+}
+
+size_t tui_utf8_width(const char *s, size_t len)
+{
+    int plain = 1;
+    for (size_t i = 0; i < len && plain; i++) {
+        unsigned char c = (unsigned char)s[i];
+        plain = c >= 0x20 && c < 0x7f && c != '\\';
+    }
+    if (plain) {
+        return len;
+    }
+    struct iodfg_buf b; // measured as drawn: after the sanitiser
+    iodfg_buf_init(&b);
+    size_t w = iodfg_sanitize_term(&b, s, len) == 0 ? plain_width(b.data, b.len) : len;
+    iodfg_buf_fini(&b);
     return w;
 }

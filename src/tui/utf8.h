@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* UTF-8 helpers for the TUI models (cursor movement, display width) and the sanitiser that
- * turns untrusted bytes (paths, rules) into text that is safe to send to a terminal. */
+/* UTF-8 helpers for the TUI models: cursor movement and display width. */
 #ifndef IODFG_TUI_UTF8_H
 #define IODFG_TUI_UTF8_H
 
@@ -20,15 +19,7 @@ size_t tui_utf8_next(const char *s, size_t len, size_t pos);
 size_t tui_utf8_prev(const char *s, size_t pos);
 /* Terminal columns taken by cp (0, 1 or 2); control characters count 0. */
 int tui_utf8_cpwidth(unsigned cp);
-/* Columns taken by s[0..len) as drawn after tui_sanitize. */
+/* Columns taken by s[0..len) as drawn after the sanitiser (iodfg_sanitize_term). */
 size_t tui_utf8_width(const char *s, size_t len);
-
-enum tui_sanitize_flags {
-    TUI_SANITIZE_ASCII = 1 /* escape every non-ASCII byte too (locale is not UTF-8) */
-};
-/* Append s[0..len) to out with control bytes, escape sequences, invalid UTF-8, C1 controls
- * and bidi overrides replaced by visible escapes (\e \t \n \r \xNN \uNNNN). Returns 0 or -1
- * when out of memory. */
-int tui_sanitize(const char *s, size_t len, unsigned flags, struct iodfg_buf *out);
 
 #endif

@@ -64,7 +64,7 @@ check "--sort gap_median: transitions descending" test "$(sed '1,/^$/d' "$T/t.ts
   "$(sed '1,/^$/d' "$T/t.tsv" | sed 1d | cut -f 6 | sort -rn | tr '\n' ' ')"
 
 # ---- the table for people -------------------------------------------------------------------
-"$B" stats -q --transitions "$D/paper" >"$T/p.txt"
+LC_ALL=C.UTF-8 "$B" stats -q --transitions "$D/paper" >"$T/p.txt"
 check "table: activities title" grep -q '^Activities: 8 of 8, by rd$' "$T/p.txt"
 check "table: human units" sh -c "grep -q 'µs' '$T/p.txt' && grep -q 'KiB' '$T/p.txt' && grep -q '%' '$T/p.txt'"
 check "table: columns aligned (every line of a table equally wide)" "$PY" -c '
@@ -74,11 +74,22 @@ for t in open(sys.argv[1],encoding="utf-8").read().split("\n\n"):
     w={sum(1 for ch in l if not unicodedata.combining(ch)) for l in rows}
     if len(w)!=1: sys.exit(1)' "$T/p.txt"
 check "table: transitions with ● and ■" sh -c "grep -q '^●' '$T/p.txt' && grep -q '■ ' '$T/p.txt'"
+# In the C locale the same table in ASCII: its own symbols have ASCII forms, nothing escaped.
+LC_ALL=C "$B" stats -q --transitions --green cid=a "$D/paper" >"$T/c.txt"
+check "C locale table: only ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$T/c.txt'"
+check "C locale table: no escaped symbols" sh -c "! grep -q 'x[ce][0-9a-f]' '$T/c.txt'"
+check "C locale table: ASCII forms" sh -c "grep -q 'sum dur' '$T/c.txt' && grep -q 'dr_avg' '$T/c.txt' &&
+  grep -q ' us ' '$T/c.txt' && grep -q '\\[start\\]' '$T/c.txt' && grep -q 'd sum dur' '$T/c.txt'"
+check "C locale table: columns aligned" "$PY" -c '
+import sys
+for t in open(sys.argv[1]).read().split("\n\n")[1:]:
+    rows=[l for l in t.split("\n")[1:] if l]
+    if len({len(l) for l in rows})!=1: sys.exit(1)' "$T/c.txt"
 "$B" stats -q --top 2 "$D/paper" >"$T/top.txt"
 check "table --top 2: says 2 of 8" grep -q '^Activities: 2 of 8' "$T/top.txt"
 
 # ---- groups G and R ------------------------------------------------------------------------
-"$B" stats -q --green cid=a --red cid=b --transitions "$D/paper" >"$T/gr.txt"
+LC_ALL=C.UTF-8 "$B" stats -q --green cid=a --red cid=b --transitions "$D/paper" >"$T/gr.txt"
 check "G/R table: marker column" grep -q '^G/R  activity' "$T/gr.txt"
 check "G/R table: passwd is R+" grep -q '^R+ *read:/etc/passwd ' "$T/gr.txt"
 check "G/R table: no G+ activity" test "$(sed '/^Transitions/q' "$T/gr.txt" | grep -c '^G+  ')" = 0

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/glyph.h"
 #include "iodfg/sanitize.h"
 
 #include "testutil.h"
@@ -21,9 +22,15 @@ static const char *esc(int (*fn)(struct iodfg_buf *, const char *, size_t), cons
 
 #define ESC(fn, lit) esc(fn, lit, sizeof(lit) - 1)
 
-static void setup(void) { iodfg_buf_init(&B); }
+static void setup(void)
+{
+    iodfg_buf_init(&B);
+}
 
-static void teardown(void) { iodfg_buf_fini(&B); }
+static void teardown(void)
+{
+    iodfg_buf_fini(&B);
+}
 
 START_TEST(utf8_validation)
 {
@@ -76,8 +83,19 @@ START_TEST(term)
     ck_assert_str_eq(ESC(iodfg_sanitize_term, "a\x07\x9b"), "a\\x07\\x9b");
     ck_assert_str_eq(ESC(iodfg_sanitize_term, "\xc2\x9b"
                                               "31m"),
-                     "\\xc2\\x9b31m"); // C1 CSI
+                     "\\u009b31m"); // C1 CSI
     ck_assert_str_eq(ESC(iodfg_sanitize_term, "caf\xc3\xa9 \\"), "caf\xc3\xa9 \\\\");
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "a\tb\nc\rd\x7f"), "a\\tb\\nc\\rd\\x7f");
+    // bidirectional overrides would reorder the text around them
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "x\xe2\x80\xaey"), "x\\u202ey");
+    // OSC 52 (set the clipboard) in a path
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "/tmp/\x1b]52;c;cHdu\x07"),
+                     "/tmp/\\e]52;c;cHdu\\x07");
+    // a terminal that is not UTF-8: valid UTF-8 from traces is escaped as well
+    iodfg_glyph_init(0);
+    ck_assert_str_eq(ESC(iodfg_sanitize_term, "caf\xc3\xa9"), "caf\\xc3\\xa9");
+    ck_assert_str_eq(ESC(iodfg_sanitize_tsv, "caf\xc3\xa9"), "caf\xc3\xa9"); // data stays data
+    iodfg_glyph_init(1);
     // every output byte is printable ASCII or part of valid UTF-8 >= U+00A0
     const char hostile[] = "\x00\x01\x1b]0;pwn\x07\xff\xc0\xaf\r\n";
     const char *out = esc(iodfg_sanitize_term, hostile, sizeof(hostile) - 1);
@@ -101,4 +119,7 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void) { return testutil_run(suite()); }
+int main(void)
+{
+    return testutil_run(suite());
+}

@@ -4,7 +4,6 @@
 
 #include "tui/term/screen.h"
 
-#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,9 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
+#include "iodfg/glyph.h"
+#include "iodfg/sanitize.h"
+
 #include "tui/keys.h"
 #include "tui/term/curses.h"
 #include "tui/theme.h"
@@ -22,8 +24,7 @@ struct tui_screen {
     unsigned flags;
     int ncolors; /* 0: monochrome */
     int default_colors;
-    int utf8;      /* UTF-8 glyphs for lines, arrows, sparks */
-    int utf8_text; /* non-ASCII text is drawn as it is (else escaped as \xNN) */
+    int utf8; /* UTF-8 glyphs for lines, arrows, sparks */
     attr_t attr[TUI_STYLE_COUNT];
     short pair[TUI_STYLE_COUNT];
     struct iodfg_buf tmp;
@@ -143,16 +144,12 @@ static void setup_colors(struct tui_screen *s, unsigned flags)
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
-static int locale_is_utf8(void)
-{
-    const char *cs = nl_langinfo(CODESET);
-    return cs && strcmp(cs, "UTF-8") == 0;
-}
-
+/* ASCII line drawing: asked for, text that is not UTF-8 (glyph.h, chosen at start-up), or a
+ * terminal known to lack the box-drawing characters. */
 static int want_ascii(unsigned flags)
 {
     const char *term = getenv("TERM");
-    if ((flags & TUI_SCREEN_ASCII) || !locale_is_utf8()) {
+    if ((flags & TUI_SCREEN_ASCII) || !iodfg_glyph_utf8()) {
         return 1;
     }
     return term && (strncmp(term, "vt100", 5) == 0 || strncmp(term, "vt52", 4) == 0 ||
@@ -169,7 +166,6 @@ struct tui_screen *tui_screen_open(const struct tui_theme *theme, unsigned flags
     }
     s->flags = flags;
     s->utf8 = !want_ascii(flags);
-    s->utf8_text = locale_is_utf8() && !(flags & TUI_SCREEN_ASCII);
     s->cursor_y = -1;
     iodfg_buf_init(&s->tmp);
     s->term = newterm(NULL, stdout, stdin);
@@ -333,11 +329,10 @@ int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const 
         w = COLS - x;
     }
     iodfg_buf_clear(&s->tmp);
-    if (tui_sanitize(text ? text : "", text ? strlen(text) : 0,
-                     s->utf8_text ? 0 : TUI_SANITIZE_ASCII, &s->tmp) < 0) {
+    if (iodfg_sanitize_term(&s->tmp, text ? text : "", text ? strlen(text) : 0) < 0) {
         return 0;
     }
-    const char *t = s->tmp.data;
+    const char *t = s->tmp.data ? s->tmp.data : "";
     size_t len = s->tmp.len, total = tui_utf8_width(t, len);
     const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
     size_t cut = len, used = total;
