@@ -20,5 +20,7 @@ int iodfg_buf_addf(struct iodfg_buf *b, const char *fmt, ...) __attribute__((for
 int iodfg_buf_vaddf(struct iodfg_buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 void iodfg_buf_clear(struct iodfg_buf *b);
+/* Keep the first len bytes (nothing when len >= the length). */
+void iodfg_buf_truncate(struct iodfg_buf *b, size_t len);
 
 #endif

@@ -15,7 +15,8 @@ size_t iodfg_utf8_valid(const unsigned char *s, size_t n);
  * DOT: for the inside of a "quoted" string: \" \\ and &amp; (Graphviz reads entities in
  *   labels); control bytes, DEL, C1 controls and invalid UTF-8 bytes become the visible text
  *   \xNN (backslash escaped), so any input yields a valid DOT file. Valid UTF-8 is kept.
- * JSON: for the inside of a "string": \" \\ \n \r \t, other controls and DEL as \u00XX; a
+ * JSON: for the inside of a "string": \" \\ \n \r \t, other controls, DEL and C1 controls as
+ *   \u00XX (JSON would allow C1 raw, but a terminal showing the file would obey them); a
  *   byte that is not part of valid UTF-8 becomes the code point U+00NN (\u00NN), so the output
  *   is valid UTF-8 JSON and distinct inputs stay distinct (decoding gives Latin-1 for them).
  * TSV: \t \n \r \\ as two-character escapes, other controls, DEL and invalid UTF-8 as \xNN.

@@ -90,6 +90,11 @@ void cli_temp_forget(void);
 void cli_progress(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(void);
 
+/* Untrusted s[0..len) as a table cell: sanitised for the terminal, cut to max display columns
+ * (ending in an ellipsis), then padded with spaces to pad columns (0: no padding). TSV and
+ * JSON keep values whole; only tables are cut. */
+#define CLI_CELL_MAX 120
+void cli_cell_text(struct iodfg_buf *b, const char *s, size_t len, size_t max, int pad);
 /* "1,234,567" into buf. */
 const char *cli_count(char *buf, size_t size, uint64_t v);
 /* "12.3 MiB" into buf. */

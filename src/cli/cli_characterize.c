@@ -341,11 +341,10 @@ void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int wi
         cli_json_str(b, s);
         return;
     }
-    size_t before = b->len;
-    f == CLI_FMT_TSV ? iodfg_sanitize_tsv(b, s, strlen(s)) : iodfg_sanitize_term(b, s, strlen(s));
-    size_t w = b->failed ? 0 : cli_text_width(b->data + before, b->len - before);
-    for (; (int)w < width; w++) {
-        iodfg_buf_add(b, " ", 1);
+    if (f == CLI_FMT_TSV) {
+        iodfg_sanitize_tsv(b, s, strlen(s));
+    } else {
+        cli_cell_text(b, s, strlen(s), CLI_CELL_MAX, width);
     }
 }
 

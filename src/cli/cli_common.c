@@ -13,27 +13,90 @@
 
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
+#include "iodfg/glyph.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
+#include "iodfg/sanitize.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
 
 #include "cli.h"
 
+/* Write a message to stderr through the terminal sanitiser, line by line (the message's own
+ * line breaks stay; any other control in it, from a file name or a trace, is escaped). */
+static void put_message(const char *text)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_buf_add(&b, "iodfg: ", 7);
+    for (const char *p = text;;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        iodfg_sanitize_term(&b, p, n);
+        iodfg_buf_add(&b, "\n", 1);
+        if (!nl) {
+            break;
+        }
+        p = nl + 1;
+    }
+    fputs(b.failed ? "iodfg: out of memory\n" : b.data, stderr);
+    iodfg_buf_fini(&b);
+}
+
 void cli_error(const struct iodfg_error *err)
 {
-    char buf[1024];
-    fprintf(stderr, "iodfg: %s\n", iodfg_error_format(err, buf, sizeof(buf)));
+    // the file name is untrusted and may hold a line break: escape it whole first
+    struct iodfg_error e = *err;
+    struct iodfg_buf w;
+    iodfg_buf_init(&w);
+    iodfg_sanitize_term(&w, err->where, strlen(err->where));
+    snprintf(e.where, sizeof(e.where), "%s", w.data ? w.data : "");
+    iodfg_buf_fini(&w);
+    char buf[1500];
+    put_message(iodfg_error_format(&e, buf, sizeof(buf)));
 }
 
 void cli_errorf(const char *fmt, ...)
 {
+    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("iodfg: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    put_message(buf);
+}
+
+void cli_cell_text(struct iodfg_buf *b, const char *s, size_t len, size_t max, int pad)
+{
+    size_t before = b->len;
+    // sanitise at most what can show: a cell of max columns needs at most 4 * max bytes of text
+    size_t take = len > 4 * max + 4 ? 4 * max + 4 : len;
+    iodfg_sanitize_term(b, s, take);
+    if (b->failed) {
+        return;
+    }
+    const char *t = b->data + before;
+    size_t n = b->len - before, w = cli_text_width(t, n);
+    if (w > max || take < len) { // cut at a character boundary, then the ellipsis
+        const char *ell = iodfg_glyph(IODFG_GL_ELLIPSIS);
+        size_t ew = cli_text_width(ell, strlen(ell)), keep = 0, cols = 0;
+        while (keep < n) {
+            size_t k = iodfg_utf8_valid((const unsigned char *)t + keep, n - keep);
+            k = k ? k : 1;
+            size_t cw = cli_text_width(t + keep, k);
+            if (cols + cw + ew > max) {
+                break;
+            }
+            cols += cw;
+            keep += k;
+        }
+        iodfg_buf_truncate(b, before + keep);
+        iodfg_buf_add(b, ell, strlen(ell));
+        w = cols + ew;
+    }
+    for (; pad > 0 && w < (size_t)pad; w++) {
+        iodfg_buf_add(b, " ", 1);
+    }
 }
 
 const char *cli_count(char *buf, size_t size, uint64_t v)
@@ -97,9 +160,17 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
     for (int i = 0; i < IODFG_COUNT__N; i++) {
         t->counts[i] += r->counts[i];
     }
-    if (!t->first_problem[0] && r->ndiags) {
-        snprintf(t->first_problem, sizeof(t->first_problem), "%s:%llu:%lu: %s", path,
-                 (unsigned long long)r->diags[0].line, r->diags[0].col, r->diags[0].msg);
+    if (!t->first_problem[0] && r->ndiags) { // printed as it is: sanitised here
+        struct iodfg_buf p, m;
+        iodfg_buf_init(&p);
+        iodfg_buf_init(&m);
+        iodfg_sanitize_term(&p, path, strlen(path));
+        iodfg_sanitize_term(&m, r->diags[0].msg, strlen(r->diags[0].msg));
+        snprintf(t->first_problem, sizeof(t->first_problem), "%s:%llu:%lu: %s",
+                 p.data ? p.data : "", (unsigned long long)r->diags[0].line, r->diags[0].col,
+                 m.data ? m.data : "");
+        iodfg_buf_fini(&p);
+        iodfg_buf_fini(&m);
     }
 }
 

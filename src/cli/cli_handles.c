@@ -12,6 +12,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/sanitize.h"
 #include "iodfg/strpool.h"
 
 #include "cli.h"
@@ -63,21 +64,31 @@ static const char *case_name(const struct hview *v, uint32_t cs)
     return ci ? str(v, ci->name) : "?";
 }
 
+/* An untrusted text field: a table cell (cut, padded to width) or a TSV field, then sep. */
+static void text_field(struct iodfg_buf *b, const char *s, int table, int width, const char *sep)
+{
+    if (table) {
+        cli_cell_text(b, s, strlen(s), CLI_CELL_MAX, width);
+    } else {
+        iodfg_sanitize_tsv(b, s, strlen(s));
+    }
+    iodfg_buf_addf(b, "%s", sep);
+}
+
 static void row_tsv(struct iodfg_buf *b, const struct hview *v, uint32_t id,
                     const struct iodfg_handle *h, int table)
 {
     const char *sep = table ? "  " : "\t";
-    iodfg_buf_addf(b, table ? "%5u%s%-14s%s%7d%s%4d%s%-10s%s%6u%s" : "%u%s%s%s%d%s%d%s%s%s%u%s", id,
-                   sep, case_name(v, h->case_id), sep, h->pid, sep, h->fd, sep,
-                   iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), sep, h->parent,
-                   sep);
-    if (table) {
-        iodfg_buf_addf(b, "%-8s%s", str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT,
-                       sep);
-    } else {
-        iodfg_buf_addf(b, "%s%s%s%s%s%s",
-                       str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT, sep,
-                       str(v, h->call), sep, str(v, h->flags), sep);
+    iodfg_buf_addf(b, table ? "%5u%s" : "%u%s", id, sep);
+    text_field(b, case_name(v, h->case_id), table, 14, sep);
+    iodfg_buf_addf(b, table ? "%7d%s%4d%s%-10s%s%6u%s" : "%d%s%d%s%s%s%u%s", h->pid, sep, h->fd,
+                   sep, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), sep,
+                   h->parent, sep);
+    const char *layer = str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT;
+    text_field(b, layer, table, 8, sep);
+    if (!table) {
+        text_field(b, str(v, h->call), 0, 0, sep);
+        text_field(b, str(v, h->flags), 0, 0, sep);
         add_mode(b, h->mode, "");
         iodfg_buf_addf(b, "%s", sep);
     }
@@ -85,9 +96,10 @@ static void row_tsv(struct iodfg_buf *b, const struct hview *v, uint32_t id,
     iodfg_buf_addf(b, "%s", sep);
     add_time(b, v, h->destroyed_ns, table ? "-" : "", table ? 10 : 0);
     iodfg_buf_addf(b,
-                   table ? "%s%6" PRIu64 "%s%10" PRIu64 "%s%10" PRIu64 "%s%s\n"
-                         : "%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%s\n",
-                   sep, h->ops, sep, h->bytes_read, sep, h->bytes_written, sep, str(v, h->path));
+                   table ? "%s%6" PRIu64 "%s%10" PRIu64 "%s%10" PRIu64 "%s"
+                         : "%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s",
+                   sep, h->ops, sep, h->bytes_read, sep, h->bytes_written, sep);
+    text_field(b, str(v, h->path), table, 0, "\n");
 }
 
 static void row_json(struct iodfg_buf *b, const struct hview *v, uint32_t id,

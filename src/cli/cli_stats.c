@@ -190,7 +190,7 @@ static void name_cell(struct table *t, const char *s, size_t len)
 {
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    iodfg_sanitize_term(&b, s, len);
+    cli_cell_text(&b, s, len, CLI_CELL_MAX, 0);
     if (b.failed) {
         t->failed = 1;
     } else {

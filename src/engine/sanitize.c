@@ -134,7 +134,14 @@ static int sanitize(struct iodfg_buf *b, const char *str, size_t len, enum mode 
                 n = 0; // a terminal that is not UTF-8: every byte as \xNN
             }
         }
-        if (n && !(m != JSON && is_c1(s + i, n))) {
+        if (n && m == JSON && is_c1(s + i, n)) { // valid JSON raw, but a control on a terminal
+            if (iodfg_buf_addf(b, "\\u%04x", (unsigned)decode(s + i, n))) {
+                return -1;
+            }
+            i += n;
+            continue;
+        }
+        if (n && !is_c1(s + i, n)) {
             if (iodfg_buf_add(b, s + i, n)) {
                 return -1;
             }

@@ -75,6 +75,14 @@ int iodfg_buf_addf(struct iodfg_buf *b, const char *fmt, ...)
     return rc;
 }
 
+void iodfg_buf_truncate(struct iodfg_buf *b, size_t len)
+{
+    if (len < b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
+
 void iodfg_buf_clear(struct iodfg_buf *b)
 {
     b->len = 0;

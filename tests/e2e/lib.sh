@@ -2,7 +2,7 @@
 set -eu
 : "${IODFG_BIN:?run through make check}" "${IODFG_TEST_DATA:?}" "${IODFG_SRCDIR:?}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-e2e.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 PY=/usr/bin/python3
 fails=0
 ok() { echo "ok - $*"; }

@@ -66,6 +66,9 @@ START_TEST(json)
                      "\\u00ffa\xc3\xa9");
     ck_assert_str_eq(ESC(iodfg_sanitize_json, "\xe2\x82"), "\\u00e2\\u0082");
     ck_assert_str_eq(ESC(iodfg_sanitize_json, "\x1b[0m"), "\\u001b[0m");
+    ck_assert_str_eq(ESC(iodfg_sanitize_json, "\xc2\x9b"
+                                              "2J"),
+                     "\\u009b2J"); // 8-bit CSI
 }
 END_TEST
 

@@ -1,0 +1,82 @@
+#!/bin/sh
+# End-to-end: traces whose file names, paths and case names carry terminal controls (CSI, OSC,
+# C1, BEL) never put a raw control byte on standard output or standard error, whatever the
+# command and format; tables cap long cells while TSV and JSON keep them whole.
+. "$IODFG_SRCDIR/tests/e2e/lib.sh"
+H="$T/traces"
+mkdir "$H"
+esc=$(printf '\033') bel=$(printf '\007') csi8=$(printf '\302\233')
+# names: an ANSI colour, an OSC 52 clipboard write, an 8-bit CSI
+n1="e${esc}[31mvil_node${bel}1_11.st"
+n2="osc${esc}]52;c;aGk=${bel}_node1_12.st"
+n3="c1${csi8}2Jx_node1_13.st"
+# paths: OSC title, CSI clear screen, an 8-bit CSI, DEL, and strace's own octal escape
+for f in "$n1" "$n2" "$n3"; do
+  {
+    printf '1 08:00:00.000001 openat(AT_FDCWD, "/tmp/t", O_RDONLY) = 3</tmp/%s]0;pwned%sx> <0.000010>\n' "$esc" "$bel"
+    printf '1 08:00:00.000011 read(3</tmp/%s]0;pwned%sx>, "", 10) = 10 <0.000002>\n' "$esc" "$bel"
+    printf '1 08:00:00.000020 write(4</scratch/%s[2J%sred\177>, "", 5) = 5 <0.000003>\n' "$esc" "$csi8"
+    printf '1 08:00:00.000030 lseek(4</scratch/%s[2J%sred\177>, 0, SEEK_SET) = 0 <0.000001>\n' "$esc" "$csi8"
+    printf '1 08:00:00.000040 read(5</p/\\33[1mbold>, "", 4) = 4 <0.000002>\n'
+    printf '1 08:00:00.000050 close(3</tmp/%s]0;pwned%sx>) = 0 <0.000001>\n' "$esc" "$bel"
+    printf '1 08:00:00.000060 this is %s[5m not a line\n' "$esc"
+  } >"$H/$f"
+done
+
+# raw FILE...: exit 1 when a file holds a terminal control byte: C0 but tab and newline, DEL,
+# a C1 control as one byte or as UTF-8 (U+0080..U+009F)
+raw() { "$PY" -c '
+import sys
+def bad(data):
+    text = data.decode("utf-8", "surrogateescape")
+    return any((c < " " and c not in "\t\n") or c == "\x7f" or "\x80" <= c <= "\x9f"
+               or "\udc80" <= c <= "\udcff" for c in text)
+sys.exit(any(bad(open(f, "rb").read()) for f in sys.argv[1:]))' "$@"; }
+
+# run NAME ARGS...: run iodfg, keep its output, check it for raw controls
+run() {
+  name=$1; shift
+  set +e; "$IODFG_BIN" "$@" >"$T/$name.out" 2>"$T/$name.err" </dev/null; rc=$?; set -e
+  echo "$rc" >"$T/$name.rc"
+  check "$name: no raw control on stdout or stderr" raw "$T/$name.out" "$T/$name.err"
+}
+
+for loc in C.UTF-8 C; do
+  export LC_ALL=$loc
+  run "convert-$loc" convert -f -o "$T/h.h5" "$H"
+  check "convert-$loc: succeeded" test "$(cat "$T/convert-$loc.rc")" = 0
+  run "info-$loc" info --cases 0 "$T/h.h5"
+  run "info-json-$loc" info --json "$T/h.h5"
+  run "info-traces-$loc" info "$H"
+  for fmt in table tsv json; do
+    run "stats-$fmt-$loc" stats --transitions --format "$fmt" "$T/h.h5"
+    run "stats-gr-$fmt-$loc" stats --transitions --format "$fmt" --green "name~^e" "$T/h.h5"
+    run "characterize-$fmt-$loc" characterize --format "$fmt" --by file "$T/h.h5"
+    run "bandwidth-$fmt-$loc" bandwidth --format "$fmt" --by case "$T/h.h5"
+    run "handles-$fmt-$loc" handles --format "$fmt" "$T/h.h5"
+  done
+  for fmt in dot tsv json; do
+    run "dfg-$fmt-$loc" dfg --format "$fmt" "$T/h.h5"
+  done
+  run "dfg-gr-$loc" dfg --green "name~^e" "$T/h.h5"
+  # errors that name hostile things
+  run "missing-$loc" stats "$H/nope${esc}[2J.st"
+  run "badfilter-$loc" stats --filter "path~(${esc}[2J" "$T/h.h5"
+  printf 'map path ~ (%s]0;x%s => y\n' "$esc" "$bel" >"$T/bad${esc}[1m.rules"
+  run "badrules-$loc" stats --rules "$T/bad${esc}[1m.rules" "$T/h.h5"
+  check "badrules-$loc: refused" test "$(cat "$T/badrules-$loc.rc")" = 1
+done
+unset LC_ALL
+
+# The hostile bytes arrived in the data formats, escaped, not dropped.
+check "TSV keeps the path, escaped" grep -q '/tmp/\\x1b\]0;pwned\\x07x' "$T/stats-tsv-C.out"
+check "JSON keeps the path, escaped" grep -q '/tmp/\\u001b\]0;pwned\\u0007x' "$T/stats-json-C.out"
+check "table shows the case name, escaped" grep -q 'e\\e\[31mvil' "$T/info-C.UTF-8.out"
+
+# A 5 MB path: the table cell is capped, TSV and JSON keep it whole.
+"$PY" -c 'import sys; p="/p/"+"a"*5000000; sys.stdout.write("1 08:00:00.000001 read(3<%s>, \"\", 1) = 1 <0.000001>\n" % p)' >"$T/long_node1_1.st"
+"$IODFG_BIN" stats -q "$T/long_node1_1.st" >"$T/long.txt"
+check "table: a 5 MB path makes a short table" test "$(wc -c <"$T/long.txt")" -lt 20000
+"$IODFG_BIN" stats -q --format tsv "$T/long_node1_1.st" >"$T/long.tsv"
+check "TSV: the 5 MB path whole" test "$(wc -c <"$T/long.tsv")" -gt 5000000
+finish
