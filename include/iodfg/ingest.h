@@ -40,24 +40,42 @@ struct iodfg_ingest_opts {
     const struct iodfg_mounts *mounts; /* classify each file's keys (iodfg/mounts.h); NULL: not */
 };
 
+/* One input file as iodfg_ingest_list found it. */
+struct iodfg_input {
+    char *path;      /* as found: the argument, or argument/dir/.../file */
+    const char *rel; /* inside path: the part below the argument it was found in (the base name
+                      * of a file given as an argument); --name-pattern may match it */
+    char *name;      /* the case name: the base name without ".st"; where base names clash,
+                      * rel without ".st"; where those clash too, the path without ".st" */
+};
+
+/* The input files, sorted by path, each once. */
+struct iodfg_input_list {
+    struct iodfg_input *files;
+    size_t n;
+    size_t dirs_again, files_again; /* reached again through links or mounts: read once */
+    size_t renamed;                 /* files named by their directory too (base names clash) */
+    size_t same_name;               /* files whose case name another file still has */
+};
+
 /* Expand the inputs: files are taken as given; directories are searched (recursively, hidden
- * entries skipped) for files whose names end in ".st" or ".otf2" or match the name pattern.
- * The list is sorted by path, duplicates removed. Returns a NULL-terminated malloc'd array
- * of malloc'd strings (free with iodfg_ingest_free_list), or NULL with err set (a missing input, a
- * directory without traces). */
-char **iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
-                         size_t *count, struct iodfg_error *err);
-void iodfg_ingest_free_list(char **list);
+ * entries skipped, each directory entered once) for files whose names end in ".st" or ".otf2"
+ * or match the name pattern. Every file (device, inode) is kept once. 0, or -1 with err (a
+ * missing input, a directory without traces, out of memory); release with
+ * iodfg_ingest_list_fini. */
+int iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
+                      struct iodfg_input_list *out, struct iodfg_error *err);
+void iodfg_ingest_list_fini(struct iodfg_input_list *l);
 
 /* Parse the listed files with opts->jobs threads and call sink once per file, in list order.
  * Memory stays bounded by a few files at a time. A file that cannot be opened or read stops
  * the ingest with IODFG_E_IO naming it. */
-int iodfg_ingest_run(char *const *files, size_t count, const struct iodfg_ingest_opts *opts,
+int iodfg_ingest_run(const struct iodfg_input_list *files, const struct iodfg_ingest_opts *opts,
                      iodfg_case_fn sink, void *ctx, struct iodfg_error *err);
 
 /* Parse one file into a new one-case log (used by the workers and by tests). */
-struct iodfg_eventlog *iodfg_ingest_file(const char *path, const struct iodfg_casename *names,
-                                         unsigned columns, struct iodfg_ingest_file *info,
-                                         struct iodfg_error *err);
+struct iodfg_eventlog *iodfg_ingest_file(const struct iodfg_input *in,
+                                         const struct iodfg_casename *names, unsigned columns,
+                                         struct iodfg_ingest_file *info, struct iodfg_error *err);
 
 #endif

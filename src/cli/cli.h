@@ -60,6 +60,9 @@ struct cli_ingest_totals {
     char mounts[4200]; /* which mount table classified the files (for `info`) */
 };
 
+/* Say on stderr (unless quiet) what listing the inputs skipped or renamed. */
+struct iodfg_input_list;
+void cli_list_notes(const struct iodfg_input_list *l, int quiet);
 /* Refuse inputs that cannot be what they claim: a file named *.h5 that is not HDF5, an HDF5
  * file among traces, or any HDF5 file when logs are not allowed (convert). 0 or -1 with err
  * naming the file. */
@@ -101,6 +104,9 @@ const char *cli_count(char *buf, size_t size, uint64_t v);
 const char *cli_bytes(char *buf, size_t size, double v);
 /* Parse a --jobs value into *jobs: 0, or CLI_USAGE after saying what is wrong. */
 int cli_opt_jobs(const char *s, unsigned *jobs);
+/* Check a --name-pattern value and set *pattern: 0, or CLI_USAGE after saying what is wrong
+ * (with a caret under the column). */
+int cli_opt_pattern(const char *s, const char **pattern);
 /* CLI_USAGE after saying the command needs inputs (and its usage) when none follow
  * the options; 0 otherwise. */
 int cli_need_inputs(int optind_, int argc, const char *what, const char *usage);

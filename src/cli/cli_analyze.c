@@ -231,8 +231,7 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
         o->force = 1;
         return 0;
     case 'p':
-        o->ingest.name_pattern = arg;
-        return 0;
+        return cli_opt_pattern(arg, &o->ingest.name_pattern) ? CLI_USAGE : 0;
     case 'j':
         return cli_opt_jobs(arg, &o->ingest.jobs) ? CLI_USAGE : 0;
     case 'q':

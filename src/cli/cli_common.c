@@ -138,6 +138,20 @@ int cli_opt_jobs(const char *s, unsigned *jobs)
     return 0;
 }
 
+int cli_opt_pattern(const char *s, const char **pattern)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_casename *cn = iodfg_casename_new(s, &err);
+    if (!cn) {
+        cli_error_caret(&err, s, strlen(s));
+        return CLI_USAGE;
+    }
+    iodfg_casename_free(cn);
+    *pattern = s;
+    return 0;
+}
+
 int cli_need_inputs(int optind_, int argc, const char *what, const char *usage)
 {
     if (optind_ < argc) {
@@ -375,6 +389,32 @@ static int ends_with_h5(const char *path)
     return len > 3 && strcasecmp(path + len - 3, ".h5") == 0;
 }
 
+void cli_list_notes(const struct iodfg_input_list *l, int quiet)
+{
+    if (quiet) {
+        return;
+    }
+    if (l->dirs_again || l->files_again) {
+        cli_errorf("note: %zu director%s and %zu file%s reached again through links or mounts "
+                   "were skipped: each is read once",
+                   l->dirs_again, l->dirs_again == 1 ? "y" : "ies", l->files_again,
+                   l->files_again == 1 ? "" : "s");
+    }
+    for (size_t i = 0; l->renamed && i < l->n; i++) {
+        if (strchr(l->files[i].name, '/')) {
+            cli_errorf("note: %zu trace file%s share%s a name with another in a different "
+                       "directory; their cases are named with the directory, e.g. '%s'",
+                       l->renamed, l->renamed == 1 ? "" : "s", l->renamed == 1 ? "s" : "",
+                       l->files[i].name);
+            break;
+        }
+    }
+    if (l->same_name) {
+        cli_errorf("warning: %zu trace files still share a case name with another one",
+                   l->same_name);
+    }
+}
+
 int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iodfg_error *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -437,18 +477,21 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
         iodfg_mounts_free(mounts);
         return NULL;
     }
-    size_t count = 0;
-    char **files = iodfg_ingest_list((const char *const *)inputs, n, names, &count, err);
-    struct iodfg_eventlog *log = files ? iodfg_eventlog_new(columns) : NULL;
-    if (files && !log) {
+    struct iodfg_input_list files;
+    int listed = iodfg_ingest_list((const char *const *)inputs, n, names, &files, err) == 0;
+    struct iodfg_eventlog *log = listed ? iodfg_eventlog_new(columns) : NULL;
+    if (listed && !log) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
+    if (listed) {
+        cli_list_notes(&files, o->quiet);
+    }
     if (log) {
-        for (size_t i = 0; i < count; i++) {
-            if (iodfg_store_is_hdf5(files[i])) {
+        for (size_t i = 0; i < files.n; i++) {
+            if (iodfg_store_is_hdf5(files.files[i].path)) {
                 iodfg_error_set(err, IODFG_E_ARG,
                                 "is an HDF5 file; give an event log alone, not with traces");
-                iodfg_error_at(err, files[i], 0, 0);
+                iodfg_error_at(err, files.files[i].path, 0, 0);
                 iodfg_eventlog_free(log);
                 log = NULL;
                 break;
@@ -462,13 +505,15 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                        .progress = o->quiet ? NULL : cli_progress,
                                        .mounts = mounts};
         struct load_ctx lc = {log, totals};
-        if (iodfg_ingest_run(files, count, &io, append_case, &lc, err)) {
+        if (iodfg_ingest_run(&files, &io, append_case, &lc, err)) {
             iodfg_eventlog_free(log);
             log = NULL;
         }
         cli_progress_end();
     }
-    iodfg_ingest_free_list(files);
+    if (listed) {
+        iodfg_ingest_list_fini(&files);
+    }
     iodfg_casename_free(names);
     iodfg_mounts_free(mounts);
     return log;

@@ -109,16 +109,18 @@ static int run(const char *out, int force, int strict, int views, const struct c
     struct iodfg_casename *names = cli_check_inputs(inputs, (size_t)n, 0, &err)
                                        ? NULL
                                        : iodfg_casename_new(o->name_pattern, &err);
-    size_t count = 0;
-    char **files =
-        names ? iodfg_ingest_list((const char *const *)inputs, (size_t)n, names, &count, &err)
-              : NULL;
+    struct iodfg_input_list files;
+    int listed = names && iodfg_ingest_list((const char *const *)inputs, (size_t)n, names, &files,
+                                            &err) == 0;
+    if (listed) {
+        cli_list_notes(&files, o->quiet);
+    }
     struct convert_ctx cc;
     memset(&cc, 0, sizeof(cc));
     struct iodfg_mounts *mounts =
-        files ? cli_mounts_open(inputs, (size_t)n, o->mounts, cc.totals.mounts,
-                                sizeof(cc.totals.mounts), &err)
-              : NULL;
+        listed ? cli_mounts_open(inputs, (size_t)n, o->mounts, cc.totals.mounts,
+                                 sizeof(cc.totals.mounts), &err)
+               : NULL;
     if (mounts) {
         struct iodfg_error ignored; // an unreadable directory fails at the create just below
         iodfg_atomic_clean_stale(out, report_stale, NULL, &ignored);
@@ -136,8 +138,7 @@ static int run(const char *out, int force, int strict, int views, const struct c
                                        .columns = IODFG_COL_ALL,
                                        .progress = o->quiet ? NULL : cli_progress,
                                        .mounts = mounts};
-        if (iodfg_ingest_run(files, count, &io, write_case, &cc, &err) == 0 &&
-            cc.totals.events == 0) {
+        if (iodfg_ingest_run(&files, &io, write_case, &cc, &err) == 0 && cc.totals.events == 0) {
             cli_progress_end();
             iodfg_store_abort(cc.w);
             if (!o->quiet) {
@@ -172,7 +173,9 @@ static int run(const char *out, int force, int strict, int views, const struct c
             rc = CLI_SKIPPED;
         }
     }
-    iodfg_ingest_free_list(files);
+    if (listed) {
+        iodfg_ingest_list_fini(&files);
+    }
     iodfg_casename_free(names);
     iodfg_mounts_free(mounts);
     return rc;
@@ -197,7 +200,9 @@ int cli_convert(int argc, char **argv)
             out = optarg;
             break;
         case 'p':
-            o.name_pattern = optarg;
+            if (cli_opt_pattern(optarg, &o.name_pattern)) {
+                return CLI_USAGE;
+            }
             break;
         case 'M':
             o.mounts = optarg;

@@ -234,7 +234,9 @@ int cli_handles(int argc, char **argv)
             o.case_name = optarg;
             break;
         case 'p':
-            io.name_pattern = optarg;
+            if (cli_opt_pattern(optarg, &io.name_pattern)) {
+                return CLI_USAGE;
+            }
             break;
         case 'j':
             if (cli_opt_jobs(optarg, &io.jobs)) {

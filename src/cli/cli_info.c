@@ -339,7 +339,9 @@ int cli_info(int argc, char **argv)
             }
             break;
         case 'p':
-            o.name_pattern = optarg;
+            if (cli_opt_pattern(optarg, &o.name_pattern)) {
+                return CLI_USAGE;
+            }
             break;
         case 'M':
             o.mounts = optarg;

@@ -157,7 +157,9 @@ int cli_tui(int argc, char **argv)
             flags |= TUI_SCREEN_NO_COLOR;
             break;
         case 'p':
-            l.opts.name_pattern = optarg;
+            if (cli_opt_pattern(optarg, &l.opts.name_pattern)) {
+                return CLI_USAGE;
+            }
             break;
         case 'j':
             if (cli_opt_jobs(optarg, &l.opts.jobs)) {

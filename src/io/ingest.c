@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,11 +69,13 @@ static struct iodfg_eventlog *read_otf2(const char *path, unsigned columns,
     return log;
 }
 
-static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_casename *names,
-                                         unsigned columns, const struct iodfg_mounts *mounts,
+static struct iodfg_eventlog *parse_file(const struct iodfg_input *in,
+                                         const struct iodfg_casename *names, unsigned columns,
+                                         const struct iodfg_mounts *mounts,
                                          struct iodfg_ingest_file *info, _Atomic uint64_t *done,
                                          struct iodfg_error *err)
 {
+    const char *path = in->path;
     if (iodfg_otf2_is_anchor(path)) {
         return read_otf2(path, columns, mounts, info, done, err);
     }
@@ -87,12 +90,15 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         return NULL;
     }
-    char name[1024], cid[1024], host[1024], rid[1024];
+    char cid[1024], host[1024], rid[1024];
     info->path = path;
-    info->named_by_pattern = iodfg_casename_apply(names, path, name, cid, host, rid, sizeof(name));
+    info->named_by_pattern = iodfg_casename_apply(names, in->rel, cid, host, rid, sizeof(cid));
+    if (!info->named_by_pattern) {
+        snprintf(cid, sizeof(cid), "%s", in->name);
+    }
     struct iodfg_case_info ci;
     memset(&ci, 0, sizeof(ci));
-    ci.name = intern(log, name);
+    ci.name = intern(log, in->name);
     ci.cid = intern(log, cid);
     ci.host = intern(log, host);
     ci.rid = intern(log, rid);
@@ -132,12 +138,12 @@ static struct iodfg_eventlog *parse_file(const char *path, const struct iodfg_ca
     return log;
 }
 
-struct iodfg_eventlog *iodfg_ingest_file(const char *path, const struct iodfg_casename *names,
-                                         unsigned columns, struct iodfg_ingest_file *info,
-                                         struct iodfg_error *err)
+struct iodfg_eventlog *iodfg_ingest_file(const struct iodfg_input *in,
+                                         const struct iodfg_casename *names, unsigned columns,
+                                         struct iodfg_ingest_file *info, struct iodfg_error *err)
 {
     memset(info, 0, sizeof(*info));
-    return parse_file(path, names, columns, NULL, info, NULL, err);
+    return parse_file(in, names, columns, NULL, info, NULL, err);
 }
 
 /* ---- the worker pool ----------------------------------------------------- */
@@ -150,7 +156,7 @@ struct slot {
 };
 
 struct pool {
-    char *const *files;
+    const struct iodfg_input *files;
     size_t count;
     const struct iodfg_ingest_opts *opts;
     struct slot *slots;
@@ -179,7 +185,7 @@ static void *worker(void *arg)
         struct slot *s = &p->slots[i];
         iodfg_error_clear(&s->err);
         s->info.index = i;
-        s->log = parse_file(p->files[i], p->opts->names, p->opts->columns, p->opts->mounts,
+        s->log = parse_file(&p->files[i], p->opts->names, p->opts->columns, p->opts->mounts,
                             &s->info, &p->bytes_done, &s->err);
         pthread_mutex_lock(&p->mu);
         s->done = 1;
@@ -195,12 +201,12 @@ static unsigned default_jobs(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-static uint64_t total_bytes(char *const *files, size_t count)
+static uint64_t total_bytes(const struct iodfg_input *files, size_t count)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < count; i++) {
         struct stat st;
-        if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+        if (stat(files[i].path, &st) == 0 && S_ISREG(st.st_mode)) {
             total += (uint64_t)st.st_size;
         }
     }
@@ -234,9 +240,11 @@ static void wait_slot(struct pool *p, size_t i, uint64_t total)
     pthread_mutex_unlock(&p->mu);
 }
 
-int iodfg_ingest_run(char *const *files, size_t count, const struct iodfg_ingest_opts *opts,
+int iodfg_ingest_run(const struct iodfg_input_list *list, const struct iodfg_ingest_opts *opts,
                      iodfg_case_fn sink, void *ctx, struct iodfg_error *err)
 {
+    const struct iodfg_input *files = list->files;
+    size_t count = list->n;
     unsigned jobs = opts->jobs ? opts->jobs : default_jobs();
     if (jobs > count) {
         jobs = count ? (unsigned)count : 1;

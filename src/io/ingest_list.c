@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Expanding the ingest's inputs: files as given, directories searched for traces. */
+/* Expanding the ingest's inputs: files as given, directories searched for traces, each file and
+ * directory once (links and mounts can reach one twice), and a unique case name per file. */
 #include "config.h"
 
 #include <dirent.h>
@@ -13,28 +14,40 @@
 #include "iodfg/ingest.h"
 #include "iodfg/otf2.h"
 
-struct list {
-    char **items;
-    size_t n, cap;
+/* A file found, before names are given: its identity and where its relative path starts. */
+struct found {
+    char *path;
+    size_t rel; /* offset of the part below the argument */
+    dev_t dev;
+    ino_t ino;
 };
 
-static int push(struct list *l, char *s)
+struct scan {
+    struct found *f;
+    size_t n, cap;
+    struct stat *dirs; /* directories entered (device, inode) */
+    size_t ndirs, dirs_cap;
+    size_t dirs_again;
+    const struct iodfg_casename *names;
+    struct iodfg_error *err;
+};
+
+static int push(struct scan *s, char *path, size_t rel, const struct stat *st)
 {
-    if (!s) {
-        return -1;
+    if (!path) {
+        return iodfg_error_set(s->err, IODFG_E_NOMEM, NULL);
     }
-    if (l->n + 1 >= l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        char **it = realloc(l->items, cap * sizeof(*it));
-        if (!it) {
-            free(s);
-            return -1;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        struct found *f = realloc(s->f, cap * sizeof(*f));
+        if (!f) {
+            free(path);
+            return iodfg_error_set(s->err, IODFG_E_NOMEM, NULL);
         }
-        l->items = it;
-        l->cap = cap;
+        s->f = f;
+        s->cap = cap;
     }
-    l->items[l->n++] = s;
-    l->items[l->n] = NULL;
+    s->f[s->n++] = (struct found){path, rel, st->st_dev, st->st_ino};
     return 0;
 }
 
@@ -53,26 +66,49 @@ static char *join(const char *dir, const char *name)
     return s;
 }
 
-static int is_trace_name(const char *name, const struct iodfg_casename *names)
+static int is_trace_name(const char *name, const char *rel, const struct iodfg_casename *names)
 {
     size_t n = strlen(name);
     if ((n > 3 && strcmp(name + n - 3, ".st") == 0) || iodfg_otf2_is_anchor(name)) {
         return 1;
     }
-    char a[512], b[512], c[512], d[512];
-    return iodfg_casename_apply(names, name, a, b, c, d, sizeof(a));
+    char a[512], b[512], c[512];
+    return iodfg_casename_apply(names, rel, a, b, c, sizeof(a));
 }
 
-static int scan_dir(struct list *l, const char *dir, const struct iodfg_casename *names, int depth,
-                    struct iodfg_error *err)
+/* Enter a directory only once, however many links lead to it: 1 when seen before. */
+static int seen_dir(struct scan *s, const struct stat *st)
 {
-    if (depth > 32) {
-        return 0; // deeper trees are almost certainly a symlink loop
+    for (size_t i = 0; i < s->ndirs; i++) {
+        if (s->dirs[i].st_dev == st->st_dev && s->dirs[i].st_ino == st->st_ino) {
+            s->dirs_again++;
+            return 1;
+        }
+    }
+    if (s->ndirs == s->dirs_cap) {
+        size_t cap = s->dirs_cap ? s->dirs_cap * 2 : 16;
+        struct stat *d = realloc(s->dirs, cap * sizeof(*d));
+        if (!d) {
+            return -1;
+        }
+        s->dirs = d;
+        s->dirs_cap = cap;
+    }
+    s->dirs[s->ndirs++] = *st;
+    return 0;
+}
+
+/* Search dir (reached as path; its relative part starts at rel) for traces. */
+static int scan_dir(struct scan *s, const char *dir, size_t rel, const struct stat *dst)
+{
+    int again = seen_dir(s, dst);
+    if (again) {
+        return again < 0 ? iodfg_error_set(s->err, IODFG_E_NOMEM, NULL) : 0;
     }
     DIR *d = opendir(dir);
     if (!d) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open directory: %s", strerror(errno));
-        iodfg_error_at(err, dir, 0, 0);
+        iodfg_error_set(s->err, IODFG_E_IO, "cannot open directory: %s", strerror(errno));
+        iodfg_error_at(s->err, dir, 0, 0);
         return -1;
     }
     int rc = 0;
@@ -84,16 +120,14 @@ static int scan_dir(struct list *l, const char *dir, const struct iodfg_casename
         char *path = join(dir, e->d_name);
         struct stat st;
         if (!path) {
-            rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+            rc = iodfg_error_set(s->err, IODFG_E_NOMEM, NULL);
         } else if (stat(path, &st) != 0) {
             free(path); // a dangling link is not a trace
         } else if (S_ISDIR(st.st_mode)) {
-            rc = scan_dir(l, path, names, depth + 1, err);
+            rc = scan_dir(s, path, rel, &st);
             free(path);
-        } else if (S_ISREG(st.st_mode) && is_trace_name(e->d_name, names)) {
-            if (push(l, path)) {
-                rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-            }
+        } else if (S_ISREG(st.st_mode) && is_trace_name(e->d_name, path + rel, s->names)) {
+            rc = push(s, path, rel, &st);
         } else {
             free(path);
         }
@@ -102,62 +136,209 @@ static int scan_dir(struct list *l, const char *dir, const struct iodfg_casename
     return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
+static int by_path(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const struct found *)a)->path, ((const struct found *)b)->path);
 }
 
-void iodfg_ingest_free_list(char **list)
+static int by_identity(const void *a, const void *b)
 {
-    if (!list) {
-        return;
+    const struct found *x = *(struct found *const *)a, *y = *(struct found *const *)b;
+    if (x->dev != y->dev) {
+        return x->dev < y->dev ? -1 : 1;
     }
-    for (char **p = list; *p; p++) {
-        free(*p);
+    if (x->ino != y->ino) {
+        return x->ino < y->ino ? -1 : 1;
     }
-    free(list);
+    return strcmp(x->path, y->path);
 }
 
-char **iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
-                         size_t *count, struct iodfg_error *err)
+/* Keep each file once: the first path (in path order) of every (device, inode). */
+static size_t drop_again(struct found *f, size_t n, size_t *files_again)
 {
-    struct list l = {0};
+    struct found **p = malloc((n ? n : 1) * sizeof(*p));
+    if (!p) {
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        p[i] = &f[i];
+    }
+    qsort(p, n, sizeof(*p), by_identity);
+    for (size_t i = 1; i < n; i++) {
+        if (p[i]->dev == p[i - 1]->dev && p[i]->ino == p[i - 1]->ino) {
+            free(p[i]->path);
+            p[i]->path = NULL;
+            (*files_again)++;
+        }
+    }
+    free(p);
+    size_t w = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (f[r].path) {
+            f[w++] = f[r];
+        }
+    }
+    return w;
+}
+
+/* s without a trailing ".st" (malloc'd). */
+static char *strip_st(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 3 && strcmp(s + n - 3, ".st") == 0) {
+        n -= 3;
+    }
+    char *c = malloc(n + 1);
+    if (c) {
+        memcpy(c, s, n);
+        c[n] = '\0';
+    }
+    return c;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(struct iodfg_input *const *)a)->name, (*(struct iodfg_input *const *)b)->name);
+}
+
+/* Mark in clash[] the inputs whose names another input has too. -1 when out of memory. */
+static int find_clashes(struct iodfg_input *in, size_t n, uint8_t *clash)
+{
+    struct iodfg_input **p = malloc((n ? n : 1) * sizeof(*p));
+    if (!p) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        p[i] = &in[i];
+    }
+    qsort(p, n, sizeof(*p), by_name);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(p[i]->name, p[i - 1]->name) == 0) {
+            clash[p[i] - in] = clash[p[i - 1] - in] = 1;
+        }
+    }
+    free(p);
+    return 0;
+}
+
+/* Case names: the base name without ".st"; where base names clash, the relative path
+ * (directories included), and where those clash too, the path as found. */
+static int give_names(struct iodfg_input_list *l)
+{
+    uint8_t *clash = calloc(l->n + 1, 1);
+    if (!clash) {
+        return -1;
+    }
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
+    for (int level = 0; level < 3 && rc == 0; level++) {
+        for (size_t i = 0; i < l->n && rc == 0; i++) {
+            struct iodfg_input *in = &l->files[i];
+            if (level && !clash[i]) {
+                continue;
+            }
+            const char *base = strrchr(in->rel, '/');
+            const char *src = level == 0   ? (base ? base + 1 : in->rel)
+                              : level == 1 ? in->rel
+                                           : in->path;
+            free(in->name);
+            in->name = strip_st(src);
+            rc = in->name ? 0 : -1;
+        }
+        memset(clash, 0, l->n);
+        if (rc == 0 && find_clashes(l->files, l->n, clash)) {
+            rc = -1;
+        }
+        if (level == 0) {
+            for (size_t i = 0; i < l->n; i++) {
+                l->renamed += clash[i];
+            }
+        }
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        l->same_name += clash[i];
+    }
+    free(clash);
+    return rc;
+}
+
+void iodfg_ingest_list_fini(struct iodfg_input_list *l)
+{
+    for (size_t i = 0; l->files && i < l->n; i++) {
+        free(l->files[i].path);
+        free(l->files[i].name);
+    }
+    free(l->files);
+    memset(l, 0, sizeof(*l));
+}
+
+/* Expand the arguments into s: files as given (named by their base name), directories searched
+ * (files named by their path below the directory). */
+static int expand(struct scan *s, const char *const *inputs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (stat(inputs[i], &st) != 0) {
-            rc = iodfg_error_set(err, IODFG_E_IO, "cannot open: %s", strerror(errno));
-            iodfg_error_at(err, inputs[i], 0, 0);
-        } else if (S_ISDIR(st.st_mode)) {
-            size_t before = l.n;
-            rc = scan_dir(&l, inputs[i], names, 0, err);
-            if (rc == 0 && l.n == before) {
-                rc = iodfg_error_set(err, IODFG_E_EMPTY,
-                                     "no trace files (*.st, *.otf2 or "
-                                     "matching the name pattern) here");
-                iodfg_error_at(err, inputs[i], 0, 0);
+            iodfg_error_set(s->err, IODFG_E_IO, "cannot open: %s", strerror(errno));
+            iodfg_error_at(s->err, inputs[i], 0, 0);
+            return -1;
+        }
+        size_t before = s->n, len = strlen(inputs[i]);
+        if (S_ISDIR(st.st_mode)) {
+            size_t rel = len + (len && inputs[i][len - 1] != '/');
+            if (scan_dir(s, inputs[i], rel, &st)) {
+                return -1;
             }
-        } else if (push(&l, strdup(inputs[i]))) {
-            rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    if (rc == 0 && l.n == 0) {
-        rc = iodfg_error_set(err, IODFG_E_EMPTY, "no input files");
-    }
-    if (rc) {
-        iodfg_ingest_free_list(l.items ? l.items : NULL);
-        return NULL;
-    }
-    qsort(l.items, l.n, sizeof(*l.items), cmp_str);
-    size_t w = 0;
-    for (size_t r = 0; r < l.n; r++) {
-        if (w && strcmp(l.items[w - 1], l.items[r]) == 0) {
-            free(l.items[r]);
+            if (s->n == before && s->dirs_again == 0) {
+                iodfg_error_set(s->err, IODFG_E_EMPTY,
+                                "no trace files (*.st, *.otf2 or matching the name pattern) here");
+                iodfg_error_at(s->err, inputs[i], 0, 0);
+                return -1;
+            }
         } else {
-            l.items[w++] = l.items[r];
+            const char *slash = strrchr(inputs[i], '/');
+            if (push(s, strdup(inputs[i]), slash ? (size_t)(slash + 1 - inputs[i]) : 0, &st)) {
+                return -1;
+            }
         }
     }
-    l.items[w] = NULL;
-    *count = w;
-    return l.items;
+    if (s->n == 0) {
+        return iodfg_error_set(s->err, IODFG_E_EMPTY, "no input files");
+    }
+    return 0;
+}
+
+int iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
+                      struct iodfg_input_list *out, struct iodfg_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    struct scan s = {.names = names, .err = err};
+    int rc = expand(&s, inputs, n);
+    size_t count = 0;
+    if (rc == 0) {
+        qsort(s.f, s.n, sizeof(*s.f), by_path);
+        count = drop_again(s.f, s.n, &out->files_again);
+        if (count != (size_t)-1) {
+            s.n = count; // the rest were moved down or freed
+        }
+        out->files = count == (size_t)-1 ? NULL : calloc(count + 1, sizeof(*out->files));
+        rc = out->files ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) {
+            out->files[i] = (struct iodfg_input){s.f[i].path, s.f[i].path + s.f[i].rel, NULL};
+            s.f[i].path = NULL;
+        }
+        out->n = count;
+        out->dirs_again = s.dirs_again;
+        rc = give_names(out) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    }
+    for (size_t i = 0; i < s.n; i++) {
+        free(s.f[i].path);
+    }
+    free(s.f);
+    free(s.dirs);
+    if (rc) {
+        iodfg_ingest_list_fini(out);
+    }
+    return rc;
 }

@@ -25,6 +25,27 @@ expect 2 "iodfg --theme dark LOG is the TUI" "needs a terminal" \
   timeout 10 "$IODFG_BIN" --theme dark "$T/ior.h5"
 expect 1 "a missing log is named" "cannot open 'nope.h5'" "$IODFG_BIN" nope.h5
 
+# Case identity: one directory per configuration with same-named files (process_inspector's
+# layout), a pattern over the path below the argument, and a symlink loop read once.
+mkdir -p "$T/pi/ssf" "$T/pi/fpp"
+for c in ssf fpp; do for r in 0 1; do
+  cp "$D/paper/a_host1_14637.st" "$T/pi/$c/stio.$r.jwc01.juwels.st"
+done; done
+ln -s . "$T/pi/ssf/again"
+"$IODFG_BIN" convert -o "$T/pi.h5" --name-pattern '{cid}/stio.{rid}.{host}.juwels.st' "$T/pi" \
+  >"$T/pi.out" 2>"$T/pi.err"
+"$IODFG_BIN" info --json "$T/pi.h5" >"$T/pi.json"
+check "same-named files: four cases, not two" test "$(json "$T/pi.json" 'j["cases"]')" = 4
+check "same-named files: names carry the directory" test \
+  "$(json "$T/pi.json" '" ".join(sorted(c["name"] for c in j["case_list"]))')" = \
+  "fpp/stio.0.jwc01.juwels fpp/stio.1.jwc01.juwels ssf/stio.0.jwc01.juwels ssf/stio.1.jwc01.juwels"
+check "the pattern sees the directory: cid" test \
+  "$(json "$T/pi.json" '" ".join(sorted(set(c["cid"] for c in j["case_list"])))')" = "fpp ssf"
+check "a symlink to . is not followed twice, and said" grep -q "1 directory and 0 files reached again" "$T/pi.err"
+check "renamed cases are said" grep -q "4 trace files share a name with another" "$T/pi.err"
+expect 2 "a pattern without cid" "no cid field" "$IODFG_BIN" convert -o "$T/x.h5" --name-pattern 'stio.{rid}.{host}.st' "$T/pi"
+expect 2 "a field twice" "'rid' appears twice" "$IODFG_BIN" convert -o "$T/x.h5" --name-pattern '{cid}.{rid}.{rid}.st' "$T/pi"
+
 # Counts and plurals: exit_group never returns, so it lacks no duration.
 printf '1 08:00:00.000001 read(3</a>, "", 1) = 0 <0.000001>\n1 08:00:00.2 exit_group(0) = ?\n1 08:00:00.3 +++ exited with 0 +++\n' >"$T/one_h_1.st"
 "$IODFG_BIN" convert -o "$T/one.h5" "$T/one_h_1.st" >"$T/conv.out"

@@ -198,19 +198,19 @@ START_TEST(ingest_routes_anchor_files)
     ck_assert_ptr_nonnull(names);
     // a directory scan finds the anchor, not the .def/.evt files beside it
     const char *in[] = {dir};
-    size_t n = 0;
-    char **files = iodfg_ingest_list(in, 1, names, &n, &err);
-    ck_assert_msg(files != NULL, "%s", err.msg);
-    ck_assert_uint_eq(n, 1);
-    ck_assert_str_eq(files[0], anchor);
+    struct iodfg_input_list files;
+    ck_assert_msg(iodfg_ingest_list(in, 1, names, &files, &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(files.n, 1);
+    ck_assert_str_eq(files.files[0].path, anchor);
     struct iodfg_ingest_file info;
-    struct iodfg_eventlog *log = iodfg_ingest_file(files[0], names, IODFG_COL_ALL, &info, &err);
+    struct iodfg_eventlog *log =
+        iodfg_ingest_file(&files.files[0], names, IODFG_COL_ALL, &info, &err);
     ck_assert_msg(log != NULL, "%s", err.msg);
     ck_assert_uint_eq(iodfg_eventlog_case_count(log), 2);
     ck_assert_uint_eq(iodfg_eventlog_event_count(log), 18);
     ck_assert_uint_eq(info.result.counts[IODFG_COUNT_EVENTS], 18);
     iodfg_eventlog_free(log);
-    iodfg_ingest_free_list(files);
+    iodfg_ingest_list_fini(&files);
     iodfg_casename_free(names);
 }
 END_TEST

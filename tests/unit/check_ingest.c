@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: listing the inputs (each file and directory once, unique case names) and the case
+ * name patterns (fields, paths below the argument, errors). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "iodfg/casename.h"
+#include "iodfg/error.h"
+#include "iodfg/ingest.h"
+
+#include "testutil.h"
+
+static char *DIR_;
+
+static void setup(void)
+{
+    DIR_ = testutil_tmpdir();
+}
+
+static void teardown(void)
+{
+    testutil_rmtree(DIR_);
+    free(DIR_);
+}
+
+static void touch(const char *rel)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", DIR_, rel);
+    for (char *p = path + strlen(DIR_) + 1; *p; p++) { // make the directories on the way
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0777);
+            *p = '/';
+        }
+    }
+    testutil_write_file(path, "1 read(3</a>, \"\", 1) = 1\n", 25);
+}
+
+static void list(const char *pattern, struct iodfg_input_list *l, const char *sub)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_casename *cn = iodfg_casename_new(pattern, &err);
+    ck_assert_msg(cn != NULL, "%s", err.msg);
+    char in[4200];
+    snprintf(in, sizeof(in), "%s%s%s", DIR_, sub ? "/" : "", sub ? sub : "");
+    const char *inputs[] = {in};
+    ck_assert_msg(iodfg_ingest_list(inputs, 1, cn, l, &err) == 0, "%s", err.msg);
+    iodfg_casename_free(cn);
+}
+
+START_TEST(same_names_in_different_directories_stay_apart)
+{
+    touch("ssf/stio.0.node1.juwels.st");
+    touch("ssf/stio.1.node1.juwels.st");
+    touch("fpp/stio.0.node1.juwels.st");
+    touch("fpp/stio.1.node1.juwels.st");
+    touch("single_node2_7.st");
+    struct iodfg_input_list l;
+    list("{cid}/stio.{rid}.{host}.juwels.st", &l, NULL);
+    ck_assert_uint_eq(l.n, 5);
+    ck_assert_uint_eq(l.renamed, 4);
+    ck_assert_uint_eq(l.same_name, 0);
+    // sorted by path: fpp/... then single..., then ssf/...
+    ck_assert_str_eq(l.files[0].rel, "fpp/stio.0.node1.juwels.st");
+    ck_assert_str_eq(l.files[0].name, "fpp/stio.0.node1.juwels");
+    ck_assert_str_eq(l.files[2].name, "single_node2_7");
+    ck_assert_str_eq(l.files[4].name, "ssf/stio.1.node1.juwels");
+    char cid[64], host[64], rid[64];
+    struct iodfg_casename *cn = iodfg_casename_new("{cid}/stio.{rid}.{host}.juwels.st", NULL);
+    ck_assert_int_eq(iodfg_casename_apply(cn, l.files[4].rel, cid, host, rid, 64), 1);
+    ck_assert_str_eq(cid, "ssf");
+    ck_assert_str_eq(host, "node1");
+    ck_assert_str_eq(rid, "1");
+    // a file directly in the directory has no directory to match
+    ck_assert_int_eq(iodfg_casename_apply(cn, l.files[2].rel, cid, host, rid, 64), 0);
+    ck_assert_str_eq(cid, "");
+    iodfg_casename_free(cn);
+    iodfg_ingest_list_fini(&l);
+}
+END_TEST
+
+START_TEST(links_reach_each_file_once)
+{
+    touch("run/a_n1_1.st");
+    touch("run/a_n1_2.st");
+    char lnk[4200], target[4200];
+    snprintf(lnk, sizeof(lnk), "%s/run/again", DIR_); // a symlink to "."
+    ck_assert_int_eq(symlink(".", lnk), 0);
+    snprintf(lnk, sizeof(lnk), "%s/run/loop", DIR_); // and to its parent
+    ck_assert_int_eq(symlink("..", lnk), 0);
+    snprintf(lnk, sizeof(lnk), "%s/run/b_n1_3.st", DIR_); // a file linked twice
+    snprintf(target, sizeof(target), "%s/run/a_n1_1.st", DIR_);
+    ck_assert_int_eq(link(target, lnk), 0);
+    struct iodfg_input_list l;
+    list(NULL, &l, "run");
+    ck_assert_uint_eq(l.n, 2);
+    ck_assert_uint_eq(l.files_again, 1);
+    ck_assert_uint_ge(l.dirs_again, 2);
+    ck_assert_str_eq(l.files[0].name, "a_n1_1");
+    ck_assert_str_eq(l.files[1].name, "a_n1_2");
+    iodfg_ingest_list_fini(&l);
+}
+END_TEST
+
+START_TEST(patterns_need_cid_and_each_field_once)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_casename_new("stio.{rid}.{host}.st", &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "no cid"));
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_casename_new("{cid}.{rid}.{rid}.st", &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "'rid' appears twice"));
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_casename_new("{cid}_{hots}.st", &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "unknown field 'hots'"));
+    ck_assert_uint_eq(err.col, 8);
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_casename_new("^(?<cid>.+)_(?<cid>.+)$", &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "twice"));
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_casename_new("^(?<cid>.+", &err));
+    ck_assert_int_eq(err.code, IODFG_E_REGEX);
+    struct iodfg_casename *cn = iodfg_casename_new(NULL, NULL);
+    ck_assert_ptr_nonnull(cn);
+    char cid[64], host[64], rid[64];
+    ck_assert_int_eq(iodfg_casename_apply(cn, "dir/a_host1_9042.st", cid, host, rid, 64), 1);
+    ck_assert_str_eq(cid, "a");
+    ck_assert_str_eq(rid, "9042");
+    iodfg_casename_free(cn);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ingest");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, same_names_in_different_directories_stay_apart);
+    tcase_add_test(tc, links_reach_each_file_once);
+    tcase_add_test(tc, patterns_need_cid_and_each_field_once);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(suite());
+}
