@@ -491,6 +491,13 @@ static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts
         o->red ? stack_text(b, o->red) : (void)iodfg_buf_addf(b, "all other cases");
         iodfg_buf_addf(b, "\n");
     }
+    const struct iodfg_session_counts *k = iodfg_session_counts(ca->ses);
+    if (k->rules_limited) {
+        iodfg_buf_addf(b,
+                       "rules: %u key%s hit the PCRE2 match limit at rule line %lu (that rule "
+                       "counted as not matching)\n",
+                       k->rules_limited, k->rules_limited == 1 ? "" : "s", k->limit_line);
+    }
     iodfg_buf_addf(b, "cases: %s", o->per_pid ? "per (trace file, pid)" : "per trace file");
 }
 
@@ -542,6 +549,12 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
         return CLI_FAIL;
     }
     read_results(ca, o);
+    const struct iodfg_session_counts *k = iodfg_session_counts(ca->ses);
+    if (!o->ingest.quiet && k->rules_limited) {
+        cli_errorf("note: for %u key%s a regex of rule line %lu hit the PCRE2 match limit; that "
+                   "rule counted as not matching and the next one decided",
+                   k->rules_limited, k->rules_limited == 1 ? "" : "s", k->limit_line);
+    }
     if (!o->ingest.quiet && iodfg_dfg_traces(iodfg_analysis_dfg(ca->an)) == 0) {
         cli_errorf("note: no event is left after the rules and filters");
     }

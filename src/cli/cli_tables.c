@@ -14,6 +14,7 @@
 #include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/sanitize.h"
+#include "iodfg/session.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
@@ -316,6 +317,9 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
         if (ca->groups) {
             json_groups(ca, b, act, nact, edges, nedges);
         }
+        const struct iodfg_session_counts *k = iodfg_session_counts(ca->ses);
+        iodfg_buf_addf(b, ",\"rules_match_limit\":{\"keys\":%u,\"line\":", k->rules_limited);
+        iodfg_buf_addf(b, k->rules_limited ? "%lu}" : "null}", k->limit_line);
         iodfg_buf_add(b, "}\n", 2);
     }
     free(fs);

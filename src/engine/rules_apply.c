@@ -15,7 +15,6 @@
 #include "rules_priv.h"
 
 #define DECIDE_NONE (-1L)
-#define DECIDE_LIMIT (-2L)
 
 struct subject {
     const char *call, *path;
@@ -59,7 +58,9 @@ static void field_of(const struct subject *k, enum iodfg_rule_field f, const cha
     }
 }
 
-/* Index of the first rule whose conditions all hold, DECIDE_NONE, or DECIDE_LIMIT. */
+/* Index of the first rule whose conditions all hold, or DECIDE_NONE. A regex that hits the
+ * match or depth limit counts as not matching (the next rule decides); *limit_line gets the
+ * line of the first rule where that happened (0: none). */
 static long decide(const struct rprog *p, const struct subject *k, struct rx_scratch *ms,
                    uint64_t *evals, unsigned long *limit_line)
 {
@@ -77,9 +78,10 @@ static long decide(const struct rprog *p, const struct subject *k, struct rx_scr
             case IODFG_OP_NOMATCH: {
                 int rc = rx_match(cd->rx, s, n, ms, c);
                 (*evals)++;
-                if (rc < 0) {
-                    *limit_line = r->info.line;
-                    return DECIDE_LIMIT;
+                if (rc < 0) { // unknown: this rule does not apply to the key
+                    *limit_line = *limit_line ? *limit_line : r->info.line;
+                    ok = 0;
+                    break;
                 }
                 ok = (rc == 1) == (pc->op == IODFG_OP_MATCH);
                 break;
@@ -218,15 +220,12 @@ static uint32_t map_key(const struct rprog *p, int counted, const struct subject
 {
     unsigned long line = 0;
     long d = decide(p, k, ms, &rep->regex_evals, &line);
+    if (line && rep->limited++ == 0) {
+        rep->limit_key = key;
+        rep->limit_line = line;
+    }
     if (d == DECIDE_NONE) {
         rep->unmatched++;
-        return IODFG_NO_ACTIVITY;
-    }
-    if (d == DECIDE_LIMIT) {
-        if (rep->limited++ == 0) {
-            rep->limit_key = key;
-            rep->limit_line = line;
-        }
         return IODFG_NO_ACTIVITY;
     }
     if (counted) {

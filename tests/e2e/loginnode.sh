@@ -46,6 +46,17 @@ check "renamed cases are said" grep -q "4 trace files share a name with another"
 expect 2 "a pattern without cid" "no cid field" "$IODFG_BIN" convert -o "$T/x.h5" --name-pattern 'stio.{rid}.{host}.st' "$T/pi"
 expect 2 "a field twice" "'rid' appears twice" "$IODFG_BIN" convert -o "$T/x.h5" --name-pattern '{cid}.{rid}.{rid}.st' "$T/pi"
 
+# A rule whose regex hits the match limit counts as not matching: the next rule decides, and
+# the commands say so.
+"$PY" -c 'print("1 08:00:00.000001 read(3</%s!>, \"x\", 1) = 1 <0.000001>" % ("a" * 4000))
+print("1 08:00:00.000002 read(3</short>, \"x\", 1) = 1 <0.000001>")' >"$T/lim_h_1.st"
+printf 'map path ~ ^/(a|aa)+$ => catastrophic\nmap path ~ ^/ => ok\n' >"$T/lim.rules"
+"$IODFG_BIN" stats --format tsv --rules "$T/lim.rules" "$T/lim_h_1.st" >"$T/lim.tsv" 2>"$T/lim.err"
+check "match limit: the key is mapped by the next rule" grep -q '^ok	2	' "$T/lim.tsv"
+check "match limit: said with the rule line" grep -q "rule line 1 hit the PCRE2 match limit" "$T/lim.err"
+"$IODFG_BIN" stats -q --format json --rules "$T/lim.rules" "$T/lim_h_1.st" >"$T/lim.json"
+check "match limit: in the JSON" test "$(json "$T/lim.json" 'j["rules_match_limit"]["keys"], j["rules_match_limit"]["line"]')" = "1 1"
+
 # Counts and plurals: exit_group never returns, so it lacks no duration.
 printf '1 08:00:00.000001 read(3</a>, "", 1) = 0 <0.000001>\n1 08:00:00.2 exit_group(0) = ?\n1 08:00:00.3 +++ exited with 0 +++\n' >"$T/one_h_1.st"
 "$IODFG_BIN" convert -o "$T/one.h5" "$T/one_h_1.st" >"$T/conv.out"
