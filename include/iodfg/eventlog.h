@@ -45,8 +45,16 @@ enum iodfg_clock {
     IODFG_CLOCK_RELATIVE = 1,    /* -r: nanoseconds since the first line */
     IODFG_CLOCK_TIME_OF_DAY = 2, /* -t/-tt: nanoseconds since the midnight before line 1 */
     IODFG_CLOCK_EPOCH = 3,       /* -ttt: nanoseconds since 1970-01-01 UTC */
+    IODFG_CLOCK__N
 };
 const char *iodfg_clock_name(enum iodfg_clock clock);
+/* Times of cases with different clocks cannot be compared: how many cases (of the case mask
+ * on, NULL = all) use each clock, into n[IODFG_CLOCK__N]; returns how many clocks are used. */
+int iodfg_eventlog_clocks(const struct iodfg_eventlog *log, const uint8_t *case_on, uint32_t *n);
+/* Shift every case's times (events and handles) so that its first event starts at 0 and call
+ * its clock relative: the cases are then compared as if they had started together (--align
+ * start). 0, or -1 when out of memory (nothing changed). */
+int iodfg_eventlog_align_starts(struct iodfg_eventlog *log);
 
 /* Line kinds counted per case: id, short name, description. */
 #define IODFG_COUNT_LIST(X)                                                                        \

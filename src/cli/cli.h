@@ -49,6 +49,7 @@ struct cli_ingest_opts {
     unsigned jobs;
     int quiet;
     const char *mounts; /* --mounts FILE; NULL = mounts.txt beside the traces or built-in */
+    int align_starts;   /* --align start: every case's times from its first event */
 };
 
 /* Totals of an ingest, for the closing summary. */
@@ -57,9 +58,16 @@ struct cli_ingest_totals {
     uint64_t counts[IODFG_COUNT__N];
     char first_problem[512]; /* "file:line:col: what was expected" of the first bad line */
     uint64_t files_without_events;
-    char mounts[4200]; /* which mount table classified the files (for `info`) */
+    uint64_t clocks[IODFG_CLOCK__N]; /* files with events, by clock */
+    char mounts[4200];               /* which mount table classified the files (for `info`) */
 };
 
+/* Cases of clocks[IODFG_CLOCK__N] as text ("12 time-of-day, 4 epoch"); the number of clocks
+ * used is returned. */
+int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size);
+/* When the selected cases (case_on, NULL = all) of log use more than one clock, say on stderr
+ * (unless quiet) that the concurrency sweeps are per clock. */
+void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet);
 /* Say on stderr (unless quiet) what listing the inputs skipped or renamed. */
 struct iodfg_input_list;
 void cli_list_notes(const struct iodfg_input_list *l, int quiet);
@@ -104,6 +112,8 @@ const char *cli_count(char *buf, size_t size, uint64_t v);
 const char *cli_bytes(char *buf, size_t size, double v);
 /* Parse a --jobs value into *jobs: 0, or CLI_USAGE after saying what is wrong. */
 int cli_opt_jobs(const char *s, unsigned *jobs);
+/* Parse --align ("start"): 0, or CLI_USAGE after saying what is wrong. */
+int cli_opt_align(const char *s, int *align);
 /* Check a --name-pattern value and set *pattern: 0, or CLI_USAGE after saying what is wrong
  * (with a caret under the column). */
 int cli_opt_pattern(const char *s, const char **pattern);
@@ -213,7 +223,12 @@ struct cli_metrics {
     const struct iodfg_mapping *map; /* borrowed from the session */
     int ngroups;                     /* 1 (no groups) or 2 (G, R) */
     struct iodfg_selection sel[2];   /* the selection, or G and R (case masks borrowed) */
+    uint8_t *own_mask[2];            /* case masks cut to one clock (cli_metrics_one_clock) */
 };
+/* Keep only the cases of the clock with the most cases in the selections when they use more
+ * than one (measures binned over time cannot mix clocks), saying so unless quiet. 0, or
+ * CLI_FAIL after a message (out of memory). */
+int cli_metrics_one_clock(struct cli_metrics *m, int quiet);
 /* Load inputs and build rules, filters, groups and mapping like `dfg`; prints errors and
  * returns an enum cli_exit. Call cli_metrics_fini in every case. */
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,

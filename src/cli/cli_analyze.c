@@ -17,6 +17,7 @@
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/session.h"
@@ -36,6 +37,7 @@ enum {
     OPT_RED,
     OPT_PER_PID,
     OPT_MOUNTS,
+    OPT_ALIGN,
 };
 
 static const struct option shared_longopts[] = {
@@ -56,6 +58,7 @@ static const struct option shared_longopts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     {"mounts", required_argument, NULL, OPT_MOUNTS},
+    {"align", required_argument, NULL, OPT_ALIGN},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 
@@ -80,7 +83,10 @@ const char cli_analyze_usage[] =
     "  -j, --jobs N            parse N trace files at a time\n"
     "  -q, --quiet             no progress bar and no notes on standard error\n"
     "      --mounts FILE       mount table giving each file's fs, fstype and scope; default:\n"
-    "                          mounts.txt beside the traces, else a built-in list\n";
+    "                          mounts.txt beside the traces, else a built-in list\n"
+    "      --align start       compare cases as if they started together (each case's times\n"
+    "                          from its first event); needed to compare cases whose clocks\n"
+    "                          differ (strace -tt and -ttt), which are otherwise kept apart\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {
@@ -240,6 +246,8 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
     case OPT_MOUNTS:
         o->ingest.mounts = arg;
         return 0;
+    case OPT_ALIGN:
+        return cli_opt_align(arg, &o->ingest.align_starts);
     default:
         return 1;
     }
@@ -549,6 +557,9 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
         return CLI_FAIL;
     }
     read_results(ca, o);
+    struct iodfg_selection sel;
+    iodfg_session_selection(ca->ses, IODFG_GROUP_NONE, &sel);
+    cli_clock_note(ca->log, sel.case_on, o->ingest.quiet);
     const struct iodfg_session_counts *k = iodfg_session_counts(ca->ses);
     if (!o->ingest.quiet && k->rules_limited) {
         cli_errorf("note: for %u key%s a regex of rule line %lu hit the PCRE2 match limit; that "

@@ -165,6 +165,9 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
 {
     struct cli_metrics m;
     int rc = cli_metrics_run(&m, &o->a, inputs, n);
+    if (rc == CLI_OK) {
+        cli_clock_note(m.log, m.sel[0].case_on, o->a.ingest.quiet);
+    }
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     if (o->format == CLI_FMT_TSV) {

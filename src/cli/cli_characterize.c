@@ -45,9 +45,50 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
     }
     m->map = iodfg_session_mapping(m->ses);
     m->ngroups = groups ? 2 : 1;
+
     for (int g = 0; g < m->ngroups; g++) {
         iodfg_session_selection(m->ses, groups ? (enum iodfg_group)(g + 1) : IODFG_GROUP_NONE,
                                 &m->sel[g]);
+    }
+    return CLI_OK;
+}
+
+int cli_metrics_one_clock(struct cli_metrics *m, int quiet)
+{
+    uint32_t n[IODFG_CLOCK__N], all[IODFG_CLOCK__N] = {0}, nc = iodfg_eventlog_case_count(m->log);
+    for (int g = 0; g < m->ngroups; g++) {
+        iodfg_eventlog_clocks(m->log, m->sel[g].case_on, n);
+        for (int k = 0; k < IODFG_CLOCK__N; k++) {
+            all[k] += n[k];
+        }
+    }
+    int keep = 0, used = 0;
+    for (int k = 0; k < IODFG_CLOCK__N; k++) {
+        used += all[k] > 0;
+        keep = all[k] > all[keep] ? k : keep;
+    }
+    if (used < 2) {
+        return CLI_OK;
+    }
+    for (int g = 0; g < m->ngroups; g++) {
+        if (!(m->own_mask[g] = malloc((size_t)nc + 1))) {
+            cli_errorf("out of memory");
+            return CLI_FAIL;
+        }
+        for (uint32_t c = 0; c < nc; c++) {
+            m->own_mask[g][c] =
+                m->sel[g].case_on[c] && (int)iodfg_eventlog_case(m->log, c)->clock == keep;
+        }
+        m->sel[g].case_on = m->own_mask[g];
+    }
+    if (!quiet) {
+        char text[200];
+        cli_clocks_text(all, text, sizeof(text));
+        cli_errorf("note: the selected cases use different clocks (%s cases); measures over "
+                   "time bins cannot mix them, so only the %u %s cases are characterised "
+                   "(--align start compares every case as if they started together)",
+                   text, all[keep],
+                   keep == IODFG_CLOCK_NONE ? "untimed" : iodfg_clock_name((enum iodfg_clock)keep));
     }
     return CLI_OK;
 }
@@ -68,6 +109,8 @@ int cli_metrics_finish(struct cli_metrics *m, const struct cli_analyze_opts *o, 
 
 void cli_metrics_fini(struct cli_metrics *m)
 {
+    free(m->own_mask[0]);
+    free(m->own_mask[1]);
     iodfg_session_free(m->ses);
     iodfg_eventlog_free(m->log);
     memset(m, 0, sizeof(*m));
@@ -535,6 +578,9 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
 {
     struct cli_metrics m;
     int rc = cli_metrics_run(&m, &o->a, inputs, n);
+    if (rc == CLI_OK) {
+        rc = cli_metrics_one_clock(&m, o->a.ingest.quiet);
+    }
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};

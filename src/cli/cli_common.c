@@ -138,6 +138,16 @@ int cli_opt_jobs(const char *s, unsigned *jobs)
     return 0;
 }
 
+int cli_opt_align(const char *s, int *align)
+{
+    if (strcmp(s, "start") != 0) {
+        cli_errorf("--align expects 'start' (each case's times from its first event), not '%s'", s);
+        return CLI_USAGE;
+    }
+    *align = 1;
+    return 0;
+}
+
 int cli_opt_pattern(const char *s, const char **pattern)
 {
     struct iodfg_error err;
@@ -171,6 +181,9 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
     t->events += r->counts[IODFG_COUNT_EVENTS];
     t->by_pattern += by_pattern != 0;
     t->files_without_events += r->counts[IODFG_COUNT_EVENTS] == 0;
+    if (r->counts[IODFG_COUNT_EVENTS] && (unsigned)r->clock < IODFG_CLOCK__N) {
+        t->clocks[r->clock]++;
+    }
     for (int i = 0; i < IODFG_COUNT__N; i++) {
         t->counts[i] += r->counts[i];
     }
@@ -252,6 +265,18 @@ void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
     if (n) {
         fprintf(out, " Skipped %s unparsable %s; the first: %s.", cli_count(a, sizeof(a), n),
                 form(n, "line", "lines"), t->first_problem);
+    }
+    uint32_t clocks[IODFG_CLOCK__N];
+    for (int ck = 0; ck < IODFG_CLOCK__N; ck++) {
+        clocks[ck] = (uint32_t)t->clocks[ck];
+    }
+    char ct[200];
+    if (cli_clocks_text(clocks, ct, sizeof(ct)) > 1) {
+        fprintf(out,
+                " Warning: the traces use different clocks (%s files): their times are "
+                "never compared (concurrency and bandwidth over time are per clock; "
+                "--align start compares the cases as if they started together).",
+                ct);
     }
     fprintf(out, "\n");
 }
@@ -389,6 +414,40 @@ static int ends_with_h5(const char *path)
     return len > 3 && strcasecmp(path + len - 3, ".h5") == 0;
 }
 
+int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size)
+{
+    static const int order[] = {IODFG_CLOCK_TIME_OF_DAY, IODFG_CLOCK_EPOCH, IODFG_CLOCK_RELATIVE,
+                                IODFG_CLOCK_NONE};
+    size_t o = 0;
+    int used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        uint32_t n = clocks[order[i]];
+        if (n && o < size) {
+            o += (size_t)snprintf(buf + o, size - o, "%s%u %s", used ? ", " : "", n,
+                                  order[i] == IODFG_CLOCK_NONE
+                                      ? "without timestamps"
+                                      : iodfg_clock_name((enum iodfg_clock)order[i]));
+            used++;
+        }
+    }
+    return used;
+}
+
+void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet)
+{
+    uint32_t n[IODFG_CLOCK__N];
+    char text[200];
+    if (quiet || iodfg_eventlog_clocks(log, case_on, n) < 2) {
+        return;
+    }
+    cli_clocks_text(n, text, sizeof(text));
+    cli_errorf("note: the cases use different clocks (%s cases): times of different clocks are "
+               "never compared; mc, concurrency and bandwidth over time are computed per clock "
+               "(--align start compares the cases as if they started together)",
+               text);
+}
+
 void cli_list_notes(const struct iodfg_input_list *l, int quiet)
 {
     if (quiet) {
@@ -441,6 +500,18 @@ int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iod
     return 0;
 }
 
+// --align start: every case's times from its first event (the log is freed on failure).
+static struct iodfg_eventlog *align(struct iodfg_eventlog *log, const struct cli_ingest_opts *o,
+                                    struct iodfg_error *err)
+{
+    if (log && o->align_starts && iodfg_eventlog_align_starts(log)) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        iodfg_eventlog_free(log);
+        return NULL;
+    }
+    return log;
+}
+
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err)
@@ -465,7 +536,7 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
             }
             iodfg_mounts_free(m);
         }
-        return log;
+        return align(log, o, err);
     }
     struct iodfg_mounts *mounts =
         cli_mounts_open(inputs, n, o->mounts, totals->mounts, sizeof(totals->mounts), err);
@@ -516,5 +587,5 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     }
     iodfg_casename_free(names);
     iodfg_mounts_free(mounts);
-    return log;
+    return align(log, o, err);
 }

@@ -172,6 +172,15 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
         printf("Time span   %s -> %s (%.6f s, %s clock)\n", t1, t2,
                (double)(s->last[k] - s->first[k]) / 1e9, iodfg_clock_name((enum iodfg_clock)k));
     }
+    uint32_t clocks[IODFG_CLOCK__N];
+    char ct[200];
+    if (iodfg_eventlog_clocks(log, NULL, clocks) > 1) {
+        cli_clocks_text(clocks, ct, sizeof(ct));
+        printf("Clocks      %s cases: times of different clocks are never compared (concurrency "
+               "and bandwidth over time are per clock; --align start compares the cases as if "
+               "they started together)\n",
+               ct);
+    }
     char sep[8];
     snprintf(sep, sizeof(sep), " %s", iodfg_glyph(IODFG_GL_SEP));
     printf("Lines      ");

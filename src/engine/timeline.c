@@ -3,13 +3,14 @@
  * from sorted per-case runs with a heap (the input of the concurrency sweep). */
 #include "config.h"
 
+#include "iodfg/timeline.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
-#include "iodfg/timeline.h"
 
 struct run {
     int64_t t;
@@ -95,6 +96,29 @@ static int run_next_start(struct run *r, const struct iodfg_columns *col)
     return r->pos < r->end;
 }
 
+/* Merge the hn runs of h (a heap is made here) into tl->pts from *out on. */
+static void merge(struct iodfg_timeline *tl, uint64_t *out, struct run *h, size_t hn,
+                  const struct iodfg_columns *col, const uint32_t *ends)
+{
+    for (size_t i = hn / 2; i-- > 0;) {
+        sift_down(h, hn, i);
+    }
+    while (hn) {
+        struct run *r = &h[0];
+        tl->pts[(*out)++] = r->e | (r->kind ? IODFG_PT_START : 0);
+        r->pos++;
+        int more = r->kind ? run_next_start(r, col) : r->pos < r->end;
+        if (more) {
+            run_load(r, col, ends);
+        } else {
+            h[0] = h[--hn];
+        }
+        if (hn) {
+            sift_down(h, hn, 0);
+        }
+    }
+}
+
 int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
                          struct iodfg_error *err)
 {
@@ -144,37 +168,27 @@ int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog 
         }
     }
     eoff[nc] = k;
-    // merge the 2 * nc sorted runs with a heap
-    size_t hn = 0;
-    for (uint32_t c = 0; c < nc; c++) {
-        struct run r = {0, 0, 1, off[c], off[c + 1]};
-        if (run_next_start(&r, col)) {
-            run_load(&r, col, ends);
-            h[hn++] = r;
-        }
-        if (eoff[c] < eoff[c + 1]) {
-            r = (struct run){0, 0, 0, eoff[c], eoff[c + 1]};
-            run_load(&r, col, ends);
-            h[hn++] = r;
-        }
-    }
-    for (size_t i = hn / 2; i-- > 0;) {
-        sift_down(h, hn, i);
-    }
+    // merge the 2 * nc sorted runs with a heap, one clock after the other: times of different
+    // clocks are never compared (each clock's points end with its last interval closed)
     uint64_t out = 0;
-    while (hn) {
-        struct run *r = &h[0];
-        tl->pts[out++] = r->e | (r->kind ? IODFG_PT_START : 0);
-        r->pos++;
-        int more = r->kind ? run_next_start(r, col) : r->pos < r->end;
-        if (more) {
-            run_load(r, col, ends);
-        } else {
-            h[0] = h[--hn];
+    for (int clock = 0; clock < IODFG_CLOCK__N; clock++) {
+        size_t hn = 0;
+        for (uint32_t c = 0; c < nc; c++) {
+            if ((int)iodfg_eventlog_case(log, c)->clock != clock) {
+                continue;
+            }
+            struct run r = {0, 0, 1, off[c], off[c + 1]};
+            if (run_next_start(&r, col)) {
+                run_load(&r, col, ends);
+                h[hn++] = r;
+            }
+            if (eoff[c] < eoff[c + 1]) {
+                r = (struct run){0, 0, 0, eoff[c], eoff[c + 1]};
+                run_load(&r, col, ends);
+                h[hn++] = r;
+            }
         }
-        if (hn) {
-            sift_down(h, hn, 0);
-        }
+        merge(tl, &out, h, hn, col, ends);
     }
     free(ends);
     free(eoff);

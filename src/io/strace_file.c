@@ -140,6 +140,7 @@ static int line_time(struct parser *p, const struct strace_line *ln, int64_t *t)
         *t = ln->stamp_ns;
         break;
     case IODFG_CLOCK_NONE:
+    case IODFG_CLOCK__N:
         *t = 0;
         break;
     }

@@ -22,6 +22,7 @@ const char *iodfg_clock_name(enum iodfg_clock clock)
     case IODFG_CLOCK_EPOCH:
         return "epoch";
     case IODFG_CLOCK_NONE:
+    case IODFG_CLOCK__N:
         break;
     }
     return "none";

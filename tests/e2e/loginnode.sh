@@ -57,6 +57,22 @@ check "match limit: said with the rule line" grep -q "rule line 1 hit the PCRE2 
 "$IODFG_BIN" stats -q --format json --rules "$T/lim.rules" "$T/lim_h_1.st" >"$T/lim.json"
 check "match limit: in the JSON" test "$(json "$T/lim.json" 'j["rules_match_limit"]["keys"], j["rules_match_limit"]["line"]')" = "1 1"
 
+# Mixed clocks (strace -tt and -ttt): said at convert, in info and in the analyses; concurrency
+# is per clock, binned measures keep the largest clock, and --align start compares them all.
+F=$IODFG_TEST_DATA/traces/formats
+"$IODFG_BIN" convert -o "$T/mix.h5" "$F/fmt_tt_host1_2.st" "$F/fmt_ttt_host1_3.st" >"$T/mix.out"
+check "mixed clocks: convert warns" grep -q "different clocks (1 time-of-day, 1 epoch files)" "$T/mix.out"
+"$IODFG_BIN" info "$T/mix.h5" >"$T/mix.info"
+check "mixed clocks: info names them" grep -q "^Clocks      1 time-of-day, 1 epoch cases" "$T/mix.info"
+"$IODFG_BIN" stats "$T/mix.h5" >/dev/null 2>"$T/mix.err"
+check "mixed clocks: stats says mc is per clock" grep -q "computed per clock" "$T/mix.err"
+"$IODFG_BIN" characterize "$T/mix.h5" >"$T/mix.char" 2>"$T/mix.cerr"
+check "mixed clocks: characterize keeps one clock and says so" grep -q "only the 1 .* cases are characterised" "$T/mix.cerr"
+check "mixed clocks: one case characterised" grep -q "^== selection: 1 case(s)" "$T/mix.char"
+"$IODFG_BIN" characterize --align start "$T/mix.h5" >"$T/mix.align" 2>"$T/mix.aerr"
+check "--align start: both cases, no note" sh -c "grep -q '^== selection: 2 case(s)' '$T/mix.align' && ! grep -q clock '$T/mix.aerr'"
+expect 2 "--align takes start" "--align expects 'start'" "$IODFG_BIN" stats --align end "$T/mix.h5"
+
 # Counts and plurals: exit_group never returns, so it lacks no duration.
 printf '1 08:00:00.000001 read(3</a>, "", 1) = 0 <0.000001>\n1 08:00:00.2 exit_group(0) = ?\n1 08:00:00.3 +++ exited with 0 +++\n' >"$T/one_h_1.st"
 "$IODFG_BIN" convert -o "$T/one.h5" "$T/one_h_1.st" >"$T/conv.out"

@@ -136,6 +136,29 @@ START_TEST(touching_intervals_do_not_overlap)
 }
 END_TEST
 
+/* Times of different clocks are never compared: a -tt case and a -r case both at time 0 are
+ * not concurrent, until --align start puts both on one (relative) clock. */
+START_TEST(clocks_are_never_mixed)
+{
+    tlog_add_case(LOG, "tod", "1 00:00:00.000000 read(3</d/f>, \"\", 8) = 8 <0.000010>\n");
+    tlog_add_case(LOG, "rel", "2      0.000000 read(3</d/f>, \"\", 8) = 8 <0.000010>\n");
+    ck_assert_int_eq(iodfg_eventlog_case(LOG, 0)->clock, IODFG_CLOCK_TIME_OF_DAY);
+    ck_assert_int_eq(iodfg_eventlog_case(LOG, 1)->clock, IODFG_CLOCK_RELATIVE);
+    ck_assert_int_eq(iodfg_eventlog_columns(LOG)->start_ns[0],
+                     iodfg_eventlog_columns(LOG)->start_ns[1]);
+    uint32_t n[IODFG_CLOCK__N];
+    ck_assert_int_eq(iodfg_eventlog_clocks(LOG, NULL, n), 2);
+    tlog_map_fhat(&MAP, LOG);
+    build(NULL, 0);
+    ck_assert_uint_eq(stat("read:/d/f")->mc, 1);
+    ck_assert_int_eq(iodfg_eventlog_align_starts(LOG), 0);
+    ck_assert_int_eq(iodfg_eventlog_clocks(LOG, NULL, n), 1);
+    ck_assert_uint_eq(n[IODFG_CLOCK_RELATIVE], 2);
+    build(NULL, 0);
+    ck_assert_uint_eq(stat("read:/d/f")->mc, 2);
+}
+END_TEST
+
 START_TEST(unknown_values)
 {
     // no -T: durations unknown; a failed write has no size
@@ -338,6 +361,7 @@ static Suite *suite(void)
     tcase_add_test(tc, max_concurrency_ties);
     tcase_add_test(tc, touching_intervals_do_not_overlap);
     tcase_add_test(tc, unknown_values);
+    tcase_add_test(tc, clocks_are_never_mixed);
     tcase_add_test(tc, per_pid_case_count);
     tcase_add_test(tc, extreme_values_saturate);
     tcase_add_test(tc, percentile_nearest_rank);

@@ -4,12 +4,13 @@
 
 #include "dfg_testlog.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <check.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -30,6 +31,7 @@ void tlog_add_case(struct iodfg_eventlog *log, const char *name, const char *tex
     ck_assert_int_eq(iodfg_eventlog_begin_case(log, &info, &err), 0);
     ck_assert_int_eq(
         iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, log, &res, &err), 0);
+    iodfg_eventlog_open_case(log)->clock = res.clock; // as the ingest records it
     ck_assert_int_eq(iodfg_eventlog_end_case(log, &err), 0);
 }
 

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* The clocks of a log's cases: which are used, and aligning every case at its start. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/eventlog.h"
+
+#include "eventlog_priv.h"
+
+int iodfg_eventlog_clocks(const struct iodfg_eventlog *log, const uint8_t *case_on, uint32_t *n)
+{
+    memset(n, 0, IODFG_CLOCK__N * sizeof(*n));
+    for (uint32_t c = 0; c < log->ncases; c++) {
+        if ((!case_on || case_on[c]) && log->offsets[c + 1] > log->offsets[c]) {
+            n[log->cases[c].clock < IODFG_CLOCK__N ? log->cases[c].clock : 0]++;
+        }
+    }
+    int used = 0;
+    for (int k = 0; k < IODFG_CLOCK__N; k++) {
+        used += n[k] > 0;
+    }
+    return used;
+}
+
+int iodfg_eventlog_align_starts(struct iodfg_eventlog *log)
+{
+    int64_t *start = log->cols.start_ns;
+    int64_t *t0 = calloc((size_t)log->ncases + 1, sizeof(*t0));
+    if (!t0) {
+        return -1;
+    }
+    for (uint32_t c = 0; c < log->ncases; c++) {
+        uint64_t lo = log->offsets[c], hi = log->offsets[c + 1];
+        t0[c] = start && hi > lo ? start[lo] : 0; // a case is sorted by start
+        for (uint64_t e = lo; start && e < hi; e++) {
+            start[e] -= t0[c];
+        }
+        log->cases[c].clock = IODFG_CLOCK_RELATIVE;
+    }
+    for (uint32_t h = 0; h < log->nhandles; h++) {
+        struct iodfg_handle *hd = &log->handles[h];
+        int64_t d = hd->case_id < log->ncases ? t0[hd->case_id] : 0;
+        hd->created_ns -= hd->created_ns != IODFG_UNKNOWN ? d : 0;
+        hd->destroyed_ns -= hd->destroyed_ns != IODFG_UNKNOWN ? d : 0;
+    }
+    free(t0);
+    return 0;
+}
