@@ -22,6 +22,10 @@ struct iodfg_selection;
 struct iodfg_access_dir {
     uint64_t ops, consecutive, sequential, random, unknown;
     uint64_t unaligned; /* known offset not a multiple of the alignment */
+    /* of the accesses with an offset: those whose offset is inferred from the open and the
+     * sizes read or written, in a case whose trace holds no lseek at all (a seek of the
+     * program would not have been traced: their pattern may be wrong) */
+    uint64_t inferred;
     int64_t bytes;
     uint64_t hist[IODFG_ACCESS_BINS];
 };

@@ -449,13 +449,13 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
                 const struct iodfg_access_dir *d = &r->access.act[a].dir[x];
                 iodfg_buf_addf(b,
                                "%s\"%s\":{\"ops\":%llu,\"consecutive\":%llu,\"sequential\":%llu,"
-                               "\"random\":%llu,\"unknown\":%llu,\"unaligned\":%llu,"
-                               "\"bytes\":%lld,\"hist\":[",
+                               "\"random\":%llu,\"unknown\":%llu,\"inferred\":%llu,"
+                               "\"unaligned\":%llu,\"bytes\":%lld,\"hist\":[",
                                x ? "," : "", dir_name[x], (unsigned long long)d->ops,
                                (unsigned long long)d->consecutive,
                                (unsigned long long)d->sequential, (unsigned long long)d->random,
-                               (unsigned long long)d->unknown, (unsigned long long)d->unaligned,
-                               (long long)d->bytes);
+                               (unsigned long long)d->unknown, (unsigned long long)d->inferred,
+                               (unsigned long long)d->unaligned, (long long)d->bytes);
                 for (int k = 0; k < IODFG_ACCESS_BINS; k++) {
                     iodfg_buf_addf(b, "%s%llu", k ? "," : "", (unsigned long long)d->hist[k]);
                 }
@@ -476,18 +476,19 @@ static void access_line(struct iodfg_buf *b, enum cli_format f, const char *name
     if (f == CLI_FMT_TABLE) {
         char v[IODFG_FORMAT_MIN];
         cli_cell_name(b, f, name, 28);
-        iodfg_buf_addf(b, " %-5s %8llu %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %9s\n", dir_name[x],
-                       (unsigned long long)d->ops, pct(d->consecutive, d->ops),
+        iodfg_buf_addf(b, " %-5s %8llu %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %9s\n",
+                       dir_name[x], (unsigned long long)d->ops, pct(d->consecutive, d->ops),
                        pct(d->sequential, d->ops), pct(d->random, d->ops), pct(d->unknown, d->ops),
-                       pct(d->unaligned, d->ops),
+                       pct(d->inferred, d->ops), pct(d->unaligned, d->ops),
                        iodfg_format_bytes(v, sizeof(v), iodfg_access_median_bin(d), 0));
     } else {
         cli_cell_name(b, f, name, 0);
-        iodfg_buf_addf(b, "\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%lld\n", dir_name[x],
-                       (unsigned long long)d->ops, (unsigned long long)d->consecutive,
+        iodfg_buf_addf(b, "\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%lld\n",
+                       dir_name[x], (unsigned long long)d->ops, (unsigned long long)d->consecutive,
                        (unsigned long long)d->sequential, (unsigned long long)d->random,
-                       (unsigned long long)d->unknown, (unsigned long long)d->unaligned,
-                       (long long)d->bytes, (long long)iodfg_access_median_bin(d));
+                       (unsigned long long)d->unknown, (unsigned long long)d->inferred,
+                       (unsigned long long)d->unaligned, (long long)d->bytes,
+                       (long long)iodfg_access_median_bin(d));
     }
 }
 
@@ -495,10 +496,10 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
                        const struct iodfg_characterization *r, enum cli_format f, int per_file)
 {
     static const char tsv_cols[] = "\tdir\tops\tconsecutive\tsequential\trandom\tunknown"
-                                   "\tunaligned\tbytes\tmedian_size_bin\n";
+                                   "\tinferred\tunaligned\tbytes\tmedian_size_bin\n";
     if (f == CLI_FMT_TABLE) {
-        iodfg_buf_addf(b, "\n%-28s %-5s %8s %7s %7s %7s %7s %7s %9s\n", "access pattern", "dir",
-                       "ops", "consec", "seq", "random", "unknown", "unalign", "median");
+        iodfg_buf_addf(b, "\n%-28s %-5s %8s %7s %7s %7s %7s %7s %7s %9s\n", "access pattern", "dir",
+                       "ops", "consec", "seq", "random", "unknown", "infer'd", "unalign", "median");
     } else {
         iodfg_buf_addf(b, "\nactivity%s", tsv_cols);
     }
@@ -509,6 +510,13 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
     }
     for (int x = 0; x < 2; x++) {
         access_line(b, f, "(all)", x, &r->access.overall.dir[x]);
+    }
+    const struct iodfg_access_dir *all = r->access.overall.dir;
+    if (f == CLI_FMT_TABLE && all[0].inferred + all[1].inferred) {
+        iodfg_buf_addf(b, "infer'd: offsets inferred from the opens and the sizes read or written, "
+                          "in traces without any lseek\n(lseek not traced?): where the program "
+                          "seeked, consec/seq/random are wrong; record with\nstrace -e "
+                          "trace=%%file,%%desc or without -e to know.\n");
     }
     if (per_file) {
         const struct iodfg_strpool *pool = iodfg_eventlog_pool(m->log);

@@ -161,7 +161,7 @@ static struct iodfg_access_row *file_row(struct iodfg_access *ac, struct files *
 }
 
 static void count(struct iodfg_access_dir *d, int64_t off, int64_t prev, int64_t size,
-                  int64_t align)
+                  int64_t align, int inferred)
 {
     d->ops++;
     d->bytes = iodfg_sat_add(d->bytes, size);
@@ -170,6 +170,7 @@ static void count(struct iodfg_access_dir *d, int64_t off, int64_t prev, int64_t
         d->unknown++;
         return;
     }
+    d->inferred += inferred != 0;
     if (off == prev) {
         d->consecutive++;
     } else if (off > prev) {
@@ -188,6 +189,7 @@ static void dir_add(struct iodfg_access_dir *to, const struct iodfg_access_dir *
     to->random += d->random;
     to->unknown += d->unknown;
     to->unaligned += d->unaligned;
+    to->inferred += d->inferred;
     to->bytes = iodfg_sat_add(to->bytes, d->bytes);
     for (int b = 0; b < IODFG_ACCESS_BINS; b++) {
         to->hist[b] += d->hist[b];
@@ -229,9 +231,23 @@ static int fold_case(struct ctx *x, uint32_t c, size_t ntouched)
     return 0;
 }
 
+/* Whether the events [from, to) hold a seek: then the trace shows every seek of the program,
+ * and positions followed from opens and sizes are known, not guessed. */
+static int has_seek(const struct ctx *x, const struct iodfg_columns *col, uint64_t from,
+                    uint64_t to)
+{
+    for (uint64_t e = from; e < to; e++) {
+        if (x->kf[col->key[e]] & IODFG_IO_SEEK) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(x->log);
+    int seeks_traced = has_seek(x, col, from, to);
     size_t ntouched = 0;
     uint64_t lo = 0, hi = 0; // the selected (time window) range
     iodfg_trace_case_range(x->log, x->sel, c, &lo, &hi);
@@ -274,7 +290,8 @@ static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
                 x->key_used[k] = 1;
                 x->touched[ntouched++] = k;
             }
-            count(&x->key_row[k].dir[dir], at, prev, size, x->ac->alignment);
+            count(&x->key_row[k].dir[dir], at, prev, size, x->ac->alignment,
+                  !seeks_traced && !(f & IODFG_IO_POSITIONAL));
         }
     }
     return fold_case(x, c, ntouched);

@@ -93,6 +93,31 @@ START_TEST(test_patterns)
     const struct iodfg_access_dir *pw = &AC.act[tlog_act(&MAP, "pwrite64:/d/f")].dir[1];
     ck_assert_uint_eq(pw->random, 1);
     ck_assert_int_eq(iodfg_access_median_bin(&AC.overall.dir[IODFG_DIR_WRITE]), 8);
+    // this trace holds lseeks: positions followed from the open are known, not inferred
+    ck_assert_uint_eq(AC.overall.dir[IODFG_DIR_WRITE].inferred, 0);
+}
+END_TEST
+
+/* A trace without any lseek (strace -e trace=openat,read,write): the offsets of plain reads and
+ * writes are inferred, those of p* calls stay known. */
+START_TEST(test_without_lseek_offsets_are_inferred)
+{
+    tlog_add_case(LOG, "B",
+                  "1 00:00:02.000000 openat(AT_FDCWD, \"/d/g\", O_RDONLY) = 3</d/g> <0.000001>\n"
+                  "1 00:00:02.000010 read(3</d/g>, \"\", 100) = 100 <0.000001>\n"
+                  "1 00:00:02.000020 read(3</d/g>, \"\", 100) = 100 <0.000001>\n"
+                  "1 00:00:02.000030 pread64(3</d/g>, \"\", 10, 5000) = 10 <0.000001>\n");
+    tlog_map_free(&MAP);
+    tlog_map_fhat(&MAP, LOG);
+    uint8_t only_b[2] = {0, 1};
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    sel.case_on = only_b;
+    build(&sel);
+    const struct iodfg_access_dir *r = &AC.overall.dir[IODFG_DIR_READ];
+    ck_assert_uint_eq(r->ops, 3);
+    ck_assert_uint_eq(r->consecutive, 2);
+    ck_assert_uint_eq(r->inferred, 2); // the two reads; the pread's offset was traced
 }
 END_TEST
 
@@ -162,6 +187,7 @@ int main(void)
     TCase *tc = tcase_create("patterns");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_patterns);
+    tcase_add_test(tc, test_without_lseek_offsets_are_inferred);
     tcase_add_test(tc, test_unselected_events_still_move_positions);
     tcase_add_test(tc, test_bins);
     tcase_add_test(tc, test_needs_columns);
