@@ -63,30 +63,31 @@ static const struct option shared_longopts[] = {
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 
 const char cli_analyze_usage[] =
-    "  -r, --rules FILE        mapping rules (doc/rules.md); default: the paper's f-hat\n"
-    "                          (call + path cut to two directory levels)\n"
+    "  -r, --rules FILE        mapping rules (doc/rules.md); default: the f-hat of\n"
+    "                          Sankaran et al. 2024 (call + path cut to two levels)\n"
     "      --filter F          a filter (repeatable, ANDed): 'cid=a,b', 'name~^b_',\n"
     "                          'call=read,write', 'path~^/scratch', 'kind!=pipe',\n"
     "                          'time=0.5..2', 'minedge=5', 'top=20'\n"
     "      --path RE           same as --filter 'path~RE'\n"
     "      --call LIST         same as --filter 'call=LIST'\n"
     "      --case PRED         a case predicate, e.g. 'cid=ssf' or 'host!=n1'\n"
-    "      --time A..B         same as --filter 'time=A..B' (seconds from the log start)\n"
-    "      --min-edge N        hide edges seen fewer than N times (--filter 'minedge=N')\n"
-    "      --top-activities K  keep the K most frequent activities (--filter 'top=K')\n"
-    "      --green P, --red P  compare case groups G and R (case predicates, repeatable,\n"
-    "                          ANDed); one alone makes the other group all remaining cases\n"
+    "      --time A..B         same as --filter 'time=A..B' (seconds from the start)\n"
+    "      --min-edge N        hide edges seen fewer than N times ('minedge=N')\n"
+    "      --top-activities K  keep the K most frequent activities ('top=K')\n"
+    "      --green P, --red P  compare case groups G and R (case predicates,\n"
+    "                          repeatable, ANDed); one alone makes the other group\n"
+    "                          every remaining case\n"
     "      --per-pid           a case is (trace file, pid) instead of the trace file\n"
     "  -o, --output FILE       write FILE atomically instead of standard output\n"
     "  -f, --force             replace an existing output FILE\n"
     "  -p, --name-pattern P    how trace file names give cid, host and rid\n"
     "  -j, --jobs N            parse N trace files at a time\n"
     "  -q, --quiet             no progress bar and no notes on standard error\n"
-    "      --mounts FILE       mount table giving each file's fs, fstype and scope; default:\n"
-    "                          mounts.txt beside the traces, else a built-in list\n"
-    "      --align start       compare cases as if they started together (each case's times\n"
-    "                          from its first event); needed to compare cases whose clocks\n"
-    "                          differ (strace -tt and -ttt), which are otherwise kept apart\n";
+    "      --mounts FILE       mount table giving each file's fs, fstype and scope;\n"
+    "                          default: mounts.txt beside the traces, else built in\n"
+    "      --align start       compare cases as if they started together (each case's\n"
+    "                          times from its first event); cases whose clocks differ\n"
+    "                          (strace -tt and -ttt) are otherwise never compared\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {

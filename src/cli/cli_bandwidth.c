@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `iodfg bandwidth`: seed 002's perceived vs effective bandwidth and time shares, per activity,
- * per call, per case (with a stacked time-share bar) and overall. */
+/* `iodfg bandwidth`: Wright et al.'s perceived vs effective bandwidth and time shares, per
+ * activity, per call, per case (with a stacked time-share bar) and overall. */
 #include "config.h"
 
 #include <getopt.h>
@@ -218,10 +218,13 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
 
 static const char usage_text[] =
     "usage: iodfg bandwidth [OPTIONS] LOG.h5|TRACES...\n"
-    "Perceived bandwidth (bytes / wall-clock span of the events) and effective bandwidth\n"
-    "(bytes / sum of their durations, as if performed serially; seed 002) and the share of\n"
-    "I/O time, per activity, call or case, then for all reads, all writes and all events.\n\n"
-    "      --by activity|call|case  rows (default activity); case adds a time-share bar by call\n"
+    "Perceived bandwidth (bytes / wall-clock span of the events), effective bandwidth\n"
+    "(bytes / sum of their durations, as if performed serially; Wright et al. 2013)\n"
+    "and the share of I/O time, per activity, call or case, then for all reads, all\n"
+    "writes and all events.\n"
+    "\n"
+    "      --by activity|call|case  rows (default activity); case adds a time-share\n"
+    "                               bar by call\n"
     "      --width N           width of the time-share bars (default 60)\n"
     "      --format F          table (default), tsv or json\n";
 

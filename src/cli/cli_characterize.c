@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* `iodfg characterize`: seed 003's binned metrics, seed 002's bandwidths and the access patterns
- * of the selection; also seed 003 on server-side counter samples (--counters FILE.csv). */
+/* `iodfg characterize`: the binned metrics of El Sayed et al. 2016, the bandwidths of Wright et
+ * al. 2013 and the access patterns of the selection; also the binned metrics of server-side
+ * counter samples (--counters FILE.csv). */
 #include "config.h"
 
 #include <ctype.h>
@@ -314,9 +315,9 @@ static void metric_values(const struct iodfg_dir_metrics *d, double *v)
 }
 #define NMETRIC (sizeof(metric_keys) / sizeof(metric_keys[0]))
 
-// Seed 003 for one selection or the counters, in the chosen format.
-static void seed003_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
-                        const struct char_opts *o)
+// The binned metrics of one selection or of the counters, in the chosen format.
+static void time_bins_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
+                          const struct char_opts *o)
 {
     double v[2][NMETRIC];
     metric_values(&bn->dir[0], v[0]);
@@ -376,7 +377,7 @@ static void seed003_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
     }
 }
 
-/* ---- seed 002 and access patterns per activity ---- */
+/* ---- bandwidths (Wright et al.) and access patterns per activity ---- */
 
 void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
 {
@@ -402,8 +403,8 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
     const char *hdr = "activity\tcases\tevents\tbytes\tdur_sum_ns\tperceived_Bps\teffective_Bps"
                       "\ttime_share\tstair\tbusy_ns";
     if (f == CLI_FMT_TABLE) {
-        iodfg_buf_addf(b, "\n%-28s %5s %8s %9s %11s %11s %6s %6s\n", "activity (seed 002)", "cases",
-                       "events", "bytes", "perceived", "effective", "time", "stair");
+        iodfg_buf_addf(b, "\n%-28s %5s %8s %9s %11s %11s %6s %6s\n", "activity (Wright et al.)",
+                       "cases", "events", "bytes", "perceived", "effective", "time", "stair");
     } else if (f == CLI_FMT_TSV) {
         iodfg_buf_addf(b, "\n%s\n", hdr);
     }
@@ -609,17 +610,17 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
                            m.ngroups > 1 ? (g ? "group R" : "group G") : "selection", nc,
                            (unsigned long long)r.bw.overall[IODFG_BW_ALL].count,
                            iodfg_server_by_name(o->bin.by));
-            seed003_out(&b, &r.bins, o);
+            time_bins_out(&b, &r.bins, o);
             activities_out(&b, &m, &r, o->format);
             access_out(&b, &m, &r, o->format, per_file);
         } else if (rc == CLI_OK && o->format == CLI_FMT_TSV) {
             iodfg_buf_addf(&b, "%sgroup\t%s\n\n", g ? "\n" : "", name);
-            seed003_out(&b, &r.bins, o);
+            time_bins_out(&b, &r.bins, o);
             activities_out(&b, &m, &r, o->format);
             access_out(&b, &m, &r, o->format, 1);
         } else if (rc == CLI_OK) {
-            iodfg_buf_addf(&b, "%s{\"group\":\"%s\",\"seed003\":", g ? ",\n" : "", name);
-            seed003_out(&b, &r.bins, o);
+            iodfg_buf_addf(&b, "%s{\"group\":\"%s\",\"time_bins\":", g ? ",\n" : "", name);
+            time_bins_out(&b, &r.bins, o);
             iodfg_buf_addf(&b, ",\n\"activities\":[");
             activities_out(&b, &m, &r, o->format);
             iodfg_buf_addf(&b, "]}");
@@ -649,7 +650,7 @@ static int characterize_counters(const struct char_opts *o)
         if (o->format == CLI_FMT_TABLE) {
             iodfg_buf_addf(&b, "== counters %s: %zu sample(s); ", o->counters, c.nsamples);
         }
-        seed003_out(&b, &bn, o);
+        time_bins_out(&b, &bn, o);
         if (o->format == CLI_FMT_JSON) {
             iodfg_buf_addf(&b, "\n");
         }
@@ -663,19 +664,24 @@ static int characterize_counters(const struct char_opts *o)
 
 static const char usage_text[] =
     "usage: iodfg characterize [OPTIONS] LOG.h5|TRACES...\n"
-    "       iodfg characterize --counters FILE.csv [--dt T] [--threshold C] [--format F]\n"
-    "I/O characterisation of the selected events (doc/metrics.md): seed 003's volumes,\n"
-    "bandwidth, IOPS, I/O intensity, burstiness and parallel intensity over time bins, seed 002's\n"
-    "perceived vs effective bandwidth, time shares and stair-case index per activity, and access\n"
-    "patterns with request-size histograms.\n\n"
-    "      --dt T              bin width dt: 250us, 10ms, 2s (default: from the span, <= 100 "
-    "bins)\n"
-    "      --threshold C       c of Eq. (3) in bytes: 0, 4096, 128KiB, 1MiB (default 0)\n"
+    "       iodfg characterize --counters FILE.csv [--dt T] [--threshold C]\n"
+    "                          [--format F]\n"
+    "I/O characterisation of the selected events (doc/metrics.md): volumes,\n"
+    "bandwidth, IOPS, I/O intensity, burstiness and parallel intensity over time\n"
+    "bins (El Sayed et al. 2016); perceived vs effective bandwidth, time shares and\n"
+    "stair-case index per activity (Wright et al. 2013); access patterns with\n"
+    "request-size histograms.\n"
+    "\n"
+    "      --dt T              bin width: 250us, 10ms, 2s (default: from the span, at\n"
+    "                          most 100 bins)\n"
+    "      --threshold C       c of Eq. (3) in bytes: 0, 4096, 128KiB, 1MiB\n"
+    "                          (default 0)\n"
     "      --by host|case|file what a server is (default host)\n"
-    "      --alignment N       offsets not a multiple of N are unaligned (default 4096)\n"
+    "      --alignment N       offsets not a multiple of N are unaligned\n"
+    "                          (default 4096)\n"
     "      --per-file          access patterns per (case, file) in the table too\n"
     "      --width N           chart width in columns (default 72)\n"
-    "      --counters FILE     seed 003's server-side counter samples (CSV) instead of a log\n"
+    "      --counters FILE     server-side counter samples (CSV) instead of a log\n"
     "      --format F          table (default), tsv or json\n";
 
 enum {

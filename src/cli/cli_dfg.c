@@ -27,8 +27,10 @@ static const char dfg_usage_head[] =
     "usage: iodfg dfg [OPTIONS] LOG.h5|FILES|DIRS...\n"
     "Write the Directly-Follows Graph of the I/O activities (DOT by default).\n"
     "      --format F          dot (default), tsv or json\n"
-    "      --color S           shade nodes by rd (default), bytes, count, mc, dr or none\n"
-    "      --palette P         G/R colours: default (green/red) or colorblind (blue/orange)\n"
+    "      --color S           shade nodes by rd (default), bytes, count, mc, dr or\n"
+    "                          none\n"
+    "      --palette P         G/R colours: default (green/red) or colorblind\n"
+    "                          (blue/orange)\n"
     "      --svg, --png        render the DOT with Graphviz 'dot' into an SVG or PNG\n";
 
 enum { OPT_FORMAT = 300, OPT_COLOR, OPT_PALETTE, OPT_SVG, OPT_PNG };

@@ -18,15 +18,16 @@
 #include "cli.h"
 
 static const char handles_usage[] =
-    "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME] [--name-pattern P]\n"
-    "                     [--jobs N] LOG.h5|FILES|DIRS...\n"
-    "List the I/O handles (file descriptors) of an event log: origin (open, dup, precreated,\n"
-    "inherited), parent, path, open flags, creation and destruction time, operations, bytes.\n"
+    "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME]\n"
+    "                     [--name-pattern P] [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "List the I/O handles (file descriptors) of an event log: origin (open, dup,\n"
+    "precreated, inherited), parent, path, open flags, creation and destruction\n"
+    "time, operations, bytes.\n"
     "  --format F      table (default), tsv or json\n"
     "  --open          only the handles never closed\n"
     "  --case NAME     only the handles of this case\n"
-    "Times are seconds since the start of the log; '-' = not in the trace (pre-created, or\n"
-    "never closed).\n";
+    "Times are seconds since the start of the log; '-' = not in the trace\n"
+    "(pre-created, or never closed).\n";
 
 struct hview {
     const struct iodfg_eventlog *log;

@@ -19,12 +19,16 @@
 static const char info_usage[] =
     "usage: iodfg info [--json] [--cases N] [--top N] [--name-pattern P] [--jobs N]\n"
     "                  [--mounts FILE] LOG.h5|FILES|DIRS...\n"
-    "Summarise an event log: cases, events, calls, paths, time span, skipped lines, top calls.\n"
-    "  --json          machine-readable output\n"
-    "  --cases N       list at most N cases (default 20; 0 = all)\n"
-    "  --top N         show the N most frequent calls (default 10)\n"
-    "  --mounts FILE   mount table (/proc/self/mounts format) giving each file's file system;\n"
-    "                  default: mounts.txt beside the traces, else a built-in list\n";
+    "Summarise an event log: cases, events, calls, paths, time spans and clocks,\n"
+    "skipped lines, top calls.\n"
+    "  --json               machine-readable output\n"
+    "  --cases N            list at most N cases (default 20; 0 = all)\n"
+    "  --top N              show the N most frequent calls (default 10)\n"
+    "  -p, --name-pattern P how trace file names give cid, host and rid (see convert)\n"
+    "  -j, --jobs N         parse N trace files at a time\n"
+    "  --mounts FILE        mount table (/proc/self/mounts format) giving each file's\n"
+    "                       file system; default: mounts.txt beside the traces, else\n"
+    "                       a built-in list\n";
 
 struct call_count {
     uint32_t call;

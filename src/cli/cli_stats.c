@@ -23,13 +23,14 @@
 
 static const char stats_usage_head[] =
     "usage: iodfg stats [OPTIONS] LOG.h5|FILES|DIRS...\n"
-    "Rank the I/O activities (and with --transitions the DFG's edges) by their statistics.\n"
+    "Rank the I/O activities (and with --transitions the DFG's edges) by their\n"
+    "statistics.\n"
     "      --format F          table (default), tsv or json\n"
-    "      --sort COL          sort by a column: activity, count, cases, dur_sum, rd, bytes,\n"
-    "                          dr_mean, mc, DR, dur_min, dur_median (p50), dur_p95 (p95),\n"
-    "                          dur_max; transitions also by from, to, gap_mean, gap_median\n"
-    "                          (default: rd, and count for transitions; names ascending,\n"
-    "                          numbers descending)\n"
+    "      --sort COL          sort by a column: activity, count, cases, dur_sum, rd,\n"
+    "                          bytes, dr_mean, mc, DR, dur_min, dur_median (p50),\n"
+    "                          dur_p95 (p95), dur_max; transitions also by from, to,\n"
+    "                          gap_mean, gap_median (default: rd, and count for\n"
+    "                          transitions; names ascending, numbers descending)\n"
     "      --reverse           reverse the order\n"
     "      --top N             show at most N rows per table (default: all)\n"
     "      --transitions       also list the transitions (edges) of the DFG\n";

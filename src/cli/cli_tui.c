@@ -22,15 +22,20 @@
 #include "tui/term/ui.h"
 
 static const char tui_usage[] =
-    "usage: iodfg tui [--rules FILE] [--session FILE] [--theme NAME|PATH] [--ascii] [--no-color]\n"
-    "                 [--name-pattern P] [--jobs N] LOG.h5|FILES|DIRS...\n"
-    "Explore an event log in the terminal ('?' lists the keys; man iodfg has the views).\n"
+    "usage: iodfg [tui] [--rules FILE] [--session FILE] [--theme NAME|PATH]\n"
+    "                 [--ascii] [--no-color] [--align start] [--name-pattern P]\n"
+    "                 [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
+    "views).\n"
     "  --rules FILE     mapping rules to start from (default: the f-hat rules)\n"
-    "  --session FILE   restore rules, filters, groups, view and sort from FILE (W saves it)\n"
-    "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind, or a path\n"
-    "  --ascii          ASCII symbols and line drawing (the default when the locale is not\n"
-    "                   UTF-8)\n"
-    "  --no-color       attributes only (also with NO_COLOR set)\n";
+    "  --session FILE   restore rules, filters, groups, view and sort from FILE (W\n"
+    "                   saves it)\n"
+    "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind,\n"
+    "                   or a path\n"
+    "  --ascii          ASCII symbols and line drawing (the default when the locale\n"
+    "                   is not UTF-8)\n"
+    "  --no-color       attributes only (also with NO_COLOR set)\n"
+    "  --align start    compare cases as if they started together (see stats --help)\n";
 
 struct loader {
     char **inputs;

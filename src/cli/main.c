@@ -37,7 +37,12 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
     }
-    fprintf(out, "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n");
+    fprintf(out,
+            "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n"
+            "'iodfg LOG.h5' opens the terminal UI (the command 'tui' may be left out).\n"
+            "Documents: rules.md (mapping rules), metrics.md (characterisation),\n"
+            "format.md (the HDF5 event log), tutorial.md, in %s\n",
+            IODFG_DOCDIR);
 }
 
 /* `iodfg --list-keys [--man]`: the TUI's key list from the same tables that drive the keys. */
