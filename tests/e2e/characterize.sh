@@ -45,7 +45,7 @@ check "size histogram: 64 writes in [64 KiB, 128 KiB)" \
 check "by case: 16 servers" test "$(tsv_get "$T/bycase.tsv" metric servers write)" = 16
 "$IODFG_BIN" characterize -q --format json --green cid=ssf,ssfpio "$IOR" >"$T/gr.json"
 check "json: G and R side by side" test "$(json "$T/gr.json" '[g["group"] for g in j["groups"]]')" = "['G', 'R']"
-check "json: each group wrote half" test "$(json "$T/gr.json" 'j["groups"][1]["seed003"]["write"]["volume"]')" = 2097152
+check "json: each group wrote half" test "$(json "$T/gr.json" 'j["groups"][1]["time_bins"]["write"]["volume"]')" = 2097152
 
 "$IODFG_BIN" characterize -q --format tsv "$CHAR" >"$T/char.tsv"
 check "stair-case: 4 writes issued together, completing one after another: 3/4" \

@@ -326,7 +326,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("metrics");
-    TCase *tc = tcase_create("seed003");
+    TCase *tc = tcase_create("time_bins");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_two_servers);
     tcase_add_test(tc, test_all_busy);
