@@ -68,6 +68,11 @@ static void *load_thread(void *arg)
     struct iodfg_eventlog *log = NULL;
     if (l->n == 1 && iodfg_store_is_hdf5(l->inputs[0])) {
         log = iodfg_store_load(l->inputs[0], TUI_COLUMNS, on_progress, l, &l->err);
+        if (log && l->opts.align_starts && iodfg_eventlog_align_starts(log)) {
+            iodfg_error_set(&l->err, IODFG_E_NOMEM, NULL);
+            iodfg_eventlog_free(log);
+            log = NULL;
+        }
     } else {
         struct cli_ingest_totals totals;
         log = cli_load(l->inputs, l->n, TUI_COLUMNS, &l->opts, &totals, &l->err);
@@ -134,6 +139,7 @@ int cli_tui(int argc, char **argv)
                                              {"no-color", no_argument, NULL, 'C'},
                                              {"name-pattern", required_argument, NULL, 'p'},
                                              {"jobs", required_argument, NULL, 'j'},
+                                             {"align", required_argument, NULL, 'A'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *rules_path = NULL, *session = NULL, *theme = NULL;
@@ -168,6 +174,11 @@ int cli_tui(int argc, char **argv)
             break;
         case 'j':
             if (cli_opt_jobs(optarg, &l.opts.jobs)) {
+                return CLI_USAGE;
+            }
+            break;
+        case 'A':
+            if (cli_opt_align(optarg, &l.opts.align_starts)) {
                 return CLI_USAGE;
             }
             break;
