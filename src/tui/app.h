@@ -17,28 +17,13 @@
 #include "tui/charz.h"
 #include "tui/command.h"
 #include "tui/overview.h"
+#include "tui/view.h"
 
 struct iodfg_analysis;
 struct iodfg_buf;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct tui_listmodel;
-
-/* Views in tab order (the number keys); HELP is reached with `?`. */
-enum tui_view {
-    TUI_VIEW_ACTIVITIES,
-    TUI_VIEW_TRANSITIONS,
-    TUI_VIEW_GRAPH,
-    TUI_VIEW_TIMELINE,
-    TUI_VIEW_DIFF,
-    TUI_VIEW_CASES,
-    TUI_VIEW_RULES,
-    TUI_VIEW_CHARZ,   /* characterisation */
-    TUI_VIEW_HANDLES, /* I/O handles (file descriptors) */
-    TUI_VIEW_HELP,
-    TUI_VIEW_COUNT
-};
-const char *tui_view_name(enum tui_view v); /* "activities" ... "handles", "help" */
 
 /* What a command asks of the loop. */
 enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
@@ -141,8 +126,9 @@ struct tui_app {
     const struct iodfg_session_counts *counts;
     uint64_t generation; /* changes with every rebuild that changed a result */
 
-    /* view models */
+    /* views */
     enum tui_view view, prev_view;
+    void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
     struct tui_listmodel
         *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
     struct tui_listmodel *variants_lm;
@@ -188,12 +174,10 @@ struct tui_app {
     char *rules_saved; /* rules text as last loaded or saved */
 
     char *session_path;
-    struct tui_undo *undo;
     enum tui_prompt prompt;
     char prompt_label[64];
     char prompt_init[512];
     int show_filters;
-    int help_top;
     char message[512];
     int message_error;
     unsigned export_seq;
@@ -215,6 +199,14 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
 /* The prompt's text changed (live prompts) / was accepted (text) or cancelled (NULL). */
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
+
+/* The state of view v (what its open made), and its table shown now (NULL: none). */
+void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
+struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);
+/* Show view v (its enter runs). */
+void tui_app_show(struct tui_app *app, enum tui_view v);
+/* Reload every view after the results changed. 0 or -1 (out of memory). */
+int tui_app_reload_views(struct tui_app *app);
 
 /* The current table of the view (NULL for non-table views). */
 struct tui_listmodel *tui_app_table(struct tui_app *app);

@@ -26,6 +26,10 @@
 
 struct tui_listmodel *tui_app_table(struct tui_app *app)
 {
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    if (ops->table) {
+        return ops->table(app, app->view_state[app->view]);
+    }
     if (app->view == TUI_VIEW_CASES && app->show_variants) {
         return app->variants_lm;
     }
@@ -287,10 +291,6 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
         max = (long)iodfg_rules_line_count(app->rules);
         app->rule_cursor = (unsigned long)(v < 1 ? 1 : v > max ? (max < 1 ? 1 : max) : v);
         break;
-    case TUI_VIEW_HELP:
-        v = app->help_top + step;
-        app->help_top = (int)(v < 0 ? 0 : v > 10000 ? 10000 : v);
-        break;
     case TUI_VIEW_CHARZ: // the renderer clamps to the page
         v = (long)app->charz.top + (step > 100000 ? 100000 : step < -100000 ? -100000 : step);
         app->charz.top = (int)(v < 0 ? 0 : v);
@@ -497,6 +497,11 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     if (cmd != TUI_CMD_NONE) {
         app->message[0] = '\0';
     }
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    unsigned r = tui_cmd_run(ops->cmds, ops->ncmds, app, app->view_state[app->view], lm, cmd);
+    if (!(r & TUI_PASS)) {
+        return r;
+    }
     switch (cmd) {
     case TUI_CMD_VIEW_ACTIVITIES:
     case TUI_CMD_VIEW_TRANSITIONS:
@@ -520,14 +525,10 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         if (app->view != TUI_VIEW_HELP) {
             app->prev_view = app->view;
         }
-        app->view = TUI_VIEW_HELP;
-        app->help_top = 0;
+        tui_app_show(app, TUI_VIEW_HELP);
         return TUI_REDRAW;
     case TUI_CMD_CLOSE:
     case TUI_CMD_CANCEL:
-        if (app->view == TUI_VIEW_HELP) {
-            app->view = app->prev_view;
-        }
         if (app->view == TUI_VIEW_TIMELINE) {
             app->tl.show_events = 0;
         }

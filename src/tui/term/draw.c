@@ -412,29 +412,6 @@ void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app
     }
 }
 
-/* ---- help ---- */
-
-void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                   const struct tui_keymaps *km)
-{
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    tui_keymap_help(km, TUI_HELP_TEXT, &b);
-    int line = 0, y = r.y;
-    for (char *p = b.data; p && *p && y < r.y + r.h; line++) {
-        char *nl = strchr(p, '\n');
-        if (nl) {
-            *nl = '\0';
-        }
-        if (line >= app->help_top) {
-            tui_screen_text(s, y++, r.x + 1, r.w - 1,
-                            p[0] != ' ' ? TUI_STYLE_HELP_HEADING : TUI_STYLE_NORMAL, p, 0);
-        }
-        p = nl ? nl + 1 : p + strlen(p);
-    }
-    iodfg_buf_fini(&b);
-}
-
 /* ---- diff summary and filter list ---- */
 
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app)

@@ -39,8 +39,6 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
                     const char *edit_text, int edit_cursor_col);
-void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                   const struct tui_keymaps *km);
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 
