@@ -156,7 +156,6 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
     app->graph_act = UINT32_MAX;
     app->graph_side = 1;
-    app->rule_cursor = 1;
     app->generation = UINT64_MAX; // the first rebuild loads the views
     tui_charz_init(&app->charz);
     tui_overview_init(&app->overview);
@@ -202,7 +201,6 @@ void tui_app_free(struct tui_app *app)
     tui_overview_fini(&app->overview);
     close_views(app);
     iodfg_session_free(app->ses);
-    free(app->edit_orig);
     free(app->rules_path);
     free(app->rules_saved);
     free(app->session_path);

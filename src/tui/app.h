@@ -164,12 +164,7 @@ struct tui_app {
     struct iodfg_handle_summary handles_sum; /* of the rows */
     int64_t handles_t0; /* origin of the times shown (iodfg_handles_time_origin) */
 
-    /* rules view */
-    unsigned long rule_cursor; /* 1-based line */
-    unsigned long edit_line;   /* line being edited, 0 = none */
-    char *edit_orig;           /* its text before the edit (NULL: an added line) */
-    char rule_error[256];      /* the edit's error, "" when valid */
-    unsigned long rule_error_col;
+    /* the rules file */
     char *rules_path;
     char *rules_saved; /* rules text as last loaded or saved */
 
@@ -251,6 +246,13 @@ uint32_t tui_app_graph_activity(struct tui_app *app);
  * -1 with app->overview_why saying why there is none. The node of activity a is a + 1; 0 is
  * the start node and nactivities + 1 the end node. */
 int tui_app_overview(struct tui_app *app, int width);
+
+/* For commands and views: show "what: error" as an error message; rebuild after a change of
+ * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p
+ * with a label and an initial text (returns TUI_PROMPT | TUI_REDRAW). */
+void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_error *err);
+unsigned tui_app_changed(struct tui_app *app);
+unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init);
 
 /* Status line text. */
 void tui_app_status(const struct tui_app *app, char *buf, size_t size);

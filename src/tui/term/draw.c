@@ -368,50 +368,6 @@ void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app
     tui_viewmodel_fini(&vm);
 }
 
-/* ---- rules ---- */
-
-void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                    const char *edit_text, int edit_cursor_col)
-{
-    unsigned long n = iodfg_rules_line_count(app->rules);
-    tui_screen_fill(s, r.y, r.x, r.w, TUI_STYLE_HEADER);
-    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)", 0);
-    int rows = r.h - 1;
-    unsigned long cur = app->rule_cursor;
-    unsigned long top = cur > (unsigned long)(rows - 3) ? cur - (unsigned long)(rows - 3) : 1;
-    int y = r.y + 1;
-    for (unsigned long l = top; l <= n && y < r.y + r.h; l++) {
-        int editing = edit_text && l == app->edit_line;
-        const char *text = editing ? edit_text : iodfg_rules_line(app->rules, l);
-        int style = l == cur ? TUI_STYLE_CURSOR : text[0] == '#' ? TUI_STYLE_DIM : TUI_STYLE_NORMAL;
-        if (editing) {
-            style = TUI_STYLE_INPUT;
-        }
-        tui_screen_fill(s, y, r.x, r.w, style);
-        char num[32];
-        snprintf(num, sizeof(num), "%s%3lu", l == cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ", l);
-        tui_screen_text(s, y, r.x, 5, style, num, 0);
-        tui_screen_text(s, y, r.x + 6, r.w - 7, style, text, 0);
-        if (editing) {
-            tui_screen_cursor(s, y, r.x + 6 + edit_cursor_col);
-            if (app->rule_error[0] && y + 1 < r.y + r.h) {
-                y++;
-                int col = app->rule_error_col ? (int)app->rule_error_col - 1 : 0;
-                char msg[300];
-                snprintf(msg, sizeof(msg), "^ %s", app->rule_error);
-                int x = r.x + 6 + col;
-                x = x > r.x + r.w - 10 ? r.x + r.w - 10 : x;
-                tui_screen_text(s, y, x, r.x + r.w - x, TUI_STYLE_CARET, msg, 0);
-            }
-        }
-        y++;
-    }
-    if (y < r.y + r.h) {
-        tui_screen_text(s, y, r.x + 6, r.w - 7, TUI_STYLE_DIM,
-                        n ? "(an event no rule matches is left out)" : "(no rules: a adds one)", 0);
-    }
-}
-
 /* ---- diff summary and filter list ---- */
 
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app)

@@ -203,14 +203,11 @@ static void detail(struct tui_app *app, char *buf, size_t size)
     } else if (app->view == TUI_VIEW_CHARZ) {
         snprintf(buf, size,
                  "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
-    } else if (app->view == TUI_VIEW_RULES) {
-        snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
     }
 }
 
 /* The views not yet drawn from a view model of their own. */
-static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect body,
-                        const char *edit)
+static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect body)
 {
     struct tui_screen *s = ui->scr;
     switch (app->view) {
@@ -222,9 +219,6 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
         break;
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
-        break;
-    case TUI_VIEW_RULES:
-        tui_draw_rules(s, body, app, edit, (int)tui_lineedit_cursor_col(ui->le));
         break;
     case TUI_VIEW_HANDLES: {
         struct tui_listmodel *lm = tui_app_table(app); // refills stale rows first
@@ -260,17 +254,16 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     }
     tui_screen_tabs(s, "iodfg", app->log_name, ui->tabs, TUI_VIEW_COUNT, (int)app->view);
     struct tui_rect body = tui_screen_body(s);
-    const char *edit = app->prompt == TUI_PROMPT_RULE ? tui_lineedit_text(ui->le) : NULL;
     const struct tui_view_ops *ops = tui_view_ops(app->view);
+    tui_viewmodel_clear(&ui->vm);
     if (ops->render) {
         struct tui_render_in in = {
             body.w, body.h, app->prompt != TUI_PROMPT_NONE ? tui_lineedit_text(ui->le) : NULL,
             (int)tui_lineedit_cursor_col(ui->le), ui->km};
-        tui_viewmodel_clear(&ui->vm);
         ops->render(app, app->view_state[app->view], &in, &ui->vm);
         tui_draw_page(s, body, &ui->vm);
     } else {
-        draw_legacy(ui, app, body, edit);
+        draw_legacy(ui, app, body);
     }
     if (app->show_filters) {
         tui_draw_filters(s, tui_screen_body(s), app);
@@ -294,17 +287,8 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
             int lw = (int)strlen(app->prompt_label) + (search ? 0 : 3);
             tui_screen_cursor(s, h - 1, 1 + lw + (int)tui_lineedit_cursor_col(ui->le));
         }
-    } else if (app->prompt == TUI_PROMPT_RULE) {
-        char st[512];
-        tui_app_status(app, st, sizeof(st));
-        if (app->rule_error[0]) {
-            snprintf(buf, sizeof(buf), "rule %lu invalid — last valid rules in force · %s",
-                     app->edit_line, st);
-        } else {
-            snprintf(buf, sizeof(buf), "editing rule %lu (Enter keeps, Esc reverts) · %s",
-                     app->edit_line, st);
-        }
-        tui_screen_status(s, buf, app->rule_error[0] ? TUI_STYLE_ERROR : TUI_STYLE_STATUS);
+    } else if (ui->vm.status[0]) { // the view's own, while it edits in place
+        tui_screen_status(s, ui->vm.status, ui->vm.status_style);
     } else {
         tui_app_status(app, buf, sizeof(buf));
         tui_screen_status(s, buf, TUI_STYLE_STATUS);

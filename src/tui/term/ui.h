@@ -37,8 +37,6 @@ void tui_draw_overview(struct tui_screen *s, struct tui_rect r, struct tui_app *
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 /* The Characterisation view; starts or installs its background computation (charz.h). */
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                    const char *edit_text, int edit_cursor_col);
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 

@@ -11,6 +11,5 @@ const struct tui_view_ops tui_view_graph = {.open = NULL};
 const struct tui_view_ops tui_view_timeline = {.open = NULL};
 const struct tui_view_ops tui_view_diff = {.open = NULL};
 const struct tui_view_ops tui_view_cases = {.open = NULL};
-const struct tui_view_ops tui_view_rules = {.open = NULL};
 const struct tui_view_ops tui_view_charz = {.open = NULL};
 const struct tui_view_ops tui_view_handles = {.open = NULL};
