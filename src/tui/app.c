@@ -21,15 +21,6 @@
 #include "tui/listmodel.h"
 #include "tui/views.h"
 
-static const char *const view_names[TUI_VIEW_COUNT] = {
-    "activities", "transitions",      "graph",   "timeline", "diff", "cases",
-    "rules",      "characterisation", "handles", "help"};
-
-const char *tui_view_name(enum tui_view v)
-{
-    return v < TUI_VIEW_COUNT ? view_names[v] : "";
-}
-
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 {
     va_list ap;
@@ -70,6 +61,68 @@ static void read_results(struct tui_app *app)
     app->counts = iodfg_session_counts(app->ses);
 }
 
+/* ---- views ---- */
+
+void *tui_app_view_state(const struct tui_app *app, enum tui_view v)
+{
+    return (unsigned)v < TUI_VIEW_COUNT ? app->view_state[v] : NULL;
+}
+
+struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v)
+{
+    const struct tui_view_ops *ops = tui_view_ops(v);
+    if (ops->table) {
+        return ops->table(app, app->view_state[v]);
+    }
+    return (unsigned)v < TUI_VIEW_COUNT ? app->lm[v] : NULL;
+}
+
+void tui_app_show(struct tui_app *app, enum tui_view v)
+{
+    app->view = v;
+    const struct tui_view_ops *ops = tui_view_ops(v);
+    if (ops->enter) {
+        ops->enter(app, app->view_state[v]);
+    }
+}
+
+int tui_app_reload_views(struct tui_app *app)
+{
+    if (tui_views_reload(app)) {
+        return -1;
+    }
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->reload && ops->reload(app, app->view_state[v])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int open_views(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->open && !(app->view_state[v] = ops->open(app))) {
+            return -1;
+        }
+    }
+    return tui_views_init(app);
+}
+
+static void close_views(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->close && app->view_state[v]) {
+            ops->close(app, app->view_state[v]);
+        }
+        app->view_state[v] = NULL;
+    }
+    tui_views_fini(app);
+}
+
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
 {
     if (iodfg_session_rebuild(app->ses, err)) {
@@ -78,7 +131,7 @@ int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
     read_results(app);
     if (app->generation != app->counts->generation) {
         app->generation = app->counts->generation;
-        if (tui_views_reload(app)) {
+        if (tui_app_reload_views(app)) {
             return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
     }
@@ -103,12 +156,11 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
     app->graph_act = UINT32_MAX;
     app->graph_side = 1;
-    app->rule_cursor = 1;
     app->generation = UINT64_MAX; // the first rebuild loads the views
     tui_charz_init(&app->charz);
     tui_overview_init(&app->overview);
     app->ses = iodfg_session_new(log, err);
-    if (!app->ses || tui_views_init(app)) {
+    if (!app->ses || open_views(app)) {
         if (app->ses) {
             iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
@@ -147,9 +199,8 @@ void tui_app_free(struct tui_app *app)
     }
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
     tui_overview_fini(&app->overview);
-    tui_views_fini(app);
+    close_views(app);
     iodfg_session_free(app->ses);
-    free(app->edit_orig);
     free(app->rules_path);
     free(app->rules_saved);
     free(app->session_path);

@@ -17,28 +17,13 @@
 #include "tui/charz.h"
 #include "tui/command.h"
 #include "tui/overview.h"
+#include "tui/view.h"
 
 struct iodfg_analysis;
 struct iodfg_buf;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct tui_listmodel;
-
-/* Views in tab order (the number keys); HELP is reached with `?`. */
-enum tui_view {
-    TUI_VIEW_ACTIVITIES,
-    TUI_VIEW_TRANSITIONS,
-    TUI_VIEW_GRAPH,
-    TUI_VIEW_TIMELINE,
-    TUI_VIEW_DIFF,
-    TUI_VIEW_CASES,
-    TUI_VIEW_RULES,
-    TUI_VIEW_CHARZ,   /* characterisation */
-    TUI_VIEW_HANDLES, /* I/O handles (file descriptors) */
-    TUI_VIEW_HELP,
-    TUI_VIEW_COUNT
-};
-const char *tui_view_name(enum tui_view v); /* "activities" ... "handles", "help" */
 
 /* What a command asks of the loop. */
 enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
@@ -141,8 +126,9 @@ struct tui_app {
     const struct iodfg_session_counts *counts;
     uint64_t generation; /* changes with every rebuild that changed a result */
 
-    /* view models */
+    /* views */
     enum tui_view view, prev_view;
+    void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
     struct tui_listmodel
         *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
     struct tui_listmodel *variants_lm;
@@ -178,22 +164,15 @@ struct tui_app {
     struct iodfg_handle_summary handles_sum; /* of the rows */
     int64_t handles_t0; /* origin of the times shown (iodfg_handles_time_origin) */
 
-    /* rules view */
-    unsigned long rule_cursor; /* 1-based line */
-    unsigned long edit_line;   /* line being edited, 0 = none */
-    char *edit_orig;           /* its text before the edit (NULL: an added line) */
-    char rule_error[256];      /* the edit's error, "" when valid */
-    unsigned long rule_error_col;
+    /* the rules file */
     char *rules_path;
     char *rules_saved; /* rules text as last loaded or saved */
 
     char *session_path;
-    struct tui_undo *undo;
     enum tui_prompt prompt;
     char prompt_label[64];
     char prompt_init[512];
     int show_filters;
-    int help_top;
     char message[512];
     int message_error;
     unsigned export_seq;
@@ -215,6 +194,14 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
 /* The prompt's text changed (live prompts) / was accepted (text) or cancelled (NULL). */
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
+
+/* The state of view v (what its open made), and its table shown now (NULL: none). */
+void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
+struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);
+/* Show view v (its enter runs). */
+void tui_app_show(struct tui_app *app, enum tui_view v);
+/* Reload every view after the results changed. 0 or -1 (out of memory). */
+int tui_app_reload_views(struct tui_app *app);
 
 /* The current table of the view (NULL for non-table views). */
 struct tui_listmodel *tui_app_table(struct tui_app *app);
@@ -259,6 +246,13 @@ uint32_t tui_app_graph_activity(struct tui_app *app);
  * -1 with app->overview_why saying why there is none. The node of activity a is a + 1; 0 is
  * the start node and nactivities + 1 the end node. */
 int tui_app_overview(struct tui_app *app, int width);
+
+/* For commands and views: show "what: error" as an error message; rebuild after a change of
+ * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p
+ * with a label and an initial text (returns TUI_PROMPT | TUI_REDRAW). */
+void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_error *err);
+unsigned tui_app_changed(struct tui_app *app);
+unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init);
 
 /* Status line text. */
 void tui_app_status(const struct tui_app *app, char *buf, size_t size);

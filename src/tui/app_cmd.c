@@ -19,13 +19,16 @@
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
-#include "tui/app_cmd_priv.h"
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
 #include "tui/views.h"
 
 struct tui_listmodel *tui_app_table(struct tui_app *app)
 {
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    if (ops->table) {
+        return ops->table(app, app->view_state[app->view]);
+    }
     if (app->view == TUI_VIEW_CASES && app->show_variants) {
         return app->variants_lm;
     }
@@ -56,7 +59,7 @@ unsigned tui_app_changed(struct tui_app *app)
     return TUI_REDRAW;
 }
 
-static unsigned ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init)
+unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init)
 {
     app->prompt = p;
     snprintf(app->prompt_label, sizeof(app->prompt_label), "%s", label);
@@ -81,7 +84,8 @@ static unsigned propose(struct tui_app *app, enum tui_prompt p, const char *ext)
         snprintf(name, sizeof(name), "iodfg-%s-%u.%s", tui_view_name(app->view), ++app->export_seq,
                  ext);
     } while (access(name, F_OK) == 0 && app->export_seq < 10000);
-    return ask(app, p, p == TUI_PROMPT_EXPORT_DOT ? "export DOT to" : "export TSV to", name);
+    return tui_app_ask(app, p, p == TUI_PROMPT_EXPORT_DOT ? "export DOT to" : "export TSV to",
+                       name);
 }
 
 static unsigned undo_redo(struct tui_app *app, int redo)
@@ -282,15 +286,6 @@ static unsigned move(struct tui_app *app, enum tui_cmd cmd)
     }
     long v, max;
     switch (app->view) {
-    case TUI_VIEW_RULES:
-        v = (long)app->rule_cursor + step;
-        max = (long)iodfg_rules_line_count(app->rules);
-        app->rule_cursor = (unsigned long)(v < 1 ? 1 : v > max ? (max < 1 ? 1 : max) : v);
-        break;
-    case TUI_VIEW_HELP:
-        v = app->help_top + step;
-        app->help_top = (int)(v < 0 ? 0 : v > 10000 ? 10000 : v);
-        break;
     case TUI_VIEW_CHARZ: // the renderer clamps to the page
         v = (long)app->charz.top + (step > 100000 ? 100000 : step < -100000 ? -100000 : step);
         app->charz.top = (int)(v < 0 ? 0 : v);
@@ -418,64 +413,6 @@ static unsigned charz_cmd(struct tui_app *app, enum tui_cmd cmd)
     return TUI_REDRAW;
 }
 
-static unsigned rules_cmd(struct tui_app *app, enum tui_cmd cmd)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    unsigned long n = iodfg_rules_line_count(app->rules), cur = app->rule_cursor;
-    int rc = 0;
-    switch (cmd) {
-    case TUI_CMD_RULE_ADD: {
-        unsigned long at = n == 0 ? 1 : (cur < n ? cur + 1 : n + 1);
-        if (iodfg_rules_insert_line(app->rules, at, "", &err)) {
-            tui_app_report(app, "add", &err);
-            return TUI_REDRAW;
-        }
-        app->rule_cursor = app->edit_line = at;
-        free(app->edit_orig);
-        app->edit_orig = NULL;
-        app->rule_error[0] = '\0';
-        return ask(app, TUI_PROMPT_RULE, "add rule", "");
-    }
-    case TUI_CMD_RULE_EDIT:
-        if (n == 0) {
-            return rules_cmd(app, TUI_CMD_RULE_ADD);
-        }
-        app->edit_line = cur;
-        free(app->edit_orig);
-        app->edit_orig = strdup(iodfg_rules_line(app->rules, cur));
-        app->rule_error[0] = '\0';
-        return ask(app, TUI_PROMPT_RULE, "edit rule", app->edit_orig);
-    case TUI_CMD_RULE_DELETE:
-        if (n == 0) {
-            return TUI_REDRAW;
-        }
-        rc = iodfg_rules_delete_line(app->rules, cur, &err);
-        app->rule_cursor = cur > 1 && cur >= n ? cur - 1 : cur;
-        break;
-    case TUI_CMD_RULE_MOVE_UP:
-    case TUI_CMD_RULE_MOVE_DOWN: {
-        unsigned long to = cmd == TUI_CMD_RULE_MOVE_UP ? cur - 1 : cur + 1;
-        if (to < 1 || to > n) {
-            return TUI_REDRAW;
-        }
-        rc = iodfg_rules_move_line(app->rules, cur, to, &err);
-        if (rc == 0) {
-            app->rule_cursor = to;
-        }
-        break;
-    }
-    default: // save
-        return ask(app, TUI_PROMPT_SAVE_RULES, "save rules to",
-                   app->rules_path ? app->rules_path : "iodfg.rules");
-    }
-    if (rc) {
-        tui_app_report(app, "rules", &err);
-        return TUI_REDRAW;
-    }
-    return tui_app_changed(app);
-}
-
 /* Step the path (which = 0) or activity threshold by delta percent. */
 static unsigned threshold(struct tui_app *app, int which, int delta)
 {
@@ -496,6 +433,11 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     struct tui_listmodel *lm = tui_app_table(app);
     if (cmd != TUI_CMD_NONE) {
         app->message[0] = '\0';
+    }
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    unsigned r = tui_cmd_run(ops->cmds, ops->ncmds, app, app->view_state[app->view], lm, cmd);
+    if (!(r & TUI_PASS)) {
+        return r;
     }
     switch (cmd) {
     case TUI_CMD_VIEW_ACTIVITIES:
@@ -520,14 +462,10 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         if (app->view != TUI_VIEW_HELP) {
             app->prev_view = app->view;
         }
-        app->view = TUI_VIEW_HELP;
-        app->help_top = 0;
+        tui_app_show(app, TUI_VIEW_HELP);
         return TUI_REDRAW;
     case TUI_CMD_CLOSE:
     case TUI_CMD_CANCEL:
-        if (app->view == TUI_VIEW_HELP) {
-            app->view = app->prev_view;
-        }
         if (app->view == TUI_VIEW_TIMELINE) {
             app->tl.show_events = 0;
         }
@@ -535,8 +473,8 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         return TUI_REDRAW;
     case TUI_CMD_QUIT:
         if (rules_unsaved(app)) {
-            return ask(app, TUI_PROMPT_QUIT,
-                       "rules not saved: y quit, w save and quit, other key stays", "");
+            return tui_app_ask(app, TUI_PROMPT_QUIT,
+                               "rules not saved: y quit, w save and quit, other key stays", "");
         }
         return TUI_QUIT;
     case TUI_CMD_MOVE_UP:
@@ -561,7 +499,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
             return TUI_REDRAW;
         }
         tui_listmodel_search_begin(lm);
-        return ask(app, TUI_PROMPT_SEARCH, "/", "");
+        return tui_app_ask(app, TUI_PROMPT_SEARCH, "/", "");
     case TUI_CMD_SEARCH_NEXT:
     case TUI_CMD_SEARCH_PREV:
         if (lm && !tui_listmodel_search_next(lm, cmd == TUI_CMD_SEARCH_NEXT ? 1 : -1)) {
@@ -569,7 +507,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         }
         return TUI_REDRAW;
     case TUI_CMD_ADD_FILTER:
-        return ask(app, TUI_PROMPT_FILTER, "filter (path~RE call=a,b cid=X time=A..B)", "");
+        return tui_app_ask(app, TUI_PROMPT_FILTER, "filter (path~RE call=a,b cid=X time=A..B)", "");
     case TUI_CMD_LIST_FILTERS:
         app->show_filters = !app->show_filters;
         return TUI_REDRAW;
@@ -635,9 +573,9 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_GROUP_R:
         return group_selected(app, cmd == TUI_CMD_GROUP_G ? 1 : 2);
     case TUI_CMD_GROUP_G_MATCH:
-        return ask(app, TUI_PROMPT_GROUP_G, "cases into G (regex on name, or cid=X)", "");
+        return tui_app_ask(app, TUI_PROMPT_GROUP_G, "cases into G (regex on name, or cid=X)", "");
     case TUI_CMD_GROUP_R_MATCH:
-        return ask(app, TUI_PROMPT_GROUP_R, "cases into R (regex on name, or cid=X)", "");
+        return tui_app_ask(app, TUI_PROMPT_GROUP_R, "cases into R (regex on name, or cid=X)", "");
     case TUI_CMD_GROUP_CLEAR:
         iodfg_session_groups_clear(app->ses);
         return tui_app_changed(app);
@@ -653,7 +591,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     case TUI_CMD_RULE_MOVE_UP:
     case TUI_CMD_RULE_MOVE_DOWN:
     case TUI_CMD_RULE_SAVE:
-        return rules_cmd(app, cmd);
+        return TUI_REDRAW; // the Rules view's
     case TUI_CMD_EXPORT_DOT:
         return propose(app, TUI_PROMPT_EXPORT_DOT, "dot");
     case TUI_CMD_EXPORT_TSV:

@@ -16,25 +16,15 @@
 #include "iodfg/sanitize.h"
 
 #include "tui/app.h"
-#include "tui/app_cmd_priv.h"
 #include "tui/listmodel.h"
 
 /* ---- prompts ---- */
 
-static void rule_live(struct tui_app *app, unsigned long line, const char *text)
+/* A live prompt the current view opened. */
+static unsigned view_prompt(struct tui_app *app, const char *text, int done)
 {
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (iodfg_rules_set_line(app->rules, line, text, &err)) {
-        snprintf(app->rule_error, sizeof(app->rule_error), "%s", err.msg);
-        app->rule_error_col = err.col;
-        return;
-    }
-    app->rule_error[0] = '\0';
-    app->rule_error_col = 0;
-    if (tui_app_rebuild(app, &err)) {
-        tui_app_report(app, "rebuild", &err);
-    }
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    return ops->prompt ? ops->prompt(app, app->view_state[app->view], text, done) : TUI_REDRAW;
 }
 
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
@@ -47,34 +37,8 @@ unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
             app->message[0] = '\0';
         }
     } else if (app->prompt == TUI_PROMPT_RULE) {
-        rule_live(app, app->edit_line, text);
+        return view_prompt(app, text, 0);
     }
-    return TUI_REDRAW;
-}
-
-static unsigned rule_done(struct tui_app *app, const char *text)
-{
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    unsigned long line = app->edit_line;
-    app->edit_line = 0;
-    if (!text) { // cancelled: back to the text before the edit
-        if (app->edit_orig) {
-            iodfg_rules_set_line(app->rules, line, app->edit_orig, &err);
-        } else {
-            iodfg_rules_delete_line(app->rules, line, &err);
-        }
-        app->rule_error[0] = '\0';
-        tui_app_rebuild(app, &err);
-        return TUI_REDRAW;
-    }
-    rule_live(app, line, text);
-    if (app->rule_error[0]) {
-        tui_app_set_message(app, 1, "rule %lu invalid (%s): the last valid text stays", line,
-                            app->rule_error);
-        app->rule_error[0] = '\0';
-    }
-    tui_app_record(app);
     return TUI_REDRAW;
 }
 
@@ -134,7 +98,7 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
         }
         return TUI_REDRAW;
     case TUI_PROMPT_RULE:
-        return rule_done(app, text);
+        return view_prompt(app, text, 1);
     case TUI_PROMPT_QUIT:
         if (text && strcmp(text, "y") == 0) {
             return TUI_QUIT;

@@ -12,6 +12,8 @@
 #include "iodfg/metrics.h"
 #include "iodfg/stats.h"
 
+#include "tui/viewmodel.h"
+
 struct tui_app;
 struct tui_charz_job;
 
@@ -72,31 +74,6 @@ int tui_charz_zoom(struct tui_charz *cz, int dir);
 void tui_charz_next_server(struct tui_charz *cz);
 
 /* ---- the laid-out page ---- */
-
-enum tui_span_kind {
-    TUI_SPAN_TEXT,  /* text in style */
-    TUI_SPAN_CHART, /* chart cells: ' ' empty, 'r' read, 'w' write, '-' axis */
-    TUI_SPAN_BAR    /* a time-share bar: each character is its call's glyph, ' ' empty */
-};
-
-struct tui_span {
-    int row, col, width;
-    int kind;  /* enum tui_span_kind */
-    int style; /* enum tui_style_id (TEXT) */
-    char *text;
-};
-
-struct tui_page {
-    struct tui_span *span;
-    size_t n, cap;
-    int rows;
-    int failed; /* out of memory on the way */
-};
-
-void tui_page_init(struct tui_page *pg);
-void tui_page_fini(struct tui_page *pg);
-/* The text of row (spans joined at their columns, trailing blanks cut) into buf: for tests. */
-char *tui_page_row_text(const struct tui_page *pg, int row, char *buf, size_t size);
 
 /* Lay out the view for width columns (G and R side by side when both fit, else one after the
  * other): header, seed 003 metrics, bandwidth and IOPS charts, seed 002 bandwidths, time-share

@@ -29,79 +29,6 @@
 /* Glyphs of the calls in time-share bars (cycled); the legend names them. */
 static const char call_glyphs[] = "#=+*%@o~x&";
 
-void tui_page_init(struct tui_page *pg)
-{
-    memset(pg, 0, sizeof(*pg));
-}
-
-void tui_page_fini(struct tui_page *pg)
-{
-    for (size_t i = 0; i < pg->n; i++) {
-        free(pg->span[i].text);
-    }
-    free(pg->span);
-    memset(pg, 0, sizeof(*pg));
-}
-
-static void add_span(struct tui_page *pg, int row, int col, int width, int kind, int style,
-                     const char *text)
-{
-    if (pg->failed || width <= 0) {
-        return;
-    }
-    if (pg->n == pg->cap) {
-        size_t cap = pg->cap ? 2 * pg->cap : 64;
-        struct tui_span *s = realloc(pg->span, cap * sizeof(*s));
-        if (!s) {
-            pg->failed = 1;
-            return;
-        }
-        pg->span = s;
-        pg->cap = cap;
-    }
-    char *t = strdup(text);
-    if (!t) {
-        pg->failed = 1;
-        return;
-    }
-    pg->span[pg->n++] = (struct tui_span){row, col, width, kind, style, t};
-    if (row + 1 > pg->rows) {
-        pg->rows = row + 1;
-    }
-}
-
-char *tui_page_row_text(const struct tui_page *pg, int row, char *buf, size_t size)
-{
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    int at = 0; // columns written
-    for (;;) {
-        // spans of the row in column order (a page has few spans per row)
-        const struct tui_span *next = NULL;
-        for (size_t i = 0; i < pg->n; i++) {
-            const struct tui_span *s = &pg->span[i];
-            if (s->row == row && s->col >= at && (!next || s->col < next->col)) {
-                next = s;
-            }
-        }
-        if (!next) {
-            break;
-        }
-        for (; at < next->col; at++) {
-            iodfg_buf_add(&b, " ", 1);
-        }
-        iodfg_buf_addf(&b, "%s", next->text);
-        at += (int)tui_utf8_width(next->text, strlen(next->text));
-        at = at > next->col ? at : next->col + 1;
-    }
-    while (b.len && b.data[b.len - 1] == ' ') {
-        b.len--;
-    }
-    snprintf(buf, size, "%.*s", (int)b.len, b.data ? b.data : "");
-    iodfg_buf_fini(&b);
-    return buf;
-}
-
 /* ---- a column of lines ---- */
 
 struct col {
@@ -117,7 +44,7 @@ __attribute__((format(printf, 3, 4))) static void line(struct col *c, int style,
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, style, text);
+    tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, style, text);
 }
 
 /* Append s padded to w terminal columns (right-aligned when right). */
@@ -147,7 +74,7 @@ static void row_w(struct col *c, int style, int lw, const int *vw, const char *l
     for (int i = 0; i < n; i++) {
         cell(&b, v[i], vw[i], 1);
     }
-    add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, style, b.data ? b.data : "");
+    tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, style, b.data ? b.data : "");
     c->pg->failed |= b.failed;
     iodfg_buf_fini(&b);
 }
@@ -230,7 +157,7 @@ static void chart(struct col *c, const struct iodfg_binned *bn, int quantity, in
             text[x] = code[k < 4 ? k : 0];
         }
         text[w] = '\0';
-        add_span(c->pg, c->row++, c->x, w, TUI_SPAN_CHART, TUI_STYLE_NORMAL, text);
+        tui_page_add(c->pg, c->row++, c->x, w, TUI_SPAN_CHART, TUI_STYLE_NORMAL, text);
     }
     char t1[IODFG_FORMAT_MIN];
     iodfg_format_duration(t1, sizeof(t1), (int64_t)bn->nbins * bn->dt_ns, 0);
@@ -240,7 +167,7 @@ static void chart(struct col *c, const struct iodfg_binned *bn, int quantity, in
     char end[48];
     snprintf(end, sizeof(end), "+%s", t1);
     cell(&b, end, w - 2, 1);
-    add_span(c->pg, c->row++, c->x, w, TUI_SPAN_TEXT, TUI_STYLE_DIM, b.data ? b.data : "");
+    tui_page_add(c->pg, c->row++, c->x, w, TUI_SPAN_TEXT, TUI_STYLE_DIM, b.data ? b.data : "");
     iodfg_buf_fini(&b);
     free(cells);
     free(text);
@@ -286,8 +213,8 @@ static void legend(struct col *c, const struct tui_app *app, const struct iodfg_
                  iodfg_strpool_get(pool, bw->call_name[k]));
         int w = (int)tui_utf8_width(item, strlen(item)) + 2;
         if (used && used + w > c->w) {
-            add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_DIM,
-                     b.data ? b.data : "");
+            tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_DIM,
+                         b.data ? b.data : "");
             iodfg_buf_clear(&b);
             used = 0;
         }
@@ -295,7 +222,8 @@ static void legend(struct col *c, const struct tui_app *app, const struct iodfg_
         used += w;
     }
     if (used) {
-        add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_DIM, b.data ? b.data : "");
+        tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_DIM,
+                     b.data ? b.data : "");
     }
     iodfg_buf_fini(&b);
 }
@@ -350,9 +278,9 @@ static void case_bars(struct col *c, const struct tui_app *app, const struct iod
         cell(&b, cut, nw, 0);
         cell(&b, v[0], 11, 1);
         cell(&b, v[1], 11, 1);
-        add_span(c->pg, c->row, c->x, nw + 22, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
-                 b.data ? b.data : "");
-        add_span(c->pg, c->row++, c->x + nw + 23, barw, TUI_SPAN_BAR, TUI_STYLE_NORMAL, bar);
+        tui_page_add(c->pg, c->row, c->x, nw + 22, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
+                     b.data ? b.data : "");
+        tui_page_add(c->pg, c->row++, c->x + nw + 23, barw, TUI_SPAN_BAR, TUI_STYLE_NORMAL, bar);
         iodfg_buf_fini(&b);
     }
     if (more) {
@@ -380,7 +308,8 @@ static void access_table(struct col *c, const struct iodfg_access_row *ar)
         cell(&b, hdr[i], 5, 1);
     }
     cell(&b, "median", 9, 1);
-    add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_HEADER, b.data ? b.data : "");
+    tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_HEADER,
+                 b.data ? b.data : "");
     static const char *const dir[2] = {"read", "write"};
     for (int x = 0; x < 2; x++) {
         const struct iodfg_access_dir *d = &ar->dir[x];
@@ -397,8 +326,8 @@ static void access_table(struct col *c, const struct iodfg_access_row *ar)
         }
         int64_t med = iodfg_access_median_bin(d);
         cell(&b, med >= 0 ? iodfg_format_bytes(v, sizeof(v), med, 0) : "–", 9, 1);
-        add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
-                 b.data ? b.data : "");
+        tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
+                     b.data ? b.data : "");
     }
     iodfg_buf_fini(&b);
 }
@@ -439,8 +368,8 @@ static void size_histogram(struct col *c, const struct iodfg_access_row *ar)
         for (int i = 0; i < len; i++) {
             iodfg_buf_add(&b, i < rl ? "#" : "=", 1);
         }
-        add_span(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
-                 b.data ? b.data : "");
+        tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
+                     b.data ? b.data : "");
         iodfg_buf_fini(&b);
     }
 }

@@ -14,6 +14,7 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
+
 #include "tui/keys.h"
 #include "tui/utf8.h"
 
@@ -22,15 +23,9 @@
 
 /* The default bindings. Each command's keys are listed in the order help shows them. */
 static const struct tui_binding default_bindings[] = {
-    {G, '1', C(VIEW_ACTIVITIES)},
-    {G, '2', C(VIEW_TRANSITIONS)},
-    {G, '3', C(VIEW_GRAPH)},
-    {G, '4', C(VIEW_TIMELINE)},
-    {G, '5', C(VIEW_DIFF)},
-    {G, '6', C(VIEW_CASES)},
-    {G, '7', C(VIEW_RULES)},
-    {G, '8', C(VIEW_CHARZ)},
-    {G, '9', C(VIEW_HANDLES)},
+#define VIEW(id, ops, name, key, tab, title, help) {G, key, C(VIEW_##id)},
+#include "tui/views.def"
+#undef VIEW
     {G, '?', C(HELP)},
     {G, TUI_KEY_F1, C(HELP)},
     {G, 'q', C(QUIT)},
@@ -132,9 +127,11 @@ static const struct tui_binding default_bindings[] = {
 static const struct {
     const char *name, *title;
 } map_names[TUI_MAP_COUNT] = {
-#define TUI_X_MAP(id, name, title) [TUI_MAP_##id] = {name, title},
-    TUI_KEYMAP_LIST(TUI_X_MAP)
-#undef TUI_X_MAP
+    [TUI_MAP_GLOBAL] = {"global", "Everywhere"},
+#define VIEW(id, ops, name, key, tab, title, help) [TUI_MAP_##id] = {name, title},
+#include "tui/views.def"
+#undef VIEW
+    [TUI_MAP_HELP] = {"help", "? Help"},
 };
 
 struct keymap {

@@ -11,25 +11,14 @@
 struct iodfg_buf;
 struct iodfg_error;
 
-/* X(ID, "name", "title"): the keymaps in help order; views 1-9 in their key order. */
-#define TUI_KEYMAP_LIST(X)                                                                         \
-    X(GLOBAL, "global", "Everywhere")                                                              \
-    X(ACTIVITIES, "activities", "1 Activities")                                                    \
-    X(TRANSITIONS, "transitions", "2 Transitions")                                                 \
-    X(GRAPH, "graph", "3 Graph")                                                                   \
-    X(TIMELINE, "timeline", "4 Timeline")                                                          \
-    X(DIFF, "diff", "5 Diff")                                                                      \
-    X(CASES, "cases", "6 Cases")                                                                   \
-    X(RULES, "rules", "7 Rules")                                                                   \
-    X(CHARZ, "characterisation", "8 Characterisation")                                             \
-    X(HANDLES, "handles", "9 Handles")                                                             \
-    X(HELP, "help", "? Help")
-
+/* The keymaps in help order: global, one per view (views.def, in tab order), help. */
 enum tui_map {
-#define TUI_X_MAP(id, name, title) TUI_MAP_##id,
-    TUI_KEYMAP_LIST(TUI_X_MAP)
-#undef TUI_X_MAP
-        TUI_MAP_COUNT
+    TUI_MAP_GLOBAL,
+#define VIEW(id, ops, name, key, tab, title, help) TUI_MAP_##id,
+#include "tui/views.def"
+#undef VIEW
+    TUI_MAP_HELP,
+    TUI_MAP_COUNT
 };
 
 /* One default binding; the whole table is tui_keymap_defaults(). */

@@ -309,7 +309,7 @@ int main(int argc, char **argv)
     }
     qready = until_ready(ui, app);
     tui_app_command(app, TUI_CMD_VIEW_RULES);
-    app->rule_cursor = 1;
+    tui_app_command(app, TUI_CMD_MOVE_FIRST); // the first rule
     tui_app_command(app, TUI_CMD_RULE_ADD);
     tui_app_prompt_change(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
     tui_app_prompt_done(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
     tui_app_charz_wait(app);
     until_ready(ui, app);
     tui_app_command(app, TUI_CMD_VIEW_RULES);
-    app->rule_cursor = 1;
+    tui_app_command(app, TUI_CMD_MOVE_FIRST); // the first rule
     tui_app_command(app, TUI_CMD_RULE_ADD);
     double r[10];
     for (int i = 0; i < 10; i++) {

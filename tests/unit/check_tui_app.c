@@ -26,6 +26,7 @@
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
 #include "tui/views.h"
+#include "tui/views/rules.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;
@@ -169,15 +170,16 @@ START_TEST(test_rule_edit_live)
     }
     ck_assert_uint_gt(line, 0);
     tui_app_command(APP, TUI_CMD_VIEW_RULES);
-    APP->rule_cursor = line;
+    struct tui_rules_view *rv = tui_app_view_state(APP, TUI_VIEW_RULES);
+    rv->cursor = line;
     ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_RULE_EDIT) & TUI_PROMPT, TUI_PROMPT);
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_RULE);
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc => files");
-    ck_assert_str_ne(APP->rule_error, "");
-    ck_assert_uint_gt(APP->rule_error_col, 11);          // inside the regex
+    ck_assert_str_ne(rv->error, "");
+    ck_assert_uint_gt(rv->error_col, 11);          // inside the regex
     ck_assert_uint_eq(APP->counts->activities_shown, 4); // the last valid rules stay
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
-    ck_assert_str_eq(APP->rule_error, "");
+    ck_assert_str_eq(rv->error, "");
     // files (5 events), getpid, and write:file from the catch-all `map => {call}:{kind}`
     ck_assert_uint_eq(APP->counts->activities_shown, 3);
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "write:file", &(uint32_t){0}), 0);

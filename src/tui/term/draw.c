@@ -22,12 +22,92 @@
 #include "tui/term/ui.h"
 #include "tui/theme.h"
 #include "tui/timeline_job.h"
+#include "tui/viewmodel.h"
 #include "tui/views.h"
 
 static const char *node_name(const struct tui_app *app, uint32_t node)
 {
     size_t len;
     return iodfg_export_node_name(app->map, node, &len);
+}
+
+/* ---- the page painter ---- */
+
+/* A glyph run: each cell its glyph, ' ' cells left alone. */
+static void draw_glyphs(struct tui_screen *s, int y, int x, const struct tui_span *sp)
+{
+    for (int i = 0; i < sp->width && sp->text[i]; i++) {
+        if (sp->text[i] != ' ') {
+            tui_screen_text(s, y, x + i, 1, sp->style,
+                            tui_screen_glyph(s, TUI_GLYPH_OF_CELL(sp->text[i])), 0);
+        }
+    }
+}
+
+/* The Characterisation's chart and bar cells. */
+static void draw_cells(struct tui_screen *s, int y, int x, const struct tui_span *sp)
+{
+    for (int i = 0; sp->text[i] && i < sp->width; i++) {
+        char ch = sp->text[i];
+        if (ch == ' ') {
+            continue;
+        }
+        if (sp->kind == TUI_SPAN_BAR) {
+            // each call has its own glyph; alternate two styles so neighbours stand apart
+            char g[2] = {ch, '\0'};
+            tui_screen_text(s, y, x + i, 1, i % 2 ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_SPARK, g, 0);
+        } else if (ch == '-') {
+            tui_screen_text(s, y, x + i, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_HLINE), 0);
+        } else { // read and write cells differ by glyph and side of the axis, not colour only
+            int rd = ch == 'r';
+            tui_screen_text(s, y, x + i, 1, rd ? TUI_STYLE_DIFF_GREEN : TUI_STYLE_DIFF_RED,
+                            tui_screen_glyph(s, rd ? TUI_G_FULL : TUI_G_MEDIUM), 0);
+        }
+    }
+}
+
+static void draw_span(struct tui_screen *s, struct tui_rect r, int y, const struct tui_span *sp,
+                      struct tui_listmodel *table)
+{
+    int x = r.x + sp->col;
+    switch (sp->kind) {
+    case TUI_SPAN_TEXT:
+        tui_screen_text(s, y, x, sp->width, sp->style, sp->text,
+                        sp->flags & TUI_SPAN_RIGHT ? TUI_TEXT_RIGHT : 0);
+        break;
+    case TUI_SPAN_FILL:
+        tui_screen_fill(s, y, x, sp->width, sp->style);
+        break;
+    case TUI_SPAN_HLINE:
+        tui_screen_hline(s, y, x, sp->width, sp->style);
+        break;
+    case TUI_SPAN_GLYPHS:
+        draw_glyphs(s, y, x, sp);
+        break;
+    case TUI_SPAN_TABLE:
+        if (table) {
+            tui_table_draw(s, (struct tui_rect){y, x, sp->height, sp->width}, table, sp->text);
+        }
+        break;
+    default:
+        draw_cells(s, y, x, sp);
+        break;
+    }
+}
+
+void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_viewmodel *vm)
+{
+    const struct tui_page *pg = &vm->page;
+    for (size_t i = 0; i < pg->n; i++) {
+        const struct tui_span *sp = &pg->span[i];
+        int y = sp->row - vm->top;
+        if (y >= 0 && y < r.h) {
+            draw_span(s, r, r.y + y, sp, vm->table);
+        }
+    }
+    if (vm->cursor_row >= 0) {
+        tui_screen_cursor(s, r.y + vm->cursor_row, r.x + vm->cursor_col);
+    }
 }
 
 /* ---- graph ---- */
@@ -270,118 +350,22 @@ void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *
 
 /* ---- characterisation ---- */
 
-static void draw_span(struct tui_screen *s, int y, int x, const struct tui_span *sp)
-{
-    if (sp->kind == TUI_SPAN_TEXT) {
-        tui_screen_text(s, y, x, sp->width, sp->style, sp->text, 0);
-        return;
-    }
-    for (int i = 0; sp->text[i] && i < sp->width; i++) {
-        char ch = sp->text[i];
-        if (ch == ' ') {
-            continue;
-        }
-        if (sp->kind == TUI_SPAN_BAR) {
-            // each call has its own glyph; alternate two styles so neighbours stand apart
-            char g[2] = {ch, '\0'};
-            tui_screen_text(s, y, x + i, 1, i % 2 ? TUI_STYLE_TIMELINE_BAR : TUI_STYLE_SPARK, g, 0);
-        } else if (ch == '-') {
-            tui_screen_text(s, y, x + i, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_HLINE), 0);
-        } else { // read and write cells differ by glyph and side of the axis, not colour only
-            int rd = ch == 'r';
-            tui_screen_text(s, y, x + i, 1, rd ? TUI_STYLE_DIFF_GREEN : TUI_STYLE_DIFF_RED,
-                            tui_screen_glyph(s, rd ? TUI_G_FULL : TUI_G_MEDIUM), 0);
-        }
-    }
-}
-
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {
     tui_app_charz_update(app);
-    struct tui_page pg;
-    tui_page_init(&pg);
-    tui_charz_page(app, r.w, &pg);
+    struct tui_viewmodel vm;
+    tui_viewmodel_init(&vm);
+    tui_charz_page(app, r.w, &vm.page);
     struct tui_charz *cz = &app->charz;
-    int max_top = pg.rows > r.h ? pg.rows - r.h : 0;
+    int max_top = vm.page.rows > r.h ? vm.page.rows - r.h : 0;
     cz->top = cz->top > max_top ? max_top : cz->top < 0 ? 0 : cz->top;
-    for (size_t i = 0; i < pg.n; i++) {
-        const struct tui_span *sp = &pg.span[i];
-        int y = sp->row - cz->top;
-        if (y >= 0 && y < r.h) {
-            draw_span(s, r.y + y, r.x + sp->col, sp);
-        }
+    vm.top = cz->top;
+    if (vm.page.failed) {
+        vm.page.failed = 0;
+        tui_page_text(&vm.page, vm.top + r.h - 1, 1, r.w - 2, TUI_STYLE_ERROR, "out of memory");
     }
-    if (pg.failed) {
-        tui_screen_text(s, r.y + r.h - 1, r.x + 1, r.w - 2, TUI_STYLE_ERROR, "out of memory", 0);
-    }
-    tui_page_fini(&pg);
-}
-
-/* ---- rules ---- */
-
-void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                    const char *edit_text, int edit_cursor_col)
-{
-    unsigned long n = iodfg_rules_line_count(app->rules);
-    tui_screen_fill(s, r.y, r.x, r.w, TUI_STYLE_HEADER);
-    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)", 0);
-    int rows = r.h - 1;
-    unsigned long cur = app->rule_cursor;
-    unsigned long top = cur > (unsigned long)(rows - 3) ? cur - (unsigned long)(rows - 3) : 1;
-    int y = r.y + 1;
-    for (unsigned long l = top; l <= n && y < r.y + r.h; l++) {
-        int editing = edit_text && l == app->edit_line;
-        const char *text = editing ? edit_text : iodfg_rules_line(app->rules, l);
-        int style = l == cur ? TUI_STYLE_CURSOR : text[0] == '#' ? TUI_STYLE_DIM : TUI_STYLE_NORMAL;
-        if (editing) {
-            style = TUI_STYLE_INPUT;
-        }
-        tui_screen_fill(s, y, r.x, r.w, style);
-        char num[32];
-        snprintf(num, sizeof(num), "%s%3lu", l == cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ", l);
-        tui_screen_text(s, y, r.x, 5, style, num, 0);
-        tui_screen_text(s, y, r.x + 6, r.w - 7, style, text, 0);
-        if (editing) {
-            tui_screen_cursor(s, y, r.x + 6 + edit_cursor_col);
-            if (app->rule_error[0] && y + 1 < r.y + r.h) {
-                y++;
-                int col = app->rule_error_col ? (int)app->rule_error_col - 1 : 0;
-                char msg[300];
-                snprintf(msg, sizeof(msg), "^ %s", app->rule_error);
-                int x = r.x + 6 + col;
-                x = x > r.x + r.w - 10 ? r.x + r.w - 10 : x;
-                tui_screen_text(s, y, x, r.x + r.w - x, TUI_STYLE_CARET, msg, 0);
-            }
-        }
-        y++;
-    }
-    if (y < r.y + r.h) {
-        tui_screen_text(s, y, r.x + 6, r.w - 7, TUI_STYLE_DIM,
-                        n ? "(an event no rule matches is left out)" : "(no rules: a adds one)", 0);
-    }
-}
-
-/* ---- help ---- */
-
-void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                   const struct tui_keymaps *km)
-{
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    tui_keymap_help(km, TUI_HELP_TEXT, &b);
-    int line = 0, y = r.y;
-    for (char *p = b.data; p && *p && y < r.y + r.h; line++) {
-        char *nl = strchr(p, '\n');
-        if (nl) {
-            *nl = '\0';
-        }
-        if (line >= app->help_top) {
-            tui_screen_text(s, y++, r.x + 1, r.w - 1,
-                            p[0] != ' ' ? TUI_STYLE_HELP_HEADING : TUI_STYLE_NORMAL, p, 0);
-        }
-        p = nl ? nl + 1 : p + strlen(p);
-    }
-    iodfg_buf_fini(&b);
+    tui_draw_page(s, r, &vm);
+    tui_viewmodel_fini(&vm);
 }
 
 /* ---- diff summary and filter list ---- */

@@ -31,16 +31,6 @@ struct tui_screen {
     int cursor_y, cursor_x;
 };
 
-static const char *const glyphs_utf8[TUI_G_COUNT] = {
-    "\u2500", "\u2502", "\u253c", "\u25b6", "\u2026", "\u25bc", "\u25b2",
-    "\u2013", "\u25b6", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
-    "\u2586", "\u2587", "\u2588", "\u2593", "\u2592", "\u2591", "\u00b7",
-};
-static const char *const glyphs_ascii[TUI_G_COUNT] = {
-    "-", "|", "+", ">", "~", "v", "^", "-", ">", ".", ",",
-    ":", ";", "=", "+", "*", "#", "#", "=", "-", "|",
-};
-
 /* ---- restoring the terminal on every way out ------------------------------------------- */
 
 // Signal handlers cannot reach a struct; this flag is the one piece of global UI state.
@@ -224,10 +214,7 @@ int tui_screen_height(const struct tui_screen *s)
 
 const char *tui_screen_glyph(const struct tui_screen *s, enum tui_glyph g)
 {
-    if ((unsigned)g >= TUI_G_COUNT) {
-        return "?";
-    }
-    return s->utf8 ? glyphs_utf8[g] : glyphs_ascii[g];
+    return tui_glyph(g, s->utf8);
 }
 
 /* ---- keys --------------------------------------------------------------------------------- */

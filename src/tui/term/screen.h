@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "tui/glyph.h"
+
 struct iodfg_error;
 struct tui_listmodel;
 struct tui_theme;
@@ -27,26 +29,6 @@ struct tui_rect {
 struct tui_tab {
     const char *key;  /* "1" */
     const char *name; /* "Activities" */
-};
-
-/* Glyphs with a UTF-8 form and an ASCII fallback. */
-enum tui_glyph {
-    TUI_G_HLINE,
-    TUI_G_VLINE,
-    TUI_G_CROSS,
-    TUI_G_ARROW,
-    TUI_G_ELLIPSIS,
-    TUI_G_SORT_DOWN,
-    TUI_G_SORT_UP,
-    TUI_G_DASH,
-    TUI_G_CURSOR,
-    TUI_G_SPARK0, /* TUI_G_SPARK0 + 0..7: rising sparkline levels */
-    TUI_G_FULL = TUI_G_SPARK0 + 7,
-    TUI_G_DARK,
-    TUI_G_MEDIUM,
-    TUI_G_LIGHT,
-    TUI_G_SEP, /* "·" between status line items */
-    TUI_G_COUNT
 };
 
 enum tui_text_flags {

@@ -25,6 +25,8 @@
 #include "tui/term/screen.h"
 #include "tui/theme.h"
 #include "tui/timeline_job.h"
+#include "tui/view.h"
+#include "tui/viewmodel.h"
 #include "tui/views.h"
 
 #define DEBOUNCE_MS 30
@@ -36,12 +38,20 @@ struct tui_ui {
     struct tui_theme_dirs dirs;
     char user_dir[4096];
     struct tui_lineedit *le;
+    struct tui_tab tabs[TUI_VIEW_COUNT]; /* from the view registry */
+    char tab_keys[TUI_VIEW_COUNT][2];
+    struct tui_viewmodel vm; /* the frame being drawn (its memory kept) */
 };
 
-static const struct tui_tab tabs[] = {
-    {"1", "Activities"}, {"2", "Transitions"}, {"3", "Graph"}, {"4", "Timeline"}, {"5", "Diff"},
-    {"6", "Cases"},      {"7", "Rules"},       {"8", "I/O"},   {"9", "Handles"},  {"?", ""}};
-#define NTABS ((int)(sizeof(tabs) / sizeof(tabs[0])))
+static void make_tabs(struct tui_ui *ui)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        ui->tab_keys[v][0] = (char)tui_view_key((enum tui_view)v);
+        ui->tab_keys[v][1] = '\0';
+        ui->tabs[v] = (struct tui_tab){ui->tab_keys[v], tui_view_tab((enum tui_view)v)};
+    }
+}
+
 #define BUSY_POLL_MS 50
 
 struct tui_ui *tui_ui_open(const char *theme, unsigned screen_flags, struct iodfg_error *err)
@@ -52,6 +62,8 @@ struct tui_ui *tui_ui_open(const char *theme, unsigned screen_flags, struct iodf
         return NULL;
     }
     tui_theme_dirs_default(&ui->dirs, ui->user_dir, sizeof(ui->user_dir));
+    make_tabs(ui);
+    tui_viewmodel_init(&ui->vm);
     ui->km = tui_keymap_new();
     ui->le = tui_lineedit_new(50);
     char cfg[4096];
@@ -81,6 +93,7 @@ void tui_ui_close(struct tui_ui *ui)
     tui_screen_close(ui->scr);
     tui_keymap_free(ui->km);
     tui_lineedit_free(ui->le);
+    tui_viewmodel_fini(&ui->vm);
     free(ui);
 }
 
@@ -88,7 +101,7 @@ int tui_ui_progress(struct tui_ui *ui, const char *log, const char *what, double
                     int wait_ms)
 {
     if (tui_screen_begin(ui->scr) == 0) {
-        tui_screen_tabs(ui->scr, "iodfg", log, tabs, NTABS, -1);
+        tui_screen_tabs(ui->scr, "iodfg", log, ui->tabs, TUI_VIEW_COUNT, -1);
         struct tui_rect b = tui_screen_body(ui->scr);
         char line[256];
         if (fraction >= 0) {
@@ -144,6 +157,13 @@ static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
 static void detail(struct tui_app *app, char *buf, size_t size)
 {
     buf[0] = '\0';
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    if (ops->render) { // a view of its own: its detail line, if any
+        if (ops->detail) {
+            ops->detail(app, app->view_state[app->view], buf, size);
+        }
+        return;
+    }
     struct tui_listmodel *lm = tui_app_table(app);
     char b1[32], b2[32], b3[32], b4[32], b5[32];
     if (app->view == TUI_VIEW_ACTIVITIES && lm && tui_listmodel_count(lm)) {
@@ -183,21 +203,13 @@ static void detail(struct tui_app *app, char *buf, size_t size)
     } else if (app->view == TUI_VIEW_CHARZ) {
         snprintf(buf, size,
                  "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
-    } else if (app->view == TUI_VIEW_RULES) {
-        snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
     }
 }
 
-void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
+/* The views not yet drawn from a view model of their own. */
+static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect body)
 {
     struct tui_screen *s = ui->scr;
-    if (tui_screen_begin(s) < 0) {
-        tui_screen_end(s);
-        return;
-    }
-    tui_screen_tabs(s, "iodfg", app->log_name, tabs, NTABS, (int)app->view);
-    struct tui_rect body = tui_screen_body(s);
-    const char *edit = app->prompt == TUI_PROMPT_RULE ? tui_lineedit_text(ui->le) : NULL;
     switch (app->view) {
     case TUI_VIEW_GRAPH:
         (app->graph_overview ? tui_draw_overview : tui_draw_graph)(s, body, app);
@@ -207,12 +219,6 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         break;
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
-        break;
-    case TUI_VIEW_RULES:
-        tui_draw_rules(s, body, app, edit, (int)tui_lineedit_cursor_col(ui->le));
-        break;
-    case TUI_VIEW_HELP:
-        tui_draw_help(s, body, app, ui->km);
         break;
     case TUI_VIEW_HANDLES: {
         struct tui_listmodel *lm = tui_app_table(app); // refills stale rows first
@@ -237,6 +243,28 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         tui_table_draw(s, body, tui_app_table(app), "nothing to show (check filters and rules)");
         break;
     }
+}
+
+void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
+{
+    struct tui_screen *s = ui->scr;
+    if (tui_screen_begin(s) < 0) {
+        tui_screen_end(s);
+        return;
+    }
+    tui_screen_tabs(s, "iodfg", app->log_name, ui->tabs, TUI_VIEW_COUNT, (int)app->view);
+    struct tui_rect body = tui_screen_body(s);
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    tui_viewmodel_clear(&ui->vm);
+    if (ops->render) {
+        struct tui_render_in in = {
+            body.w, body.h, app->prompt != TUI_PROMPT_NONE ? tui_lineedit_text(ui->le) : NULL,
+            (int)tui_lineedit_cursor_col(ui->le), ui->km};
+        ops->render(app, app->view_state[app->view], &in, &ui->vm);
+        tui_draw_page(s, body, &ui->vm);
+    } else {
+        draw_legacy(ui, app, body);
+    }
     if (app->show_filters) {
         tui_draw_filters(s, tui_screen_body(s), app);
     }
@@ -259,27 +287,13 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
             int lw = (int)strlen(app->prompt_label) + (search ? 0 : 3);
             tui_screen_cursor(s, h - 1, 1 + lw + (int)tui_lineedit_cursor_col(ui->le));
         }
-    } else if (app->prompt == TUI_PROMPT_RULE) {
-        char st[512];
-        tui_app_status(app, st, sizeof(st));
-        if (app->rule_error[0]) {
-            snprintf(buf, sizeof(buf), "rule %lu invalid — last valid rules in force · %s",
-                     app->edit_line, st);
-        } else {
-            snprintf(buf, sizeof(buf), "editing rule %lu (Enter keeps, Esc reverts) · %s",
-                     app->edit_line, st);
-        }
-        tui_screen_status(s, buf, app->rule_error[0] ? TUI_STYLE_ERROR : TUI_STYLE_STATUS);
+    } else if (ui->vm.status[0]) { // the view's own, while it edits in place
+        tui_screen_status(s, ui->vm.status, ui->vm.status_style);
     } else {
         tui_app_status(app, buf, sizeof(buf));
         tui_screen_status(s, buf, TUI_STYLE_STATUS);
     }
     tui_screen_end(s);
-}
-
-static enum tui_map view_map(enum tui_view v)
-{
-    return v == TUI_VIEW_HELP ? TUI_MAP_HELP : (enum tui_map)(TUI_MAP_ACTIVITIES + (int)v);
 }
 
 /* A key while a prompt is open. *pending is set when a live change awaits the debounce. */
@@ -339,7 +353,7 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         if (app->prompt != TUI_PROMPT_NONE) {
             r = prompt_key(ui, app, key, &pending);
         } else {
-            r = tui_app_command(app, tui_keymap_lookup(ui->km, view_map(app->view), key));
+            r = tui_app_command(app, tui_keymap_lookup(ui->km, tui_view_keymap(app->view), key));
         }
         if (r & TUI_PROMPT) {
             tui_lineedit_set(ui->le, app->prompt_init);

@@ -10,6 +10,7 @@ struct tui_keymaps;
 struct tui_rect;
 struct tui_screen;
 struct tui_ui;
+struct tui_viewmodel;
 
 /* Load keymaps (with the user config), the theme (name or path; NULL = "default") and take
  * over the terminal. NULL with err (the terminal is untouched then). */
@@ -27,6 +28,8 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app);
 /* Run the event loop until the user quits. Returns 0. */
 int tui_ui_run(struct tui_ui *ui, struct tui_app *app);
 
+/* Paint a view model's page (and its table) in rect r, from its top row (term/draw.c). */
+void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_viewmodel *vm);
 /* Renderers of the non-table views (term/draw.c). */
 void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 /* The whole-graph overview (draw_overview.c). */
@@ -34,10 +37,6 @@ void tui_draw_overview(struct tui_screen *s, struct tui_rect r, struct tui_app *
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 /* The Characterisation view; starts or installs its background computation (charz.h). */
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_rules(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                    const char *edit_text, int edit_cursor_col);
-void tui_draw_help(struct tui_screen *s, struct tui_rect r, struct tui_app *app,
-                   const struct tui_keymaps *km);
 void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Views as objects: each view of the TUI is one file in src/tui/views/ holding its private state
+ * and a struct tui_view_ops (designated initialisers), listed in tab order in views.def. The app
+ * opens every view once and tells it when the results change; the current view gets the commands
+ * of its keymap first (its own table; the global table takes the rest) and renders a view model
+ * that the terminal code paints. No curses. */
+#ifndef IODFG_TUI_VIEW_H
+#define IODFG_TUI_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/command.h"
+#include "tui/keymap.h"
+
+struct iodfg_buf;
+struct iodfg_dot_options;
+struct iodfg_error;
+struct tui_app;
+struct tui_listmodel;
+struct tui_viewmodel;
+
+/* The views in tab order (their number keys, views.def); HELP is reached with `?`. */
+enum tui_view {
+#define VIEW(id, ops, name, key, tab, title, help) TUI_VIEW_##id,
+#include "tui/views.def"
+#undef VIEW
+    TUI_VIEW_HELP,
+    TUI_VIEW_COUNT
+};
+
+/* A command handler: changes the app (st: the view's state, NULL in the global table) and
+ * returns enum tui_result flags (app.h), or TUI_PASS to hand the command on to the global
+ * table as well. */
+typedef unsigned (*tui_cmd_fn)(struct tui_app *app, void *st, enum tui_cmd cmd);
+#define TUI_PASS 0x100u
+
+enum tui_cmd_flags {
+    TUI_CF_TABLE = 1 /* acts on the current view's table: nothing happens without one */
+};
+
+struct tui_cmd_entry {
+    enum tui_cmd cmd;
+    tui_cmd_fn fn;
+    unsigned flags; /* enum tui_cmd_flags */
+};
+
+/* Run the entry of cmd in table t (n entries) with table lm (may be NULL). Returns its flags,
+ * or TUI_PASS when t has no entry for cmd. */
+unsigned tui_cmd_run(const struct tui_cmd_entry *t, size_t n, struct tui_app *app, void *st,
+                     struct tui_listmodel *lm, enum tui_cmd cmd);
+/* The rows a move command goes: -1, +1, a page (-20, +20) or to an end (-1e9, +1e9). */
+long tui_cmd_step(enum tui_cmd cmd);
+
+/* What a view renders for: the body's size, the open prompt's text and cursor column (NULL
+ * when none), the keymaps (for help). */
+struct tui_render_in {
+    int width, height;
+    const char *edit_text;
+    int edit_col;
+    const struct tui_keymaps *km;
+};
+
+/* The operations of a view; any may be NULL (nothing to do, or nothing to say). st is the state
+ * that open made, passed back to every other operation. */
+struct tui_view_ops {
+    void *(*open)(struct tui_app *app); /* NULL when out of memory */
+    void (*close)(struct tui_app *app, void *st);
+    /* The results changed (a rebuild, or a view option that all views follow): 0 or -1. */
+    int (*reload)(struct tui_app *app, void *st);
+    /* It became the current view (by its view command). */
+    void (*enter)(struct tui_app *app, void *st);
+    /* The selected activity (the Activities cursor) moved. */
+    void (*activity_moved)(struct tui_app *app, void *st);
+    /* Its commands, tried before the global ones. */
+    const struct tui_cmd_entry *cmds;
+    size_t ncmds;
+    /* A live prompt it opened (TUI_PROMPT_RULE) changed (done 0) or ended (done 1; text NULL
+     * when cancelled). Returns enum tui_result flags. */
+    unsigned (*prompt)(struct tui_app *app, void *st, const char *text, int done);
+    /* Lay the body out into vm; may move its own cursor and scroll position to fit. */
+    void (*render)(struct tui_app *app, void *st, const struct tui_render_in *in,
+                   struct tui_viewmodel *vm);
+    /* The detail line (under the body) for what is selected, "" when nothing. */
+    void (*detail)(struct tui_app *app, void *st, char *buf, size_t size);
+    /* The table shown now; the table whose sort order a session file keeps. */
+    struct tui_listmodel *(*table)(struct tui_app *app, void *st);
+    struct tui_listmodel *(*sorted)(struct tui_app *app, void *st);
+    /* The activity under its cursor (drill-down), UINT32_MAX when none. */
+    uint32_t (*activity)(struct tui_app *app, void *st);
+    /* A background job: 1 while it runs; installing a finished one (1 when it did). */
+    int (*busy)(struct tui_app *app, void *st);
+    int (*poll)(struct tui_app *app, void *st);
+    /* Exports: its own TSV of its table (else the table's cells), its DOT options. */
+    int (*export_tsv)(struct tui_app *app, void *st, struct iodfg_buf *out,
+                      struct iodfg_error *err);
+    void (*export_dot)(struct tui_app *app, void *st, struct iodfg_dot_options *o);
+};
+
+/* The registry (views.def and the help view). */
+const struct tui_view_ops *tui_view_ops(enum tui_view v);
+const char *tui_view_name(enum tui_view v); /* "activities" ... "handles", "help"; "" */
+int tui_view_by_name(const char *name);     /* -1 when none */
+int tui_view_key(enum tui_view v);          /* '1' ... '9', '?' */
+const char *tui_view_tab(enum tui_view v);  /* "Activities", ... "" for help */
+enum tui_map tui_view_keymap(enum tui_view v);
+/* The view a view command shows, TUI_VIEW_COUNT for other commands. */
+enum tui_view tui_view_of_command(enum tui_cmd cmd);
+
+#endif
