@@ -17,9 +17,12 @@ man_src="$IODFG_SRCDIR/doc/iodfg.1"
 for doc in $(cat "$T/help.txt" "$man_src" | grep -o '[a-z]*\.md' | sort -u); do
   check "installed: $doc, which --help or the man page names" test -f "$docdir/$doc"
 done
-check "--help lines fit 80 columns" "$PY" -c '
+# The documents' directory is on a line of its own: its length is the installer's choice.
+check "--help lines fit 80 columns (the documents' directory aside)" "$PY" -c '
 import sys
-sys.exit(any(len(l) > 80 for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))' "$T/help.txt"
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+sys.exit(any(len(l) > 80 and not (i and lines[i - 1].endswith(", in"))
+             for i, l in enumerate(lines)))' "$T/help.txt"
 check "no internal paper numbers in --help, README, man page or doc/" sh -c \
   "! grep -rniE 'seeds? ?0[0-9][0-9]' '$T/help.txt' '$IODFG_SRCDIR/README' '$man_src' '$IODFG_SRCDIR/doc'"
 finish
