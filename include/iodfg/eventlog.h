@@ -201,6 +201,9 @@ struct iodfg_eventlog *iodfg_eventlog_new(unsigned columns);
 struct iodfg_eventlog *iodfg_eventlog_new_with_pool(unsigned columns,
                                                     struct iodfg_strpool *pool_take);
 void iodfg_eventlog_free(struct iodfg_eventlog *log);
+/* Empty log (cases, events, keys, handles, strings) keeping its memory, to build the next
+ * file's cases without faulting in fresh pages. */
+void iodfg_eventlog_clear(struct iodfg_eventlog *log);
 
 /* Accessors; pointers are borrowed until the log changes or is freed. */
 struct iodfg_strpool *iodfg_eventlog_pool(const struct iodfg_eventlog *log);

@@ -22,8 +22,8 @@ struct iodfg_ingest_file {
 };
 
 /* Receives each file's case, in input order, on the calling thread. log holds one case (an
- * OTF2 archive: one per location; iodfg/otf2.h) with its own string pool; the sink may keep
- * or append it, but the ingest frees it after the call. Return 0 to go on, -1 (with err
+ * OTF2 archive: one per location; iodfg/otf2.h) with its own string pool; the sink reads or
+ * appends it, and the ingest reuses its memory for a later file after the call. Return 0 to go on, -1 (with err
  * set) to stop. */
 typedef int (*iodfg_case_fn)(void *ctx, const struct iodfg_eventlog *log,
                              const struct iodfg_ingest_file *file, struct iodfg_error *err);

@@ -15,6 +15,9 @@ struct iodfg_strpool;
 /* A new pool holding only "" (id 0). NULL when out of memory. Free with iodfg_strpool_free. */
 struct iodfg_strpool *iodfg_strpool_new(void);
 void iodfg_strpool_free(struct iodfg_strpool *pool);
+/* Forget every string but "" and keep the memory, so that a pool reused for the next file
+ * touches no fresh pages. */
+void iodfg_strpool_clear(struct iodfg_strpool *pool);
 
 /* Intern len bytes at s (may contain any byte but NUL) and store its id in *id.
  * Returns 0, or -1 when out of memory or past 2^32-2 strings / 2^40 bytes. */

@@ -77,6 +77,9 @@ enum store_col {
 #define STORE_EVENT_GROUP "events"
 #define STORE_CASE_TABLE "case_table"
 #define STORE_EVENT_CHUNK_ROWS (1u << 16)
+/* 4.0: the /events columns' filters are scale-offset (first) and deflate (second); a chunk's
+ * filter mask has bit i set when filter i was skipped. */
+#define STORE_MASK_DEFLATE_SKIPPED 2u
 
 /* One row of /case_table, in memory (the file type is the little-endian equivalent). */
 struct store_case_row {
@@ -93,6 +96,11 @@ struct store_col_desc {
     int is_signed;
 };
 extern const struct store_col_desc store_cols[STORE_C__N];
+/* Since 4.0 every /events column is coded with HDF5's scale-offset filter (store_codec.h)
+ * and this fill value, the column's "no value": IODFG_UNKNOWN for 64-bit columns, INT32_MIN
+ * (no descriptor) for the signed 32-bit ones, 0 (no string, no handle) for the others. Its bit
+ * pattern, zero-extended. */
+uint64_t store_col_fill(enum store_col c);
 
 /* Names of enum iodfg_naming values as stored in the `naming` case attribute. */
 const char *store_naming_name(unsigned naming);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* HDF5 store, reading side: the 3.0 layout. The cases come from /case_table (one read, however
- * many cases) and their events from the /events columns: 12 datasets whose chunks (or
- * contiguous data, after h5repack) are located once, so that rows are read with pread like
- * the 2.0 columns; columns HDF5 must convert are read with H5Dread. */
+/* HDF5 store, reading side: the 3.0 and 4.0 layouts. The cases come from /case_table (one
+ * read, however many cases) and their events from the /events columns: 12 datasets whose
+ * chunks (or contiguous data, after h5repack) are located once (store_read_chunks.c), so that
+ * rows are read with pread like the 2.0 columns; columns HDF5 must convert are read with
+ * H5Dread. */
 #include "config.h"
 
 #include <errno.h>
@@ -101,40 +102,6 @@ static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint6
               : 0;
 }
 
-/* Where the whole chunks of a chunked column c lie, when each is stored as it is (no filter,
- * or every filter skipped) and of full size: ev->chunks[c]. 0 = so, 1 = not, -1 = no memory. */
-static int locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
-                         int nfilters, uint64_t nfull)
-{
-    uint64_t cbytes = cr * store_cols[c].size;
-    unsigned skipped = nfilters > 0 && nfilters < 32 ? (1u << nfilters) - 1 : 0;
-    // Every chunk takes cbytes of the file: more than fit means damage that HDF5 will name.
-    if (nfilters >= 32 || nfull > r->vfd_size / cbytes) {
-        return 1;
-    }
-    uint64_t *at = nfull ? malloc((size_t)nfull * sizeof(*at)) : NULL;
-    if (nfull && !at) {
-        return -1;
-    }
-    for (uint64_t k = 0; k < nfull; k++) {
-        hsize_t off[1] = {k * cr};
-        unsigned mask = 0;
-        haddr_t a = HADDR_UNDEF;
-        hsize_t size = 0;
-        if (H5Dget_chunk_info_by_coord(ev->ids[c], off, &mask, &a, &size) < 0 ||
-            (mask & skipped) != skipped || a == HADDR_UNDEF || size != cbytes || a > r->vfd_size ||
-            cbytes > r->vfd_size - a) {
-            free(at);
-            return 1;
-        }
-        at[k] = a;
-    }
-    ev->chunk_rows[c] = cr;
-    ev->chunks[c] = at;
-    ev->tail_first[c] = nfull * cr;
-    return 0;
-}
-
 /* Whether column c (n values) can be read with pread: contiguous data (chunk_rows 0, addr), or
  * whole chunks stored as they are (the last, partial one is read now through HDF5). 0 = yes,
  * 1 = HDF5 must read it, -1 = error (err set). */
@@ -171,9 +138,9 @@ static int locate_raw(struct reader *r, struct store_event_cols *ev, int c, uint
             rc = 0;
         }
     } else if (chunked) {
-        rc = locate_chunks(r, ev, c, chunk[0], nfilters, n / chunk[0]);
+        rc = store_locate_chunks(r, ev, c, chunk[0], n / chunk[0]);
         if (rc < 0) {
-            rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
+            return -1;
         }
     }
     H5Eclear2(H5E_DEFAULT);
@@ -260,31 +227,4 @@ void store_close_event_columns(struct reader *r)
     }
     free(ev);
     r->ev = NULL;
-}
-
-int store_pread_rows(const struct reader *r, int c, uint64_t first, uint64_t n, void *buf)
-{
-    const struct store_event_cols *ev = r->ev;
-    size_t esz = store_cols[c].size;
-    char *out = buf;
-    while (n > 0 && first < ev->tail_first[c]) {
-        uint64_t cr = ev->chunk_rows[c], take = n, at;
-        if (cr == 0) {
-            at = ev->addr[c] + first * esz;
-        } else {
-            uint64_t within = first % cr;
-            take = cr - within < n ? cr - within : n;
-            at = ev->chunks[c][first / cr] + within * esz;
-        }
-        if (store_pread_all(r->vfd, out, (size_t)take * esz, at)) {
-            return -1;
-        }
-        out += take * esz;
-        first += take;
-        n -= take;
-    }
-    if (n > 0) { // rows of the last chunk, read at open
-        memcpy(out, (const char *)ev->tail[c] + (first - ev->tail_first[c]) * esz, (size_t)n * esz);
-    }
-    return 0;
 }

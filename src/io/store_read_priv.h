@@ -17,6 +17,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/store.h"
 
+#include "store_codec.h"
 #include "store_priv.h"
 
 /* The state of one load (or stat) of a file. */
@@ -40,14 +41,23 @@ struct reader {
     struct iodfg_error *err;
 };
 
-/* The /events columns of a 3.0 file (those the load needs are open). */
+/* A whole chunk of an /events column that we read ourselves: as it is, or scale-offset coded
+ * (4.0) with the header so. */
+struct store_chunk {
+    uint64_t addr, bytes;
+    int coded;
+    struct store_so_chunk so;
+};
+
+/* The /events columns of a 3.0 or 4.0 file (those the load needs are open). */
 struct store_event_cols {
     hid_t ids[STORE_C__N];
-    uint64_t chunk_rows[STORE_C__N]; // raw columns: rows per chunk, 0 when contiguous
-    uint64_t addr[STORE_C__N];       // contiguous raw columns: where the data starts
-    uint64_t *chunks[STORE_C__N];    // chunked raw columns: where each whole chunk starts
-    uint64_t tail_first[STORE_C__N]; // raw columns: rows from here on are in tail (read at open)
-    void *tail[STORE_C__N];          // the rows of the last, partial chunk (native values)
+    uint64_t chunk_rows[STORE_C__N];       // raw columns: rows per chunk, 0 when contiguous
+    uint64_t addr[STORE_C__N];             // contiguous raw columns: where the data starts
+    struct store_chunk *chunks[STORE_C__N]; // chunked raw columns: each whole chunk
+    struct store_so_params so[STORE_C__N]; // their scale-offset parameters (coded chunks)
+    uint64_t tail_first[STORE_C__N];       // raw columns: rows from here on are in tail
+    void *tail[STORE_C__N]; // the rows of the last, partial chunk (native values, read at open)
 };
 
 /* How a case is read. */
@@ -148,6 +158,11 @@ int store_open_log(struct reader *r, unsigned *version);
 /* Read `bytes` at offset `at` of descriptor fd into buf: 0, or -1 with errno (0 when the file
  * ended first). */
 int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
+/* Where the whole chunks of chunked column c (dataset d, cr rows per chunk, nfull whole ones)
+ * lie and how they are coded, when we can read them ourselves: ev->chunks[c], ev->so[c].
+ * 0 = so, 1 = HDF5 must read them, -1 = error (err set: no memory, or a damaged chunk). */
+int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
+                        uint64_t nfull);
 /* Read all n elements (esize bytes each in memory type mt) of dataset d into buf, with pread
  * when it is stored as exactly that, else H5Dread. 0, or -1 (HDF5's stack or errno says why). */
 int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,

@@ -122,6 +122,15 @@ const struct store_col_desc store_cols[STORE_C__N] = {
     [STORE_C_ERR] = {"err", 4, 0},     [STORE_C_HANDLE] = {STORE_HANDLE, 4, 0},
 };
 
+uint64_t store_col_fill(enum store_col c)
+{
+    const struct store_col_desc *d = &store_cols[c];
+    if (d->size == 8) {
+        return (uint64_t)INT64_MIN;
+    }
+    return d->is_signed ? (uint64_t)(uint32_t)INT32_MIN : 0;
+}
+
 hid_t store_col_type(enum store_col c, int file)
 {
     const struct store_col_desc *d = &store_cols[c];

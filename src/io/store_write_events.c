@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* HDF5 store, writing side: the /events columns (3.0). Rows are gathered in one chunk-sized
- * buffer per column and written as whole chunks with H5Dwrite_chunk, as they are (no
- * conversion, no chunk cache, the deflate filter marked as skipped), so that a loader can read
- * them with pread. The last, partial chunk goes through H5Dwrite and is deflated: its padding
- * then costs nothing. On request each case group gets a virtual view of its rows of every
- * column. */
+/* HDF5 store, writing side: the /events columns (4.0). Rows are gathered in one chunk-sized
+ * buffer per column; each whole chunk is coded by our scale-offset codec (the bytes HDF5's
+ * filter would write, store_codec.h) and written with H5Dwrite_chunk, the deflate filter
+ * marked as skipped, so that a loader can read and decode any rows with pread. The last,
+ * partial chunk goes through H5Dwrite (HDF5 codes and deflates it: its padding then costs
+ * nothing). On request each case group gets a virtual view of its rows of every column. */
 #include "config.h"
 
 #include <stdio.h>
@@ -13,43 +13,34 @@
 
 #include <hdf5.h>
 
+#include "store_codec.h"
 #include "store_priv.h"
 #include "store_write_priv.h"
 
-/* The file is little-endian; a big-endian host swaps each chunk before writing it. */
-static int host_is_little_endian(void)
+/* The scale-offset parameters of column c's chunks. */
+static struct store_so_params so_params(enum store_col c)
 {
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 1;
-}
-
-static void to_little_endian(void *buf, size_t n, unsigned size)
-{
-    if (host_is_little_endian() || size == 1) {
-        return;
-    }
-    unsigned char *p = buf;
-    for (size_t i = 0; i < n; i++, p += size) {
-        for (unsigned a = 0, b = size - 1; a < b; a++, b--) {
-            unsigned char t = p[a];
-            p[a] = p[b];
-            p[b] = t;
-        }
-    }
+    struct store_so_params p = {store_cols[c].size, store_cols[c].is_signed, 1, store_col_fill(c),
+                                STORE_EVENT_CHUNK_ROWS};
+    return p;
 }
 
 /* An empty, extendible 1-D dataset of column c, chunked in STORE_EVENT_CHUNK_ROWS rows, with
- * the deflate filter (applied to the last chunk only). */
+ * the scale-offset filter (its fill value the column's "no value") and then deflate (applied
+ * to the last chunk only). */
 static hid_t create_event_column(hid_t g, enum store_col c)
 {
     hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {STORE_EVENT_CHUNK_ROWS};
     hid_t sp = H5Screate_simple(1, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t d = -1;
-    if (sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 && H5Pset_deflate(dcpl, 1) >= 0 &&
-        H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) >= 0) {
+    uint64_t fill64 = store_col_fill(c);
+    uint32_t fill32 = (uint32_t)fill64;
+    const void *fill = store_cols[c].size == 8 ? (const void *)&fill64 : &fill32;
+    if (sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 &&
+        H5Pset_fill_value(dcpl, store_col_type(c, 0), fill) >= 0 &&
+        H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) >= 0 &&
+        H5Pset_deflate(dcpl, 1) >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) >= 0) {
         d = H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), sp, H5P_DEFAULT, dcpl,
                        H5P_DEFAULT);
     }
@@ -74,7 +65,9 @@ void store_events_init(struct store_events *ev)
 int store_events_create(struct store_events *ev, hid_t file)
 {
     ev->group = H5Gcreate2(file, STORE_EVENT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (ev->group < 0) {
+    struct store_so_params widest = so_params(STORE_C_START);
+    ev->coded = malloc(store_so_bound(&widest));
+    if (ev->group < 0 || !ev->coded) {
         return -1;
     }
     for (int c = 0; c < STORE_C__N; c++) {
@@ -97,24 +90,26 @@ void store_events_free(struct store_events *ev)
         free(ev->buf[c]);
         ev->buf[c] = NULL;
     }
+    free(ev->coded);
+    ev->coded = NULL;
     if (ev->group >= 0) {
         H5Gclose(ev->group);
     }
     ev->group = -1;
 }
 
-/* Write the full buffers as chunk number ev->chunks, unfiltered (filter mask 1: deflate
- * skipped). */
+/* Write the full buffers as chunk number ev->chunks, scale-offset coded by us (filter mask:
+ * deflate, the second filter, skipped). */
 static int flush_chunk(struct store_events *ev)
 {
     hsize_t dims[1] = {((hsize_t)ev->chunks + 1) * STORE_EVENT_CHUNK_ROWS};
     hsize_t offset[1] = {(hsize_t)ev->chunks * STORE_EVENT_CHUNK_ROWS};
     for (int c = 0; c < STORE_C__N; c++) {
-        size_t size = store_cols[c].size;
-        to_little_endian(ev->buf[c], STORE_EVENT_CHUNK_ROWS, store_cols[c].size);
+        struct store_so_params p = so_params((enum store_col)c);
+        size_t bytes = store_so_encode(&p, ev->buf[c], ev->coded);
         if (H5Dset_extent(ev->d[c], dims) < 0 ||
-            H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, 1, offset, (size_t)STORE_EVENT_CHUNK_ROWS * size,
-                           ev->buf[c]) < 0) {
+            H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, STORE_MASK_DEFLATE_SKIPPED, offset, bytes,
+                           ev->coded) < 0) {
             return -1;
         }
     }

@@ -13,6 +13,7 @@ struct store_events {
     hid_t group;
     hid_t d[STORE_C__N];
     void *buf[STORE_C__N]; // STORE_EVENT_CHUNK_ROWS values of the native type
+    unsigned char *coded;  // one column's chunk, scale-offset coded
     uint32_t fill;         // rows in the buffers
     uint64_t chunks;       // chunks written
     uint64_t rows;         // rows appended

@@ -107,6 +107,22 @@ void iodfg_eventlog_free(struct iodfg_eventlog *log)
     free(log);
 }
 
+void iodfg_eventlog_clear(struct iodfg_eventlog *log)
+{
+    log->n = 0;
+    log->building = 0;
+    log->ncases = 0;
+    log->offsets[0] = 0;
+    log->nkeys = 0;
+    if (log->key_slots) {
+        memset(log->key_slots, 0, (size_t)log->key_nslots * sizeof(*log->key_slots));
+    }
+    log->raw_cache.valid = 0;
+    log->nhandles = 0;
+    log->handle_base = 0;
+    iodfg_strpool_clear(log->pool);
+}
+
 struct iodfg_strpool *iodfg_eventlog_pool(const struct iodfg_eventlog *log)
 {
     return log->pool;
@@ -520,9 +536,6 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
     }
     log->building = 0;
     log->raw_cache.valid = 0;
-    free(log->seq);
-    log->seq = NULL;
-    log->seq_cap = 0;
     if (rc) {
         log->n = first; // drop the half-built case
         log->nhandles = log->handle_base;

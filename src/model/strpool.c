@@ -153,6 +153,16 @@ void iodfg_strpool_free(struct iodfg_strpool *pool)
     free(pool);
 }
 
+void iodfg_strpool_clear(struct iodfg_strpool *pool)
+{
+    memset(pool->slots, 0, (size_t)pool->nslots * sizeof(*pool->slots));
+    pool->count = 0;
+    pool->nbytes = 0;
+    uint32_t id;
+    // "" fits: the arrays held it before.
+    (void)append(pool, "", 0, hash_bytes("", 0), &id);
+}
+
 static int lookup(const struct iodfg_strpool *pool, const char *s, size_t len, uint32_t h,
                   uint32_t *id)
 {

@@ -20,6 +20,7 @@
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 
+#include "../../src/io/store_codec.h"
 #include "testutil.h"
 
 #define DIR_ testutil_fixture_dir
@@ -680,21 +681,52 @@ START_TEST(load_truncated)
 }
 END_TEST
 
-/* File offset of the first chunk of an /events column (stored as it is). */
-static haddr_t chunk0_offset(const char *path, const char *dset)
+/* The first chunk of /events/key as the writer coded it (scale-offset by us, deflate
+ * skipped), its values decoded: the file's bytes are not the values any more. */
+struct chunk0 {
+    struct store_so_params p;
+    uint32_t key[1u << 16];
+    haddr_t addr;
+};
+
+static void read_chunk0(const char *path, struct chunk0 *c)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    hid_t d = H5Dopen2(f, dset, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/events/key", H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
     hsize_t off[1] = {0}, size = 0;
     unsigned mask = 0;
-    haddr_t addr = HADDR_UNDEF;
-    ck_assert_int_ge(H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size), 0);
-    ck_assert_uint_eq(mask, 1); // deflate skipped: the bytes are the values
-    ck_assert(addr != HADDR_UNDEF);
+    ck_assert_int_ge(H5Dget_chunk_info_by_coord(d, off, &mask, &c->addr, &size), 0);
+    ck_assert_uint_eq(mask, 2); // deflate skipped: scale-offset coded by the writer
+    unsigned char *raw = calloc(1, (size_t)size + 8);
+    uint32_t m = 0;
+    ck_assert_int_ge(H5Dread_chunk(d, H5P_DEFAULT, off, &m, raw), 0);
+    struct store_so_params p = {4, 0, 1, 0, 1u << 16};
+    struct store_so_chunk h;
+    const char *why = NULL;
+    ck_assert_int_eq(store_so_header(&p, raw, size, &h, &why), 0);
+    uint64_t at, n;
+    store_so_span(&p, &h, 0, p.nelmts, &at, &n);
+    store_so_decode(&p, &h, raw + at, 0, p.nelmts, c->key);
+    c->p = p;
+    free(raw);
     H5Dclose(d);
     H5Fclose(f);
-    return addr;
+}
+
+/* Write c's values back as chunk 0, coded as the writer codes them. */
+static void write_chunk0(const char *path, const struct chunk0 *c)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/events/key", H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    unsigned char *coded = calloc(1, store_so_bound(&c->p));
+    size_t bytes = store_so_encode(&c->p, c->key, coded);
+    hsize_t off[1] = {0};
+    ck_assert_int_ge(H5Dwrite_chunk(d, H5P_DEFAULT, 2, off, bytes, coded), 0);
+    free(coded);
+    H5Dclose(d);
+    H5Fclose(f);
 }
 
 static void flip(char *buf, size_t at, size_t len)
@@ -706,22 +738,27 @@ static void flip(char *buf, size_t at, size_t len)
 
 START_TEST(load_flipped_rows)
 {
-    // Case 1's rows lie in the first chunk, which the writer stored as it is.
+    // Case 1's rows lie in the first chunk, which the writer coded itself.
     const uint32_t sizes[] = {100, 70000, 100};
     struct iodfg_eventlog *log = sized_log(3, sizes, 0, 9);
     write_log(log, PATH);
     char name[64];
     snprintf(name, sizeof(name), "%s", str(log, iodfg_eventlog_case(log, 1)->name));
     iodfg_eventlog_free(log);
-    haddr_t at = chunk0_offset(PATH, "/events/key");
-    size_t n;
-    char *buf = slurp(PATH, &n);
-    ck_assert_uint_lt(at + 200 * 4, n);
-    flip(buf, at + (100 + 3) * 4, 4); // the key of case 1's row 3
-    testutil_write_file(PATH, buf, n);
-    free(buf);
+    static struct chunk0 c;
+    read_chunk0(PATH, &c);
+    c.key[100 + 3] = 0x7fffffff; // the key of case 1's row 3
+    write_chunk0(PATH, &c);
     load_fails(PATH, IODFG_E_FORMAT, name);
     load_fails(PATH, IODFG_E_FORMAT, "row 3");
+    // A chunk header announcing more bits than a value has is damage, named as such.
+    read_chunk0(PATH, &c);
+    size_t n;
+    char *buf = slurp(PATH, &n);
+    buf[c.addr] = 40;
+    testutil_write_file(PATH, buf, n);
+    free(buf);
+    load_fails(PATH, IODFG_E_FORMAT, "events/key, chunk 0: a scale-offset chunk with more bits");
 }
 END_TEST
 
@@ -1196,6 +1233,26 @@ START_TEST(read_version_2)
     }
     rewrite_reads_same(old);
     iodfg_eventlog_free(old);
+}
+END_TEST
+
+START_TEST(read_version_3)
+{
+    // Written by the 3.0 writer (/events columns stored as they are) from the same traces:
+    // the same log as the 2.0 file, read through the 3.0 path.
+    struct iodfg_eventlog *v2 = load_ok(testutil_data("store/v2_0.h5"), IODFG_COL_ALL);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        struct iodfg_eventlog *v3 = load_threads(testutil_data("store/v3_0.h5"), IODFG_COL_ALL,
+                                                 threads);
+        same_log(v2, v3, IODFG_COL_ALL);
+        same_handles(v2, v3);
+        iodfg_eventlog_free(v3);
+    }
+    unsigned version = 0;
+    ck_assert_int_eq(iodfg_store_stat(testutil_data("store/v3_0.h5"), NULL, NULL, &version, NULL),
+                     0);
+    ck_assert_uint_eq(version, 3);
+    iodfg_eventlog_free(v2);
 }
 END_TEST
 
@@ -1709,6 +1766,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, doc_h5py_example);
     tcase_add_test(tc, read_minor_1);
     tcase_add_test(tc, read_version_2);
+    tcase_add_test(tc, read_version_3);
     tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);

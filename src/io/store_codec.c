@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* The scale-offset chunk codec: see store_codec.h for the layout. Values are handled as bit
+ * patterns in uint64_t (32-bit values zero-extended); only the minimum and maximum look at the
+ * sign, as HDF5's codec does. */
+#include "config.h"
+
+#include "store_codec.h"
+
+#include <string.h>
+
+static uint64_t width_mask(unsigned size)
+{
+    return size == 8 ? UINT64_MAX : UINT32_MAX;
+}
+
+static void value_put(void *out, unsigned size, size_t k, uint64_t v)
+{
+    if (size == 8) {
+        memcpy((char *)out + k * 8, &v, 8);
+    } else {
+        uint32_t w = (uint32_t)v;
+        memcpy((char *)out + k * 4, &w, 4);
+    }
+}
+
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+/* Values stored whole are little-endian in the chunk. */
+static void copy_little_endian(void *to, const void *from, size_t n, unsigned size)
+{
+    memcpy(to, from, n * size);
+    if (host_is_little_endian()) {
+        return;
+    }
+    unsigned char *p = to;
+    for (size_t i = 0; i < n; i++, p += size) {
+        for (unsigned a = 0, b = size - 1; a < b; a++, b--) {
+            unsigned char t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+    }
+}
+
+/* Sign-extend a 32-bit pattern so that signed values compare as numbers. */
+static int64_t as_signed(uint64_t v, unsigned size)
+{
+    return size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+}
+
+/* Bits to tell n values apart: the ceiling of log2(n). */
+static unsigned ceil_log2(uint64_t n)
+{
+    unsigned v = 0;
+    for (uint64_t x = n; x >>= 1;) {
+        v++;
+    }
+    return (n & (n - 1)) == 0 ? v : v + 1;
+}
+
+static inline uint64_t swap_be64(uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#elif defined(__GNUC__)
+    return __builtin_bswap64(v);
+#else
+    unsigned char b[8];
+    memcpy(b, &v, 8);
+    uint64_t r = 0;
+    for (int i = 0; i < 8; i++) {
+        r = r << 8 | b[i];
+    }
+    return r;
+#endif
+}
+
+static inline uint64_t load_be64(const unsigned char *b)
+{
+    uint64_t v;
+    memcpy(&v, b, 8);
+    return swap_be64(v);
+}
+
+static inline void or_be64(unsigned char *b, uint64_t v)
+{
+    uint64_t x;
+    memcpy(&x, b, 8);
+    x |= swap_be64(v);
+    memcpy(b, &x, 8);
+}
+
+size_t store_so_bound(const struct store_so_params *p)
+{
+    return STORE_SO_HEADER + (size_t)p->nelmts * p->size + 16;
+}
+
+static void put_header(unsigned char *out, uint32_t minbits, uint64_t minval)
+{
+    memset(out, 0, STORE_SO_HEADER);
+    for (int i = 0; i < 4; i++) {
+        out[i] = (unsigned char)(minbits >> (8 * i));
+    }
+    out[4] = 8;
+    for (int i = 0; i < 8; i++) {
+        out[5 + i] = (unsigned char)(minval >> (8 * i));
+    }
+}
+
+/* Put v (w bits) at bit position bit of payload, most significant bit first. */
+static inline void put_bits(unsigned char *payload, uint64_t bit, unsigned w, uint64_t v)
+{
+    unsigned char *b = payload + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    if (w + sh <= 64) {
+        or_be64(b, v << (64 - w - sh));
+    } else { // the value's last bits go into the ninth byte
+        unsigned low = w + sh - 64;
+        or_be64(b, v >> low);
+        b[8] |= (unsigned char)(v << (8 - low));
+    }
+}
+
+#define PACK(T)                                                                                    \
+    do {                                                                                           \
+        const T *x = values;                                                                       \
+        T f = (T)p->fill, m = (T)min;                                                              \
+        uint64_t bit = 0;                                                                          \
+        for (size_t k = 0; k < p->nelmts; k++, bit += w) {                                         \
+            uint64_t v = p->has_fill && x[k] == f ? ones : (uint64_t)(T)(x[k] - m);                \
+            put_bits(payload, bit, w, v);                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* Values minus min (fill values as all ones) in w bits each, most significant first. */
+static void pack(const struct store_so_params *p, const void *values, uint64_t min, unsigned w,
+                 unsigned char *payload)
+{
+    uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+    if (p->size == 8) {
+        PACK(uint64_t);
+    } else {
+        PACK(uint32_t);
+    }
+}
+
+/* The least and greatest value that is not the fill value (0, 0 when there is none), as
+ * bit patterns; one loop per type so that each compiles to plain compares. */
+#define RANGE_OF(T)                                                                                \
+    do {                                                                                           \
+        const T *v = values;                                                                       \
+        T lo = 0, hi = 0, f = (T)p->fill;                                                          \
+        int seen = 0;                                                                              \
+        for (size_t k = 0; k < p->nelmts; k++) {                                                   \
+            if (p->has_fill && v[k] == f) {                                                        \
+                continue;                                                                          \
+            }                                                                                      \
+            if (!seen) {                                                                           \
+                lo = hi = v[k];                                                                    \
+                seen = 1;                                                                          \
+            }                                                                                      \
+            lo = v[k] < lo ? v[k] : lo;                                                            \
+            hi = v[k] > hi ? v[k] : hi;                                                            \
+        }                                                                                          \
+        *min = (uint64_t)lo & width_mask(p->size);                                                 \
+        *max = (uint64_t)hi & width_mask(p->size);                                                 \
+    } while (0)
+
+static void range_of(const struct store_so_params *p, const void *values, uint64_t *min,
+                     uint64_t *max)
+{
+    if (p->size == 8 && p->is_signed) {
+        RANGE_OF(int64_t);
+    } else if (p->size == 8) {
+        RANGE_OF(uint64_t);
+    } else if (p->is_signed) {
+        RANGE_OF(int32_t);
+    } else {
+        RANGE_OF(uint32_t);
+    }
+}
+
+size_t store_so_encode(const struct store_so_params *p, const void *values, unsigned char *out)
+{
+    uint64_t mask = width_mask(p->size), min, max;
+    range_of(p, values, &min, &max);
+    unsigned full = p->size * 8, w;
+    uint64_t diff = (max - min) & mask, minval = min;
+    if (diff > mask - 2) {
+        w = full;
+        minval = 0; // HDF5 leaves the minimum out when the range needs every bit
+    } else {
+        w = ceil_log2(p->has_fill ? diff + 2 : diff + 1);
+    }
+    // HDF5 keeps the minimum as unsigned long long: a signed one sign-extended.
+    if (p->is_signed) {
+        minval = (uint64_t)as_signed(minval, p->size);
+    }
+    put_header(out, w, minval);
+    size_t nbytes = (size_t)p->nelmts * p->size;
+    if (w == full) {
+        copy_little_endian(out + STORE_SO_HEADER, values, p->nelmts, p->size);
+        return STORE_SO_HEADER + nbytes;
+    }
+    size_t payload = (size_t)p->nelmts * w / 8 + 1;
+    memset(out + STORE_SO_HEADER, 0, payload + 8);
+    if (w > 0) {
+        pack(p, values, min, w, out + STORE_SO_HEADER);
+    }
+    return STORE_SO_HEADER + payload;
+}
+
+int store_so_header(const struct store_so_params *p, const unsigned char *head, uint64_t chunk_bytes,
+                    struct store_so_chunk *h, const char **why)
+{
+    if (chunk_bytes < STORE_SO_HEADER) {
+        *why = "a scale-offset chunk shorter than its header";
+        return -1;
+    }
+    h->minbits = (uint32_t)head[0] | (uint32_t)head[1] << 8 | (uint32_t)head[2] << 16 |
+                 (uint32_t)head[3] << 24;
+    unsigned mv = head[4] < 8 ? head[4] : 8;
+    h->minval = 0;
+    for (unsigned i = 0; i < mv; i++) {
+        h->minval |= (uint64_t)head[5 + i] << (8 * i);
+    }
+    if (h->minbits > p->size * 8) {
+        *why = "a scale-offset chunk with more bits per value than the type has";
+        return -1;
+    }
+    uint64_t need = h->minbits == p->size * 8 ? (uint64_t)p->nelmts * p->size
+                                              : ((uint64_t)p->nelmts * h->minbits + 7) / 8;
+    if (chunk_bytes - STORE_SO_HEADER < need) {
+        *why = "a scale-offset chunk shorter than the values it announces";
+        return -1;
+    }
+    return 0;
+}
+
+void store_so_span(const struct store_so_params *p, const struct store_so_chunk *h, uint64_t i,
+                   uint64_t n, uint64_t *offset, uint64_t *bytes)
+{
+    uint64_t w = h->minbits;
+    if (w == p->size * 8) {
+        *offset = STORE_SO_HEADER + i * p->size;
+        *bytes = n * p->size;
+    } else {
+        *offset = STORE_SO_HEADER + i * w / 8;
+        *bytes = n ? ((i + n) * w + 7) / 8 - i * w / 8 : 0;
+    }
+}
+
+/* Value at bit position bit of in (w bits, 1..64). */
+static inline uint64_t get_bits(const unsigned char *in, uint64_t bit, unsigned w)
+{
+    const unsigned char *b = in + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t x = load_be64(b) << sh;
+    if (w + sh > 64) {
+        x |= (uint64_t)b[8] >> (8 - sh);
+    }
+    return x >> (64 - w);
+}
+
+#define UNPACK(T)                                                                                  \
+    do {                                                                                           \
+        T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
+        uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;                                    \
+        uint64_t bit = i * w - i * w / 8 * 8;                                                      \
+        if (p->has_fill) {                                                                         \
+            for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
+                uint64_t v = get_bits(in, bit, w);                                                 \
+                o[k] = v == ones ? f : (T)((T)v + m);                                              \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
+                o[k] = (T)((T)get_bits(in, bit, w) + m);                                           \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+void store_so_decode(const struct store_so_params *p, const struct store_so_chunk *h,
+                     const unsigned char *in, uint64_t i, uint64_t n, void *out)
+{
+    unsigned w = h->minbits;
+    if (w == p->size * 8) {
+        copy_little_endian(out, in, (size_t)n, p->size);
+        return;
+    }
+    if (w == 0) {
+        for (uint64_t k = 0; k < n; k++) {
+            value_put(out, p->size, (size_t)k, h->minval);
+        }
+    } else if (p->size == 8) {
+        UNPACK(uint64_t);
+    } else {
+        UNPACK(uint32_t);
+    }
+}

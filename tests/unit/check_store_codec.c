@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: the scale-offset chunk codec. Round trips over every width, and the proof that
+ * matters: for the same values HDF5's own scale-offset filter writes the same bytes, and
+ * HDF5 reads back what our encoder wrote. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "../../src/io/store_codec.h"
+#include "testutil.h"
+
+#define N 4096u
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* N values of the given size: base plus a random offset below 2^bits, a share of them fill. */
+static void make_values(void *v, unsigned size, uint64_t base, unsigned bits, uint64_t fill,
+                        unsigned fill_every)
+{
+    for (unsigned k = 0; k < N; k++) {
+        uint64_t r = bits >= 64 ? next() : next() & ((1ull << bits) - 1);
+        uint64_t x = fill_every && k % fill_every == 0 ? fill : base + r;
+        if (size == 8) {
+            memcpy((char *)v + k * 8, &x, 8);
+        } else {
+            uint32_t y = (uint32_t)x;
+            memcpy((char *)v + k * 4, &y, 4);
+        }
+    }
+}
+
+static void round_trip(const struct store_so_params *p, const void *values)
+{
+    unsigned char *chunk = calloc(1, store_so_bound(p) + 8);
+    size_t bytes = store_so_encode(p, values, chunk);
+    ck_assert_uint_le(bytes, store_so_bound(p));
+    struct store_so_chunk h;
+    const char *why = NULL;
+    ck_assert_int_eq(store_so_header(p, chunk, bytes, &h, &why), 0);
+    char out[N * 8];
+    // The whole chunk, then pieces at odd places.
+    uint64_t spans[][2] = {{0, N}, {1, 7}, {N - 3, 3}, {333, 1000}, {N / 2, 1}, {5, 0}};
+    for (size_t s = 0; s < sizeof(spans) / sizeof(spans[0]); s++) {
+        uint64_t i = spans[s][0], n = spans[s][1], off, len;
+        store_so_span(p, &h, i, n, &off, &len);
+        ck_assert_uint_le(off + len, bytes);
+        unsigned char *piece = calloc(1, (size_t)len + 8);
+        memcpy(piece, chunk + off, (size_t)len);
+        store_so_decode(p, &h, piece, i, n, out);
+        ck_assert_int_eq(memcmp(out, (const char *)values + i * p->size, (size_t)n * p->size), 0);
+        free(piece);
+    }
+    free(chunk);
+}
+
+START_TEST(round_trips_every_width)
+{
+    char v[N * 8];
+    for (unsigned size = 4; size <= 8; size += 4) {
+        for (int sign = 0; sign <= 1; sign++) {
+            for (int fill = 0; fill <= 1; fill++) {
+                for (unsigned bits = 0; bits <= size * 8; bits++) {
+                    struct store_so_params p = {size, sign, fill, 0, N};
+                    p.fill = size == 8 ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN;
+                    uint64_t base = sign ? (uint64_t)-1000 : 77;
+                    make_values(v, size, base, bits, p.fill, fill ? 5 : 0);
+                    round_trip(&p, v);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(a_chunk_of_fill_values)
+{
+    int64_t v[N];
+    for (unsigned k = 0; k < N; k++) {
+        v[k] = INT64_MIN;
+    }
+    struct store_so_params p = {8, 1, 1, (uint64_t)INT64_MIN, N};
+    round_trip(&p, v);
+    unsigned char chunk[STORE_SO_HEADER + N * 8 + 32];
+    ck_assert_uint_eq(store_so_encode(&p, v, chunk), STORE_SO_HEADER + N / 8 + 1);
+}
+END_TEST
+
+START_TEST(damaged_headers_are_refused)
+{
+    struct store_so_params p = {4, 0, 0, 0, N};
+    unsigned char head[STORE_SO_HEADER] = {33}; // more bits than a 32-bit value has
+    struct store_so_chunk h;
+    const char *why = NULL;
+    ck_assert_int_eq(store_so_header(&p, head, 1 << 20, &h, &why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "more bits"));
+    head[0] = 10; // 10 bits for N values need N * 10 / 8 bytes
+    ck_assert_int_eq(store_so_header(&p, head, STORE_SO_HEADER + N * 10 / 8 - 1, &h, &why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "shorter"));
+    ck_assert_int_eq(store_so_header(&p, head, STORE_SO_HEADER + N * 10 / 8, &h, &why), 0);
+    ck_assert_int_eq(store_so_header(&p, head, 3, &h, &why), -1);
+}
+END_TEST
+
+/* ---- against HDF5's own codec ---- */
+
+static hid_t so_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtype, const void *fill)
+{
+    hsize_t dims[1] = {N}, chunk[1] = {N};
+    hid_t sp = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    ck_assert_int_ge(H5Pset_chunk(dcpl, 1, chunk), 0);
+    // No fill value given: make it undefined (HDF5's default fill, 0, counts as defined).
+    ck_assert_int_ge(H5Pset_fill_value(dcpl, mtype, fill), 0);
+    ck_assert_int_ge(H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT), 0);
+    hid_t d = H5Dcreate2(file, name, ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    return d;
+}
+
+/* HDF5 encodes values: the chunk it stored must be ours byte for byte; and our chunk written
+ * raw must read back through HDF5 as the values. */
+static void same_as_hdf5(hid_t file, int *serial, const struct store_so_params *p,
+                         const void *values)
+{
+    hid_t mtype = p->size == 8 ? (p->is_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64)
+                               : (p->is_signed ? H5T_NATIVE_INT32 : H5T_NATIVE_UINT32);
+    hid_t ftype = p->size == 8 ? (p->is_signed ? H5T_STD_I64LE : H5T_STD_U64LE)
+                               : (p->is_signed ? H5T_STD_I32LE : H5T_STD_U32LE);
+    uint32_t fill32 = (uint32_t)p->fill;
+    const void *fill = !p->has_fill ? NULL : p->size == 8 ? (const void *)&p->fill : &fill32;
+    char name[32];
+    snprintf(name, sizeof(name), "h%d", (*serial)++);
+    hid_t d = so_dataset(file, name, ftype, mtype, fill);
+    ck_assert_int_ge(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), 0);
+    hsize_t off[1] = {0}, stored = 0;
+    ck_assert_int_ge(H5Dget_chunk_storage_size(d, off, &stored), 0);
+    unsigned char *theirs = calloc(1, (size_t)stored + 8);
+    uint32_t mask = 0;
+    ck_assert_int_ge(H5Dread_chunk(d, H5P_DEFAULT, off, &mask, theirs), 0);
+    unsigned char *ours = calloc(1, store_so_bound(p) + 8);
+    size_t bytes = store_so_encode(p, values, ours);
+    ck_assert_uint_eq(bytes, stored);
+    ck_assert_int_eq(memcmp(ours, theirs, bytes), 0);
+    H5Dclose(d);
+
+    snprintf(name, sizeof(name), "o%d", (*serial)++);
+    d = so_dataset(file, name, ftype, mtype, fill);
+    ck_assert_int_ge(H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, bytes, ours), 0);
+    char back[N * 8];
+    ck_assert_int_ge(H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, back), 0);
+    ck_assert_int_eq(memcmp(back, values, (size_t)N * p->size), 0);
+    H5Dclose(d);
+    free(ours);
+    free(theirs);
+}
+
+START_TEST(hdf5_writes_and_reads_the_same_bytes)
+{
+    testutil_fixture_begin("so.h5");
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fcreate(testutil_fixture_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    char v[N * 8];
+    int serial = 0;
+    unsigned widths[] = {0, 1, 2, 7, 13, 31, 32, 40, 56, 57, 60, 63, 64};
+    for (unsigned size = 4; size <= 8; size += 4) {
+        for (int sign = 0; sign <= 1; sign++) {
+            for (int fill = 0; fill <= 1; fill++) {
+                for (size_t b = 0; b < sizeof(widths) / sizeof(widths[0]); b++) {
+                    if (widths[b] > size * 8) {
+                        continue;
+                    }
+                    struct store_so_params p = {size, sign, fill, 0, N};
+                    p.fill = size == 8 ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN;
+                    uint64_t base = sign ? (uint64_t)-123456 : 9;
+                    make_values(v, size, base, widths[b], p.fill, fill ? 3 : 0);
+                    same_as_hdf5(file, &serial, &p, v);
+                }
+            }
+        }
+    }
+    H5Fclose(file);
+    testutil_fixture_end();
+}
+END_TEST
+
+static Suite *store_codec_suite(void)
+{
+    Suite *s = suite_create("store_codec");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, round_trips_every_width);
+    tcase_add_test(tc, a_chunk_of_fill_values);
+    tcase_add_test(tc, damaged_headers_are_refused);
+    tcase_add_test(tc, hdf5_writes_and_reads_the_same_bytes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(store_codec_suite());
+}
