@@ -88,13 +88,6 @@ static inline uint64_t load_be64(const unsigned char *b)
     return swap_be64(v);
 }
 
-static inline void or_be64(unsigned char *b, uint64_t v)
-{
-    uint64_t x;
-    memcpy(&x, b, 8);
-    x |= swap_be64(v);
-    memcpy(b, &x, 8);
-}
 
 size_t store_so_bound(const struct store_so_params *p)
 {
@@ -113,17 +106,42 @@ static void put_header(unsigned char *out, uint32_t minbits, uint64_t minval)
     }
 }
 
-/* Put v (w bits) at bit position bit of payload, most significant bit first. */
-static inline void put_bits(unsigned char *payload, uint64_t bit, unsigned w, uint64_t v)
+/* A big-endian bit writer: bits gather in a register and leave 32 at a time (writing each
+ * value into memory instead would stall on every overlapping store). */
+struct bitwriter {
+    uint64_t acc; /* the low n bits are pending */
+    unsigned n;
+    unsigned char *o;
+};
+
+static inline void put_be32(unsigned char *o, uint32_t v)
 {
-    unsigned char *b = payload + (bit >> 3);
-    unsigned sh = (unsigned)(bit & 7);
-    if (w + sh <= 64) {
-        or_be64(b, v << (64 - w - sh));
-    } else { // the value's last bits go into the ninth byte
-        unsigned low = w + sh - 64;
-        or_be64(b, v >> low);
-        b[8] |= (unsigned char)(v << (8 - low));
+    o[0] = (unsigned char)(v >> 24);
+    o[1] = (unsigned char)(v >> 16);
+    o[2] = (unsigned char)(v >> 8);
+    o[3] = (unsigned char)v;
+}
+
+/* Append the w low bits of v (w <= 32). */
+static inline void put_bits(struct bitwriter *bw, uint64_t v, unsigned w)
+{
+    bw->acc = bw->acc << w | v;
+    bw->n += w;
+    if (bw->n >= 32) {
+        bw->n -= 32;
+        put_be32(bw->o, (uint32_t)(bw->acc >> bw->n));
+        bw->o += 4;
+    }
+}
+
+static void flush_bits(struct bitwriter *bw)
+{
+    for (; bw->n >= 8; bw->o++) {
+        bw->n -= 8;
+        *bw->o = (unsigned char)(bw->acc >> bw->n);
+    }
+    if (bw->n) {
+        *bw->o = (unsigned char)(bw->acc << (8 - bw->n));
     }
 }
 
@@ -131,10 +149,14 @@ static inline void put_bits(unsigned char *payload, uint64_t bit, unsigned w, ui
     do {                                                                                           \
         const T *x = values;                                                                       \
         T f = (T)p->fill, m = (T)min;                                                              \
-        uint64_t bit = 0;                                                                          \
-        for (size_t k = 0; k < p->nelmts; k++, bit += w) {                                         \
+        for (size_t k = 0; k < p->nelmts; k++) {                                                   \
             uint64_t v = p->has_fill && x[k] == f ? ones : (uint64_t)(T)(x[k] - m);                \
-            put_bits(payload, bit, w, v);                                                          \
+            if (w <= 32) {                                                                         \
+                put_bits(&bw, v, w);                                                               \
+            } else {                                                                               \
+                put_bits(&bw, v >> 32, w - 32);                                                    \
+                put_bits(&bw, v & UINT32_MAX, 32);                                                 \
+            }                                                                                      \
         }                                                                                          \
     } while (0)
 
@@ -143,47 +165,66 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
                  unsigned char *payload)
 {
     uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+    struct bitwriter bw = {0, 0, payload};
     if (p->size == 8) {
         PACK(uint64_t);
     } else {
         PACK(uint32_t);
     }
+    flush_bits(&bw);
 }
 
 /* The least and greatest value that is not the fill value (0, 0 when there is none), as
- * bit patterns; one loop per type so that each compiles to plain compares. */
-#define RANGE_OF(T)                                                                                \
-    do {                                                                                           \
-        const T *v = values;                                                                       \
-        T lo = 0, hi = 0, f = (T)p->fill;                                                          \
-        int seen = 0;                                                                              \
-        for (size_t k = 0; k < p->nelmts; k++) {                                                   \
-            if (p->has_fill && v[k] == f) {                                                        \
-                continue;                                                                          \
-            }                                                                                      \
-            if (!seen) {                                                                           \
-                lo = hi = v[k];                                                                    \
-                seen = 1;                                                                          \
-            }                                                                                      \
-            lo = v[k] < lo ? v[k] : lo;                                                            \
-            hi = v[k] > hi ? v[k] : hi;                                                            \
+ * bit patterns; one branch-free loop per type, which the compiler vectorises. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("O3"))) // -O2 leaves these loops scalar
+#else
+#define VECTORIZE
+#endif
+#define RANGE_OF(T, NAME)                                                                          \
+    VECTORIZE static void NAME(const T *v, size_t n, int has_fill, T f, uint64_t *min,            \
+                               uint64_t *max)                                                      \
+    {                                                                                              \
+        size_t k = 0;                                                                              \
+        while (k < n && has_fill && v[k] == f) {                                                   \
+            k++;                                                                                   \
         }                                                                                          \
-        *min = (uint64_t)lo & width_mask(p->size);                                                 \
-        *max = (uint64_t)hi & width_mask(p->size);                                                 \
-    } while (0)
+        T lo = k < n ? v[k] : 0, hi = lo;                                                          \
+        if (has_fill) {                                                                            \
+            for (; k < n; k++) {                                                                   \
+                T x = v[k];                                                                        \
+                lo = x != f && x < lo ? x : lo;                                                    \
+                hi = x != f && x > hi ? x : hi;                                                    \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (; k < n; k++) {                                                                   \
+                lo = v[k] < lo ? v[k] : lo;                                                        \
+                hi = v[k] > hi ? v[k] : hi;                                                        \
+            }                                                                                      \
+        }                                                                                          \
+        *min = (uint64_t)lo;                                                                       \
+        *max = (uint64_t)hi;                                                                       \
+    }
+RANGE_OF(int64_t, range_i64)
+RANGE_OF(uint64_t, range_u64)
+RANGE_OF(int32_t, range_i32)
+RANGE_OF(uint32_t, range_u32)
 
 static void range_of(const struct store_so_params *p, const void *values, uint64_t *min,
                      uint64_t *max)
 {
+    size_t n = p->nelmts;
     if (p->size == 8 && p->is_signed) {
-        RANGE_OF(int64_t);
+        range_i64(values, n, p->has_fill, (int64_t)p->fill, min, max);
     } else if (p->size == 8) {
-        RANGE_OF(uint64_t);
+        range_u64(values, n, p->has_fill, p->fill, min, max);
     } else if (p->is_signed) {
-        RANGE_OF(int32_t);
+        range_i32(values, n, p->has_fill, (int32_t)(uint32_t)p->fill, min, max);
     } else {
-        RANGE_OF(uint32_t);
+        range_u32(values, n, p->has_fill, (uint32_t)p->fill, min, max);
     }
+    *min &= width_mask(p->size);
+    *max &= width_mask(p->size);
 }
 
 size_t store_so_encode(const struct store_so_params *p, const void *values, unsigned char *out)

@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <hdf5.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -32,24 +32,11 @@
 
 static int check_totals(struct reader *r, uint64_t total);
 
-/* Memory for a column of `bytes` (freed with free()). Large columns are aligned to 2 MiB and
- * marked for transparent huge pages: filling them otherwise costs more in page faults than the
- * reading itself. */
+/* Memory for a column of `bytes` (freed with free()): huge pages for large ones, since
+ * filling them otherwise costs more in page faults than the reading itself. */
 void *store_alloc_column(size_t bytes)
 {
-#ifdef MADV_HUGEPAGE
-    const size_t huge = (size_t)2 << 20;
-    if (bytes >= 2 * huge) {
-        size_t rounded = (bytes + huge - 1) & ~(huge - 1);
-        void *p = NULL;
-        if (posix_memalign(&p, huge, rounded) != 0) {
-            return NULL;
-        }
-        madvise(p, rounded, MADV_HUGEPAGE); // only advice: failure changes nothing
-        return p;
-    }
-#endif
-    return malloc(bytes ? bytes : 1);
+    return iodfg_bigmem_alloc(bytes);
 }
 
 static int alloc_columns(struct iodfg_columns *c, unsigned mask, uint64_t n)

@@ -492,46 +492,55 @@ static const void *plain_source(const struct iodfg_columns *src, enum store_col 
 }
 
 /* Values [i, i + n) of column c of the source (ids mapped to ours, defaults for columns the
- * source lacks) into buf. */
+ * source lacks) into buf: one loop per column, so that each is a plain gather. */
 static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enum store_col c,
                         uint64_t i, uint64_t n, void *buf)
 {
     const struct iodfg_columns *s = iodfg_eventlog_columns(m->src);
     const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
+    const uint32_t *key = s->key ? s->key + i : NULL;
     uint32_t *u32 = buf;
     int32_t *i32 = buf;
     int64_t *i64 = buf;
-    for (uint64_t j = 0; j < n; j++) {
-        uint32_t key = s->key ? m->kmap[s->key[i + j]] : m->nokey;
-        switch (c) {
-        case STORE_C_KEY:
-            u32[j] = key;
-            break;
-        case STORE_C_CALL:
-            u32[j] = keys[key].call;
-            break;
-        case STORE_C_FP:
-            u32[j] = keys[key].path;
-            break;
-        case STORE_C_ERR:
-            u32[j] = s->err ? m->smap[s->err[i + j]] : IODFG_STR_EMPTY;
-            break;
-        case STORE_C_HANDLE:
-            u32[j] = s->handle && s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
-            break;
-        case STORE_C_PID:
-            i32[j] = 0;
-            break;
-        case STORE_C_FD:
-            i32[j] = IODFG_NO_FD;
-            break;
-        case STORE_C_START:
-            i64[j] = 0;
-            break;
-        default: // dur, size, offset, req
-            i64[j] = IODFG_UNKNOWN;
-            break;
+    switch (c) {
+    case STORE_C_KEY:
+        for (uint64_t j = 0; j < n; j++) {
+            u32[j] = key ? m->kmap[key[j]] : m->nokey;
         }
+        break;
+    case STORE_C_CALL:
+    case STORE_C_FP:
+        for (uint64_t j = 0; j < n; j++) {
+            const struct iodfg_key *k = &keys[key ? m->kmap[key[j]] : m->nokey];
+            u32[j] = c == STORE_C_CALL ? k->call : k->path;
+        }
+        break;
+    case STORE_C_ERR:
+        for (uint64_t j = 0; j < n; j++) {
+            u32[j] = s->err ? m->smap[s->err[i + j]] : IODFG_STR_EMPTY;
+        }
+        break;
+    case STORE_C_HANDLE:
+        for (uint64_t j = 0; j < n; j++) {
+            u32[j] = s->handle && s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
+        }
+        break;
+    case STORE_C_PID:
+        memset(i32, 0, (size_t)n * sizeof(*i32));
+        break;
+    case STORE_C_FD:
+        for (uint64_t j = 0; j < n; j++) {
+            i32[j] = IODFG_NO_FD;
+        }
+        break;
+    case STORE_C_START:
+        memset(i64, 0, (size_t)n * sizeof(*i64));
+        break;
+    default: // dur, size, offset, req
+        for (uint64_t j = 0; j < n; j++) {
+            i64[j] = IODFG_UNKNOWN;
+        }
+        break;
     }
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/strpool.h"
 
@@ -276,9 +277,9 @@ void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_
 
 /* ---- building ------------------------------------------------------------ */
 
-static int realloc_col(void **p, size_t elem, uint64_t cap)
+static int realloc_col(void **p, size_t elem, uint64_t n, uint64_t cap)
 {
-    void *q = realloc(*p, elem * cap);
+    void *q = iodfg_bigmem_realloc(*p, elem * n, elem * cap);
     if (!q) {
         return -1;
     }
@@ -290,16 +291,16 @@ static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
 {
     struct iodfg_columns *c = &log->cols;
     unsigned m = log->mask;
-    if ((m & IODFG_COL_START && realloc_col((void **)&c->start_ns, 8, cap)) ||
-        (m & IODFG_COL_DUR && realloc_col((void **)&c->dur_ns, 8, cap)) ||
-        (m & IODFG_COL_SIZE && realloc_col((void **)&c->size, 8, cap)) ||
-        (m & IODFG_COL_OFFSET && realloc_col((void **)&c->offset, 8, cap)) ||
-        (m & IODFG_COL_REQ && realloc_col((void **)&c->req, 8, cap)) ||
-        (m & IODFG_COL_KEY && realloc_col((void **)&c->key, 4, cap)) ||
-        (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, cap)) ||
-        (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, cap)) ||
-        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, cap)) ||
-        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, cap))) {
+    if ((m & IODFG_COL_START && realloc_col((void **)&c->start_ns, 8, log->n, cap)) ||
+        (m & IODFG_COL_DUR && realloc_col((void **)&c->dur_ns, 8, log->n, cap)) ||
+        (m & IODFG_COL_SIZE && realloc_col((void **)&c->size, 8, log->n, cap)) ||
+        (m & IODFG_COL_OFFSET && realloc_col((void **)&c->offset, 8, log->n, cap)) ||
+        (m & IODFG_COL_REQ && realloc_col((void **)&c->req, 8, log->n, cap)) ||
+        (m & IODFG_COL_KEY && realloc_col((void **)&c->key, 4, log->n, cap)) ||
+        (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, log->n, cap)) ||
+        (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, log->n, cap)) ||
+        (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, log->n, cap)) ||
+        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, log->n, cap))) {
         return -1;
     }
     log->cap = cap;

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory for large arrays (event columns, timelines): aligned to 2 MiB and marked for
+ * transparent huge pages, because on the virtual machines of login nodes faulting in 4 KiB
+ * pages one by one costs more than filling them. Freed with free(). */
+#ifndef IODFG_BIGMEM_H
+#define IODFG_BIGMEM_H
+
+#include <stddef.h>
+
+/* bytes of memory (at least 1): huge-page backed when large. NULL when out of memory. */
+void *iodfg_bigmem_alloc(size_t bytes);
+/* Grow or shrink p (old_bytes of it in use; NULL allowed) to bytes, keeping the contents.
+ * NULL when out of memory (p is then unchanged). */
+void *iodfg_bigmem_realloc(void *p, size_t old_bytes, size_t bytes);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Large arrays on transparent huge pages (advice only: without THP they are plain memory). */
+#include "config.h"
+
+#include "iodfg/bigmem.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE ((size_t)2 << 20)
+/* Below two huge pages the alignment would waste more than it saves. */
+#define BIG (2 * HUGE_PAGE)
+
+void *iodfg_bigmem_alloc(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes >= BIG && bytes <= SIZE_MAX - HUGE_PAGE) {
+        size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_PAGE, rounded) != 0) {
+            return NULL;
+        }
+        madvise(p, rounded, MADV_HUGEPAGE); // only advice: failure changes nothing
+        return p;
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+void *iodfg_bigmem_realloc(void *p, size_t old_bytes, size_t bytes)
+{
+    if (bytes < BIG) {
+        return realloc(p, bytes ? bytes : 1);
+    }
+    void *q = iodfg_bigmem_alloc(bytes);
+    if (q && p) {
+        memcpy(q, p, old_bytes < bytes ? old_bytes : bytes);
+        free(p);
+    }
+    return q;
+}
