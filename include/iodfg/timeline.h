@@ -20,6 +20,10 @@ struct iodfg_timeline {
 };
 int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
                          struct iodfg_error *err);
+/* The same, a clock's merge cut in two halves merged on two threads from split_points points
+ * on (iodfg_timeline_build: from 2^18; tests use small values). */
+int iodfg_timeline_build_split(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
+                               uint64_t split_points, struct iodfg_error *err);
 void iodfg_timeline_fini(struct iodfg_timeline *tl);
 
 #endif

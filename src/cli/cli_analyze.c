@@ -547,7 +547,9 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
 {
     memset(ca, 0, sizeof(*ca));
     iodfg_buf_init(&ca->comment);
-    int rc = cli_session_open(o, inputs, n, IODFG_COL_ANALYSIS, &ca->log, &ca->ses, &ca->groups);
+    // pid only tells cases apart with --per-pid: 4 bytes per event less to load otherwise
+    unsigned columns = IODFG_COL_ANALYSIS & ~(o->per_pid ? 0u : (unsigned)IODFG_COL_PID);
+    int rc = cli_session_open(o, inputs, n, columns, &ca->log, &ca->ses, &ca->groups);
     if (rc != CLI_OK) {
         return rc;
     }

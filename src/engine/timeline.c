@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* The timeline: the start and end points of every event with an interval in time order, merged
- * from sorted per-case runs with a heap (the input of the concurrency sweep). */
+ * from sorted per-case runs with a heap (the input of the concurrency sweep). Each case gives
+ * two runs: its events in start order (as the log keeps them) and its events in end order
+ * (radix-sorted here). A large clock's merge is cut at a point in time into two halves that
+ * two threads merge at once: every point of the first half comes before every point of the
+ * second, so the result is the same as one merge. */
 #include "config.h"
 
 #include "iodfg/timeline.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
+
+/* Points of one clock below which a second thread costs more than it saves. */
+#define SPLIT_MIN_POINTS (1u << 18)
+/* Bits per pass of the radix sort by end time. */
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
 
 struct run {
     int64_t t;
@@ -18,72 +30,32 @@ struct run {
     uint64_t pos, end; /* next position in the run, end of the run */
 };
 
-static int run_less(const struct run *a, const struct run *b)
-{
-    if (a->t != b->t) {
-        return a->t < b->t;
-    }
-    if (a->kind != b->kind) {
-        return a->kind < b->kind;
-    }
-    return a->e < b->e;
-}
-
-static void sift_down(struct run *h, size_t n, size_t i)
-{
-    struct run x = h[i];
-    for (;;) {
-        size_t l = 2 * i + 1, m = l;
-        if (l >= n) {
-            break;
-        }
-        if (l + 1 < n && run_less(&h[l + 1], &h[l])) {
-            m = l + 1;
-        }
-        if (!run_less(&h[m], &x)) {
-            break;
-        }
-        h[i] = h[m];
-        i = m;
-    }
-    h[i] = x;
-}
-
-static int64_t dur_of(const struct iodfg_columns *col, uint64_t e)
-{
-    return col->dur_ns ? col->dur_ns[e] : IODFG_UNKNOWN;
-}
+/* What the merges read. */
+struct src {
+    const struct iodfg_columns *col;
+    const uint32_t *ends; /* events with an interval, by case, each case's in end order */
+    uint32_t *pts;
+};
 
 static int has_interval(const struct iodfg_columns *col, uint64_t e)
 {
-    return dur_of(col, e) > 0;
+    return col->dur_ns && col->dur_ns[e] > 0;
 }
 
 static int64_t end_time(const struct iodfg_columns *col, uint64_t e)
 {
-    return col->start_ns[e] + dur_of(col, e);
-}
-
-static int cmp_end(const void *pa, const void *pb, void *ctx)
-{
-    const struct iodfg_columns *col = ctx;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    int64_t ta = end_time(col, a), tb = end_time(col, b);
-    if (ta != tb) {
-        return ta < tb ? -1 : 1;
-    }
-    return a < b ? -1 : a > b;
+    return col->start_ns[e] + col->dur_ns[e];
 }
 
 /* Load the run's current element (its position must be valid). */
-static void run_load(struct run *r, const struct iodfg_columns *col, const uint32_t *ends)
+static void run_load(struct run *r, const struct src *s)
 {
     if (r->kind) {
         r->e = (uint32_t)r->pos;
-        r->t = col->start_ns[r->pos];
+        r->t = s->col->start_ns[r->pos];
     } else {
-        r->e = ends[r->pos];
-        r->t = end_time(col, r->e);
+        r->e = s->ends[r->pos];
+        r->t = end_time(s->col, r->e);
     }
 }
 
@@ -96,31 +68,276 @@ static int run_next_start(struct run *r, const struct iodfg_columns *col)
     return r->pos < r->end;
 }
 
-/* Merge the hn runs of h (a heap is made here) into tl->pts from *out on. */
-static void merge(struct iodfg_timeline *tl, uint64_t *out, struct run *h, size_t hn,
-                  const struct iodfg_columns *col, const uint32_t *ends)
+/* A run's current point as one comparable key: time, then end (0) before start (1), then
+ * event; an exhausted run compares greater than every point. */
+struct key {
+    int64_t t;
+    uint64_t order;
+};
+
+static inline int key_less(const struct key *a, const struct key *b)
 {
-    for (size_t i = hn / 2; i-- > 0;) {
-        sift_down(h, hn, i);
+    return a->t < b->t || (a->t == b->t && a->order < b->order);
+}
+
+static void run_key(const struct run *r, struct key *k)
+{
+    if (r->pos < r->end) {
+        k->t = r->t;
+        k->order = (uint64_t)r->kind << 32 | r->e;
+    } else {
+        k->t = INT64_MAX;
+        k->order = UINT64_MAX;
     }
-    while (hn) {
-        struct run *r = &h[0];
-        tl->pts[(*out)++] = r->e | (r->kind ? IODFG_PT_START : 0);
+}
+
+/* Merge the runs h[0..hn) (npts points) into pts[out...) with a tournament tree of losers:
+ * one comparison per level for each point. 0, or -1 out of memory. */
+static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
+{
+    if (hn == 0) {
+        return 0;
+    }
+    size_t k = hn;
+    struct key *key = malloc(k * sizeof(*key));
+    uint32_t *loser = malloc(k * sizeof(*loser)); // [1, k): the loser at each inner node
+    uint32_t *win = malloc(2 * k * sizeof(*win)); // the winners, to build the tree
+    int rc = key && loser && win ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        struct run *r = &h[i];
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
+        }
+        run_key(r, &key[i]);
+        win[k + i] = (uint32_t)i;
+    }
+    for (size_t j = k - 1; rc == 0 && j >= 1; j--) { // node j's children are 2j and 2j + 1
+        uint32_t a = win[2 * j], b = win[2 * j + 1];
+        int b_wins = key_less(&key[b], &key[a]);
+        win[j] = b_wins ? b : a;
+        loser[j] = b_wins ? a : b;
+    }
+    uint32_t w = rc == 0 && k > 1 ? win[1] : 0;
+    for (uint64_t p = 0; rc == 0 && p < npts; p++) {
+        struct run *r = &h[w];
+        s->pts[out++] = r->e | (r->kind ? IODFG_PT_START : 0);
         r->pos++;
-        int more = r->kind ? run_next_start(r, col) : r->pos < r->end;
-        if (more) {
-            run_load(r, col, ends);
-        } else {
-            h[0] = h[--hn];
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
         }
-        if (hn) {
-            sift_down(h, hn, 0);
+        run_key(r, &key[w]);
+        for (size_t j = (k + w) / 2; j >= 1; j /= 2) {
+            uint32_t l = loser[j];
+            if (key_less(&key[l], &key[w])) {
+                loser[j] = w;
+                w = l;
+            }
         }
     }
+    free(key);
+    free(loser);
+    free(win);
+    return rc;
+}
+
+/* ---- cutting one clock's merge in two -------------------------------------------------------- */
+
+/* The first position of run r whose time is t or later. */
+static uint64_t run_lower_bound(const struct run *r, const struct src *s, int64_t t)
+{
+    uint64_t lo = r->pos, hi = r->end;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int64_t tm = r->kind ? s->col->start_ns[mid] : end_time(s->col, s->ends[mid]);
+        if (tm < t) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* About how many points come before time t (start runs count their events without an
+ * interval too: good enough to balance the halves). */
+static uint64_t rough_below(const struct run *h, size_t hn, const struct src *s, int64_t t)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < hn; i++) {
+        n += run_lower_bound(&h[i], s, t) - h[i].pos;
+    }
+    return n;
+}
+
+/* The time that cuts the runs' points into halves of about equal size. */
+static int64_t middle_time(const struct run *h, size_t hn, const struct src *s, uint64_t total)
+{
+    int64_t lo = IODFG_START_MIN, hi = IODFG_START_MAX + IODFG_DUR_MAX;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (rough_below(h, hn, s, mid) < total / 2) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+struct half {
+    const struct src *s;
+    struct run *h;
+    size_t hn;
+    uint64_t npts, out;
+    int rc;
+};
+
+static void *merge_half(void *arg)
+{
+    struct half *hf = arg;
+    hf->rc = merge(hf->s, hf->h, hf->hn, hf->npts, hf->out);
+    return NULL;
+}
+
+/* Merge the runs h[0..hn) (npts points) into pts[out...), in two halves on two threads when
+ * they are many. scratch has room for hn runs. 0, or -1 out of memory. */
+static int merge_clock(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out,
+                        struct run *scratch, uint64_t split_points)
+{
+    if (npts < split_points || hn < 2) {
+        return merge(s, h, hn, npts, out);
+    }
+    int64_t t = middle_time(h, hn, s, npts);
+    uint64_t left = 0; // exact points before t: the second half starts there
+    for (size_t i = 0; i < hn; i++) {
+        uint64_t cut = run_lower_bound(&h[i], s, t);
+        scratch[i] = h[i];
+        scratch[i].pos = cut;
+        h[i].end = cut;
+        if (h[i].kind) {
+            for (uint64_t e = h[i].pos; e < cut; e++) {
+                left += has_interval(s->col, e);
+            }
+        } else {
+            left += cut - h[i].pos;
+        }
+    }
+    struct half second = {s, scratch, hn, npts - left, out + left, 0};
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, merge_half, &second) == 0;
+    int rc = merge(s, h, hn, left, out);
+    if (threaded) {
+        pthread_join(th, NULL);
+    } else {
+        merge_half(&second);
+    }
+    return rc || second.rc ? -1 : 0;
+}
+
+/* ---- each case's events in end order --------------------------------------------------------- */
+
+struct radix {
+    uint64_t *key, *key2;
+    uint32_t *id2;
+    size_t cap;
+};
+
+/* ids[0..n) (ascending) sorted by end time, ties in id order: an LSD radix sort on the end
+ * minus the least end, as many passes as its range needs (stable: ties stay in id order). */
+static void sort_by_end(uint32_t *ids, size_t n, const struct iodfg_columns *col, struct radix *rx)
+{
+    int64_t min = end_time(col, ids[0]), max = min;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = end_time(col, ids[i]);
+        rx->key[i] = (uint64_t)t;
+        min = t < min ? t : min;
+        max = t > max ? t : max;
+    }
+    uint64_t range = (uint64_t)max - (uint64_t)min;
+    uint64_t *k = rx->key, *k2 = rx->key2;
+    uint32_t *id = ids, *i2 = rx->id2;
+    for (size_t i = 0; i < n; i++) {
+        k[i] -= (uint64_t)min;
+    }
+    for (unsigned shift = 0; shift < 64 && (range >> shift) != 0; shift += RADIX_BITS) {
+        size_t count[RADIX] = {0};
+        for (size_t i = 0; i < n; i++) {
+            count[k[i] >> shift & (RADIX - 1)]++;
+        }
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIX; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t at = count[k[i] >> shift & (RADIX - 1)]++;
+            k2[at] = k[i];
+            i2[at] = id[i];
+        }
+        uint64_t *tk = k;
+        k = k2;
+        k2 = tk;
+        uint32_t *ti = id;
+        id = i2;
+        i2 = ti;
+    }
+    if (id != ids) {
+        memcpy(ids, id, n * sizeof(*ids));
+    }
+}
+
+/* ends: each case's events with an interval in end order (eoff: where each case's begin). */
+static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64_t *eoff)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint32_t nc = iodfg_eventlog_case_count(log);
+    struct radix rx = {0};
+    uint64_t k = 0;
+    int rc = 0;
+    for (uint32_t c = 0; rc == 0 && c < nc; c++) {
+        eoff[c] = k;
+        int sorted = 1;
+        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+            if (has_interval(col, e)) {
+                sorted = sorted && (k == eoff[c] || end_time(col, ends[k - 1]) <= end_time(col, e));
+                ends[k++] = (uint32_t)e;
+            }
+        }
+        size_t n = (size_t)(k - eoff[c]);
+        if (sorted) {
+            continue;
+        }
+        if (n > rx.cap) {
+            free(rx.key);
+            free(rx.key2);
+            free(rx.id2);
+            rx.key = iodfg_bigmem_alloc(n * sizeof(*rx.key));
+            rx.key2 = iodfg_bigmem_alloc(n * sizeof(*rx.key2));
+            rx.id2 = iodfg_bigmem_alloc(n * sizeof(*rx.id2));
+            rx.cap = n;
+            rc = rx.key && rx.key2 && rx.id2 ? 0 : -1;
+        }
+        if (rc == 0) {
+            sort_by_end(ends + eoff[c], n, col, &rx);
+        }
+    }
+    eoff[nc] = k;
+    free(rx.key);
+    free(rx.key2);
+    free(rx.id2);
+    return rc;
 }
 
 int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
                          struct iodfg_error *err)
+{
+    return iodfg_timeline_build_split(tl, log, SPLIT_MIN_POINTS, err);
+}
+
+int iodfg_timeline_build_split(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
+                               uint64_t split_points, struct iodfg_error *err)
 {
     memset(tl, 0, sizeof(*tl));
     uint64_t n = iodfg_eventlog_event_count(log);
@@ -140,60 +357,43 @@ int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog 
     }
     tl->n = n;
     tl->npts = 2 * m;
-    tl->pts = malloc((size_t)(m ? 2 * m : 1) * sizeof(*tl->pts));
-    uint32_t *ends = malloc((size_t)(m ? m : 1) * sizeof(*ends));
+    tl->pts = iodfg_bigmem_alloc((size_t)(m ? 2 * m : 1) * sizeof(*tl->pts));
+    uint32_t *ends = iodfg_bigmem_alloc((size_t)(m ? m : 1) * sizeof(*ends));
     uint64_t *eoff = malloc(((size_t)nc + 1) * sizeof(*eoff));
     struct run *h = malloc(((size_t)nc * 2 + 1) * sizeof(*h));
-    if (!tl->pts || !ends || !eoff || !h) {
-        free(ends);
-        free(eoff);
-        free(h);
-        iodfg_timeline_fini(tl);
-        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline");
+    struct run *scratch = malloc(((size_t)nc * 2 + 1) * sizeof(*scratch));
+    int rc = 0;
+    if (!tl->pts || !ends || !eoff || !h || !scratch || collect_ends(log, ends, eoff)) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline");
     }
-    // each case's events with an interval, sorted by end (usually already in order)
-    uint64_t k = 0;
-    for (uint32_t c = 0; c < nc; c++) {
-        eoff[c] = k;
-        int sorted = 1;
-        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
-            if (has_interval(col, e)) {
-                sorted = sorted && (k == eoff[c] || end_time(col, ends[k - 1]) <= end_time(col, e));
-                ends[k++] = (uint32_t)e;
-            }
-        }
-        if (!sorted) {
-            qsort_r(ends + eoff[c], (size_t)(k - eoff[c]), sizeof(*ends), cmp_end,
-                    (void *)(uintptr_t)col);
-        }
-    }
-    eoff[nc] = k;
-    // merge the 2 * nc sorted runs with a heap, one clock after the other: times of different
-    // clocks are never compared (each clock's points end with its last interval closed)
+    // one clock after the other: times of different clocks are never compared (each clock's
+    // points end with its last interval closed)
+    struct src s = {col, ends, tl->pts};
     uint64_t out = 0;
-    for (int clock = 0; clock < IODFG_CLOCK__N; clock++) {
+    for (int clock = 0; rc == 0 && clock < IODFG_CLOCK__N; clock++) {
         size_t hn = 0;
+        uint64_t npts = 0;
         for (uint32_t c = 0; c < nc; c++) {
             if ((int)iodfg_eventlog_case(log, c)->clock != clock) {
                 continue;
             }
-            struct run r = {0, 0, 1, off[c], off[c + 1]};
-            if (run_next_start(&r, col)) {
-                run_load(&r, col, ends);
-                h[hn++] = r;
-            }
-            if (eoff[c] < eoff[c + 1]) {
-                r = (struct run){0, 0, 0, eoff[c], eoff[c + 1]};
-                run_load(&r, col, ends);
-                h[hn++] = r;
-            }
+            h[hn++] = (struct run){0, 0, 1, off[c], off[c + 1]};
+            h[hn++] = (struct run){0, 0, 0, eoff[c], eoff[c + 1]};
+            npts += 2 * (eoff[c + 1] - eoff[c]);
         }
-        merge(tl, &out, h, hn, col, ends);
+        if (merge_clock(&s, h, hn, npts, out, scratch, split_points)) {
+            rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline");
+        }
+        out += npts;
     }
     free(ends);
     free(eoff);
     free(h);
-    return 0;
+    free(scratch);
+    if (rc) {
+        iodfg_timeline_fini(tl);
+    }
+    return rc;
 }
 
 void iodfg_timeline_fini(struct iodfg_timeline *tl)

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: the timeline (every interval's start and end point in time order, clock by
+ * clock) against a plain sort of all points, with the merge in one piece and cut in two halves
+ * merged on two threads, on logs with ties, zero and unknown durations, long calls whose ends
+ * come out of order, several clocks and empty cases. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/timeline.h"
+
+#include "testutil.h"
+
+struct point {
+    int64_t t;
+    uint32_t kind, e; /* kind 0 = end, 1 = start */
+    int clock;
+};
+
+static int point_cmp(const void *pa, const void *pb)
+{
+    const struct point *a = pa, *b = pb;
+    if (a->clock != b->clock) {
+        return a->clock < b->clock ? -1 : 1;
+    }
+    if (a->t != b->t) {
+        return a->t < b->t ? -1 : 1;
+    }
+    if (a->kind != b->kind) {
+        return a->kind < b->kind ? -1 : 1;
+    }
+    return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/* A log of ncases cases of random sizes (some empty), clocks and durations. */
+static struct iodfg_eventlog *random_log(unsigned seed, uint32_t ncases, uint32_t most,
+                                         int intervals)
+{
+    srand(seed);
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    uint32_t key;
+    ck_assert_int_eq(iodfg_eventlog_key(log, 0, 0, &key), 0);
+    for (uint32_t c = 0; c < ncases; c++) {
+        struct iodfg_case_info ci;
+        memset(&ci, 0, sizeof(ci));
+        ci.clock = (enum iodfg_clock)(rand() % 3 == 0 ? IODFG_CLOCK_RELATIVE : IODFG_CLOCK_EPOCH);
+        ck_assert_int_eq(iodfg_eventlog_begin_case(log, &ci, NULL), 0);
+        uint32_t n = (uint32_t)rand() % (most + 1);
+        int64_t t = rand() % 50;
+        for (uint32_t i = 0; i < n; i++) {
+            struct iodfg_event ev = {0};
+            t += rand() % 4; // ties within and across cases
+            ev.start_ns = t;
+            int r = rand() % 10;
+            ev.dur_ns = r == 0 ? 0 : r == 1 ? IODFG_UNKNOWN : r == 2 ? rand() % 5000 : rand() % 7;
+            if (!intervals) {
+                ev.dur_ns = r % 2 ? 0 : IODFG_UNKNOWN;
+            }
+            ev.key = key;
+            ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
+            ev.fd = IODFG_NO_FD;
+            ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+        }
+        ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    }
+    return log;
+}
+
+/* The timeline of log must be the points sorted by (clock, time, end before start, event). */
+static void same_as_sort(const struct iodfg_eventlog *log, uint64_t split)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint64_t n = iodfg_eventlog_event_count(log);
+    struct point *p = malloc((size_t)(2 * n + 1) * sizeof(*p));
+    size_t np = 0;
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(log); c++) {
+        int clock = (int)iodfg_eventlog_case(log, c)->clock;
+        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+            if (col->dur_ns[e] > 0) {
+                p[np++] = (struct point){col->start_ns[e], 1, (uint32_t)e, clock};
+                p[np++] = (struct point){col->start_ns[e] + col->dur_ns[e], 0, (uint32_t)e, clock};
+            }
+        }
+    }
+    qsort(p, np, sizeof(*p), point_cmp);
+    struct iodfg_timeline tl;
+    ck_assert_int_eq(iodfg_timeline_build_split(&tl, log, split, NULL), 0);
+    ck_assert_uint_eq(tl.npts, np);
+    for (size_t i = 0; i < np; i++) {
+        uint32_t want = p[i].e | (p[i].kind ? IODFG_PT_START : 0);
+        ck_assert_msg(tl.pts[i] == want, "split %llu, point %zu: %x, expected %x",
+                      (unsigned long long)split, i, tl.pts[i], want);
+    }
+    iodfg_timeline_fini(&tl);
+    free(p);
+}
+
+START_TEST(merged_as_a_sort_would_order)
+{
+    const uint64_t splits[] = {UINT64_MAX, 1, 2, 3, 100};
+    for (unsigned seed = 1; seed <= 12; seed++) {
+        struct iodfg_eventlog *log = random_log(seed, 1 + seed % 7, seed * 40, 1);
+        for (size_t s = 0; s < sizeof(splits) / sizeof(splits[0]); s++) {
+            same_as_sort(log, splits[s]);
+        }
+        iodfg_eventlog_free(log);
+    }
+}
+END_TEST
+
+START_TEST(a_large_log_on_two_threads)
+{
+    // Large enough for iodfg_timeline_build itself to cut the merge.
+    struct iodfg_eventlog *log = random_log(99, 6, 120000, 1);
+    same_as_sort(log, (uint64_t)1 << 18);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(no_intervals)
+{
+    // Events, but none with a known duration above 0: no points.
+    struct iodfg_eventlog *log = random_log(5, 3, 50, 0);
+    same_as_sort(log, 1);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+static Suite *timeline_suite(void)
+{
+    Suite *s = suite_create("timeline");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, merged_as_a_sort_would_order);
+    tcase_add_test(tc, a_large_log_on_two_threads);
+    tcase_add_test(tc, no_intervals);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(timeline_suite());
+}
