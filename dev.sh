@@ -3,6 +3,8 @@
 #   ./dev.sh example     install dependencies, build, open iodfg on the bundled example log
 #   ./dev.sh test        install dependencies, build, run the whole test suite (make check)
 #   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror
+#   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
+#                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
 #   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
 set -eu
 cd "$(dirname "$0")"
@@ -11,10 +13,11 @@ top=$(pwd)
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
  libhdf5-dev libpcre2-dev libxxhash-dev check libotf2-trace-dev"
 TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools"
+BENCH_PKGS="python3-pandas"
 
-deps() {
+deps() { # deps [extra packages]
   missing=
-  for p in $BUILD_PKGS $TEST_PKGS; do
+  for p in $BUILD_PKGS $TEST_PKGS "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
   done
   [ -z "$missing" ] && return 0
@@ -50,11 +53,15 @@ case "${1:-}" in
     deps
     build build --enable-werror
     make -C build -j"$(nproc)" check ;;
+  bench)
+    deps $BENCH_PKGS
+    build build
+    make -C build bench | tee build/bench.out ;;
   sanitize)
     deps
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug
     make -C build-sanitize -j"$(nproc)" check ;;
   *)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the engine: full DFG+stats rebuild, one-rule incremental update, memory per event,
  * on a synthetic IOR-like log (file per process, write then read phases, a few shared files).
- * Usage: bench_engine [--events N] [--cases C] [--dump PREFIX]   (defaults 10000000, 1000)
+ * Usage: bench_engine [--events N] [--cases C] [--runs R] [--dump PREFIX]
+ *        (defaults 10000000 events, 1000 cases, 5 runs of each timed step)
+ * Each timed step prints "NAME_ms: min X median Y (R runs)", and its CPU time over all threads.
  * --dump writes PREFIX.bin (rows: i32 case, i32 key, i64 start, i64 dur, i64 size) and
  * PREFIX.keys.tsv (key, activity) for tests/bench/pandas_dfg.py. */
 #include "config.h"
@@ -32,6 +34,37 @@ static double cpu_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Times of one step over the runs. */
+#define MAX_RUNS 64
+struct series {
+    double ms[MAX_RUNS], cpu[MAX_RUNS];
+    int n;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void report(const char *name, struct series *s)
+{
+    qsort(s->ms, (size_t)s->n, sizeof(double), cmp_double);
+    qsort(s->cpu, (size_t)s->n, sizeof(double), cmp_double);
+    printf("%s_ms: min %.1f median %.1f (%d runs)\n", name, s->ms[0], s->ms[s->n / 2], s->n);
+    printf("%s_cpu_ms: min %.1f median %.1f (all threads)\n", name, s->cpu[0], s->cpu[s->n / 2]);
+}
+
+/* Time since a and ac (now_ms, cpu_ms) into the next run of s. */
+static void record(struct series *s, double a, double ac)
+{
+    if (s->n < MAX_RUNS) {
+        s->ms[s->n] = now_ms() - a;
+        s->cpu[s->n] = cpu_ms() - ac;
+        s->n++;
+    }
 }
 
 static long rss_kib(const char *field)
@@ -202,15 +235,26 @@ int main(int argc, char **argv)
 {
     uint64_t nev = 10000000;
     uint32_t ncases = 1000;
+    int runs = 5;
     const char *dump_prefix = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--events")) {
             nev = strtoull(argv[i + 1], NULL, 10);
         } else if (!strcmp(argv[i], "--cases")) {
             ncases = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        } else if (!strcmp(argv[i], "--runs")) {
+            runs = atoi(argv[i + 1]);
         } else if (!strcmp(argv[i], "--dump")) {
             dump_prefix = argv[i + 1];
+        } else {
+            fprintf(stderr, "bench_engine: unknown option %s\n", argv[i]);
+            return 2;
         }
+    }
+    if (ncases == 0 || nev < 16 * (uint64_t)ncases || runs < 1 || runs > MAX_RUNS / 2) {
+        fprintf(stderr, "bench_engine: needs 1 to %d runs and at least 16 events per case\n",
+                MAX_RUNS / 2);
+        return 2;
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
@@ -257,41 +301,42 @@ int main(int argc, char **argv)
     }
     double t3 = now_ms();
     printf("index_and_first_build_ms: %.1f\n", t3 - t2);
-    double best = 1e30, best_cpu = 1e30;
-    for (int r = 0; r < 3; r++) {
+    struct series full = {0};
+    for (int r = 0; r < runs; r++) {
         double a = now_ms(), ac = cpu_ms();
         if (iodfg_analysis_rebuild(an, &map, &err)) {
             die(&err);
         }
-        double b = now_ms() - a, bc = cpu_ms() - ac;
-        best = b < best ? b : best;
-        best_cpu = bc < best_cpu ? bc : best_cpu;
+        record(&full, a, ac);
     }
-    printf("full_rebuild_ms: %.1f\n", best);
-    printf("full_rebuild_cpu_ms: %.1f (all threads)\n", best_cpu);
+    report("full_rebuild", &full);
 
-    // one rule edit: rank 17's writes get their own activity, then go back
-    uint32_t key = UINT32_MAX;
+    // one rule edit: one rank's writes get their own activity, then go back
+    uint32_t key = UINT32_MAX, rank = ncases > 17 ? 17 : ncases - 1;
+    char rank_file[32];
+    snprintf(rank_file, sizeof(rank_file), "file.%05u", rank);
     const struct iodfg_key *keys = iodfg_eventlog_keys(log);
     for (uint32_t k = 0; k < map.nkeys; k++) {
         const char *p = iodfg_strpool_get(pool, keys[k].path);
-        if (keys[k].call == calls[1] && strstr(p, "file.00017")) {
+        if (keys[k].call == calls[1] && strstr(p, rank_file)) {
             key = k;
         }
     }
+    if (key == UINT32_MAX) {
+        fprintf(stderr, "bench_engine: no write key of rank %u\n", rank);
+        return 1;
+    }
     uint32_t old = map.activity_of_key[key];
-    map.name_of[map.nactivities] = intern(map.names, "write:rank17");
+    map.name_of[map.nactivities] = intern(map.names, "write:one_rank");
     uint32_t fresh = map.nactivities++;
-    double inc_best = 1e30, inc_cpu = 1e30;
-    for (int r = 0; r < 4; r++) {
+    struct series one = {0};
+    for (int r = 0; r < 2 * runs; r++) {
         map.activity_of_key[key] = r % 2 ? old : fresh;
         double a = now_ms(), ac = cpu_ms();
         if (iodfg_analysis_update(an, &map, &key, 1, &err)) {
             die(&err);
         }
-        double b = now_ms() - a, bc = cpu_ms() - ac;
-        inc_best = b < inc_best ? b : inc_best;
-        inc_cpu = bc < inc_cpu ? bc : inc_cpu;
+        record(&one, a, ac);
         if (r == 0) {
             const struct iodfg_analysis_info *in = iodfg_analysis_last(an);
             printf("one_rule_edit: keys %u, cases recounted %llu, activities %u, edges %zu\n",
@@ -299,8 +344,7 @@ int main(int argc, char **argv)
                    in->edges_dirty);
         }
     }
-    printf("incremental_one_rule_ms: %.1f\n", inc_best);
-    printf("incremental_one_rule_cpu_ms: %.1f (all threads)\n", inc_cpu);
+    report("incremental_one_rule", &one);
     // a rule edit that moves nearly every event (as bench_tui's live edit does): the scratch
     // files of even and odd ranks get activities of their own per call, then fold back
     uint32_t *fold = malloc(map.nkeys * sizeof(*fold));
@@ -322,17 +366,14 @@ int main(int argc, char **argv)
             }
         }
     }
-    double big_best = 1e30, big_cpu = 1e30, big_sum = 0;
-    for (int r = 0; r < 6; r++) {
+    struct series big = {0};
+    for (int r = 0; r < 2 * runs; r++) {
         memcpy(map.activity_of_key, r % 2 ? fold : split_act, map.nkeys * sizeof(*fold));
         double a = now_ms(), ac = cpu_ms();
         if (iodfg_analysis_update(an, &map, NULL, 0, &err)) {
             die(&err);
         }
-        double b = now_ms() - a, bc = cpu_ms() - ac;
-        big_best = b < big_best ? b : big_best;
-        big_cpu = bc < big_cpu ? bc : big_cpu;
-        big_sum += b;
+        record(&big, a, ac);
         if (r == 0) {
             const struct iodfg_analysis_info *in = iodfg_analysis_last(an);
             printf("move_most_events_edit: keys %u, cases recounted %llu, activities %u, edges "
@@ -344,8 +385,7 @@ int main(int argc, char **argv)
     memcpy(map.activity_of_key, fold, map.nkeys * sizeof(*fold));
     free(fold);
     free(split_act);
-    printf("incremental_move_most_events_ms: %.1f (mean %.1f)\n", big_best, big_sum / 6);
-    printf("incremental_move_most_events_cpu_ms: %.1f (all threads)\n", big_cpu);
+    report("incremental_move_most_events", &big);
     // a template edit that renames every activity (the partition of the events stays)
     uint32_t nbefore = map.nactivities;
     for (uint32_t a = 0; a < nbefore; a++) {
@@ -367,12 +407,16 @@ int main(int argc, char **argv)
     for (uint32_t c = 0; c < ncases; c++) {
         on[c] = c % 2;
     }
-    sel.case_on = on;
-    double a = now_ms();
-    if (iodfg_analysis_set_selection(an, &sel, &err)) {
-        die(&err);
+    struct series filter = {0};
+    for (int r = 0; r < 2 * runs; r++) {
+        sel.case_on = r % 2 ? NULL : on;
+        double a = now_ms(), ac = cpu_ms();
+        if (iodfg_analysis_set_selection(an, &sel, &err)) {
+            die(&err);
+        }
+        record(&filter, a, ac);
     }
-    printf("filter_change_ms: %.1f\n", now_ms() - a);
+    report("filter_change", &filter);
     printf("regex_evaluations_per_rebuild: 0 (the engine reads a key->activity table; the rules "
            "module runs %u key matches per rule change)\n",
            map.nkeys);

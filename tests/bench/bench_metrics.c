@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Benchmark: every characterisation metric (seed 003 bins, seed 002 bandwidth and time shares,
+/* Benchmark: every characterisation metric (characterisation bins of El Sayed et al.,
+ * bandwidth and time shares of Wright et al.,
  * the stair-case sweep, access patterns) on a synthetic log of N events (default 10 million).
  *   tests/bench/bench_metrics [EVENTS] [CASES] */
 #include "config.h"
@@ -150,9 +151,9 @@ int main(int argc, char **argv)
     printf("bench_metrics: %llu events, %u cases (synthetic log built in %.0f ms)\n",
            (unsigned long long)n, nc, (t1 - t0) * 1e3);
     printf("  timeline (shared with stats)  %7.1f ms\n", (b - a) * 1e3);
-    printf("  seed 003 bins + metrics       %7.1f ms  (%u bins, %u servers, I_w %.3f)\n",
+    printf("  characterisation bins+metrics %7.1f ms  (%u bins, %u servers, I_w %.3f)\n",
            (c - b) * 1e3, bn.nbins, bn.nservers, bn.dir[1].intensity);
-    printf("  seed 002 bandwidth + shares   %7.1f ms  (write effective %.3g B/s)\n", (d - c) * 1e3,
+    printf("  bandwidth + time shares       %7.1f ms  (write effective %.3g B/s)\n", (d - c) * 1e3,
            bw.overall[IODFG_BW_WRITE].effective);
     printf("  stair-case sweep              %7.1f ms\n", (e - d) * 1e3);
     printf("  access patterns + histograms  %7.1f ms  (%zu files)\n", (f - e) * 1e3, ac.nfiles);

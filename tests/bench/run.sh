@@ -1,57 +1,160 @@
 #!/bin/sh
-# `make bench`: parser, convert, load and engine figures on a generated IOR-like trace set.
-# Environment: IODFG_BIN, BENCH_DIR (build's tests/bench); BENCH_FILES and BENCH_LINES size it.
+# `make bench`: every speed figure of the README, measured here. On a generated IOR-like trace
+# set: the parser, convert, the log on disk, loading against re-parsing, stats on the log, and
+# convert + stats against plain Python + pandas; then the engine and the terminal UI on 10
+# million events. Each timed row runs BENCH_RUNS times (at least 5) and gives its best and
+# median next to its goal; the SUMMARY block at the end is what tests/bench/speed_section.sh
+# turns into the README's speed section.
+# Environment: IODFG_BIN, BENCH_DIR (build's tests/bench), IODFG_SRCDIR; BENCH_FILES and
+# BENCH_LINES size the trace set, BENCH_RUNS the repetitions, BENCH_EVENTS the engine's log.
 set -eu
 : "${IODFG_BIN:?}" "${BENCH_DIR:?}"
 files=${BENCH_FILES:-8}
-lines=${BENCH_LINES:-400000}
+lines=${BENCH_LINES:-420000}
+runs=${BENCH_RUNS:-5}
+events=${BENCH_EVENTS:-10000000}
+[ "$runs" -ge 5 ] || { echo "BENCH_RUNS must be at least 5" >&2; exit 2; }
+PY=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-now() { date +%s.%N; }
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+cores=$(nproc)
+mev=$(awk -v e="$events" 'BEGIN { printf "%g", e / 1e6 }')
+summary="$work/summary"
+: >"$summary"
+
+# row NAME UNIT GOAL BEST MEDIAN: one line of the summary (GOAL like "<= 100" or ">= 6"); a
+# goal is met when the median meets it.
+row() {
+  met=$(awk -v g="$3" -v m="$5" 'BEGIN { split(g, p, " ");
+    ok = (p[1] == "<=") ? (m <= p[2]) : (m >= p[2]); print ok ? "met" : "not met" }')
+  printf '%s|%s|%s|%s|%s|%s\n' "$1" "$4" "$5" "$2" "$3" "$met" >>"$summary"
+}
+# best_median lower|higher: the best and the median of the numbers on standard input.
+best_median() {
+  sort -g | awk -v dir="$1" '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%.3g %.3g\n", (dir == "lower") ? v[1] : v[NR], m }'
+}
+# timed OUT CMD...: run CMD (output discarded), append "wall user sys maxrss_kib" to OUT.
+timed() {
+  out=$1; shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" >/dev/null 2>"$work/err" ||
+    { cat "$work/err" >&2; exit 1; }
+  cat "$work/t" >>"$out"
+}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cores cores"
+echo "date: $(date -u +%Y-%m-%d)"
+echo "runs: $runs per row"
+echo "engine log: $mev M events in 1000 cases"
 mkdir -p "$work/traces"
 "$BENCH_DIR/bench_parse" --generate "$work/traces" "$files" "$lines"
 bytes=$(cat "$work"/traces/*.st | wc -c)
 nlines=$(cat "$work"/traces/*.st | wc -l)
 echo "trace set: $files files, $nlines lines, $((bytes / 1000000)) MB"
+
 echo "--- parser (one thread, data in memory)"
 "$BENCH_DIR/bench_parse" "$work"/traces/*.st
-echo "--- iodfg convert (end to end: read, parse, sort, write HDF5)"
-for j in 1 $(nproc); do
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f "%e %U %S" -o "$work/time" "$IODFG_BIN" convert -q -f -j "$j" -o "$work/log.h5" "$work/traces"
-  else
-    t0=$(now); "$IODFG_BIN" convert -q -f -j "$j" -o "$work/log.h5" "$work/traces"; t1=$(now)
-    echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') 0 0" >"$work/time"
-  fi
-  read -r wall user sys <"$work/time"
-  awk -v d="$wall" -v u="$user" -v s="$sys" -v l="$nlines" -v b="$bytes" -v j="$j" 'BEGIN {
-    printf "jobs %d: %.2f s wall, %.2f s CPU: %.2f Mlines/s, %.0f MB/s; %.2f Mlines per CPU-second\n",
-    j, d, u + s, l / d / 1e6, b / d / 1e6, (u + s > 0 ? l / (u + s) / 1e6 : 0) }'
+
+echo "--- iodfg convert -j $cores (read, parse, sort, write HDF5)"
+: >"$work/conv"
+for i in $(seq "$runs"); do
+  timed "$work/conv" "$IODFG_BIN" convert -q -f -j "$cores" -o "$work/log.h5" "$work/traces"
 done
+awk -v l="$nlines" '{ printf "wall %.2f s, CPU %.2f s: %.2f M lines per CPU-second\n",
+  $1, $2 + $3, l / ($2 + $3) / 1e6 }' "$work/conv"
+set -- $(awk -v l="$nlines" '{ print l / ($2 + $3) / 1e6 }' "$work/conv" | best_median higher)
+row "convert -j $cores: M lines per CPU-second" "M lines/CPU-s" ">= 6" "$1" "$2"
 size=$(wc -c <"$work/log.h5")
-events=$("$IODFG_BIN" info --json "$work/log.h5" | sed -n 's/.*"events":\([0-9]*\),"events_without.*/\1/p')
-echo "log: $size bytes, $events events, $(awk -v s="$size" -v e="$events" 'BEGIN{printf "%.1f", s/e}') bytes/event on disk"
-echo "--- loading: HDF5 log vs re-parsing the text (iodfg info, $(nproc) threads, best/median of 3)"
-# best_med CMD...: the best and the median wall time of three runs
-best_med() {
-  for i in 1 2 3; do t0=$(now); "$@" >/dev/null; t1=$(now); echo "$t0 $t1"; done |
-    awk '{print $2 - $1}' | sort -n | awk '{v[NR] = $1} END {print v[1], v[2]}'
-}
-set -- $(best_med "$IODFG_BIN" info "$work/log.h5") $(best_med "$IODFG_BIN" info "$work/traces")
-awk -v hb="$1" -v hm="$2" -v tb="$3" -v tm="$4" -v e="$events" 'BEGIN {
-  printf "info on log.h5: %.3f s best, %.3f s median (%.1f M events/s)\n", hb, hm, e / hb / 1e6
-  printf "info on traces: %.3f s best, %.3f s median (%.1f M events/s)\n", tb, tm, e / tb / 1e6
-  printf "log is %.1fx faster (best), %.1fx (median)\n", tb / hb, tm / hm }'
-if [ -x "$BENCH_DIR/bench_store" ]; then
-  echo "--- bench_store, 1000 cases (one per MPI rank) of 2000 events"
-  "$BENCH_DIR/bench_store" 2000000 - 1000
-fi
-for b in bench_store bench_engine bench_metrics bench_tui; do
-  if [ -x "$BENCH_DIR/$b" ]; then echo "--- $b"; "$BENCH_DIR/$b"; fi
+nev=$("$IODFG_BIN" info --json "$work/log.h5" | sed -n 's/.*"events":\([0-9]*\),"events_without.*/\1/p')
+bpe=$(awk -v s="$size" -v e="$nev" 'BEGIN { printf "%.1f", s / e }')
+echo "log: $size bytes, $nev events, $bpe bytes/event on disk"
+row "log on disk: bytes per event" "B/event" "<= 40" "$bpe" "$bpe"
+
+echo "--- loading: iodfg info on the log against on the traces ($cores threads)"
+: >"$work/ih5"
+: >"$work/itxt"
+for i in $(seq "$runs"); do
+  timed "$work/ih5" "$IODFG_BIN" info "$work/log.h5"
+  timed "$work/itxt" "$IODFG_BIN" info "$work/traces"
 done
-if [ -x "$BENCH_DIR/bench_engine" ] && /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
-  echo "--- pandas reference on 3 million events (tests/bench/pandas_dfg.py)"
-  "$BENCH_DIR/bench_engine" --events 3000000 --dump "$work/ev" | tail -n 3
-  /usr/bin/python3 "${IODFG_SRCDIR:-.}/tests/bench/pandas_dfg.py" "$work/ev"
+set -- $(awk '{ print $1 }' "$work/ih5" | best_median lower) \
+  $(awk '{ print $1 }' "$work/itxt" | best_median lower)
+echo "info on log.h5: $1 s best, $2 s median; on the traces: $3 s best, $4 s median (the"
+echo "process start, 15 ms, included; bench_store below times the loads themselves)"
+
+echo "--- iodfg stats --format tsv on the log (load included)"
+: >"$work/stats"
+for i in $(seq "$runs"); do
+  timed "$work/stats" "$IODFG_BIN" stats --format tsv "$work/log.h5"
+done
+awk -v e="$nev" '{ printf "wall %.3f s: %.1f M events/s, max RSS %.1f bytes/event\n",
+  $1, e / $1 / 1e6, $4 * 1024 / e }' "$work/stats"
+set -- $(awk -v e="$nev" '{ print e / $1 / 1e6 }' "$work/stats" | best_median higher)
+row "stats on the log: M events/s" "M events/s" ">= 20" "$1" "$2"
+set -- $(awk -v e="$nev" '{ print $4 * 1024 / e }' "$work/stats" | best_median lower)
+row "stats on the log: max RSS per event" "B/event" "<= 48" "$1" "$2"
+
+if $PY -c 'import pandas' 2>/dev/null; then
+  echo "--- convert + stats against plain Python (re) + pandas, same traces"
+  : >"$work/ours"
+  : >"$work/pandas"
+  for i in $(seq "$runs"); do
+    t0=$(date +%s.%N)
+    "$IODFG_BIN" convert -q -f -o "$work/log2.h5" "$work/traces"
+    "$IODFG_BIN" stats --format tsv "$work/log2.h5" >/dev/null
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$work/ours"
+    $PY "${IODFG_SRCDIR:-.}/tests/bench/pandas_dfg.py" --traces "$work/traces" >"$work/pd.out"
+    sed -n 's/^pandas_total_ms: //p' "$work/pd.out" | awk '{ print $1 / 1000 }' >>"$work/pandas"
+  done
+  grep -E '^(events|pandas_)' "$work/pd.out"
+  set -- $(best_median lower <"$work/ours") $(best_median lower <"$work/pandas")
+  echo "iodfg convert + stats: $1 s best, $2 s median; Python + pandas: $3 s best, $4 s median"
+  row "convert + stats against Python + pandas" "x faster" ">= 50" \
+    "$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.1f", b / a }')" \
+    "$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.1f", b / a }')"
+else
+  echo "--- skipped: the pandas comparison needs python3-pandas (./dev.sh bench installs it)"
 fi
+
+if [ -x "$BENCH_DIR/bench_engine" ]; then
+  echo "--- engine, $mev M events in 1000 cases (bench_engine)"
+  "$BENCH_DIR/bench_engine" --events "$events" --cases 1000 --runs "$runs" | tee "$work/eng"
+  for m in full_rebuild:100 incremental_one_rule:30 filter_change:60; do
+    name=${m%%:*}
+    set -- $(sed -n "s/^${name}_ms: min \([0-9.]*\) median \([0-9.]*\).*/\1 \2/p" "$work/eng")
+    row "engine: $(echo "$name" | tr _ ' '), $mev M events" "ms" "<= ${m##*:}" "$1" "$2"
+  done
+fi
+if [ -x "$BENCH_DIR/bench_tui" ]; then
+  echo "--- terminal UI on the same log (bench_tui)"
+  "$BENCH_DIR/bench_tui" --events "$events" --cases 1000 2>&1 | tee "$work/tui"
+  for m in "rule edit to updated tables:80" "timeline: filter change, rebuild:100" \
+    "timeline: rule undo/redo, rebuild:100"; do
+    name=${m%:*}
+    set -- $(grep -F "$name " "$work/tui" | sed -n 's/.* min *\([0-9.]*\) ms *median *\([0-9.]*\) ms.*/\1 \2/p')
+    row "TUI: $name, $mev M events" "ms" "<= ${m##*:}" "$1" "$2"
+  done
+fi
+if [ -x "$BENCH_DIR/bench_store" ]; then
+  echo "--- loading against parsing, in the process, one thread each (bench_store, 2 M events)"
+  : >"$work/load_all"
+  : >"$work/load_ana"
+  for i in $(seq "$runs"); do
+    "$BENCH_DIR/bench_store" >"$work/store"
+    grep -E '^load .*one thread' "$work/store"
+    sed -n 's/^load all columns .* \([0-9.]*\)x parsing  (one thread)/\1/p' "$work/store" >>"$work/load_all"
+    sed -n 's/^load analysis .* \([0-9.]*\)x parsing  (one thread)/\1/p' "$work/store" >>"$work/load_ana"
+  done
+  cat "$work/store"
+  set -- $(best_median higher <"$work/load_all")
+  row "load against parsing: all columns, one thread" "x faster" ">= 10" "$1" "$2"
+  set -- $(best_median higher <"$work/load_ana")
+  row "load against parsing: analysis columns, one thread" "x faster" ">= 10" "$1" "$2"
+fi
+if [ -x "$BENCH_DIR/bench_metrics" ]; then echo "--- bench_metrics"; "$BENCH_DIR/bench_metrics"; fi
+
+echo "=== SUMMARY ($cores cores, best and median of $runs runs)"
+echo "measure|best|median|unit|goal|status"
+cat "$summary"

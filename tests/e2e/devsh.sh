@@ -29,4 +29,6 @@ check "test after example configures again with --enable-werror" \
   test "$(tail -n 1 configured)" = "--enable-werror"
 sh ./dev.sh test >/dev/null
 check "test again does not reconfigure" test "$(wc -l <configured)" -eq 2
+sh ./dev.sh bench >/dev/null
+check "bench builds without -Werror and keeps its output" test -f build/bench.out
 finish

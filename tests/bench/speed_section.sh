@@ -1,0 +1,54 @@
+#!/bin/sh
+# The README's "Speed" section from the output of `make bench` (never typed by hand):
+#   tests/bench/speed_section.sh BENCH_OUTPUT            print the section
+#   tests/bench/speed_section.sh BENCH_OUTPUT README     replace the section in README
+# The section runs from the line "Speed" (with its underline) to the next section's title.
+set -eu
+[ $# -ge 1 ] && [ -f "$1" ] || { echo "usage: $0 BENCH_OUTPUT [README]" >&2; exit 2; }
+out=$1
+
+section() {
+  awk '
+    /^machine: / { sub(/^machine: /, ""); machine = $0 }
+    /^date: / { date = $2 }
+    /^runs: / { runs = $2 }
+    /^trace set: / { sub(/^trace set: /, ""); traces = $0 }
+    /^engine log: / { sub(/^engine log: /, ""); engine = $0 }
+    /^=== SUMMARY/ { summary = 1; next }
+    summary && /^measure\|/ { next }
+    summary && /\|/ { n++; split($0, f, "|"); m[n] = f[1]; b[n] = f[2]; md[n] = f[3]
+      g[n] = f[5] " " f[4]; s[n] = f[6] }
+    END {
+      if (!n) { print "no SUMMARY block in the bench output" > "/dev/stderr"; exit 1 }
+      print "Speed"
+      print "-----"
+      print "Measured by `make bench` on " date " (" machine "), best and median of " runs " runs;"
+      print "tests/bench/speed_section.sh writes this section from its output, and `./dev.sh bench`"
+      print "installs, builds and runs it. Trace set: " traces " (generated, IOR-like);"
+      print "engine and UI: " engine "."
+      print ""
+      printf "    %-51s %7s %7s  %-19s %s\n", "measure", "best", "median", "goal", ""
+      for (i = 1; i <= n; i++)
+        printf "    %-51s %7s %7s  %-19s %s\n", m[i], b[i], md[i], g[i], s[i]
+      print ""
+    }' "$out" | sed 's/ *$//'
+}
+
+if [ $# -lt 2 ]; then
+  section
+  exit 0
+fi
+readme=$2
+section >"$readme.speed.$$"
+awk -v new="$readme.speed.$$" '
+  { line[NR] = $0 }
+  END {
+    for (i = 1; i < NR && !(line[i] == "Speed" && line[i + 1] ~ /^-+$/); i++) {}
+    if (i >= NR) { print "no Speed section in the README" > "/dev/stderr"; exit 1 }
+    for (j = i + 2; j < NR && !(line[j] != "" && line[j + 1] ~ /^-+$/); j++) {}
+    for (k = 1; k < i; k++) print line[k]
+    while ((getline l < new) > 0) print l
+    for (k = j; k <= NR; k++) print line[k]
+  }' "$readme" >"$readme.new.$$"
+rm -f "$readme.speed.$$"
+mv "$readme.new.$$" "$readme"
