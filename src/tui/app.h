@@ -9,7 +9,6 @@
 
 #include "iodfg/diff.h"
 #include "iodfg/filter.h"
-#include "iodfg/handles.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
@@ -157,12 +156,6 @@ struct tui_app {
     struct tui_timeline tl;
     struct tui_charz charz; /* the Characterisation view (charz.h) */
 
-    /* handles view: ids of the handles shown (of the cases the filters keep) */
-    uint32_t *handle_rows, nhandle_rows;
-    int handles_open_only; /* only the handles never closed */
-    int handles_stale;     /* the rows wait for a reload (done when the view is shown) */
-    struct iodfg_handle_summary handles_sum; /* of the rows */
-    int64_t handles_t0; /* origin of the times shown (iodfg_handles_time_origin) */
 
     /* the rules file */
     char *rules_path;
@@ -214,7 +207,7 @@ const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out);
 int tui_app_restore(struct tui_app *app, const char *text, size_t len, struct iodfg_error *err);
 /* The whole session (snapshot plus view and sort) to / from a file. */
-int tui_app_session_format(const struct tui_app *app, struct iodfg_buf *out);
+int tui_app_session_format(struct tui_app *app, struct iodfg_buf *out);
 int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_error *err);
 int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_error *err);
 

@@ -15,7 +15,6 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
-#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
@@ -34,9 +33,6 @@ struct tui_listmodel *tui_app_table(struct tui_app *app)
     }
     if (app->view == TUI_VIEW_TIMELINE) {
         return app->tl.show_events ? app->events_lm : NULL;
-    }
-    if (app->view == TUI_VIEW_HANDLES && app->handles_stale && tui_views_handles_reload(app)) {
-        tui_app_set_message(app, 1, "handles: out of memory");
     }
     return app->view < TUI_VIEW_COUNT ? app->lm[app->view] : NULL;
 }
@@ -207,38 +203,10 @@ static unsigned show_events(struct tui_app *app, struct tui_listmodel *lm)
     return tui_app_changed(app);
 }
 
-/* Enter in Handles: a filter on the selected handle's path, shown in the Activities view. */
+/* Enter in Handles (which takes it when a handle is selected). */
 static unsigned filter_path(struct tui_app *app)
 {
-    uint32_t id = app->view == TUI_VIEW_HANDLES ? tui_views_handle_selected(app) : 0;
-    if (id == 0) {
-        tui_app_set_message(app, 1, "filter-path: select a handle in 9 Handles");
-        return TUI_REDRAW;
-    }
-    const struct iodfg_handle *h = &iodfg_eventlog_handles(app->log)[id - 1];
-    const char *path = iodfg_strpool_get(iodfg_eventlog_pool(app->log), h->path);
-    if (!path[0] || strchr(path, '\n')) {
-        tui_app_set_message(app, 1, "filter-path: handle #%u has no path to filter on", id);
-        return TUI_REDRAW;
-    }
-    struct iodfg_buf f;
-    iodfg_buf_init(&f);
-    iodfg_buf_addf(&f, "path=%s", path);
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    int rc = f.failed ? iodfg_error_set(&err, IODFG_E_NOMEM, NULL)
-                      : iodfg_filter_stack_push_text(app->filters, f.data, &err);
-    iodfg_buf_fini(&f);
-    if (rc) {
-        tui_app_report(app, "filter", &err);
-        return TUI_REDRAW;
-    }
-    tui_app_changed(app);
-    app->view = TUI_VIEW_ACTIVITIES;
-    if (!app->message[0]) {
-        tui_app_set_message(app, 0, "filtered to the path of handle #%u (Backspace removes it)",
-                            id);
-    }
+    tui_app_set_message(app, 1, "filter-path: select a handle in 9 Handles");
     return TUI_REDRAW;
 }
 
@@ -562,11 +530,7 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
         tui_views_reload(app);
         return TUI_REDRAW;
     case TUI_CMD_OPEN_ONLY:
-        app->handles_open_only = !app->handles_open_only;
-        if (tui_views_handles_reload(app)) {
-            tui_app_set_message(app, 1, "handles: out of memory");
-        }
-        return TUI_REDRAW;
+        return TUI_REDRAW; // the Handles view's
     case TUI_CMD_FILTER_PATH:
         return filter_path(app);
     case TUI_CMD_GROUP_G:

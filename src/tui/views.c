@@ -634,8 +634,7 @@ int tui_views_init(struct tui_app *app)
     app->lm[TUI_VIEW_CASES] = tui_listmodel_new(case_cols, CC__N, &case_ops, app);
     app->variants_lm = tui_listmodel_new(var_cols, VC__N, &var_ops, app);
     if (!app->lm[TUI_VIEW_ACTIVITIES] || !app->lm[TUI_VIEW_TRANSITIONS] ||
-        !app->lm[TUI_VIEW_DIFF] || !app->lm[TUI_VIEW_CASES] || !app->variants_lm ||
-        tui_views_handles_init(app)) {
+        !app->lm[TUI_VIEW_DIFF] || !app->lm[TUI_VIEW_CASES] || !app->variants_lm) {
         return -1;
     }
     tui_listmodel_sort(app->lm[TUI_VIEW_ACTIVITIES], TUI_AC_DUR, 0);
@@ -656,8 +655,6 @@ void tui_views_fini(struct tui_app *app)
     free(app->edge_rows);
     free(app->diff_rows);
     free(app->case_rows);
-    free(app->handle_rows);
-    app->handle_rows = NULL;
     free(app->variants);
     free(app->pred);
     free(app->succ);
@@ -770,11 +767,6 @@ int tui_views_reload(struct tui_app *app)
         return -1;
     }
     if (app->show_variants && tui_views_variants(app)) {
-        return -1;
-    }
-    // the handles only change with the case filters: refill now when shown, else when shown
-    app->handles_stale = 1;
-    if (app->view == TUI_VIEW_HANDLES && tui_views_handles_reload(app)) {
         return -1;
     }
     tui_app_graph_update(app);

@@ -37,34 +37,4 @@ uint64_t tui_views_case_variant(const struct tui_app *app, uint32_t c, uint64_t 
 /* "G+", "R+", "=" or "" for an activity / edge slot of the current DFG. */
 const char *tui_views_act_mark(const struct tui_app *app, unsigned a);
 
-/* Columns of the Handles table (view 9). */
-enum tui_handle_col {
-    TUI_HC_MARK, /* "!" for a handle never closed */
-    TUI_HC_ID,
-    TUI_HC_CASE,
-    TUI_HC_PID,
-    TUI_HC_FD,
-    TUI_HC_ORIGIN,
-    TUI_HC_LAYER,
-    TUI_HC_PATH,
-    TUI_HC_FLAGS,
-    TUI_HC_CREATED,
-    TUI_HC_DESTROYED,
-    TUI_HC_LIFETIME,
-    TUI_HC_OPS,
-    TUI_HC_READ,
-    TUI_HC_WRITTEN,
-    TUI_HC__N
-};
-/* Create the Handles table model (tui_views_init calls it). 0 or -1. */
-int tui_views_handles_init(struct tui_app *app);
-/* Refill its rows now (the handles of the cases the filters keep; only the never-closed ones
- * when app->handles_open_only) and the summary. 0 or -1 (out of memory). */
-int tui_views_handles_reload(struct tui_app *app);
-/* The handle id under the cursor, 0 when the table is empty. */
-uint32_t tui_views_handle_selected(struct tui_app *app);
-/* The summary line above the table / the detail line of handle id (its parent chain). */
-void tui_views_handles_header(const struct tui_app *app, char *buf, size_t size);
-void tui_views_handle_detail(const struct tui_app *app, uint32_t id, char *buf, size_t size);
-
 #endif

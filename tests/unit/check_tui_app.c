@@ -26,6 +26,7 @@
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
 #include "tui/views.h"
+#include "tui/views/handles.h"
 #include "tui/views/rules.h"
 
 static struct iodfg_eventlog *LOG;
@@ -176,7 +177,7 @@ START_TEST(test_rule_edit_live)
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_RULE);
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc => files");
     ck_assert_str_ne(rv->error, "");
-    ck_assert_uint_gt(rv->error_col, 11);          // inside the regex
+    ck_assert_uint_gt(rv->error_col, 11);                // inside the regex
     ck_assert_uint_eq(APP->counts->activities_shown, 4); // the last valid rules stay
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
     ck_assert_str_eq(rv->error, "");
@@ -897,16 +898,21 @@ static void setup_handles(void)
     ck_assert_msg(APP != NULL, "%s", err.msg);
 }
 
-/* The handle id at table position i, and a cell of it. */
+/* The Handles view's state; the handle id at table position i, and a cell of it. */
+static struct tui_handles_view *hv(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_HANDLES);
+}
+
 static uint32_t hid(size_t i)
 {
-    return APP->handle_rows[tui_listmodel_row(APP->lm[TUI_VIEW_HANDLES], i)];
+    return hv()->rows[tui_listmodel_row(hv()->lm, i)];
 }
 
 static const char *hcell(size_t i, int col)
 {
     static char buf[256];
-    return tui_listmodel_cell(APP->lm[TUI_VIEW_HANDLES], i, col, buf, sizeof(buf));
+    return tui_listmodel_cell(hv()->lm, i, col, buf, sizeof(buf));
 }
 
 START_TEST(test_handles_table)
@@ -915,18 +921,18 @@ START_TEST(test_handles_table)
     tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
     ck_assert_int_eq(APP->view, TUI_VIEW_HANDLES);
     struct tui_listmodel *lm = tui_app_table(APP);
-    ck_assert_ptr_eq(lm, APP->lm[TUI_VIEW_HANDLES]);
+    ck_assert_ptr_eq(lm, hv()->lm);
     // 1 open /data/in, 2 its dup, 3 the child's inherited copy of fd 4, 4 open /data/out,
     // 5 pre-created fd 1; case b: 6 pre-created fd 0. Never closed: 2, 4, 5, 6.
     ck_assert_uint_eq(tui_listmodel_count(lm), 6);
-    ck_assert_uint_eq(APP->handles_sum.count, 6);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_OPEN], 2);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_DUP], 1);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_INHERITED], 1);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_PRECREATED], 2);
-    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
+    ck_assert_uint_eq(hv()->sum.count, 6);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_OPEN], 2);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_DUP], 1);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_INHERITED], 1);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_PRECREATED], 2);
+    ck_assert_uint_eq(hv()->sum.never_closed, 4);
     char line[512];
-    tui_views_handles_header(APP, line, sizeof(line));
+    tui_handles_view_header(APP, line, sizeof(line));
     ck_assert_str_eq(line, "6 handles: 2 opened, 1 dup, 2 pre-created, 1 inherited · "
                            "! 4 never closed");
     // source order is handle order; cells of handle 1 and 3 (times from the log start, 1 s)
@@ -953,15 +959,15 @@ START_TEST(test_handles_table)
     ck_assert_str_eq(hcell(5, TUI_HC_CASE), "b_host2_2");
     // the detail line shows the parent chain of the child's copy
     tui_listmodel_set_cursor(lm, 2);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 3);
-    tui_views_handle_detail(APP, 3, line, sizeof(line));
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 3);
+    tui_handles_view_detail(APP, 3, line, sizeof(line));
     ck_assert_msg(strncmp(line,
                           "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
                           "open   (no call)  ",
                           strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
                                  "open   (no call)  ")) == 0,
                   "%s", line);
-    tui_views_handle_detail(APP, 4, line, sizeof(line));
+    tui_handles_view_detail(APP, 4, line, sizeof(line));
     ck_assert_str_eq(line, "#4 fd 5 pid 10 open (no parent)   openat O_WRONLY|O_CREAT mode 0644   "
                            "/data/out");
 }
@@ -990,13 +996,13 @@ START_TEST(test_handles_sort_search_open_only)
     // search moves to the match
     tui_app_command(APP, TUI_CMD_SEARCH);
     tui_app_prompt_change(APP, "pts");
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 5);
     tui_app_prompt_done(APP, "pts");
     // never-closed only: 2, 4, 5, 6; the cursor stays on handle 5
     tui_app_command(APP, TUI_CMD_OPEN_ONLY);
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
-    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    ck_assert_uint_eq(hv()->sum.never_closed, 4);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 5);
     for (size_t i = 0; i < 4; i++) {
         ck_assert_str_eq(hcell(i, TUI_HC_MARK), "!");
     }
@@ -1012,13 +1018,13 @@ START_TEST(test_handles_filters)
     tui_app_prompt_done(APP, "cid=b");
     tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
     ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 1);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 6);
     tui_app_command(APP, TUI_CMD_POP_FILTER);
     ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 6);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 6);
     // Enter filters the analysis to the handle's path: openat and write of /data/out
-    tui_listmodel_set_cursor(APP->lm[TUI_VIEW_HANDLES], 3);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 4);
+    tui_listmodel_set_cursor(hv()->lm, 3);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 4);
     tui_app_command(APP, TUI_CMD_FILTER_PATH);
     ck_assert_int_eq(APP->view, TUI_VIEW_ACTIVITIES);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);

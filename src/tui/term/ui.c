@@ -175,13 +175,6 @@ static void detail(struct tui_app *app, char *buf, size_t size)
                  s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
                  iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
                  iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
-    } else if (app->view == TUI_VIEW_HANDLES) {
-        uint32_t id = tui_views_handle_selected(app);
-        if (id) {
-            tui_views_handle_detail(app, id, buf, size);
-        } else {
-            snprintf(buf, size, "o never-closed only · Enter filters to the path · s sort");
-        }
     } else if (lm && tui_listmodel_count(lm)) {
         char c0[512], c1[512];
         size_t cur = tui_listmodel_cursor(lm);
@@ -220,18 +213,6 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
         break;
-    case TUI_VIEW_HANDLES: {
-        struct tui_listmodel *lm = tui_app_table(app); // refills stale rows first
-        char head[512];
-        tui_views_handles_header(app, head, sizeof(head));
-        tui_screen_text(s, body.y, body.x + 1, body.w - 2, TUI_STYLE_DETAIL, head, 0);
-        body.y += 1;
-        body.h -= 1;
-        tui_table_draw(s, body, lm,
-                       app->handles_open_only ? "every handle was closed (o shows all)"
-                                              : "no handles in the selected cases");
-        break;
-    }
     case TUI_VIEW_DIFF:
         tui_draw_diff_header(s, body, app);
         body.y += 1;

@@ -12,4 +12,3 @@ const struct tui_view_ops tui_view_timeline = {.open = NULL};
 const struct tui_view_ops tui_view_diff = {.open = NULL};
 const struct tui_view_ops tui_view_cases = {.open = NULL};
 const struct tui_view_ops tui_view_charz = {.open = NULL};
-const struct tui_view_ops tui_view_handles = {.open = NULL};
