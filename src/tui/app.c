@@ -15,11 +15,11 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/export.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
 #include "tui/listmodel.h"
-#include "tui/views.h"
 
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 {
@@ -33,6 +33,17 @@ void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a)
 {
     return iodfg_session_activity_name(app->ses, a);
+}
+
+const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a)
+{
+    return iodfg_diff_side_mark(iodfg_session_activity_side(app->ses, a));
+}
+
+const char *tui_app_node_name(const struct tui_app *app, uint32_t node)
+{
+    size_t len;
+    return iodfg_export_node_name(app->map, node, &len);
 }
 
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c)
@@ -71,10 +82,25 @@ void *tui_app_view_state(const struct tui_app *app, enum tui_view v)
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v)
 {
     const struct tui_view_ops *ops = tui_view_ops(v);
-    if (ops->table) {
-        return ops->table(app, app->view_state[v]);
+    return ops->table ? ops->table(app, app->view_state[v]) : NULL;
+}
+
+uint32_t tui_app_selected_activity(struct tui_app *app)
+{
+    const struct tui_view_ops *ops = tui_view_ops(TUI_VIEW_ACTIVITIES);
+    return ops->activity(app, app->view_state[TUI_VIEW_ACTIVITIES]);
+}
+
+void tui_app_activity_moved(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->activity_moved) {
+            ops->activity_moved(app, app->view_state[v]);
+        }
     }
-    return (unsigned)v < TUI_VIEW_COUNT ? app->lm[v] : NULL;
+    app->graph_act = UINT32_MAX; // the Graph view follows the cursor again
+    tui_app_graph_update(app);
 }
 
 void tui_app_show(struct tui_app *app, enum tui_view v)
@@ -88,15 +114,14 @@ void tui_app_show(struct tui_app *app, enum tui_view v)
 
 int tui_app_reload_views(struct tui_app *app)
 {
-    if (tui_views_reload(app)) {
-        return -1;
-    }
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
         const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
         if (ops->reload && ops->reload(app, app->view_state[v])) {
             return -1;
         }
     }
+    tui_app_graph_update(app);
+    app->tl.show_events = 0; // its activity may have changed: back to the chart
     return 0;
 }
 
@@ -108,7 +133,7 @@ static int open_views(struct tui_app *app)
             return -1;
         }
     }
-    return tui_views_init(app);
+    return 0;
 }
 
 static void close_views(struct tui_app *app)
@@ -120,7 +145,11 @@ static void close_views(struct tui_app *app)
         }
         app->view_state[v] = NULL;
     }
-    tui_views_fini(app);
+    free(app->pred);
+    free(app->succ);
+    tui_listmodel_free(app->events_lm);
+    app->events_lm = NULL;
+    tui_app_timeline_free(&app->tl);
 }
 
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)

@@ -41,20 +41,6 @@ enum tui_prompt {
     TUI_PROMPT_QUIT /* one key: y quit, w save and quit, anything else stays */
 };
 
-/* An activity or edge row of the Diff view. */
-struct tui_diff_row {
-    int is_edge;
-    uint32_t idx; /* activity id or index into diff.edges */
-};
-
-/* A variant: a distinct activity sequence and the cases that follow it. */
-struct tui_variant {
-    uint64_t hash;
-    uint32_t first_case; /* a representative case */
-    uint32_t ncases, ng, nr;
-    uint64_t length;
-};
-
 /* Prefix sums (modulo 2^64) of one index slot: starts in start order, ends in end order. */
 struct tui_timeline_sums {
     uint64_t s, e;
@@ -128,19 +114,7 @@ struct tui_app {
     /* views */
     enum tui_view view, prev_view;
     void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
-    struct tui_listmodel
-        *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
-    struct tui_listmodel *variants_lm;
-    struct tui_listmodel *events_lm; /* Timeline: the events of one case and activity */
-    uint32_t *act_rows, nact_rows;
-    uint32_t *edge_rows, nedge_rows;
-    struct tui_diff_row *diff_rows;
-    size_t ndiff_rows;
-    int diff_only;
-    uint32_t *case_rows, ncase_rows;
-    struct tui_variant *variants;
-    uint32_t nvariants;
-    int show_variants;
+    struct tui_listmodel *events_lm;  /* Timeline: the events of one case and activity */
 
     /* graph view */
     uint32_t graph_act; /* UINT32_MAX: follow the activities cursor */
@@ -155,7 +129,6 @@ struct tui_app {
 
     struct tui_timeline tl;
     struct tui_charz charz; /* the Characterisation view (charz.h) */
-
 
     /* the rules file */
     char *rules_path;
@@ -198,8 +171,14 @@ int tui_app_reload_views(struct tui_app *app);
 
 /* The current table of the view (NULL for non-table views). */
 struct tui_listmodel *tui_app_table(struct tui_app *app);
-/* The activity under the cursor of the Activities view (UINT32_MAX when none). */
+/* The selected activity: the one under the Activities view's cursor (UINT32_MAX when none);
+ * tell the views that follow it that it moved. */
 uint32_t tui_app_selected_activity(struct tui_app *app);
+void tui_app_activity_moved(struct tui_app *app);
+/* "G+", "R+", "=" or "" for activity a in the G/R comparison. */
+const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a);
+/* The name of DFG node id (an activity, the start or the end node). */
+const char *tui_app_node_name(const struct tui_app *app, uint32_t node);
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a);
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
 

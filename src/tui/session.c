@@ -22,10 +22,7 @@
 static struct tui_listmodel *sorted_table(struct tui_app *app, enum tui_view v)
 {
     const struct tui_view_ops *ops = tui_view_ops(v);
-    if (ops->sorted) {
-        return ops->sorted(app, app->view_state[v]);
-    }
-    return app->lm[v];
+    return ops->sorted ? ops->sorted(app, app->view_state[v]) : NULL;
 }
 
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out)

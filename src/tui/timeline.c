@@ -300,15 +300,6 @@ int tui_app_timeline(struct tui_app *app, int nbins)
     return 0;
 }
 
-uint32_t tui_app_selected_activity(struct tui_app *app)
-{
-    struct tui_listmodel *lm = app->lm[TUI_VIEW_ACTIVITIES];
-    if (!lm || tui_listmodel_count(lm) == 0) {
-        return UINT32_MAX;
-    }
-    return app->act_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
-}
-
 /* ---- the event list of one timeline row ---- */
 
 enum { EV_START, EV_DUR, EV_SIZE, EV_CALL, EV_PATH, EV__N };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The Timeline's event index, built by a job (timeline_index.c): for a log of TUI_TIMELINE_ASYNC_EVENTS
- * events or more on a background thread of lower priority, over private copies of what a
- * rebuild changes (the activity of every key, the selection and its case mask; the event log
- * never changes), so the UI returns at once and a rebuild never races the job. A job whose
- * generation went stale is cancelled and its result discarded; the UI thread installs a
+/* The Timeline's event index, built by a job (timeline_index.c): for a log of
+ * TUI_TIMELINE_ASYNC_EVENTS events or more on a background thread of lower priority, over private
+ * copies of what a rebuild changes (the activity of every key, the selection and its case mask; the
+ * event log never changes), so the UI returns at once and a rebuild never races the job. A job
+ * whose generation went stale is cancelled and its result discarded; the UI thread installs a
  * finished one whole, so it never reads a half-built index.
  *
  * tui_app_timeline (app.h) returns 1 while the index of the current generation is being built

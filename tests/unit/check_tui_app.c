@@ -25,12 +25,24 @@
 #include "tui/app.h"
 #include "tui/listmodel.h"
 #include "tui/timeline_job.h"
-#include "tui/views.h"
+#include "tui/views/activities.h"
+#include "tui/views/cases.h"
 #include "tui/views/handles.h"
 #include "tui/views/rules.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;
+
+/* The Activities and Cases views' state. */
+static struct tui_activities_view *acts(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_ACTIVITIES);
+}
+
+static struct tui_cases_view *cases(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_CASES);
+}
 
 static uint32_t S(const char *s)
 {
@@ -84,8 +96,8 @@ static void teardown(void)
 
 static const char *first_name(void)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
-    return tui_app_activity_name(APP, APP->act_rows[tui_listmodel_row(lm, 0)]);
+    struct tui_listmodel *lm = acts()->lm;
+    return tui_app_activity_name(APP, acts()->rows[tui_listmodel_row(lm, 0)]);
 }
 
 START_TEST(test_tables)
@@ -94,15 +106,15 @@ START_TEST(test_tables)
     ck_assert_uint_eq(APP->counts->events_shown, 7);
     ck_assert_uint_eq(APP->counts->events, 7);
     ck_assert_uint_eq(APP->counts->unmapped, 0);
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_COUNT, 0), 0);
     ck_assert_str_eq(first_name(), "read:/usr/lib");
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_NAME, 0), 0);
     ck_assert_str_eq(first_name(), "getpid");
     // transitions: a1 ●→r→w→r→■, a2 ●→r→r→■, b ●→p→g→■: 8 distinct edges
-    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_TRANSITIONS]), 8);
-    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_CASES]), 3);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_TRANSITIONS)), 8);
+    ck_assert_uint_eq(tui_listmodel_count(cases()->lm), 3);
     // search moves the cursor to the match
     tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
     ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_SEARCH) & TUI_PROMPT, TUI_PROMPT);
@@ -143,7 +155,7 @@ END_TEST
 
 START_TEST(test_drilldown)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_DRILL_DOWN);
@@ -214,25 +226,25 @@ START_TEST(test_groups_diff)
     ck_assert_int_eq((APP->diff != NULL), 1);
     uint32_t a;
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "read:/usr/lib", &a), 0);
-    ck_assert_str_eq(tui_views_act_mark(APP, a), "G+");
+    ck_assert_str_eq(tui_app_activity_mark(APP, a), "G+");
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "getpid", &a), 0);
-    ck_assert_str_eq(tui_views_act_mark(APP, a), "R+");
+    ck_assert_str_eq(tui_app_activity_mark(APP, a), "R+");
     // 4 activities + 8 edges, none in both
-    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_DIFF)), 12);
     tui_app_command(APP, TUI_CMD_DIFF_ONLY);
-    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_DIFF)), 12);
     tui_app_command(APP, TUI_CMD_GROUP_CLEAR);
     ck_assert_int_eq((APP->diff != NULL), 0);
     // variants: a1, a2 and b follow three different sequences
     tui_app_command(APP, TUI_CMD_VIEW_CASES);
     tui_app_command(APP, TUI_CMD_VARIANTS);
-    ck_assert_uint_eq(APP->nvariants, 3);
+    ck_assert_uint_eq(cases()->nvariants, 3);
 }
 END_TEST
 
 START_TEST(test_timeline)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm); // read:/usr/lib, in cases a1 and a2
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
@@ -248,7 +260,7 @@ END_TEST
  * before a bin edge); a2 reads at 0.0 s and 0.5 s (10 us): bins 0 and 19-20. */
 START_TEST(test_timeline_zoom_bins)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -293,7 +305,7 @@ END_TEST
 /* Enter in the Timeline lists the cursor case's events of the activity; Esc returns. */
 START_TEST(test_timeline_events)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -457,7 +469,7 @@ static void check_grid(uint32_t a)
 /* Every activity at several zooms, pans and widths, then all activities (an empty table). */
 START_TEST(test_timeline_random)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     size_t na = tui_listmodel_count(lm);
     ck_assert_uint_ge(na, 4);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -501,8 +513,8 @@ START_TEST(test_timeline_random)
     }
     tui_app_command(APP, TUI_CMD_CANCEL);
     // no activity selected (an empty table): every mapped event, one index group
-    uint32_t saved = APP->nact_rows;
-    APP->nact_rows = 0;
+    uint32_t saved = acts()->nrows;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     ck_assert_uint_eq(tui_app_selected_activity(APP), UINT32_MAX);
     for (int zoom = 0; zoom <= 6; zoom += 3) {
@@ -516,7 +528,7 @@ START_TEST(test_timeline_random)
     APP->tl.cursor = 3;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
     ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[4] - APP->tl.row_off[3]);
-    APP->nact_rows = saved;
+    acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     // back to an activity: the grouped index again
     APP->tl.stamp = 0;
@@ -529,7 +541,7 @@ END_TEST
 /* A rebuild (new generation) rebuilds the index; the rows follow a filter on cases. */
 START_TEST(test_timeline_rebuild)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
@@ -645,7 +657,7 @@ static int timeline_when_ready(int nbins)
  * all activities; until it is installed the view has no index at all (never a half-built one). */
 START_TEST(test_timeline_job_equals_sync)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     tui_listmodel_first(lm);
     tui_listmodel_move(lm, 1);
@@ -688,8 +700,8 @@ START_TEST(test_timeline_job_equals_sync)
     free(cover);
 
     // all activities (an empty table): one group, built at once and in the background
-    uint32_t saved = APP->nact_rows;
-    APP->nact_rows = 0;
+    uint32_t saved = acts()->nrows;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     APP->tl.async_min = UINT64_MAX;
     APP->tl.zoom = 0;
@@ -698,7 +710,7 @@ START_TEST(test_timeline_job_equals_sync)
     index_copy(&c);
     APP->tl.async_min = 1;
     rebuild_same();
-    APP->nact_rows = 0;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     ck_assert_int_eq(tui_app_timeline(APP, 60), 1);
     tui_app_timeline_wait(APP);
@@ -708,7 +720,7 @@ START_TEST(test_timeline_job_equals_sync)
     check_grid(UINT32_MAX);
     index_copy_free(&c);
     // back to an activity: the grouped index again, in the background
-    APP->nact_rows = saved;
+    acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     APP->tl.stamp = 0;
     ck_assert_int_eq(timeline_when_ready(40), 0);
@@ -725,7 +737,7 @@ END_TEST
  * indexes the new selection. */
 START_TEST(test_timeline_job_stale)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
@@ -797,11 +809,11 @@ START_TEST(test_cases_variants_enter)
     tui_app_command(APP, TUI_CMD_VIEW_CASES);
     struct tui_listmodel *lm = tui_app_table(APP);
     tui_listmodel_first(lm);
-    uint32_t c = APP->case_rows[tui_listmodel_row(lm, 0)];
+    uint32_t c = cases()->rows[tui_listmodel_row(lm, 0)];
     const struct iodfg_case_info *ci = iodfg_eventlog_case(APP->log, c);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
-    ck_assert_uint_eq(APP->ncase_rows, 1);
+    ck_assert_uint_eq(cases()->nrows, 1);
     ck_assert_uint_eq(APP->counts->events_shown, iodfg_eventlog_case_offsets(APP->log)[c + 1] -
                                                      iodfg_eventlog_case_offsets(APP->log)[c]);
     (void)ci;
@@ -810,10 +822,10 @@ START_TEST(test_cases_variants_enter)
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "call=read");
     tui_app_command(APP, TUI_CMD_VARIANTS);
-    ck_assert_uint_eq(APP->nvariants, 2);
+    ck_assert_uint_eq(cases()->nvariants, 2);
     lm = tui_app_table(APP);
     tui_listmodel_first(lm);
-    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ncases, 2);
+    ck_assert_uint_eq(cases()->variants[tui_listmodel_row(lm, 0)].ncases, 2);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
     ck_assert_uint_eq(APP->counts->g_cases, 2);
     ck_assert_int_eq(APP->g_on[0] && APP->g_on[1], 1);
@@ -822,7 +834,7 @@ START_TEST(test_cases_variants_enter)
     ck_assert_uint_eq(APP->counts->r_cases, 1);
     ck_assert_int_eq(APP->r_on[2], 1);
     ck_assert_int_eq((APP->diff != NULL), 1);
-    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ng, 2);
+    ck_assert_uint_eq(cases()->variants[tui_listmodel_row(lm, 0)].ng, 2);
 }
 END_TEST
 

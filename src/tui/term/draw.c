@@ -23,7 +23,6 @@
 #include "tui/theme.h"
 #include "tui/timeline_job.h"
 #include "tui/viewmodel.h"
-#include "tui/views.h"
 
 static const char *node_name(const struct tui_app *app, uint32_t node)
 {
@@ -170,7 +169,7 @@ void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app
     snprintf(l[5], 256, "%s dur p50 %s", arrow,
              iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
     snprintf(l[6], 256, "%s dur p95 %s", arrow, iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
-    snprintf(l[7], 256, "%s %s", arrow, (app->diff != NULL) ? tui_views_act_mark(app, a) : "");
+    snprintf(l[7], 256, "%s %s", arrow, (app->diff != NULL) ? tui_app_activity_mark(app, a) : "");
     int n = (app->diff != NULL) ? 8 : 7;
     for (int i = 0; i < n && i < r.h; i++) {
         tui_screen_text(s, r.y + i, r.x + side + 2, mid - 3,
@@ -369,35 +368,6 @@ void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app
 }
 
 /* ---- diff summary and filter list ---- */
-
-void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
-{
-    char line[512];
-    if (!(app->diff != NULL)) {
-        snprintf(line, sizeof(line), "G %u cases · R %u cases", app->counts->g_cases,
-                 app->counts->r_cases);
-    } else {
-        uint64_t gc = 0, rc = 0;
-        int64_t gd = 0, rd = 0;
-        for (uint32_t a = 0; a < app->diff->g_stats.nactivities; a++) {
-            gc += app->diff->g_stats.act[a].count;
-            gd += app->diff->g_stats.act[a].dur_sum_ns;
-        }
-        for (uint32_t a = 0; a < app->diff->r_stats.nactivities; a++) {
-            rc += app->diff->r_stats.act[a].count;
-            rd += app->diff->r_stats.act[a].dur_sum_ns;
-        }
-        char b1[32], b2[32];
-        double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
-        snprintf(
-            line, sizeof(line),
-            "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
-            app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
-            app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0),
-            delta, app->diff_only ? " · differences only" : "");
-    }
-    tui_screen_text(s, r.y, r.x + 1, r.w - 2, TUI_STYLE_DETAIL, line, 0);
-}
 
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
 {

@@ -27,7 +27,6 @@
 #include "tui/timeline_job.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
-#include "tui/views.h"
 
 #define DEBOUNCE_MS 30
 
@@ -165,23 +164,8 @@ static void detail(struct tui_app *app, char *buf, size_t size)
         return;
     }
     struct tui_listmodel *lm = tui_app_table(app);
-    char b1[32], b2[32], b3[32], b4[32], b5[32];
-    if (app->view == TUI_VIEW_ACTIVITIES && lm && tui_listmodel_count(lm)) {
-        uint32_t a = tui_app_selected_activity(app);
-        const struct iodfg_activity_stats *s = &iodfg_analysis_stats(app->an)->act[a];
-        snprintf(buf, size, "%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s",
-                 tui_app_activity_name(app, a), iodfg_format_percent(b1, 32, s->rd, 0),
-                 s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : "–", s->mc,
-                 s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
-                 iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
-                 iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
-    } else if (lm && tui_listmodel_count(lm)) {
-        char c0[512], c1[512];
-        size_t cur = tui_listmodel_cursor(lm);
-        snprintf(buf, size, "%s  %s   row %zu of %zu",
-                 tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
-                 tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
-                 cur + 1, tui_listmodel_count(lm));
+    if (lm && tui_listmodel_count(lm)) {
+        tui_table_detail(lm, buf, size);
     } else if (app->view == TUI_VIEW_GRAPH && app->graph_overview) {
         const struct tui_overview *ov = &app->overview;
         snprintf(buf, size,
@@ -213,15 +197,7 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
         break;
-    case TUI_VIEW_DIFF:
-        tui_draw_diff_header(s, body, app);
-        body.y += 1;
-        body.h -= 1;
-        tui_table_draw(s, body, tui_app_table(app),
-                       (app->diff != NULL) ? "no differences" : "no groups: mark cases in 6 Cases");
-        break;
     default:
-        tui_table_draw(s, body, tui_app_table(app), "nothing to show (check filters and rules)");
         break;
     }
 }

@@ -37,7 +37,6 @@ void tui_draw_overview(struct tui_screen *s, struct tui_rect r, struct tui_app *
 void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 /* The Characterisation view; starts or installs its background computation (charz.h). */
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 
 #endif

@@ -318,8 +318,8 @@ static unsigned filter_path(struct tui_app *app, void *st, enum tui_cmd cmd)
 }
 
 static const struct tui_cmd_entry cmds[] = {
-    {TUI_CMD_OPEN_ONLY, open_only, 0},
-    {TUI_CMD_FILTER_PATH, filter_path, 0},
+    {TUI_CMD_OPEN_ONLY, open_only},
+    {TUI_CMD_FILTER_PATH, filter_path},
 };
 
 /* ---- lines ---- */
