@@ -99,8 +99,6 @@ void tui_app_activity_moved(struct tui_app *app)
             ops->activity_moved(app, app->view_state[v]);
         }
     }
-    app->graph_act = UINT32_MAX; // the Graph view follows the cursor again
-    tui_app_graph_update(app);
 }
 
 void tui_app_show(struct tui_app *app, enum tui_view v)
@@ -120,7 +118,6 @@ int tui_app_reload_views(struct tui_app *app)
             return -1;
         }
     }
-    tui_app_graph_update(app);
     app->tl.show_events = 0; // its activity may have changed: back to the chart
     return 0;
 }
@@ -145,8 +142,6 @@ static void close_views(struct tui_app *app)
         }
         app->view_state[v] = NULL;
     }
-    free(app->pred);
-    free(app->succ);
     tui_listmodel_free(app->events_lm);
     app->events_lm = NULL;
     tui_app_timeline_free(&app->tl);
@@ -183,11 +178,8 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->log = log;
     app->own_log = own_log;
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
-    app->graph_act = UINT32_MAX;
-    app->graph_side = 1;
     app->generation = UINT64_MAX; // the first rebuild loads the views
     tui_charz_init(&app->charz);
-    tui_overview_init(&app->overview);
     app->ses = iodfg_session_new(log, err);
     if (!app->ses || open_views(app)) {
         if (app->ses) {
@@ -227,7 +219,6 @@ void tui_app_free(struct tui_app *app)
         return;
     }
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
-    tui_overview_fini(&app->overview);
     close_views(app);
     iodfg_session_free(app->ses);
     free(app->rules_path);

@@ -15,7 +15,6 @@
 
 #include "tui/charz.h"
 #include "tui/command.h"
-#include "tui/overview.h"
 #include "tui/view.h"
 
 struct iodfg_analysis;
@@ -116,17 +115,6 @@ struct tui_app {
     void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
     struct tui_listmodel *events_lm;  /* Timeline: the events of one case and activity */
 
-    /* graph view */
-    uint32_t graph_act; /* UINT32_MAX: follow the activities cursor */
-    int graph_side;     /* -1 predecessors, +1 successors */
-    size_t graph_pos[2];
-    uint32_t *pred, npred, *succ, nsucc; /* edge slots around graph_act */
-    int graph_overview;                  /* the Graph view shows the whole-graph overview */
-    struct tui_overview overview;        /* its layout (overview.h) */
-    uint64_t overview_stamp;             /* app->generation + 1 it was laid out for */
-    int overview_width, overview_top;    /* laid out for this width; first canvas row shown */
-    char overview_why[160];              /* why there is none ("" when laid out) */
-
     struct tui_timeline tl;
     struct tui_charz charz; /* the Characterisation view (charz.h) */
 
@@ -211,13 +199,6 @@ int tui_app_timeline(struct tui_app *app, int nbins);
  * app->events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */
 int tui_app_timeline_events(struct tui_app *app);
 void tui_app_timeline_free(struct tui_timeline *tl);
-/* Neighbourhood lists of the graph view for its activity. */
-void tui_app_graph_update(struct tui_app *app);
-uint32_t tui_app_graph_activity(struct tui_app *app);
-/* Lay out the shown (pruned) graph for the overview in width columns when it changed. 0, or
- * -1 with app->overview_why saying why there is none. The node of activity a is a + 1; 0 is
- * the start node and nactivities + 1 the end node. */
-int tui_app_overview(struct tui_app *app, int width);
 
 /* For commands and views: show "what: error" as an error message; rebuild after a change of
  * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p
@@ -228,7 +209,7 @@ unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, 
 
 /* Status line text. */
 void tui_app_status(const struct tui_app *app, char *buf, size_t size);
-/* The edit failed to compile: error text and column; "" when fine. */
+/* Set the message line (an error when error is set; "" clears it). */
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

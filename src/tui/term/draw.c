@@ -24,11 +24,6 @@
 #include "tui/timeline_job.h"
 #include "tui/viewmodel.h"
 
-static const char *node_name(const struct tui_app *app, uint32_t node)
-{
-    size_t len;
-    return iodfg_export_node_name(app->map, node, &len);
-}
 
 /* ---- the page painter ---- */
 
@@ -106,74 +101,6 @@ void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_vie
     }
     if (vm->cursor_row >= 0) {
         tui_screen_cursor(s, r.y + vm->cursor_row, r.x + vm->cursor_col);
-    }
-}
-
-/* ---- graph ---- */
-
-static void side_list(struct tui_screen *s, struct tui_rect r, struct tui_app *app, int succ)
-{
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
-    const uint32_t *list = succ ? app->succ : app->pred;
-    uint32_t n = succ ? app->nsucc : app->npred;
-    int focus = (app->graph_side > 0) == succ;
-    size_t pos = app->graph_pos[succ];
-    tui_screen_text(s, r.y, r.x, r.w - 8, focus ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_HEADER,
-                    succ ? "successors" : "predecessors", 0);
-    tui_screen_text(s, r.y, r.x + r.w - 7, 6, TUI_STYLE_HEADER, "count", TUI_TEXT_RIGHT);
-    size_t top = pos >= (size_t)(r.h - 1) ? pos - (size_t)(r.h - 2) : 0;
-    for (int i = 0; i < r.h - 1 && top + (size_t)i < n; i++) {
-        const struct iodfg_dfg_edge *e = &g->edges[list[top + (size_t)i]];
-        int cur = focus && top + (size_t)i == pos;
-        int y = r.y + 1 + i;
-        int style = cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL;
-        tui_screen_fill(s, y, r.x, r.w, style);
-        char cnt[32], line[600];
-        iodfg_format_count(cnt, sizeof(cnt), e->count, 0);
-        snprintf(line, sizeof(line), "%s%s", cur ? tui_screen_glyph(s, TUI_G_CURSOR) : " ",
-                 node_name(app, succ ? e->to : e->from));
-        tui_screen_text(s, y, r.x, r.w - 8, style, line, 0);
-        tui_screen_text(s, y, r.x + r.w - 7, 6, style, cnt, TUI_TEXT_RIGHT);
-    }
-    if (n == 0) {
-        tui_screen_text(s, r.y + 1, r.x + 1, r.w - 2, TUI_STYLE_DIM, "(none)", 0);
-    }
-}
-
-void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
-{
-    uint32_t a = tui_app_graph_activity(app);
-    if (a == UINT32_MAX) {
-        tui_screen_text(s, r.y + 1, 2, r.w - 4, TUI_STYLE_DIM, "no activity selected", 0);
-        return;
-    }
-    int side = (r.w - 30) / 2, mid = r.w - 2 * side;
-    side_list(s, (struct tui_rect){r.y, r.x, r.h, side - 1}, app, 0);
-    side_list(s, (struct tui_rect){r.y, r.x + side + mid + 1, r.h, side - 1}, app, 1);
-    for (int y = r.y; y < r.y + r.h; y++) {
-        tui_screen_text(s, y, r.x + side, 1, TUI_STYLE_BORDER, tui_screen_glyph(s, TUI_G_VLINE), 0);
-        tui_screen_text(s, y, r.x + side + mid, 1, TUI_STYLE_BORDER,
-                        tui_screen_glyph(s, TUI_G_VLINE), 0);
-    }
-    const struct iodfg_activity_stats *st = &iodfg_analysis_stats(app->an)->act[a];
-    char l[8][256], b1[32], b2[32], b3[32], b4[32];
-    const char *arrow = tui_screen_glyph(s, TUI_G_ARROW);
-    snprintf(l[0], 256, "%s", tui_app_activity_name(app, a));
-    snprintf(l[1], 256, "%s count %llu · cases %llu", arrow, (unsigned long long)st->count,
-             (unsigned long long)st->cases);
-    snprintf(l[2], 256, "%s Load %s (%s)", arrow, iodfg_format_percent(b1, 32, st->rd, 0),
-             st->bytes ? iodfg_format_bytes(b2, 32, st->bytes, 0) : "–");
-    snprintf(l[3], 256, "%s DR %u × %s", arrow, st->mc,
-             st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : "–");
-    snprintf(l[4], 256, "%s Σdur %s", arrow, iodfg_format_duration(b4, 32, st->dur_sum_ns, 0));
-    snprintf(l[5], 256, "%s dur p50 %s", arrow,
-             iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
-    snprintf(l[6], 256, "%s dur p95 %s", arrow, iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
-    snprintf(l[7], 256, "%s %s", arrow, (app->diff != NULL) ? tui_app_activity_mark(app, a) : "");
-    int n = (app->diff != NULL) ? 8 : 7;
-    for (int i = 0; i < n && i < r.h; i++) {
-        tui_screen_text(s, r.y + i, r.x + side + 2, mid - 3,
-                        i == 0 ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_NORMAL, l[i], 0);
     }
 }
 

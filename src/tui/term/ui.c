@@ -166,14 +166,6 @@ static void detail(struct tui_app *app, char *buf, size_t size)
     struct tui_listmodel *lm = tui_app_table(app);
     if (lm && tui_listmodel_count(lm)) {
         tui_table_detail(lm, buf, size);
-    } else if (app->view == TUI_VIEW_GRAPH && app->graph_overview) {
-        const struct tui_overview *ov = &app->overview;
-        snprintf(buf, size,
-                 "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
-                 ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
-    } else if (app->view == TUI_VIEW_GRAPH) {
-        snprintf(buf, size,
-                 "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
     } else if (app->view == TUI_VIEW_TIMELINE) {
         snprintf(buf, size,
                  "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
@@ -188,9 +180,6 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
 {
     struct tui_screen *s = ui->scr;
     switch (app->view) {
-    case TUI_VIEW_GRAPH:
-        (app->graph_overview ? tui_draw_overview : tui_draw_graph)(s, body, app);
-        break;
     case TUI_VIEW_TIMELINE:
         tui_draw_timeline(s, body, app);
         break;
