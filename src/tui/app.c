@@ -118,8 +118,32 @@ int tui_app_reload_views(struct tui_app *app)
             return -1;
         }
     }
-    app->tl.show_events = 0; // its activity may have changed: back to the chart
     return 0;
+}
+
+int tui_app_busy(struct tui_app *app)
+{
+    if (tui_app_charz_busy(app)) {
+        return 1;
+    }
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->busy && ops->busy(app, app->view_state[v])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void tui_app_poll(struct tui_app *app)
+{
+    tui_app_charz_poll(app);
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->poll) {
+            ops->poll(app, app->view_state[v]);
+        }
+    }
 }
 
 static int open_views(struct tui_app *app)
@@ -142,9 +166,6 @@ static void close_views(struct tui_app *app)
         }
         app->view_state[v] = NULL;
     }
-    tui_listmodel_free(app->events_lm);
-    app->events_lm = NULL;
-    tui_app_timeline_free(&app->tl);
 }
 
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)

@@ -40,59 +40,6 @@ enum tui_prompt {
     TUI_PROMPT_QUIT /* one key: y quit, w save and quit, anything else stays */
 };
 
-/* Prefix sums (modulo 2^64) of one index slot: starts in start order, ends in end order. */
-struct tui_timeline_sums {
-    uint64_t s, e;
-};
-
-/* The timeline of one activity (or all: activity = UINT32_MAX) over bins. One index of every
- * activity's selected events is built once per rebuild (all_index: one group of all mapped
- * events instead): per activity, per case row, the prefix sums of the events' starts and of
- * their sorted ends (times relative to t0_ns), so that the busy time of a row in any interval
- * takes a few short searches; zoom, pan and a change of activity cost no pass over the events. */
-struct tui_timeline {
-    uint32_t activity;
-    int64_t t0_ns, t1_ns; /* the whole span of the selection */
-    int64_t from_ns, bin_ns;
-    int nbins;
-    /* the index (for index_stamp, all_index) */
-    uint32_t ngroups;    /* activities (1 with all_index) */
-    uint64_t *group_ev;  /* ngroups + 1: each group's slice of sums (minus the leading 0) */
-    uint64_t *group_row; /* ngroups + 1: each group's slice of row_case / row_start */
-    uint32_t *row_case;  /* the case of each row of every group */
-    uint64_t *row_start; /* index rows + 1: each row's slice of sums */
-    struct tui_timeline_sums *sums;   /* index events + 1; sums[0] = {0, 0} */
-    struct tui_timeline_sums *coarse; /* the start and end (not summed) of every 8th slot */
-    uint64_t sums_cap, coarse_cap;    /* their allocated slots (kept across rebuilds) */
-    int all_index;
-    uint64_t index_stamp; /* app->generation + 1 the index was built for */
-    /* the activity's rows */
-    uint32_t *rows; /* cases with events of the activity (nrows; points into row_case) */
-    uint32_t nrows;
-    uint64_t *row_off; /* nrows + 1: each row's events, from 0 (ev_base + row_off[r] in sums) */
-    uint64_t ev_base;
-    float *fit_cover, *fit_conc; /* the grid at zoom 0 for fit_nbins (the index's stamp) */
-    int fit_nbins, fit_peak;
-    uint64_t fit_stamp;
-    float *cover;             /* nrows * nbins: busy fraction of each bin (timeline.c) */
-    float *conc;              /* nbins: mean concurrency of each bin (sum of the covers) */
-    int peak_bin;             /* bin of the highest concurrency, -1 when none */
-    uint64_t stamp;           /* app->generation it was computed for */
-    int zoom, pan_set;        /* zoom level (0 = fit); pan is from_ns when pan_set */
-    uint32_t top;             /* first row shown */
-    uint32_t cursor;          /* selected row (Enter lists its events) */
-    int show_events;          /* the event list of the selected row replaces the chart */
-    uint32_t events_row_case; /* the case whose events are listed */
-    uint64_t *events;         /* the listed event indices */
-    uint64_t nevents;
-    /* the index is built by a job (timeline_job.h), on a background thread for large logs:
-     * those of async_min events or more (0: TUI_TIMELINE_ASYNC_EVENTS) */
-    struct tui_timeline_job *job; /* running or finished but not installed; NULL when none */
-    uint64_t async_min;
-    uint64_t index_failed; /* app->generation + 1 whose index ran out of memory */
-    double index_ms;       /* how long the installed index took to build */
-};
-
 struct tui_app {
     const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
     int own_log;
@@ -113,10 +60,10 @@ struct tui_app {
     /* views */
     enum tui_view view, prev_view;
     void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
-    struct tui_listmodel *events_lm;  /* Timeline: the events of one case and activity */
 
-    struct tui_timeline tl;
-    struct tui_charz charz; /* the Characterisation view (charz.h) */
+    /* the characterisation, computed in the background (charz.h): the Characterisation view
+     * shows it, the Timeline its stair-case index */
+    struct tui_charz charz;
 
     /* the rules file */
     char *rules_path;
@@ -154,6 +101,10 @@ void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);
 /* Show view v (its enter runs). */
 void tui_app_show(struct tui_app *app, enum tui_view v);
+/* Background jobs (the characterisation, the views'): 1 while one runs; install finished
+ * ones (the event loop polls while busy and redraws). */
+int tui_app_busy(struct tui_app *app);
+void tui_app_poll(struct tui_app *app);
 /* Reload every view after the results changed. 0 or -1 (out of memory). */
 int tui_app_reload_views(struct tui_app *app);
 
@@ -191,14 +142,6 @@ int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
 /* Exports: DOT of what is shown / the current table as TSV into out. */
 int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
-
-/* Compute the timeline of the selected activity for nbins bins (cached). 0, 1 while its index
- * is built in the background (timeline_job.h), -1 when out of memory. */
-int tui_app_timeline(struct tui_app *app, int nbins);
-/* Timeline drill-in: list the events of the selected row (case) and activity in
- * app->events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */
-int tui_app_timeline_events(struct tui_app *app);
-void tui_app_timeline_free(struct tui_timeline *tl);
 
 /* For commands and views: show "what: error" as an error message; rebuild after a change of
  * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p

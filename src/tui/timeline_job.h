@@ -23,7 +23,7 @@ struct tui_app;
  * stale. Returns 1 when a job finished (the Timeline wants a redraw), else 0. */
 int tui_app_timeline_poll(struct tui_app *app);
 /* 1 while a job runs or waits to be installed. */
-int tui_app_timeline_busy(const struct tui_app *app);
+int tui_app_timeline_busy(struct tui_app *app);
 /* Wait for the job and install it when it is current (tests, benchmarks). */
 void tui_app_timeline_wait(struct tui_app *app);
 /* The running job's progress in per mille, and the number of events it indexes in *events (0

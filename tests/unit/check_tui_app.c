@@ -24,6 +24,7 @@
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
+#include "tui/timeline.h"
 #include "tui/timeline_job.h"
 #include "tui/views/activities.h"
 #include "tui/views/cases.h"
@@ -42,6 +43,12 @@ static struct tui_activities_view *acts(void)
 static struct tui_cases_view *cases(void)
 {
     return tui_app_view_state(APP, TUI_VIEW_CASES);
+}
+
+/* The Timeline view's state. */
+static struct tui_timeline *timeline(void)
+{
+    return tui_app_timeline_state(APP);
 }
 
 static uint32_t S(const char *s)
@@ -248,9 +255,9 @@ START_TEST(test_timeline)
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm); // read:/usr/lib, in cases a1 and a2
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.nrows, 2);
-    ck_assert_int_ge(APP->tl.peak_bin, 0);
-    ck_assert_int_eq(APP->tl.t1_ns - APP->tl.t0_ns,
+    ck_assert_uint_eq(timeline()->nrows, 2);
+    ck_assert_int_ge(timeline()->peak_bin, 0);
+    ck_assert_int_eq(timeline()->t1_ns - timeline()->t0_ns,
                      4000001000LL); // 1700000000.0 .. 1700000004.000001
 }
 END_TEST
@@ -265,16 +272,16 @@ START_TEST(test_timeline_zoom_bins)
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.row_off[1], 2);
-    ck_assert_uint_eq(APP->tl.row_off[2], 4);
+    ck_assert_uint_eq(timeline()->row_off[1], 2);
+    ck_assert_uint_eq(timeline()->row_off[2], 4);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_FIT); // back to the start, then zoom without moving
-    APP->tl.zoom = 2;
+    timeline()->zoom = 2;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_int_eq(APP->tl.bin_ns, 25000007);
-    ck_assert_uint_eq(APP->tl.rows[0], 0);
-    ck_assert_uint_eq(APP->tl.rows[1], 1);
+    ck_assert_int_eq(timeline()->bin_ns, 25000007);
+    ck_assert_uint_eq(timeline()->rows[0], 0);
+    ck_assert_uint_eq(timeline()->rows[1], 1);
     static const int a1[] = {3, 4, 11, 12}, a2[] = {0, 19, 20};
     for (int b = 0; b < 40; b++) {
         int in1 = 0, in2 = 0;
@@ -284,21 +291,21 @@ START_TEST(test_timeline_zoom_bins)
         for (int i = 0; i < 3; i++) {
             in2 |= a2[i] == b;
         }
-        ck_assert_msg((APP->tl.cover[b] > 0) == in1, "a1 bin %d", b);
-        ck_assert_msg((APP->tl.cover[40 + b] > 0) == in2, "a2 bin %d", b);
+        ck_assert_msg((timeline()->cover[b] > 0) == in1, "a1 bin %d", b);
+        ck_assert_msg((timeline()->cover[40 + b] > 0) == in2, "a2 bin %d", b);
     }
     // 0.1 s + 79 us: 28 ns in bin 3 and 78972 ns (0.3% of a bin) in bin 4: both shown with the
     // 0.02 minimum, so every busy bin has the same concurrency and the first one is the peak
-    ck_assert_float_eq_tol(APP->tl.cover[3], 0.02f, 1e-6f);
-    ck_assert_float_eq_tol(APP->tl.cover[4], 0.02f, 1e-6f);
-    ck_assert_int_eq(APP->tl.peak_bin, 0);
+    ck_assert_float_eq_tol(timeline()->cover[3], 0.02f, 1e-6f);
+    ck_assert_float_eq_tol(timeline()->cover[4], 0.02f, 1e-6f);
+    ck_assert_int_eq(timeline()->peak_bin, 0);
     // panned to 1 s: no read:/usr/lib there, the rows stay
-    APP->tl.pan_set = 1;
-    APP->tl.from_ns = APP->tl.t0_ns + 1000000000;
-    APP->tl.stamp = 0;
+    timeline()->pan_set = 1;
+    timeline()->from_ns = timeline()->t0_ns + 1000000000;
+    timeline()->stamp = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.nrows, 2);
-    ck_assert_int_eq(APP->tl.peak_bin, -1);
+    ck_assert_uint_eq(timeline()->nrows, 2);
+    ck_assert_int_eq(timeline()->peak_bin, -1);
 }
 END_TEST
 
@@ -313,22 +320,22 @@ START_TEST(test_timeline_events)
     ck_assert_ptr_null(tui_app_table(APP));
     tui_app_command(APP, TUI_CMD_MOVE_DOWN); // a2
     tui_app_command(APP, TUI_CMD_MOVE_DOWN); // stays on the last row
-    ck_assert_uint_eq(APP->tl.cursor, 1);
+    ck_assert_uint_eq(timeline()->cursor, 1);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
-    ck_assert_int_eq(APP->tl.show_events, 1);
+    ck_assert_int_eq(timeline()->show_events, 1);
     struct tui_listmodel *ev = tui_app_table(APP);
-    ck_assert_ptr_eq(ev, APP->events_lm);
+    ck_assert_ptr_eq(ev, timeline()->events_lm);
     ck_assert_uint_eq(tui_listmodel_count(ev), 2);
     char buf[64];
     ck_assert_str_eq(tui_listmodel_cell(ev, 0, 3, buf, sizeof(buf)), "read");
     ck_assert_str_eq(tui_listmodel_cell(ev, 1, 4, buf, sizeof(buf)), "/usr/lib/libc.so.6");
-    ck_assert_str_eq(tui_app_case_name(APP, APP->tl.events_row_case), "a_host1_2");
+    ck_assert_str_eq(tui_app_case_name(APP, timeline()->events_row_case), "a_host1_2");
     // sorted by duration, longest first: 79 us at 0.0 s, then 10 us at 0.5 s
     tui_listmodel_sort(ev, 1, 0);
-    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 0)], 3);
-    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 1)], 4);
+    ck_assert_uint_eq(timeline()->events[tui_listmodel_row(ev, 0)], 3);
+    ck_assert_uint_eq(timeline()->events[tui_listmodel_row(ev, 1)], 4);
     tui_app_command(APP, TUI_CMD_CANCEL);
-    ck_assert_int_eq(APP->tl.show_events, 0);
+    ck_assert_int_eq(timeline()->show_events, 0);
     ck_assert_int_eq(APP->view, TUI_VIEW_TIMELINE);
 }
 END_TEST
@@ -403,7 +410,7 @@ static void setup_random(void)
  * mapped events. */
 static void check_grid(uint32_t a)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
     const uint32_t *act = iodfg_analysis_activities(APP->an);
     uint32_t nc = iodfg_eventlog_case_count(LOG);
@@ -481,35 +488,36 @@ START_TEST(test_timeline_random)
         for (int zoom = 0; zoom <= 12; zoom += 2) {
             for (int pan = 0; pan < 3; pan++) {
                 int nbins = pan == 1 ? 77 : 40;
-                APP->tl.zoom = zoom;
-                APP->tl.pan_set = pan > 0;
-                APP->tl.from_ns = APP->tl.t0_ns + (APP->tl.t1_ns - APP->tl.t0_ns) / 3 * pan +
-                                  (int64_t)rnd(1000000);
-                APP->tl.stamp = 0;
+                timeline()->zoom = zoom;
+                timeline()->pan_set = pan > 0;
+                timeline()->from_ns = timeline()->t0_ns +
+                                      (timeline()->t1_ns - timeline()->t0_ns) / 3 * pan +
+                                      (int64_t)rnd(1000000);
+                timeline()->stamp = 0;
                 ck_assert_int_eq(tui_app_timeline(APP, nbins), 0);
-                ck_assert_uint_eq(APP->tl.activity, a);
+                ck_assert_uint_eq(timeline()->activity, a);
                 check_grid(a);
             }
         }
         // one index serves every activity
-        ck_assert(stamp == 0 || APP->tl.index_stamp == stamp);
-        stamp = APP->tl.index_stamp;
-        ck_assert_int_eq(APP->tl.all_index, 0);
+        ck_assert(stamp == 0 || timeline()->index_stamp == stamp);
+        stamp = timeline()->index_stamp;
+        ck_assert_int_eq(timeline()->all_index, 0);
     }
     // the fit comes back from its cache unchanged
     tui_app_command(APP, TUI_CMD_FIT);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     check_grid(tui_app_selected_activity(APP));
     // the rows of the last activity list their events: of the activity, in start order
-    APP->tl.cursor = APP->tl.nrows - 1;
+    timeline()->cursor = timeline()->nrows - 1;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
     const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
-    ck_assert_uint_eq(APP->tl.nevents,
-                      APP->tl.row_off[APP->tl.nrows] - APP->tl.row_off[APP->tl.nrows - 1]);
-    for (uint64_t j = 0; j < APP->tl.nevents; j++) {
-        uint64_t i = APP->tl.events[j];
-        ck_assert_uint_eq(iodfg_analysis_activities(APP->an)[col->key[i]], APP->tl.activity);
-        ck_assert(j == 0 || i > APP->tl.events[j - 1]);
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[timeline()->nrows] -
+                                               timeline()->row_off[timeline()->nrows - 1]);
+    for (uint64_t j = 0; j < timeline()->nevents; j++) {
+        uint64_t i = timeline()->events[j];
+        ck_assert_uint_eq(iodfg_analysis_activities(APP->an)[col->key[i]], timeline()->activity);
+        ck_assert(j == 0 || i > timeline()->events[j - 1]);
     }
     tui_app_command(APP, TUI_CMD_CANCEL);
     // no activity selected (an empty table): every mapped event, one index group
@@ -518,22 +526,22 @@ START_TEST(test_timeline_random)
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     ck_assert_uint_eq(tui_app_selected_activity(APP), UINT32_MAX);
     for (int zoom = 0; zoom <= 6; zoom += 3) {
-        APP->tl.zoom = zoom;
-        APP->tl.stamp = 0;
+        timeline()->zoom = zoom;
+        timeline()->stamp = 0;
         ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
-        ck_assert_int_eq(APP->tl.all_index, 1);
-        ck_assert_uint_eq(APP->tl.nrows, 7);
+        ck_assert_int_eq(timeline()->all_index, 1);
+        ck_assert_uint_eq(timeline()->nrows, 7);
         check_grid(UINT32_MAX);
     }
-    APP->tl.cursor = 3;
+    timeline()->cursor = 3;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
-    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[4] - APP->tl.row_off[3]);
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[4] - timeline()->row_off[3]);
     acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     // back to an activity: the grouped index again
-    APP->tl.stamp = 0;
+    timeline()->stamp = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_int_eq(APP->tl.all_index, 0);
+    ck_assert_int_eq(timeline()->all_index, 0);
     check_grid(tui_app_selected_activity(APP));
 }
 END_TEST
@@ -545,15 +553,15 @@ START_TEST(test_timeline_rebuild)
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    uint64_t stamp = APP->tl.index_stamp;
+    uint64_t stamp = timeline()->index_stamp;
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "name~host[0-2]_");
     ck_assert_uint_ne(APP->generation + 1, stamp);
     tui_listmodel_first(lm);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_le(APP->tl.nrows, 3);
-    ck_assert_uint_ge(APP->tl.nrows, 1);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_le(timeline()->nrows, 3);
+    ck_assert_uint_ge(timeline()->nrows, 1);
     check_grid(tui_app_selected_activity(APP));
 }
 END_TEST
@@ -594,7 +602,7 @@ static void *dup_mem(const void *p, size_t n)
 
 static void index_copy(struct index_copy *c)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
     c->ngroups = tl->ngroups;
     c->all = tl->all_index;
@@ -614,7 +622,7 @@ static void index_copy(struct index_copy *c)
 /* The installed index equals the copy, field by field. */
 static void index_same(const struct index_copy *c)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
     ck_assert_uint_eq(tl->ngroups, c->ngroups);
     ck_assert_int_eq(tl->all_index, c->all);
@@ -668,31 +676,31 @@ START_TEST(test_timeline_job_equals_sync)
     ck_assert_int_eq(tui_app_timeline_progress(APP, &ev), -1);
     struct index_copy c;
     index_copy(&c);
-    size_t cells = (size_t)APP->tl.nrows * 40;
-    float *cover = dup_mem(APP->tl.cover, cells * sizeof(float));
-    uint32_t nrows = APP->tl.nrows;
+    size_t cells = (size_t)timeline()->nrows * 40;
+    float *cover = dup_mem(timeline()->cover, cells * sizeof(float));
+    uint32_t nrows = timeline()->nrows;
 
-    APP->tl.async_min = 1; // from now on in the background
+    timeline()->async_min = 1; // from now on in the background
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
     ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
     ck_assert_int_ge(tui_app_timeline_progress(APP, &ev), 0);
     ck_assert(ev == 0 || ev == c.nev);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
-    ck_assert_uint_eq(APP->tl.nrows, 0);
-    ck_assert_ptr_null(APP->tl.row_case);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
+    ck_assert_uint_eq(timeline()->nrows, 0);
+    ck_assert_ptr_null(timeline()->row_case);
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     index_same(&c);
-    ck_assert_uint_eq(APP->tl.activity, a);
-    ck_assert_uint_eq(APP->tl.nrows, nrows);
-    ck_assert_mem_eq(APP->tl.cover, cover, cells * sizeof(float));
+    ck_assert_uint_eq(timeline()->activity, a);
+    ck_assert_uint_eq(timeline()->nrows, nrows);
+    ck_assert_mem_eq(timeline()->cover, cover, cells * sizeof(float));
     check_grid(a);
     // zoomed, through the event loop's polling
     rebuild_same();
-    APP->tl.zoom = 4;
-    APP->tl.stamp = 0;
+    timeline()->zoom = 4;
+    timeline()->stamp = 0;
     ck_assert_int_eq(timeline_when_ready(77), 0);
     index_same(&c);
     check_grid(a);
@@ -703,12 +711,12 @@ START_TEST(test_timeline_job_equals_sync)
     uint32_t saved = acts()->nrows;
     acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
-    APP->tl.async_min = UINT64_MAX;
-    APP->tl.zoom = 0;
+    timeline()->async_min = UINT64_MAX;
+    timeline()->zoom = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
-    ck_assert_int_eq(APP->tl.all_index, 1);
+    ck_assert_int_eq(timeline()->all_index, 1);
     index_copy(&c);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
     acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
@@ -716,20 +724,20 @@ START_TEST(test_timeline_job_equals_sync)
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
     index_same(&c);
-    ck_assert_uint_eq(APP->tl.nrows, 7);
+    ck_assert_uint_eq(timeline()->nrows, 7);
     check_grid(UINT32_MAX);
     index_copy_free(&c);
     // back to an activity: the grouped index again, in the background
     acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
-    APP->tl.stamp = 0;
+    timeline()->stamp = 0;
     ck_assert_int_eq(timeline_when_ready(40), 0);
-    ck_assert_int_eq(APP->tl.all_index, 0);
+    ck_assert_int_eq(timeline()->all_index, 0);
     check_grid(tui_app_selected_activity(APP));
     // the event list of a row works on the installed index
-    APP->tl.cursor = 0;
+    timeline()->cursor = 0;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
-    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[1]);
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[1]);
 }
 END_TEST
 
@@ -741,9 +749,9 @@ START_TEST(test_timeline_job_stale)
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    uint32_t all_rows = APP->tl.nrows;
+    uint32_t all_rows = timeline()->nrows;
     ck_assert_uint_gt(all_rows, 3);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
     // a filter on cases (a new generation) before the job is installed
@@ -753,16 +761,16 @@ START_TEST(test_timeline_job_stale)
     ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
     tui_app_timeline_wait(APP); // joins it, and drops its result
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
-    ck_assert_uint_eq(APP->tl.nrows, 0);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
+    ck_assert_uint_eq(timeline()->nrows, 0);
     // its big arrays are kept for the next build
-    ck_assert_ptr_nonnull(APP->tl.sums);
+    ck_assert_ptr_nonnull(timeline()->sums);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1); // the current generation's job
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_le(APP->tl.nrows, 3);
-    ck_assert_uint_ge(APP->tl.nrows, 1);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_le(timeline()->nrows, 3);
+    ck_assert_uint_ge(timeline()->nrows, 1);
     check_grid(tui_app_selected_activity(APP));
     // a rebuild and a redraw while a job may still run: it is cancelled (or, when it has
     // finished, discarded) and the next one follows, as the event loop polls
@@ -773,8 +781,8 @@ START_TEST(test_timeline_job_stale)
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
     rebuild_same();
     ck_assert_int_eq(timeline_when_ready(50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_eq(APP->tl.nrows, all_rows);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_eq(timeline()->nrows, all_rows);
     check_grid(tui_app_selected_activity(APP));
     // a job whose generation went stale while no view asks: the poll discards it
     rebuild_same();
@@ -785,7 +793,7 @@ START_TEST(test_timeline_job_stale)
         nanosleep(&ts, NULL);
     }
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
     ck_assert_int_eq(tui_app_timeline_poll(APP), 0);
 }
 END_TEST
@@ -795,7 +803,7 @@ END_TEST
 START_TEST(test_timeline_job_quit)
 {
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
     rebuild_same(); // stale too

@@ -24,7 +24,6 @@
 #include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/theme.h"
-#include "tui/timeline_job.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 
@@ -166,9 +165,6 @@ static void detail(struct tui_app *app, char *buf, size_t size)
     struct tui_listmodel *lm = tui_app_table(app);
     if (lm && tui_listmodel_count(lm)) {
         tui_table_detail(lm, buf, size);
-    } else if (app->view == TUI_VIEW_TIMELINE) {
-        snprintf(buf, size,
-                 "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
     } else if (app->view == TUI_VIEW_CHARZ) {
         snprintf(buf, size,
                  "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
@@ -180,9 +176,6 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
 {
     struct tui_screen *s = ui->scr;
     switch (app->view) {
-    case TUI_VIEW_TIMELINE:
-        tui_draw_timeline(s, body, app);
-        break;
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
         break;
@@ -274,11 +267,10 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         tui_ui_draw(ui, app);
         // background computations (Characterisation, Timeline index) are polled while the
         // keys stay live
-        int busy = tui_app_charz_busy(app) || tui_app_timeline_busy(app);
+        int busy = tui_app_busy(app);
         int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : busy ? BUSY_POLL_MS : -1);
         if (key < 0) {
-            tui_app_charz_poll(app);
-            tui_app_timeline_poll(app);
+            tui_app_poll(app);
             if (pending) {
                 pending = 0;
                 tui_app_prompt_change(app, tui_lineedit_text(ui->le));
