@@ -15,11 +15,11 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/export.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
 #include "tui/listmodel.h"
-#include "tui/views.h"
 
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 {
@@ -33,6 +33,17 @@ void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a)
 {
     return iodfg_session_activity_name(app->ses, a);
+}
+
+const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a)
+{
+    return iodfg_diff_side_mark(iodfg_session_activity_side(app->ses, a));
+}
+
+const char *tui_app_node_name(const struct tui_app *app, uint32_t node)
+{
+    size_t len;
+    return iodfg_export_node_name(app->map, node, &len);
 }
 
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c)
@@ -71,10 +82,23 @@ void *tui_app_view_state(const struct tui_app *app, enum tui_view v)
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v)
 {
     const struct tui_view_ops *ops = tui_view_ops(v);
-    if (ops->table) {
-        return ops->table(app, app->view_state[v]);
+    return ops->table ? ops->table(app, app->view_state[v]) : NULL;
+}
+
+uint32_t tui_app_selected_activity(struct tui_app *app)
+{
+    const struct tui_view_ops *ops = tui_view_ops(TUI_VIEW_ACTIVITIES);
+    return ops->activity(app, app->view_state[TUI_VIEW_ACTIVITIES]);
+}
+
+void tui_app_activity_moved(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->activity_moved) {
+            ops->activity_moved(app, app->view_state[v]);
+        }
     }
-    return (unsigned)v < TUI_VIEW_COUNT ? app->lm[v] : NULL;
 }
 
 void tui_app_show(struct tui_app *app, enum tui_view v)
@@ -88,9 +112,6 @@ void tui_app_show(struct tui_app *app, enum tui_view v)
 
 int tui_app_reload_views(struct tui_app *app)
 {
-    if (tui_views_reload(app)) {
-        return -1;
-    }
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
         const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
         if (ops->reload && ops->reload(app, app->view_state[v])) {
@@ -98,6 +119,31 @@ int tui_app_reload_views(struct tui_app *app)
         }
     }
     return 0;
+}
+
+int tui_app_busy(struct tui_app *app)
+{
+    if (tui_app_charz_busy(app)) {
+        return 1;
+    }
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->busy && ops->busy(app, app->view_state[v])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void tui_app_poll(struct tui_app *app)
+{
+    tui_app_charz_poll(app);
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        if (ops->poll) {
+            ops->poll(app, app->view_state[v]);
+        }
+    }
 }
 
 static int open_views(struct tui_app *app)
@@ -108,7 +154,7 @@ static int open_views(struct tui_app *app)
             return -1;
         }
     }
-    return tui_views_init(app);
+    return 0;
 }
 
 static void close_views(struct tui_app *app)
@@ -120,7 +166,6 @@ static void close_views(struct tui_app *app)
         }
         app->view_state[v] = NULL;
     }
-    tui_views_fini(app);
 }
 
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
@@ -154,11 +199,8 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->log = log;
     app->own_log = own_log;
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
-    app->graph_act = UINT32_MAX;
-    app->graph_side = 1;
     app->generation = UINT64_MAX; // the first rebuild loads the views
     tui_charz_init(&app->charz);
-    tui_overview_init(&app->overview);
     app->ses = iodfg_session_new(log, err);
     if (!app->ses || open_views(app)) {
         if (app->ses) {
@@ -198,7 +240,6 @@ void tui_app_free(struct tui_app *app)
         return;
     }
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
-    tui_overview_fini(&app->overview);
     close_views(app);
     iodfg_session_free(app->ses);
     free(app->rules_path);

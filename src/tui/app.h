@@ -9,14 +9,12 @@
 
 #include "iodfg/diff.h"
 #include "iodfg/filter.h"
-#include "iodfg/handles.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
 
 #include "tui/charz.h"
 #include "tui/command.h"
-#include "tui/overview.h"
 #include "tui/view.h"
 
 struct iodfg_analysis;
@@ -42,73 +40,6 @@ enum tui_prompt {
     TUI_PROMPT_QUIT /* one key: y quit, w save and quit, anything else stays */
 };
 
-/* An activity or edge row of the Diff view. */
-struct tui_diff_row {
-    int is_edge;
-    uint32_t idx; /* activity id or index into diff.edges */
-};
-
-/* A variant: a distinct activity sequence and the cases that follow it. */
-struct tui_variant {
-    uint64_t hash;
-    uint32_t first_case; /* a representative case */
-    uint32_t ncases, ng, nr;
-    uint64_t length;
-};
-
-/* Prefix sums (modulo 2^64) of one index slot: starts in start order, ends in end order. */
-struct tui_timeline_sums {
-    uint64_t s, e;
-};
-
-/* The timeline of one activity (or all: activity = UINT32_MAX) over bins. One index of every
- * activity's selected events is built once per rebuild (all_index: one group of all mapped
- * events instead): per activity, per case row, the prefix sums of the events' starts and of
- * their sorted ends (times relative to t0_ns), so that the busy time of a row in any interval
- * takes a few short searches; zoom, pan and a change of activity cost no pass over the events. */
-struct tui_timeline {
-    uint32_t activity;
-    int64_t t0_ns, t1_ns; /* the whole span of the selection */
-    int64_t from_ns, bin_ns;
-    int nbins;
-    /* the index (for index_stamp, all_index) */
-    uint32_t ngroups;    /* activities (1 with all_index) */
-    uint64_t *group_ev;  /* ngroups + 1: each group's slice of sums (minus the leading 0) */
-    uint64_t *group_row; /* ngroups + 1: each group's slice of row_case / row_start */
-    uint32_t *row_case;  /* the case of each row of every group */
-    uint64_t *row_start; /* index rows + 1: each row's slice of sums */
-    struct tui_timeline_sums *sums;   /* index events + 1; sums[0] = {0, 0} */
-    struct tui_timeline_sums *coarse; /* the start and end (not summed) of every 8th slot */
-    uint64_t sums_cap, coarse_cap;    /* their allocated slots (kept across rebuilds) */
-    int all_index;
-    uint64_t index_stamp; /* app->generation + 1 the index was built for */
-    /* the activity's rows */
-    uint32_t *rows; /* cases with events of the activity (nrows; points into row_case) */
-    uint32_t nrows;
-    uint64_t *row_off; /* nrows + 1: each row's events, from 0 (ev_base + row_off[r] in sums) */
-    uint64_t ev_base;
-    float *fit_cover, *fit_conc; /* the grid at zoom 0 for fit_nbins (the index's stamp) */
-    int fit_nbins, fit_peak;
-    uint64_t fit_stamp;
-    float *cover;             /* nrows * nbins: busy fraction of each bin (timeline.c) */
-    float *conc;              /* nbins: mean concurrency of each bin (sum of the covers) */
-    int peak_bin;             /* bin of the highest concurrency, -1 when none */
-    uint64_t stamp;           /* app->generation it was computed for */
-    int zoom, pan_set;        /* zoom level (0 = fit); pan is from_ns when pan_set */
-    uint32_t top;             /* first row shown */
-    uint32_t cursor;          /* selected row (Enter lists its events) */
-    int show_events;          /* the event list of the selected row replaces the chart */
-    uint32_t events_row_case; /* the case whose events are listed */
-    uint64_t *events;         /* the listed event indices */
-    uint64_t nevents;
-    /* the index is built by a job (timeline_job.h), on a background thread for large logs:
-     * those of async_min events or more (0: TUI_TIMELINE_ASYNC_EVENTS) */
-    struct tui_timeline_job *job; /* running or finished but not installed; NULL when none */
-    uint64_t async_min;
-    uint64_t index_failed; /* app->generation + 1 whose index ran out of memory */
-    double index_ms;       /* how long the installed index took to build */
-};
-
 struct tui_app {
     const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
     int own_log;
@@ -129,40 +60,10 @@ struct tui_app {
     /* views */
     enum tui_view view, prev_view;
     void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
-    struct tui_listmodel
-        *lm[TUI_VIEW_COUNT]; /* tables (NULL: graph, timeline, rules, charz, help) */
-    struct tui_listmodel *variants_lm;
-    struct tui_listmodel *events_lm; /* Timeline: the events of one case and activity */
-    uint32_t *act_rows, nact_rows;
-    uint32_t *edge_rows, nedge_rows;
-    struct tui_diff_row *diff_rows;
-    size_t ndiff_rows;
-    int diff_only;
-    uint32_t *case_rows, ncase_rows;
-    struct tui_variant *variants;
-    uint32_t nvariants;
-    int show_variants;
 
-    /* graph view */
-    uint32_t graph_act; /* UINT32_MAX: follow the activities cursor */
-    int graph_side;     /* -1 predecessors, +1 successors */
-    size_t graph_pos[2];
-    uint32_t *pred, npred, *succ, nsucc; /* edge slots around graph_act */
-    int graph_overview;                  /* the Graph view shows the whole-graph overview */
-    struct tui_overview overview;        /* its layout (overview.h) */
-    uint64_t overview_stamp;             /* app->generation + 1 it was laid out for */
-    int overview_width, overview_top;    /* laid out for this width; first canvas row shown */
-    char overview_why[160];              /* why there is none ("" when laid out) */
-
-    struct tui_timeline tl;
-    struct tui_charz charz; /* the Characterisation view (charz.h) */
-
-    /* handles view: ids of the handles shown (of the cases the filters keep) */
-    uint32_t *handle_rows, nhandle_rows;
-    int handles_open_only; /* only the handles never closed */
-    int handles_stale;     /* the rows wait for a reload (done when the view is shown) */
-    struct iodfg_handle_summary handles_sum; /* of the rows */
-    int64_t handles_t0; /* origin of the times shown (iodfg_handles_time_origin) */
+    /* the characterisation, computed in the background (charz.h): the Characterisation view
+     * shows it, the Timeline its stair-case index */
+    struct tui_charz charz;
 
     /* the rules file */
     char *rules_path;
@@ -200,13 +101,23 @@ void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);
 /* Show view v (its enter runs). */
 void tui_app_show(struct tui_app *app, enum tui_view v);
+/* Background jobs (the characterisation, the views'): 1 while one runs; install finished
+ * ones (the event loop polls while busy and redraws). */
+int tui_app_busy(struct tui_app *app);
+void tui_app_poll(struct tui_app *app);
 /* Reload every view after the results changed. 0 or -1 (out of memory). */
 int tui_app_reload_views(struct tui_app *app);
 
 /* The current table of the view (NULL for non-table views). */
 struct tui_listmodel *tui_app_table(struct tui_app *app);
-/* The activity under the cursor of the Activities view (UINT32_MAX when none). */
+/* The selected activity: the one under the Activities view's cursor (UINT32_MAX when none);
+ * tell the views that follow it that it moved. */
 uint32_t tui_app_selected_activity(struct tui_app *app);
+void tui_app_activity_moved(struct tui_app *app);
+/* "G+", "R+", "=" or "" for activity a in the G/R comparison. */
+const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a);
+/* The name of DFG node id (an activity, the start or the end node). */
+const char *tui_app_node_name(const struct tui_app *app, uint32_t node);
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a);
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
 
@@ -214,7 +125,7 @@ const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out);
 int tui_app_restore(struct tui_app *app, const char *text, size_t len, struct iodfg_error *err);
 /* The whole session (snapshot plus view and sort) to / from a file. */
-int tui_app_session_format(const struct tui_app *app, struct iodfg_buf *out);
+int tui_app_session_format(struct tui_app *app, struct iodfg_buf *out);
 int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_error *err);
 int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_error *err);
 
@@ -232,21 +143,6 @@ int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
 int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 
-/* Compute the timeline of the selected activity for nbins bins (cached). 0, 1 while its index
- * is built in the background (timeline_job.h), -1 when out of memory. */
-int tui_app_timeline(struct tui_app *app, int nbins);
-/* Timeline drill-in: list the events of the selected row (case) and activity in
- * app->events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */
-int tui_app_timeline_events(struct tui_app *app);
-void tui_app_timeline_free(struct tui_timeline *tl);
-/* Neighbourhood lists of the graph view for its activity. */
-void tui_app_graph_update(struct tui_app *app);
-uint32_t tui_app_graph_activity(struct tui_app *app);
-/* Lay out the shown (pruned) graph for the overview in width columns when it changed. 0, or
- * -1 with app->overview_why saying why there is none. The node of activity a is a + 1; 0 is
- * the start node and nactivities + 1 the end node. */
-int tui_app_overview(struct tui_app *app, int width);
-
 /* For commands and views: show "what: error" as an error message; rebuild after a change of
  * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p
  * with a label and an initial text (returns TUI_PROMPT | TUI_REDRAW). */
@@ -256,7 +152,7 @@ unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, 
 
 /* Status line text. */
 void tui_app_status(const struct tui_app *app, char *buf, size_t size);
-/* The edit failed to compile: error text and column; "" when fine. */
+/* Set the message line (an error when error is set; "" clears it). */
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -168,8 +168,9 @@ int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
     o.comment = comment.data;
     o.node_on = app->node_on;
     o.edge_on = app->edge_on;
-    if (app->view == TUI_VIEW_DIFF && (app->diff != NULL)) {
-        o.diff = app->diff;
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    if (ops->export_dot) {
+        ops->export_dot(app, app->view_state[app->view], &o);
     }
     int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
                             : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
@@ -184,42 +185,26 @@ int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
     if (!lm) {
         return iodfg_error_set(err, IODFG_E_ARG, "this view has no table");
     }
-    size_t n = tui_listmodel_count(lm);
-    uint32_t *order = malloc((n + 1) * sizeof(*order));
-    if (!order) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    if (ops->export_tsv) { // exact values in base units
+        return ops->export_tsv(app, app->view_state[app->view], out, err);
     }
-    int rc = 0;
-    if (app->view == TUI_VIEW_ACTIVITIES || app->view == TUI_VIEW_TRANSITIONS) {
-        // exact values in base units from the engine's exporters, in the table's order
-        const uint32_t *rows = app->view == TUI_VIEW_ACTIVITIES ? app->act_rows : app->edge_rows;
-        for (size_t i = 0; i < n; i++) {
-            order[i] = rows[tui_listmodel_row(lm, i)];
-        }
-        rc =
-            app->view == TUI_VIEW_ACTIVITIES
-                ? iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), app->map, order,
-                                              n, err)
-                : iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), app->map, order, n, err);
-    } else {
-        int nc = tui_listmodel_ncols(lm);
+    int nc = tui_listmodel_ncols(lm);
+    for (int c = 0; c < nc; c++) {
+        iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
+    }
+    iodfg_buf_add(out, "\n", 1);
+    size_t n = tui_listmodel_count(lm);
+    for (size_t i = 0; i < n; i++) {
         for (int c = 0; c < nc; c++) {
-            iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
+            char buf[1024];
+            const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
+            if (c) {
+                iodfg_buf_add(out, "\t", 1);
+            }
+            iodfg_sanitize_tsv(out, t, strlen(t));
         }
         iodfg_buf_add(out, "\n", 1);
-        for (size_t i = 0; i < n; i++) {
-            for (int c = 0; c < nc; c++) {
-                char buf[1024];
-                const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
-                if (c) {
-                    iodfg_buf_add(out, "\t", 1);
-                }
-                iodfg_sanitize_tsv(out, t, strlen(t));
-            }
-            iodfg_buf_add(out, "\n", 1);
-        }
-        rc = out->failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
     }
-    free(order);
-    return rc;
+    return out->failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
 }

@@ -158,13 +158,21 @@ static int resort(struct tui_listmodel *lm, int use_key)
     return 0;
 }
 
+unsigned long long tui_listmodel_cursor_key(const struct tui_listmodel *lm, int *have)
+{
+    *have = lm->ops->row_key && lm->cursor < lm->n;
+    return *have ? lm->ops->row_key(lm->ctx, lm->order[lm->cursor]) : 0;
+}
+
 int tui_listmodel_reload(struct tui_listmodel *lm)
 {
-    unsigned long long key = 0;
-    int have_key = lm->ops->row_key && lm->cursor < lm->n;
-    if (have_key) {
-        key = lm->ops->row_key(lm->ctx, lm->order[lm->cursor]);
-    }
+    int have_key;
+    unsigned long long key = tui_listmodel_cursor_key(lm, &have_key);
+    return tui_listmodel_reload_at(lm, have_key, key);
+}
+
+int tui_listmodel_reload_at(struct tui_listmodel *lm, int have_key, unsigned long long key)
+{
     size_t n = lm->ops->rows(lm->ctx);
     if (n > lm->cap) {
         size_t *o = realloc(lm->order, n * sizeof(*o));

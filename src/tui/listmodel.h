@@ -46,6 +46,10 @@ void tui_listmodel_free(struct tui_listmodel *lm);
 /* Re-read the rows (after a rebuild), re-sort, keep the cursor on the same item when row_key
  * is given (else on the same position). Returns 0, or -1 when out of memory. */
 int tui_listmodel_reload(struct tui_listmodel *lm);
+/* The same in two steps, for a caller that replaces the rows the callbacks read: the key of the
+ * cursor's item before (have 0: none), then the reload that puts the cursor back on it. */
+unsigned long long tui_listmodel_cursor_key(const struct tui_listmodel *lm, int *have);
+int tui_listmodel_reload_at(struct tui_listmodel *lm, int have, unsigned long long key);
 
 size_t tui_listmodel_count(const struct tui_listmodel *lm);
 /* The source row shown at position i (0 = top of the table). */

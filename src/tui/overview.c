@@ -84,17 +84,25 @@ void tui_overview_fini(struct tui_overview *ov)
     tui_overview_init(ov);
 }
 
-void tui_overview_node_text(const struct tui_ov_node_in *n, int utf8, char *out, size_t size)
+void tui_overview_node_parts(const struct tui_ov_node_in *n, char *count, char *loops)
 {
-    char c[32] = "", l[32] = "";
+    count[0] = loops[0] = '\0';
     if (n->count) {
-        iodfg_format_count(c, sizeof(c), n->count, 0);
+        iodfg_format_count(count, TUI_OV_PART_MAX, n->count, 0);
+        if (n->loops) {
+            strcat(count, " ");
+        }
     }
     if (n->loops) {
-        iodfg_format_count(l, sizeof(l), n->loops, 0);
+        iodfg_format_count(loops, TUI_OV_PART_MAX, n->loops, 0);
     }
-    snprintf(out, size, "%s%s%s%s", c, n->loops && n->count ? " " : "",
-             n->loops ? (utf8 ? "↻" : "~") : "", l);
+}
+
+void tui_overview_node_text(const struct tui_ov_node_in *n, int utf8, char *out, size_t size)
+{
+    char c[TUI_OV_PART_MAX + 1], l[TUI_OV_PART_MAX];
+    tui_overview_node_parts(n, c, l);
+    snprintf(out, size, "%s%s%s", c, n->loops ? (utf8 ? "↻" : "~") : "", l);
 }
 
 /* ---- layers ---- */
@@ -446,7 +454,7 @@ int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *no
     L.b = malloc(((size_t)ne + 1) * sizeof(*L.b));
     int bad = !ov->box || !ov->undrawn || !L.b;
     for (uint32_t u = 0; u < nn && !bad; u++) {
-        char t[64];
+        char t[2 * TUI_OV_PART_MAX + 8];
         tui_overview_node_text(&nodes[u], 1, t, sizeof(t));
         int lw = (int)tui_utf8_width(nodes[u].label, strlen(nodes[u].label));
         lw = lw < 1 ? 1 : lw > TUI_OV_LABEL_MAX ? TUI_OV_LABEL_MAX : lw;

@@ -72,6 +72,11 @@ int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *no
                         const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start, int width,
                         char *why, size_t why_size);
 
+/* The text after a node's label in two parts around the loop glyph (TUI_G_LOOP when loops is
+ * not empty): the count and a blank ("48 "), the loops ("44"); count has room for
+ * TUI_OV_PART_MAX + 1 bytes, loops for TUI_OV_PART_MAX. */
+#define TUI_OV_PART_MAX 32
+void tui_overview_node_parts(const struct tui_ov_node_in *n, char *count, char *loops);
 /* The text shown after a node's label: "48" or "48 ↻44" ("48 ~44" without utf8; the same
  * width), empty for count 0 and no loop. */
 void tui_overview_node_text(const struct tui_ov_node_in *n, int utf8, char *out, size_t size);

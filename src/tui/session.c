@@ -18,22 +18,30 @@
 #include "tui/app.h"
 #include "tui/listmodel.h"
 
+/* The table of view v whose sort order a session keeps (NULL: none). */
+static struct tui_listmodel *sorted_table(struct tui_app *app, enum tui_view v)
+{
+    const struct tui_view_ops *ops = tui_view_ops(v);
+    return ops->sorted ? ops->sorted(app, app->view_state[v]) : NULL;
+}
+
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out)
 {
     return iodfg_session_state_format(app->ses, out);
 }
 
-int tui_app_session_format(const struct tui_app *app, struct iodfg_buf *out)
+int tui_app_session_format(struct tui_app *app, struct iodfg_buf *out)
 {
     iodfg_buf_addf(out, "# iodfg session 1\nlog %s\n", app->log_name);
     enum tui_view v = app->view == TUI_VIEW_HELP ? app->prev_view : app->view;
     iodfg_buf_addf(out, "view %s\n", tui_view_name(v));
     for (int i = 0; i < TUI_VIEW_COUNT; i++) {
-        if (!app->lm[i]) {
+        struct tui_listmodel *lm = sorted_table(app, (enum tui_view)i);
+        if (!lm) {
             continue;
         }
         int desc = 0;
-        int col = tui_listmodel_sort_column(app->lm[i], &desc);
+        int col = tui_listmodel_sort_column(lm, &desc);
         iodfg_buf_addf(out, "sort %s %d %d\n", tui_view_name((enum tui_view)i), col, desc);
     }
     // the Characterisation view's parameters: Δt (0 = automatic), servers, threshold c in bytes
@@ -101,12 +109,13 @@ static int tui_line(void *ctx, const char *key, const char *arg, struct iodfg_er
 static void apply_lines(struct tui_app *app, const struct tui_lines *t)
 {
     for (int i = 0; i < TUI_VIEW_COUNT; i++) {
-        if (t->sorts[i][0] >= -1 && app->lm[i]) {
-            tui_listmodel_sort(app->lm[i], t->sorts[i][0], 0);
+        struct tui_listmodel *lm = sorted_table(app, (enum tui_view)i);
+        if (t->sorts[i][0] >= -1 && lm) {
+            tui_listmodel_sort(lm, t->sorts[i][0], 0);
             int desc = 0;
-            tui_listmodel_sort_column(app->lm[i], &desc);
+            tui_listmodel_sort_column(lm, &desc);
             if (t->sorts[i][0] >= 0 && desc != t->sorts[i][1]) {
-                tui_listmodel_sort_reverse(app->lm[i]);
+                tui_listmodel_sort_reverse(lm);
             }
         }
     }

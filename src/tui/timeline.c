@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The Timeline view's model: per-case busy bins and the concurrency profile of one activity
- * (or all) over the event index of timeline_index.c, and the event list of one case. */
+/* The Timeline's grid: per-case busy bins and the concurrency profile of one activity (or all)
+ * over the event index of timeline_index.c, and the event list of one case. */
 #include "config.h"
+
+#include "tui/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,6 @@
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
-#include "tui/timeline_priv.h"
 
 /* ---- timeline ----
  *
@@ -39,12 +40,12 @@
  * 2^63 (k < 50 events of at most one bin each; with 50 or more the cell is full anyway). */
 
 /* Value j of the row (start or sorted end), from its prefix sums. */
-static inline uint64_t row_start(const struct tui_timeline_sums *sm, uint64_t j)
+static inline uint64_t nth_start(const struct tui_timeline_sums *sm, uint64_t j)
 {
     return sm[j + 1].s - sm[j].s;
 }
 
-static inline uint64_t row_end(const struct tui_timeline_sums *sm, uint64_t j)
+static inline uint64_t nth_end(const struct tui_timeline_sums *sm, uint64_t j)
 {
     return sm[j + 1].e - sm[j].e;
 }
@@ -55,7 +56,7 @@ static inline uint64_t count_below(const struct tui_timeline_sums *sm, int ends,
 {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ends ? row_end(sm, mid) <= t : row_start(sm, mid) < t) {
+        if (ends ? nth_end(sm, mid) <= t : nth_start(sm, mid) < t) {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -199,20 +200,9 @@ static void cover_row(const struct tui_timeline_sums *sm, uint64_t t, uint64_t b
     }
 }
 
-int tui_app_timeline(struct tui_app *app, int nbins)
+/* The window that zoom and pan ask for: from_ns and nbins bins of bin_ns. */
+static void set_window(struct tui_timeline *tl, int nbins)
 {
-    struct tui_timeline *tl = &app->tl;
-    uint32_t a = tui_app_selected_activity(app);
-    if (nbins < 1) {
-        nbins = 1;
-    }
-    if (tl->stamp == app->generation + 1 && tl->nbins == nbins && tl->activity == a && tl->cover) {
-        return 0; // cached (zoom and pan reset the stamp)
-    }
-    int rc = tui_timeline_index(app, tl, a);
-    if (rc) {
-        return rc; // 1: indexing in the background
-    }
     int64_t whole = tl->t1_ns - tl->t0_ns;
     int64_t width = whole >> (tl->zoom > 40 ? 40 : tl->zoom);
     width = width < nbins ? nbins : width;
@@ -227,32 +217,30 @@ int tui_app_timeline(struct tui_app *app, int nbins)
     }
     tl->bin_ns = (width + nbins - 1) / nbins;
     tl->nbins = nbins;
+}
+
+/* Fresh (zeroed) cover and concurrency arrays. 0 or -1. */
+static int alloc_grid(struct tui_timeline *tl, int nbins)
+{
     free(tl->cover);
     free(tl->conc);
     tl->cover = calloc(((size_t)tl->nrows + 1) * (size_t)nbins, sizeof(float));
     tl->conc = calloc((size_t)nbins, sizeof(float));
     tl->peak_bin = -1;
-    if (!tl->cover || !tl->conc) {
-        return -1;
-    }
-    size_t cells = (size_t)tl->nrows * (size_t)nbins;
-    int fit = tl->zoom == 0; // the whole span: kept, since zooming out comes back to it
-    if (fit && tl->fit_stamp == tl->index_stamp && tl->fit_nbins == nbins && tl->fit_cover) {
-        memcpy(tl->cover, tl->fit_cover, cells * sizeof(float));
-        memcpy(tl->conc, tl->fit_conc, (size_t)nbins * sizeof(float));
-        tl->peak_bin = tl->fit_peak;
-        tl->stamp = app->generation + 1;
-        return 0;
-    }
+    return tl->cover && tl->conc ? 0 : -1;
+}
+
+/* Every row's cover and the concurrency, each row located (see locate_row) before the one
+ * before it is computed. 0 or -1 (out of memory). */
+static int compute_grid(struct tui_timeline *tl, int nbins)
+{
     uint64_t from = (uint64_t)(tl->from_ns - tl->t0_ns);
-    float peak = 0;
     size_t wn = ((size_t)nbins + 1) * 4;
     uint64_t *buf = malloc(2 * wn * sizeof(uint64_t));
     if (!buf) {
         return -1;
     }
     uint64_t *win = buf, *wnext = buf + wn;
-    // row r + 1 is located before row r is computed (see locate_row)
     const struct tui_timeline_sums *sm = tl->sums + tl->ev_base;
     uint64_t bin = (uint64_t)tl->bin_ns;
     int nb = tl->nrows
@@ -276,37 +264,75 @@ int tui_app_timeline(struct tui_app *app, int nbins)
         nb = nb_next;
     }
     free(buf);
+    float peak = 0;
     for (int b = 0; b < nbins; b++) {
         if (tl->conc[b] > peak) {
             peak = tl->conc[b];
             tl->peak_bin = b;
         }
     }
-    if (fit) {
-        free(tl->fit_cover);
-        free(tl->fit_conc);
-        tl->fit_cover = malloc((cells + 1) * sizeof(float));
-        tl->fit_conc = malloc((size_t)nbins * sizeof(float));
-        tl->fit_stamp = 0;
-        if (tl->fit_cover && tl->fit_conc) { // without memory, the next fit just recomputes
-            memcpy(tl->fit_cover, tl->cover, cells * sizeof(float));
-            memcpy(tl->fit_conc, tl->conc, (size_t)nbins * sizeof(float));
-            tl->fit_nbins = nbins;
-            tl->fit_peak = tl->peak_bin;
-            tl->fit_stamp = tl->index_stamp;
+    return 0;
+}
+
+/* The grid at zoom 0 is kept, since zooming out comes back to it: restore it (1 when it was
+ * there for this index and width) or keep it. */
+static int fit_restore(struct tui_timeline *tl, int nbins)
+{
+    if (tl->fit_stamp != tl->index_stamp || tl->fit_nbins != nbins || !tl->fit_cover) {
+        return 0;
+    }
+    memcpy(tl->cover, tl->fit_cover, (size_t)tl->nrows * (size_t)nbins * sizeof(float));
+    memcpy(tl->conc, tl->fit_conc, (size_t)nbins * sizeof(float));
+    tl->peak_bin = tl->fit_peak;
+    return 1;
+}
+
+static void fit_keep(struct tui_timeline *tl, int nbins)
+{
+    size_t cells = (size_t)tl->nrows * (size_t)nbins;
+    free(tl->fit_cover);
+    free(tl->fit_conc);
+    tl->fit_cover = malloc((cells + 1) * sizeof(float));
+    tl->fit_conc = malloc((size_t)nbins * sizeof(float));
+    tl->fit_stamp = 0;
+    if (tl->fit_cover && tl->fit_conc) { // without memory, the next fit just recomputes
+        memcpy(tl->fit_cover, tl->cover, cells * sizeof(float));
+        memcpy(tl->fit_conc, tl->conc, (size_t)nbins * sizeof(float));
+        tl->fit_nbins = nbins;
+        tl->fit_peak = tl->peak_bin;
+        tl->fit_stamp = tl->index_stamp;
+    }
+}
+
+int tui_app_timeline(struct tui_app *app, int nbins)
+{
+    struct tui_timeline *tl = tui_app_timeline_state(app);
+    uint32_t a = tui_app_selected_activity(app);
+    if (nbins < 1) {
+        nbins = 1;
+    }
+    if (tl->stamp == app->generation + 1 && tl->nbins == nbins && tl->activity == a && tl->cover) {
+        return 0; // cached (zoom and pan reset the stamp)
+    }
+    int rc = tui_timeline_index(app, tl, a);
+    if (rc) {
+        return rc; // 1: indexing in the background
+    }
+    set_window(tl, nbins);
+    if (alloc_grid(tl, nbins)) {
+        return -1;
+    }
+    int fit = tl->zoom == 0;
+    if (!fit || !fit_restore(tl, nbins)) {
+        if (compute_grid(tl, nbins)) {
+            return -1;
+        }
+        if (fit) {
+            fit_keep(tl, nbins);
         }
     }
     tl->stamp = app->generation + 1;
     return 0;
-}
-
-uint32_t tui_app_selected_activity(struct tui_app *app)
-{
-    struct tui_listmodel *lm = app->lm[TUI_VIEW_ACTIVITIES];
-    if (!lm || tui_listmodel_count(lm) == 0) {
-        return UINT32_MAX;
-    }
-    return app->act_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
 }
 
 /* ---- the event list of one timeline row ---- */
@@ -322,13 +348,13 @@ static const struct tui_column ev_cols[EV__N] = {
 
 static size_t ev_rows(void *ctx)
 {
-    return (size_t)((struct tui_app *)ctx)->tl.nevents;
+    return (size_t)((struct tui_timeline *)ctx)->nevents;
 }
 
-static int64_t ev_value(const struct tui_app *app, size_t row, int col)
+static int64_t ev_value(const struct tui_timeline *tl, size_t row, int col)
 {
-    const struct iodfg_columns *c = iodfg_eventlog_columns(app->log);
-    uint64_t i = app->tl.events[row];
+    const struct iodfg_columns *c = iodfg_eventlog_columns(tl->log);
+    uint64_t i = tl->events[row];
     switch (col) {
     case EV_START:
         return c->start_ns[i];
@@ -339,26 +365,26 @@ static int64_t ev_value(const struct tui_app *app, size_t row, int col)
     }
 }
 
-static const char *ev_str(const struct tui_app *app, size_t row, int col)
+static const char *ev_str(const struct tui_timeline *tl, size_t row, int col)
 {
     const struct iodfg_key *k =
-        &iodfg_eventlog_keys(app->log)[iodfg_eventlog_columns(app->log)->key[app->tl.events[row]]];
-    return iodfg_strpool_get(iodfg_eventlog_pool(app->log), col == EV_CALL ? k->call : k->path);
+        &iodfg_eventlog_keys(tl->log)[iodfg_eventlog_columns(tl->log)->key[tl->events[row]]];
+    return iodfg_strpool_get(iodfg_eventlog_pool(tl->log), col == EV_CALL ? k->call : k->path);
 }
 
 static const char *ev_cell(void *ctx, size_t row, int col, char *buf, size_t size)
 {
-    const struct tui_app *app = ctx;
+    const struct tui_timeline *tl = ctx;
     if (col >= EV_CALL) {
-        return ev_str(app, row, col); // the renderer sanitises odd bytes
+        return ev_str(tl, row, col); // the renderer sanitises odd bytes
     }
-    int64_t v = ev_value(app, row, col);
+    int64_t v = ev_value(tl, row, col);
     if (v == IODFG_UNKNOWN) {
         return "–";
     }
     if (col == EV_START) {
         buf[0] = '+';
-        iodfg_format_duration(buf + 1, size - 1, v - app->tl.t0_ns, 0);
+        iodfg_format_duration(buf + 1, size - 1, v - tl->t0_ns, 0);
         return buf;
     }
     return col == EV_DUR ? iodfg_format_duration(buf, size, v, 0)
@@ -367,25 +393,25 @@ static const char *ev_cell(void *ctx, size_t row, int col, char *buf, size_t siz
 
 static int ev_compare(void *ctx, size_t a, size_t b, int col)
 {
-    const struct tui_app *app = ctx;
+    const struct tui_timeline *tl = ctx;
     if (col >= EV_CALL) {
-        return strcmp(ev_str(app, a, col), ev_str(app, b, col));
+        return strcmp(ev_str(tl, a, col), ev_str(tl, b, col));
     }
-    int64_t x = ev_value(app, a, col), y = ev_value(app, b, col);
+    int64_t x = ev_value(tl, a, col), y = ev_value(tl, b, col);
     return (x > y) - (x < y);
 }
 
 static unsigned long long ev_key(void *ctx, size_t row)
 {
-    const struct tui_app *app = ctx;
-    return row < app->tl.nevents ? app->tl.events[row] : UINT64_MAX;
+    const struct tui_timeline *tl = ctx;
+    return row < tl->nevents ? tl->events[row] : UINT64_MAX;
 }
 
 static const struct tui_list_ops ev_ops = {ev_rows, ev_cell, ev_compare, NULL, ev_key};
 
 int tui_app_timeline_events(struct tui_app *app)
 {
-    struct tui_timeline *tl = &app->tl;
+    struct tui_timeline *tl = tui_app_timeline_state(app);
     uint32_t a = tui_app_selected_activity(app);
     if (tui_timeline_index(app, tl, a)) {
         return -1;
@@ -393,12 +419,12 @@ int tui_app_timeline_events(struct tui_app *app)
     if (tl->nrows == 0) {
         return -1;
     }
-    if (!app->events_lm) {
-        app->events_lm = tui_listmodel_new(ev_cols, EV__N, &ev_ops, app);
-        if (!app->events_lm) {
+    if (!tl->events_lm) {
+        tl->events_lm = tui_listmodel_new(ev_cols, EV__N, &ev_ops, tl);
+        if (!tl->events_lm) {
             return -1;
         }
-        tui_listmodel_sort(app->events_lm, EV_START, 0);
+        tui_listmodel_sort(tl->events_lm, EV_START, 0);
     }
     uint32_t r = tl->cursor < tl->nrows ? tl->cursor : tl->nrows - 1;
     uint64_t n = tl->row_off[r + 1] - tl->row_off[r];
@@ -422,9 +448,9 @@ int tui_app_timeline_events(struct tui_app *app)
     tl->nevents = k;
     tl->events_row_case = tl->rows[r];
     tl->show_events = 1;
-    if (tui_listmodel_reload(app->events_lm)) {
+    if (tui_listmodel_reload(tl->events_lm)) {
         return -1;
     }
-    tui_listmodel_first(app->events_lm);
+    tui_listmodel_first(tl->events_lm);
     return 0;
 }

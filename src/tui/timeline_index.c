@@ -5,6 +5,8 @@
  * background thread for large logs, installed whole by the UI thread. */
 #include "config.h"
 
+#include "tui/timeline_index.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -20,7 +22,7 @@
 #include "tui/app.h"
 #include "tui/bgthread.h"
 #include "tui/timeline_job.h"
-#include "tui/timeline_priv.h"
+#include "tui/view.h"
 
 static int64_t ev_dur(const struct iodfg_columns *col, uint64_t i)
 {
@@ -101,7 +103,12 @@ static void job_free(struct tui_timeline_job *j)
     free(j);
 }
 
-void tui_app_timeline_free(struct tui_timeline *tl)
+struct tui_timeline *tui_app_timeline_state(struct tui_app *app)
+{
+    return tui_app_view_state(app, TUI_VIEW_TIMELINE);
+}
+
+void tui_timeline_fini(struct tui_timeline *tl)
 {
     if (tl->job) { // quitting: stop the job soon, wait for it (it reads the log)
         atomic_store(&tl->job->cancel, 1);
@@ -360,7 +367,7 @@ static struct tui_timeline_job *job_new(struct tui_app *app, int all)
  * cancelled, failed) keep only its two big arrays for the next build. */
 static void job_finish(struct tui_app *app)
 {
-    struct tui_timeline *tl = &app->tl;
+    struct tui_timeline *tl = tui_app_timeline_state(app);
     struct tui_timeline_job *job = tl->job;
     if (job->threaded) {
         pthread_join(job->th, NULL);
@@ -434,7 +441,7 @@ static int job_start(struct tui_app *app, struct tui_timeline *tl, int all)
 
 int tui_app_timeline_poll(struct tui_app *app)
 {
-    struct tui_timeline_job *job = app->tl.job;
+    struct tui_timeline_job *job = tui_app_timeline_state(app)->job;
     if (!job) {
         return 0;
     }
@@ -448,21 +455,21 @@ int tui_app_timeline_poll(struct tui_app *app)
     return 1;
 }
 
-int tui_app_timeline_busy(const struct tui_app *app)
+int tui_app_timeline_busy(struct tui_app *app)
 {
-    return app->tl.job != NULL;
+    return tui_app_timeline_state(app)->job != NULL;
 }
 
 void tui_app_timeline_wait(struct tui_app *app)
 {
-    if (app->tl.job) {
+    if (tui_app_timeline_state(app)->job) {
         job_finish(app); // joins the thread
     }
 }
 
 int tui_app_timeline_progress(struct tui_app *app, uint64_t *events)
 {
-    struct tui_timeline_job *job = app->tl.job;
+    struct tui_timeline_job *job = tui_app_timeline_state(app)->job;
     *events = job ? atomic_load(&job->nev) : 0;
     return job ? atomic_load_explicit(&job->permille, memory_order_relaxed) : -1;
 }

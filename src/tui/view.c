@@ -4,9 +4,12 @@
 
 #include "tui/view.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/listmodel.h"
 
 #define VIEW(id, ops, name, key, tab, title, help) extern const struct tui_view_ops ops;
 #include "tui/views.def"
@@ -76,16 +79,12 @@ enum tui_view tui_view_of_command(enum tui_cmd cmd)
 }
 
 unsigned tui_cmd_run(const struct tui_cmd_entry *t, size_t n, struct tui_app *app, void *st,
-                     struct tui_listmodel *lm, enum tui_cmd cmd)
+                     enum tui_cmd cmd)
 {
     for (size_t i = 0; i < n; i++) {
-        if (t[i].cmd != cmd) {
-            continue;
+        if (t[i].cmd == cmd) {
+            return t[i].fn(app, st, cmd);
         }
-        if ((t[i].flags & TUI_CF_TABLE) && !lm) {
-            return TUI_REDRAW;
-        }
-        return t[i].fn(app, st, cmd);
     }
     return TUI_PASS;
 }
@@ -106,4 +105,51 @@ long tui_cmd_step(enum tui_cmd cmd)
     default:
         return 1000000000L;
     }
+}
+
+void tui_cmd_move_table(struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    long step = tui_cmd_step(cmd);
+    if (cmd == TUI_CMD_PAGE_UP || cmd == TUI_CMD_PAGE_DOWN) {
+        tui_listmodel_page(lm, step < 0 ? -1 : 1);
+    } else if (cmd == TUI_CMD_MOVE_FIRST) {
+        tui_listmodel_first(lm);
+    } else if (cmd == TUI_CMD_MOVE_LAST) {
+        tui_listmodel_last(lm);
+    } else {
+        tui_listmodel_move(lm, step);
+    }
+}
+
+void tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size)
+{
+    if (!lm || tui_listmodel_count(lm) == 0) {
+        return;
+    }
+    char c0[512], c1[512];
+    size_t cur = tui_listmodel_cursor(lm);
+    snprintf(buf, size, "%s  %s   row %zu of %zu", tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
+             tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
+             cur + 1, tui_listmodel_count(lm));
+}
+
+int tui_table_replace(struct tui_listmodel *lm, uint32_t **rows, uint32_t *nrows, uint32_t *fresh,
+                      uint32_t n)
+{
+    int have;
+    unsigned long long key = tui_listmodel_cursor_key(lm, &have);
+    free(*rows);
+    *rows = fresh;
+    *nrows = n;
+    return tui_listmodel_reload_at(lm, have, key);
+}
+
+uint32_t *tui_table_ids(struct tui_listmodel *lm, const uint32_t *rows, size_t *n)
+{
+    *n = tui_listmodel_count(lm);
+    uint32_t *ids = malloc((*n + 1) * sizeof(*ids));
+    for (size_t i = 0; ids && i < *n; i++) {
+        ids[i] = rows[tui_listmodel_row(lm, i)];
+    }
+    return ids;
 }

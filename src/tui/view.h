@@ -29,28 +29,31 @@ enum tui_view {
     TUI_VIEW_COUNT
 };
 
-/* A command handler: changes the app (st: the view's state, NULL in the global table) and
- * returns enum tui_result flags (app.h), or TUI_PASS to hand the command on to the global
- * table as well. */
+/* A view's command handler: changes the app (st: the view's state) and returns enum
+ * tui_result flags (app.h), or TUI_PASS to hand the command on to the global table. */
 typedef unsigned (*tui_cmd_fn)(struct tui_app *app, void *st, enum tui_cmd cmd);
 #define TUI_PASS 0x100u
-
-enum tui_cmd_flags {
-    TUI_CF_TABLE = 1 /* acts on the current view's table: nothing happens without one */
-};
 
 struct tui_cmd_entry {
     enum tui_cmd cmd;
     tui_cmd_fn fn;
-    unsigned flags; /* enum tui_cmd_flags */
 };
 
-/* Run the entry of cmd in table t (n entries) with table lm (may be NULL). Returns its flags,
- * or TUI_PASS when t has no entry for cmd. */
+/* Run the entry of cmd in table t (n entries). Returns its flags, or TUI_PASS when t has none. */
 unsigned tui_cmd_run(const struct tui_cmd_entry *t, size_t n, struct tui_app *app, void *st,
-                     struct tui_listmodel *lm, enum tui_cmd cmd);
+                     enum tui_cmd cmd);
 /* The rows a move command goes: -1, +1, a page (-20, +20) or to an end (-1e9, +1e9). */
 long tui_cmd_step(enum tui_cmd cmd);
+
+/* Helpers of table views: move lm's cursor by a move command; the generic detail line of its
+ * cursor row ("cell 1  cell 2   row N of M", "" when empty); replace the ids a table's rows
+ * show by fresh (n ids; takes it) and reload lm with its cursor kept on its item; the ids of
+ * the rows in the table's order (*n of them; NULL when out of memory, free it). */
+void tui_cmd_move_table(struct tui_listmodel *lm, enum tui_cmd cmd);
+void tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size);
+int tui_table_replace(struct tui_listmodel *lm, uint32_t **rows, uint32_t *nrows, uint32_t *fresh,
+                      uint32_t n);
+uint32_t *tui_table_ids(struct tui_listmodel *lm, const uint32_t *rows, size_t *n);
 
 /* What a view renders for: the body's size, the open prompt's text and cursor column (NULL
  * when none), the keymaps (for help). */

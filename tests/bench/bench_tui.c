@@ -22,6 +22,7 @@
 #include "tui/app.h"
 #include "tui/charz.h"
 #include "tui/term/ui.h"
+#include "tui/timeline.h"
 #include "tui/timeline_job.h"
 
 static double now_ms(void)
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
         die(&err);
     }
     fprintf(stderr, "app (rules, analysis, tables):    %.0f ms\n", now_ms() - t0);
-    app->tl.async_min = sync ? UINT64_MAX : 0;
+    tui_app_timeline_state(app)->async_min = sync ? UINT64_MAX : 0;
     // the real frame, drawn by curses into /dev/null at 100x30
     int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
@@ -235,12 +236,12 @@ int main(int argc, char **argv)
     double s0 = now_ms();
     tui_ui_draw(ui, app); // the first entry starts the index of the activities' events
     double first = now_ms() - s0;
-    double first_ready = until_ready(ui, app) + first, first_job = app->tl.index_ms;
+    double first_ready = until_ready(ui, app) + first, first_job = tui_app_timeline_state(app)->index_ms;
     s0 = now_ms();
     tui_ui_draw(ui, app); // the chart
     double first_chart = now_ms() - s0;
-    uint32_t a0 = app->tl.activity;
-    uint64_t a0_events = app->tl.nrows ? app->tl.row_off[app->tl.nrows] : 0;
+    uint32_t a0 = tui_app_timeline_state(app)->activity;
+    uint64_t a0_events = tui_app_timeline_state(app)->nrows ? tui_app_timeline_state(app)->row_off[tui_app_timeline_state(app)->nrows] : 0;
     for (int i = 0; i < 10; i++) {
         double s = now_ms();
         tui_app_command(app, i % 2 ? TUI_CMD_ZOOM_OUT : TUI_CMD_ZOOM_IN);
@@ -299,7 +300,7 @@ int main(int argc, char **argv)
         }
         double w = until_ready(ui, app) + fdraw[i];
         fready = w > fready ? w : fready;
-        job_ms = app->tl.index_ms > job_ms ? app->tl.index_ms : job_ms;
+        job_ms = tui_app_timeline_state(app)->index_ms > job_ms ? tui_app_timeline_state(app)->index_ms : job_ms;
     }
     // changes in quick succession: each cancels the job of the one before
     double qrb[NC], qdraw[NC], qready;
@@ -320,7 +321,7 @@ int main(int argc, char **argv)
         timed_change(ui, app, i % 2 ? TUI_CMD_REDO : TUI_CMD_UNDO, NULL, &rrb[i], &rdraw[i]);
         double w = until_ready(ui, app) + rdraw[i];
         rready = w > rready ? w : rready;
-        job_ms = app->tl.index_ms > job_ms ? app->tl.index_ms : job_ms;
+        job_ms = tui_app_timeline_state(app)->index_ms > job_ms ? tui_app_timeline_state(app)->index_ms : job_ms;
     }
     // live rule edits: ssf/fpp apart, then folded, as typing in the Rules view does. The
     // Characterisation job that the Timeline view started for the last rebuild above finishes

@@ -24,12 +24,32 @@
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
+#include "tui/timeline.h"
 #include "tui/timeline_job.h"
-#include "tui/views.h"
+#include "tui/views/activities.h"
+#include "tui/views/cases.h"
+#include "tui/views/handles.h"
 #include "tui/views/rules.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;
+
+/* The Activities and Cases views' state. */
+static struct tui_activities_view *acts(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_ACTIVITIES);
+}
+
+static struct tui_cases_view *cases(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_CASES);
+}
+
+/* The Timeline view's state. */
+static struct tui_timeline *timeline(void)
+{
+    return tui_app_timeline_state(APP);
+}
 
 static uint32_t S(const char *s)
 {
@@ -83,8 +103,8 @@ static void teardown(void)
 
 static const char *first_name(void)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
-    return tui_app_activity_name(APP, APP->act_rows[tui_listmodel_row(lm, 0)]);
+    struct tui_listmodel *lm = acts()->lm;
+    return tui_app_activity_name(APP, acts()->rows[tui_listmodel_row(lm, 0)]);
 }
 
 START_TEST(test_tables)
@@ -93,15 +113,15 @@ START_TEST(test_tables)
     ck_assert_uint_eq(APP->counts->events_shown, 7);
     ck_assert_uint_eq(APP->counts->events, 7);
     ck_assert_uint_eq(APP->counts->unmapped, 0);
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_COUNT, 0), 0);
     ck_assert_str_eq(first_name(), "read:/usr/lib");
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_NAME, 0), 0);
     ck_assert_str_eq(first_name(), "getpid");
     // transitions: a1 ●→r→w→r→■, a2 ●→r→r→■, b ●→p→g→■: 8 distinct edges
-    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_TRANSITIONS]), 8);
-    ck_assert_uint_eq(tui_listmodel_count(APP->lm[TUI_VIEW_CASES]), 3);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_TRANSITIONS)), 8);
+    ck_assert_uint_eq(tui_listmodel_count(cases()->lm), 3);
     // search moves the cursor to the match
     tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
     ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_SEARCH) & TUI_PROMPT, TUI_PROMPT);
@@ -142,7 +162,7 @@ END_TEST
 
 START_TEST(test_drilldown)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_DRILL_DOWN);
@@ -176,7 +196,7 @@ START_TEST(test_rule_edit_live)
     ck_assert_int_eq(APP->prompt, TUI_PROMPT_RULE);
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc => files");
     ck_assert_str_ne(rv->error, "");
-    ck_assert_uint_gt(rv->error_col, 11);          // inside the regex
+    ck_assert_uint_gt(rv->error_col, 11);                // inside the regex
     ck_assert_uint_eq(APP->counts->activities_shown, 4); // the last valid rules stay
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
     ck_assert_str_eq(rv->error, "");
@@ -213,31 +233,31 @@ START_TEST(test_groups_diff)
     ck_assert_int_eq((APP->diff != NULL), 1);
     uint32_t a;
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "read:/usr/lib", &a), 0);
-    ck_assert_str_eq(tui_views_act_mark(APP, a), "G+");
+    ck_assert_str_eq(tui_app_activity_mark(APP, a), "G+");
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "getpid", &a), 0);
-    ck_assert_str_eq(tui_views_act_mark(APP, a), "R+");
+    ck_assert_str_eq(tui_app_activity_mark(APP, a), "R+");
     // 4 activities + 8 edges, none in both
-    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_DIFF)), 12);
     tui_app_command(APP, TUI_CMD_DIFF_ONLY);
-    ck_assert_uint_eq(APP->ndiff_rows, 12);
+    ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_DIFF)), 12);
     tui_app_command(APP, TUI_CMD_GROUP_CLEAR);
     ck_assert_int_eq((APP->diff != NULL), 0);
     // variants: a1, a2 and b follow three different sequences
     tui_app_command(APP, TUI_CMD_VIEW_CASES);
     tui_app_command(APP, TUI_CMD_VARIANTS);
-    ck_assert_uint_eq(APP->nvariants, 3);
+    ck_assert_uint_eq(cases()->nvariants, 3);
 }
 END_TEST
 
 START_TEST(test_timeline)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm); // read:/usr/lib, in cases a1 and a2
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.nrows, 2);
-    ck_assert_int_ge(APP->tl.peak_bin, 0);
-    ck_assert_int_eq(APP->tl.t1_ns - APP->tl.t0_ns,
+    ck_assert_uint_eq(timeline()->nrows, 2);
+    ck_assert_int_ge(timeline()->peak_bin, 0);
+    ck_assert_int_eq(timeline()->t1_ns - timeline()->t0_ns,
                      4000001000LL); // 1700000000.0 .. 1700000004.000001
 }
 END_TEST
@@ -247,21 +267,21 @@ END_TEST
  * before a bin edge); a2 reads at 0.0 s and 0.5 s (10 us): bins 0 and 19-20. */
 START_TEST(test_timeline_zoom_bins)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.row_off[1], 2);
-    ck_assert_uint_eq(APP->tl.row_off[2], 4);
+    ck_assert_uint_eq(timeline()->row_off[1], 2);
+    ck_assert_uint_eq(timeline()->row_off[2], 4);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_FIT); // back to the start, then zoom without moving
-    APP->tl.zoom = 2;
+    timeline()->zoom = 2;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_int_eq(APP->tl.bin_ns, 25000007);
-    ck_assert_uint_eq(APP->tl.rows[0], 0);
-    ck_assert_uint_eq(APP->tl.rows[1], 1);
+    ck_assert_int_eq(timeline()->bin_ns, 25000007);
+    ck_assert_uint_eq(timeline()->rows[0], 0);
+    ck_assert_uint_eq(timeline()->rows[1], 1);
     static const int a1[] = {3, 4, 11, 12}, a2[] = {0, 19, 20};
     for (int b = 0; b < 40; b++) {
         int in1 = 0, in2 = 0;
@@ -271,28 +291,28 @@ START_TEST(test_timeline_zoom_bins)
         for (int i = 0; i < 3; i++) {
             in2 |= a2[i] == b;
         }
-        ck_assert_msg((APP->tl.cover[b] > 0) == in1, "a1 bin %d", b);
-        ck_assert_msg((APP->tl.cover[40 + b] > 0) == in2, "a2 bin %d", b);
+        ck_assert_msg((timeline()->cover[b] > 0) == in1, "a1 bin %d", b);
+        ck_assert_msg((timeline()->cover[40 + b] > 0) == in2, "a2 bin %d", b);
     }
     // 0.1 s + 79 us: 28 ns in bin 3 and 78972 ns (0.3% of a bin) in bin 4: both shown with the
     // 0.02 minimum, so every busy bin has the same concurrency and the first one is the peak
-    ck_assert_float_eq_tol(APP->tl.cover[3], 0.02f, 1e-6f);
-    ck_assert_float_eq_tol(APP->tl.cover[4], 0.02f, 1e-6f);
-    ck_assert_int_eq(APP->tl.peak_bin, 0);
+    ck_assert_float_eq_tol(timeline()->cover[3], 0.02f, 1e-6f);
+    ck_assert_float_eq_tol(timeline()->cover[4], 0.02f, 1e-6f);
+    ck_assert_int_eq(timeline()->peak_bin, 0);
     // panned to 1 s: no read:/usr/lib there, the rows stay
-    APP->tl.pan_set = 1;
-    APP->tl.from_ns = APP->tl.t0_ns + 1000000000;
-    APP->tl.stamp = 0;
+    timeline()->pan_set = 1;
+    timeline()->from_ns = timeline()->t0_ns + 1000000000;
+    timeline()->stamp = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_uint_eq(APP->tl.nrows, 2);
-    ck_assert_int_eq(APP->tl.peak_bin, -1);
+    ck_assert_uint_eq(timeline()->nrows, 2);
+    ck_assert_int_eq(timeline()->peak_bin, -1);
 }
 END_TEST
 
 /* Enter in the Timeline lists the cursor case's events of the activity; Esc returns. */
 START_TEST(test_timeline_events)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -300,22 +320,22 @@ START_TEST(test_timeline_events)
     ck_assert_ptr_null(tui_app_table(APP));
     tui_app_command(APP, TUI_CMD_MOVE_DOWN); // a2
     tui_app_command(APP, TUI_CMD_MOVE_DOWN); // stays on the last row
-    ck_assert_uint_eq(APP->tl.cursor, 1);
+    ck_assert_uint_eq(timeline()->cursor, 1);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
-    ck_assert_int_eq(APP->tl.show_events, 1);
+    ck_assert_int_eq(timeline()->show_events, 1);
     struct tui_listmodel *ev = tui_app_table(APP);
-    ck_assert_ptr_eq(ev, APP->events_lm);
+    ck_assert_ptr_eq(ev, timeline()->events_lm);
     ck_assert_uint_eq(tui_listmodel_count(ev), 2);
     char buf[64];
     ck_assert_str_eq(tui_listmodel_cell(ev, 0, 3, buf, sizeof(buf)), "read");
     ck_assert_str_eq(tui_listmodel_cell(ev, 1, 4, buf, sizeof(buf)), "/usr/lib/libc.so.6");
-    ck_assert_str_eq(tui_app_case_name(APP, APP->tl.events_row_case), "a_host1_2");
+    ck_assert_str_eq(tui_app_case_name(APP, timeline()->events_row_case), "a_host1_2");
     // sorted by duration, longest first: 79 us at 0.0 s, then 10 us at 0.5 s
     tui_listmodel_sort(ev, 1, 0);
-    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 0)], 3);
-    ck_assert_uint_eq(APP->tl.events[tui_listmodel_row(ev, 1)], 4);
+    ck_assert_uint_eq(timeline()->events[tui_listmodel_row(ev, 0)], 3);
+    ck_assert_uint_eq(timeline()->events[tui_listmodel_row(ev, 1)], 4);
     tui_app_command(APP, TUI_CMD_CANCEL);
-    ck_assert_int_eq(APP->tl.show_events, 0);
+    ck_assert_int_eq(timeline()->show_events, 0);
     ck_assert_int_eq(APP->view, TUI_VIEW_TIMELINE);
 }
 END_TEST
@@ -390,7 +410,7 @@ static void setup_random(void)
  * mapped events. */
 static void check_grid(uint32_t a)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
     const uint32_t *act = iodfg_analysis_activities(APP->an);
     uint32_t nc = iodfg_eventlog_case_count(LOG);
@@ -456,7 +476,7 @@ static void check_grid(uint32_t a)
 /* Every activity at several zooms, pans and widths, then all activities (an empty table). */
 START_TEST(test_timeline_random)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     size_t na = tui_listmodel_count(lm);
     ck_assert_uint_ge(na, 4);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -468,59 +488,60 @@ START_TEST(test_timeline_random)
         for (int zoom = 0; zoom <= 12; zoom += 2) {
             for (int pan = 0; pan < 3; pan++) {
                 int nbins = pan == 1 ? 77 : 40;
-                APP->tl.zoom = zoom;
-                APP->tl.pan_set = pan > 0;
-                APP->tl.from_ns = APP->tl.t0_ns + (APP->tl.t1_ns - APP->tl.t0_ns) / 3 * pan +
-                                  (int64_t)rnd(1000000);
-                APP->tl.stamp = 0;
+                timeline()->zoom = zoom;
+                timeline()->pan_set = pan > 0;
+                timeline()->from_ns = timeline()->t0_ns +
+                                      (timeline()->t1_ns - timeline()->t0_ns) / 3 * pan +
+                                      (int64_t)rnd(1000000);
+                timeline()->stamp = 0;
                 ck_assert_int_eq(tui_app_timeline(APP, nbins), 0);
-                ck_assert_uint_eq(APP->tl.activity, a);
+                ck_assert_uint_eq(timeline()->activity, a);
                 check_grid(a);
             }
         }
         // one index serves every activity
-        ck_assert(stamp == 0 || APP->tl.index_stamp == stamp);
-        stamp = APP->tl.index_stamp;
-        ck_assert_int_eq(APP->tl.all_index, 0);
+        ck_assert(stamp == 0 || timeline()->index_stamp == stamp);
+        stamp = timeline()->index_stamp;
+        ck_assert_int_eq(timeline()->all_index, 0);
     }
     // the fit comes back from its cache unchanged
     tui_app_command(APP, TUI_CMD_FIT);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     check_grid(tui_app_selected_activity(APP));
     // the rows of the last activity list their events: of the activity, in start order
-    APP->tl.cursor = APP->tl.nrows - 1;
+    timeline()->cursor = timeline()->nrows - 1;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
     const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
-    ck_assert_uint_eq(APP->tl.nevents,
-                      APP->tl.row_off[APP->tl.nrows] - APP->tl.row_off[APP->tl.nrows - 1]);
-    for (uint64_t j = 0; j < APP->tl.nevents; j++) {
-        uint64_t i = APP->tl.events[j];
-        ck_assert_uint_eq(iodfg_analysis_activities(APP->an)[col->key[i]], APP->tl.activity);
-        ck_assert(j == 0 || i > APP->tl.events[j - 1]);
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[timeline()->nrows] -
+                                               timeline()->row_off[timeline()->nrows - 1]);
+    for (uint64_t j = 0; j < timeline()->nevents; j++) {
+        uint64_t i = timeline()->events[j];
+        ck_assert_uint_eq(iodfg_analysis_activities(APP->an)[col->key[i]], timeline()->activity);
+        ck_assert(j == 0 || i > timeline()->events[j - 1]);
     }
     tui_app_command(APP, TUI_CMD_CANCEL);
     // no activity selected (an empty table): every mapped event, one index group
-    uint32_t saved = APP->nact_rows;
-    APP->nact_rows = 0;
+    uint32_t saved = acts()->nrows;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     ck_assert_uint_eq(tui_app_selected_activity(APP), UINT32_MAX);
     for (int zoom = 0; zoom <= 6; zoom += 3) {
-        APP->tl.zoom = zoom;
-        APP->tl.stamp = 0;
+        timeline()->zoom = zoom;
+        timeline()->stamp = 0;
         ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
-        ck_assert_int_eq(APP->tl.all_index, 1);
-        ck_assert_uint_eq(APP->tl.nrows, 7);
+        ck_assert_int_eq(timeline()->all_index, 1);
+        ck_assert_uint_eq(timeline()->nrows, 7);
         check_grid(UINT32_MAX);
     }
-    APP->tl.cursor = 3;
+    timeline()->cursor = 3;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
-    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[4] - APP->tl.row_off[3]);
-    APP->nact_rows = saved;
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[4] - timeline()->row_off[3]);
+    acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     // back to an activity: the grouped index again
-    APP->tl.stamp = 0;
+    timeline()->stamp = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
-    ck_assert_int_eq(APP->tl.all_index, 0);
+    ck_assert_int_eq(timeline()->all_index, 0);
     check_grid(tui_app_selected_activity(APP));
 }
 END_TEST
@@ -528,19 +549,19 @@ END_TEST
 /* A rebuild (new generation) rebuilds the index; the rows follow a filter on cases. */
 START_TEST(test_timeline_rebuild)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    uint64_t stamp = APP->tl.index_stamp;
+    uint64_t stamp = timeline()->index_stamp;
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "name~host[0-2]_");
     ck_assert_uint_ne(APP->generation + 1, stamp);
     tui_listmodel_first(lm);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_le(APP->tl.nrows, 3);
-    ck_assert_uint_ge(APP->tl.nrows, 1);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_le(timeline()->nrows, 3);
+    ck_assert_uint_ge(timeline()->nrows, 1);
     check_grid(tui_app_selected_activity(APP));
 }
 END_TEST
@@ -581,7 +602,7 @@ static void *dup_mem(const void *p, size_t n)
 
 static void index_copy(struct index_copy *c)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
     c->ngroups = tl->ngroups;
     c->all = tl->all_index;
@@ -601,7 +622,7 @@ static void index_copy(struct index_copy *c)
 /* The installed index equals the copy, field by field. */
 static void index_same(const struct index_copy *c)
 {
-    const struct tui_timeline *tl = &APP->tl;
+    const struct tui_timeline *tl = timeline();
     ck_assert_uint_eq(tl->index_stamp, APP->generation + 1);
     ck_assert_uint_eq(tl->ngroups, c->ngroups);
     ck_assert_int_eq(tl->all_index, c->all);
@@ -644,7 +665,7 @@ static int timeline_when_ready(int nbins)
  * all activities; until it is installed the view has no index at all (never a half-built one). */
 START_TEST(test_timeline_job_equals_sync)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     tui_listmodel_first(lm);
     tui_listmodel_move(lm, 1);
@@ -655,31 +676,31 @@ START_TEST(test_timeline_job_equals_sync)
     ck_assert_int_eq(tui_app_timeline_progress(APP, &ev), -1);
     struct index_copy c;
     index_copy(&c);
-    size_t cells = (size_t)APP->tl.nrows * 40;
-    float *cover = dup_mem(APP->tl.cover, cells * sizeof(float));
-    uint32_t nrows = APP->tl.nrows;
+    size_t cells = (size_t)timeline()->nrows * 40;
+    float *cover = dup_mem(timeline()->cover, cells * sizeof(float));
+    uint32_t nrows = timeline()->nrows;
 
-    APP->tl.async_min = 1; // from now on in the background
+    timeline()->async_min = 1; // from now on in the background
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
     ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
     ck_assert_int_ge(tui_app_timeline_progress(APP, &ev), 0);
     ck_assert(ev == 0 || ev == c.nev);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
-    ck_assert_uint_eq(APP->tl.nrows, 0);
-    ck_assert_ptr_null(APP->tl.row_case);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
+    ck_assert_uint_eq(timeline()->nrows, 0);
+    ck_assert_ptr_null(timeline()->row_case);
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     index_same(&c);
-    ck_assert_uint_eq(APP->tl.activity, a);
-    ck_assert_uint_eq(APP->tl.nrows, nrows);
-    ck_assert_mem_eq(APP->tl.cover, cover, cells * sizeof(float));
+    ck_assert_uint_eq(timeline()->activity, a);
+    ck_assert_uint_eq(timeline()->nrows, nrows);
+    ck_assert_mem_eq(timeline()->cover, cover, cells * sizeof(float));
     check_grid(a);
     // zoomed, through the event loop's polling
     rebuild_same();
-    APP->tl.zoom = 4;
-    APP->tl.stamp = 0;
+    timeline()->zoom = 4;
+    timeline()->stamp = 0;
     ck_assert_int_eq(timeline_when_ready(77), 0);
     index_same(&c);
     check_grid(a);
@@ -687,36 +708,36 @@ START_TEST(test_timeline_job_equals_sync)
     free(cover);
 
     // all activities (an empty table): one group, built at once and in the background
-    uint32_t saved = APP->nact_rows;
-    APP->nact_rows = 0;
+    uint32_t saved = acts()->nrows;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
-    APP->tl.async_min = UINT64_MAX;
-    APP->tl.zoom = 0;
+    timeline()->async_min = UINT64_MAX;
+    timeline()->zoom = 0;
     ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
-    ck_assert_int_eq(APP->tl.all_index, 1);
+    ck_assert_int_eq(timeline()->all_index, 1);
     index_copy(&c);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
-    APP->nact_rows = 0;
+    acts()->nrows = 0;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
     ck_assert_int_eq(tui_app_timeline(APP, 60), 1);
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline(APP, 60), 0);
     index_same(&c);
-    ck_assert_uint_eq(APP->tl.nrows, 7);
+    ck_assert_uint_eq(timeline()->nrows, 7);
     check_grid(UINT32_MAX);
     index_copy_free(&c);
     // back to an activity: the grouped index again, in the background
-    APP->nact_rows = saved;
+    acts()->nrows = saved;
     ck_assert_int_eq(tui_listmodel_reload(lm), 0);
-    APP->tl.stamp = 0;
+    timeline()->stamp = 0;
     ck_assert_int_eq(timeline_when_ready(40), 0);
-    ck_assert_int_eq(APP->tl.all_index, 0);
+    ck_assert_int_eq(timeline()->all_index, 0);
     check_grid(tui_app_selected_activity(APP));
     // the event list of a row works on the installed index
-    APP->tl.cursor = 0;
+    timeline()->cursor = 0;
     ck_assert_int_eq(tui_app_timeline_events(APP), 0);
-    ck_assert_uint_eq(APP->tl.nevents, APP->tl.row_off[1]);
+    ck_assert_uint_eq(timeline()->nevents, timeline()->row_off[1]);
 }
 END_TEST
 
@@ -724,13 +745,13 @@ END_TEST
  * indexes the new selection. */
 START_TEST(test_timeline_job_stale)
 {
-    struct tui_listmodel *lm = APP->lm[TUI_VIEW_ACTIVITIES];
+    struct tui_listmodel *lm = acts()->lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    uint32_t all_rows = APP->tl.nrows;
+    uint32_t all_rows = timeline()->nrows;
     ck_assert_uint_gt(all_rows, 3);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
     // a filter on cases (a new generation) before the job is installed
@@ -740,16 +761,16 @@ START_TEST(test_timeline_job_stale)
     ck_assert_int_eq(tui_app_timeline_busy(APP), 1);
     tui_app_timeline_wait(APP); // joins it, and drops its result
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
-    ck_assert_uint_eq(APP->tl.nrows, 0);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
+    ck_assert_uint_eq(timeline()->nrows, 0);
     // its big arrays are kept for the next build
-    ck_assert_ptr_nonnull(APP->tl.sums);
+    ck_assert_ptr_nonnull(timeline()->sums);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1); // the current generation's job
     tui_app_timeline_wait(APP);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_le(APP->tl.nrows, 3);
-    ck_assert_uint_ge(APP->tl.nrows, 1);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_le(timeline()->nrows, 3);
+    ck_assert_uint_ge(timeline()->nrows, 1);
     check_grid(tui_app_selected_activity(APP));
     // a rebuild and a redraw while a job may still run: it is cancelled (or, when it has
     // finished, discarded) and the next one follows, as the event loop polls
@@ -760,8 +781,8 @@ START_TEST(test_timeline_job_stale)
     ck_assert_int_eq(tui_app_timeline(APP, 50), 1);
     rebuild_same();
     ck_assert_int_eq(timeline_when_ready(50), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, APP->generation + 1);
-    ck_assert_uint_eq(APP->tl.nrows, all_rows);
+    ck_assert_uint_eq(timeline()->index_stamp, APP->generation + 1);
+    ck_assert_uint_eq(timeline()->nrows, all_rows);
     check_grid(tui_app_selected_activity(APP));
     // a job whose generation went stale while no view asks: the poll discards it
     rebuild_same();
@@ -772,7 +793,7 @@ START_TEST(test_timeline_job_stale)
         nanosleep(&ts, NULL);
     }
     ck_assert_int_eq(tui_app_timeline_busy(APP), 0);
-    ck_assert_uint_eq(APP->tl.index_stamp, 0);
+    ck_assert_uint_eq(timeline()->index_stamp, 0);
     ck_assert_int_eq(tui_app_timeline_poll(APP), 0);
 }
 END_TEST
@@ -782,7 +803,7 @@ END_TEST
 START_TEST(test_timeline_job_quit)
 {
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
-    APP->tl.async_min = 1;
+    timeline()->async_min = 1;
     rebuild_same();
     ck_assert_int_eq(tui_app_timeline(APP, 40), 1);
     rebuild_same(); // stale too
@@ -796,11 +817,11 @@ START_TEST(test_cases_variants_enter)
     tui_app_command(APP, TUI_CMD_VIEW_CASES);
     struct tui_listmodel *lm = tui_app_table(APP);
     tui_listmodel_first(lm);
-    uint32_t c = APP->case_rows[tui_listmodel_row(lm, 0)];
+    uint32_t c = cases()->rows[tui_listmodel_row(lm, 0)];
     const struct iodfg_case_info *ci = iodfg_eventlog_case(APP->log, c);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
-    ck_assert_uint_eq(APP->ncase_rows, 1);
+    ck_assert_uint_eq(cases()->nrows, 1);
     ck_assert_uint_eq(APP->counts->events_shown, iodfg_eventlog_case_offsets(APP->log)[c + 1] -
                                                      iodfg_eventlog_case_offsets(APP->log)[c]);
     (void)ci;
@@ -809,10 +830,10 @@ START_TEST(test_cases_variants_enter)
     tui_app_command(APP, TUI_CMD_ADD_FILTER);
     tui_app_prompt_done(APP, "call=read");
     tui_app_command(APP, TUI_CMD_VARIANTS);
-    ck_assert_uint_eq(APP->nvariants, 2);
+    ck_assert_uint_eq(cases()->nvariants, 2);
     lm = tui_app_table(APP);
     tui_listmodel_first(lm);
-    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ncases, 2);
+    ck_assert_uint_eq(cases()->variants[tui_listmodel_row(lm, 0)].ncases, 2);
     tui_app_command(APP, TUI_CMD_SHOW_EVENTS);
     ck_assert_uint_eq(APP->counts->g_cases, 2);
     ck_assert_int_eq(APP->g_on[0] && APP->g_on[1], 1);
@@ -821,7 +842,7 @@ START_TEST(test_cases_variants_enter)
     ck_assert_uint_eq(APP->counts->r_cases, 1);
     ck_assert_int_eq(APP->r_on[2], 1);
     ck_assert_int_eq((APP->diff != NULL), 1);
-    ck_assert_uint_eq(APP->variants[tui_listmodel_row(lm, 0)].ng, 2);
+    ck_assert_uint_eq(cases()->variants[tui_listmodel_row(lm, 0)].ng, 2);
 }
 END_TEST
 
@@ -897,16 +918,21 @@ static void setup_handles(void)
     ck_assert_msg(APP != NULL, "%s", err.msg);
 }
 
-/* The handle id at table position i, and a cell of it. */
+/* The Handles view's state; the handle id at table position i, and a cell of it. */
+static struct tui_handles_view *hv(void)
+{
+    return tui_app_view_state(APP, TUI_VIEW_HANDLES);
+}
+
 static uint32_t hid(size_t i)
 {
-    return APP->handle_rows[tui_listmodel_row(APP->lm[TUI_VIEW_HANDLES], i)];
+    return hv()->rows[tui_listmodel_row(hv()->lm, i)];
 }
 
 static const char *hcell(size_t i, int col)
 {
     static char buf[256];
-    return tui_listmodel_cell(APP->lm[TUI_VIEW_HANDLES], i, col, buf, sizeof(buf));
+    return tui_listmodel_cell(hv()->lm, i, col, buf, sizeof(buf));
 }
 
 START_TEST(test_handles_table)
@@ -915,18 +941,18 @@ START_TEST(test_handles_table)
     tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
     ck_assert_int_eq(APP->view, TUI_VIEW_HANDLES);
     struct tui_listmodel *lm = tui_app_table(APP);
-    ck_assert_ptr_eq(lm, APP->lm[TUI_VIEW_HANDLES]);
+    ck_assert_ptr_eq(lm, hv()->lm);
     // 1 open /data/in, 2 its dup, 3 the child's inherited copy of fd 4, 4 open /data/out,
     // 5 pre-created fd 1; case b: 6 pre-created fd 0. Never closed: 2, 4, 5, 6.
     ck_assert_uint_eq(tui_listmodel_count(lm), 6);
-    ck_assert_uint_eq(APP->handles_sum.count, 6);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_OPEN], 2);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_DUP], 1);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_INHERITED], 1);
-    ck_assert_uint_eq(APP->handles_sum.by_origin[IODFG_HANDLE_PRECREATED], 2);
-    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
+    ck_assert_uint_eq(hv()->sum.count, 6);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_OPEN], 2);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_DUP], 1);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_INHERITED], 1);
+    ck_assert_uint_eq(hv()->sum.by_origin[IODFG_HANDLE_PRECREATED], 2);
+    ck_assert_uint_eq(hv()->sum.never_closed, 4);
     char line[512];
-    tui_views_handles_header(APP, line, sizeof(line));
+    tui_handles_view_header(APP, line, sizeof(line));
     ck_assert_str_eq(line, "6 handles: 2 opened, 1 dup, 2 pre-created, 1 inherited · "
                            "! 4 never closed");
     // source order is handle order; cells of handle 1 and 3 (times from the log start, 1 s)
@@ -953,15 +979,15 @@ START_TEST(test_handles_table)
     ck_assert_str_eq(hcell(5, TUI_HC_CASE), "b_host2_2");
     // the detail line shows the parent chain of the child's copy
     tui_listmodel_set_cursor(lm, 2);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 3);
-    tui_views_handle_detail(APP, 3, line, sizeof(line));
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 3);
+    tui_handles_view_detail(APP, 3, line, sizeof(line));
     ck_assert_msg(strncmp(line,
                           "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
                           "open   (no call)  ",
                           strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
                                  "open   (no call)  ")) == 0,
                   "%s", line);
-    tui_views_handle_detail(APP, 4, line, sizeof(line));
+    tui_handles_view_detail(APP, 4, line, sizeof(line));
     ck_assert_str_eq(line, "#4 fd 5 pid 10 open (no parent)   openat O_WRONLY|O_CREAT mode 0644   "
                            "/data/out");
 }
@@ -990,13 +1016,13 @@ START_TEST(test_handles_sort_search_open_only)
     // search moves to the match
     tui_app_command(APP, TUI_CMD_SEARCH);
     tui_app_prompt_change(APP, "pts");
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 5);
     tui_app_prompt_done(APP, "pts");
     // never-closed only: 2, 4, 5, 6; the cursor stays on handle 5
     tui_app_command(APP, TUI_CMD_OPEN_ONLY);
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
-    ck_assert_uint_eq(APP->handles_sum.never_closed, 4);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 5);
+    ck_assert_uint_eq(hv()->sum.never_closed, 4);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 5);
     for (size_t i = 0; i < 4; i++) {
         ck_assert_str_eq(hcell(i, TUI_HC_MARK), "!");
     }
@@ -1012,13 +1038,13 @@ START_TEST(test_handles_filters)
     tui_app_prompt_done(APP, "cid=b");
     tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
     ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 1);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 6);
     tui_app_command(APP, TUI_CMD_POP_FILTER);
     ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 6);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 6);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 6);
     // Enter filters the analysis to the handle's path: openat and write of /data/out
-    tui_listmodel_set_cursor(APP->lm[TUI_VIEW_HANDLES], 3);
-    ck_assert_uint_eq(tui_views_handle_selected(APP), 4);
+    tui_listmodel_set_cursor(hv()->lm, 3);
+    ck_assert_uint_eq(tui_handles_view_selected(APP), 4);
     tui_app_command(APP, TUI_CMD_FILTER_PATH);
     ck_assert_int_eq(APP->view, TUI_VIEW_ACTIVITIES);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);

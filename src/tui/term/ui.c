@@ -24,10 +24,8 @@
 #include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/theme.h"
-#include "tui/timeline_job.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
-#include "tui/views.h"
 
 #define DEBOUNCE_MS 30
 
@@ -165,41 +163,8 @@ static void detail(struct tui_app *app, char *buf, size_t size)
         return;
     }
     struct tui_listmodel *lm = tui_app_table(app);
-    char b1[32], b2[32], b3[32], b4[32], b5[32];
-    if (app->view == TUI_VIEW_ACTIVITIES && lm && tui_listmodel_count(lm)) {
-        uint32_t a = tui_app_selected_activity(app);
-        const struct iodfg_activity_stats *s = &iodfg_analysis_stats(app->an)->act[a];
-        snprintf(buf, size, "%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s",
-                 tui_app_activity_name(app, a), iodfg_format_percent(b1, 32, s->rd, 0),
-                 s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : "–", s->mc,
-                 s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
-                 iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
-                 iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
-    } else if (app->view == TUI_VIEW_HANDLES) {
-        uint32_t id = tui_views_handle_selected(app);
-        if (id) {
-            tui_views_handle_detail(app, id, buf, size);
-        } else {
-            snprintf(buf, size, "o never-closed only · Enter filters to the path · s sort");
-        }
-    } else if (lm && tui_listmodel_count(lm)) {
-        char c0[512], c1[512];
-        size_t cur = tui_listmodel_cursor(lm);
-        snprintf(buf, size, "%s  %s   row %zu of %zu",
-                 tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
-                 tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
-                 cur + 1, tui_listmodel_count(lm));
-    } else if (app->view == TUI_VIEW_GRAPH && app->graph_overview) {
-        const struct tui_overview *ov = &app->overview;
-        snprintf(buf, size,
-                 "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
-                 ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
-    } else if (app->view == TUI_VIEW_GRAPH) {
-        snprintf(buf, size,
-                 "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
-    } else if (app->view == TUI_VIEW_TIMELINE) {
-        snprintf(buf, size,
-                 "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
+    if (lm && tui_listmodel_count(lm)) {
+        tui_table_detail(lm, buf, size);
     } else if (app->view == TUI_VIEW_CHARZ) {
         snprintf(buf, size,
                  "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
@@ -211,36 +176,10 @@ static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect 
 {
     struct tui_screen *s = ui->scr;
     switch (app->view) {
-    case TUI_VIEW_GRAPH:
-        (app->graph_overview ? tui_draw_overview : tui_draw_graph)(s, body, app);
-        break;
-    case TUI_VIEW_TIMELINE:
-        tui_draw_timeline(s, body, app);
-        break;
     case TUI_VIEW_CHARZ:
         tui_draw_charz(s, body, app);
         break;
-    case TUI_VIEW_HANDLES: {
-        struct tui_listmodel *lm = tui_app_table(app); // refills stale rows first
-        char head[512];
-        tui_views_handles_header(app, head, sizeof(head));
-        tui_screen_text(s, body.y, body.x + 1, body.w - 2, TUI_STYLE_DETAIL, head, 0);
-        body.y += 1;
-        body.h -= 1;
-        tui_table_draw(s, body, lm,
-                       app->handles_open_only ? "every handle was closed (o shows all)"
-                                              : "no handles in the selected cases");
-        break;
-    }
-    case TUI_VIEW_DIFF:
-        tui_draw_diff_header(s, body, app);
-        body.y += 1;
-        body.h -= 1;
-        tui_table_draw(s, body, tui_app_table(app),
-                       (app->diff != NULL) ? "no differences" : "no groups: mark cases in 6 Cases");
-        break;
     default:
-        tui_table_draw(s, body, tui_app_table(app), "nothing to show (check filters and rules)");
         break;
     }
 }
@@ -328,11 +267,10 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         tui_ui_draw(ui, app);
         // background computations (Characterisation, Timeline index) are polled while the
         // keys stay live
-        int busy = tui_app_charz_busy(app) || tui_app_timeline_busy(app);
+        int busy = tui_app_busy(app);
         int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : busy ? BUSY_POLL_MS : -1);
         if (key < 0) {
-            tui_app_charz_poll(app);
-            tui_app_timeline_poll(app);
+            tui_app_poll(app);
             if (pending) {
                 pending = 0;
                 tui_app_prompt_change(app, tui_lineedit_text(ui->le));

@@ -31,13 +31,8 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app);
 /* Paint a view model's page (and its table) in rect r, from its top row (term/draw.c). */
 void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_viewmodel *vm);
 /* Renderers of the non-table views (term/draw.c). */
-void tui_draw_graph(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-/* The whole-graph overview (draw_overview.c). */
-void tui_draw_overview(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_timeline(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 /* The Characterisation view; starts or installs its background computation (charz.h). */
 void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_diff_header(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 
 #endif

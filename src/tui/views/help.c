@@ -55,9 +55,9 @@ static unsigned back(struct tui_app *app, void *st, enum tui_cmd cmd)
 }
 
 static const struct tui_cmd_entry cmds[] = {
-    {TUI_CMD_MOVE_UP, scroll, 0},   {TUI_CMD_MOVE_DOWN, scroll, 0},  {TUI_CMD_PAGE_UP, scroll, 0},
-    {TUI_CMD_PAGE_DOWN, scroll, 0}, {TUI_CMD_MOVE_FIRST, scroll, 0}, {TUI_CMD_MOVE_LAST, scroll, 0},
-    {TUI_CMD_CLOSE, back, 0},       {TUI_CMD_CANCEL, back, 0},
+    {TUI_CMD_MOVE_UP, scroll},   {TUI_CMD_MOVE_DOWN, scroll},  {TUI_CMD_PAGE_UP, scroll},
+    {TUI_CMD_PAGE_DOWN, scroll}, {TUI_CMD_MOVE_FIRST, scroll}, {TUI_CMD_MOVE_LAST, scroll},
+    {TUI_CMD_CLOSE, back},       {TUI_CMD_CANCEL, back},
 };
 
 /* The key list (tui_keymap_help) from line top, headings in their style. */

@@ -119,12 +119,10 @@ static unsigned save(struct tui_app *app, void *st, enum tui_cmd cmd)
 }
 
 static const struct tui_cmd_entry cmds[] = {
-    {TUI_CMD_MOVE_UP, move, 0},          {TUI_CMD_MOVE_DOWN, move, 0},
-    {TUI_CMD_PAGE_UP, move, 0},          {TUI_CMD_PAGE_DOWN, move, 0},
-    {TUI_CMD_MOVE_FIRST, move, 0},       {TUI_CMD_MOVE_LAST, move, 0},
-    {TUI_CMD_RULE_ADD, add, 0},          {TUI_CMD_RULE_EDIT, edit, 0},
-    {TUI_CMD_RULE_DELETE, change, 0},    {TUI_CMD_RULE_MOVE_UP, change, 0},
-    {TUI_CMD_RULE_MOVE_DOWN, change, 0}, {TUI_CMD_RULE_SAVE, save, 0},
+    {TUI_CMD_MOVE_UP, move},        {TUI_CMD_MOVE_DOWN, move},        {TUI_CMD_PAGE_UP, move},
+    {TUI_CMD_PAGE_DOWN, move},      {TUI_CMD_MOVE_FIRST, move},       {TUI_CMD_MOVE_LAST, move},
+    {TUI_CMD_RULE_ADD, add},        {TUI_CMD_RULE_EDIT, edit},        {TUI_CMD_RULE_DELETE, change},
+    {TUI_CMD_RULE_MOVE_UP, change}, {TUI_CMD_RULE_MOVE_DOWN, change}, {TUI_CMD_RULE_SAVE, save},
 };
 
 /* ---- the live edit ---- */

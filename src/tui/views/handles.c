@@ -1,22 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* The Handles view (9): every I/O handle of the log's selected cases as a sortable, searchable
- * table over the log's handle table (iodfg/handles.h), its summary and parent chain. */
+ * table over the log's handle table (iodfg/handles.h), its summary and parent chain; Enter
+ * filters the analysis to the selected handle's path. */
 #include "config.h"
+
+#include "tui/views/handles.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/buf.h"
+#include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/format.h"
-#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
 #include "tui/theme.h"
-#include "tui/views.h"
+#include "tui/view.h"
+#include "tui/viewmodel.h"
 
 #define NUM (TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC)
 #define TXT (TUI_COL_SORTABLE | TUI_COL_SEARCH)
@@ -44,9 +50,9 @@ static const struct iodfg_handle *handle_of(const struct tui_app *app, uint32_t 
     return &iodfg_eventlog_handles(app->log)[id - 1];
 }
 
-static const struct iodfg_handle *row_handle(const struct tui_app *app, size_t row)
+static const struct iodfg_handle *row_handle(const struct tui_handles_view *hv, size_t row)
 {
-    return handle_of(app, app->handle_rows[row]);
+    return handle_of(hv->app, hv->rows[row]);
 }
 
 static const char *str(const struct tui_app *app, uint32_t id)
@@ -65,32 +71,31 @@ static int cmp_i64(int64_t a, int64_t b)
 }
 
 /* A time relative to the log start: "–" when not in the trace. */
-static const char *rel_time(const struct tui_app *app, int64_t t, char *buf, size_t size)
+static const char *rel_time(const struct tui_handles_view *hv, int64_t t, char *buf, size_t size)
 {
-    return t == IODFG_UNKNOWN ? "–" : iodfg_format_duration(buf, size, t - app->handles_t0, 0);
+    return t == IODFG_UNKNOWN ? "–" : iodfg_format_duration(buf, size, t - hv->t0, 0);
 }
 
-static int reload_old; // set while the list model asks for the key of the old cursor row
+/* ---- the table ---- */
 
 static size_t handle_rows(void *ctx)
 {
-    reload_old = 0;
-    return ((struct tui_app *)ctx)->nhandle_rows;
+    return ((struct tui_handles_view *)ctx)->nrows;
 }
 
 static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t size)
 {
-    struct tui_app *app = ctx;
-    const struct iodfg_handle *h = row_handle(app, row);
+    struct tui_handles_view *hv = ctx;
+    const struct iodfg_handle *h = row_handle(hv, row);
     int64_t life;
     switch (col) {
     case TUI_HC_MARK:
         return never_closed(h) ? "!" : "";
     case TUI_HC_ID:
-        snprintf(buf, size, "%" PRIu32, app->handle_rows[row]);
+        snprintf(buf, size, "%" PRIu32, hv->rows[row]);
         return buf;
     case TUI_HC_CASE:
-        return tui_app_case_name(app, h->case_id);
+        return tui_app_case_name(hv->app, h->case_id);
     case TUI_HC_PID:
         snprintf(buf, size, "%" PRId32, h->pid);
         return buf;
@@ -103,15 +108,15 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
     case TUI_HC_ORIGIN:
         return iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin);
     case TUI_HC_LAYER:
-        return h->layer ? str(app, h->layer) : IODFG_LAYER_DEFAULT;
+        return h->layer ? str(hv->app, h->layer) : IODFG_LAYER_DEFAULT;
     case TUI_HC_PATH:
-        return h->path ? str(app, h->path) : "?";
+        return h->path ? str(hv->app, h->path) : "?";
     case TUI_HC_FLAGS:
-        return str(app, h->flags);
+        return str(hv->app, h->flags);
     case TUI_HC_CREATED:
-        return rel_time(app, h->created_ns, buf, size);
+        return rel_time(hv, h->created_ns, buf, size);
     case TUI_HC_DESTROYED:
-        return rel_time(app, h->destroyed_ns, buf, size);
+        return rel_time(hv, h->destroyed_ns, buf, size);
     case TUI_HC_LIFETIME:
         life = iodfg_handle_lifetime(h);
         return life == IODFG_UNKNOWN ? "–" : iodfg_format_duration(buf, size, life, 0);
@@ -139,13 +144,13 @@ static int64_t time_key(const struct iodfg_handle *h, int col)
 
 static int handle_compare(void *ctx, size_t a, size_t b, int col)
 {
-    struct tui_app *app = ctx;
-    const struct iodfg_handle *x = row_handle(app, a), *y = row_handle(app, b);
+    struct tui_handles_view *hv = ctx;
+    const struct iodfg_handle *x = row_handle(hv, a), *y = row_handle(hv, b);
     switch (col) {
     case TUI_HC_MARK:
         return never_closed(x) - never_closed(y);
     case TUI_HC_ID:
-        return cmp_i64(app->handle_rows[a], app->handle_rows[b]);
+        return cmp_i64(hv->rows[a], hv->rows[b]);
     case TUI_HC_PID:
         return cmp_i64(x->pid, y->pid);
     case TUI_HC_FD:
@@ -170,67 +175,169 @@ static int handle_compare(void *ctx, size_t a, size_t b, int col)
 
 static int handle_style(void *ctx, size_t row, int col)
 {
-    struct tui_app *app = ctx;
-    return col == TUI_HC_MARK && never_closed(row_handle(app, row)) ? TUI_STYLE_WARNING : -1;
+    struct tui_handles_view *hv = ctx;
+    return col == TUI_HC_MARK && never_closed(row_handle(hv, row)) ? TUI_STYLE_WARNING : -1;
 }
 
 /* The handle id: the cursor stays on its handle across sorts and reloads. */
 static unsigned long long handle_key(void *ctx, size_t row)
 {
-    struct tui_app *app = ctx;
-    return app->handle_rows[reload_old ? iodfg_eventlog_handle_count(app->log) + row : row];
+    return ((struct tui_handles_view *)ctx)->rows[row];
 }
 
 static const struct tui_list_ops handle_ops = {handle_rows, handle_cell, handle_compare,
                                                handle_style, handle_key};
 
-int tui_views_handles_init(struct tui_app *app)
+/* Refill the rows now: the handles of the cases the filters keep (only the never-closed ones
+ * with open_only) and their summary. 0 or -1 (out of memory). */
+static int refill(struct tui_handles_view *hv)
 {
-    app->lm[TUI_VIEW_HANDLES] = tui_listmodel_new(handle_cols, TUI_HC__N, &handle_ops, app);
-    app->handles_t0 = iodfg_handles_time_origin(app->log);
-    app->handles_stale = 1;
-    return app->lm[TUI_VIEW_HANDLES] ? 0 : -1;
-}
-
-int tui_views_handles_reload(struct tui_app *app)
-{
+    struct tui_app *app = hv->app;
     size_t nh = iodfg_eventlog_handle_count(app->log);
-    if (!app->handle_rows) {
-        // the new rows, then a copy of the old ones (handle_key reads them during the reload)
-        app->handle_rows = malloc((2 * nh + 1) * sizeof(*app->handle_rows));
-        if (!app->handle_rows) {
+    if (!hv->rows) {
+        hv->rows = malloc((nh + 1) * sizeof(*hv->rows));
+        if (!hv->rows) {
             return -1;
         }
     }
-    memcpy(app->handle_rows + nh, app->handle_rows, app->nhandle_rows * sizeof(uint32_t));
-    app->nhandle_rows =
-        iodfg_handles_select(app->log, iodfg_session_filter_result(app->ses)->case_on,
-                             app->handles_open_only, app->handle_rows, &app->handles_sum);
-    app->handles_stale = 0;
-    reload_old = 1;
-    int rc = tui_listmodel_reload(app->lm[TUI_VIEW_HANDLES]);
-    reload_old = 0;
-    return rc;
+    int have;
+    unsigned long long key = tui_listmodel_cursor_key(hv->lm, &have);
+    hv->nrows = iodfg_handles_select(app->log, iodfg_session_filter_result(app->ses)->case_on,
+                                     hv->open_only, hv->rows, &hv->sum);
+    hv->stale = 0;
+    return tui_listmodel_reload_at(hv->lm, have, key);
 }
 
-uint32_t tui_views_handle_selected(struct tui_app *app)
+/* ---- the view ---- */
+
+static void *open_handles(struct tui_app *app)
 {
-    struct tui_listmodel *lm = app->lm[TUI_VIEW_HANDLES];
-    if (!lm || app->handles_stale || tui_listmodel_count(lm) == 0) {
+    struct tui_handles_view *hv = calloc(1, sizeof(*hv));
+    if (!hv) {
+        return NULL;
+    }
+    hv->app = app;
+    hv->lm = tui_listmodel_new(handle_cols, TUI_HC__N, &handle_ops, hv);
+    hv->t0 = iodfg_handles_time_origin(app->log);
+    hv->stale = 1;
+    if (!hv->lm) {
+        free(hv);
+        return NULL;
+    }
+    return hv;
+}
+
+static void close_handles(struct tui_app *app, void *st)
+{
+    (void)app;
+    struct tui_handles_view *hv = st;
+    tui_listmodel_free(hv->lm);
+    free(hv->rows);
+    free(hv);
+}
+
+/* The handles only change with the case filters: refilled when shown, else when next shown. */
+static int reload(struct tui_app *app, void *st)
+{
+    struct tui_handles_view *hv = st;
+    hv->stale = 1;
+    return app->view == TUI_VIEW_HANDLES ? refill(hv) : 0;
+}
+
+static struct tui_listmodel *table(struct tui_app *app, void *st)
+{
+    struct tui_handles_view *hv = st;
+    if (hv->stale && refill(hv)) {
+        tui_app_set_message(app, 1, "handles: out of memory");
+    }
+    return hv->lm;
+}
+
+static struct tui_listmodel *sorted(struct tui_app *app, void *st)
+{
+    (void)app;
+    return ((struct tui_handles_view *)st)->lm;
+}
+
+static uint32_t selected(const struct tui_handles_view *hv)
+{
+    if (hv->stale || tui_listmodel_count(hv->lm) == 0) {
         return 0;
     }
-    return app->handle_rows[tui_listmodel_row(lm, tui_listmodel_cursor(lm))];
+    return hv->rows[tui_listmodel_row(hv->lm, tui_listmodel_cursor(hv->lm))];
 }
 
-void tui_views_handles_header(const struct tui_app *app, char *buf, size_t size)
+uint32_t tui_handles_view_selected(struct tui_app *app)
 {
-    const struct iodfg_handle_summary *s = &app->handles_sum;
+    return selected(tui_app_view_state(app, TUI_VIEW_HANDLES));
+}
+
+static unsigned open_only(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    (void)cmd;
+    struct tui_handles_view *hv = st;
+    hv->open_only = !hv->open_only;
+    if (refill(hv)) {
+        tui_app_set_message(app, 1, "handles: out of memory");
+    }
+    return TUI_REDRAW;
+}
+
+/* Enter: a filter on the selected handle's path, shown in the Activities view. */
+static unsigned filter_path(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    (void)cmd;
+    uint32_t id = selected(st);
+    if (id == 0) {
+        return TUI_PASS;
+    }
+    const char *path = str(app, handle_of(app, id)->path);
+    if (!path[0] || strchr(path, '\n')) {
+        tui_app_set_message(app, 1, "filter-path: handle #%u has no path to filter on", id);
+        return TUI_REDRAW;
+    }
+    struct iodfg_buf f;
+    iodfg_buf_init(&f);
+    iodfg_buf_addf(&f, "path=%s", path);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = f.failed ? iodfg_error_set(&err, IODFG_E_NOMEM, NULL)
+                      : iodfg_filter_stack_push_text(app->filters, f.data, &err);
+    iodfg_buf_fini(&f);
+    if (rc) {
+        tui_app_report(app, "filter", &err);
+        return TUI_REDRAW;
+    }
+    tui_app_changed(app);
+    app->view = TUI_VIEW_ACTIVITIES;
+    if (!app->message[0]) {
+        tui_app_set_message(app, 0, "filtered to the path of handle #%u (Backspace removes it)",
+                            id);
+    }
+    return TUI_REDRAW;
+}
+
+static const struct tui_cmd_entry cmds[] = {
+    {TUI_CMD_OPEN_ONLY, open_only},
+    {TUI_CMD_FILTER_PATH, filter_path},
+};
+
+/* ---- lines ---- */
+
+static void header(const struct tui_handles_view *hv, char *buf, size_t size)
+{
+    const struct iodfg_handle_summary *s = &hv->sum;
     snprintf(buf, size,
              "%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " dup, %" PRIu64
              " pre-created, %" PRIu64 " inherited · ! %" PRIu64 " never closed%s",
              s->count, s->by_origin[IODFG_HANDLE_OPEN], s->by_origin[IODFG_HANDLE_DUP],
              s->by_origin[IODFG_HANDLE_PRECREATED], s->by_origin[IODFG_HANDLE_INHERITED],
-             s->never_closed, app->handles_open_only ? " · never-closed only (o)" : "");
+             s->never_closed, hv->open_only ? " · never-closed only (o)" : "");
+}
+
+void tui_handles_view_header(struct tui_app *app, char *buf, size_t size)
+{
+    header(tui_app_view_state(app, TUI_VIEW_HANDLES), buf, size);
 }
 
 /* Append "#id fd F origin" (and "pid P" when it differs from pid) to buf at *n. */
@@ -252,7 +359,7 @@ static void add_handle(const struct tui_app *app, uint32_t id, int32_t pid, char
     }
 }
 
-void tui_views_handle_detail(const struct tui_app *app, uint32_t id, char *buf, size_t size)
+void tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t size)
 {
     if (size == 0) {
         return;
@@ -286,3 +393,39 @@ void tui_views_handle_detail(const struct tui_app *app, uint32_t id, char *buf, 
                  str(app, h->flags), mode, h->path ? str(app, h->path) : "?");
     }
 }
+
+static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+{
+    uint32_t id = selected(st);
+    if (id) {
+        tui_handles_view_detail(app, id, buf, size);
+    } else {
+        snprintf(buf, size, "o never-closed only · Enter filters to the path · s sort");
+    }
+}
+
+/* The summary above the table. */
+static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
+                   struct tui_viewmodel *vm)
+{
+    struct tui_handles_view *hv = st;
+    vm->table = table(app, st); // refills stale rows first
+    char head[512];
+    header(hv, head, sizeof(head));
+    tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, head);
+    tui_page_table(&vm->page, 1, 0, in->width, in->height - 1,
+                   hv->open_only ? "every handle was closed (o shows all)"
+                                 : "no handles in the selected cases");
+}
+
+const struct tui_view_ops tui_view_handles = {
+    .open = open_handles,
+    .close = close_handles,
+    .reload = reload,
+    .cmds = cmds,
+    .ncmds = sizeof(cmds) / sizeof(cmds[0]),
+    .render = render,
+    .detail = detail,
+    .table = table,
+    .sorted = sorted,
+};

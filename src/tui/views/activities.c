@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/* The Activities view (1): the activities shown, with their statistics, as a sortable table;
+ * its cursor is the selected activity that the Graph, Timeline and Characterisation views
+ * follow. */
+#include "config.h"
+
+#include "tui/views/activities.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/export.h"
+#include "iodfg/format.h"
+#include "iodfg/stats.h"
+
+#include "tui/app.h"
+#include "tui/view.h"
+#include "tui/viewmodel.h"
+#include "tui/views/common.h"
+
+static const struct tui_column act_cols[TUI_AC__N] = {
+    {"G/R", 3, 0, 0},
+    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"Count", 8, 0, TUI_COL_NUM},
+    {"Cases", 6, 3, TUI_COL_NUM},
+    {"Σdur", 9, 0, TUI_COL_NUM},
+    {"rd%", 6, 1, TUI_COL_NUM},
+    {"Bytes", 9, 2, TUI_COL_NUM},
+    {"dr̄", 11, 4, TUI_COL_NUM},
+    {"mc", 4, 3, TUI_COL_NUM},
+    {"DR", 11, 5, TUI_COL_NUM},
+};
+
+/* ---- the table ---- */
+
+static size_t act_rows(void *ctx)
+{
+    return ((struct tui_activities_view *)ctx)->nrows;
+}
+
+static const struct iodfg_activity_stats *act_stats(const struct tui_activities_view *av,
+                                                    size_t row)
+{
+    return &iodfg_analysis_stats(av->app->an)->act[av->rows[row]];
+}
+
+static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct tui_activities_view *av = ctx;
+    uint32_t a = av->rows[row];
+    const struct iodfg_activity_stats *s = act_stats(av, row);
+    switch (col) {
+    case TUI_AC_MARK:
+        return tui_app_activity_mark(av->app, a);
+    case TUI_AC_NAME:
+        return tui_app_activity_name(av->app, a);
+    case TUI_AC_COUNT:
+        return iodfg_format_count(buf, size, s->count, 0);
+    case TUI_AC_CASES:
+        return iodfg_format_count(buf, size, s->cases, 0);
+    case TUI_AC_DUR:
+        return iodfg_format_duration(buf, size, s->dur_sum_ns, 0);
+    case TUI_AC_RD:
+        return iodfg_format_percent(buf, size, s->rd, 0);
+    case TUI_AC_BYTES:
+        return s->bytes ? iodfg_format_bytes(buf, size, s->bytes, 0) : "–";
+    case TUI_AC_DRMEAN:
+        return s->dr_n ? iodfg_format_rate(buf, size, s->dr_mean, 0) : "–";
+    case TUI_AC_MC:
+        return iodfg_format_count(buf, size, s->mc, 0);
+    default:
+        return s->dr_n ? iodfg_format_rate(buf, size, s->DR, 0) : "–";
+    }
+}
+
+static int act_compare(void *ctx, size_t a, size_t b, int col)
+{
+    struct tui_activities_view *av = ctx;
+    const struct iodfg_activity_stats *x = act_stats(av, a), *y = act_stats(av, b);
+    switch (col) {
+    case TUI_AC_NAME:
+        return strcmp(tui_app_activity_name(av->app, av->rows[a]),
+                      tui_app_activity_name(av->app, av->rows[b]));
+    case TUI_AC_COUNT:
+        return tui_cmp_u64(x->count, y->count);
+    case TUI_AC_CASES:
+        return tui_cmp_u64(x->cases, y->cases);
+    case TUI_AC_DUR:
+        return tui_cmp_double((double)x->dur_sum_ns, (double)y->dur_sum_ns);
+    case TUI_AC_RD:
+        return tui_cmp_double(x->rd, y->rd);
+    case TUI_AC_BYTES:
+        return tui_cmp_double((double)x->bytes, (double)y->bytes);
+    case TUI_AC_DRMEAN:
+        return tui_cmp_double(x->dr_mean, y->dr_mean);
+    case TUI_AC_MC:
+        return tui_cmp_u64(x->mc, y->mc);
+    default:
+        return tui_cmp_double(x->DR, y->DR);
+    }
+}
+
+static int act_style(void *ctx, size_t row, int col)
+{
+    struct tui_activities_view *av = ctx;
+    return col <= TUI_AC_NAME
+               ? tui_side_style(iodfg_session_activity_side(av->app->ses, av->rows[row]))
+               : -1;
+}
+
+static unsigned long long act_key(void *ctx, size_t row)
+{
+    return ((struct tui_activities_view *)ctx)->rows[row];
+}
+
+static const struct tui_list_ops act_ops = {act_rows, act_cell, act_compare, act_style, act_key};
+
+/* ---- the view ---- */
+
+static void *open_activities(struct tui_app *app)
+{
+    struct tui_activities_view *av = calloc(1, sizeof(*av));
+    if (!av) {
+        return NULL;
+    }
+    av->app = app;
+    av->lm = tui_listmodel_new(act_cols, TUI_AC__N, &act_ops, av);
+    if (!av->lm) {
+        free(av);
+        return NULL;
+    }
+    tui_listmodel_sort(av->lm, TUI_AC_DUR, 0);
+    return av;
+}
+
+static void close_activities(struct tui_app *app, void *st)
+{
+    (void)app;
+    struct tui_activities_view *av = st;
+    tui_listmodel_free(av->lm);
+    free(av->rows);
+    free(av);
+}
+
+/* The activities with events that the pruning keeps; the cursor stays on its activity. */
+static int reload(struct tui_app *app, void *st)
+{
+    struct tui_activities_view *av = st;
+    const struct iodfg_stats *stats = iodfg_analysis_stats(app->an);
+    uint32_t na = iodfg_analysis_dfg(app->an)->nactivities;
+    uint32_t *rows = malloc(((size_t)na + 1) * sizeof(*rows));
+    if (!rows) {
+        return -1;
+    }
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < na && a < stats->nactivities; a++) {
+        if (stats->act[a].count > 0 && app->node_on[a]) {
+            rows[n++] = a;
+        }
+    }
+    return tui_table_replace(av->lm, &av->rows, &av->nrows, rows, n);
+}
+
+static struct tui_listmodel *table(struct tui_app *app, void *st)
+{
+    (void)app;
+    return ((struct tui_activities_view *)st)->lm;
+}
+
+static uint32_t activity(struct tui_app *app, void *st)
+{
+    (void)app;
+    struct tui_activities_view *av = st;
+    if (tui_listmodel_count(av->lm) == 0) {
+        return UINT32_MAX;
+    }
+    return av->rows[tui_listmodel_row(av->lm, tui_listmodel_cursor(av->lm))];
+}
+
+/* Moving the cursor selects another activity: the views that follow it hear so. */
+static unsigned move(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    tui_cmd_move_table(((struct tui_activities_view *)st)->lm, cmd);
+    tui_app_activity_moved(app);
+    return TUI_REDRAW;
+}
+
+static const struct tui_cmd_entry cmds[] = {
+    {TUI_CMD_MOVE_UP, move},   {TUI_CMD_MOVE_DOWN, move},  {TUI_CMD_PAGE_UP, move},
+    {TUI_CMD_PAGE_DOWN, move}, {TUI_CMD_MOVE_FIRST, move}, {TUI_CMD_MOVE_LAST, move},
+};
+
+static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
+                   struct tui_viewmodel *vm)
+{
+    (void)app;
+    vm->table = ((struct tui_activities_view *)st)->lm;
+    tui_page_table(&vm->page, 0, 0, in->width, in->height,
+                   "nothing to show (check filters and rules)");
+}
+
+/* The selected activity's load, data rate and duration percentiles. */
+static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+{
+    uint32_t a = activity(app, st);
+    if (a == UINT32_MAX) {
+        return;
+    }
+    const struct iodfg_activity_stats *s = &iodfg_analysis_stats(app->an)->act[a];
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
+    snprintf(buf, size, "%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s",
+             tui_app_activity_name(app, a), iodfg_format_percent(b1, 32, s->rd, 0),
+             s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : "–", s->mc,
+             s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
+             iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
+             iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
+}
+
+/* Exact values in base units from the engine's exporter, in the table's order. */
+static int export_tsv(struct tui_app *app, void *st, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct tui_activities_view *av = st;
+    size_t n;
+    uint32_t *order = tui_table_ids(av->lm, av->rows, &n);
+    if (!order) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    int rc =
+        iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), app->map, order, n, err);
+    free(order);
+    return rc;
+}
+
+const struct tui_view_ops tui_view_activities = {
+    .open = open_activities,
+    .close = close_activities,
+    .reload = reload,
+    .cmds = cmds,
+    .ncmds = sizeof(cmds) / sizeof(cmds[0]),
+    .render = render,
+    .detail = detail,
+    .table = table,
+    .sorted = table,
+    .activity = activity,
+    .export_tsv = export_tsv,
+};

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/* The Diff view (5): the activities and transitions of groups G and R side by side with their
+ * counts, durations and the relative change, marked G+ / R+ / = (d: differences only), under a
+ * summary of both groups. */
+#include "config.h"
+
+#include "iodfg/diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/export.h"
+#include "iodfg/format.h"
+#include "iodfg/stats.h"
+
+#include "tui/app.h"
+#include "tui/view.h"
+#include "tui/viewmodel.h"
+#include "tui/views/common.h"
+
+enum { DC_MARK, DC_NAME, DC_GCOUNT, DC_RCOUNT, DC_GDUR, DC_RDUR, DC_DELTA, DC__N };
+static const struct tui_column diff_cols[DC__N] = {
+    {"G/R", 3, 0, TUI_COL_SORTABLE},
+    {"Activity / transition", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"G count", 8, 0, TUI_COL_NUM},
+    {"R count", 8, 0, TUI_COL_NUM},
+    {"G Σdur", 9, 1, TUI_COL_NUM},
+    {"R Σdur", 9, 1, TUI_COL_NUM},
+    {"Δ count", 8, 2, TUI_COL_NUM},
+};
+
+/* An activity or edge row. */
+struct diff_row {
+    int is_edge;
+    uint32_t idx; /* activity id or index into diff->edges */
+};
+
+struct diff_view {
+    struct tui_app *app;
+    struct tui_listmodel *lm;
+    struct diff_row *rows;
+    size_t nrows;
+    int only; /* differences only (no rows in both groups) */
+};
+
+/* ---- the table ---- */
+
+static size_t diff_rows(void *ctx)
+{
+    return ((struct diff_view *)ctx)->nrows;
+}
+
+static int row_side(const struct diff_view *dv, size_t row)
+{
+    const struct diff_row *r = &dv->rows[row];
+    const struct iodfg_diff *d = dv->app->diff;
+    return r->is_edge ? (int)d->edges[r->idx].side : (int)d->nodes[r->idx].side;
+}
+
+static double edge_value(const struct iodfg_diff_edge *e, int col)
+{
+    switch (col) {
+    case DC_GCOUNT:
+        return (double)e->g_count;
+    case DC_RCOUNT:
+        return (double)e->r_count;
+    case DC_DELTA:
+        return e->count_rel;
+    default:
+        return -1;
+    }
+}
+
+static double value(const struct diff_view *dv, size_t row, int col)
+{
+    const struct diff_row *r = &dv->rows[row];
+    if (r->is_edge) {
+        return edge_value(&dv->app->diff->edges[r->idx], col);
+    }
+    const struct iodfg_diff_node *n = &dv->app->diff->nodes[r->idx];
+    switch (col) {
+    case DC_GCOUNT:
+        return n->g[IODFG_DM_COUNT];
+    case DC_RCOUNT:
+        return n->r[IODFG_DM_COUNT];
+    case DC_GDUR:
+        return n->g[IODFG_DM_DUR_SUM];
+    case DC_RDUR:
+        return n->r[IODFG_DM_DUR_SUM];
+    default:
+        return n->rel[IODFG_DM_COUNT];
+    }
+}
+
+static const char *diff_cell(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct diff_view *dv = ctx;
+    const struct diff_row *r = &dv->rows[row];
+    if (col == DC_MARK) {
+        return iodfg_diff_side_mark((enum iodfg_diff_side)row_side(dv, row));
+    }
+    if (col == DC_NAME) {
+        if (!r->is_edge) {
+            return tui_app_activity_name(dv->app, r->idx);
+        }
+        const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
+        snprintf(buf, size, "%s → %s", tui_app_node_name(dv->app, e->from),
+                 tui_app_node_name(dv->app, e->to));
+        return buf;
+    }
+    double v = value(dv, row, col);
+    if (col == DC_DELTA) {
+        if (v != v) { // NAN: G is 0
+            return "–";
+        }
+        snprintf(buf, size, "%+.0f%%", v * 100.0);
+        return buf;
+    }
+    if (v < 0 || ((col == DC_GCOUNT || col == DC_RCOUNT) && v == 0)) {
+        return "–";
+    }
+    if (col == DC_GDUR || col == DC_RDUR) {
+        return v == 0 ? "–" : iodfg_format_duration(buf, size, (int64_t)v, 0);
+    }
+    return iodfg_format_count(buf, size, (uint64_t)v, 0);
+}
+
+static int diff_compare(void *ctx, size_t a, size_t b, int col)
+{
+    struct diff_view *dv = ctx;
+    if (col == DC_MARK) {
+        return row_side(dv, a) - row_side(dv, b);
+    }
+    if (col == DC_NAME) {
+        char x[512], y[512];
+        return strcmp(diff_cell(ctx, a, col, x, sizeof(x)), diff_cell(ctx, b, col, y, sizeof(y)));
+    }
+    double x = value(dv, a, col), y = value(dv, b, col);
+    x = x != x ? -1e300 : x;
+    y = y != y ? -1e300 : y;
+    return tui_cmp_double(x, y);
+}
+
+static int diff_style(void *ctx, size_t row, int col)
+{
+    return col <= DC_NAME ? tui_side_style((enum iodfg_diff_side)row_side(ctx, row)) : -1;
+}
+
+static unsigned long long diff_key(void *ctx, size_t row)
+{
+    struct diff_view *dv = ctx;
+    if (row >= dv->nrows) {
+        return UINT64_MAX;
+    }
+    const struct diff_row *r = &dv->rows[row];
+    if (!r->is_edge) {
+        return r->idx;
+    }
+    const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
+    return (1ULL << 63) | ((unsigned long long)e->from << 32) | e->to;
+}
+
+static const struct tui_list_ops diff_ops = {diff_rows, diff_cell, diff_compare, diff_style,
+                                             diff_key};
+
+/* ---- the view ---- */
+
+static void *open_diff(struct tui_app *app)
+{
+    struct diff_view *dv = calloc(1, sizeof(*dv));
+    if (!dv) {
+        return NULL;
+    }
+    dv->app = app;
+    dv->lm = tui_listmodel_new(diff_cols, DC__N, &diff_ops, dv);
+    if (!dv->lm) {
+        free(dv);
+        return NULL;
+    }
+    tui_listmodel_sort(dv->lm, DC_GCOUNT, 0);
+    return dv;
+}
+
+static void close_diff(struct tui_app *app, void *st)
+{
+    (void)app;
+    struct diff_view *dv = st;
+    tui_listmodel_free(dv->lm);
+    free(dv->rows);
+    free(dv);
+}
+
+static int shown(const struct diff_view *dv, enum iodfg_diff_side side)
+{
+    return side != IODFG_DIFF_NEITHER && (!dv->only || side != IODFG_DIFF_BOTH);
+}
+
+/* The activities, then the edges, of either group (without those of both with only). */
+static int reload(struct tui_app *app, void *st)
+{
+    struct diff_view *dv = st;
+    const struct iodfg_diff *d = app->diff;
+    size_t cap = d ? d->nactivities + d->nedges : 0;
+    struct diff_row *rows = malloc((cap + 1) * sizeof(*rows));
+    if (!rows) {
+        return -1;
+    }
+    size_t n = 0;
+    for (uint32_t a = 0; d && a < d->nactivities; a++) {
+        if (shown(dv, d->nodes[a].side)) {
+            rows[n++] = (struct diff_row){0, a};
+        }
+    }
+    for (size_t i = 0; d && i < d->nedges; i++) {
+        if (shown(dv, d->edges[i].side)) {
+            rows[n++] = (struct diff_row){1, (uint32_t)i};
+        }
+    }
+    free(dv->rows);
+    dv->rows = rows;
+    dv->nrows = n;
+    return tui_listmodel_reload(dv->lm);
+}
+
+static void enter(struct tui_app *app, void *st)
+{
+    (void)st;
+    if (!app->diff) {
+        tui_app_set_message(app, 0, "mark cases with g and r in 6 Cases to compare G and R");
+    }
+}
+
+static struct tui_listmodel *table(struct tui_app *app, void *st)
+{
+    (void)app;
+    return ((struct diff_view *)st)->lm;
+}
+
+/* The activity of the row, or the source of its edge. */
+static uint32_t activity(struct tui_app *app, void *st)
+{
+    struct diff_view *dv = st;
+    if (tui_listmodel_count(dv->lm) == 0) {
+        return UINT32_MAX;
+    }
+    const struct diff_row *r = &dv->rows[tui_listmodel_row(dv->lm, tui_listmodel_cursor(dv->lm))];
+    return r->is_edge ? app->diff->edges[r->idx].from : r->idx;
+}
+
+/* Every view follows the option (as after a rebuild). */
+static unsigned only(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    (void)cmd;
+    struct diff_view *dv = st;
+    dv->only = !dv->only;
+    tui_app_reload_views(app);
+    return TUI_REDRAW;
+}
+
+static const struct tui_cmd_entry cmds[] = {
+    {TUI_CMD_DIFF_ONLY, only},
+};
+
+/* The groups' cases, events and summed durations, and how they differ. */
+static void summary(const struct tui_app *app, const struct diff_view *dv, char *line, size_t size)
+{
+    const struct iodfg_diff *d = app->diff;
+    if (!d) {
+        snprintf(line, size, "G %u cases · R %u cases", app->counts->g_cases, app->counts->r_cases);
+        return;
+    }
+    uint64_t gc = 0, rc = 0;
+    int64_t gd = 0, rd = 0;
+    for (uint32_t a = 0; a < d->g_stats.nactivities; a++) {
+        gc += d->g_stats.act[a].count;
+        gd += d->g_stats.act[a].dur_sum_ns;
+    }
+    for (uint32_t a = 0; a < d->r_stats.nactivities; a++) {
+        rc += d->r_stats.act[a].count;
+        rd += d->r_stats.act[a].dur_sum_ns;
+    }
+    char b1[32], b2[32];
+    double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
+    snprintf(line, size,
+             "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
+             app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
+             app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0),
+             delta, dv->only ? " · differences only" : "");
+}
+
+static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
+                   struct tui_viewmodel *vm)
+{
+    struct diff_view *dv = st;
+    char line[512];
+    summary(app, dv, line, sizeof(line));
+    tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, line);
+    vm->table = dv->lm;
+    tui_page_table(&vm->page, 1, 0, in->width, in->height - 1,
+                   app->diff ? "no differences" : "no groups: mark cases in 6 Cases");
+}
+
+static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+{
+    (void)app;
+    tui_table_detail(((struct diff_view *)st)->lm, buf, size);
+}
+
+/* The DOT export colours the graph by the groups. */
+static void export_dot(struct tui_app *app, void *st, struct iodfg_dot_options *o)
+{
+    (void)st;
+    if (app->diff) {
+        o->diff = app->diff;
+    }
+}
+
+const struct tui_view_ops tui_view_diff = {
+    .open = open_diff,
+    .close = close_diff,
+    .reload = reload,
+    .enter = enter,
+    .cmds = cmds,
+    .ncmds = sizeof(cmds) / sizeof(cmds[0]),
+    .render = render,
+    .detail = detail,
+    .table = table,
+    .sorted = table,
+    .activity = activity,
+    .export_dot = export_dot,
+};

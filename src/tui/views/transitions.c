@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/* The Transitions view (2): the directly-follows edges shown, with their counts and gaps, as a
+ * sortable table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/export.h"
+#include "iodfg/format.h"
+
+#include "tui/app.h"
+#include "tui/view.h"
+#include "tui/viewmodel.h"
+#include "tui/views/common.h"
+
+enum { EC_MARK, EC_FROM, EC_TO, EC_COUNT, EC_CASES, EC_GAP, EC_MEDIAN, EC__N };
+static const struct tui_column edge_cols[EC__N] = {
+    {"G/R", 3, 0, 0},
+    {"From", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"To", 22, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH},
+    {"Count", 8, 0, TUI_COL_NUM},
+    {"Cases", 6, 2, TUI_COL_NUM},
+    {"Mean gap", 9, 1, TUI_COL_NUM},
+    {"Median gap", 10, 3, TUI_COL_NUM},
+};
+
+struct transitions {
+    struct tui_app *app;
+    struct tui_listmodel *lm;
+    uint32_t *rows; /* edge slots of the DFG (stable across incremental updates) */
+    uint32_t nrows;
+};
+
+/* ---- the table ---- */
+
+static const struct iodfg_dfg_edge *edge_at(const struct transitions *tv, size_t row)
+{
+    return &iodfg_analysis_dfg(tv->app->an)->edges[tv->rows[row]];
+}
+
+static enum iodfg_diff_side edge_side(const struct transitions *tv, const struct iodfg_dfg_edge *e)
+{
+    return iodfg_session_edge_side(tv->app->ses, e->from, e->to);
+}
+
+static size_t edge_rows(void *ctx)
+{
+    return ((struct transitions *)ctx)->nrows;
+}
+
+static const char *edge_cell(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct transitions *tv = ctx;
+    const struct iodfg_dfg_edge *e = edge_at(tv, row);
+    switch (col) {
+    case EC_MARK:
+        return iodfg_diff_side_mark(edge_side(tv, e));
+    case EC_FROM:
+        return tui_app_node_name(tv->app, e->from);
+    case EC_TO:
+        return tui_app_node_name(tv->app, e->to);
+    case EC_COUNT:
+        return iodfg_format_count(buf, size, e->count, 0);
+    case EC_CASES:
+        return iodfg_format_count(buf, size, e->cases, 0);
+    case EC_GAP:
+        return e->gap_n ? iodfg_format_duration(buf, size, (int64_t)e->gap_mean_ns, 0) : "–";
+    default:
+        return e->gap_n ? iodfg_format_duration(buf, size, e->gap_median_ns, 0) : "–";
+    }
+}
+
+static int edge_compare(void *ctx, size_t a, size_t b, int col)
+{
+    struct transitions *tv = ctx;
+    const struct iodfg_dfg_edge *x = edge_at(tv, a), *y = edge_at(tv, b);
+    switch (col) {
+    case EC_FROM:
+    case EC_TO:
+        return strcmp(tui_app_node_name(tv->app, col == EC_FROM ? x->from : x->to),
+                      tui_app_node_name(tv->app, col == EC_FROM ? y->from : y->to));
+    case EC_COUNT:
+        return tui_cmp_u64(x->count, y->count);
+    case EC_CASES:
+        return tui_cmp_u64(x->cases, y->cases);
+    case EC_GAP:
+        return tui_cmp_double(x->gap_mean_ns, y->gap_mean_ns);
+    default:
+        return tui_cmp_double((double)x->gap_median_ns, (double)y->gap_median_ns);
+    }
+}
+
+static int edge_style(void *ctx, size_t row, int col)
+{
+    struct transitions *tv = ctx;
+    return col <= EC_TO ? tui_side_style(edge_side(tv, edge_at(tv, row))) : -1;
+}
+
+static unsigned long long edge_key(void *ctx, size_t row)
+{
+    return ((struct transitions *)ctx)->rows[row];
+}
+
+static const struct tui_list_ops edge_ops = {edge_rows, edge_cell, edge_compare, edge_style,
+                                             edge_key};
+
+/* ---- the view ---- */
+
+static void *open_transitions(struct tui_app *app)
+{
+    struct transitions *tv = calloc(1, sizeof(*tv));
+    if (!tv) {
+        return NULL;
+    }
+    tv->app = app;
+    tv->lm = tui_listmodel_new(edge_cols, EC__N, &edge_ops, tv);
+    if (!tv->lm) {
+        free(tv);
+        return NULL;
+    }
+    tui_listmodel_sort(tv->lm, EC_COUNT, 0);
+    return tv;
+}
+
+static void close_transitions(struct tui_app *app, void *st)
+{
+    (void)app;
+    struct transitions *tv = st;
+    tui_listmodel_free(tv->lm);
+    free(tv->rows);
+    free(tv);
+}
+
+/* The edges with events that the pruning keeps; the cursor stays on its edge. */
+static int reload(struct tui_app *app, void *st)
+{
+    struct transitions *tv = st;
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
+    uint32_t *rows = malloc((g->nedges + 1) * sizeof(*rows));
+    if (!rows) {
+        return -1;
+    }
+    uint32_t n = 0;
+    for (size_t i = 0; i < g->nedges; i++) {
+        if (g->edges[i].count > 0 && app->edge_on[i]) {
+            rows[n++] = (uint32_t)i;
+        }
+    }
+    return tui_table_replace(tv->lm, &tv->rows, &tv->nrows, rows, n);
+}
+
+static struct tui_listmodel *table(struct tui_app *app, void *st)
+{
+    (void)app;
+    return ((struct transitions *)st)->lm;
+}
+
+/* The edge's source, or its target when the source is the start node. */
+static uint32_t activity(struct tui_app *app, void *st)
+{
+    struct transitions *tv = st;
+    if (tui_listmodel_count(tv->lm) == 0) {
+        return UINT32_MAX;
+    }
+    const struct iodfg_dfg_edge *e =
+        edge_at(tv, tui_listmodel_row(tv->lm, tui_listmodel_cursor(tv->lm)));
+    return e->from < app->map->nactivities ? e->from : e->to;
+}
+
+static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
+                   struct tui_viewmodel *vm)
+{
+    (void)app;
+    vm->table = ((struct transitions *)st)->lm;
+    tui_page_table(&vm->page, 0, 0, in->width, in->height,
+                   "nothing to show (check filters and rules)");
+}
+
+static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+{
+    (void)app;
+    tui_table_detail(((struct transitions *)st)->lm, buf, size);
+}
+
+/* Exact values in base units from the engine's exporter, in the table's order. */
+static int export_tsv(struct tui_app *app, void *st, struct iodfg_buf *out, struct iodfg_error *err)
+{
+    struct transitions *tv = st;
+    size_t n;
+    uint32_t *order = tui_table_ids(tv->lm, tv->rows, &n);
+    if (!order) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    int rc = iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), app->map, order, n, err);
+    free(order);
+    return rc;
+}
+
+const struct tui_view_ops tui_view_transitions = {
+    .open = open_transitions,
+    .close = close_transitions,
+    .reload = reload,
+    .render = render,
+    .detail = detail,
+    .table = table,
+    .sorted = table,
+    .activity = activity,
+    .export_tsv = export_tsv,
+};
