@@ -154,7 +154,12 @@ static void same_as_hdf5(hid_t file, int *serial, const struct store_so_params *
     unsigned char *ours = calloc(1, store_so_bound(p) + 8);
     size_t bytes = store_so_encode(p, values, ours);
     ck_assert_uint_eq(bytes, stored);
-    ck_assert_int_eq(memcmp(ours, theirs, bytes), 0);
+    // With no bits to store HDF5 still allocates one payload byte and leaves it unwritten
+    // (ASan fills it with 0xbe), so only the header is comparable then.
+    uint32_t minbits;
+    memcpy(&minbits, ours, sizeof(minbits));
+    size_t comparable = minbits == 0 ? STORE_SO_HEADER : bytes;
+    ck_assert_int_eq(memcmp(ours, theirs, comparable), 0);
     H5Dclose(d);
 
     snprintf(name, sizeof(name), "o%d", (*serial)++);
