@@ -41,5 +41,11 @@ int iodfg_glyph_utf8(void);
 const char *iodfg_glyph(enum iodfg_glyph g);
 /* The symbol's two forms: for tests and for tables that must know the widths of both. */
 const char *iodfg_glyph_form(enum iodfg_glyph g, int utf8);
+/* The program's own text (a string literal: labels, headers, format strings) with its symbols
+ * in the chosen form: literal itself with UTF-8, else an ASCII copy made once per literal
+ * ("Σdur · x" -> "sum dur | x"); any other non-ASCII byte becomes '?'. Only for static
+ * text (the copy is kept per address); untrusted text goes through sanitize.h instead. NULL
+ * gives NULL. Thread-safe. */
+const char *iodfg_glyph_text(const char *literal) __attribute__((format_arg(1)));
 
 #endif

@@ -5,6 +5,9 @@
 #include "iodfg/glyph.h"
 
 #include <langinfo.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -47,4 +50,87 @@ const char *iodfg_glyph_form(enum iodfg_glyph g, int utf8)
 const char *iodfg_glyph(enum iodfg_glyph g)
 {
     return iodfg_glyph_form(g, use_utf8);
+}
+
+/* ---- the program's own text in ASCII ---- */
+
+/* ASCII copies of literals, found by the literal's address: open addressing, never shrinks. */
+#define TEXT_SLOTS 1024
+static struct {
+    const char *literal;
+    char *ascii;
+} texts[TEXT_SLOTS];
+static pthread_mutex_t texts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* s with every symbol's UTF-8 form replaced by its ASCII form, other non-ASCII bytes by '?'
+ * (malloc'd; NULL when out of memory). */
+static char *to_ascii(const char *s)
+{
+    size_t len = strlen(s), cap = 8 * len + 1; // the longest ASCII form is 7 bytes
+    char *out = malloc(cap), *o = out;
+    if (!out) {
+        return NULL;
+    }
+    while (*s) {
+        int done = 0;
+        for (int g = 0; !done && (unsigned char)*s >= 0x80 && g < IODFG_GL_COUNT; g++) {
+            const char *u = forms[g][1];
+            size_t n = strlen(u);
+            if (strncmp(s, u, n) == 0) {
+                size_t a = strlen(forms[g][0]);
+                memcpy(o, forms[g][0], a);
+                o += a;
+                s += n;
+                done = 1;
+            }
+        }
+        // "dr" + combining macron starts with ASCII: look for it too
+        if (!done &&
+            strncmp(s, forms[IODFG_GL_MEAN_DR][1], strlen(forms[IODFG_GL_MEAN_DR][1])) == 0) {
+            size_t a = strlen(forms[IODFG_GL_MEAN_DR][0]);
+            memcpy(o, forms[IODFG_GL_MEAN_DR][0], a);
+            o += a;
+            s += strlen(forms[IODFG_GL_MEAN_DR][1]);
+            done = 1;
+        }
+        if (!done) {
+            unsigned char c = (unsigned char)*s++;
+            if (c >= 0x80) { // skip the rest of an unknown UTF-8 sequence: one '?' for it
+                while (((unsigned char)*s & 0xC0) == 0x80) {
+                    s++;
+                }
+                c = '?';
+            }
+            *o++ = (char)c;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+const char *iodfg_glyph_text(const char *literal)
+{
+    if (!literal || use_utf8) {
+        return literal;
+    }
+    size_t h = ((uintptr_t)literal >> 3) % TEXT_SLOTS;
+    const char *r = literal;
+    pthread_mutex_lock(&texts_lock);
+    for (size_t i = 0; i < TEXT_SLOTS; i++, h = (h + 1) % TEXT_SLOTS) {
+        if (texts[h].literal == literal) {
+            r = texts[h].ascii;
+            break;
+        }
+        if (!texts[h].literal) {
+            char *a = to_ascii(literal);
+            if (a) {
+                texts[h].literal = literal;
+                texts[h].ascii = a;
+                r = a;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&texts_lock);
+    return r;
 }

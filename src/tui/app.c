@@ -16,6 +16,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
@@ -42,6 +43,9 @@ const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a)
 
 const char *tui_app_node_name(const struct tui_app *app, uint32_t node)
 {
+    if (node == IODFG_NODE_START || node == IODFG_NODE_END) { // in the terminal's characters
+        return iodfg_glyph(node == IODFG_NODE_START ? IODFG_GL_START : IODFG_GL_END);
+    }
     size_t len;
     return iodfg_export_node_name(app->map, node, &len);
 }
@@ -345,23 +349,26 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
     iodfg_filter_stack_format(app->filters, "  ", &f);
     char groups[64] = "";
     if (app->diff) {
-        snprintf(groups, sizeof(groups), " · G %u%s R %u%s", k->g_cases, k->g_given ? "" : "*",
-                 k->r_cases, k->r_given ? "" : "*");
+        snprintf(groups, sizeof(groups), iodfg_glyph_text(" · G %u%s R %u%s"), k->g_cases,
+                 k->g_given ? "" : "*", k->r_cases, k->r_given ? "" : "*");
     }
     char th[64] = "";
     int paths, acts;
     iodfg_session_thresholds(app->ses, &paths, &acts);
     if (paths < 100 || acts < 100) {
-        snprintf(th, sizeof(th), " · paths %d%% acts %d%%", paths, acts);
+        snprintf(th, sizeof(th), iodfg_glyph_text(" · paths %d%% acts %d%%"), paths, acts);
     }
     char limited[64] = "";
     if (k->rules_limited) {
-        snprintf(limited, sizeof(limited), " · %u keys hit the match limit (rule %lu)",
-                 k->rules_limited, k->limit_line);
+        snprintf(limited, sizeof(limited),
+                 iodfg_glyph_text(" · %u keys hit the match limit (rule %lu)"), k->rules_limited,
+                 k->limit_line);
     }
-    snprintf(buf, size, "%u activities · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s",
-             k->activities_shown, (unsigned long long)k->events_shown,
-             (unsigned long long)k->events, (unsigned long long)k->unmapped, groups, th, limited,
-             k->rebuild_ms, f.len ? " · filter: " : "", f.len ? f.data : "");
+    snprintf(
+        buf, size,
+        iodfg_glyph_text("%u activities · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s"),
+        k->activities_shown, (unsigned long long)k->events_shown, (unsigned long long)k->events,
+        (unsigned long long)k->unmapped, groups, th, limited, k->rebuild_ms,
+        f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }

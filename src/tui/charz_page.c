@@ -14,6 +14,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
@@ -90,7 +91,7 @@ static void row(struct col *c, int style, int lw, int vw, const char *label, int
     row_w(c, style, lw, w, label, n < 8 ? n : 8, v);
 }
 
-/* ---- seed 003 ---- */
+/* ---- El Sayed et al. 2016: metrics over time bins ---- */
 
 static void metrics(struct col *c, const struct iodfg_binned *bn)
 {
@@ -99,7 +100,7 @@ static void metrics(struct col *c, const struct iodfg_binned *bn)
     char v[2][IODFG_FORMAT_MIN];
     const char *p[2] = {v[0], v[1]};
     const char *hdr[2] = {"read", "write"};
-    row(c, TUI_STYLE_HEADER, lw, 11, "metric (seed 003)", 2, hdr);
+    row(c, TUI_STYLE_HEADER, lw, 11, "El Sayed et al. 2016", 2, hdr);
     for (int x = 0; x < 2; x++) {
         iodfg_format_bytes(v[x], sizeof(v[x]), (int64_t)llround(d[x].volume), 0);
     }
@@ -115,13 +116,13 @@ static void metrics(struct col *c, const struct iodfg_binned *bn)
     for (int x = 0; x < 2; x++) {
         snprintf(v[x], sizeof(v[x]), "%.1f", d[x].iops_max);
     }
-    row(c, TUI_STYLE_NORMAL, lw, 11, "max Γ(t), IOPS (Eq. 6)", 2, p);
+    row(c, TUI_STYLE_NORMAL, lw, 11, iodfg_glyph_text("max Γ(t), IOPS (Eq. 6)"), 2, p);
     for (int x = 0; x < 2; x++) {
         snprintf(v[x], sizeof(v[x]), "%u/%u", d[x].busy_bins, bn->nbins);
     }
-    row(c, TUI_STYLE_NORMAL, lw, 11, "busy bins, Σ H(t)", 2, p);
-    static const char *const labels[3] = {"I, intensity (Eq. 7)", "ρ, burstiness (Eq. 8)",
-                                          "P, parallel (Eq. 9)"};
+    row(c, TUI_STYLE_NORMAL, lw, 11, iodfg_glyph_text("busy bins, Σ H(t)"), 2, p);
+    const char *const labels[3] = {
+        "I, intensity (Eq. 7)", iodfg_glyph_text("ρ, burstiness (Eq. 8)"), "P, parallel (Eq. 9)"};
     for (int k = 0; k < 3; k++) {
         for (int x = 0; x < 2; x++) {
             double val = k == 0 ? d[x].intensity : k == 1 ? d[x].burstiness : d[x].parallel;
@@ -149,7 +150,8 @@ static void chart(struct col *c, const struct iodfg_binned *bn, int quantity, in
     } else {
         snprintf(v, sizeof(v), "%.1f ops/s", max);
     }
-    line(c, TUI_STYLE_HEADER, "%s: read ▲ write ▼ (full %s)", quantity ? "IOPS" : "bandwidth", v);
+    line(c, TUI_STYLE_HEADER, iodfg_glyph_text("%s: read ▲ write ▼ (full %s)"),
+         quantity ? "IOPS" : "bandwidth", v);
     static const char code[4] = {' ', 'r', 'w', '-'};
     for (int y = 0; y < height; y++) {
         for (int x = 0; x < w; x++) {
@@ -173,7 +175,7 @@ static void chart(struct col *c, const struct iodfg_binned *bn, int quantity, in
     free(text);
 }
 
-/* ---- seed 002 ---- */
+/* ---- Wright et al. 2013: bandwidths ---- */
 
 static void bw_values(const struct iodfg_bw_row *r, char v[4][IODFG_FORMAT_MIN])
 {
@@ -188,7 +190,7 @@ static void bandwidths(struct col *c, const struct iodfg_bandwidth *bw)
     static const int vw[4] = {11, 11, 7, 6};
     int lw = c->w - 35 > 20 ? 20 : c->w - 35;
     const char *hdr[4] = {"perceived", "effective", "time", "cases"};
-    row_w(c, TUI_STYLE_HEADER, lw, vw, "seed 002", 4, hdr);
+    row_w(c, TUI_STYLE_HEADER, lw, vw, "Wright et al. 2013", 4, hdr);
     static const char *const names[IODFG_BW__N] = {"reads", "writes", "all"};
     for (int k = 0; k < IODFG_BW__N; k++) {
         char v[4][IODFG_FORMAT_MIN];
@@ -273,7 +275,7 @@ static void case_bars(struct col *c, const struct tui_app *app, const struct iod
             from = tui_utf8_next(name, len, from);
         }
         char cut[300]; // the ellipsis takes the place of one more character
-        snprintf(cut, sizeof(cut), "%s%s", from ? "…" : "",
+        snprintf(cut, sizeof(cut), "%s%s", from ? iodfg_glyph_text("…") : "",
                  name + (from ? tui_utf8_next(name, len, from) : 0));
         cell(&b, cut, nw, 0);
         cell(&b, v[0], 11, 1);
@@ -284,7 +286,7 @@ static void case_bars(struct col *c, const struct tui_app *app, const struct iod
         iodfg_buf_fini(&b);
     }
     if (more) {
-        line(c, TUI_STYLE_DIM, "… %u more cases", more);
+        line(c, TUI_STYLE_DIM, iodfg_glyph_text("… %u more cases"), more);
     }
     free(seg);
     free(bar);
@@ -322,10 +324,10 @@ static void access_table(struct col *c, const struct iodfg_access_row *ar)
                                    d->unaligned};
         for (int i = 0; i < 5; i++) {
             snprintf(v, sizeof(v), "%.0f%%", pct(parts[i], d->ops));
-            cell(&b, d->ops ? v : "–", 5, 1);
+            cell(&b, d->ops ? v : iodfg_glyph_text("–"), 5, 1);
         }
         int64_t med = iodfg_access_median_bin(d);
-        cell(&b, med >= 0 ? iodfg_format_bytes(v, sizeof(v), med, 0) : "–", 9, 1);
+        cell(&b, med >= 0 ? iodfg_format_bytes(v, sizeof(v), med, 0) : iodfg_glyph_text("–"), 9, 1);
         tui_page_add(c->pg, c->row++, c->x, c->w, TUI_SPAN_TEXT, TUI_STYLE_NORMAL,
                      b.data ? b.data : "");
     }
@@ -353,7 +355,8 @@ static void size_histogram(struct col *c, const struct iodfg_access_row *ar)
         int64_t lo, hi;
         iodfg_access_bin_range(k, &lo, &hi);
         char v[2][IODFG_FORMAT_MIN], range[80], n[2][24];
-        snprintf(range, sizeof(range), "%s–%s", iodfg_format_bytes(v[0], sizeof(v[0]), lo, 0),
+        snprintf(range, sizeof(range), iodfg_glyph_text("%s–%s"),
+                 iodfg_format_bytes(v[0], sizeof(v[0]), lo, 0),
                  iodfg_format_bytes(v[1], sizeof(v[1]), hi, 0));
         snprintf(n[0], sizeof(n[0]), "%llu", (unsigned long long)r);
         snprintf(n[1], sizeof(n[1]), "%llu", (unsigned long long)w);
@@ -387,14 +390,14 @@ static void activity(struct col *c, const struct tui_app *app,
     const struct iodfg_bw_row *r = &ch->bw.act[a];
     char v[4][IODFG_FORMAT_MIN];
     bw_values(r, v);
-    line(c, TUI_STYLE_NORMAL, "%llu events in %u cases · time share %s",
+    line(c, TUI_STYLE_NORMAL, iodfg_glyph_text("%llu events in %u cases · time share %s"),
          (unsigned long long)r->count, r->cases, v[2]);
-    line(c, TUI_STYLE_NORMAL, "perceived %s · effective %s", v[0], v[1]);
+    line(c, TUI_STYLE_NORMAL, iodfg_glyph_text("perceived %s · effective %s"), v[0], v[1]);
     if (a < ch->serial.nactivities) {
         const struct iodfg_serial_row *s = &ch->serial.act[a];
         char b1[IODFG_FORMAT_MIN], b2[IODFG_FORMAT_MIN];
-        line(c, TUI_STYLE_NORMAL, "stair-case %.3f · %llu queued · %s of %s", s->stair,
-             (unsigned long long)s->queued,
+        line(c, TUI_STYLE_NORMAL, iodfg_glyph_text("stair-case %.3f · %llu queued · %s of %s"),
+             s->stair, (unsigned long long)s->queued,
              iodfg_format_duration(b1, sizeof(b1), s->staggered_ns, 0),
              iodfg_format_duration(b2, sizeof(b2), s->busy_ns, 0));
     }
@@ -434,16 +437,16 @@ static void header(struct col *c, struct tui_app *app)
 {
     const struct tui_charz *cz = &app->charz;
     char b1[IODFG_FORMAT_MIN], b2[IODFG_FORMAT_MIN], b3[IODFG_FORMAT_MIN];
-    const char *busy = cz->job ? " · updating…" : "";
+    const char *busy = cz->job ? iodfg_glyph_text(" · updating…") : "";
     if (!cz->have) {
-        line(c, TUI_STYLE_HEADER, "I/O characterisation · servers by %s%s",
+        line(c, TUI_STYLE_HEADER, iodfg_glyph_text("I/O characterisation · servers by %s%s"),
              iodfg_server_by_name(cz->by), busy);
         return;
     }
     const struct iodfg_binned *bn = &cz->res[0].bins;
     line(c, TUI_STYLE_HEADER,
-         "I/O characterisation · servers by %s (%u) · Δt %s%s, %u bins · "
-         "c = %s · span %s%s",
+         iodfg_glyph_text("I/O characterisation · servers by %s (%u) · Δt %s%s, %u bins · "
+                          "c = %s · span %s%s"),
          iodfg_server_by_name(cz->by), bn->nservers,
          iodfg_format_duration(b1, sizeof(b1), bn->dt_ns, 0), cz->dt_ns ? "" : " (auto)", bn->nbins,
          iodfg_format_bytes(b2, sizeof(b2), (int64_t)tui_charz_threshold(cz), 0),
@@ -460,7 +463,7 @@ int tui_charz_page(struct tui_app *app, int width, struct tui_page *pg)
     }
     if (!cz->have) {
         if (!cz->error[0]) {
-            line(&c, TUI_STYLE_DIM, "computing…");
+            line(&c, TUI_STYLE_DIM, iodfg_glyph_text("computing…"));
         }
         return pg->failed ? -1 : 0;
     }

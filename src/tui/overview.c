@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 
 #include "tui/utf8.h"
 
@@ -102,7 +103,7 @@ void tui_overview_node_text(const struct tui_ov_node_in *n, int utf8, char *out,
 {
     char c[TUI_OV_PART_MAX + 1], l[TUI_OV_PART_MAX];
     tui_overview_node_parts(n, c, l);
-    snprintf(out, size, "%s%s%s", c, n->loops ? (utf8 ? "↻" : "~") : "", l);
+    snprintf(out, size, "%s%s%s", c, n->loops ? (utf8 ? iodfg_glyph_text("↻") : "~") : "", l);
 }
 
 /* ---- layers ---- */

@@ -12,6 +12,7 @@
 #include "iodfg/dfg.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/strpool.h"
 #include "iodfg/trace.h"
 
@@ -380,7 +381,7 @@ static const char *ev_cell(void *ctx, size_t row, int col, char *buf, size_t siz
     }
     int64_t v = ev_value(tl, row, col);
     if (v == IODFG_UNKNOWN) {
-        return "–";
+        return iodfg_glyph_text("–");
     }
     if (col == EV_START) {
         buf[0] = '+';

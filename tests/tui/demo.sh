@@ -51,7 +51,7 @@ tui_keys q
 # ASCII line drawing on vt100, monochrome with NO_COLOR
 tui_start 80 24 "$THEMES" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=vt100 NO_COLOR=1 "$DEMO"
 tui_wait '--------------------'
-tui_wait 'Sdurv'
+tui_wait 'Sdur v'
 tui_wait '| sort: Sdur desc |'
 tui_screen -e | grep -F "$(printf '\033[1;7m iodfg')" >/dev/null || tui_fail "no reverse title"
 tui_keys q

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iodfg/glyph.h"
+
 #include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/theme.h"
@@ -25,7 +27,9 @@ static void draw_header(struct tui_screen *s, struct tui_rect r, const struct tu
         }
         const struct tui_column *col = tui_listmodel_column(lm, c);
         char title[128];
-        snprintf(title, sizeof(title), "%s%s", col->title,
+        // ASCII sort marks are letters ('v', '^'): a space keeps them apart from the title
+        snprintf(title, sizeof(title), "%s%s%s", iodfg_glyph_text(col->title),
+                 c == sorted && !tui_screen_is_utf8(s) ? " " : "",
                  c == sorted ? tui_screen_glyph(s, desc ? TUI_G_SORT_DOWN : TUI_G_SORT_UP) : "");
         tui_screen_text(s, r.y, x, widths[c],
                         c == sorted ? TUI_STYLE_HEADER_SORTED : TUI_STYLE_HEADER, title,

@@ -14,6 +14,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
@@ -118,7 +119,7 @@ int tui_ui_progress(struct tui_ui *ui, const char *log, const char *what, double
             }
         }
         tui_screen_detail(ui->scr, "");
-        tui_screen_status(ui->scr, "loading · q quits", TUI_STYLE_STATUS);
+        tui_screen_status(ui->scr, iodfg_glyph_text("loading · q quits"), TUI_STYLE_STATUS);
     }
     tui_screen_end(ui->scr);
     int key = tui_screen_getkey(ui->scr, wait_ms);
@@ -167,7 +168,8 @@ static void detail(struct tui_app *app, char *buf, size_t size)
         tui_table_detail(lm, buf, size);
     } else if (app->view == TUI_VIEW_CHARZ) {
         snprintf(buf, size,
-                 "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll");
+                 iodfg_glyph_text(
+                     "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll"));
     }
 }
 
@@ -219,7 +221,8 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     int h = tui_screen_height(s);
     if (app->prompt != TUI_PROMPT_NONE && app->prompt != TUI_PROMPT_RULE) {
         int search = app->prompt == TUI_PROMPT_SEARCH;
-        snprintf(buf, sizeof(buf), "%s%s%s", app->prompt_label, search ? "" : " › ",
+        snprintf(buf, sizeof(buf), "%s%s%s", app->prompt_label,
+                 search ? "" : iodfg_glyph_text(" › "),
                  app->prompt == TUI_PROMPT_QUIT ? "" : tui_lineedit_text(ui->le));
         tui_screen_status(s, buf, TUI_STYLE_PROMPT);
         if (app->prompt != TUI_PROMPT_QUIT) {

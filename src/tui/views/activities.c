@@ -15,6 +15,7 @@
 #include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
@@ -67,13 +68,13 @@ static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t si
     case TUI_AC_RD:
         return iodfg_format_percent(buf, size, s->rd, 0);
     case TUI_AC_BYTES:
-        return s->bytes ? iodfg_format_bytes(buf, size, s->bytes, 0) : "–";
+        return s->bytes ? iodfg_format_bytes(buf, size, s->bytes, 0) : iodfg_glyph_text("–");
     case TUI_AC_DRMEAN:
-        return s->dr_n ? iodfg_format_rate(buf, size, s->dr_mean, 0) : "–";
+        return s->dr_n ? iodfg_format_rate(buf, size, s->dr_mean, 0) : iodfg_glyph_text("–");
     case TUI_AC_MC:
         return iodfg_format_count(buf, size, s->mc, 0);
     default:
-        return s->dr_n ? iodfg_format_rate(buf, size, s->DR, 0) : "–";
+        return s->dr_n ? iodfg_format_rate(buf, size, s->DR, 0) : iodfg_glyph_text("–");
     }
 }
 
@@ -212,10 +213,10 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
     }
     const struct iodfg_activity_stats *s = &iodfg_analysis_stats(app->an)->act[a];
     char b1[32], b2[32], b3[32], b4[32], b5[32];
-    snprintf(buf, size, "%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s",
+    snprintf(buf, size, iodfg_glyph_text("%s   Load: %s (%s)   DR: %u × %s   dur p50 %s p95 %s"),
              tui_app_activity_name(app, a), iodfg_format_percent(b1, 32, s->rd, 0),
-             s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : "–", s->mc,
-             s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : "–",
+             s->bytes ? iodfg_format_bytes(b2, 32, s->bytes, 0) : iodfg_glyph_text("–"), s->mc,
+             s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : iodfg_glyph_text("–"),
              iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
              iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
 }

@@ -15,6 +15,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/strpool.h"
 #include "iodfg/trace.h"
 
@@ -164,7 +165,8 @@ static const char *sequence(const struct tui_app *app, uint32_t c, char *buf, si
         if (a == IODFG_NO_ACTIVITY) {
             continue;
         }
-        int w = snprintf(buf + n, size - n, "%s%s", n ? " → " : "", tui_app_activity_name(app, a));
+        int w = snprintf(buf + n, size - n, "%s%s", n ? iodfg_glyph_text(" → ") : "",
+                         tui_app_activity_name(app, a));
         n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
     }
     return buf;

@@ -12,6 +12,7 @@
 
 #include "iodfg/export.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
@@ -105,23 +106,23 @@ static const char *diff_cell(void *ctx, size_t row, int col, char *buf, size_t s
             return tui_app_activity_name(dv->app, r->idx);
         }
         const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
-        snprintf(buf, size, "%s → %s", tui_app_node_name(dv->app, e->from),
+        snprintf(buf, size, iodfg_glyph_text("%s → %s"), tui_app_node_name(dv->app, e->from),
                  tui_app_node_name(dv->app, e->to));
         return buf;
     }
     double v = value(dv, row, col);
     if (col == DC_DELTA) {
         if (v != v) { // NAN: G is 0
-            return "–";
+            return iodfg_glyph_text("–");
         }
         snprintf(buf, size, "%+.0f%%", v * 100.0);
         return buf;
     }
     if (v < 0 || ((col == DC_GCOUNT || col == DC_RCOUNT) && v == 0)) {
-        return "–";
+        return iodfg_glyph_text("–");
     }
     if (col == DC_GDUR || col == DC_RDUR) {
-        return v == 0 ? "–" : iodfg_format_duration(buf, size, (int64_t)v, 0);
+        return v == 0 ? iodfg_glyph_text("–") : iodfg_format_duration(buf, size, (int64_t)v, 0);
     }
     return iodfg_format_count(buf, size, (uint64_t)v, 0);
 }
@@ -267,7 +268,8 @@ static void summary(const struct tui_app *app, const struct diff_view *dv, char 
 {
     const struct iodfg_diff *d = app->diff;
     if (!d) {
-        snprintf(line, size, "G %u cases · R %u cases", app->counts->g_cases, app->counts->r_cases);
+        snprintf(line, size, iodfg_glyph_text("G %u cases · R %u cases"), app->counts->g_cases,
+                 app->counts->r_cases);
         return;
     }
     uint64_t gc = 0, rc = 0;
@@ -282,11 +284,13 @@ static void summary(const struct tui_app *app, const struct diff_view *dv, char 
     }
     char b1[32], b2[32];
     double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
-    snprintf(line, size,
-             "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s",
-             app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
-             app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0),
-             delta, dv->only ? " · differences only" : "");
+    snprintf(
+        line, size,
+        iodfg_glyph_text(
+            "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s"),
+        app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
+        app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0), delta,
+        dv->only ? iodfg_glyph_text(" · differences only") : "");
 }
 
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,

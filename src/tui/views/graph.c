@@ -13,6 +13,7 @@
 #include "iodfg/dfg.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
@@ -252,7 +253,8 @@ static unsigned follow(struct tui_app *app, void *st, enum tui_cmd cmd)
         &iodfg_analysis_dfg(app->an)->edges[(s ? g->succ : g->pred)[g->pos[s]]];
     uint32_t to = s ? e->to : e->from;
     if (to >= app->map->nactivities) {
-        tui_app_set_message(app, 0, "%s is the %s node", s ? "■" : "●", s ? "end" : "start");
+        tui_app_set_message(app, 0, "%s is the %s node",
+                            s ? iodfg_glyph_text("■") : iodfg_glyph_text("●"), s ? "end" : "start");
         return TUI_REDRAW;
     }
     g->act = to;
@@ -327,13 +329,14 @@ static void centre(struct tui_app *app, uint32_t a, int x, int w, int h, struct 
 {
     const struct iodfg_activity_stats *st = &iodfg_analysis_stats(app->an)->act[a];
     char l[7][256], b1[32], b2[32], b3[32], b4[32];
-    snprintf(l[0], 256, " count %llu · cases %llu", (unsigned long long)st->count,
+    snprintf(l[0], 256, iodfg_glyph_text(" count %llu · cases %llu"), (unsigned long long)st->count,
              (unsigned long long)st->cases);
     snprintf(l[1], 256, " Load %s (%s)", iodfg_format_percent(b1, 32, st->rd, 0),
-             st->bytes ? iodfg_format_bytes(b2, 32, st->bytes, 0) : "–");
-    snprintf(l[2], 256, " DR %u × %s", st->mc,
-             st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : "–");
-    snprintf(l[3], 256, " Σdur %s", iodfg_format_duration(b4, 32, st->dur_sum_ns, 0));
+             st->bytes ? iodfg_format_bytes(b2, 32, st->bytes, 0) : iodfg_glyph_text("–"));
+    snprintf(l[2], 256, iodfg_glyph_text(" DR %u × %s"), st->mc,
+             st->dr_n ? iodfg_format_rate(b3, 32, st->dr_mean, 0) : iodfg_glyph_text("–"));
+    snprintf(l[3], 256, iodfg_glyph_text(" Σdur %s"),
+             iodfg_format_duration(b4, 32, st->dur_sum_ns, 0));
     snprintf(l[4], 256, " dur p50 %s", iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
     snprintf(l[5], 256, " dur p95 %s", iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
     snprintf(l[6], 256, " %s", app->diff ? tui_app_activity_mark(app, a) : "");
@@ -457,12 +460,15 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
     struct graph *g = st;
     if (g->overview) {
         const struct tui_overview *ov = &g->ov;
-        snprintf(buf, size,
-                 "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood",
-                 ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
+        snprintf(
+            buf, size,
+            iodfg_glyph_text(
+                "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood"),
+            ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
     } else {
         snprintf(buf, size,
-                 "h/l choose predecessors/successors · j/k move · Enter follows · o overview");
+                 iodfg_glyph_text(
+                     "h/l choose predecessors/successors · j/k move · Enter follows · o overview"));
     }
 }
 

@@ -16,6 +16,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
@@ -73,7 +74,8 @@ static int cmp_i64(int64_t a, int64_t b)
 /* A time relative to the log start: "–" when not in the trace. */
 static const char *rel_time(const struct tui_handles_view *hv, int64_t t, char *buf, size_t size)
 {
-    return t == IODFG_UNKNOWN ? "–" : iodfg_format_duration(buf, size, t - hv->t0, 0);
+    return t == IODFG_UNKNOWN ? iodfg_glyph_text("–")
+                              : iodfg_format_duration(buf, size, t - hv->t0, 0);
 }
 
 /* ---- the table ---- */
@@ -101,7 +103,7 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
         return buf;
     case TUI_HC_FD:
         if (h->fd == IODFG_NO_FD) {
-            return "–";
+            return iodfg_glyph_text("–");
         }
         snprintf(buf, size, "%" PRId32, h->fd);
         return buf;
@@ -119,13 +121,16 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
         return rel_time(hv, h->destroyed_ns, buf, size);
     case TUI_HC_LIFETIME:
         life = iodfg_handle_lifetime(h);
-        return life == IODFG_UNKNOWN ? "–" : iodfg_format_duration(buf, size, life, 0);
+        return life == IODFG_UNKNOWN ? iodfg_glyph_text("–")
+                                     : iodfg_format_duration(buf, size, life, 0);
     case TUI_HC_OPS:
         return iodfg_format_count(buf, size, h->ops, 0);
     case TUI_HC_READ:
-        return h->bytes_read ? iodfg_format_bytes(buf, size, (int64_t)h->bytes_read, 0) : "–";
+        return h->bytes_read ? iodfg_format_bytes(buf, size, (int64_t)h->bytes_read, 0)
+                             : iodfg_glyph_text("–");
     default:
-        return h->bytes_written ? iodfg_format_bytes(buf, size, (int64_t)h->bytes_written, 0) : "–";
+        return h->bytes_written ? iodfg_format_bytes(buf, size, (int64_t)h->bytes_written, 0)
+                                : iodfg_glyph_text("–");
     }
 }
 
@@ -328,11 +333,11 @@ static void header(const struct tui_handles_view *hv, char *buf, size_t size)
 {
     const struct iodfg_handle_summary *s = &hv->sum;
     snprintf(buf, size,
-             "%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " dup, %" PRIu64
-             " pre-created, %" PRIu64 " inherited · ! %" PRIu64 " never closed%s",
+             iodfg_glyph_text("%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " dup, %" PRIu64
+                              " pre-created, %" PRIu64 " inherited · ! %" PRIu64 " never closed%s"),
              s->count, s->by_origin[IODFG_HANDLE_OPEN], s->by_origin[IODFG_HANDLE_DUP],
              s->by_origin[IODFG_HANDLE_PRECREATED], s->by_origin[IODFG_HANDLE_INHERITED],
-             s->never_closed, hv->open_only ? " · never-closed only (o)" : "");
+             s->never_closed, hv->open_only ? iodfg_glyph_text(" · never-closed only (o)") : "");
 }
 
 void tui_handles_view_header(struct tui_app *app, char *buf, size_t size)
@@ -345,9 +350,11 @@ static void add_handle(const struct tui_app *app, uint32_t id, int32_t pid, char
                        size_t *n)
 {
     const struct iodfg_handle *h = handle_of(app, id);
-    char fd[16] = "–", p[24] = "";
+    char fd[16], p[24] = "";
     if (h->fd != IODFG_NO_FD) {
         snprintf(fd, sizeof(fd), "%" PRId32, h->fd);
+    } else {
+        snprintf(fd, sizeof(fd), "%s", iodfg_glyph(IODFG_GL_NONE));
     }
     if (h->pid != pid) {
         snprintf(p, sizeof(p), " pid %" PRId32, h->pid);
@@ -375,7 +382,7 @@ void tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t
     size_t nc = iodfg_handle_chain(app->log, id, chain, 16);
     for (size_t i = 0; i < nc; i++) {
         if (n < size) {
-            int w = snprintf(buf + n, size - n, " ← ");
+            int w = snprintf(buf + n, size - n, iodfg_glyph_text(" ← "));
             n = w < 0 ? size : n + (size_t)w;
         }
         add_handle(app, chain[i], h->pid, buf, size, &n);
@@ -400,7 +407,8 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
     if (id) {
         tui_handles_view_detail(app, id, buf, size);
     } else {
-        snprintf(buf, size, "o never-closed only · Enter filters to the path · s sort");
+        snprintf(buf, size,
+                 iodfg_glyph_text("o never-closed only · Enter filters to the path · s sort"));
     }
 }
 

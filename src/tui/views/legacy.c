@@ -9,6 +9,7 @@
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 
 #include "tui/app.h"
 #include "tui/view.h"
@@ -32,11 +33,12 @@ static unsigned cz_zoom(struct tui_app *app, void *st, enum tui_cmd cmd)
     int dir = cmd == TUI_CMD_ZOOM_IN ? -1 : cmd == TUI_CMD_ZOOM_OUT ? 1 : 0;
     if (tui_charz_zoom(cz, dir)) {
         tui_app_set_message(app, 0, "%s",
-                            dir == 0   ? "Δt is already automatic"
-                            : cz->have ? "Δt cannot change further"
+                            dir == 0   ? iodfg_glyph_text("Δt is already automatic")
+                            : cz->have ? iodfg_glyph_text("Δt cannot change further")
                                        : "wait for the results");
     } else if (dir) {
-        tui_app_set_message(app, 0, "Δt %s", iodfg_format_duration(v, sizeof(v), cz->dt_ns, 0));
+        tui_app_set_message(app, 0, iodfg_glyph_text("Δt %s"),
+                            iodfg_format_duration(v, sizeof(v), cz->dt_ns, 0));
     }
     return TUI_REDRAW;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iodfg/error.h"
+#include "iodfg/glyph.h"
 #include "iodfg/rules.h"
 
 #include "tui/app.h"
@@ -225,9 +226,11 @@ static void edit_status(struct tui_app *app, const struct tui_rules_view *rv,
     tui_app_status(app, st, sizeof(st));
     if (rv->error[0]) {
         snprintf(vm->status, sizeof(vm->status),
-                 "rule %lu invalid — last valid rules in force · %s", rv->edit_line, st);
+                 iodfg_glyph_text("rule %lu invalid — last valid rules in force · %s"),
+                 rv->edit_line, st);
     } else {
-        snprintf(vm->status, sizeof(vm->status), "editing rule %lu (Enter keeps, Esc reverts) · %s",
+        snprintf(vm->status, sizeof(vm->status),
+                 iodfg_glyph_text("editing rule %lu (Enter keeps, Esc reverts) · %s"),
                  rv->edit_line, st);
     }
     vm->status_style = rv->error[0] ? TUI_STYLE_ERROR : TUI_STYLE_STATUS;
@@ -261,7 +264,7 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     (void)app;
     (void)st;
-    snprintf(buf, size, "a add · e edit · d delete · J/K move · w save · u undo");
+    snprintf(buf, size, iodfg_glyph_text("a add · e edit · d delete · J/K move · w save · u undo"));
 }
 
 const struct tui_view_ops tui_view_rules = {

@@ -13,6 +13,7 @@
 #include "iodfg/analysis.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
@@ -129,7 +130,8 @@ static unsigned events(struct tui_app *app, void *st, enum tui_cmd cmd)
     (void)cmd;
     struct tui_timeline *tl = st;
     if (!tl->show_events && tui_app_timeline_busy(app)) {
-        tui_app_set_message(app, 0, "indexing the timeline… Enter again when it is drawn");
+        tui_app_set_message(
+            app, 0, iodfg_glyph_text("indexing the timeline… Enter again when it is drawn"));
         return TUI_REDRAW;
     }
     if (!tl->show_events && tui_app_timeline_events(app)) {
@@ -169,8 +171,9 @@ static void render_events(struct tui_app *app, struct tui_timeline *tl,
                           const struct tui_render_in *in, struct tui_viewmodel *vm)
 {
     tui_page_textf(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL,
-                   "%s in %s: %llu events · Esc returns", activity_label(app, tl->activity),
-                   tui_app_case_name(app, tl->events_row_case), (unsigned long long)tl->nevents);
+                   iodfg_glyph_text("%s in %s: %llu events · Esc returns"),
+                   activity_label(app, tl->activity), tui_app_case_name(app, tl->events_row_case),
+                   (unsigned long long)tl->nevents);
     vm->table = tl->events_lm;
     tui_page_table(&vm->page, 1, 0, in->width, in->height - 1, "no events");
 }
@@ -187,11 +190,12 @@ static void render_indexing(struct tui_app *app, const struct tui_render_in *in,
                   activity_label(app, tui_app_selected_activity(app)));
     if (nev) {
         tui_page_textf(pg, 2, 2, in->width - 4, TUI_STYLE_DIM,
-                       "indexing %s events for the timeline… %d%%",
+                       iodfg_glyph_text("indexing %s events for the timeline… %d%%"),
                        iodfg_format_count(n, sizeof(n), nev, 0), pm < 0 ? 0 : pm / 10);
     } else {
         tui_page_textf(pg, 2, 2, in->width - 4, TUI_STYLE_DIM,
-                       "indexing the events for the timeline… %d%%", pm < 0 ? 0 : pm / 10);
+                       iodfg_glyph_text("indexing the events for the timeline… %d%%"),
+                       pm < 0 ? 0 : pm / 10);
     }
 }
 
@@ -238,8 +242,8 @@ static void render_head(struct tui_app *app, const struct tui_timeline *tl, int 
     }
     int serialised = stair_case(app, a, stair, sizeof(stair));
     tui_page_textf(
-        pg, 0, 1, w - 2, TUI_STYLE_HEADER, "%s   +%s … +%s   bin %s%s", activity_label(app, a),
-        iodfg_format_duration(b1, 32, tl->from_ns - tl->t0_ns, 0),
+        pg, 0, 1, w - 2, TUI_STYLE_HEADER, iodfg_glyph_text("%s   +%s … +%s   bin %s%s"),
+        activity_label(app, a), iodfg_format_duration(b1, 32, tl->from_ns - tl->t0_ns, 0),
         iodfg_format_duration(b2, 32, tl->from_ns - tl->t0_ns + tl->bin_ns * tl->nbins, 0),
         iodfg_format_duration(b3, 32, tl->bin_ns, 0), peak);
     if (stair[0]) { // highlighted when serialised
@@ -346,7 +350,8 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
         tui_table_detail(lm, buf, size);
     } else {
         snprintf(buf, size,
-                 "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity");
+                 iodfg_glyph_text(
+                     "+/- zoom · h/l pan · 0 fit · j/k case · Enter its events · 1 activity"));
     }
 }
 

@@ -12,6 +12,7 @@
 #include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
+#include "iodfg/glyph.h"
 
 #include "tui/app.h"
 #include "tui/view.h"
@@ -69,9 +70,11 @@ static const char *edge_cell(void *ctx, size_t row, int col, char *buf, size_t s
     case EC_CASES:
         return iodfg_format_count(buf, size, e->cases, 0);
     case EC_GAP:
-        return e->gap_n ? iodfg_format_duration(buf, size, (int64_t)e->gap_mean_ns, 0) : "–";
+        return e->gap_n ? iodfg_format_duration(buf, size, (int64_t)e->gap_mean_ns, 0)
+                        : iodfg_glyph_text("–");
     default:
-        return e->gap_n ? iodfg_format_duration(buf, size, e->gap_median_ns, 0) : "–";
+        return e->gap_n ? iodfg_format_duration(buf, size, e->gap_median_ns, 0)
+                        : iodfg_glyph_text("–");
     }
 }
 
