@@ -37,7 +37,6 @@ struct tui_charz {
     char error[256]; /* the last computation's error, "" when fine */
     /* background */
     struct tui_charz_job *job; /* running, or NULL */
-    int top;                   /* first page row shown */
 };
 
 void tui_charz_init(struct tui_charz *cz);
