@@ -154,6 +154,24 @@ static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
     tui_theme_list_free(names, n);
 }
 
+/* The key's command here; a key that only another view binds says where it works instead of
+ * doing nothing (what one types next must not run as commands unawares). */
+static unsigned key_command(struct tui_ui *ui, struct tui_app *app, int key)
+{
+    enum tui_map here = tui_view_keymap(app->view);
+    enum tui_cmd cmd = tui_keymap_lookup(ui->km, here, key);
+    if (cmd != TUI_CMD_NONE) {
+        return tui_app_command(app, cmd);
+    }
+    int map = tui_keymap_elsewhere(ui->km, here, key, &cmd);
+    if (map >= 0) {
+        char name[32];
+        tui_app_set_message(app, 1, "%s (%s) works in %s", tui_key_format(key, name, sizeof(name)),
+                            tui_cmd_info(cmd)->name, tui_keymap_title((enum tui_map)map));
+    }
+    return TUI_REDRAW;
+}
+
 void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
 {
     struct tui_screen *s = ui->scr;
@@ -239,7 +257,7 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         if (app->prompt != TUI_PROMPT_NONE) {
             r = prompt_key(ui, app, key, &pending);
         } else {
-            r = tui_app_command(app, tui_keymap_lookup(ui->km, tui_view_keymap(app->view), key));
+            r = key_command(ui, app, key);
         }
         if (r & TUI_PROMPT) {
             tui_lineedit_set(ui->le, app->prompt_init);
