@@ -332,6 +332,13 @@ static void access_table(struct col *c, const struct iodfg_access_row *ar)
                      b.data ? b.data : "");
     }
     iodfg_buf_fini(&b);
+    for (int x = 0; x < 2; x++) { // offsets nobody traced: say the pattern is a guess
+        const struct iodfg_access_dir *d = &ar->dir[x];
+        if (d->inferred) {
+            line(c, TUI_STYLE_WARNING, "%s: %.0f%% of offsets inferred (no lseek traced)", dir[x],
+                 pct(d->inferred, d->ops));
+        }
+    }
 }
 
 static void size_histogram(struct col *c, const struct iodfg_access_row *ar)
