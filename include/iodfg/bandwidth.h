@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Seed 002 (RIOT): perceived vs effective bandwidth, time shares per call and activity (overall
- * and per case, with a stacked-bar renderer) and a serialisation (stair-case) index. */
+/* Wright et al. 2013 (RIOT): perceived vs effective bandwidth, time shares per call and activity
+ * (overall and per case, with a stacked-bar renderer) and a serialisation (stair-case) index. */
 #ifndef IODFG_BANDWIDTH_H
 #define IODFG_BANDWIDTH_H
 
@@ -51,7 +51,7 @@ int iodfg_bandwidth_build(struct iodfg_bandwidth *bw, const struct iodfg_eventlo
                           const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                           struct iodfg_error *err);
 
-/* Serialisation (stair-case, seed 002 Fig. 9) per activity, over the events with dur > 0.
+/* Serialisation (stair-case, Wright et al. 2013 Fig. 9) per activity, over the events with dur > 0.
  * In each busy period of an activity (time with >= 1 of its calls in flight, across cases),
  * take its calls in completion order; a call i completing after call i-1 was queued for
  * q_i = max(0, e_{i-1} - s_i) before that completion and served v_i = e_i - max(s_i, e_{i-1})

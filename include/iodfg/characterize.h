@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Every characterisation metric of a selection in one call (seeds 002 and 003, access
- * patterns), on one or two threads: what the CLI's characterize and the TUI's view show. */
+/* Every characterisation metric of a selection in one call (Wright et al. 2013 and El Sayed et al.
+ * 2016, access patterns), on one or two threads: what the CLI's characterize and the TUI's view
+ * show. */
 #ifndef IODFG_CHARACTERIZE_H
 #define IODFG_CHARACTERIZE_H
 
@@ -17,8 +18,8 @@ struct iodfg_selection;
 struct iodfg_timeline;
 
 struct iodfg_characterization {
-    struct iodfg_binned bins;   /* seed 003 (metrics.h) */
-    struct iodfg_bandwidth bw;  /* seed 002 bandwidths and time shares (bandwidth.h) */
+    struct iodfg_binned bins;   /* El Sayed et al. 2016 (metrics.h) */
+    struct iodfg_bandwidth bw;  /* Wright et al. 2013 bandwidths and time shares (bandwidth.h) */
     struct iodfg_serial serial; /* stair-case index (bandwidth.h) */
     struct iodfg_access access; /* access patterns (access.h) */
 };

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* G/R comparison (seed 001, section IV-C): partition colouring plus side-by-side statistics. */
+/* G/R comparison (Sankaran et al. 2024, section IV-C): partition colouring plus side-by-side
+ * statistics. */
 #ifndef IODFG_DIFF_H
 #define IODFG_DIFF_H
 

@@ -177,8 +177,8 @@ enum iodfg_path_kind {
 enum iodfg_path_kind iodfg_path_kind_of(const char *path, size_t len);
 const char *iodfg_path_kind_name(enum iodfg_path_kind kind);
 
-/* Where a file lives (seed 004, Fig. 3): a node-local or a shared (global) file system, or a
- * virtual one (/proc, /sys, /dev). IODFG_SCOPE_NONE for keys without a file. */
+/* Where a file lives (Tschüter et al. 2018, Fig. 3): a node-local or a shared (global) file system,
+ * or a virtual one (/proc, /sys, /dev). IODFG_SCOPE_NONE for keys without a file. */
 enum iodfg_scope {
     IODFG_SCOPE_NONE = 0,
     IODFG_SCOPE_UNKNOWN,

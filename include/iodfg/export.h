@@ -60,7 +60,7 @@ size_t iodfg_export_sort_edges(const struct iodfg_dfg *g, const struct iodfg_map
 /* Node name: the activity's name, "●" or "■". Borrowed from map. */
 const char *iodfg_export_node_name(const struct iodfg_mapping *map, uint32_t node, size_t *len);
 
-/* Statistic that shades the nodes in blue (seed 001 IV-C 1); NONE leaves them white. */
+/* Statistic that shades the nodes in blue (Sankaran et al. 2024 IV-C 1); NONE leaves them white. */
 enum iodfg_shade {
     IODFG_SHADE_RD,
     IODFG_SHADE_BYTES,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The handle table of an event log: one row per I/O handle (file descriptor, or a handle of a
- * higher I/O layer), with its lifetime, origin, parent, and traffic (seed 004, Sect. 3.1). */
+ * higher I/O layer), with its lifetime, origin, parent, and traffic (Tschüter et al. 2018,
+ * Sect. 3.1). */
 #ifndef IODFG_HANDLES_H
 #define IODFG_HANDLES_H
 

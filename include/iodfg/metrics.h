@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* I/O characterisation over time bins (seed 003): volumes N, bandwidth B(t), IOPS Γ(t), I/O
- * intensity I, burstiness ρ and parallel I/O intensity P per "server", read and write apart;
+/* I/O characterisation over time bins (El Sayed et al. 2016): volumes N, bandwidth B(t), IOPS Γ(t),
+ * I/O intensity I, burstiness ρ and parallel I/O intensity P per "server", read and write apart;
  * plus the read/write classification of calls shared by bandwidth.h and access.h. */
 #ifndef IODFG_METRICS_H
 #define IODFG_METRICS_H
@@ -31,7 +31,7 @@ void iodfg_metrics_key_flags(const struct iodfg_eventlog *log, uint8_t *flags);
 /* Direction index of per-direction arrays. */
 enum { IODFG_DIR_READ = 0, IODFG_DIR_WRITE = 1, IODFG_DIR__N = 2 };
 
-/* What a "server" s of seed 003 is when the input is an event log. */
+/* What a "server" s of El Sayed et al. 2016 is when the input is an event log. */
 enum iodfg_server_by { IODFG_BY_HOST = 0, IODFG_BY_CASE, IODFG_BY_FILE };
 const char *iodfg_server_by_name(enum iodfg_server_by by);
 /* 0 and *by for "host", "case" or "file"; -1 otherwise. */
@@ -43,7 +43,7 @@ struct iodfg_bin_opts {
     enum iodfg_server_by by; /* ignored for counter input */
 };
 
-/* The seed 003 numbers of one direction x (Eq. numbers of seed 003). */
+/* The El Sayed et al. 2016 numbers of one direction x (its equation numbers). */
 struct iodfg_dir_metrics {
     double volume;           /* N_x (Eq. 4), bytes */
     double ops;              /* operations */
@@ -90,8 +90,8 @@ int iodfg_binned_alloc(struct iodfg_binned *b, uint32_t nservers, uint32_t nbins
 int iodfg_binned_build(struct iodfg_binned *b, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                        const struct iodfg_bin_opts *o, struct iodfg_error *err);
-/* Resample counter samples onto a common grid of width o->dt_ns by seed 003's Eq. (1) and
- * compute the metrics; the volume of a bin is the difference of the interpolated cumulative
+/* Resample counter samples onto a common grid of width o->dt_ns by El Sayed et al. 2016's Eq. (1)
+ * and compute the metrics; the volume of a bin is the difference of the interpolated cumulative
  * counters at its edges. 0 or -1 with err. */
 int iodfg_binned_from_counters(struct iodfg_binned *b, const struct iodfg_counters *c,
                                const struct iodfg_bin_opts *o, struct iodfg_error *err);
@@ -106,8 +106,9 @@ int64_t iodfg_metrics_default_dt(int64_t span_ns);
  * Parts outside the grid are clamped into the first/last bin. */
 void iodfg_metrics_spread(double *bins, uint32_t nbins, int64_t t0, int64_t dt, int64_t start,
                           int64_t dur, double amount);
-/* Seed 003 Eq. (1): the value at time t of the samples (ts[i], vs[i]), i < n, ts ascending,
- * by linear interpolation between the samples around t; clamped to vs[0] / vs[n-1] outside. */
+/* El Sayed et al. 2016 Eq. (1): the value at time t of the samples (ts[i], vs[i]), i < n, ts
+ * ascending, by linear interpolation between the samples around t; clamped to vs[0] / vs[n-1]
+ * outside. */
 double iodfg_metrics_interpolate(double t, const double *ts, const double *vs, size_t n);
 
 /* ---- text rendering for the CLI and the TUI ---- */

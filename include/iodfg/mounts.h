@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* File scope (seed 004 Fig. 3): which file system a path lives on, from a mount table in
- * /proc/self/mounts format or a built-in list of well-known prefixes, and whether that file
+/* File scope (Tschüter et al. 2018 Fig. 3): which file system a path lives on, from a mount table
+ * in /proc/self/mounts format or a built-in list of well-known prefixes, and whether that file
  * system is local to a node, global (shared over the network) or virtual (/proc, /sys, /dev). */
 #ifndef IODFG_MOUNTS_H
 #define IODFG_MOUNTS_H

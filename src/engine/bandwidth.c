@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Seed 002: perceived vs effective bandwidth and time shares, per activity, call and case. */
+/* Wright et al. 2013: perceived vs effective bandwidth and time shares, per activity, call and
+ * case. */
 #include "config.h"
 
 #include "iodfg/bandwidth.h"

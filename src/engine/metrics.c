@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Seed 003's characterisation metrics: binning events per server, Eq. (3)-(9), call classes. */
+/* El Sayed et al. 2016's characterisation metrics: binning events per server, Eq. (3)-(9), call
+ * classes. */
 #include "config.h"
 
 #include "iodfg/metrics.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Seed 003 on server-side counters (Eq. 1 resampling) and the ASCII bandwidth/IOPS chart. */
+/* El Sayed et al. 2016 on server-side counters (Eq. 1 resampling) and the ASCII bandwidth/IOPS
+ * chart. */
 #include "config.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The stair-case (serialisation) index of seed 002 Fig. 9: one sweep over the timeline. */
+/* The stair-case (serialisation) index of Wright et al. 2013 Fig. 9: one sweep over the timeline.
+ */
 #include "config.h"
 
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The Characterisation view model (no curses): seed 003 metrics, seed 002 bandwidths and time
- * shares, stair-case index and access patterns of the selection (or of G and R), computed on a
- * background thread, and the view laid out as a page of text spans for the renderer. */
+/* The Characterisation view model (no curses): El Sayed et al. 2016 metrics, Wright et al. 2013
+ * bandwidths and time shares, stair-case index and access patterns of the selection (or of G and
+ * R), computed on a background thread, and the view laid out as a page of text spans for the
+ * renderer. */
 #ifndef IODFG_TUI_CHARZ_H
 #define IODFG_TUI_CHARZ_H
 
@@ -78,9 +79,9 @@ void tui_charz_next_server(struct tui_charz *cz);
 /* ---- the laid-out page ---- */
 
 /* Lay out the view for width columns (G and R side by side when both fit, else one after the
- * other): header, seed 003 metrics, bandwidth and IOPS charts, seed 002 bandwidths, time-share
- * bars per case, and the selected activity's stair-case index, access patterns and sizes.
- * 0 or -1 (out of memory). */
+ * other): header, El Sayed et al. 2016 metrics, bandwidth and IOPS charts, Wright et al. 2013
+ * bandwidths, time-share bars per case, and the selected activity's stair-case index, access
+ * patterns and sizes. 0 or -1 (out of memory). */
 int tui_charz_page(struct tui_app *app, int width, struct tui_page *pg);
 
 #endif

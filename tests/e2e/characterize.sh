@@ -14,7 +14,7 @@ tsv_get() {
 }
 
 "$IODFG_BIN" characterize -q "$IOR" >"$T/table"
-check "table: seed 003 metrics with equation numbers" grep -q 'P, parallel intensity (Eq. 9)' "$T/table"
+check "table: El Sayed et al. 2016 metrics with equation numbers" grep -q 'P, parallel intensity (Eq. 9)' "$T/table"
 check "table: a bandwidth chart" grep -q '^bandwidth over time' "$T/table"
 check "table: the stair-case column" grep -q 'stair' "$T/table"
 

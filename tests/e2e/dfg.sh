@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end: `iodfg dfg` on recorded traces: seed 001's ls / ls -l example (structure and G/R
+# End-to-end: `iodfg dfg` on recorded traces: Sankaran et al. 2024's ls / ls -l example (structure and G/R
 # colouring), the IOR-like run with a rule file, hostile paths, and every error path.
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 D=$IODFG_TEST_DATA/traces
@@ -17,7 +17,7 @@ dot_ok() { # dot_ok FILE: Graphviz accepts FILE
 # names FILE GROUPS_EXPR: activity names of a JSON export (sorted, one per line)
 names() { json "$1" '"\n".join(sorted(a["activity"] for a in j["activities"]))'; }
 
-# ---- seed 001, section IV: C_a (ls), C_b (ls -l), C_x (both) under f-hat -------------------
+# ---- Sankaran et al. 2024, section IV: C_a (ls), C_b (ls -l), C_x (both) under f-hat -------------------
 "$B" dfg -q --format json --case cid=a "$D/paper" >"$T/a.json"
 "$B" dfg -q --format json --case cid=b "$D/paper" >"$T/b.json"
 "$B" dfg -q --format json "$D/paper" >"$T/x.json"

@@ -2,7 +2,7 @@
 # Record the small strace traces kept under tests/data/traces (run from the top of the source
 # tree after building tests/tools/miniior; needs strace and permission to ptrace).
 #   tests/tools/record.sh BUILD_DIR
-# The paper's wrapper (seed 001, Fig. 1) is tests/tools/strace.sh.
+# The paper's wrapper (Sankaran et al. 2024, Fig. 1) is tests/tools/strace.sh.
 set -eu
 build=${1:?usage: record.sh BUILD_DIR}
 top=$(pwd)

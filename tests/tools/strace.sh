@@ -1,5 +1,5 @@
 #!/bin/sh
-# The paper's strace wrapper (seed 001, Fig. 1): one trace file per process, named
+# The paper's strace wrapper (Sankaran et al. 2024, Fig. 1): one trace file per process, named
 # {cid}_{host}_{rid}.st with rid = this wrapper's pid. Use it under srun/mpirun:
 #   IODFG_CID=a srun -n 3 ./strace.sh ls
 # IODFG_CID (default "run"), IODFG_HOST (default $(hostname)), IODFG_TRACE (extra strace

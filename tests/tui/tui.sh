@@ -98,7 +98,7 @@ tui_keys q; tui_wait 'rules not saved'; tui_keys w
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status after w"
 grep -F '{call}:S' iodfg.rules >/dev/null || tui_fail "rules not saved"
 
-# the Characterisation view: metrics, charts, seed 002 table, time-share bars, the selected
+# the Characterisation view: metrics, charts, Wright et al. 2013 table, time-share bars, the selected
 # activity's access patterns and sizes; Δt, servers and threshold keys; G vs R side by side
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
 tui_wait '14 activities · 352/352 events · 0 unmapped'

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: seed 002's perceived/effective bandwidth, time shares, the stair-case index and
- * the stacked-bar cells, with hand-computed values. */
+/* Unit tests: Wright et al. 2013's perceived/effective bandwidth, time shares, the stair-case index
+ * and the stacked-bar cells, with hand-computed values. */
 #include "config.h"
 
 #include <math.h>
@@ -195,7 +195,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("bandwidth");
-    TCase *tc = tcase_create("seed002");
+    TCase *tc = tcase_create("bandwidth");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_bandwidth);
     tcase_add_test(tc, test_stair);

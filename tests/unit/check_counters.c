@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: the CSV reader of per-server counter samples (seed 003). */
+/* Unit tests: the CSV reader of per-server counter samples (El Sayed et al. 2016). */
 #include "config.h"
 
 #include <string.h>

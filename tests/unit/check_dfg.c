@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: DFG construction (seed 001 IV-A worked example), gaps, per-pid cases, windows,
- * empty and unmapped traces, pruning. */
+/* Unit tests: DFG construction (Sankaran et al. 2024 IV-A worked example), gaps, per-pid cases,
+ * windows, empty and unmapped traces, pruning. */
 #include "config.h"
 
 #include <stdio.h>

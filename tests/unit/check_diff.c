@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: G/R partition colouring (seed 001 IV-C, Fig. 3d) and side-by-side differences. */
+/* Unit tests: G/R partition colouring (Sankaran et al. 2024 IV-C, Fig. 3d) and side-by-side
+ * differences. */
 #include "config.h"
 
 #include <math.h>

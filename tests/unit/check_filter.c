@@ -47,7 +47,8 @@ static void add_case(const char *cid, const char *host, const char *rid, const c
     ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
 }
 
-/* Four cases (seed 001's ls / ls -l runs): a on host1, b on host1 and host2; -ttt clocks. */
+/* Four cases (Sankaran et al. 2024's ls / ls -l runs): a on host1, b on host1 and host2; -ttt
+ * clocks. */
 static void setup(void)
 {
     LOG = iodfg_eventlog_new(IODFG_COL_ALL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: seed 003's binned metrics (Eq. 3-9) with hand-computed values and edge cases,
- * the binning of events, Eq. (1) resampling of counters and the ASCII chart. */
+/* Unit tests: El Sayed et al. 2016's binned metrics (Eq. 3-9) with hand-computed values and edge
+ * cases, the binning of events, Eq. (1) resampling of counters and the ASCII chart. */
 #include "config.h"
 
 #include <math.h>

@@ -22,7 +22,7 @@ static struct iodfg_mapping M;
 static struct iodfg_rules_report REP;
 static struct iodfg_error ERR;
 
-/* seed 001, Fig. 2a (case a9042 of `ls`), paths as the paper's activities show them */
+/* Sankaran et al. 2024, Fig. 2a (case a9042 of `ls`), paths as the paper's activities show them */
 static const char PAPER_LS[] =
     "9054 08:55:54.153994 read(3</usr/lib/x86_64-linux-gnu/libselinux.so.1>, \"\\177ELF\", 832) "
     "= 832 <0.000203>\n"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: activity statistics (seed 001 IV-B): rd, b, dr̄, mc with ties, percentiles. */
+/* Unit tests: activity statistics (Sankaran et al. 2024 IV-B): rd, b, dr̄, mc with ties,
+ * percentiles. */
 #include "config.h"
 
 #include <math.h>

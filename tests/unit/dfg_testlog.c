@@ -125,8 +125,8 @@ int tlog_dot_ok(const char *text, size_t len)
     return rc == 0 ? 0 : 1;
 }
 
-/* Fig. 2a and 2b of seed 001 (strace -f -tt -T -y -e read,write); the other two cases of each
- * group are the same trace (the paper says the three cases of a group map to one trace). */
+/* Fig. 2a and 2b of Sankaran et al. 2024 (strace -f -tt -T -y -e read,write); the other two cases
+ * of each group are the same trace (the paper says the three cases of a group map to one trace). */
 static const char *const LS =
     "9054  08:55:54.153994 read(3</usr/lib/x86_64-linux-gnu/libselinux.so.1>, \"\"..., 832) = "
     "832 <0.000203>\n"
