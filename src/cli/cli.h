@@ -14,6 +14,7 @@
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
+struct iodfg_csv_columns;
 struct iodfg_session;
 struct iodfg_error;
 struct iodfg_rules;
@@ -51,6 +52,7 @@ struct cli_ingest_opts {
     int quiet;
     const char *mounts; /* --mounts FILE; NULL = mounts.txt beside the traces or built-in */
     int align_starts;   /* --align start: every case's times from its first event */
+    const struct iodfg_csv_columns *csv; /* convert --csv-columns; NULL: the usual names */
 };
 
 /* Totals of an ingest, for the closing summary. */
