@@ -18,7 +18,7 @@ static const char export_usage_head[] =
     "usage: iodfg export --format perfetto|csv|xes [OPTIONS] LOG.h5|FILES|DIRS...\n"
     "Write the selected events (rules, filters and --time applied) for other tools.\n"
     "      --format F          perfetto: Chrome trace-event JSON for ui.perfetto.dev\n"
-    "                          (a process per case, a thread per pid); csv: one row per\n"
+    "                          (a process per case, a thread per pid); csv: a row per\n"
     "                          call with PM4Py/Disco columns; xes: an IEEE XES log.\n"
     "                          Default: from the -o name (.json, .csv, .xes)\n";
 
