@@ -187,12 +187,12 @@ static int on_transition(void *ctx, uint32_t from, uint32_t to, int has_gap, int
         x->pid = x->col->pid ? x->col->pid[ev] : 0;
         x->first_ev = ev;
         x->tot->traces++;
-        if (w->ops->trace_begin(x)) {
+        if (w->ops->trace_begin && w->ops->trace_begin(x)) {
             return -1;
         }
     }
     if (to == IODFG_NODE_END) {
-        return w->ops->trace_end(x) || flush_out(w, FLUSH_BYTES) ? -1 : 0;
+        return (w->ops->trace_end && w->ops->trace_end(x)) || flush_out(w, FLUSH_BYTES) ? -1 : 0;
     }
     x->tot->events++;
     return w->ops->event(x, ev, to) || flush_out(w, FLUSH_BYTES) ? -1 : 0;
@@ -283,7 +283,7 @@ int iodfg_interchange_write(enum iodfg_interchange_format f,
     struct walk w = {&x, ops, flush, ctx, err};
     int rc = -1;
     if (ops->begin(&x) == 0 && flush_out(&w, FLUSH_BYTES) == 0 && walk_cases(&w) == 0 &&
-        ops->end(&x) == 0 && flush_out(&w, 0) == 0) {
+        (!ops->end || ops->end(&x) == 0) && flush_out(&w, 0) == 0) {
         rc = 0;
     } else if (!err || err->code == IODFG_OK) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory writing the export");

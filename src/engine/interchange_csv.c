@@ -49,12 +49,6 @@ static int csv_begin(struct xchg *x)
     return 0;
 }
 
-static int csv_trace_begin(struct xchg *x)
-{
-    (void)x;
-    return 0;
-}
-
 // Everything of the row after the activity and times.
 static void row_data(struct xchg *x, uint64_t e)
 {
@@ -115,22 +109,7 @@ static int csv_event(struct xchg *x, uint64_t e, uint32_t activity)
     return 0;
 }
 
-static int csv_trace_end(struct xchg *x)
-{
-    (void)x;
-    return 0;
-}
-
-static int csv_end(struct xchg *x)
-{
-    (void)x;
-    return 0;
-}
-
 const struct xchg_ops xchg_csv_ops = {
     .begin = csv_begin,
-    .trace_begin = csv_trace_begin,
     .event = csv_event,
-    .trace_end = csv_trace_end,
-    .end = csv_end,
 };

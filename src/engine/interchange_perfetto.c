@@ -206,12 +206,6 @@ static int pf_event(struct xchg *x, uint64_t e, uint32_t activity)
     return 0;
 }
 
-static int pf_trace_end(struct xchg *x)
-{
-    (void)x;
-    return 0;
-}
-
 static int pf_end(struct xchg *x)
 {
     xchg_add(x, "\n]}\n");
@@ -222,6 +216,5 @@ const struct xchg_ops xchg_perfetto_ops = {
     .begin = pf_begin,
     .trace_begin = pf_trace_begin,
     .event = pf_event,
-    .trace_end = pf_trace_end,
     .end = pf_end,
 };

@@ -11,7 +11,8 @@
 
 struct xchg;
 
-/* One format: called in document order; each returns 0, or -1 (only out of memory). */
+/* One format: called in document order; each returns 0, or -1 (only out of memory). begin and
+ * event are required, the others may be NULL. */
 struct xchg_ops {
     int (*begin)(struct xchg *x);
     int (*trace_begin)(struct xchg *x);

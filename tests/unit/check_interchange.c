@@ -17,26 +17,26 @@
 #include "dfg_testlog.h"
 #include "testutil.h"
 
-static const char *iso(int64_t ns, int digits)
+// The text a time formatter writes for ns (static buffer).
+static const char *text_of(int (*fmt)(struct iodfg_buf *, int64_t, int), int64_t ns, int digits)
 {
     static char out[64];
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    iodfg_interchange_iso_time(&b, ns, digits);
+    fmt(&b, ns, digits);
     snprintf(out, sizeof(out), "%s", b.data ? b.data : "");
     iodfg_buf_fini(&b);
     return out;
 }
 
+static const char *iso(int64_t ns, int digits)
+{
+    return text_of(iodfg_interchange_iso_time, ns, digits);
+}
+
 static const char *secs(int64_t ns, int digits)
 {
-    static char out[64];
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    iodfg_interchange_seconds(&b, ns, digits);
-    snprintf(out, sizeof(out), "%s", b.data ? b.data : "");
-    iodfg_buf_fini(&b);
-    return out;
+    return text_of(iodfg_interchange_seconds, ns, digits);
 }
 
 START_TEST(iso_times)
