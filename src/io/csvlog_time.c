@@ -3,6 +3,7 @@
  * with integer arithmetic (a double holds only about 0.2 us of an epoch time). */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "iodfg/csvlog.h"
@@ -131,7 +132,11 @@ int iodfg_csv_parse_iso(const char *s, size_t len, int64_t *ns)
     }
     int64_t t =
         days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec - offset_s;
-    *ns = t * 1000000000LL + frac; // years 0000-9999 stay far inside int64 nanoseconds
+    // int64 nanoseconds reach from 1677 to 2262 only
+    if (t <= INT64_MIN / 1000000000LL || t >= INT64_MAX / 1000000000LL) {
+        return -1;
+    }
+    *ns = t * 1000000000LL + frac;
     return 0;
 }
 

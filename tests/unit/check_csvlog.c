@@ -46,8 +46,10 @@ START_TEST(iso_parsing)
     t = "1970-01-01T05:39:01.722329123456Z"; // digits past nanoseconds are dropped
     ck_assert_int_eq(iodfg_csv_parse_iso(t, strlen(t), &ns), 0);
     ck_assert_int_eq(ns, 20341722329123LL);
-    const char *bad[] = {"2023-02-29T00:00:00", "2024-13-01T00:00:00",   "2024-01-01",
-                         "2024-01-01T24:00:00", "2024-01-01T00:00:00+1", "1.5"};
+    const char *bad[] = {"2023-02-29T00:00:00", "2024-13-01T00:00:00", "2024-01-01",
+                         "2024-01-01T24:00:00", "2024-01-01T00:00:00+1", "1.5",
+                         // past what int64 nanoseconds hold (1677..2262)
+                         "9999-12-31T23:59:59Z", "1500-01-01T00:00:00Z"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ck_assert_int_eq(iodfg_csv_parse_iso(bad[i], strlen(bad[i]), &ns), -1);
     }
