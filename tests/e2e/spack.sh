@@ -5,7 +5,10 @@
 # configure flags of each variant. Spack itself is not needed.
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 PKG=$IODFG_SRCDIR/contrib/spack/packages/iodfg/package.py
-check "package.py compiles (py_compile)" env PYTHONPYCACHEPREFIX="$T/pycache" "$PY" -m py_compile "$PKG"
+# byte code goes to the temp dir, never into the (possibly read-only) source tree
+PYTHONPYCACHEPREFIX="$T/pycache"
+export PYTHONPYCACHEPREFIX
+check "package.py compiles (py_compile)" "$PY" -m py_compile "$PKG"
 mkdir -p "$T/spack"
 cat >"$T/spack/package.py" <<'PY'
 # A stand-in for spack.package: directives record what the recipe declares.
