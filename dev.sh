@@ -12,7 +12,7 @@ top=$(pwd)
 
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
  libhdf5-dev libpcre2-dev libxxhash-dev check libotf2-trace-dev"
-TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools"
+TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh"
 BENCH_PKGS="python3-pandas"
 
 deps() { # deps [extra packages]

@@ -12,6 +12,7 @@ struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_casename;
 struct iodfg_mounts;
+struct iodfg_csv_columns;
 
 /* What the ingest learned about one file, handed to the sink with its case. */
 struct iodfg_ingest_file {
@@ -23,8 +24,8 @@ struct iodfg_ingest_file {
 
 /* Receives each file's case, in input order, on the calling thread. log holds one case (an
  * OTF2 archive: one per location; iodfg/otf2.h) with its own string pool; the sink reads or
- * appends it, and the ingest reuses its memory for a later file after the call. Return 0 to go on, -1 (with err
- * set) to stop. */
+ * appends it, and the ingest reuses its memory for a later file after the call. Return 0 to go on,
+ * -1 (with err set) to stop. */
 typedef int (*iodfg_case_fn)(void *ctx, const struct iodfg_eventlog *log,
                              const struct iodfg_ingest_file *file, struct iodfg_error *err);
 
@@ -37,7 +38,9 @@ struct iodfg_ingest_opts {
     unsigned columns;                   /* enum iodfg_column mask of the per-file logs */
     iodfg_ingest_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
-    const struct iodfg_mounts *mounts; /* classify each file's keys (iodfg/mounts.h); NULL: not */
+    const struct iodfg_mounts *mounts;   /* classify each file's keys (iodfg/mounts.h); NULL: not */
+    const struct iodfg_csv_columns *csv; /* columns of CSV event logs (iodfg/csvlog.h); NULL:
+                                          * the usual header names */
 };
 
 /* One input file as iodfg_ingest_list found it. */

@@ -14,6 +14,7 @@
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
+struct iodfg_csv_columns;
 struct iodfg_session;
 struct iodfg_error;
 struct iodfg_rules;
@@ -37,6 +38,7 @@ int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
 int cli_bandwidth(int argc, char **argv);
 int cli_handles(int argc, char **argv);
+int cli_export(int argc, char **argv);
 
 /* Print "iodfg: <formatted error>" to stderr. */
 void cli_error(const struct iodfg_error *err);
@@ -50,6 +52,7 @@ struct cli_ingest_opts {
     int quiet;
     const char *mounts; /* --mounts FILE; NULL = mounts.txt beside the traces or built-in */
     int align_starts;   /* --align start: every case's times from its first event */
+    const struct iodfg_csv_columns *csv; /* convert --csv-columns; NULL: the usual names */
 };
 
 /* Totals of an ingest, for the closing summary. */
@@ -181,6 +184,10 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
 int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, char *const *inputs,
                      size_t n, const char *command);
 void cli_analysis_fini(struct cli_analysis *ca);
+/* The comment (command, rules, filters, groups, case definition) into ca->comment, from
+ * ca->ses, ca->groups and the group sizes. */
+void cli_analysis_comment(struct cli_analysis *ca, const struct cli_analyze_opts *o,
+                          char *const *inputs, size_t n, const char *command);
 /* Per activity: the scope, file-system type and mount point its file keys share ("mixed" when
  * they differ, "" when none is classified). ca->map.nactivities entries, strings borrowed from
  * the log; free the array with free(). NULL when out of memory. */
@@ -208,6 +215,13 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
 int cli_output_check(const struct cli_analyze_opts *o);
 /* Write b to -o FILE atomically (or standard output). CLI_OK or CLI_FAIL after a message. */
 int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b);
+/* Write -o FILE through produce(ctx, fd): into a temp file beside it, published when produce
+ * returns CLI_OK and removed otherwise (or on SIGINT/SIGTERM/SIGHUP); without -o, produce
+ * writes to standard output. Returns produce's result or CLI_FAIL after a message. */
+int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx, int fd),
+                      void *ctx);
+/* Write all of data to fd (retrying short writes): 0, or -1 with errno. */
+int cli_write_all(int fd, const char *data, size_t n);
 /* Print err like a compiler, then the offending line of text[0..len) and a caret under the
  * column (when err has a line). */
 void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len);

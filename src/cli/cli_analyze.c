@@ -344,6 +344,59 @@ int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b
     return CLI_OK;
 }
 
+int cli_write_all(int fd, const char *data, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        data += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx, int fd),
+                      void *ctx)
+{
+    if (!o->output) {
+        fflush(stdout);
+        return produce(ctx, STDOUT_FILENO);
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    char *tmp = NULL;
+    int fd = iodfg_atomic_tmpfile(o->output, &tmp, &err);
+    if (fd < 0) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    cli_temp_guard(tmp);
+    int rc = produce(ctx, fd);
+    if (close(fd) && rc == CLI_OK) {
+        cli_errorf("%s: %s", o->output, strerror(errno));
+        rc = CLI_FAIL;
+    }
+    if (rc == CLI_OK && iodfg_atomic_publish(tmp, o->output, o->force, &err)) {
+        if (err.code == IODFG_E_EXISTS) {
+            cli_errorf("%s exists; add --force to replace it", o->output);
+        } else {
+            cli_error(&err);
+        }
+        rc = CLI_FAIL;
+    }
+    if (rc != CLI_OK) {
+        unlink(tmp);
+    }
+    cli_temp_forget();
+    free(tmp);
+    return rc;
+}
+
 /* ---- building the analysis -------------------------------------------------- */
 
 static char *read_file(const char *path, size_t *len)
@@ -462,7 +515,7 @@ static void read_results(struct cli_analysis *ca, const struct cli_analyze_opts 
     }
 }
 
-static void build_comment(struct cli_analysis *ca, const struct cli_analyze_opts *o,
+void cli_analysis_comment(struct cli_analysis *ca, const struct cli_analyze_opts *o,
                           char *const *inputs, size_t n, const char *command)
 {
     struct iodfg_buf *b = &ca->comment;
@@ -572,7 +625,7 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
     if (!o->ingest.quiet && iodfg_dfg_traces(iodfg_analysis_dfg(ca->an)) == 0) {
         cli_errorf("note: no event is left after the rules and filters");
     }
-    build_comment(ca, o, inputs, n, command);
+    cli_analysis_comment(ca, o, inputs, n, command);
     if (ca->comment.failed) {
         cli_errorf("out of memory");
         return CLI_FAIL;

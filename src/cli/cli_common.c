@@ -574,7 +574,8 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                        .jobs = o->jobs,
                                        .columns = columns,
                                        .progress = o->quiet ? NULL : cli_progress,
-                                       .mounts = mounts};
+                                       .mounts = mounts,
+                                       .csv = o->csv};
         struct load_ctx lc = {log, totals};
         if (iodfg_ingest_run(&files, &io, append_case, &lc, err)) {
             iodfg_eventlog_free(log);

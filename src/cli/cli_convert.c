@@ -10,6 +10,7 @@
 
 #include "iodfg/atomicfile.h"
 #include "iodfg/casename.h"
+#include "iodfg/csvlog.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
@@ -19,8 +20,10 @@
 
 static const char convert_usage[] =
     "usage: iodfg convert [-o OUT.h5] [--name-pattern P] [--jobs N] [--force]\n"
-    "                     [--strict] [--case-views] [--quiet] FILES|DIRS...\n"
-    "Parse strace output files (one per process/rank) into one HDF5 event log.\n"
+    "                     [--strict] [--case-views] [--csv-columns MAP] [--quiet]\n"
+    "                     FILES|DIRS...\n"
+    "Parse strace output files (one per process/rank), OTF2 archives or CSV event\n"
+    "logs into one HDF5 event log.\n"
     "  -o, --output FILE       output file (default: DIR.h5 for one directory, else\n"
     "                          eventlog.h5)\n"
     "  -p, --name-pattern P    how file names give cid (the run), host and rid (the\n"
@@ -38,6 +41,12 @@ static const char convert_usage[] =
     "      --case-views        also give each case group a virtual dataset per column\n"
     "                          (its rows of /events), for tools that want one table\n"
     "                          per case; iodfg does not need them (0.6 ms a case)\n"
+    "      --csv-columns MAP   columns of CSV event logs given as FILE.csv, as\n"
+    "                          ROLE=HEADER pairs: 'case=rank,call=op,start=t,\n"
+    "                          duration=dt' (roles: case activity call path start\n"
+    "                          end duration bytes pid fd result offset requested cid\n"
+    "                          host rid clock; default: the usual names, doc/\n"
+    "                          interchange.md)\n"
     "  -q, --quiet             no progress bar and no summary\n";
 
 static void default_output(char *out, size_t size, char *const *inputs, int n)
@@ -140,7 +149,8 @@ static int run(const char *out, int force, int strict, int views, const struct c
                                        .jobs = o->jobs,
                                        .columns = IODFG_COL_ALL,
                                        .progress = o->quiet ? NULL : cli_progress,
-                                       .mounts = mounts};
+                                       .mounts = mounts,
+                                       .csv = o->csv};
         if (iodfg_ingest_run(&files, &io, write_case, &cc, &err) == 0 && cc.totals.events == 0) {
             cli_progress_end();
             iodfg_store_abort(cc.w);
@@ -187,13 +197,22 @@ static int run(const char *out, int force, int strict, int views, const struct c
 int cli_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},   {"force", no_argument, NULL, 'f'},
-        {"strict", no_argument, NULL, 'S'},       {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {"mounts", required_argument, NULL, 'M'},
-        {"case-views", no_argument, NULL, 'V'},   {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},
+        {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"force", no_argument, NULL, 'f'},
+        {"strict", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"mounts", required_argument, NULL, 'M'},
+        {"case-views", no_argument, NULL, 'V'},
+        {"csv-columns", required_argument, NULL, 'C'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
+    struct iodfg_csv_columns csv;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
     const char *out = NULL;
     int force = 0, strict = 0, views = 0, c;
     optind = 1;
@@ -223,6 +242,13 @@ int cli_convert(int argc, char **argv)
             break;
         case 'V':
             views = 1;
+            break;
+        case 'C':
+            if (iodfg_csv_columns_parse(&csv, optarg, &err)) {
+                cli_error_caret(&err, optarg, strlen(optarg));
+                return CLI_USAGE;
+            }
+            o.csv = &csv;
             break;
         case 'q':
             o.quiet = 1;

@@ -139,23 +139,6 @@ static int parse(struct dfg_opts *d, int argc, char **argv)
     return cli_need_inputs(optind, argc, "dfg needs an event log or trace files", dfg_usage_head);
 }
 
-// Write all of data to fd (SIGPIPE ignored by the caller). 0 or -1 with errno.
-static int write_all(int fd, const char *data, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, data, n);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        data += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 // Run `dot -T<fmt>` with the DOT on its standard input and out_fd as its output.
 // CLI_OK or CLI_FAIL after a message.
 static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
@@ -199,7 +182,7 @@ static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
     memset(&ign, 0, sizeof(ign));
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
-    int werr = write_all(in[1], dot->data, dot->len) ? errno : 0;
+    int werr = cli_write_all(in[1], dot->data, dot->len) ? errno : 0;
     close(in[1]);
     sigaction(SIGPIPE, &old, NULL);
     int status;
@@ -222,40 +205,22 @@ static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
     return CLI_OK;
 }
 
+struct render_ctx {
+    const struct iodfg_buf *dot;
+    const char *fmt;
+};
+
+static int render_to(void *ctx, int fd)
+{
+    const struct render_ctx *r = ctx;
+    return run_dot(r->dot, r->fmt, fd);
+}
+
 // Render into -o FILE (atomically: a temp file beside it, renamed when dot succeeded) or stdout.
 static int render(const struct dfg_opts *d, const struct iodfg_buf *dot)
 {
-    if (!d->a.output) {
-        return run_dot(dot, d->render, STDOUT_FILENO);
-    }
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    char *tmp = NULL;
-    int fd = iodfg_atomic_tmpfile(d->a.output, &tmp, &err);
-    if (fd < 0) {
-        cli_error(&err);
-        return CLI_FAIL;
-    }
-    cli_temp_guard(tmp);
-    int rc = run_dot(dot, d->render, fd);
-    if (close(fd) && rc == CLI_OK) {
-        cli_errorf("%s: %s", d->a.output, strerror(errno));
-        rc = CLI_FAIL;
-    }
-    if (rc == CLI_OK && iodfg_atomic_publish(tmp, d->a.output, d->a.force, &err)) {
-        if (err.code == IODFG_E_EXISTS) {
-            cli_errorf("%s exists; add --force to replace it", d->a.output);
-        } else {
-            cli_error(&err);
-        }
-        rc = CLI_FAIL;
-    }
-    if (rc != CLI_OK) {
-        unlink(tmp);
-    }
-    cli_temp_forget();
-    free(tmp);
-    return rc;
+    struct render_ctx r = {dot, d->render};
+    return cli_output_stream(&d->a, render_to, &r);
 }
 
 static int produce(const struct dfg_opts *d, const struct cli_analysis *ca, struct iodfg_buf *b)

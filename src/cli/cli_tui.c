@@ -132,16 +132,12 @@ static const char *base_name(const char *p)
 
 int cli_tui(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
-                                             {"session", required_argument, NULL, 's'},
-                                             {"theme", required_argument, NULL, 't'},
-                                             {"ascii", no_argument, NULL, 'a'},
-                                             {"no-color", no_argument, NULL, 'C'},
-                                             {"name-pattern", required_argument, NULL, 'p'},
-                                             {"jobs", required_argument, NULL, 'j'},
-                                             {"align", required_argument, NULL, 'A'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"session", required_argument, NULL, 's'},
+        {"theme", required_argument, NULL, 't'}, {"ascii", no_argument, NULL, 'a'},
+        {"no-color", no_argument, NULL, 'C'},    {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},  {"align", required_argument, NULL, 'A'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     const char *rules_path = NULL, *session = NULL, *theme = NULL;
     unsigned flags = 0;
     struct loader l;

@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/glyph.h"
 
 #include "cli.h"
 #include "tui/keymap.h"
+#include "tui/theme.h"
 
 struct command {
     const char *name;
@@ -29,6 +31,7 @@ static const struct command commands[] = {
     {"characterize", cli_characterize, "I/O characterisation: bandwidths, patterns, intensity"},
     {"bandwidth", cli_bandwidth, "perceived vs effective bandwidth and time shares"},
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
+    {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
 };
 
 static void usage(FILE *out)
@@ -41,7 +44,8 @@ static void usage(FILE *out)
             "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n"
             "'iodfg LOG.h5' opens the terminal UI (the command 'tui' may be left out).\n"
             "Documents: rules.md (mapping rules), metrics.md (characterisation),\n"
-            "format.md (the HDF5 event log) and tutorial.md, in\n  %s\n",
+            "format.md (the HDF5 event log), interchange.md (export, CSV input) and\n"
+            "tutorial.md, in\n  %s\n",
             IODFG_DOCDIR);
 }
 
@@ -63,6 +67,39 @@ static int list_keys(int man)
     return CLI_OK;
 }
 
+/* `iodfg --version`: the version, what the build includes, where themes and documents are. */
+static int version(void)
+{
+    struct tui_theme_dirs dirs;
+    char user[4200];
+    tui_theme_dirs_default(&dirs, user, sizeof(user));
+    // the installed data directory, else the one beside the program (a moved installation)
+    const char *themes =
+        access(dirs.data_dir, R_OK) == 0 || !dirs.exe_dir ? dirs.data_dir : dirs.exe_dir;
+    printf("%s\nbuild: %s\nthemes: %s\ndocuments: %s\n", PACKAGE_STRING, IODFG_BUILD_OPTIONS,
+           themes, IODFG_DOCDIR);
+    return CLI_OK;
+}
+
+/* `iodfg --list-themes`: the theme names --theme accepts, one a line (for completions). */
+static int list_themes(void)
+{
+    struct tui_theme_dirs dirs;
+    char user[4200];
+    tui_theme_dirs_default(&dirs, user, sizeof(user));
+    char **names = NULL;
+    int n = tui_theme_list(&dirs, &names);
+    if (n < 0) {
+        cli_errorf("out of memory");
+        return CLI_FAIL;
+    }
+    for (int i = 0; i < n; i++) {
+        printf("%s\n", names[i]);
+    }
+    tui_theme_list_free(names, n);
+    return CLI_OK;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -72,8 +109,10 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("%s\n", PACKAGE_STRING);
-        return CLI_OK;
+        return version();
+    }
+    if (strcmp(argv[1], "--list-themes") == 0) {
+        return list_themes();
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "iodfg/casename.h"
+#include "iodfg/csvlog.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mounts.h"
@@ -48,15 +49,19 @@ static void tick(void *ctx, uint64_t bytes)
     }
 }
 
-// An OTF2 archive: one case per location (iodfg/otf2.h), classified like a strace file.
-static struct iodfg_eventlog *read_otf2(const char *path, unsigned columns,
-                                        const struct iodfg_mounts *mounts,
-                                        struct iodfg_ingest_file *info, _Atomic uint64_t *done,
-                                        struct iodfg_error *err)
+/* An OTF2 archive (one case per location, iodfg/otf2.h) or a CSV event log (one case per case
+ * name, iodfg/csvlog.h), classified like a strace file. */
+static struct iodfg_eventlog *read_multi(const char *path, unsigned columns,
+                                         const struct iodfg_ingest_opts *o,
+                                         struct iodfg_ingest_file *info, _Atomic uint64_t *done,
+                                         struct iodfg_error *err)
 {
+    const struct iodfg_mounts *mounts = o->mounts;
     info->path = path;
-    info->named_by_pattern = 0;
-    struct iodfg_eventlog *log = iodfg_otf2_read(path, columns, &info->result, err);
+    info->named_by_pattern = iodfg_csvlog_is_csv(path); // cases named by the case column
+    struct iodfg_eventlog *log = iodfg_csvlog_is_csv(path)
+                                     ? iodfg_csvlog_read(path, o->csv, columns, &info->result, err)
+                                     : iodfg_otf2_read(path, columns, &info->result, err);
     if (log && mounts && iodfg_mounts_classify(mounts, log, err)) {
         iodfg_error_at(err, path, 0, 0);
         iodfg_eventlog_free(log);
@@ -72,15 +77,16 @@ static struct iodfg_eventlog *read_otf2(const char *path, unsigned columns,
 /* Parse one file into spare (an emptied log of an earlier file, whose pages are already
  * faulted in; taken over) or a new log. */
 static struct iodfg_eventlog *parse_file(const struct iodfg_input *in,
-                                         const struct iodfg_casename *names, unsigned columns,
-                                         const struct iodfg_mounts *mounts,
+                                         const struct iodfg_ingest_opts *o, unsigned columns,
                                          struct iodfg_ingest_file *info, _Atomic uint64_t *done,
                                          struct iodfg_eventlog *spare, struct iodfg_error *err)
 {
     const char *path = in->path;
-    if (iodfg_otf2_is_anchor(path)) {
+    const struct iodfg_casename *names = o->names;
+    const struct iodfg_mounts *mounts = o->mounts;
+    if (iodfg_otf2_is_anchor(path) || iodfg_csvlog_is_csv(path)) {
         iodfg_eventlog_free(spare);
-        return read_otf2(path, columns, mounts, info, done, err);
+        return read_multi(path, columns, o, info, done, err);
     }
     int fd;
     uint64_t size;
@@ -152,7 +158,8 @@ struct iodfg_eventlog *iodfg_ingest_file(const struct iodfg_input *in,
                                          struct iodfg_ingest_file *info, struct iodfg_error *err)
 {
     memset(info, 0, sizeof(*info));
-    return parse_file(in, names, columns, NULL, info, NULL, NULL, err);
+    struct iodfg_ingest_opts o = {.names = names};
+    return parse_file(in, &o, columns, info, NULL, NULL, err);
 }
 
 /* ---- the worker pool ----------------------------------------------------- */
@@ -199,8 +206,8 @@ static void *worker(void *arg)
         struct slot *s = &p->slots[i];
         iodfg_error_clear(&s->err);
         s->info.index = i;
-        s->log = parse_file(&p->files[i], p->opts->names, p->opts->columns, p->opts->mounts,
-                            &s->info, &p->bytes_done, spare, &s->err);
+        s->log = parse_file(&p->files[i], p->opts, p->opts->columns, &s->info, &p->bytes_done,
+                            spare, &s->err);
         pthread_mutex_lock(&p->mu);
         s->done = 1;
         pthread_cond_broadcast(&p->cv);

@@ -11,7 +11,7 @@ docdir=$(find "$D" -type d -path '*/doc/iodfg' | head -n 1)
 check "installed: the program" test -x "$bin"
 check "installed: the man page" test -n "$(find "$D" -name iodfg.1 -path '*/man1/*')"
 check "installed: the themes" test -n "$(find "$D" -name dark.theme -path '*/iodfg/themes/*')"
-cmds="convert info tui dfg stats characterize bandwidth handles"
+cmds="convert info tui dfg stats characterize bandwidth handles export"
 { "$bin" --help; for c in $cmds; do "$bin" "$c" --help; done; } >"$T/help.txt"
 man_src="$IODFG_SRCDIR/doc/iodfg.1"
 for doc in $(cat "$T/help.txt" "$man_src" | grep -o '[a-z]*\.md' | sort -u); do
@@ -25,4 +25,46 @@ sys.exit(any(len(l) > 80 and not (i and lines[i - 1].endswith(", in"))
              for i, l in enumerate(lines)))' "$T/help.txt"
 check "no internal paper numbers in --help, README, man page or doc/" sh -c \
   "! grep -rniE 'seeds? ?0[0-9][0-9]' '$T/help.txt' '$IODFG_SRCDIR/README' '$man_src' '$IODFG_SRCDIR/doc'"
+check "installed: the bash completion" test -n "$(find "$D" -path '*/bash-completion/completions/iodfg')"
+check "installed: the zsh completion" test -n "$(find "$D" -path '*/zsh/site-functions/_iodfg')"
+# a DESTDIR copy is an installation moved elsewhere: its themes are found beside the program
+"$bin" --version >"$T/version.txt"
+themes=$(sed -n 's/^themes: //p' "$T/version.txt")
+check "--version: the build options" grep -q '^build: OTF2 input .*, MPI (iodfg-mpi) .*, sanitizers' "$T/version.txt"
+check "--version: a themes directory that holds the themes" test -f "$themes/dark.theme"
+check "--list-themes: the installed themes" sh -c "'$bin' --list-themes | grep -qx colorblind"
+
+# The tarball (make dist) configured with --prefix=\$HOME/.local, built, installed and run by a
+# user who is not root. Not repeated inside `make distcheck` (its source tree is read-only and
+# it is itself the tarball's build).
+if [ ! -w "$IODFG_SRCDIR" ] || [ -n "${IODFG_NO_TARBALL_TEST:-}" ]; then
+  echo "# the tarball install is not repeated here (inside make distcheck, or IODFG_NO_TARBALL_TEST)"
+  finish
+fi
+as_user() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+  command -v setpriv >/dev/null 2>&1 || { echo "# root without setpriv: tarball test skipped"; finish; }
+  as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+  chmod 755 "$T"
+fi
+H="$T/home"; mkdir "$H"; chmod 777 "$H"
+# the tarball's contents (make distdir, what make dist packs), packed here under a name of ours
+${MAKE:-make} -s -C "$IODFG_BUILDDIR" distdir distdir="$H/iodfg-tar" >"$T/dist.log" 2>&1 &&
+  (cd "$H" && tar czf iodfg-tar.tar.gz iodfg-tar && rm -rf iodfg-tar) ||
+  { cat "$T/dist.log"; fail "make distdir"; finish; }
+chmod a+r "$H/iodfg-tar.tar.gz"
+as_user env HOME="$H" sh -c 'cd "$HOME" && tar xzf iodfg-tar.tar.gz && cd iodfg-tar &&
+  ./configure --prefix="$HOME/.local" && make -j2 && make install' >"$T/tar.log" 2>&1 ||
+  { tail -n 30 "$T/tar.log"; fail "tarball: configure, make, make install as a user"; finish; }
+ok "tarball: configure --prefix=\$HOME/.local, make, make install without root"
+L="$H/.local"
+as_user env HOME="$H" "$L/bin/iodfg" --version >"$T/v2.txt" 2>&1
+check "tarball: --version finds the themes in the prefix" grep -qx "themes: $L/share/iodfg/themes" "$T/v2.txt"
+check "tarball: the documents are where --version says" sh -c \
+  "test -f '$(sed -n 's/^documents: //p' "$T/v2.txt")/interchange.md'"
+check "tarball: runs (export from a trace)" as_user env HOME="$H" "$L/bin/iodfg" export -q \
+  --format csv -o "$H/x.csv" "$IODFG_TEST_DATA/traces/paper"
+check "tarball: man page and completions in the prefix" sh -c \
+  "test -f '$L/share/man/man1/iodfg.1' && test -f '$L/share/bash-completion/completions/iodfg' && test -f '$L/share/zsh/site-functions/_iodfg'"
+check "tarball: the CHANGELOG is in it" test -f "$H/iodfg-tar/CHANGELOG"
 finish
