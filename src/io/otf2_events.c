@@ -469,7 +469,7 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
                                   uint64_t req, uint64_t matching)
 {
     struct otf2_rd *r = ud;
-    (void)loc, (void)pos, (void)attrs;
+    (void)loc, (void)pos;
     if (handle >= r->nhandles || !r->handles[handle].defined) {
         return iodfg_otf2_fail(r, IODFG_E_PARSE, "IoOperationBegin on an undefined IoHandle");
     }
@@ -489,13 +489,21 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
         r->pending = p;
         r->pending_cap = cap;
     }
-    r->pending[r->npending++] = (struct otf2_pending){.handle = handle,
-                                                      .matching = matching,
-                                                      .start_ns = iodfg_otf2_to_ns(r, t),
-                                                      .offset = r->pos[handle],
-                                                      .req = req,
-                                                      .mode = mode,
-                                                      .call = call_of(r, name)};
+    struct otf2_pending *p = &r->pending[r->npending++];
+    *p = (struct otf2_pending){.handle = handle,
+                               .matching = matching,
+                               .start_ns = iodfg_otf2_to_ns(r, t),
+                               .offset = r->pos[handle],
+                               .req = req,
+                               .mode = mode,
+                               .call = call_of(r, name)};
+    uint64_t at;
+    if (attrs && r->offset_attr != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(attrs, r->offset_attr, &at) == OTF2_SUCCESS &&
+        at <= INT64_MAX) {
+        p->offset = (int64_t)at;
+        p->positional = 1;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -542,7 +550,7 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uin
     if (emit(r, &a)) {
         return stop(r);
     }
-    if (data && r->pos[handle] != IODFG_UNKNOWN && size != IODFG_UNKNOWN) {
+    if (data && !p.positional && r->pos[handle] != IODFG_UNKNOWN && size != IODFG_UNKNOWN) {
         r->pos[handle] += size;
     }
     return OTF2_CALLBACK_SUCCESS;
