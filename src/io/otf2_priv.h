@@ -102,11 +102,15 @@ struct otf2_rd {
     uint64_t seq;
     uint32_t *hmap; /* IoHandle ref -> handle id in the log (0 = none yet), nhandles entries */
     int64_t *pos;   /* IoHandle ref -> position implied by the trace, IODFG_UNKNOWN if not */
+    uint8_t *amode; /* IoHandle ref -> OTF2_IoAccessMode of its last creation, or OTF2_AMODE_UNKNOWN */
     uint32_t *stack;
     size_t depth, stack_cap;
     struct otf2_pending *pending;
     size_t npending, pending_cap;
 };
+
+/* No access mode known (neither created in the trace nor a pre-created state). */
+#define OTF2_AMODE_UNKNOWN UINT8_MAX
 
 /* Ids of definitions are dense in practice; larger ones are taken as a broken archive. */
 #define OTF2_MAX_REF (1u << 24)

@@ -95,6 +95,7 @@ static void rd_fini(struct otf2_rd *r)
     free(r->attributes);
     free(r->hmap);
     free(r->pos);
+    free(r->amode);
     free(r->stack);
     free(r->pending);
 }
