@@ -102,7 +102,7 @@ struct otf2_rd {
     uint64_t seq;
     uint32_t *hmap; /* IoHandle ref -> handle id in the log (0 = none yet), nhandles entries */
     int64_t *pos;   /* IoHandle ref -> position implied by the trace, IODFG_UNKNOWN if not */
-    uint8_t *amode; /* IoHandle ref -> OTF2_IoAccessMode of its last creation, or OTF2_AMODE_UNKNOWN */
+    uint8_t *amode; /* IoHandle ref -> access mode of its last creation, OTF2_AMODE_UNKNOWN */
     uint32_t *stack;
     size_t depth, stack_cap;
     struct otf2_pending *pending;
