@@ -227,6 +227,35 @@ static OTF2_CallbackCode def_handle(void *ud, OTF2_IoHandleRef self, OTF2_String
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
+                                       OTF2_StringRef description, OTF2_Type type)
+{
+    struct otf2_rd *r = ud;
+    (void)description;
+    struct otf2_attribute *d =
+        iodfg_otf2_def(r, (void **)&r->attributes, &r->nattributes, sizeof(*d), self);
+    if (!d) {
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    *d = (struct otf2_attribute){1, name, type};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Score-P puts the absolute offset of pread, pwrite, MPI_File_read_at ... in an attribute
+ * "Offset" of the operation's begin record (the strings may follow the attributes). */
+static void find_offset_attribute(struct otf2_rd *r)
+{
+    r->offset_attr = OTF2_UNDEFINED_ATTRIBUTE;
+    for (uint32_t i = 0; i < r->nattributes; i++) {
+        const struct otf2_attribute *a = &r->attributes[i];
+        if (a->defined && a->type == OTF2_TYPE_UINT64 &&
+            strcmp(iodfg_otf2_text(r, a->name), "Offset") == 0) {
+            r->offset_attr = i;
+            return;
+        }
+    }
+}
+
 static OTF2_CallbackCode def_precreated(void *ud, OTF2_IoHandleRef handle, OTF2_IoAccessMode mode,
                                         OTF2_IoStatusFlag status)
 {
@@ -261,6 +290,7 @@ int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd)
     OTF2_GlobalDefReaderCallbacks_SetIoDirectoryCallback(cb, def_file);
     OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(cb, def_handle);
     OTF2_GlobalDefReaderCallbacks_SetIoPreCreatedHandleStateCallback(cb, def_precreated);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, r);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -273,5 +303,6 @@ int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd)
         return iodfg_error_set(r->err, IODFG_E_IO, "global definitions: %s",
                                OTF2_Error_GetDescription(rc));
     }
+    find_offset_attribute(r);
     return 0;
 }

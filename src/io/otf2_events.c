@@ -115,13 +115,18 @@ int iodfg_otf2_location_begin(struct otf2_rd *r, size_t li)
     if (r->nhandles) {
         free(r->hmap);
         free(r->pos);
+        free(r->amode);
         r->hmap = calloc(r->nhandles, sizeof(*r->hmap));
         r->pos = malloc(r->nhandles * sizeof(*r->pos));
-        if (!r->hmap || !r->pos) {
+        r->amode = malloc(r->nhandles);
+        if (!r->hmap || !r->pos || !r->amode) {
             return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
         }
         for (uint32_t i = 0; i < r->nhandles; i++) {
             r->pos[i] = IODFG_UNKNOWN;
+            const struct otf2_handle *d = &r->handles[i];
+            r->amode[i] = d->has_state && d->mode < OTF2_AMODE_UNKNOWN ? (uint8_t)d->mode
+                                                                       : OTF2_AMODE_UNKNOWN;
         }
     }
     return 0;
@@ -186,11 +191,18 @@ static uint32_t flags_of(struct otf2_rd *r, OTF2_IoAccessMode mode, OTF2_IoCreat
         {OTF2_IO_STATUS_FLAG_AVOID_CACHING, 1, "O_DIRECT"},
         {OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC, 1, "O_CLOEXEC"},
     };
+    // O_TMPFILE needs write access (open(2)): a read-only open flagged TEMPORARY_FILE and
+    // DIRECTORY is Score-P 8's reading of O_DIRECTORY (O_TMPFILE includes its bit).
+    const unsigned dir_tmp = OTF2_IO_CREATION_FLAG_DIRECTORY | OTF2_IO_CREATION_FLAG_TEMPORARY_FILE;
+    if (mode == OTF2_IO_ACCESS_MODE_READ_ONLY && (create & dir_tmp) == dir_tmp) {
+        create &= ~(unsigned)OTF2_IO_CREATION_FLAG_TEMPORARY_FILE;
+    }
     char buf[256];
-    size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", mode < 5 ? modes[mode] : "O_ACCMODE?");
+    // an unknown access mode is left out rather than guessed
+    size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", mode < 5 ? modes[mode] : "");
     for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
         if ((bits[i].status ? status : create) & bits[i].bit) {
-            n += (size_t)snprintf(buf + n, sizeof(buf) - n, "|%s", bits[i].name);
+            n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "|" : "", bits[i].name);
         }
     }
     return iodfg_otf2_intern(r, buf);
@@ -218,6 +230,12 @@ static int handle_row(struct otf2_rd *r, OTF2_IoHandleRef ref, int depth, uint32
     uint32_t parent = 0;
     if (d->parent != OTF2_UNDEFINED_IO_HANDLE && handle_row(r, d->parent, depth + 1, &parent)) {
         return -1;
+    }
+    // A parent is the handle in whose creation this one was made (MPI_File_open's POSIX open).
+    // One destroyed before is none: Score-P 8 leaves a closed handle on its creation stack
+    // and names it as the parent of later, unrelated handles.
+    if (parent && iodfg_eventlog_handle_get(r->log, parent)->destroyed_ns != IODFG_UNKNOWN) {
+        parent = 0;
     }
     const struct otf2_location *l = &r->locs[r->loc];
     struct iodfg_handle h = {
@@ -391,6 +409,7 @@ static OTF2_CallbackCode ev_create(OTF2_LocationRef loc, OTF2_TimeStamp t, uint6
         return iodfg_otf2_fail(r, IODFG_E_NOMEM, "out of memory");
     }
     r->pos[handle] = status & OTF2_IO_STATUS_FLAG_APPEND ? IODFG_UNKNOWN : 0;
+    r->amode[handle] = mode < OTF2_AMODE_UNKNOWN ? (uint8_t)mode : OTF2_AMODE_UNKNOWN;
     struct emit_args a = point(r, t, handle, call, IODFG_HOP_CREATE);
     return emit(r, &a) ? stop(r) : OTF2_CALLBACK_SUCCESS;
 }
@@ -424,8 +443,9 @@ static OTF2_CallbackCode ev_dup(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t
     h->parent = oid < id ? oid : h->parent;
     h->call = call;
     h->path = o->path;
-    const struct otf2_handle *od = &r->handles[old];
-    h->flags = flags_of(r, od->has_state ? od->mode : OTF2_IO_ACCESS_MODE_READ_WRITE, 0, status);
+    // a duplicate shares the original's open file description, so its access mode
+    r->amode[handle] = r->amode[old];
+    h->flags = flags_of(r, r->amode[old], 0, status);
     if (call == UINT32_MAX || h->flags == UINT32_MAX) {
         return iodfg_otf2_fail(r, IODFG_E_NOMEM, "out of memory");
     }
@@ -469,7 +489,7 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
                                   uint64_t req, uint64_t matching)
 {
     struct otf2_rd *r = ud;
-    (void)loc, (void)pos, (void)attrs;
+    (void)loc, (void)pos;
     if (handle >= r->nhandles || !r->handles[handle].defined) {
         return iodfg_otf2_fail(r, IODFG_E_PARSE, "IoOperationBegin on an undefined IoHandle");
     }
@@ -489,13 +509,21 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
         r->pending = p;
         r->pending_cap = cap;
     }
-    r->pending[r->npending++] = (struct otf2_pending){.handle = handle,
-                                                      .matching = matching,
-                                                      .start_ns = iodfg_otf2_to_ns(r, t),
-                                                      .offset = r->pos[handle],
-                                                      .req = req,
-                                                      .mode = mode,
-                                                      .call = call_of(r, name)};
+    struct otf2_pending *p = &r->pending[r->npending++];
+    *p = (struct otf2_pending){.handle = handle,
+                               .matching = matching,
+                               .start_ns = iodfg_otf2_to_ns(r, t),
+                               .offset = r->pos[handle],
+                               .req = req,
+                               .mode = mode,
+                               .call = call_of(r, name)};
+    uint64_t at;
+    if (attrs && r->offset_attr != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(attrs, r->offset_attr, &at) == OTF2_SUCCESS &&
+        at <= INT64_MAX) {
+        p->offset = (int64_t)at;
+        p->positional = 1;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -542,7 +570,7 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uin
     if (emit(r, &a)) {
         return stop(r);
     }
-    if (data && r->pos[handle] != IODFG_UNKNOWN && size != IODFG_UNKNOWN) {
+    if (data && !p.positional && r->pos[handle] != IODFG_UNKNOWN && size != IODFG_UNKNOWN) {
         r->pos[handle] += size;
     }
     return OTF2_CALLBACK_SUCCESS;

@@ -47,6 +47,11 @@ struct otf2_file {
     uint8_t defined;
     OTF2_StringRef name;
 };
+struct otf2_attribute {
+    uint8_t defined;
+    OTF2_StringRef name;
+    OTF2_Type type;
+};
 struct otf2_handle {
     uint8_t defined, has_state;
     OTF2_StringRef name;
@@ -66,6 +71,7 @@ struct otf2_pending {
     uint64_t req;
     OTF2_IoOperationMode mode;
     uint32_t call;
+    int positional; /* offset given by the record: the handle's position does not move */
 };
 
 struct otf2_rd {
@@ -82,7 +88,11 @@ struct otf2_rd {
     struct otf2_paradigm *paradigms;
     struct otf2_file *files;
     struct otf2_handle *handles;
-    uint32_t nstrings, nnodes, ngroups, nregions, nparadigms, nfiles, nhandles;
+    struct otf2_attribute *attributes;
+    uint32_t nstrings, nnodes, ngroups, nregions, nparadigms, nfiles, nhandles, nattributes;
+    /* Score-P's "Offset" attribute (uint64) of positional operations; OTF2_UNDEFINED_ATTRIBUTE
+     * when the archive defines none */
+    OTF2_AttributeRef offset_attr;
     struct otf2_location *locs;
     size_t nlocs, locs_cap;
     /* the location being read */
@@ -92,11 +102,15 @@ struct otf2_rd {
     uint64_t seq;
     uint32_t *hmap; /* IoHandle ref -> handle id in the log (0 = none yet), nhandles entries */
     int64_t *pos;   /* IoHandle ref -> position implied by the trace, IODFG_UNKNOWN if not */
+    uint8_t *amode; /* IoHandle ref -> access mode of its last creation, OTF2_AMODE_UNKNOWN */
     uint32_t *stack;
     size_t depth, stack_cap;
     struct otf2_pending *pending;
     size_t npending, pending_cap;
 };
+
+/* No access mode known (neither created in the trace nor a pre-created state). */
+#define OTF2_AMODE_UNKNOWN UINT8_MAX
 
 /* Ids of definitions are dense in practice; larger ones are taken as a broken archive. */
 #define OTF2_MAX_REF (1u << 24)

@@ -92,8 +92,10 @@ static void rd_fini(struct otf2_rd *r)
     free(r->paradigms);
     free(r->files);
     free(r->handles);
+    free(r->attributes);
     free(r->hmap);
     free(r->pos);
+    free(r->amode);
     free(r->stack);
     free(r->pending);
 }

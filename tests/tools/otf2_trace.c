@@ -5,7 +5,7 @@
  * Location 0 ("Master thread" of "MPI Rank 0" on node1):
  *   MPI_File_open{ open64{ create POSIX h1 (parent MPI-IO h0) } create MPI-IO h0 }
  *   MPI_File_write_all{ begin h0 write collective 4096; lseek64{ seek h1 8192 };
- *                       pwrite64{ h1 write 4096 }; complete h0 4096 }
+ *                       pwrite64{ h1 write 4096 at 16384 }; complete h0 4096 }
  *   MPI_File_iread{ begin h0 read non-blocking 1024; issued }  MPI_Wait{ pread64{ h1 read 1000 };
  *                                                               complete h0 1000 }
  *   fwrite{ ISOC h2 (pre-created, parent POSIX h3) write 12; write{ h3 write 12 } }
@@ -13,7 +13,8 @@
  *   flush h3 outside any I/O region, and a write on h3 that never completes.
  * Location 1 ("Master thread" of "MPI Rank 1"): MPI-IO h4 over POSIX h5: open, a collective
  *   write of 4096 bytes, close.
- * Location 2 ("Idle thread" of "MPI Rank 0"): only enters and leaves main (no I/O). */
+ * Location 2 ("Idle thread" of "MPI Rank 0"): only enters and leaves main (no I/O).
+ * pwrite64's offset is Score-P's "Offset" attribute of its begin record; pread64 has none. */
 #include "config.h"
 
 #include "otf2_trace.h"
@@ -52,6 +53,8 @@ enum {
     S_MAIN,
     S_FWRITE,
     S_WRITE,
+    S_OFFSET,
+    S_OFFSET_DESC,
     S__N
 };
 static const char *const strings[S__N] = {"",
@@ -83,7 +86,9 @@ static const char *const strings[S__N] = {"",
                                           "lseek64",
                                           "main",
                                           "fwrite",
-                                          "write"};
+                                          "write",
+                                          "Offset",
+                                          "Absolute read/write offset within a file."};
 
 enum {
     R_FILE_OPEN,
@@ -138,6 +143,16 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef lo
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
+/* Score-P's "Offset" attribute (attribute 0) of a positional operation (pwrite, pread). The
+ * writer empties the list when it writes the record, so one list serves every record. */
+static OTF2_AttributeList *attrs;
+
+static OTF2_AttributeList *offset_attr(uint64_t offset)
+{
+    OTF2_AttributeList_AddUint64(attrs, 0, offset);
+    return attrs;
+}
+
 #define RW OTF2_IO_ACCESS_MODE_READ_WRITE
 #define NOFLAG OTF2_IO_STATUS_FLAG_NONE
 
@@ -160,7 +175,7 @@ static void rank0(OTF2_EvtWriter *w)
     OTF2_EvtWriter_IoSeek(w, NULL, 1225, 1, 8192, OTF2_IO_SEEK_FROM_START, 8192);
     OTF2_EvtWriter_Leave(w, NULL, 1230, R_LSEEK64);
     OTF2_EvtWriter_Enter(w, NULL, 1240, R_PWRITE64);
-    OTF2_EvtWriter_IoOperationBegin(w, NULL, 1250, 1, OTF2_IO_OPERATION_MODE_WRITE,
+    OTF2_EvtWriter_IoOperationBegin(w, offset_attr(16384), 1250, 1, OTF2_IO_OPERATION_MODE_WRITE,
                                     OTF2_IO_OPERATION_FLAG_NONE, 4096, 2);
     OTF2_EvtWriter_IoOperationComplete(w, NULL, 1270, 1, 4096, 2);
     OTF2_EvtWriter_Leave(w, NULL, 1280, R_PWRITE64);
@@ -250,6 +265,7 @@ static void definitions(OTF2_GlobalDefWriter *g)
                                          regions[r].role, regions[r].paradigm,
                                          OTF2_REGION_FLAG_NONE, S_EMPTY, 0, 0);
     }
+    OTF2_GlobalDefWriter_WriteAttribute(g, 0, S_OFFSET, S_OFFSET_DESC, OTF2_TYPE_UINT64);
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_MACHINE, S_MACHINE_CLS,
                                              OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1, S_NODE1, S_NODE_CLS, 0);
@@ -299,12 +315,15 @@ int otf2_trace_write(const char *dir, const char *name)
     OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(ar);
     OTF2_Archive_OpenEvtFiles(ar);
+    attrs = OTF2_AttributeList_New();
     void (*const writers[3])(OTF2_EvtWriter *) = {rank0, rank1, idle};
     for (OTF2_LocationRef loc = 0; loc < 3; loc++) {
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, loc);
         writers[loc](w);
         OTF2_Archive_CloseEvtWriter(ar, w);
     }
+    OTF2_AttributeList_Delete(attrs);
+    attrs = NULL;
     OTF2_Archive_CloseEvtFiles(ar);
     OTF2_Archive_OpenDefFiles(ar);
     for (OTF2_LocationRef loc = 0; loc < 3; loc++) {

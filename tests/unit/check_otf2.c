@@ -98,10 +98,12 @@ START_TEST(events_of_rank0)
         // collective: begin 1210, complete 1290
         {"MPI_File_write_all", "MPI-IO", "/scratch/out.dat", 210000, 80000, 4096, 4096, 0},
         {"lseek64", "POSIX", "/scratch/out.dat", 225000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN, 8192},
-        {"pwrite64", "POSIX", "/scratch/out.dat", 250000, 20000, 4096, 4096, 8192},
+        // positional: the offset is Score-P's "Offset" attribute, the position stays 8192
+        {"pwrite64", "POSIX", "/scratch/out.dat", 250000, 20000, 4096, 4096, 16384},
         // non-blocking: begun in MPI_File_iread at 1410, completed in MPI_Wait at 1560
         {"MPI_File_iread", "MPI-IO", "/scratch/out.dat", 410000, 150000, 1000, 1024, 4096},
-        {"pread64", "POSIX", "/scratch/out.dat", 520000, 20000, 1000, 1024, 12288},
+        // no attribute: the followed position
+        {"pread64", "POSIX", "/scratch/out.dat", 520000, 20000, 1000, 1024, 8192},
         {"fwrite", "ISOC", "/dev/stdout", 610000, 30000, 12, 12, IODFG_UNKNOWN},
         {"write", "POSIX", "/dev/stdout", 625000, 5000, 12, 12, IODFG_UNKNOWN},
         {"close", "POSIX", "/scratch/out.dat", 720000, 0, IODFG_UNKNOWN, IODFG_UNKNOWN,
