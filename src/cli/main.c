@@ -29,6 +29,7 @@ static const struct command commands[] = {
     {"characterize", cli_characterize, "I/O characterisation: bandwidths, patterns, intensity"},
     {"bandwidth", cli_bandwidth, "perceived vs effective bandwidth and time shares"},
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
+    {"insights", cli_insights, "automatic I/O findings with their evidence"},
 };
 
 static void usage(FILE *out)
