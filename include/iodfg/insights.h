@@ -65,9 +65,9 @@ int iodfg_insight_rule_parse(const char *name, enum iodfg_insight_rule *r);
     X(stair_index, "stair-index", 0.3, 0, 1)                                                       \
     X(stair_calls, "stair-calls", 8, 1, 1e15)                                                      \
     X(lock_cycles, "lock-cycles", 10, 1, 1e15)                                                     \
-    X(imbalance_ratio, "imbalance-ratio", 1.5, 1, 1e9)                                             \
+    X(imbalance_ratio, "imbalance-ratio", 2, 1, 1e9)                                             \
     X(imbalance_cases, "imbalance-cases", 3, 2, 1e9)                                               \
-    X(imbalance_min_s, "imbalance-min-s", 0.001, 0, 1e9)                                           \
+    X(imbalance_min_s, "imbalance-min-s", 0.05, 0, 1e9)                                           \
     X(straggler_share, "straggler-share", 0.2, 0, 1e9)                                             \
     X(storm_calls, "storm-calls", 20, 1, 1e15)                                                     \
     X(reread_share, "reread-share", 0.25, 0, 1)                                                    \

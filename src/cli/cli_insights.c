@@ -64,7 +64,7 @@ static void list_line(struct iodfg_buf *b, const char *label, const char *const 
     if (!n) {
         return;
     }
-    iodfg_buf_addf(b, "      %-11s", label);
+    iodfg_buf_addf(b, "      %-12s", label);
     for (size_t i = 0; i < n; i++) {
         iodfg_buf_addf(b, "%s", i ? ", " : "");
         term_text(b, items[i]);
@@ -96,7 +96,7 @@ static void finding_table(const struct out *o, size_t rank, const struct iodfg_i
     term_text(b, subj[0] ? subj : iodfg_insight_rule_title(f->rule));
     iodfg_buf_addf(b, "\n      %s\n", f->text);
     if (isfinite(f->impact)) {
-        iodfg_buf_addf(b, "      %-11s%s %s\n", "impact:", imp, iodfg_insight_impact_basis(f->rule));
+        iodfg_buf_addf(b, "      %-12s%s %s\n", "impact:", imp, iodfg_insight_impact_basis(f->rule));
     }
     const char *items[IODFG_INSIGHT_KEEP];
     for (uint32_t i = 0; i < f->nact; i++) {
@@ -115,9 +115,9 @@ static void finding_table(const struct out *o, size_t rank, const struct iodfg_i
     if (f->has_window) {
         char w[256];
         window_text(w, sizeof(w), f);
-        iodfg_buf_addf(b, "      %-11s%s\n", "window:", w);
+        iodfg_buf_addf(b, "      %-12s%s\n", "window:", w);
     }
-    iodfg_buf_addf(b, "      %-11s%s\n\n", "advice:", iodfg_insight_rule_advice(f->rule));
+    iodfg_buf_addf(b, "      %-12s%s\n\n", "advice:", iodfg_insight_rule_advice(f->rule));
 }
 
 static void tsv_row(const struct out *o, size_t rank, const struct iodfg_insight *f,

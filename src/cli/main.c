@@ -42,7 +42,8 @@ static void usage(FILE *out)
             "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n"
             "'iodfg LOG.h5' opens the terminal UI (the command 'tui' may be left out).\n"
             "Documents: rules.md (mapping rules), metrics.md (characterisation),\n"
-            "format.md (the HDF5 event log) and tutorial.md, in\n  %s\n",
+            "insights.md (findings), format.md (the HDF5 event log) and tutorial.md, in\n"
+            "  %s\n",
             IODFG_DOCDIR);
 }
 

@@ -237,6 +237,13 @@ int ins_add_path(struct ins_ctx *x, struct iodfg_insight *f, const char *s, size
     return 0;
 }
 
+int ins_key_is_file(const struct iodfg_eventlog *log, uint32_t k)
+{
+    const struct iodfg_key *key = &iodfg_eventlog_keys(log)[k];
+    const char *path = iodfg_strpool_get(iodfg_eventlog_pool(log), key->path);
+    return key->kind == IODFG_PATH_FILE && strncmp(path, "/dev/", 5) != 0;
+}
+
 int ins_case_range(const struct ins_ctx *x, uint32_t c, uint64_t *lo, uint64_t *hi)
 {
     return iodfg_trace_case_range(x->log, x->sel, c, lo, hi);
@@ -317,6 +324,9 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
                          struct iodfg_error *err)
 {
     iodfg_insights_fini(ins);
+    if (iodfg_eventlog_event_count(log) == 0) { // nothing to judge (and no columns allocated)
+        return 0;
+    }
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     if (!col->start_ns || !col->dur_ns || !col->size || !col->key || !col->pid || !col->fd ||
         !col->offset || !col->err) {

@@ -79,9 +79,17 @@ static int judge_access(struct ins_ctx *x, struct iodfg_error *err)
     if (iodfg_access_build(&ac, x->log, x->map, x->sel, 4096, err)) {
         return -1;
     }
-    int rc = 0;
+    // only activities of files: pipes, sockets and terminals have no offsets to follow
+    uint8_t *file = calloc((size_t)ac.nactivities + 1, 1);
+    int rc = file ? 0 : -1;
+    for (uint32_t k = 0; file && k < x->map->nkeys; k++) {
+        uint32_t a = x->map->activity_of_key[k];
+        if (a != IODFG_NO_ACTIVITY && ins_key_is_file(x->log, k)) {
+            file[a] = 1;
+        }
+    }
     for (uint32_t a = 0; rc == 0 && a < ac.nactivities; a++) {
-        for (int d = 0; rc == 0 && d < 2; d++) {
+        for (int d = 0; rc == 0 && file[a] && d < 2; d++) {
             const struct iodfg_access_dir *ad = &ac.act[a].dir[d];
             if (ad->ops < x->t->min_ops) {
                 continue;
@@ -93,6 +101,7 @@ static int judge_access(struct ins_ctx *x, struct iodfg_error *err)
             }
         }
     }
+    free(file);
     iodfg_access_fini(&ac);
     return rc ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
 }

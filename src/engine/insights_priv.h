@@ -55,6 +55,9 @@ void ins_add_act(struct iodfg_insight *f, uint32_t a);
 int ins_add_path(struct ins_ctx *x, struct iodfg_insight *f, const char *s, size_t len);
 /* The string id of s in the insights' pool (interned); -1 when out of memory. */
 int ins_intern(struct ins_ctx *x, const char *s, size_t len, uint32_t *id);
+/* Whether key k names a regular file: a file path outside /dev (pipes, sockets, terminals and
+ * devices have no offsets or sizes worth judging). */
+int ins_key_is_file(const struct iodfg_eventlog *log, uint32_t k);
 /* The selected event range of case c, 0 when it has none. */
 int ins_case_range(const struct ins_ctx *x, uint32_t c, uint64_t *lo, uint64_t *hi);
 

@@ -40,15 +40,17 @@ static int is_meta_call(const char *call)
 /* Per key: what the rules of this file need to know about it. */
 enum { K_META = 1, K_TTY = 2, K_FILE = 4, K_FLOCK = 8 };
 
-static uint8_t key_class(const struct iodfg_strpool *pool, const struct iodfg_key *k)
+static uint8_t key_class(const struct iodfg_eventlog *log, uint32_t key)
 {
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    const struct iodfg_key *k = &iodfg_eventlog_keys(log)[key];
     const char *call = iodfg_strpool_get(pool, k->call), *path = iodfg_strpool_get(pool, k->path);
     uint8_t c = is_meta_call(call) ? K_META : 0;
     c |= strcmp(call, "flock") == 0 ? K_FLOCK : 0;
     if (k->kind == IODFG_PATH_PIPE || strncmp(path, "/dev/pts/", 9) == 0 ||
         strncmp(path, "/dev/tty", 8) == 0 || strcmp(path, "/dev/console") == 0) {
         c |= K_TTY;
-    } else if (k->kind == IODFG_PATH_FILE && strncmp(path, "/dev/", 5) != 0) {
+    } else if (ins_key_is_file(log, key)) {
         c |= K_FILE;
     }
     return c;
@@ -554,10 +556,8 @@ int ins_scan_events(struct ins_ctx *x)
         !s.meta_n) {
         goto out;
     }
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(x->log);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(x->log);
     for (uint32_t k = 0; k < nk; k++) {
-        s.kc[k] = key_class(pool, &keys[k]);
+        s.kc[k] = key_class(x->log, k);
         s.key_dir[k] = UINT32_MAX;
     }
     if (scan_all(&s) || judge_transfers(&s) || judge_seeks(&s) || judge_failures(&s) ||
