@@ -65,9 +65,9 @@ int iodfg_insight_rule_parse(const char *name, enum iodfg_insight_rule *r);
     X(stair_index, "stair-index", 0.3, 0, 1)                                                       \
     X(stair_calls, "stair-calls", 8, 1, 1e15)                                                      \
     X(lock_cycles, "lock-cycles", 10, 1, 1e15)                                                     \
-    X(imbalance_ratio, "imbalance-ratio", 2, 1, 1e9)                                             \
+    X(imbalance_ratio, "imbalance-ratio", 2, 1, 1e9)                                               \
     X(imbalance_cases, "imbalance-cases", 3, 2, 1e9)                                               \
-    X(imbalance_min_s, "imbalance-min-s", 0.05, 0, 1e9)                                           \
+    X(imbalance_min_s, "imbalance-min-s", 0.05, 0, 1e9)                                            \
     X(straggler_share, "straggler-share", 0.2, 0, 1e9)                                             \
     X(storm_calls, "storm-calls", 20, 1, 1e15)                                                     \
     X(reread_share, "reread-share", 0.25, 0, 1)                                                    \
@@ -92,8 +92,8 @@ int iodfg_insight_threshold_set(struct iodfg_insight_thresholds *t, const char *
                                 struct iodfg_error *err);
 /* Every "NAME = VALUE" line of a thresholds file (blank lines and '#' comments skipped). Nothing
  * changes on error (err has where, line and column). */
-int iodfg_insight_thresholds_parse(struct iodfg_insight_thresholds *t, const char *text,
-                                   size_t len, const char *where, struct iodfg_error *err);
+int iodfg_insight_thresholds_parse(struct iodfg_insight_thresholds *t, const char *text, size_t len,
+                                   const char *where, struct iodfg_error *err);
 /* "name = value" lines of every threshold. -1 when out of memory. */
 int iodfg_insight_thresholds_format(const struct iodfg_insight_thresholds *t,
                                     struct iodfg_buf *out);
@@ -108,12 +108,12 @@ const char *iodfg_insight_severity_name(enum iodfg_insight_severity s);
 
 /* What a finding is about. */
 enum iodfg_insight_subject {
-    IODFG_SUBJ_NONE = 0,  /* the selection as a whole */
-    IODFG_SUBJ_ACTIVITY,  /* subject = activity id of the mapping */
-    IODFG_SUBJ_EDGE,      /* subject -> subject2, activity ids */
-    IODFG_SUBJ_PATH,      /* subject = string id in the insights' pool */
-    IODFG_SUBJ_NAME,      /* subject = string id of a name (errno, direction) in the pool */
-    IODFG_SUBJ_RUN,       /* subject = string id of a run (cid) whose cases were compared */
+    IODFG_SUBJ_NONE = 0, /* the selection as a whole */
+    IODFG_SUBJ_ACTIVITY, /* subject = activity id of the mapping */
+    IODFG_SUBJ_EDGE,     /* subject -> subject2, activity ids */
+    IODFG_SUBJ_PATH,     /* subject = string id in the insights' pool */
+    IODFG_SUBJ_NAME,     /* subject = string id of a name (errno, direction) in the pool */
+    IODFG_SUBJ_RUN,      /* subject = string id of a run (cid) whose cases were compared */
 };
 
 /* Evidence lists keep this many items; *_total says how many there were. */
@@ -147,13 +147,13 @@ struct iodfg_insight {
 
 struct iodfg_insights {
     size_t n;
-    struct iodfg_insight *v;     /* ranked: severity, then impact */
-    struct iodfg_strpool *pool;  /* paths and errno names of the evidence */
-    int64_t call_time_ns;        /* Σ known durations of the selected events (impact's base) */
-    uint64_t events;             /* selected mapped events */
-    uint32_t cases;              /* selected cases with events */
-    uint64_t omitted[IODFG_INS__N];      /* findings past max-per-rule */
-    const char *unjudged[IODFG_INS__N];  /* why a rule could not be judged (static), or NULL */
+    struct iodfg_insight *v;        /* ranked: severity, then impact */
+    struct iodfg_strpool *pool;     /* paths and errno names of the evidence */
+    int64_t call_time_ns;           /* Σ known durations of the selected events (impact's base) */
+    uint64_t events;                /* selected mapped events */
+    uint32_t cases;                 /* selected cases with events */
+    uint64_t omitted[IODFG_INS__N]; /* findings past max-per-rule */
+    const char *unjudged[IODFG_INS__N]; /* why a rule could not be judged (static), or NULL */
 };
 
 void iodfg_insights_init(struct iodfg_insights *ins);

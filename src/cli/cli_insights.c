@@ -96,7 +96,8 @@ static void finding_table(const struct out *o, size_t rank, const struct iodfg_i
     term_text(b, subj[0] ? subj : iodfg_insight_rule_title(f->rule));
     iodfg_buf_addf(b, "\n      %s\n", f->text);
     if (isfinite(f->impact)) {
-        iodfg_buf_addf(b, "      %-12s%s %s\n", "impact:", imp, iodfg_insight_impact_basis(f->rule));
+        iodfg_buf_addf(b, "      %-12s%s %s\n", "impact:", imp,
+                       iodfg_insight_impact_basis(f->rule));
     }
     const char *items[IODFG_INSIGHT_KEEP];
     for (uint32_t i = 0; i < f->nact; i++) {
@@ -185,9 +186,9 @@ static void finding_json(const struct out *o, size_t rank, const struct iodfg_in
     struct iodfg_buf *b = o->b;
     const struct iodfg_mapping *map = o->m->map;
     char s[4096];
-    iodfg_buf_addf(b, "%s{\"rank\":%zu,\"rule\":\"%s\",\"severity\":\"%s\",\"impact\":",
-                   rank > 1 ? ",\n" : "", rank, iodfg_insight_rule_name(f->rule),
-                   iodfg_insight_severity_name(f->severity));
+    iodfg_buf_addf(
+        b, "%s{\"rank\":%zu,\"rule\":\"%s\",\"severity\":\"%s\",\"impact\":", rank > 1 ? ",\n" : "",
+        rank, iodfg_insight_rule_name(f->rule), iodfg_insight_severity_name(f->severity));
     cli_json_num(b, f->impact);
     iodfg_buf_addf(b, ",\"subject\":");
     cli_json_str(b, iodfg_insight_subject_text(o->ins, map, f, s, sizeof(s)));
@@ -257,8 +258,9 @@ static void group_out(const struct out *o, const char *title)
         iodfg_buf_addf(b, "== %s: %u case(s), %llu event(s), %s in calls; %zu finding(s)\n\n",
                        title, ins->cases, (unsigned long long)ins->events, t, ins->n);
     } else if (o->f == CLI_FMT_JSON) {
-        iodfg_buf_addf(b, "{\"group\":\"%s\",\"cases\":%u,\"events\":%llu,\"call_time_ns\":%lld,"
-                          "\"findings\":[\n",
+        iodfg_buf_addf(b,
+                       "{\"group\":\"%s\",\"cases\":%u,\"events\":%llu,\"call_time_ns\":%lld,"
+                       "\"findings\":[\n",
                        o->group, ins->cases, (unsigned long long)ins->events,
                        (long long)ins->call_time_ns);
     }
@@ -462,8 +464,8 @@ static int load_thresholds(struct ins_opts *o)
             iodfg_buf_fini(&text);
             return CLI_FAIL;
         }
-        int rc = iodfg_insight_thresholds_parse(&o->t, text.data ? text.data : "", text.len, path,
-                                                &err);
+        int rc =
+            iodfg_insight_thresholds_parse(&o->t, text.data ? text.data : "", text.len, path, &err);
         if (rc) {
             cli_error_caret(&err, text.data ? text.data : "", text.len);
         }

@@ -171,8 +171,8 @@ void ins_impact(const struct ins_ctx *x, struct iodfg_insight *f, double impact)
 {
     const struct iodfg_insight_thresholds *t = x->t;
     f->impact = impact;
-    f->severity = !isfinite(impact)         ? IODFG_SEV_LOW
-                  : impact >= t->high_share ? IODFG_SEV_HIGH
+    f->severity = !isfinite(impact)           ? IODFG_SEV_LOW
+                  : impact >= t->high_share   ? IODFG_SEV_HIGH
                   : impact >= t->medium_share ? IODFG_SEV_MEDIUM
                                               : IODFG_SEV_LOW;
 }
@@ -330,15 +330,16 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     if (!col->start_ns || !col->dur_ns || !col->size || !col->key || !col->pid || !col->fd ||
         !col->offset || !col->err) {
-        return iodfg_error_set(err, IODFG_E_ARG, "the event log lacks a column insights need "
-                                                 "(start, dur, size, key, pid, fd, offset, err)");
+        return iodfg_error_set(err, IODFG_E_ARG,
+                               "the event log lacks a column insights need "
+                               "(start, dur, size, key, pid, fd, offset, err)");
     }
     if (map->nkeys != iodfg_eventlog_key_count(log)) {
         return iodfg_error_set(err, IODFG_E_ARG, "the mapping does not belong to this log");
     }
     static const uint8_t all[IODFG_INS__N] = {[0 ... IODFG_INS__N - 1] = 1};
-    struct ins_ctx x = {.ins = ins, .log = log, .map = map, .sel = sel, .t = t,
-                        .on = rules_on ? rules_on : all};
+    struct ins_ctx x = {
+        .ins = ins, .log = log, .map = map, .sel = sel, .t = t, .on = rules_on ? rules_on : all};
     uint32_t nk = iodfg_eventlog_key_count(log), nc = iodfg_eventlog_case_count(log);
     x.kflags = malloc((size_t)nk + 1);
     x.act_set = calloc((size_t)map->nactivities + 1, sizeof(*x.act_set));

@@ -82,8 +82,9 @@ static int judge_imbalance(struct ins_ctx *x, const uint32_t *cases, size_t ncas
     char a[2][IODFG_FORMAT_MIN];
     iodfg_format_duration(a[0], sizeof(a[0]), max, 0);
     iodfg_format_duration(a[1], sizeof(a[1]), med, 0);
-    ins_text(f, "the worst case spends %s in calls, %.1f times the median of %s over %zu cases; "
-                "%u case(s) at %.1f times the median or more",
+    ins_text(f,
+             "the worst case spends %s in calls, %.1f times the median of %s over %zu cases; "
+             "%u case(s) at %.1f times the median or more",
              a[0], ratio, a[1], n, f->cases_total, x->t->imbalance_ratio);
     ins_num(f, "worst_ns", (double)max);
     ins_num(f, "median_ns", (double)med);
@@ -148,8 +149,8 @@ static int judge_straggler(struct ins_ctx *x, int clock, const uint32_t *cases, 
     char a[2][IODFG_FORMAT_MIN];
     iodfg_format_duration(a[0], sizeof(a[0]), late, 0);
     iodfg_format_duration(a[1], sizeof(a[1]), med_span, 0);
-    ins_text(f, "the last case ends %s after the median end of %zu cases (median span %s)", a[0],
-             n, a[1]);
+    ins_text(f, "the last case ends %s after the median end of %zu cases (median span %s)", a[0], n,
+             a[1]);
     ins_num(f, "late_ns", (double)late);
     ins_num(f, "median_span_ns", (double)med_span);
     ins_num(f, "cases", (double)n);

@@ -104,8 +104,8 @@ int iodfg_insight_threshold_set(struct iodfg_insight_thresholds *t, const char *
     return set_span(t, assignment, strlen(assignment), 1, err);
 }
 
-int iodfg_insight_thresholds_parse(struct iodfg_insight_thresholds *t, const char *text,
-                                   size_t len, const char *where, struct iodfg_error *err)
+int iodfg_insight_thresholds_parse(struct iodfg_insight_thresholds *t, const char *text, size_t len,
+                                   const char *where, struct iodfg_error *err)
 {
     struct iodfg_insight_thresholds next = *t;
     unsigned long line = 0;
@@ -129,8 +129,7 @@ int iodfg_insight_thresholds_parse(struct iodfg_insight_thresholds *t, const cha
     return 0;
 }
 
-int iodfg_insight_thresholds_format(const struct iodfg_insight_thresholds *t,
-                                    struct iodfg_buf *out)
+int iodfg_insight_thresholds_format(const struct iodfg_insight_thresholds *t, struct iodfg_buf *out)
 {
     for (size_t i = 0; i < NTHRESHOLDS; i++) {
         const double *v = (const double *)((const char *)t + thresholds[i].offset);

@@ -30,8 +30,9 @@ static int access_unknown(struct ins_ctx *x, uint32_t a, int d, const struct iod
     f->subject = a;
     ins_add_act(f, a);
     ins_evidence(f, &x->act_set[a]);
-    ins_text(f, "%llu of %llu %s at unknown offsets (no open or lseek of their descriptor was "
-                "traced): random or sequential cannot be told",
+    ins_text(f,
+             "%llu of %llu %s at unknown offsets (no open or lseek of their descriptor was "
+             "traced): random or sequential cannot be told",
              (unsigned long long)ad->unknown, (unsigned long long)ad->ops, dir_name[d]);
     ins_num(f, "ops", (double)ad->ops);
     ins_num(f, "unknown", (double)ad->unknown);
@@ -56,8 +57,9 @@ static int access_random(struct ins_ctx *x, uint32_t a, int d, const struct iodf
     ins_evidence(f, &x->act_set[a]);
     char share[IODFG_FORMAT_MIN];
     iodfg_format_percent(share, sizeof(share), (double)off / (double)known, 0);
-    ins_text(f, "%s of %llu %s at known offsets are off the sequence: %llu backwards (random), "
-                "%llu skip forward (strided)%s",
+    ins_text(f,
+             "%s of %llu %s at known offsets are off the sequence: %llu backwards (random), "
+             "%llu skip forward (strided)%s",
              share, (unsigned long long)known, dir_name[d], (unsigned long long)ad->random,
              (unsigned long long)ad->sequential,
              ad->inferred ? "; offsets inferred in traces without any lseek (a seek would not "
@@ -131,8 +133,9 @@ static int judge_stairs(struct ins_ctx *x, struct iodfg_error *err)
         char v[2][IODFG_FORMAT_MIN];
         iodfg_format_duration(v[0], sizeof(v[0]), r->staggered_ns, 0);
         iodfg_format_duration(v[1], sizeof(v[1]), r->busy_ns, 0);
-        ins_text(f, "stair-case index %.2f: %llu calls completed one after another while queued "
-                    "behind each other (%s of %s busy)",
+        ins_text(f,
+                 "stair-case index %.2f: %llu calls completed one after another while queued "
+                 "behind each other (%s of %s busy)",
                  r->stair, (unsigned long long)r->queued, v[0], v[1]);
         ins_num(f, "stair", r->stair);
         ins_num(f, "queued", (double)r->queued);
@@ -186,8 +189,9 @@ static int judge_bursts(struct ins_ctx *x, struct iodfg_error *err)
         f->to_ns = b.t0_ns + b.span_ns;
         char dt[IODFG_FORMAT_MIN];
         iodfg_format_duration(dt, sizeof(dt), b.dt_ns, 0);
-        ins_text(f, "%s I/O intensity %.2f (busy in %u of %u bins of %s), burstiness %.2f "
-                    "(busy runs of %.1f bins between idle runs of %.1f)",
+        ins_text(f,
+                 "%s I/O intensity %.2f (busy in %u of %u bins of %s), burstiness %.2f "
+                 "(busy runs of %.1f bins between idle runs of %.1f)",
                  dir_name[d], m->intensity, m->busy_bins, b.nbins, dt, m->burstiness, m->l_io,
                  m->l_noio);
         ins_num(f, "intensity", m->intensity);

@@ -225,9 +225,9 @@ static int end_case(struct files *fs, uint32_t c)
                 return -1;
             }
             fs->rows = v;
-            v[fs->nrows++] = (struct write_row){cf->path, c, cf->write_act,
-                                                (int)iodfg_eventlog_case(fs->x->log, c)->clock,
-                                                cf->writes};
+            v[fs->nrows++] =
+                (struct write_row){cf->path, c, cf->write_act,
+                                   (int)iodfg_eventlog_case(fs->x->log, c)->clock, cf->writes};
         }
         free(cf->read.lo);
         free(cf->read.hi);
@@ -317,7 +317,7 @@ static void sweep(const struct write_row *rows, size_t n, struct point *pts, int
 }
 
 struct overlap {
-    int most;                   /* the most cases writing at once */
+    int most;                  /* the most cases writing at once */
     int64_t from, to, time_ns; /* first and last moment of overlap, time with two or more */
 };
 
@@ -354,8 +354,9 @@ static int shared_finding(struct files *fs, const struct write_row *rows, size_t
     char v[2][IODFG_FORMAT_MIN];
     iodfg_format_bytes(v[0], sizeof(v[0]), all.bytes, 0);
     iodfg_format_duration(v[1], sizeof(v[1]), ov->time_ns, 0);
-    ins_text(f, "written by %zu cases (%llu writes, %s), up to %d of them at once; two or more "
-                "write to it during %s",
+    ins_text(f,
+             "written by %zu cases (%llu writes, %s), up to %d of them at once; two or more "
+             "write to it during %s",
              ncases, (unsigned long long)all.n, v[0], ov->most, v[1]);
     ins_num(f, "cases", (double)ncases);
     ins_num(f, "writes", (double)all.n);
@@ -433,8 +434,9 @@ static int judge_file(struct files *fs, const struct file_agg *ag)
         iodfg_format_bytes(v[0], sizeof(v[0]), ag->reread_bytes, 0);
         iodfg_format_bytes(v[1], sizeof(v[1]), ag->read_bytes, 0);
         iodfg_format_duration(v[2], sizeof(v[2]), ag->reread.dur_ns, 0);
-        ins_text(f, "%s of the %s read (at known offsets) had been read before by the same case "
-                    "(%llu reads, %s); %llu reads at unknown offsets not judged",
+        ins_text(f,
+                 "%s of the %s read (at known offsets) had been read before by the same case "
+                 "(%llu reads, %s); %llu reads at unknown offsets not judged",
                  v[0], v[1], (unsigned long long)ag->reread.n, v[2],
                  (unsigned long long)ag->reads_unknown);
         ins_num(f, "reread_bytes", (double)ag->reread_bytes);
@@ -451,8 +453,9 @@ static int judge_file(struct files *fs, const struct file_agg *ag)
         ins_add_act(f, ag->open_act);
         ins_evidence(f, &ag->opens);
         iodfg_format_duration(v[0], sizeof(v[0]), ag->opens.dur_ns, 0);
-        ins_text(f, "opened up to %llu times by one case; %llu opens in %u case(s), %llu of them "
-                    "at %.0f or more; %s in the opens",
+        ins_text(f,
+                 "opened up to %llu times by one case; %llu opens in %u case(s), %llu of them "
+                 "at %.0f or more; %s in the opens",
                  (unsigned long long)ag->max_opens, (unsigned long long)ag->opens.n,
                  ag->opens.cases_total, (unsigned long long)ag->reopen_cases, t->reopens, v[0]);
         ins_num(f, "max_opens_per_case", (double)ag->max_opens);

@@ -31,11 +31,11 @@ struct ins_ctx {
     const struct iodfg_mapping *map;
     const struct iodfg_selection *sel;
     const struct iodfg_insight_thresholds *t;
-    const uint8_t *on;          /* rules enabled */
-    uint8_t *kflags;            /* per key: iodfg_metrics_call_flags */
-    struct ins_set *act_set;    /* per activity: every selected event */
-    struct ins_set *case_set;   /* per case: every selected event */
-    int first_clock;            /* clock of the first selected case */
+    const uint8_t *on;           /* rules enabled */
+    uint8_t *kflags;             /* per key: iodfg_metrics_call_flags */
+    struct ins_set *act_set;     /* per activity: every selected event */
+    struct ins_set *case_set;    /* per case: every selected event */
+    int first_clock;             /* clock of the first selected case */
     struct iodfg_insight *found; /* findings before ranking */
     size_t nfound, capfound;
 };
@@ -91,9 +91,9 @@ int ins_pairs_paths(struct ins_ctx *x, const struct ins_pairs *p, uint32_t group
 void ins_pairs_fini(struct ins_pairs *p);
 
 /* The rule families; each returns 0 or -1 (out of memory). */
-int ins_scan_events(struct ins_ctx *x);  /* small-io, tiny-tty, seek-io, lock, failed, meta */
-int ins_scan_cases(struct ins_ctx *x);   /* imbalance, straggler */
-int ins_scan_files(struct ins_ctx *x);   /* shared-file, reread, repeated-open */
+int ins_scan_events(struct ins_ctx *x); /* small-io, tiny-tty, seek-io, lock, failed, meta */
+int ins_scan_cases(struct ins_ctx *x);  /* imbalance, straggler */
+int ins_scan_files(struct ins_ctx *x);  /* shared-file, reread, repeated-open */
 int ins_scan_derived(struct ins_ctx *x, struct iodfg_error *err); /* access, stair, bursty */
 
 #endif

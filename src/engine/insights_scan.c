@@ -17,13 +17,13 @@
 
 /* Calls on names and descriptors that move no data (sorted for bsearch). */
 static const char *const meta_calls[] = {
-    "access",    "chdir",      "chmod",     "chown",      "close",     "creat",    "faccessat",
-    "faccessat2", "fchmod",    "fchmodat",  "fchown",     "fchownat",  "fstat",    "fstat64",
-    "fstatat64", "fstatfs",    "getdents",  "getdents64", "lchown",    "link",     "linkat",
-    "lstat",     "lstat64",    "mkdir",     "mkdirat",    "newfstatat", "open",    "openat",
-    "openat2",   "readlink",   "readlinkat", "rename",    "renameat",  "renameat2", "rmdir",
-    "stat",      "stat64",     "statfs",    "statx",      "symlink",   "symlinkat", "unlink",
-    "unlinkat",  "utime",      "utimensat", "utimes",
+    "access",     "chdir",    "chmod",      "chown",      "close",      "creat",     "faccessat",
+    "faccessat2", "fchmod",   "fchmodat",   "fchown",     "fchownat",   "fstat",     "fstat64",
+    "fstatat64",  "fstatfs",  "getdents",   "getdents64", "lchown",     "link",      "linkat",
+    "lstat",      "lstat64",  "mkdir",      "mkdirat",    "newfstatat", "open",      "openat",
+    "openat2",    "readlink", "readlinkat", "rename",     "renameat",   "renameat2", "rmdir",
+    "stat",       "stat64",   "statfs",     "statx",      "symlink",    "symlinkat", "unlink",
+    "unlinkat",   "utime",    "utimensat",  "utimes",
 };
 
 static int cmp_name(const void *key, const void *elem)
@@ -63,8 +63,8 @@ struct seek_edge {
 
 struct scan {
     struct ins_ctx *x;
-    uint8_t *kc;                /* per key: K_* */
-    uint64_t *rw_ops;           /* per activity: reads and writes of files */
+    uint8_t *kc;                 /* per key: K_* */
+    uint64_t *rw_ops;            /* per activity: reads and writes of files */
     struct ins_set *small, *tty; /* per activity */
     struct seek_edge *edges;
     size_t nedges, capedges;
@@ -77,8 +77,8 @@ struct scan {
     struct ins_map pid_last, lock;
     int64_t *meta_ns, *data_ns; /* per case */
     uint64_t *meta_n;
-    uint32_t *key_dir;          /* per key: directory id in the insights' pool, or UINT32_MAX */
-    int64_t *dir_ns;            /* per insights' pool id: metadata time in that directory */
+    uint32_t *key_dir; /* per key: directory id in the insights' pool, or UINT32_MAX */
+    int64_t *dir_ns;   /* per insights' pool id: metadata time in that directory */
     size_t ndir;
 };
 
@@ -160,8 +160,8 @@ static int pairs_event(struct scan *s, uint32_t c, uint64_t e, unsigned f, uint8
     if (col->fd[e] < 0 || !(kc & K_FLOCK || f & (IODFG_IO_READ | IODFG_IO_WRITE))) {
         return 0;
     }
-    uint64_t *st = ins_map_get(&s->lock, (uint64_t)(uint32_t)col->pid[e] << 32 |
-                                             (uint32_t)col->fd[e]);
+    uint64_t *st =
+        ins_map_get(&s->lock, (uint64_t)(uint32_t)col->pid[e] << 32 | (uint32_t)col->fd[e]);
     if (!st) {
         return -1;
     }
@@ -217,8 +217,8 @@ static int scan_event(struct scan *s, uint32_t c, uint64_t e)
     if (col->err[e]) {
         size_t idx;
         struct ins_set *es = err_of(s, col->err[e], &idx);
-        if (!es || ins_pairs_add(&s->err_paths, (uint32_t)idx,
-                                 iodfg_eventlog_keys(s->x->log)[k].path)) {
+        if (!es ||
+            ins_pairs_add(&s->err_paths, (uint32_t)idx, iodfg_eventlog_keys(s->x->log)[k].path)) {
             return -1;
         }
         ins_set_add(es, s->x->log, c, col->start_ns[e], d, 0);
@@ -292,8 +292,9 @@ static int judge_transfers(struct scan *s)
             double span = f->has_window ? (double)(tt->last_ns - tt->first_ns) / 1e9 : NAN;
             double rate = span > 0 ? (double)tt->n / span : NAN;
             fmt_dur(v[0], tt->dur_ns);
-            ins_text(f, "%llu writes of less than %.0f B (mean %.1f B) to a terminal or pipe, "
-                        "%.0f per second; %s spent in them",
+            ins_text(f,
+                     "%llu writes of less than %.0f B (mean %.1f B) to a terminal or pipe, "
+                     "%.0f per second; %s spent in them",
                      (unsigned long long)tt->n, x->t->tty_size, (double)tt->bytes / (double)tt->n,
                      rate, v[0]);
             ins_num(f, "writes", (double)tt->n);
@@ -329,8 +330,9 @@ static int judge_seeks(struct scan *s)
         ins_evidence(f, &se->set);
         char v[IODFG_FORMAT_MIN];
         fmt_dur(v, se->set.dur_ns);
-        ins_text(f, "%llu lseek calls directly followed by a read/write on the same descriptor "
-                    "(%u file(s)); %s spent in the seeks",
+        ins_text(f,
+                 "%llu lseek calls directly followed by a read/write on the same descriptor "
+                 "(%u file(s)); %s spent in the seeks",
                  (unsigned long long)se->set.n, f->paths_total, v);
         ins_num(f, "pairs", (double)se->set.n);
         ins_num(f, "files", f->paths_total);
@@ -344,8 +346,9 @@ static int judge_seeks(struct scan *s)
         ins_evidence(f, &s->flock);
         char v[IODFG_FORMAT_MIN];
         fmt_dur(v, s->flock.dur_ns);
-        ins_text(f, "%llu flock/read-or-write/flock cycles on one descriptor (%llu flock calls, "
-                    "%s in them)",
+        ins_text(f,
+                 "%llu flock/read-or-write/flock cycles on one descriptor (%llu flock calls, "
+                 "%s in them)",
                  (unsigned long long)s->cycles, (unsigned long long)s->flock.n, v);
         ins_num(f, "cycles", (double)s->cycles);
         ins_num(f, "flock_calls", (double)s->flock.n);
@@ -366,7 +369,8 @@ static uint64_t max_dirs_per_name(const struct scan *s, uint32_t g)
     const struct ins_pairs *p = &s->err_paths;
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++) {
-        n += p->v[i].group == g && (i == 0 || p->v[i - 1].group != g || p->v[i - 1].item != p->v[i].item);
+        n += p->v[i].group == g &&
+             (i == 0 || p->v[i - 1].group != g || p->v[i - 1].item != p->v[i].item);
     }
     const char **names = malloc((n + 1) * sizeof(*names));
     if (!names) {
@@ -374,7 +378,8 @@ static uint64_t max_dirs_per_name(const struct scan *s, uint32_t g)
     }
     size_t m = 0;
     for (size_t i = 0; i < p->n; i++) {
-        if (p->v[i].group == g && (i == 0 || p->v[i - 1].group != g || p->v[i - 1].item != p->v[i].item)) {
+        if (p->v[i].group == g &&
+            (i == 0 || p->v[i - 1].group != g || p->v[i - 1].item != p->v[i].item)) {
             const char *path = iodfg_strpool_get(pool, p->v[i].item), *sl = strrchr(path, '/');
             names[m++] = sl ? sl + 1 : path;
         }
@@ -415,8 +420,9 @@ static int judge_failures(struct scan *s)
         uint64_t dirs = max_dirs_per_name(s, (uint32_t)i);
         char v[IODFG_FORMAT_MIN];
         fmt_dur(v, es->dur_ns);
-        ins_text(f, "%llu failed calls on %u distinct path(s), up to %llu on one path; one file "
-                    "name tried in up to %llu directories; %s spent in them",
+        ins_text(f,
+                 "%llu failed calls on %u distinct path(s), up to %llu on one path; one file "
+                 "name tried in up to %llu directories; %s spent in them",
                  (unsigned long long)es->n, f->paths_total, (unsigned long long)top,
                  (unsigned long long)dirs, v);
         ins_num(f, "calls", (double)es->n);
@@ -502,8 +508,9 @@ static int judge_metadata(struct scan *s)
         char v[2][IODFG_FORMAT_MIN];
         iodfg_format_percent(v[0], sizeof(v[0]), share, 0);
         fmt_dur(v[1], meta);
-        ins_text(f, "open/stat/close/getdents and friends take %s of the I/O time (%llu calls, %s); "
-                    "%u case(s) at or above %.0f%%, the worst at %.0f%%",
+        ins_text(f,
+                 "open/stat/close/getdents and friends take %s of the I/O time (%llu calls, %s); "
+                 "%u case(s) at or above %.0f%%, the worst at %.0f%%",
                  v[0], (unsigned long long)calls, v[1], nover, x->t->meta_share * 100,
                  nover ? over[0].share * 100 : share * 100);
         ins_num(f, "meta_share", share);

@@ -160,7 +160,8 @@ int ins_pairs_paths(struct ins_ctx *x, const struct ins_pairs *p, uint32_t group
     }
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(x->log);
     for (size_t k = 0; k < ntop; k++) {
-        if (ins_add_path(x, f, iodfg_strpool_get(pool, item[k]), iodfg_strpool_len(pool, item[k]))) {
+        if (ins_add_path(x, f, iodfg_strpool_get(pool, item[k]),
+                         iodfg_strpool_len(pool, item[k]))) {
             return -1;
         }
     }

@@ -27,7 +27,8 @@ struct gen {
     long t_us;
 };
 
-static void line(struct gen *g, long dur_us, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(struct gen *g, long dur_us, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void line(struct gen *g, long dur_us, const char *fmt, ...)
 {
     char call[512];
@@ -352,8 +353,9 @@ static void failures(int n)
 {
     struct gen g = {0};
     for (int i = 0; i < n; i++) {
-        line(&g, 2, "openat(AT_FDCWD, \"/opt/p%02d/libm.so\", O_RDONLY) = -1 ENOENT (No such "
-                    "file or directory)",
+        line(&g, 2,
+             "openat(AT_FDCWD, \"/opt/p%02d/libm.so\", O_RDONLY) = -1 ENOENT (No such "
+             "file or directory)",
              i);
     }
     line(&g, 2, "openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 EACCES (Permission denied)");
@@ -524,8 +526,7 @@ static void three_cases(const char *run, long worst_ms)
 {
     for (int c = 0; c < 3; c++) {
         struct gen g = {.t_us = 1000000};
-        line(&g, c == 2 ? worst_ms * 1000 : 100000, "write(3</d/%s%d>, \"\", 8192) = 8192", run,
-             c);
+        line(&g, c == 2 ? worst_ms * 1000 : 100000, "write(3</d/%s%d>, \"\", 8192) = 8192", run, c);
         char name[32];
         snprintf(name, sizeof(name), "%s_h_%d", run, c);
         add_case(name, &g);
@@ -762,7 +763,8 @@ END_TEST
 START_TEST(missing_columns)
 {
     struct iodfg_eventlog *small = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
-    tlog_add_case(small, "a_h_1", "1 00:00:01.000000 write(1</dev/pts/1>, \"\", 1) = 1 <0.000001>\n");
+    tlog_add_case(small, "a_h_1",
+                  "1 00:00:01.000000 write(1</dev/pts/1>, \"\", 1) = 1 <0.000001>\n");
     struct iodfg_mapping m;
     tlog_map_fhat(&m, small);
     struct iodfg_selection sel;
