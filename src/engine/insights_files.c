@@ -126,42 +126,43 @@ static void *grow(void *v, size_t *cap, size_t n, size_t size)
     return g;
 }
 
-static struct case_file *case_file(struct files *fs, uint32_t path)
-{
-    uint64_t *slot = ins_map_get(&fs->cf_of, path);
+/* The row of path in the array *v (n rows of size bytes, found through map), appended zeroed
+ * with its first field set to path when new; NULL when out of memory. The first field of a
+ * row is its path. */
+static void *row_of(struct ins_map *map, uint32_t path, void **v, size_t *n, size_t *cap,
+                    size_t size)
+{ // *v is a local void * of the caller (no type punning of the array pointer itself)
+    uint64_t *slot = ins_map_get(map, path);
     if (!slot) {
         return NULL;
     }
     if (!*slot) {
-        struct case_file *v = grow(fs->cf, &fs->capcf, fs->ncf, sizeof(*v));
-        if (!v) {
+        char *g = grow(*v, cap, *n, size);
+        if (!g) {
             return NULL;
         }
-        fs->cf = v;
-        memset(&v[fs->ncf], 0, sizeof(*v));
-        v[fs->ncf].path = path;
-        *slot = ++fs->ncf;
+        *v = g;
+        memset(g + *n * size, 0, size);
+        memcpy(g + *n * size, &path, sizeof(path));
+        *slot = ++*n;
     }
-    return &fs->cf[*slot - 1];
+    return (char *)*v + (*slot - 1) * size;
+}
+
+static struct case_file *case_file(struct files *fs, uint32_t path)
+{
+    void *v = fs->cf;
+    struct case_file *r = row_of(&fs->cf_of, path, &v, &fs->ncf, &fs->capcf, sizeof(*fs->cf));
+    fs->cf = v;
+    return r;
 }
 
 static struct file_agg *file_agg(struct files *fs, uint32_t path)
 {
-    uint64_t *slot = ins_map_get(&fs->agg_of, path);
-    if (!slot) {
-        return NULL;
-    }
-    if (!*slot) {
-        struct file_agg *v = grow(fs->agg, &fs->capagg, fs->nagg, sizeof(*v));
-        if (!v) {
-            return NULL;
-        }
-        fs->agg = v;
-        memset(&v[fs->nagg], 0, sizeof(*v));
-        v[fs->nagg].path = path;
-        *slot = ++fs->nagg;
-    }
-    return &fs->agg[*slot - 1];
+    void *v = fs->agg;
+    struct file_agg *r = row_of(&fs->agg_of, path, &v, &fs->nagg, &fs->capagg, sizeof(*fs->agg));
+    fs->agg = v;
+    return r;
 }
 
 static int file_event(struct files *fs, uint32_t c, uint64_t e, uint64_t first)
