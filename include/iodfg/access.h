@@ -57,6 +57,13 @@ int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                        int64_t alignment, struct iodfg_error *err);
 
+/* The access offset of every event of case c into out[e - first event of c]: the offset of a
+ * successful read or write when its position is known (tracked as iodfg_access_build does),
+ * IODFG_UNKNOWN otherwise. key_flags as from iodfg_metrics_key_flags. 0 or -1 (out of memory).
+ * The log needs the key, offset, size, fd and pid columns. */
+int iodfg_access_case_offsets(const struct iodfg_eventlog *log, const uint8_t *key_flags,
+                              uint32_t c, int64_t *out);
+
 /* Bin of a size (negative sizes go to bin 0), and the bin's range [*lo, *hi). */
 unsigned iodfg_access_bin(int64_t size);
 void iodfg_access_bin_range(unsigned bin, int64_t *lo, int64_t *hi);

@@ -124,6 +124,12 @@ uint64_t iodfg_mapping_unmapped_events(const struct iodfg_mapping *m,
 
 /* The default mapping f-hat written as rules (static text). */
 const char *iodfg_rules_default_text(void);
+/* The "hpc" preset (static text): f-hat with per-process names folded (doc/rules.md). */
+const char *iodfg_rules_hpc_text(void);
+/* The text of the named preset ("default", "hpc"), or NULL when there is none. */
+const char *iodfg_rules_preset(const char *name);
+/* Name of preset i (and a one-line summary into *summary when not NULL); NULL past the last. */
+const char *iodfg_rules_preset_name(size_t i, const char **summary);
 /* Length of the first `levels` components of path (the f-hat truncation; a path with fewer
  * components is kept whole): "/usr/lib/x/libc.so" with 2 -> 8 ("/usr/lib"). */
 size_t iodfg_rules_path_prefix(const char *path, size_t len, unsigned levels);

@@ -39,6 +39,7 @@ int cli_characterize(int argc, char **argv);
 int cli_bandwidth(int argc, char **argv);
 int cli_handles(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_insights(int argc, char **argv);
 
 /* Print "iodfg: <formatted error>" to stderr. */
 void cli_error(const struct iodfg_error *err);
@@ -71,6 +72,11 @@ int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size);
 /* When the selected cases (case_on, NULL = all) of log use more than one clock, say on stderr
  * (unless quiet) that the concurrency sweeps are per clock. */
 void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet);
+/* A start time of clock in its natural form ("05:39:01.699598", "2024-... UTC", "+1.5 s"). */
+void cli_time_text(char *buf, size_t size, enum iodfg_clock clock, int64_t ns);
+/* A copy of the rule preset named name (iodfg_rules_preset) when no file of that name exists,
+ * else NULL (then read the file); *len its length. The caller frees. */
+char *cli_rules_preset(const char *name, size_t *len);
 /* Say on stderr (unless quiet) what listing the inputs skipped or renamed. */
 struct iodfg_input_list;
 void cli_list_notes(const struct iodfg_input_list *l, int quiet);

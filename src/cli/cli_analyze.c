@@ -64,7 +64,8 @@ static const struct option shared_longopts[] = {
 
 const char cli_analyze_usage[] =
     "  -r, --rules FILE        mapping rules (doc/rules.md); default: the f-hat of\n"
-    "                          Sankaran et al. 2024 (call + path cut to two levels)\n"
+    "                          Sankaran et al. 2024 (call + path cut to two levels);\n"
+    "                          a preset name: default, hpc (per-process names folded)\n"
     "      --filter F          a filter (repeatable, ANDed): 'cid=a,b', 'name~^b_',\n"
     "                          'call=read,write', 'path~^/scratch', 'kind!=pipe',\n"
     "                          'time=0.5..2', 'minedge=5', 'top=20'\n"
@@ -441,7 +442,7 @@ static int read_rules(const char *path, char **text, size_t *len)
     if (!path) {
         return CLI_OK;
     }
-    if (!(*text = read_file(path, len))) {
+    if (!(*text = cli_rules_preset(path, len)) && !(*text = read_file(path, len))) {
         return CLI_FAIL;
     }
     struct iodfg_error err;

@@ -16,6 +16,7 @@
 #include "iodfg/glyph.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
+#include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
@@ -589,4 +590,16 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     iodfg_casename_free(names);
     iodfg_mounts_free(mounts);
     return align(log, o, err);
+}
+
+char *cli_rules_preset(const char *name, size_t *len)
+{
+    struct stat st;
+    const char *text = iodfg_rules_preset(name);
+    if (!text || stat(name, &st) == 0) { // a file of that name wins
+        return NULL;
+    }
+    char *copy = strdup(text);
+    *len = copy ? strlen(copy) : 0;
+    return copy;
 }

@@ -127,7 +127,7 @@ static int summarise(const struct iodfg_eventlog *log, struct summary *s)
 }
 
 // A start time in its clock's natural form.
-static void fmt_time(char *buf, size_t size, enum iodfg_clock clock, int64_t ns)
+void cli_time_text(char *buf, size_t size, enum iodfg_clock clock, int64_t ns)
 {
     int64_t sec = ns / 1000000000LL, frac = ns % 1000000000LL / 1000;
     if (clock == IODFG_CLOCK_EPOCH) {
@@ -171,8 +171,8 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
             printf("Time span   (no timestamps in some cases)\n");
             continue;
         }
-        fmt_time(t1, sizeof(t1), (enum iodfg_clock)k, s->first[k]);
-        fmt_time(t2, sizeof(t2), (enum iodfg_clock)k, s->last[k]);
+        cli_time_text(t1, sizeof(t1), (enum iodfg_clock)k, s->first[k]);
+        cli_time_text(t2, sizeof(t2), (enum iodfg_clock)k, s->last[k]);
         printf("Time span   %s -> %s (%.6f s, %s clock)\n", t1, t2,
                (double)(s->last[k] - s->first[k]) / 1e9, iodfg_clock_name((enum iodfg_clock)k));
     }

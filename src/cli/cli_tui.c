@@ -27,7 +27,8 @@ static const char tui_usage[] =
     "                 [--jobs N] LOG.h5|FILES|DIRS...\n"
     "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
     "views).\n"
-    "  --rules FILE     mapping rules to start from (default: the f-hat rules)\n"
+    "  --rules FILE     mapping rules to start from (default: the f-hat rules), or a\n"
+    "                   preset: default, hpc (per-process names folded)\n"
     "  --session FILE   restore rules, filters, groups, view and sort from FILE (W\n"
     "                   saves it)\n"
     "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind,\n"
@@ -198,7 +199,9 @@ int cli_tui(int argc, char **argv)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     char *rules_text = NULL;
-    if (rules_path && !(rules_text = read_text(rules_path, &err))) {
+    size_t preset_len;
+    if (rules_path && !(rules_text = cli_rules_preset(rules_path, &preset_len)) &&
+        !(rules_text = read_text(rules_path, &err))) {
         cli_error(&err);
         return CLI_FAIL;
     }

@@ -32,6 +32,7 @@ static const struct command commands[] = {
     {"bandwidth", cli_bandwidth, "perceived vs effective bandwidth and time shares"},
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
+    {"insights", cli_insights, "automatic I/O findings with their evidence"},
 };
 
 static void usage(FILE *out)
@@ -44,8 +45,8 @@ static void usage(FILE *out)
             "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n"
             "'iodfg LOG.h5' opens the terminal UI (the command 'tui' may be left out).\n"
             "Documents: rules.md (mapping rules), metrics.md (characterisation),\n"
-            "format.md (the HDF5 event log), interchange.md (export, CSV input) and\n"
-            "tutorial.md, in\n  %s\n",
+            "insights.md (findings), format.md (the HDF5 event log), interchange.md\n"
+            "(export, CSV input) and tutorial.md, in\n  %s\n",
             IODFG_DOCDIR);
 }
 

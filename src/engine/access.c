@@ -129,6 +129,27 @@ static struct stream *table_get(struct table *t, int32_t pid, int32_t fd)
     return t->hit = &t->s[j];
 }
 
+/* Follow the position of a stream through one successful call with flags f. For a read or
+ * write with a known size, *at = its offset (IODFG_UNKNOWN when not known) and 1 is returned;
+ * 0 for other calls. */
+static int stream_step(struct stream *st, unsigned f, int64_t o, int64_t size, int64_t *at)
+{
+    if (f & IODFG_IO_OPEN) {
+        *st = (struct stream){st->id, st->gen, 0, {0, 0}};
+    } else if (f & IODFG_IO_CLOSE) {
+        *st = (struct stream){st->id, st->gen, IODFG_UNKNOWN, {0, 0}};
+    } else if (f & IODFG_IO_SEEK) {
+        st->pos = o;
+    } else if ((f & (IODFG_IO_READ | IODFG_IO_WRITE)) && size != IODFG_UNKNOWN && size >= 0) {
+        *at = (f & IODFG_IO_POSITIONAL) ? o : st->pos;
+        if (!(f & IODFG_IO_POSITIONAL) && st->pos != IODFG_UNKNOWN) {
+            st->pos = iodfg_sat_add(st->pos, size);
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the scan ---- */
 
 struct files {
@@ -265,18 +286,8 @@ static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
         if (!st) {
             return -1;
         }
-        int64_t o = col->offset[e], size = col->size ? col->size[e] : IODFG_UNKNOWN;
-        if (f & IODFG_IO_OPEN) {
-            *st = (struct stream){st->id, st->gen, 0, {0, 0}};
-        } else if (f & IODFG_IO_CLOSE) {
-            *st = (struct stream){st->id, st->gen, IODFG_UNKNOWN, {0, 0}};
-        } else if (f & IODFG_IO_SEEK) {
-            st->pos = o;
-        } else if ((f & (IODFG_IO_READ | IODFG_IO_WRITE)) && size != IODFG_UNKNOWN && size >= 0) {
-            int64_t at = (f & IODFG_IO_POSITIONAL) ? o : st->pos;
-            if (!(f & IODFG_IO_POSITIONAL) && st->pos != IODFG_UNKNOWN) {
-                st->pos = iodfg_sat_add(st->pos, size);
-            }
+        int64_t size = col->size ? col->size[e] : IODFG_UNKNOWN, at;
+        if (stream_step(st, f, col->offset[e], size, &at)) {
             int dir = (f & IODFG_IO_READ) ? IODFG_DIR_READ : IODFG_DIR_WRITE;
             int64_t prev = st->prev[dir];
             if (at != IODFG_UNKNOWN) {
@@ -348,5 +359,33 @@ out:
     free(x.t.s);
     free(x.fs.stamp);
     free(x.fs.idx);
+    return rc;
+}
+
+int iodfg_access_case_offsets(const struct iodfg_eventlog *log, const uint8_t *key_flags,
+                              uint32_t c, int64_t *out)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    struct table t = {.gen = 1};
+    int rc = 0;
+    for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+        int64_t *at = &out[e - off[c]];
+        *at = IODFG_UNKNOWN;
+        unsigned f = key_flags[col->key[e]];
+        if (!f || col->fd[e] < 0 || (col->err && col->err[e])) {
+            continue;
+        }
+        struct stream *st = table_get(&t, col->pid[e], col->fd[e]);
+        if (!st) {
+            rc = -1;
+            break;
+        }
+        int64_t size = col->size ? col->size[e] : IODFG_UNKNOWN;
+        if (!stream_step(st, f, col->offset[e], size, at)) {
+            *at = IODFG_UNKNOWN;
+        }
+    }
+    free(t.s);
     return rc;
 }

@@ -21,6 +21,12 @@
 
 void tlog_add_case(struct iodfg_eventlog *log, const char *name, const char *text)
 {
+    tlog_add_case_cid(log, name, NULL, text);
+}
+
+void tlog_add_case_cid(struct iodfg_eventlog *log, const char *name, const char *cid,
+                       const char *text)
+{
     struct iodfg_case_info info;
     struct iodfg_strace_result res;
     struct iodfg_error err;
@@ -28,6 +34,10 @@ void tlog_add_case(struct iodfg_eventlog *log, const char *name, const char *tex
     iodfg_error_clear(&err);
     ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(log), name, strlen(name), &info.name),
                      0);
+    if (cid) {
+        ck_assert_int_eq(
+            iodfg_strpool_intern(iodfg_eventlog_pool(log), cid, strlen(cid), &info.cid), 0);
+    }
     ck_assert_int_eq(iodfg_eventlog_begin_case(log, &info, &err), 0);
     ck_assert_int_eq(
         iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, log, &res, &err), 0);

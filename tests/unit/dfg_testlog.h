@@ -12,6 +12,9 @@ struct iodfg_eventlog;
 
 /* Parse text as one case named name into log (aborts the test on failure). */
 void tlog_add_case(struct iodfg_eventlog *log, const char *name, const char *text);
+/* The same with a cid (NULL: none). */
+void tlog_add_case_cid(struct iodfg_eventlog *log, const char *name, const char *cid,
+                       const char *text);
 /* The paper's f̂: call + ':' + path truncated to its top two directory levels; non-files by
  * kind ("write:pipe"); a call without a path maps to the call name. Free with tlog_map_free. */
 void tlog_map_fhat(struct iodfg_mapping *map, const struct iodfg_eventlog *log);

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/* Insights: the rule table, the build over a selection, ranking and evidence helpers. */
+#include "config.h"
+
+#include "iodfg/insights.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/metrics.h"
+#include "iodfg/rules.h"
+#include "iodfg/session.h"
+#include "iodfg/strpool.h"
+#include "iodfg/trace.h"
+
+#include "insights_priv.h"
+
+struct rule_info {
+    const char *name, *title, *advice;
+};
+
+static const struct rule_info rule_info[IODFG_INS__N] = {
+#define IODFG_X_INSIGHT(id, name, title) [IODFG_INS_##id] = {name, title, NULL},
+    IODFG_INSIGHT_RULE_LIST(IODFG_X_INSIGHT)
+#undef IODFG_X_INSIGHT
+};
+
+/* One line per rule: what to do about it (doc/insights.md says why). */
+static const char *const advice[IODFG_INS__N] = {
+    [IODFG_INS_SMALL_IO] = "aggregate small requests into larger ones (buffering, collective I/O)",
+    [IODFG_INS_RANDOM_ACCESS] = "order the requests by offset, or use collective I/O or a layout "
+                                "that matches the access order",
+    [IODFG_INS_ACCESS_UNKNOWN] = "trace lseek too (no -e filter that hides it) so that offsets "
+                                 "can be followed",
+    [IODFG_INS_SEEK_IO] = "use pread/pwrite: one call instead of lseek plus read/write",
+    [IODFG_INS_METADATA] = "open files once and keep them open, cache stat results, avoid "
+                           "directory scans in loops",
+    [IODFG_INS_REPEATED_OPEN] = "keep the file open across accesses instead of reopening it",
+    [IODFG_INS_SHARED_FILE] = "align each case's region to stripe boundaries, or use collective "
+                              "I/O or one file per process",
+    [IODFG_INS_STAIR_CASE] = "calls wait for each other: spread them over more files or "
+                             "servers, or aggregate on fewer ranks",
+    [IODFG_INS_LOCK_CYCLE] = "avoid a lock per access: write disjoint regions, or lock once "
+                             "around aggregated writes",
+    [IODFG_INS_IMBALANCE] = "balance the data over the cases, or overlap the heavy case's I/O "
+                            "with computation",
+    [IODFG_INS_STRAGGLER] = "look at what the late case does in the evidence window; balance or "
+                            "overlap its work",
+    [IODFG_INS_FAILED_STORM] = "fix the search path (LD_LIBRARY_PATH, PYTHONPATH ...) or cache "
+                               "the result; back off instead of retrying at once",
+    [IODFG_INS_REREAD] = "keep the data in memory after the first read, or read it once and "
+                         "share it",
+    [IODFG_INS_TINY_TTY] = "buffer the output (full stdio buffering, fewer larger writes) or "
+                           "write less often",
+    [IODFG_INS_BURSTY] = "overlap the bursts with computation or stage them asynchronously; "
+                         "shared servers see the peaks",
+};
+
+const char *iodfg_insight_rule_name(enum iodfg_insight_rule r)
+{
+    return (unsigned)r < IODFG_INS__N ? rule_info[r].name : "?";
+}
+
+const char *iodfg_insight_rule_title(enum iodfg_insight_rule r)
+{
+    return (unsigned)r < IODFG_INS__N ? rule_info[r].title : "?";
+}
+
+const char *iodfg_insight_rule_advice(enum iodfg_insight_rule r)
+{
+    return (unsigned)r < IODFG_INS__N ? advice[r] : "";
+}
+
+const char *iodfg_insight_impact_basis(enum iodfg_insight_rule r)
+{
+    switch (r) {
+    case IODFG_INS_IMBALANCE:
+        return "of the worst case's call time is above the median";
+    case IODFG_INS_STRAGGLER:
+        return "of the last case's span comes after the median end";
+    default:
+        return "of the selection's call time";
+    }
+}
+
+int iodfg_insight_rule_parse(const char *name, enum iodfg_insight_rule *r)
+{
+    for (int i = 0; i < IODFG_INS__N; i++) {
+        if (strcmp(name, rule_info[i].name) == 0) {
+            *r = (enum iodfg_insight_rule)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *iodfg_insight_severity_name(enum iodfg_insight_severity s)
+{
+    static const char *const names[] = {"info", "low", "medium", "high"};
+    return (unsigned)s < 4 ? names[s] : "?";
+}
+
+/* ---- results ---- */
+
+void iodfg_insights_init(struct iodfg_insights *ins)
+{
+    memset(ins, 0, sizeof(*ins));
+}
+
+void iodfg_insights_fini(struct iodfg_insights *ins)
+{
+    free(ins->v);
+    iodfg_strpool_free(ins->pool);
+    memset(ins, 0, sizeof(*ins));
+}
+
+void ins_set_add(struct ins_set *s, const struct iodfg_eventlog *log, uint32_t c, int64_t start,
+                 int64_t dur, int64_t bytes)
+{
+    int clock = (int)iodfg_eventlog_case(log, c)->clock;
+    int64_t end = dur > 0 ? iodfg_sat_add(start, dur) : start;
+    if (s->n == 0) {
+        s->clock = clock;
+        s->first_ns = start;
+        s->last_ns = end;
+    } else if (clock != s->clock) {
+        s->mixed_clocks = 1;
+    } else {
+        s->first_ns = start < s->first_ns ? start : s->first_ns;
+        s->last_ns = end > s->last_ns ? end : s->last_ns;
+    }
+    s->n++;
+    s->dur_ns = dur > 0 ? iodfg_sat_add(s->dur_ns, dur) : s->dur_ns;
+    s->bytes = bytes > 0 ? iodfg_sat_add(s->bytes, bytes) : s->bytes;
+    if (s->last_case1 != c + 1) { // cases come in ascending order: a new one
+        s->last_case1 = c + 1;
+        s->cases_total++;
+        if (s->ncases < IODFG_INSIGHT_KEEP) {
+            s->cases[s->ncases++] = c;
+        }
+    }
+}
+
+struct iodfg_insight *ins_new(struct ins_ctx *x, enum iodfg_insight_rule r, double time_ns)
+{
+    if (x->nfound == x->capfound) {
+        size_t cap = x->capfound ? x->capfound * 2 : 32;
+        struct iodfg_insight *v = realloc(x->found, cap * sizeof(*v));
+        if (!v) {
+            return NULL;
+        }
+        x->found = v;
+        x->capfound = cap;
+    }
+    struct iodfg_insight *f = &x->found[x->nfound++];
+    memset(f, 0, sizeof(*f));
+    f->rule = r;
+    f->clock = x->first_clock;
+    int64_t base = x->ins->call_time_ns;
+    ins_impact(x, f, base > 0 && time_ns >= 0 ? fmin(1.0, time_ns / (double)base) : NAN);
+    return f;
+}
+
+void ins_impact(const struct ins_ctx *x, struct iodfg_insight *f, double impact)
+{
+    const struct iodfg_insight_thresholds *t = x->t;
+    f->impact = impact;
+    f->severity = !isfinite(impact)           ? IODFG_SEV_LOW
+                  : impact >= t->high_share   ? IODFG_SEV_HIGH
+                  : impact >= t->medium_share ? IODFG_SEV_MEDIUM
+                                              : IODFG_SEV_LOW;
+}
+
+void ins_num(struct iodfg_insight *f, const char *name, double value)
+{
+    if (f->nnum < IODFG_INSIGHT_NUMBERS) {
+        f->num[f->nnum++] = (struct iodfg_insight_number){name, value};
+    }
+}
+
+void ins_text(struct iodfg_insight *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text, sizeof(f->text), fmt, ap);
+    va_end(ap);
+}
+
+void ins_evidence(struct iodfg_insight *f, const struct ins_set *s)
+{
+    memcpy(f->cases, s->cases, sizeof(f->cases));
+    f->ncases = s->ncases;
+    f->cases_total = s->cases_total;
+    f->has_window = s->n > 0 && !s->mixed_clocks;
+    f->clock = s->clock;
+    f->from_ns = s->first_ns;
+    f->to_ns = s->last_ns;
+}
+
+void ins_add_act(struct iodfg_insight *f, uint32_t a)
+{
+    for (uint32_t i = 0; i < f->nact; i++) {
+        if (f->act[i] == a) {
+            return;
+        }
+    }
+    f->act_total++;
+    if (f->nact < IODFG_INSIGHT_KEEP) {
+        f->act[f->nact++] = a;
+    }
+}
+
+int ins_intern(struct ins_ctx *x, const char *s, size_t len, uint32_t *id)
+{
+    if (!x->ins->pool && !(x->ins->pool = iodfg_strpool_new())) {
+        return -1;
+    }
+    return iodfg_strpool_intern(x->ins->pool, s, len, id);
+}
+
+int ins_add_path(struct ins_ctx *x, struct iodfg_insight *f, const char *s, size_t len)
+{
+    uint32_t id;
+    if (ins_intern(x, s, len, &id)) {
+        return -1;
+    }
+    f->paths_total++;
+    if (f->npaths < IODFG_INSIGHT_KEEP) {
+        f->paths[f->npaths++] = id;
+    }
+    return 0;
+}
+
+int ins_key_is_file(const struct iodfg_eventlog *log, uint32_t k)
+{
+    const struct iodfg_key *key = &iodfg_eventlog_keys(log)[k];
+    const char *path = iodfg_strpool_get(iodfg_eventlog_pool(log), key->path);
+    return key->kind == IODFG_PATH_FILE && strncmp(path, "/dev/", 5) != 0;
+}
+
+int ins_case_range(const struct ins_ctx *x, uint32_t c, uint64_t *lo, uint64_t *hi)
+{
+    return iodfg_trace_case_range(x->log, x->sel, c, lo, hi);
+}
+
+/* ---- ranking and the build ---- */
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const struct iodfg_insight *a = pa, *b = pb;
+    if (a->severity != b->severity) {
+        return a->severity > b->severity ? -1 : 1;
+    }
+    double ia = isfinite(a->impact) ? a->impact : -1, ib = isfinite(b->impact) ? b->impact : -1;
+    if (ia != ib) {
+        return ia > ib ? -1 : 1;
+    }
+    if (a->rule != b->rule) {
+        return a->rule < b->rule ? -1 : 1;
+    }
+    return a->subject < b->subject ? -1 : a->subject > b->subject;
+}
+
+// Keep at most max_per_rule findings of each rule (the best ranked), counting the others.
+static void rank(struct ins_ctx *x)
+{
+    struct iodfg_insights *ins = x->ins;
+    if (x->nfound) {
+        qsort(x->found, x->nfound, sizeof(*x->found), by_rank);
+    }
+    uint64_t kept[IODFG_INS__N] = {0};
+    size_t n = 0;
+    for (size_t i = 0; i < x->nfound; i++) {
+        enum iodfg_insight_rule r = x->found[i].rule;
+        if (kept[r] >= (uint64_t)x->t->max_per_rule) {
+            ins->omitted[r]++;
+            continue;
+        }
+        kept[r]++;
+        x->found[n++] = x->found[i];
+    }
+    ins->v = x->found;
+    ins->n = n;
+    x->found = NULL;
+}
+
+// Totals of the selection (the base of every impact), per activity and per case.
+static void totals(struct ins_ctx *x)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(x->log);
+    const uint32_t *act = x->map->activity_of_key;
+    uint32_t nc = iodfg_eventlog_case_count(x->log);
+    for (uint32_t c = 0; c < nc; c++) {
+        uint64_t lo, hi;
+        if (!ins_case_range(x, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            uint32_t a = act[col->key[e]];
+            if (a == IODFG_NO_ACTIVITY) {
+                continue;
+            }
+            int64_t d = col->dur_ns[e] == IODFG_UNKNOWN ? 0 : col->dur_ns[e];
+            ins_set_add(&x->act_set[a], x->log, c, col->start_ns[e], d, 0);
+            ins_set_add(&x->case_set[c], x->log, c, col->start_ns[e], d, 0);
+            x->ins->call_time_ns = iodfg_sat_add(x->ins->call_time_ns, d);
+            x->ins->events++;
+        }
+        if (x->case_set[c].n && !x->ins->cases++) {
+            x->first_clock = (int)iodfg_eventlog_case(x->log, c)->clock;
+        }
+    }
+}
+
+int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
+                         const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                         const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+                         struct iodfg_error *err)
+{
+    iodfg_insights_fini(ins);
+    if (iodfg_eventlog_event_count(log) == 0) { // nothing to judge (and no columns allocated)
+        return 0;
+    }
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    if (!col->start_ns || !col->dur_ns || !col->size || !col->key || !col->pid || !col->fd ||
+        !col->offset || !col->err) {
+        return iodfg_error_set(err, IODFG_E_ARG,
+                               "the event log lacks a column insights need "
+                               "(start, dur, size, key, pid, fd, offset, err)");
+    }
+    if (map->nkeys != iodfg_eventlog_key_count(log)) {
+        return iodfg_error_set(err, IODFG_E_ARG, "the mapping does not belong to this log");
+    }
+    static const uint8_t all[IODFG_INS__N] = {[0 ... IODFG_INS__N - 1] = 1};
+    struct ins_ctx x = {
+        .ins = ins, .log = log, .map = map, .sel = sel, .t = t, .on = rules_on ? rules_on : all};
+    uint32_t nk = iodfg_eventlog_key_count(log), nc = iodfg_eventlog_case_count(log);
+    x.kflags = malloc((size_t)nk + 1);
+    x.act_set = calloc((size_t)map->nactivities + 1, sizeof(*x.act_set));
+    x.case_set = calloc((size_t)nc + 1, sizeof(*x.case_set));
+    int rc = -1;
+    if (!x.kflags || !x.act_set || !x.case_set) {
+        goto out;
+    }
+    iodfg_metrics_key_flags(log, x.kflags);
+    totals(&x);
+    if (ins_scan_events(&x) || ins_scan_cases(&x) || ins_scan_files(&x)) {
+        goto out;
+    }
+    if (ins_scan_derived(&x, err)) {
+        goto done;
+    }
+    rank(&x);
+    rc = 0;
+out:
+    if (rc) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+done:
+    if (rc) {
+        iodfg_insights_fini(ins);
+    }
+    free(x.found);
+    free(x.kflags);
+    free(x.act_set);
+    free(x.case_set);
+    return rc;
+}
+
+int iodfg_insights_session(struct iodfg_insights *ins, const struct iodfg_session *ses, int group,
+                           const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+                           struct iodfg_error *err)
+{
+    struct iodfg_selection sel;
+    const struct iodfg_mapping *map = iodfg_session_mapping(ses);
+    if (!map || iodfg_session_selection(ses, (enum iodfg_group)group, &sel)) {
+        return iodfg_error_set(err, IODFG_E_ARG, "%s", map ? "no such group" : "not prepared");
+    }
+    return iodfg_insights_build(ins, iodfg_session_log(ses), map, &sel, t, rules_on, err);
+}
+
+const char *iodfg_insight_subject_text(const struct iodfg_insights *ins,
+                                       const struct iodfg_mapping *map,
+                                       const struct iodfg_insight *f, char *buf, size_t size)
+{
+    switch (f->subject_kind) {
+    case IODFG_SUBJ_ACTIVITY:
+        snprintf(buf, size, "%s", iodfg_mapping_name(map, f->subject));
+        break;
+    case IODFG_SUBJ_EDGE:
+        snprintf(buf, size, "%s -> %s", iodfg_mapping_name(map, f->subject),
+                 iodfg_mapping_name(map, f->subject2));
+        break;
+    case IODFG_SUBJ_PATH:
+    case IODFG_SUBJ_NAME:
+    case IODFG_SUBJ_RUN:
+        snprintf(buf, size, "%s", ins->pool ? iodfg_strpool_get(ins->pool, f->subject) : "");
+        break;
+    default:
+        snprintf(buf, size, "%s", "");
+    }
+    return buf;
+}
