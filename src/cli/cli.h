@@ -270,4 +270,22 @@ void cli_json_num(struct iodfg_buf *b, double v);
 /* A JSON string (escaped). */
 void cli_json_str(struct iodfg_buf *b, const char *s);
 
+/* ---- a command run by the processes of an MPI job at once (iodfg-mpi) ---- */
+
+struct cli_job {
+    /* Which of the ncases cases of the event log at path this process reads. */
+    void (*cases)(void *ctx, const char *path, uint64_t ncases, uint32_t *first, uint32_t *count);
+    /* Every process's status after a step (an enum cli_exit): the first failure's on all. */
+    int (*agree)(void *ctx, int rc);
+    /* After the session is rebuilt over this process's cases: make its results the whole
+     * job's (every process calls it). CLI_OK, or an enum cli_exit after a message. */
+    int (*merge)(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o);
+    int writes; /* this process writes the output */
+    void *ctx;
+};
+/* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
+extern const struct cli_job *cli_job;
+/* Whether this process writes the output (always without a job). */
+int cli_job_writes(void);
+
 #endif

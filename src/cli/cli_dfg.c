@@ -225,6 +225,9 @@ static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
 // Render into -o FILE (atomically: a temp file beside it, renamed when dot succeeded) or stdout.
 static int render(const struct dfg_opts *d, const struct iodfg_buf *dot)
 {
+    if (!cli_job_writes()) {
+        return CLI_OK;
+    }
     if (!d->a.output) {
         return run_dot(dot, d->render, STDOUT_FILENO);
     }

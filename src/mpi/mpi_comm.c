@@ -5,8 +5,10 @@
 #include "mpi_comm.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/error.h"
 
@@ -27,6 +29,50 @@ int mpi_agree(const struct mpi_job *job, int rc, struct iodfg_error *err)
     MPI_Bcast(&e, (int)sizeof(e), MPI_BYTE, first, job->comm);
     *err = e;
     return -1;
+}
+
+int mpi_capture_stderr(void)
+{
+    FILE *f = tmpfile();
+    return f && dup2(fileno(f), STDERR_FILENO) >= 0 ? 0 : -1;
+}
+
+/* The last size - 1 bytes written to the captured standard error, as a string; the capture is
+ * emptied. */
+static int take_stderr(char *buf, int size)
+{
+    fflush(stderr);
+    off_t end = lseek(STDERR_FILENO, 0, SEEK_END);
+    off_t from = end > size - 1 ? end - (size - 1) : 0;
+    ssize_t got = end > 0 ? pread(STDERR_FILENO, buf, (size_t)(end - from), from) : 0;
+    buf[got > 0 ? got : 0] = '\0';
+    if (ftruncate(STDERR_FILENO, 0) == 0) {
+        lseek(STDERR_FILENO, 0, SEEK_SET);
+    }
+    return got > 0 ? (int)got + 1 : 1;
+}
+
+int mpi_agree_status(const struct mpi_job *job, int rc)
+{
+    int mine = rc ? job->rank : job->size, first = job->size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, job->comm);
+    if (first == job->size) {
+        return 0;
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, first, job->comm);
+    if (first != 0) {
+        char text[4096];
+        int len = job->rank == first ? take_stderr(text, (int)sizeof(text)) : 0;
+        if (job->rank == first) {
+            MPI_Send(text, len, MPI_CHAR, 0, 3, job->comm);
+        } else if (job->rank == 0) {
+            MPI_Status st;
+            MPI_Recv(text, (int)sizeof(text), MPI_CHAR, first, 3, job->comm, &st);
+            text[sizeof(text) - 1] = '\0';
+            fprintf(stderr, "%s", text);
+        }
+    }
+    return rc;
 }
 
 int mpi_bcast_bytes(const struct mpi_job *job, char **data, uint64_t *len, struct iodfg_error *err)

@@ -21,6 +21,8 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
+    {"dfg", mpi_analyze, "write the Directly-Follows Graph of an event log (DOT, TSV, JSON)"},
+    {"stats", mpi_analyze, "rank activities and transitions by their statistics"},
 };
 
 static void usage(FILE *out)
@@ -70,9 +72,8 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     iodfg_glyph_init(-1);
     // Every process parses the same command line: only process 0 says what is wrong or prints
-    // results (failures of the others reach it through mpi_agree).
-    if (job.rank != 0 &&
-        (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))) {
+    // results; what another says when it alone fails reaches process 0 (mpi_agree_status).
+    if (job.rank != 0 && (!freopen("/dev/null", "w", stdout) || mpi_capture_stderr())) {
         MPI_Abort(job.comm, CLI_FAIL);
     }
     int rc = dispatch(&job, argc, argv);
