@@ -88,8 +88,8 @@ struct iodfg_partial_point {
     uint16_t pad;
 };
 /* The session's points, in no order (*pts malloc'd, the caller frees). 0, or -1 with err. */
-int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts,
-                         size_t *n, struct iodfg_error *err);
+int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
+                         struct iodfg_error *err);
 /* The sweep's order: clock, time, ends before starts (as the engine's timeline). <0, 0, >0. */
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
                             const struct iodfg_partial_point *b);

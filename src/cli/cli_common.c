@@ -520,8 +520,7 @@ int cli_job_writes(void)
 }
 
 /* This process's cases of the event log at path (under a job). */
-static struct iodfg_eventlog *load_part(const char *path, unsigned columns,
-                                        struct iodfg_error *err)
+static struct iodfg_eventlog *load_part(const char *path, unsigned columns, struct iodfg_error *err)
 {
     uint64_t ncases = 0;
     uint32_t first = 0, count = 0;
@@ -549,9 +548,9 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     }
     if (one_log) {
         struct iodfg_eventlog *log =
-            cli_job ? load_part(inputs[0], columns, err)
-                    : iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL,
-                                       err);
+            cli_job
+                ? load_part(inputs[0], columns, err)
+                : iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL, err);
         cli_progress_end();
         // keep the classification stored by convert unless --mounts is given
         if (log && !o->mounts && iodfg_mounts_log_classified(log)) {

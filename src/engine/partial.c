@@ -53,9 +53,9 @@ int iodfg_partial_keys(const struct iodfg_session *s, struct iodfg_partial_key *
     iodfg_stats_key_sums(sums, nkeys, log, bits);
     for (uint32_t k = 0; k < nkeys; k++) {
         const struct iodfg_key_sums *ks = &sums[k];
-        out[k] = (struct iodfg_partial_key){ks->count,      ks->dur_n, ks->dr_n,
-                                            ks->dur_sum_ns, ks->bytes, ks->dur_min_ns,
-                                            ks->dur_max_ns};
+        out[k] =
+            (struct iodfg_partial_key){ks->count, ks->dur_n,      ks->dr_n,      ks->dur_sum_ns,
+                                       ks->bytes, ks->dur_min_ns, ks->dur_max_ns};
     }
     free(sums);
     free(bits);
@@ -120,9 +120,8 @@ int iodfg_partial_stats(struct iodfg_stats *st, const struct iodfg_mapping *map,
     }
     for (uint32_t k = 0; k < map->nkeys; k++) {
         const struct iodfg_partial_key *p = &keys[k];
-        sums[k] = (struct iodfg_key_sums){p->count,      p->dur_n,       p->dr_n,
-                                          p->dur_sum_ns, p->bytes,       p->dur_min_ns,
-                                          p->dur_max_ns, dr_sum[k]};
+        sums[k] = (struct iodfg_key_sums){p->count, p->dur_n,      p->dr_n,       p->dur_sum_ns,
+                                          p->bytes, p->dur_min_ns, p->dur_max_ns, dr_sum[k]};
     }
     iodfg_stats_reset(st);
     iodfg_stats_aggregate(st, sums, map->activity_of_key, map->nkeys, NULL);

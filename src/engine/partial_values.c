@@ -4,8 +4,6 @@
  * the concurrency sweep (swept over time ranges with the count carried in). doc/mpi.md. */
 #include "config.h"
 
-#include "iodfg/partial.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +12,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/partial.h"
 #include "iodfg/session.h"
 #include "iodfg/trace.h"
 
@@ -125,8 +124,8 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
     for (uint32_t c = 0; rc == 0 && c < nc; c++) {
         uint64_t lo, hi;
         if (iodfg_trace_case_range(log, sel, c, &lo, &hi) &&
-            iodfg_trace_walk_case(log, iodfg_analysis_activities(an), lo, hi, sel->per_pid,
-                                  add_gap, &gs, err) < 0) {
+            iodfg_trace_walk_case(log, iodfg_analysis_activities(an), lo, hi, sel->per_pid, add_gap,
+                                  &gs, err) < 0) {
             rc = -1;
         }
     }
@@ -205,8 +204,8 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 
 /* ---- concurrency ---- */
 
-int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts,
-                         size_t *n, struct iodfg_error *err)
+int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
+                         struct iodfg_error *err)
 {
     const struct iodfg_analysis *an = iodfg_session_analysis(s);
     const struct iodfg_eventlog *log = iodfg_session_log(s);
@@ -231,8 +230,8 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
                 continue;
             }
             p[k++] = (struct iodfg_partial_point){col->start_ns[e], a, clock, 1, 0};
-            p[k++] = (struct iodfg_partial_point){col->start_ns[e] + col->dur_ns[e], a, clock, 0,
-                                                  0};
+            p[k++] =
+                (struct iodfg_partial_point){col->start_ns[e] + col->dur_ns[e], a, clock, 0, 0};
         }
     }
     *pts = p;

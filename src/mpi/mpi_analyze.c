@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
@@ -17,6 +16,8 @@
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
+
+#include "cli/cli.h"
 #include "mpi_main.h"
 #include "mpi_reduce.h"
 
@@ -36,7 +37,6 @@ static int job_agree(void *ctx, int rc)
 {
     return mpi_agree_status(ctx, rc);
 }
-
 
 /* The merged statistics' sums and the DFG's edges, on process 0. */
 struct merged {
@@ -87,8 +87,7 @@ static int merge_keys(const struct mpi_job *job, const struct iodfg_session *s, 
         MPI_Send(m->dr_has, (int)nkeys, MPI_UINT8_T, next, 2, job->comm);
     }
     if (job->size > 1 && job->rank == 0) {
-        MPI_Recv(m->dr_sum, (int)nkeys, MPI_DOUBLE, job->size - 1, 1, job->comm,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(m->dr_sum, (int)nkeys, MPI_DOUBLE, job->size - 1, 1, job->comm, MPI_STATUS_IGNORE);
         MPI_Recv(m->dr_has, (int)nkeys, MPI_UINT8_T, job->size - 1, 2, job->comm,
                  MPI_STATUS_IGNORE);
     }
@@ -124,8 +123,8 @@ static int merge_edges(const struct mpi_job *job, const struct iodfg_session *s,
         m->g.nactivities = nact;
         for (int p = 0; rc == 0 && p < job->size; p++) {
             const struct iodfg_dfg_edge *e = (const void *)(all + off[p]);
-            rc = iodfg_partial_dfg_add(&m->g, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e),
-                                       tr[p], err);
+            rc = iodfg_partial_dfg_add(&m->g, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e), tr[p],
+                                       err);
         }
         rc = mpi_agree(job, rc, err);
     }

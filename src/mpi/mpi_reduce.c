@@ -52,7 +52,8 @@ void mpi_percentiles(const struct mpi_job *job, const struct mpi_pctl *t, size_t
     free(cnt);
 }
 
-/* ---- concurrency: points sent to the owner of their time range, swept with a carried count ---- */
+/* ---- concurrency: points sent to the owner of their time range, swept with a carried count ----
+ */
 
 /* The best count of an activity at one process, for the reduction: the higher wins, and of
  * equal ones the lower process (it owns the earlier time range). */
@@ -154,8 +155,7 @@ static int exchange(const struct mpi_job *job, struct iodfg_partial_point *pts, 
         ok = *got != NULL;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
         if (ok) {
-            MPI_Alltoallv(pts, scount, sdispl, MPI_BYTE, *got, rcount, rdispl, MPI_BYTE,
-                          job->comm);
+            MPI_Alltoallv(pts, scount, sdispl, MPI_BYTE, *got, rcount, rdispl, MPI_BYTE, job->comm);
         }
     }
     free(scount);
@@ -204,7 +204,8 @@ int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, ui
 {
     struct iodfg_partial_point *pts = NULL, *got = NULL;
     struct iodfg_partial_point *split = calloc((size_t)job->size, sizeof(*split));
-    struct best *b = calloc((size_t)nact + 1, sizeof(*b)), *all = calloc((size_t)nact + 1, sizeof(*all));
+    struct best *b = calloc((size_t)nact + 1, sizeof(*b)),
+                *all = calloc((size_t)nact + 1, sizeof(*all));
     size_t n = 0, ngot = 0;
     int nsplit = 0;
     int rc = split && b && all ? iodfg_partial_points(s, &pts, &n, err)
