@@ -51,6 +51,13 @@ const char *iodfg_clock_name(enum iodfg_clock clock);
 /* Times of cases with different clocks cannot be compared: how many cases (of the case mask
  * on, NULL = all) use each clock, into n[IODFG_CLOCK__N]; returns how many clocks are used. */
 int iodfg_eventlog_clocks(const struct iodfg_eventlog *log, const uint8_t *case_on, uint32_t *n);
+/* The clock most cases with events use over n[] from iodfg_eventlog_clocks (several masks may
+ * be summed first); ties go to the first of time of day, epoch, relative, none. */
+enum iodfg_clock iodfg_clock_majority(const uint32_t *n);
+/* Clear in mask (case_count bytes) the cases whose clock is not clock: a measure over time
+ * (bins, a shared time axis) then covers the cases of one clock. Returns how many it cleared. */
+uint32_t iodfg_eventlog_keep_clock(const struct iodfg_eventlog *log, uint8_t *mask,
+                                   enum iodfg_clock clock);
 /* Shift every case's times (events and handles) so that its first event starts at 0 and call
  * its clock relative: the cases are then compared as if they had started together (--align
  * start). 0, or -1 when out of memory (nothing changed). */

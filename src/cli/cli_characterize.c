@@ -63,23 +63,23 @@ int cli_metrics_one_clock(struct cli_metrics *m, int quiet)
             all[k] += n[k];
         }
     }
-    int keep = 0, used = 0;
+    int used = 0;
     for (int k = 0; k < IODFG_CLOCK__N; k++) {
         used += all[k] > 0;
-        keep = all[k] > all[keep] ? k : keep;
     }
     if (used < 2) {
         return CLI_OK;
     }
+    enum iodfg_clock keep = iodfg_clock_majority(all);
     for (int g = 0; g < m->ngroups; g++) {
         if (!(m->own_mask[g] = malloc((size_t)nc + 1))) {
             cli_errorf("out of memory");
             return CLI_FAIL;
         }
         for (uint32_t c = 0; c < nc; c++) {
-            m->own_mask[g][c] =
-                m->sel[g].case_on[c] && (int)iodfg_eventlog_case(m->log, c)->clock == keep;
+            m->own_mask[g][c] = !m->sel[g].case_on || m->sel[g].case_on[c];
         }
+        iodfg_eventlog_keep_clock(m->log, m->own_mask[g], keep);
         m->sel[g].case_on = m->own_mask[g];
     }
     if (!quiet) {

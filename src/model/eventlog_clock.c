@@ -24,6 +24,30 @@ int iodfg_eventlog_clocks(const struct iodfg_eventlog *log, const uint8_t *case_
     return used;
 }
 
+enum iodfg_clock iodfg_clock_majority(const uint32_t *n)
+{
+    static const enum iodfg_clock order[] = {IODFG_CLOCK_TIME_OF_DAY, IODFG_CLOCK_EPOCH,
+                                             IODFG_CLOCK_RELATIVE, IODFG_CLOCK_NONE};
+    enum iodfg_clock best = order[0];
+    for (size_t i = 1; i < sizeof(order) / sizeof(order[0]); i++) {
+        best = n[order[i]] > n[best] ? order[i] : best;
+    }
+    return best;
+}
+
+uint32_t iodfg_eventlog_keep_clock(const struct iodfg_eventlog *log, uint8_t *mask,
+                                   enum iodfg_clock clock)
+{
+    uint32_t cleared = 0;
+    for (uint32_t c = 0; c < log->ncases; c++) {
+        if (mask[c] && log->cases[c].clock != clock && log->offsets[c + 1] > log->offsets[c]) {
+            mask[c] = 0;
+            cleared++;
+        }
+    }
+    return cleared;
+}
+
 int iodfg_eventlog_align_starts(struct iodfg_eventlog *log)
 {
     int64_t *start = log->cols.start_ns;

@@ -273,6 +273,17 @@ static size_t common_dir(const char *a, size_t alen, const char *b, size_t blen)
     return last;
 }
 
+/* The line holding exactly text, or 0: a second drill-down must not add the same rule. */
+static unsigned long rule_line_of(const struct iodfg_rules *rules, const char *text)
+{
+    for (unsigned long l = 1; l <= iodfg_rules_line_count(rules); l++) {
+        if (strcmp(iodfg_rules_line(rules, l), text) == 0) {
+            return l;
+        }
+    }
+    return 0;
+}
+
 int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err)
 {
     const uint32_t *act = iodfg_analysis_activities(app->an);
@@ -319,8 +330,12 @@ int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err)
     iodfg_buf_init(&filter);
     int rc = -1;
     unsigned levels = iodfg_rules_path_levels(dir ? dir : "", plen) + 1;
+    unsigned long same = 0;
     if (!dir || iodfg_rules_drilldown(callc, dir, levels, &rule, &filter)) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    } else if ((same = rule_line_of(app->rules, rule.data)) != 0) {
+        iodfg_error_set(err, IODFG_E_ARG, "'%s' is drilled into already (rule %lu)",
+                        tui_app_activity_name(app, a), same);
     } else if (iodfg_rules_insert_line(app->rules, 1, rule.data, err) == 0) {
         rc = 0;
         if (filter.len && iodfg_filter_stack_push_text(app->filters, filter.data, err)) {

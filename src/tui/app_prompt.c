@@ -191,14 +191,15 @@ int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
     }
     int nc = tui_listmodel_ncols(lm);
     for (int c = 0; c < nc; c++) {
-        iodfg_buf_addf(out, "%s%s", c ? "\t" : "", tui_listmodel_column(lm, c)->title);
+        const struct tui_column *col = tui_listmodel_column(lm, c);
+        iodfg_buf_addf(out, "%s%s", c ? "\t" : "", col->tsv ? col->tsv : col->title);
     }
     iodfg_buf_add(out, "\n", 1);
     size_t n = tui_listmodel_count(lm);
     for (size_t i = 0; i < n; i++) {
         for (int c = 0; c < nc; c++) {
             char buf[1024];
-            const char *t = tui_listmodel_cell(lm, i, c, buf, sizeof(buf));
+            const char *t = tui_listmodel_exact_cell(lm, i, c, buf, sizeof(buf));
             if (c) {
                 iodfg_buf_add(out, "\t", 1);
             }

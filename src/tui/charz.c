@@ -38,6 +38,8 @@ struct tui_charz_job {
     struct iodfg_selection sel[2];
     int ngroups;
     uint32_t ncases[2];
+    enum iodfg_clock clock; /* the cases' clock (the most used when they differ) */
+    uint32_t clock_dropped; /* cases of other clocks left out: bins cannot mix clocks */
     struct iodfg_bin_opts opts;
     int access;
     const struct iodfg_timeline *tl; /* the analysis's, read-only and alive as long as the app */
@@ -127,6 +129,25 @@ static void *job_run(void *arg)
     return NULL;
 }
 
+/* Time bins cannot mix clocks: keep the cases of the clock most of them use, and count the
+ * others (the page says so). */
+static void one_clock(struct tui_charz_job *j)
+{
+    uint32_t n[IODFG_CLOCK__N], all[IODFG_CLOCK__N] = {0};
+    for (int g = 0; g < j->ngroups; g++) {
+        iodfg_eventlog_clocks(j->log, j->mask[g], n);
+        for (int k = 0; k < IODFG_CLOCK__N; k++) {
+            all[k] += n[k];
+        }
+    }
+    j->clock = iodfg_clock_majority(all);
+    for (int g = 0; g < j->ngroups; g++) {
+        uint32_t cut = iodfg_eventlog_keep_clock(j->log, j->mask[g], j->clock);
+        j->ncases[g] -= cut;
+        j->clock_dropped += cut;
+    }
+}
+
 /* A job over copies of what a rebuild may change under it. NULL when out of memory. */
 static struct tui_charz_job *job_new(struct tui_app *app)
 {
@@ -162,6 +183,7 @@ static struct tui_charz_job *job_new(struct tui_app *app)
         j->sel[g] = *base;
         j->sel[g].case_on = j->mask[g];
     }
+    one_clock(j);
     j->opts.dt_ns = cz->dt_ns;
     j->opts.threshold = tui_charz_threshold(cz);
     j->opts.by = cz->by;
@@ -199,6 +221,8 @@ static void install(struct tui_charz *cz)
     }
     cz->ngroups = j->ngroups;
     cz->access_ok = j->access;
+    cz->clock = j->clock;
+    cz->clock_dropped = j->clock_dropped;
     cz->have = 1;
     double c = tui_charz_threshold(cz);
     if (c != j->opts.threshold) { // changed while the job ran

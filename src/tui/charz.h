@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "iodfg/characterize.h"
+#include "iodfg/eventlog.h"
 #include "iodfg/metrics.h"
 #include "iodfg/stats.h"
 
@@ -32,12 +33,13 @@ struct tui_charz {
     uint32_t ncases[2]; /* cases of each group within the filters */
     struct iodfg_characterization res[2];
     int access_ok;             /* the log has the offset, fd and pid columns */
+    enum iodfg_clock clock;    /* the clock of the cases characterised */
+    uint32_t clock_dropped;    /* selected cases of other clocks left out (time bins) */
     uint64_t res_gen, res_seq; /* app generation and param_seq the results belong to */
     double compute_ms;
     char error[256]; /* the last computation's error, "" when fine */
     /* background */
     struct tui_charz_job *job; /* running, or NULL */
-    int top;                   /* first page row shown */
 };
 
 void tui_charz_init(struct tui_charz *cz);

@@ -332,6 +332,13 @@ static void access_table(struct col *c, const struct iodfg_access_row *ar)
                      b.data ? b.data : "");
     }
     iodfg_buf_fini(&b);
+    for (int x = 0; x < 2; x++) { // offsets nobody traced: say the pattern is a guess
+        const struct iodfg_access_dir *d = &ar->dir[x];
+        if (d->inferred) {
+            line(c, TUI_STYLE_WARNING, "%s: %.0f%% of offsets inferred (no lseek traced)", dir[x],
+                 pct(d->inferred, d->ops));
+        }
+    }
 }
 
 static void size_histogram(struct col *c, const struct iodfg_access_row *ar)
@@ -417,9 +424,11 @@ static void group(struct col *c, struct tui_app *app, int g, uint32_t a)
 {
     const struct tui_charz *cz = &app->charz;
     const struct iodfg_characterization *ch = &cz->res[g];
-    line(c, TUI_STYLE_HELP_HEADING, "%s: %u cases, %llu events",
+    line(c, TUI_STYLE_HELP_HEADING, "%s: %u cases, %llu events, %s%s",
          cz->ngroups == 2 ? (g ? "R" : "G") : "selection", cz->ncases[g],
-         (unsigned long long)ch->bw.overall[IODFG_BW_ALL].count);
+         (unsigned long long)ch->bw.overall[IODFG_BW_ALL].count,
+         cz->clock == IODFG_CLOCK_NONE ? "no timestamps" : iodfg_clock_name(cz->clock),
+         cz->clock == IODFG_CLOCK_NONE ? "" : " clock");
     metrics(c, &ch->bins);
     c->row++;
     chart(c, &ch->bins, 0, CHART_BW_H);
@@ -460,6 +469,12 @@ int tui_charz_page(struct tui_app *app, int width, struct tui_page *pg)
     header(&c, app);
     if (cz->error[0]) {
         line(&c, TUI_STYLE_ERROR, "cannot characterise: %s", cz->error);
+    }
+    if (cz->have && cz->clock_dropped) {
+        line(&c, TUI_STYLE_WARNING,
+             "%u case%s of other clocks left out: time bins cannot mix clocks (iodfg --align "
+             "start compares every case as if they started together)",
+             cz->clock_dropped, cz->clock_dropped == 1 ? "" : "s");
     }
     if (!cz->have) {
         if (!cz->error[0]) {

@@ -89,7 +89,8 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_CASES, 'r', C(GROUP_R)},
     {TUI_MAP_CASES, 'G', C(GROUP_G_MATCH)},
     {TUI_MAP_CASES, 'R', C(GROUP_R_MATCH)},
-    {TUI_MAP_CASES, 'c', C(GROUP_CLEAR)},
+    {TUI_MAP_CASES, 'c', C(GROUP_CID)},
+    {TUI_MAP_CASES, 'C', C(GROUP_CLEAR)},
     {TUI_MAP_CASES, 'v', C(VARIANTS)},
     {TUI_MAP_CASES, TUI_KEY_ENTER, C(SHOW_EVENTS)},
 
@@ -255,6 +256,19 @@ enum tui_cmd tui_keymap_lookup(const struct tui_keymaps *km, enum tui_map view, 
         cmd = tui_keymap_get(km, TUI_MAP_GLOBAL, key);
     }
     return cmd < 0 ? TUI_CMD_NONE : (enum tui_cmd)cmd;
+}
+
+int tui_keymap_elsewhere(const struct tui_keymaps *km, enum tui_map view, int key,
+                         enum tui_cmd *cmd)
+{
+    for (int m = TUI_MAP_GLOBAL + 1; m < TUI_MAP_COUNT; m++) {
+        int c = m == (int)view ? -1 : tui_keymap_get(km, (enum tui_map)m, key);
+        if (c > TUI_CMD_NONE) {
+            *cmd = (enum tui_cmd)c;
+            return m;
+        }
+    }
+    return -1;
 }
 
 size_t tui_keymap_keys_for(const struct tui_keymaps *km, enum tui_map map, enum tui_cmd cmd,

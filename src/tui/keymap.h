@@ -51,6 +51,10 @@ int tui_keymap_unbind(struct tui_keymaps *km, enum tui_map map, int key);
 
 /* The command for key in the view's map, else in global; TUI_CMD_NONE when unbound. */
 enum tui_cmd tui_keymap_lookup(const struct tui_keymaps *km, enum tui_map view, int key);
+/* For a key unbound in view (and globally): the first view map where it is bound, with its
+ * command in *cmd; -1 when no view binds it. */
+int tui_keymap_elsewhere(const struct tui_keymaps *km, enum tui_map view, int key,
+                         enum tui_cmd *cmd);
 /* The command bound to key in exactly this map; -1 when not bound there. */
 int tui_keymap_get(const struct tui_keymaps *km, enum tui_map map, int key);
 /* Up to max keys bound to cmd in map, in binding order; returns how many there are. */

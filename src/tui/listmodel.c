@@ -227,6 +227,16 @@ const char *tui_listmodel_cell(const struct tui_listmodel *lm, size_t i, int col
     return s ? s : "";
 }
 
+const char *tui_listmodel_exact_cell(const struct tui_listmodel *lm, size_t i, int col, char *buf,
+                                     size_t size)
+{
+    if (!lm->ops->exact_cell || i >= lm->n || col < 0 || col >= lm->ncols) {
+        return tui_listmodel_cell(lm, i, col, buf, size);
+    }
+    const char *s = lm->ops->exact_cell(lm->ctx, lm->order[i], col, buf, size);
+    return s ? s : "";
+}
+
 int tui_listmodel_cell_style(const struct tui_listmodel *lm, size_t i, int col)
 {
     if (!lm->ops->cell_style || i >= lm->n) {

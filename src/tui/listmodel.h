@@ -20,6 +20,7 @@ struct tui_column {
     int width;      /* display columns; the minimum for a flex column */
     int priority;   /* 0 = always shown; when too narrow, the highest numbers go first */
     unsigned flags; /* enum tui_col_flags */
+    const char *tsv; /* the TSV export's header, naming its base unit; NULL: the title */
 };
 
 struct tui_list_ops {
@@ -33,6 +34,9 @@ struct tui_list_ops {
     int (*cell_style)(void *ctx, size_t row, int col);
     /* Optional: a stable identity, so the cursor stays on its item across reloads. */
     unsigned long long (*row_key)(void *ctx, size_t row);
+    /* Optional: the cell as the TSV export writes it, exact and in base units (ns, bytes,
+     * plain numbers; "" when unknown). NULL: the shown text. */
+    const char *(*exact_cell)(void *ctx, size_t row, int col, char *buf, size_t size);
 };
 
 struct tui_listmodel;
@@ -59,6 +63,9 @@ const struct tui_column *tui_listmodel_column(const struct tui_listmodel *lm, in
 /* The cell text of position i (see tui_list_ops.cell) and its style (-1 for default). */
 const char *tui_listmodel_cell(const struct tui_listmodel *lm, size_t i, int col, char *buf,
                                size_t size);
+/* The cell of position i as exported (tui_list_ops.exact_cell, else the shown text). */
+const char *tui_listmodel_exact_cell(const struct tui_listmodel *lm, size_t i, int col, char *buf,
+                                     size_t size);
 int tui_listmodel_cell_style(const struct tui_listmodel *lm, size_t i, int col);
 
 /* Sort by col (-1: source order); reverse flips the column's natural direction. Returns 0,

@@ -72,6 +72,14 @@ int tui_overview_layout(struct tui_overview *ov, const struct tui_ov_node_in *no
                         const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start, int width,
                         char *why, size_t why_size);
 
+/* The same, and when the graph does not fit (too many nodes, too wide) the largest set of the
+ * most frequent nodes that does, grown from the nodes of count 0 (start, end; always kept) along
+ * edges so that it stays connected (overview_fit.c). Returns how many nodes were left out
+ * (0: all shown), or -1 with why when not even one activity fits. */
+int tui_overview_fit(struct tui_overview *ov, const struct tui_ov_node_in *nodes, uint32_t nn,
+                     const struct tui_ov_edge_in *edges, uint32_t ne, uint32_t start, int width,
+                     char *why, size_t why_size);
+
 /* The text after a node's label in two parts around the loop glyph (TUI_G_LOOP when loops is
  * not empty): the count and a blank ("48 "), the loops ("44"); count has room for
  * TUI_OV_PART_MAX + 1 bytes, loops for TUI_OV_PART_MAX. */

@@ -5,6 +5,8 @@
 
 #include "tui/timeline.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,11 +342,11 @@ int tui_app_timeline(struct tui_app *app, int nbins)
 
 enum { EV_START, EV_DUR, EV_SIZE, EV_CALL, EV_PATH, EV__N };
 static const struct tui_column ev_cols[EV__N] = {
-    {"Start", 11, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE},
-    {"Dur", 10, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Size", 9, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Call", 10, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH},
-    {"Path", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"Start", 11, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE, "start_ns"},
+    {"Dur", 10, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, "dur_ns"},
+    {"Size", 9, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, "bytes"},
+    {"Call", 10, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, "call"},
+    {"Path", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, "path"},
 };
 
 static size_t ev_rows(void *ctx)
@@ -392,6 +394,21 @@ static const char *ev_cell(void *ctx, size_t row, int col, char *buf, size_t siz
                          : iodfg_format_bytes(buf, size, v, 0);
 }
 
+/* Exported: the start in ns from the timeline's origin, duration in ns, bytes; "" unknown. */
+static const char *ev_exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    const struct tui_timeline *tl = ctx;
+    if (col >= EV_CALL) {
+        return ev_str(tl, row, col);
+    }
+    int64_t v = ev_value(tl, row, col);
+    if (v == IODFG_UNKNOWN) {
+        return "";
+    }
+    snprintf(buf, size, "%" PRId64, col == EV_START ? v - tl->t0_ns : v);
+    return buf;
+}
+
 static int ev_compare(void *ctx, size_t a, size_t b, int col)
 {
     const struct tui_timeline *tl = ctx;
@@ -408,7 +425,7 @@ static unsigned long long ev_key(void *ctx, size_t row)
     return row < tl->nevents ? tl->events[row] : UINT64_MAX;
 }
 
-static const struct tui_list_ops ev_ops = {ev_rows, ev_cell, ev_compare, NULL, ev_key};
+static const struct tui_list_ops ev_ops = {ev_rows, ev_cell, ev_compare, NULL, ev_key, ev_exact};
 
 int tui_app_timeline_events(struct tui_app *app)
 {

@@ -345,15 +345,22 @@ static struct tui_timeline_job *job_new(struct tui_app *app, int all)
     const struct iodfg_selection *sel = iodfg_analysis_selection(app->an);
     uint32_t nk = iodfg_eventlog_key_count(app->log), nc = iodfg_eventlog_case_count(app->log);
     job->act = malloc(((size_t)nk + 1) * sizeof(uint32_t));
-    job->case_on = sel->case_on ? malloc((size_t)nc + 1) : NULL;
-    if (!job->act || (sel->case_on && !job->case_on)) {
+    job->case_on = malloc((size_t)nc + 1);
+    if (!job->act || !job->case_on) {
         job_free(job);
         return NULL;
     }
     memcpy(job->act, iodfg_analysis_activities(app->an), (size_t)nk * sizeof(uint32_t));
     if (sel->case_on) {
         memcpy(job->case_on, sel->case_on, nc);
+    } else {
+        memset(job->case_on, 1, nc);
     }
+    // one time axis holds the cases of one clock: the most used one
+    uint32_t n[IODFG_CLOCK__N];
+    iodfg_eventlog_clocks(app->log, job->case_on, n);
+    job->out.clock = iodfg_clock_majority(n);
+    job->out.clock_dropped = iodfg_eventlog_keep_clock(app->log, job->case_on, job->out.clock);
     job->sel = *sel;
     job->sel.case_on = job->case_on;
     job->log = app->log;
@@ -389,6 +396,8 @@ static void job_finish(struct tui_app *app)
         tl->all_index = o->all_index;
         tl->t0_ns = o->t0_ns;
         tl->t1_ns = o->t1_ns;
+        tl->clock = o->clock;
+        tl->clock_dropped = o->clock_dropped;
         tl->index_stamp = job->gen + 1;
         tl->index_ms = job->ms;
         tl->fit_stamp = 0;             // the cached fit grid belonged to the old index

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 
 struct iodfg_eventlog;
@@ -25,7 +26,9 @@ struct tui_timeline_sums {
  * takes a few short searches; zoom, pan and a change of activity cost no pass over the events. */
 struct tui_timeline {
     uint32_t activity;
-    int64_t t0_ns, t1_ns; /* the whole span of the selection */
+    int64_t t0_ns, t1_ns;   /* the whole span of the selection */
+    enum iodfg_clock clock; /* the clock of the rows (the most used when cases differ) */
+    uint32_t clock_dropped; /* selected cases of other clocks: not on this time axis */
     int64_t from_ns, bin_ns;
     int nbins;
     /* the index (for index_stamp, all_index) */

@@ -130,7 +130,7 @@ tui_keys 0; tui_wait 'Δt 1.00 ms (auto), 59 bins'
 # groups: G and R side by side, then one after the other at 80 columns
 tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
 tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'
-tui_keys 8; tui_wait 'G: 4 cases, 104 events                           R: 4 cases, 104 events'
+tui_keys 8; tui_wait 'G: 4 cases, 104 events, time-of-day clock        R: 4 cases, 104 events, time-of-day clock'
 tui_resize 80 24; tui_wait 'G: 4 cases, 104 events'
 tui_wait_gone 'R: 4 cases'
 tui_keys End; tui_wait 'fpp_node1_14745     99.6 MiB/s  222 MiB/s'

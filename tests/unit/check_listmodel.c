@@ -23,10 +23,10 @@ static struct act acts[] = {
 static size_t nacts = 6;
 
 static const struct tui_column cols[] = {
-    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"Count", 6, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Sdur", 9, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Bytes", 10, 2, TUI_COL_RIGHT},
+    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
+    {"Count", 6, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, NULL},
+    {"Sdur", 9, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, NULL},
+    {"Bytes", 10, 2, TUI_COL_RIGHT, NULL},
 };
 
 static size_t rows(void *ctx)
@@ -274,6 +274,36 @@ START_TEST(test_text_compare_fallback)
 }
 END_TEST
 
+/* The exported cell: exact_cell where given, in sorted position; the shown text elsewhere. */
+static const char *exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    if (col != 2) {
+        return cell(ctx, row, col, buf, size);
+    }
+    snprintf(buf, size, "%.0f", acts[row].dur_ms * 1e6);
+    return buf;
+}
+
+START_TEST(test_exact_cells)
+{
+    struct tui_listmodel *lm = make();
+    char buf[64];
+    tui_listmodel_sort(lm, 1, 0); // by count, descending: read:/usr/lib (760) first
+    ck_assert_str_eq(tui_listmodel_exact_cell(lm, 0, 2, buf, sizeof(buf)), "48.0ms"); // no exact
+    tui_listmodel_free(lm);
+    static const struct tui_list_ops with_exact = {
+        .rows = rows, .cell = cell, .compare = compare, .exact_cell = exact};
+    lm = tui_listmodel_new(cols, 4, &with_exact, NULL);
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    tui_listmodel_sort(lm, 1, 0);
+    ck_assert_str_eq(tui_listmodel_exact_cell(lm, 0, 2, buf, sizeof(buf)), "48000000");
+    ck_assert_str_eq(tui_listmodel_cell(lm, 0, 2, buf, sizeof(buf)), "48.0ms");
+    ck_assert_str_eq(tui_listmodel_exact_cell(lm, 0, 0, buf, sizeof(buf)), "read:/usr/lib");
+    ck_assert_str_eq(tui_listmodel_exact_cell(lm, 99, 2, buf, sizeof(buf)), "");
+    tui_listmodel_free(lm);
+}
+END_TEST
+
 static Suite *listmodel_suite(void)
 {
     Suite *s = suite_create("listmodel");
@@ -285,6 +315,7 @@ static Suite *listmodel_suite(void)
     tcase_add_test(tc, test_layout);
     tcase_add_test(tc, test_cells);
     tcase_add_test(tc, test_text_compare_fallback);
+    tcase_add_test(tc, test_exact_cells);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -220,6 +220,44 @@ START_TEST(test_label_width)
 }
 END_TEST
 
+/* A graph too wide keeps the most frequent nodes that fit, connected to the start: start ->
+ * x_i (count i+1) for ten wide nodes, and a node only reachable through the rarest. */
+START_TEST(test_fit_keeps_frequent_connected)
+{
+    struct tui_ov_node_in n[13];
+    struct tui_ov_edge_in e[12];
+    n[0] = (struct tui_ov_node_in){"S", 0, 0, 100};
+    for (uint32_t i = 1; i <= 10; i++) {
+        n[i] = (struct tui_ov_node_in){"a-rather-long-activity-name", i, 0, i};
+        e[i - 1] = (struct tui_ov_edge_in){0, i, i};
+    }
+    n[11] = (struct tui_ov_node_in){"behind-the-rarest", 50, 0, 11}; // frequent, but via node 1
+    e[10] = (struct tui_ov_edge_in){1, 11, 50};
+    n[12] = (struct tui_ov_node_in){"E", 0, 0, 101};
+    e[11] = (struct tui_ov_edge_in){11, 1, 50}; // and back: no edge to the end node
+    ck_assert_int_eq(tui_overview_layout(&OV, n, 13, e, 12, 0, 100, why, sizeof(why)), -1);
+    int hidden = tui_overview_fit(&OV, n, 13, e, 12, 0, 100, why, sizeof(why));
+    ck_assert_int_gt(hidden, 0);
+    ck_assert_uint_eq(OV.nnodes, 13 - (uint32_t)hidden);
+    int seen[13] = {0};
+    for (uint32_t i = 0; i < OV.nnodes; i++) {
+        uint32_t id = OV.box[i].node.id;
+        seen[id == 100 ? 0 : id == 101 ? 12 : id] = 1;
+    }
+    ck_assert(seen[0] && seen[12]);     // start and end always stay
+    for (uint32_t i = 2; i < 10; i++) { // kept nodes are the most frequent ones
+        ck_assert(!seen[i] || seen[i + 1]);
+    }
+    ck_assert(!seen[11] || seen[1]); // never without the node that connects it
+    // enough room: nothing hidden, the same as the plain layout
+    ck_assert_int_eq(tui_overview_fit(&OV, n, 13, e, 12, 0, 2000, why, sizeof(why)), 0);
+    ck_assert_uint_eq(OV.nnodes, 13);
+    // not even one activity beside start and end fits: the layout's reason
+    ck_assert_int_eq(tui_overview_fit(&OV, n, 13, e, 12, 0, 20, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "too wide"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("overview");
@@ -231,6 +269,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_undrawn_back_edges);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_label_width);
+    tcase_add_test(tc, test_fit_keeps_frequent_connected);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -108,6 +108,7 @@ int main(void)
 {
     Suite *s = suite_create("strpool");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60); // 200,000 interns: seconds on a loaded 2-core machine, not a timing test
     tcase_add_test(tc, empty_is_zero);
     tcase_add_test(tc, intern_dedups_and_grows);
     tcase_add_test(tc, binary_bytes_kept);

@@ -172,6 +172,15 @@ START_TEST(test_drilldown)
     ck_assert_uint_eq(APP->counts->activities_shown, 2);
     ck_assert_uint_eq(APP->counts->events_shown, 4);
     ck_assert_str_eq(first_name(), "read:/usr/lib/libc.so.6");
+    // Enter again on a file of that directory would add the same rule: refused, said so
+    unsigned long lines = iodfg_rules_line_count(APP->rules);
+    tui_listmodel_first(lm);
+    tui_app_command(APP, TUI_CMD_DRILL_DOWN);
+    ck_assert_uint_eq(iodfg_rules_line_count(APP->rules), lines);
+    ck_assert_str_ne(iodfg_rules_line(APP->rules, 2),
+                     "map call = read path ~ ^/usr/lib(/|$) => {call}:{path:3}");
+    ck_assert_ptr_nonnull(strstr(APP->message, "drilled into already (rule 1)"));
+    ck_assert_uint_eq(APP->counts->activities_shown, 2);
     tui_app_command(APP, TUI_CMD_UNDO);
     ck_assert_uint_eq(APP->counts->activities_shown, 4);
     ck_assert_str_ne(iodfg_rules_line(APP->rules, 1),

@@ -44,11 +44,11 @@ static const struct row demo_rows[] = {
 
 enum { C_MARK, C_NAME, C_COUNT, C_CASES, C_DUR };
 static const struct tui_column demo_cols[] = {
-    {"G/R", 3, 0, 0},
-    {"Activity", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"Count", 8, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Cases", 7, 2, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Sdur", 11, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC},
+    {"G/R", 3, 0, 0, NULL},
+    {"Activity", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
+    {"Count", 8, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, NULL},
+    {"Cases", 7, 2, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, NULL},
+    {"Sdur", 11, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, NULL},
 };
 
 static size_t demo_nrows(void *ctx)

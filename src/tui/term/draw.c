@@ -1,29 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Renderers of the Graph, Timeline, Rules and Help views, the Diff summary and the filter list
- * (through the screen's sanitising text calls only). */
+/* The painter of view models: a page's spans (text, fills, rules, glyph runs, charts) and its
+ * table, in a rectangle of the screen from the page's top row. Every view draws through it;
+ * text goes through the screen's sanitising call only. */
 #include "config.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "iodfg/analysis.h"
-#include "iodfg/buf.h"
-#include "iodfg/dfg.h"
-#include "iodfg/eventlog.h"
-#include "iodfg/export.h"
-#include "iodfg/format.h"
-#include "iodfg/stats.h"
-
-#include "tui/app.h"
-#include "tui/charz.h"
-#include "tui/keymap.h"
+#include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/term/ui.h"
 #include "tui/theme.h"
 #include "tui/viewmodel.h"
-
-/* ---- the page painter ---- */
 
 /* A glyph run: each cell its glyph, ' ' cells left alone. */
 static void draw_glyphs(struct tui_screen *s, int y, int x, const struct tui_span *sp)
@@ -99,51 +84,5 @@ void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_vie
     }
     if (vm->cursor_row >= 0) {
         tui_screen_cursor(s, r.y + vm->cursor_row, r.x + vm->cursor_col);
-    }
-}
-
-/* ---- characterisation ---- */
-
-void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
-{
-    tui_app_charz_update(app);
-    struct tui_viewmodel vm;
-    tui_viewmodel_init(&vm);
-    tui_charz_page(app, r.w, &vm.page);
-    struct tui_charz *cz = &app->charz;
-    int max_top = vm.page.rows > r.h ? vm.page.rows - r.h : 0;
-    cz->top = cz->top > max_top ? max_top : cz->top < 0 ? 0 : cz->top;
-    vm.top = cz->top;
-    if (vm.page.failed) {
-        vm.page.failed = 0;
-        tui_page_text(&vm.page, vm.top + r.h - 1, 1, r.w - 2, TUI_STYLE_ERROR, "out of memory");
-    }
-    tui_draw_page(s, r, &vm);
-    tui_viewmodel_fini(&vm);
-}
-
-/* ---- diff summary and filter list ---- */
-
-void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app)
-{
-    size_t n = iodfg_filter_stack_count(app->filters);
-    int h = (int)n + 2;
-    h = h > r.h ? r.h : h;
-    int y0 = r.y + r.h - h;
-    for (int y = y0; y < r.y + r.h; y++) {
-        tui_screen_fill(s, y, r.x, r.w, TUI_STYLE_NORMAL);
-    }
-    tui_screen_hline(s, y0, r.x, r.w, TUI_STYLE_BORDER);
-    tui_screen_text(s, y0, r.x + 2, r.w - 4, TUI_STYLE_HELP_HEADING,
-                    n ? " filter stack (Backspace pops the last) " : " no filters (f adds one) ",
-                    0);
-    for (size_t i = 0; i < n && y0 + 1 + (int)i < r.y + r.h; i++) {
-        struct iodfg_buf b;
-        iodfg_buf_init(&b);
-        iodfg_buf_addf(&b, "%zu  ", i + 1);
-        iodfg_filter_format(iodfg_filter_stack_get(app->filters, i), &b);
-        tui_screen_text(s, y0 + 1 + (int)i, r.x + 2, r.w - 4, TUI_STYLE_NORMAL,
-                        b.data ? b.data : "", 0);
-        iodfg_buf_fini(&b);
     }
 }

@@ -19,6 +19,7 @@
 #include "iodfg/strpool.h"
 
 #include "tui/app.h"
+#include "tui/frame.h"
 #include "tui/keymap.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
@@ -153,37 +154,22 @@ static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
     tui_theme_list_free(names, n);
 }
 
-static void detail(struct tui_app *app, char *buf, size_t size)
+/* The key's command here; a key that only another view binds says where it works instead of
+ * doing nothing (what one types next must not run as commands unawares). */
+static unsigned key_command(struct tui_ui *ui, struct tui_app *app, int key)
 {
-    buf[0] = '\0';
-    const struct tui_view_ops *ops = tui_view_ops(app->view);
-    if (ops->render) { // a view of its own: its detail line, if any
-        if (ops->detail) {
-            ops->detail(app, app->view_state[app->view], buf, size);
-        }
-        return;
+    enum tui_map here = tui_view_keymap(app->view);
+    enum tui_cmd cmd = tui_keymap_lookup(ui->km, here, key);
+    if (cmd != TUI_CMD_NONE) {
+        return tui_app_command(app, cmd);
     }
-    struct tui_listmodel *lm = tui_app_table(app);
-    if (lm && tui_listmodel_count(lm)) {
-        tui_table_detail(lm, buf, size);
-    } else if (app->view == TUI_VIEW_CHARZ) {
-        snprintf(buf, size,
-                 iodfg_glyph_text(
-                     "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll"));
+    int map = tui_keymap_elsewhere(ui->km, here, key, &cmd);
+    if (map >= 0) {
+        char name[32];
+        tui_app_set_message(app, 1, "%s (%s) works in %s", tui_key_format(key, name, sizeof(name)),
+                            tui_cmd_info(cmd)->name, tui_keymap_title((enum tui_map)map));
     }
-}
-
-/* The views not yet drawn from a view model of their own. */
-static void draw_legacy(struct tui_ui *ui, struct tui_app *app, struct tui_rect body)
-{
-    struct tui_screen *s = ui->scr;
-    switch (app->view) {
-    case TUI_VIEW_CHARZ:
-        tui_draw_charz(s, body, app);
-        break;
-    default:
-        break;
-    }
+    return TUI_REDRAW;
 }
 
 void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
@@ -195,45 +181,22 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
     }
     tui_screen_tabs(s, "iodfg", app->log_name, ui->tabs, TUI_VIEW_COUNT, (int)app->view);
     struct tui_rect body = tui_screen_body(s);
-    const struct tui_view_ops *ops = tui_view_ops(app->view);
-    tui_viewmodel_clear(&ui->vm);
-    if (ops->render) {
-        struct tui_render_in in = {
-            body.w, body.h, app->prompt != TUI_PROMPT_NONE ? tui_lineedit_text(ui->le) : NULL,
-            (int)tui_lineedit_cursor_col(ui->le), ui->km};
-        ops->render(app, app->view_state[app->view], &in, &ui->vm);
-        tui_draw_page(s, body, &ui->vm);
+    struct tui_render_in in = {body.w, body.h,
+                               app->prompt != TUI_PROMPT_NONE ? tui_lineedit_text(ui->le) : NULL,
+                               (int)tui_lineedit_cursor_col(ui->le), ui->km};
+    struct tui_viewmodel *vm = &ui->vm;
+    tui_app_frame(app, &in, vm);
+    tui_draw_page(s, body, vm);
+    int w = tui_screen_width(s), h = tui_screen_height(s);
+    if (vm->detail_style >= 0) { // a message
+        tui_screen_fill(s, h - 2, 0, w, TUI_STYLE_DETAIL);
+        tui_screen_text(s, h - 2, 1, w - 1, vm->detail_style, vm->detail, 0);
     } else {
-        draw_legacy(ui, app, body);
+        tui_screen_detail(s, vm->detail);
     }
-    if (app->show_filters) {
-        tui_draw_filters(s, tui_screen_body(s), app);
-    }
-    char buf[1024];
-    if (app->message[0]) {
-        tui_screen_fill(s, tui_screen_height(s) - 2, 0, tui_screen_width(s), TUI_STYLE_DETAIL);
-        tui_screen_text(s, tui_screen_height(s) - 2, 1, tui_screen_width(s) - 1,
-                        app->message_error ? TUI_STYLE_ERROR : TUI_STYLE_WARNING, app->message, 0);
-    } else {
-        detail(app, buf, sizeof(buf));
-        tui_screen_detail(s, buf);
-    }
-    int h = tui_screen_height(s);
-    if (app->prompt != TUI_PROMPT_NONE && app->prompt != TUI_PROMPT_RULE) {
-        int search = app->prompt == TUI_PROMPT_SEARCH;
-        snprintf(buf, sizeof(buf), "%s%s%s", app->prompt_label,
-                 search ? "" : iodfg_glyph_text(" › "),
-                 app->prompt == TUI_PROMPT_QUIT ? "" : tui_lineedit_text(ui->le));
-        tui_screen_status(s, buf, TUI_STYLE_PROMPT);
-        if (app->prompt != TUI_PROMPT_QUIT) {
-            int lw = (int)strlen(app->prompt_label) + (search ? 0 : 3);
-            tui_screen_cursor(s, h - 1, 1 + lw + (int)tui_lineedit_cursor_col(ui->le));
-        }
-    } else if (ui->vm.status[0]) { // the view's own, while it edits in place
-        tui_screen_status(s, ui->vm.status, ui->vm.status_style);
-    } else {
-        tui_app_status(app, buf, sizeof(buf));
-        tui_screen_status(s, buf, TUI_STYLE_STATUS);
+    tui_screen_status(s, vm->status, vm->status_style);
+    if (vm->status_cursor >= 0) {
+        tui_screen_cursor(s, h - 1, vm->status_cursor);
     }
     tui_screen_end(s);
 }
@@ -294,7 +257,7 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         if (app->prompt != TUI_PROMPT_NONE) {
             r = prompt_key(ui, app, key, &pending);
         } else {
-            r = tui_app_command(app, tui_keymap_lookup(ui->km, tui_view_keymap(app->view), key));
+            r = key_command(ui, app, key);
         }
         if (r & TUI_PROMPT) {
             tui_lineedit_set(ui->le, app->prompt_init);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The interactive TUI: terminal, keymaps and theme around a struct tui_app, the event loop,
- * prompts, the frame, and the per-view renderers (term/draw.c). */
+ * prompts, and the painting of each frame's view model (term/draw.c). */
 #ifndef IODFG_TUI_TERM_UI_H
 #define IODFG_TUI_TERM_UI_H
 
@@ -28,11 +28,8 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app);
 /* Run the event loop until the user quits. Returns 0. */
 int tui_ui_run(struct tui_ui *ui, struct tui_app *app);
 
-/* Paint a view model's page (and its table) in rect r, from its top row (term/draw.c). */
+/* Paint a view model's page (and its table) in rect r, from its top row, and put the
+ * terminal cursor where it says (term/draw.c). */
 void tui_draw_page(struct tui_screen *s, struct tui_rect r, const struct tui_viewmodel *vm);
-/* Renderers of the non-table views (term/draw.c). */
-/* The Characterisation view; starts or installs its background computation (charz.h). */
-void tui_draw_charz(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
-void tui_draw_filters(struct tui_screen *s, struct tui_rect r, struct tui_app *app);
 
 #endif

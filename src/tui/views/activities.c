@@ -24,16 +24,16 @@
 #include "tui/views/common.h"
 
 static const struct tui_column act_cols[TUI_AC__N] = {
-    {"G/R", 3, 0, 0},
-    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"Count", 8, 0, TUI_COL_NUM},
-    {"Cases", 6, 3, TUI_COL_NUM},
-    {"Σdur", 9, 0, TUI_COL_NUM},
-    {"rd%", 6, 1, TUI_COL_NUM},
-    {"Bytes", 9, 2, TUI_COL_NUM},
-    {"dr̄", 11, 4, TUI_COL_NUM},
-    {"mc", 4, 3, TUI_COL_NUM},
-    {"DR", 11, 5, TUI_COL_NUM},
+    {"G/R", 3, 0, 0, NULL},
+    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
+    {"Count", 8, 0, TUI_COL_NUM, NULL},
+    {"Cases", 6, 3, TUI_COL_NUM, NULL},
+    {"Σdur", 9, 0, TUI_COL_NUM, NULL},
+    {"rd%", 6, 1, TUI_COL_NUM, NULL},
+    {"Bytes", 9, 2, TUI_COL_NUM, NULL},
+    {"dr̄", 11, 4, TUI_COL_NUM, NULL},
+    {"mc", 4, 3, TUI_COL_NUM, NULL},
+    {"DR", 11, 5, TUI_COL_NUM, NULL},
 };
 
 /* ---- the table ---- */
@@ -118,7 +118,8 @@ static unsigned long long act_key(void *ctx, size_t row)
     return ((struct tui_activities_view *)ctx)->rows[row];
 }
 
-static const struct tui_list_ops act_ops = {act_rows, act_cell, act_compare, act_style, act_key};
+static const struct tui_list_ops act_ops = {act_rows,  act_cell, act_compare,
+                                            act_style, act_key,  NULL};
 
 /* ---- the view ---- */
 

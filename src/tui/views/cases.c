@@ -6,6 +6,7 @@
 
 #include "tui/views/cases.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +27,21 @@
 
 enum { CC_MARK, CC_NAME, CC_CID, CC_HOST, CC_RID, CC_EVENTS, CC_SPAN, CC__N };
 static const struct tui_column case_cols[CC__N] = {
-    {"G/R", 3, 0, TUI_COL_SORTABLE},
-    {"Case", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"cid", 10, 2, TUI_COL_SORTABLE | TUI_COL_SEARCH},
-    {"host", 10, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH},
-    {"rid", 8, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH},
-    {"Events", 9, 0, TUI_COL_NUM},
-    {"Span", 9, 1, TUI_COL_NUM},
+    {"G/R", 3, 0, TUI_COL_SORTABLE, "group"},
+    {"Case", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, "case"},
+    {"cid", 10, 2, TUI_COL_SORTABLE | TUI_COL_SEARCH, "cid"},
+    {"host", 10, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH, "host"},
+    {"rid", 8, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH, "rid"},
+    {"Events", 9, 0, TUI_COL_NUM, "events"},
+    {"Span", 9, 1, TUI_COL_NUM, "span_ns"},
 };
 
 enum { VC_MARK, VC_CASES, VC_LEN, VC_SEQ, VC__N };
 static const struct tui_column var_cols[VC__N] = {
-    {"G/R", 9, 0, 0},
-    {"Cases", 6, 0, TUI_COL_NUM},
-    {"Length", 7, 0, TUI_COL_NUM},
-    {"Variant (activity sequence)", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX},
+    {"G/R", 9, 0, 0, "groups"},
+    {"Cases", 6, 0, TUI_COL_NUM, "cases"},
+    {"Length", 7, 0, TUI_COL_NUM, "length"},
+    {"Variant (activity sequence)", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX, "variant"},
 };
 
 /* ---- the cases table ---- */
@@ -105,6 +106,27 @@ static const char *case_cell(void *ctx, size_t row, int col, char *buf, size_t s
     }
 }
 
+/* Exported: counts and the span in nanoseconds, "" when the case has no events. */
+static const char *case_exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct tui_cases_view *cv = ctx;
+    uint32_t c = cv->rows[row];
+    if (col == CC_EVENTS) {
+        const uint64_t *off = iodfg_eventlog_case_offsets(cv->app->log);
+        snprintf(buf, size, "%" PRIu64, off[c + 1] - off[c]);
+        return buf;
+    }
+    if (col == CC_SPAN) {
+        int64_t span = case_span(cv->app, c);
+        if (span == IODFG_UNKNOWN) {
+            return "";
+        }
+        snprintf(buf, size, "%" PRId64, span);
+        return buf;
+    }
+    return case_cell(ctx, row, col, buf, size);
+}
+
 static int case_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct tui_cases_view *cv = ctx;
@@ -139,8 +161,8 @@ static unsigned long long case_key(void *ctx, size_t row)
     return row < cv->nrows ? cv->rows[row] : UINT64_MAX;
 }
 
-static const struct tui_list_ops case_ops = {case_rows, case_cell, case_compare, case_style,
-                                             case_key};
+static const struct tui_list_ops case_ops = {case_rows,  case_cell, case_compare,
+                                             case_style, case_key,  case_exact};
 
 /* ---- the variants table ---- */
 
@@ -199,7 +221,7 @@ static int var_compare(void *ctx, size_t a, size_t b, int col)
     return col == VC_LEN ? tui_cmp_u64(x->length, y->length) : tui_cmp_u64(x->ncases, y->ncases);
 }
 
-static const struct tui_list_ops var_ops = {var_rows, var_cell, var_compare, NULL, NULL};
+static const struct tui_list_ops var_ops = {var_rows, var_cell, var_compare, NULL, NULL, NULL};
 
 /* The variant (activity-sequence hash) case c follows in the current mapping and selection,
  * and its length in *length (may be NULL); 0 and length 0 when c has no mapped events. */
@@ -416,6 +438,31 @@ static unsigned enter_row(struct tui_app *app, void *st, enum tui_cmd cmd)
     return tui_app_changed(app);
 }
 
+/* c: the selected case's cid against the rest: its cases into G, and R left to every other
+ * case (the rule for a single group), so one key sets up the comparison of two runs. */
+static unsigned compare_cid(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    (void)cmd;
+    struct tui_cases_view *cv = st;
+    if (cv->show_variants || cv->nrows == 0) {
+        tui_app_set_message(app, 1, "compare: select a case (v shows the cases)");
+        return TUI_REDRAW;
+    }
+    uint32_t sel = cv->rows[tui_listmodel_row(cv->lm, tui_listmodel_cursor(cv->lm))];
+    uint32_t cid = iodfg_eventlog_case(app->log, sel)->cid, n = 0;
+    iodfg_session_groups_clear(app->ses);
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(app->log); c++) {
+        if (iodfg_eventlog_case(app->log, c)->cid == cid) {
+            iodfg_session_group_set(app->ses, c, IODFG_GROUP_G);
+            n++;
+        }
+    }
+    tui_app_changed(app);
+    tui_app_set_message(app, 0, "G = cid %s (%u cases), R = every other case; 5 shows the Diff",
+                        iodfg_strpool_get(iodfg_eventlog_pool(app->log), cid), n);
+    return TUI_REDRAW;
+}
+
 static unsigned variants(struct tui_app *app, void *st, enum tui_cmd cmd)
 {
     (void)cmd;
@@ -428,10 +475,9 @@ static unsigned variants(struct tui_app *app, void *st, enum tui_cmd cmd)
 }
 
 static const struct tui_cmd_entry cmds[] = {
-    {TUI_CMD_GROUP_G, group},
-    {TUI_CMD_GROUP_R, group},
-    {TUI_CMD_SHOW_EVENTS, enter_row},
-    {TUI_CMD_VARIANTS, variants},
+    {TUI_CMD_GROUP_G, group},         {TUI_CMD_GROUP_R, group},
+    {TUI_CMD_SHOW_EVENTS, enter_row}, {TUI_CMD_VARIANTS, variants},
+    {TUI_CMD_GROUP_CID, compare_cid},
 };
 
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,

@@ -22,13 +22,14 @@
 
 enum { DC_MARK, DC_NAME, DC_GCOUNT, DC_RCOUNT, DC_GDUR, DC_RDUR, DC_DELTA, DC__N };
 static const struct tui_column diff_cols[DC__N] = {
-    {"G/R", 3, 0, TUI_COL_SORTABLE},
-    {"Activity / transition", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"G count", 8, 0, TUI_COL_NUM},
-    {"R count", 8, 0, TUI_COL_NUM},
-    {"G Σdur", 9, 1, TUI_COL_NUM},
-    {"R Σdur", 9, 1, TUI_COL_NUM},
-    {"Δ count", 8, 2, TUI_COL_NUM},
+    {"G/R", 3, 0, TUI_COL_SORTABLE, "side"},
+    {"Activity / transition", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX,
+     "activity_or_transition"},
+    {"G count", 8, 0, TUI_COL_NUM, "g_count"},
+    {"R count", 8, 0, TUI_COL_NUM, "r_count"},
+    {"G Σdur", 9, 1, TUI_COL_NUM, "g_dur_sum_ns"},
+    {"R Σdur", 9, 1, TUI_COL_NUM, "r_dur_sum_ns"},
+    {"Δ count", 8, 2, TUI_COL_NUM, "count_rel_change"},
 };
 
 /* An activity or edge row. */
@@ -127,6 +128,30 @@ static const char *diff_cell(void *ctx, size_t row, int col, char *buf, size_t s
     return iodfg_format_count(buf, size, (uint64_t)v, 0);
 }
 
+/* Exported: plain counts, durations in ns, the relative change as a ratio (0.25 for +25%), a
+ * transition as "from -> to"; "" where the figure does not exist. */
+static const char *diff_exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct diff_view *dv = ctx;
+    const struct diff_row *r = &dv->rows[row];
+    if (col == DC_NAME && r->is_edge) {
+        const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
+        size_t len; // the node names of the CLI's TSV
+        snprintf(buf, size, "%s -> %s", iodfg_export_node_name(dv->app->map, e->from, &len),
+                 iodfg_export_node_name(dv->app->map, e->to, &len));
+        return buf;
+    }
+    if (col == DC_MARK || col == DC_NAME) {
+        return diff_cell(ctx, row, col, buf, size);
+    }
+    double v = value(dv, row, col);
+    if (v != v || v < 0) {
+        return "";
+    }
+    snprintf(buf, size, col == DC_DELTA ? "%.17g" : "%.0f", v);
+    return buf;
+}
+
 static int diff_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct diff_view *dv = ctx;
@@ -162,8 +187,8 @@ static unsigned long long diff_key(void *ctx, size_t row)
     return (1ULL << 63) | ((unsigned long long)e->from << 32) | e->to;
 }
 
-static const struct tui_list_ops diff_ops = {diff_rows, diff_cell, diff_compare, diff_style,
-                                             diff_key};
+static const struct tui_list_ops diff_ops = {diff_rows,  diff_cell, diff_compare,
+                                             diff_style, diff_key,  diff_exact};
 
 /* ---- the view ---- */
 
@@ -263,13 +288,18 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_DIFF_ONLY, only},
 };
 
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /* The groups' cases, events and summed durations, and how they differ. */
 static void summary(const struct tui_app *app, const struct diff_view *dv, char *line, size_t size)
 {
     const struct iodfg_diff *d = app->diff;
     if (!d) {
-        snprintf(line, size, iodfg_glyph_text("G %u cases · R %u cases"), app->counts->g_cases,
-                 app->counts->r_cases);
+        snprintf(line, size, iodfg_glyph_text("G %u case%s · R %u case%s"), app->counts->g_cases,
+                 plural(app->counts->g_cases), app->counts->r_cases, plural(app->counts->r_cases));
         return;
     }
     uint64_t gc = 0, rc = 0;
@@ -284,13 +314,14 @@ static void summary(const struct tui_app *app, const struct diff_view *dv, char 
     }
     char b1[32], b2[32];
     double delta = gd ? ((double)rd - (double)gd) / (double)gd * 100.0 : 0;
-    snprintf(
-        line, size,
-        iodfg_glyph_text(
-            "G %u cases: %llu events, Σdur %s · R %u cases: %llu events, Σdur %s · Δ %+.0f%%%s"),
-        app->counts->g_cases, (unsigned long long)gc, iodfg_format_duration(b1, 32, gd, 0),
-        app->counts->r_cases, (unsigned long long)rc, iodfg_format_duration(b2, 32, rd, 0), delta,
-        dv->only ? iodfg_glyph_text(" · differences only") : "");
+    snprintf(line, size,
+             iodfg_glyph_text("G %u case%s: %llu event%s, Σdur %s · R %u case%s: %llu event%s, "
+                              "Σdur %s · Δ %+.0f%%%s"),
+             app->counts->g_cases, plural(app->counts->g_cases), (unsigned long long)gc, plural(gc),
+             iodfg_format_duration(b1, 32, gd, 0), app->counts->r_cases,
+             plural(app->counts->r_cases), (unsigned long long)rc, plural(rc),
+             iodfg_format_duration(b2, 32, rd, 0), delta,
+             dv->only ? iodfg_glyph_text(" · differences only") : "");
 }
 
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,

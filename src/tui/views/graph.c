@@ -34,6 +34,7 @@ struct graph {
     uint64_t ov_stamp;                   /* app->generation + 1 it was laid out for */
     int ov_width, ov_top;                /* laid out for this width; first canvas row shown */
     char ov_why[160];                    /* why there is none ("" when laid out) */
+    uint32_t ov_hidden, ov_nodes;        /* activities left out to fit; nodes in the graph */
 };
 
 /* ---- the neighbourhood ---- */
@@ -164,8 +165,10 @@ static int lay_out(struct tui_app *app, struct graph *g, int width)
     } else {
         uint32_t nn = shown_nodes(app, nodes, keep);
         uint32_t ne = shown_edges(app, keep, nodes, edges);
-        rc = tui_overview_layout(&g->ov, nodes, nn, edges, ne, 0, width, g->ov_why,
-                                 sizeof(g->ov_why));
+        rc = tui_overview_fit(&g->ov, nodes, nn, edges, ne, 0, width, g->ov_why, sizeof(g->ov_why));
+        g->ov_hidden = rc > 0 ? (uint32_t)rc : 0;
+        g->ov_nodes = nn;
+        rc = rc < 0 ? -1 : 0;
     }
     free(nodes);
     free(edges);
@@ -460,11 +463,17 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
     struct graph *g = st;
     if (g->overview) {
         const struct tui_overview *ov = &g->ov;
-        snprintf(
-            buf, size,
-            iodfg_glyph_text(
-                "overview: %u nodes in %u layers, %u back edges%s · j/k scroll · o neighbourhood"),
-            ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
+        if (g->ov_hidden) { // what was left out to fit comes first
+            snprintf(buf, size,
+                     iodfg_glyph_text("overview: the %u most frequent of %u nodes, %u hidden to "
+                                      "fit ({ } prune) · %u layers · o neighbourhood"),
+                     ov->nnodes, g->ov_nodes, g->ov_hidden, ov->nlayers);
+            return;
+        }
+        snprintf(buf, size,
+                 iodfg_glyph_text("overview: %u nodes in %u layers, %u back edges%s · j/k scroll "
+                                  "· o neighbourhood"),
+                 ov->nnodes, ov->nlayers, ov->nback, ov->nundrawn ? " (some listed in 2)" : "");
     } else {
         snprintf(buf, size,
                  iodfg_glyph_text(

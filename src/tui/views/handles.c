@@ -29,21 +29,21 @@
 #define TXT (TUI_COL_SORTABLE | TUI_COL_SEARCH)
 
 static const struct tui_column handle_cols[TUI_HC__N] = {
-    {"!", 2, 0, TUI_COL_SORTABLE | TUI_COL_DESC},
-    {"Id", 5, 5, TUI_COL_RIGHT | TUI_COL_SORTABLE},
-    {"Case", 12, 4, TXT},
-    {"pid", 6, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE},
-    {"fd", 4, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE},
-    {"Origin", 10, 0, TXT},
-    {"Layer", 6, 7, TXT},
-    {"Path", 16, 0, TXT | TUI_COL_FLEX},
-    {"Flags", 12, 6, TXT},
-    {"Created", 8, 2, NUM & ~TUI_COL_DESC},
-    {"Closed", 8, 3, NUM & ~TUI_COL_DESC},
-    {"Lifetime", 8, 0, NUM},
-    {"Ops", 5, 0, NUM},
-    {"Read", 8, 1, NUM},
-    {"Written", 8, 1, NUM},
+    {"!", 2, 0, TUI_COL_SORTABLE | TUI_COL_DESC, "never_closed"},
+    {"Id", 5, 5, TUI_COL_RIGHT | TUI_COL_SORTABLE, "id"},
+    {"Case", 12, 4, TXT, "case"},
+    {"pid", 6, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE, "pid"},
+    {"fd", 4, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE, "fd"},
+    {"Origin", 10, 0, TXT, "origin"},
+    {"Layer", 6, 7, TXT, "layer"},
+    {"Path", 16, 0, TXT | TUI_COL_FLEX, "path"},
+    {"Flags", 12, 6, TXT, "flags"},
+    {"Created", 8, 2, NUM & ~TUI_COL_DESC, "created_ns"},
+    {"Closed", 8, 3, NUM & ~TUI_COL_DESC, "closed_ns"},
+    {"Lifetime", 8, 0, NUM, "lifetime_ns"},
+    {"Ops", 5, 0, NUM, "ops"},
+    {"Read", 8, 1, NUM, "bytes_read"},
+    {"Written", 8, 1, NUM, "bytes_written"},
 };
 
 static const struct iodfg_handle *handle_of(const struct tui_app *app, uint32_t id)
@@ -134,6 +134,47 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
     }
 }
 
+/* Exported: times in ns from the log's start, lifetime in ns, plain counts and bytes, "" for
+ * what the trace does not show (a pre-created or never-closed handle, no descriptor). */
+static const char *handle_exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct tui_handles_view *hv = ctx;
+    const struct iodfg_handle *h = row_handle(hv, row);
+    int64_t v;
+    switch (col) {
+    case TUI_HC_MARK:
+        return never_closed(h) ? "1" : "0";
+    case TUI_HC_FD:
+        v = h->fd == IODFG_NO_FD ? IODFG_UNKNOWN : h->fd;
+        break;
+    case TUI_HC_CREATED:
+        v = h->created_ns == IODFG_UNKNOWN ? IODFG_UNKNOWN : h->created_ns - hv->t0;
+        break;
+    case TUI_HC_DESTROYED:
+        v = h->destroyed_ns == IODFG_UNKNOWN ? IODFG_UNKNOWN : h->destroyed_ns - hv->t0;
+        break;
+    case TUI_HC_LIFETIME:
+        v = iodfg_handle_lifetime(h);
+        break;
+    case TUI_HC_OPS:
+        v = (int64_t)h->ops;
+        break;
+    case TUI_HC_READ:
+        v = (int64_t)h->bytes_read;
+        break;
+    case TUI_HC_WRITTEN:
+        v = (int64_t)h->bytes_written;
+        break;
+    default:
+        return handle_cell(ctx, row, col, buf, size);
+    }
+    if (v == IODFG_UNKNOWN) {
+        return "";
+    }
+    snprintf(buf, size, "%" PRId64, v);
+    return buf;
+}
+
 /* Sort key of a time column: pre-created handles first, never-closed ones last. */
 static int64_t time_key(const struct iodfg_handle *h, int col)
 {
@@ -190,8 +231,8 @@ static unsigned long long handle_key(void *ctx, size_t row)
     return ((struct tui_handles_view *)ctx)->rows[row];
 }
 
-static const struct tui_list_ops handle_ops = {handle_rows, handle_cell, handle_compare,
-                                               handle_style, handle_key};
+static const struct tui_list_ops handle_ops = {handle_rows,  handle_cell, handle_compare,
+                                               handle_style, handle_key,  handle_exact};
 
 /* Refill the rows now: the handles of the cases the filters keep (only the never-closed ones
  * with open_only) and their summary. 0 or -1 (out of memory). */

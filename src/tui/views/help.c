@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The help view (`?`): every keymap's keys, from the keymaps themselves, scrolled with the
- * move keys; Esc goes back to the view it was opened from. */
+/* The help view (`?`): every keymap's keys, from the keymaps themselves, and what the columns
+ * mean, scrolled with the move keys; Esc goes back to the view it was opened from. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/glyph.h"
 
 #include "tui/app.h"
+#include "tui/glossary.h"
 #include "tui/theme.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
@@ -16,7 +19,8 @@
 #define MAX_TOP 10000
 
 struct help {
-    int top; /* first line shown */
+    int top;          /* first line shown */
+    int lines, shown; /* of the last frame: lines in all, lines on screen */
 };
 
 static void *open_help(struct tui_app *app)
@@ -60,15 +64,25 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_CLOSE, back},       {TUI_CMD_CANCEL, back},
 };
 
-/* The key list (tui_keymap_help) from line top, headings in their style. */
+/* The key list (tui_keymap_help) and the glossary of columns from line top (kept so that the
+ * last page is full), headings in their style. */
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
                    struct tui_viewmodel *vm)
 {
     (void)app;
-    const struct help *h = st;
+    struct help *h = st;
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     tui_keymap_help(in->km, TUI_HELP_TEXT, &b);
+    tui_glossary(&b);
+    int total = 0;
+    for (const char *p = b.data; p && *p; p++) {
+        total += *p == '\n';
+    }
+    int max_top = total > in->height ? total - in->height : 0;
+    h->top = h->top > max_top ? max_top : h->top;
+    h->lines = total;
+    h->shown = total < in->height ? total : in->height;
     int line = 0, y = 0;
     for (char *p = b.data; p && *p && y < in->height; line++) {
         char *nl = strchr(p, '\n');
@@ -84,6 +98,16 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     iodfg_buf_fini(&b);
 }
 
+/* Where one is in the list, and that it scrolls. */
+static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+{
+    (void)app;
+    const struct help *h = st;
+    snprintf(buf, size,
+             iodfg_glyph_text("lines %d-%d of %d · j/k PgUp/PgDn Home/End scroll · Esc back"),
+             h->lines ? h->top + 1 : 0, h->top + h->shown, h->lines);
+}
+
 const struct tui_view_ops tui_view_help = {
     .open = open_help,
     .close = close_help,
@@ -91,4 +115,5 @@ const struct tui_view_ops tui_view_help = {
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
     .render = render,
+    .detail = detail,
 };

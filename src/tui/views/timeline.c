@@ -236,16 +236,19 @@ static void render_head(struct tui_app *app, const struct tui_timeline *tl, int 
     uint32_t a = tl->activity;
     const struct iodfg_activity_stats *st =
         a != UINT32_MAX ? &iodfg_analysis_stats(app->an)->act[a] : NULL;
-    if (st && st->mc) {
+    if (st && st->mc && tl->clock_dropped) { // its time may be on another clock's axis
+        snprintf(peak, sizeof(peak), "   max concurrency %u (per clock)", st->mc);
+    } else if (st && st->mc) {
         snprintf(peak, sizeof(peak), "   max concurrency %u at +%s", st->mc,
                  iodfg_format_duration(b3, 32, st->mc_time_ns - tl->t0_ns, 0));
     }
     int serialised = stair_case(app, a, stair, sizeof(stair));
     tui_page_textf(
-        pg, 0, 1, w - 2, TUI_STYLE_HEADER, iodfg_glyph_text("%s   +%s … +%s   bin %s%s"),
+        pg, 0, 1, w - 2, TUI_STYLE_HEADER, iodfg_glyph_text("%s   +%s … +%s   bin %s%s   %s clock"),
         activity_label(app, a), iodfg_format_duration(b1, 32, tl->from_ns - tl->t0_ns, 0),
         iodfg_format_duration(b2, 32, tl->from_ns - tl->t0_ns + tl->bin_ns * tl->nbins, 0),
-        iodfg_format_duration(b3, 32, tl->bin_ns, 0), peak);
+        iodfg_format_duration(b3, 32, tl->bin_ns, 0), peak,
+        tl->clock == IODFG_CLOCK_NONE ? "no" : iodfg_clock_name(tl->clock));
     if (stair[0]) { // highlighted when serialised
         tui_page_text(pg, 2, 1, LABEL_W - 2, serialised ? TUI_STYLE_TIMELINE_PEAK : TUI_STYLE_DIM,
                       stair);
@@ -348,6 +351,12 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
     struct tui_listmodel *lm = table(app, st);
     if (lm && tui_listmodel_count(lm)) {
         tui_table_detail(lm, buf, size);
+    } else if (tui_app_timeline_state(app)->clock_dropped) { // what the axis leaves out
+        uint32_t n = tui_app_timeline_state(app)->clock_dropped;
+        snprintf(buf, size,
+                 "%u case%s of other clocks not shown: times of different clocks cannot be "
+                 "compared (iodfg --align start)",
+                 n, n == 1 ? "" : "s");
     } else {
         snprintf(buf, size,
                  iodfg_glyph_text(

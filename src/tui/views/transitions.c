@@ -21,13 +21,13 @@
 
 enum { EC_MARK, EC_FROM, EC_TO, EC_COUNT, EC_CASES, EC_GAP, EC_MEDIAN, EC__N };
 static const struct tui_column edge_cols[EC__N] = {
-    {"G/R", 3, 0, 0},
-    {"From", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX},
-    {"To", 22, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH},
-    {"Count", 8, 0, TUI_COL_NUM},
-    {"Cases", 6, 2, TUI_COL_NUM},
-    {"Mean gap", 9, 1, TUI_COL_NUM},
-    {"Median gap", 10, 3, TUI_COL_NUM},
+    {"G/R", 3, 0, 0, NULL},
+    {"From", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
+    {"To", 22, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, NULL},
+    {"Count", 8, 0, TUI_COL_NUM, NULL},
+    {"Cases", 6, 2, TUI_COL_NUM, NULL},
+    {"Mean gap", 9, 1, TUI_COL_NUM, NULL},
+    {"Median gap", 10, 3, TUI_COL_NUM, NULL},
 };
 
 struct transitions {
@@ -109,8 +109,8 @@ static unsigned long long edge_key(void *ctx, size_t row)
     return ((struct transitions *)ctx)->rows[row];
 }
 
-static const struct tui_list_ops edge_ops = {edge_rows, edge_cell, edge_compare, edge_style,
-                                             edge_key};
+static const struct tui_list_ops edge_ops = {edge_rows,  edge_cell, edge_compare,
+                                             edge_style, edge_key,  NULL};
 
 /* ---- the view ---- */
 
