@@ -16,6 +16,23 @@
 #include "iodfg/session.h"
 #include "iodfg/trace.h"
 
+/* What the walks over the session's selection read. */
+struct part {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_selection *sel;
+    const uint32_t *act; /* activity of each key */
+    const struct iodfg_columns *col;
+};
+
+static struct part part_of(const struct iodfg_session *s)
+{
+    const struct iodfg_analysis *an = iodfg_session_analysis(s);
+    const struct iodfg_eventlog *log = iodfg_session_log(s);
+    struct part p = {log, iodfg_analysis_selection(an), iodfg_analysis_activities(an),
+                     iodfg_eventlog_columns(log)};
+    return p;
+}
+
 static int cmp_i64(const void *pa, const void *pb)
 {
     int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
@@ -67,11 +84,11 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
 /* Activity a's known durations of the selected events, grouped by activity. */
 static int durations(const struct iodfg_session *s, struct iodfg_partial_values *v)
 {
-    const struct iodfg_analysis *an = iodfg_session_analysis(s);
-    const struct iodfg_eventlog *log = iodfg_session_log(s);
-    const struct iodfg_selection *sel = iodfg_analysis_selection(an);
-    const uint32_t *act = iodfg_analysis_activities(an);
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    struct part p = part_of(s);
+    const struct iodfg_eventlog *log = p.log;
+    const struct iodfg_selection *sel = p.sel;
+    const uint32_t *act = p.act;
+    const struct iodfg_columns *col = p.col;
     uint32_t nc = iodfg_eventlog_case_count(log);
     v->act_off = calloc((size_t)v->nact + 2, sizeof(*v->act_off));
     for (int pass = 0; v->act_off && pass < 2; pass++) {
@@ -207,11 +224,11 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
                          struct iodfg_error *err)
 {
-    const struct iodfg_analysis *an = iodfg_session_analysis(s);
-    const struct iodfg_eventlog *log = iodfg_session_log(s);
-    const struct iodfg_selection *sel = iodfg_analysis_selection(an);
-    const uint32_t *act = iodfg_analysis_activities(an);
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    struct part pa = part_of(s);
+    const struct iodfg_eventlog *log = pa.log;
+    const struct iodfg_selection *sel = pa.sel;
+    const uint32_t *act = pa.act;
+    const struct iodfg_columns *col = pa.col;
     uint32_t nc = iodfg_eventlog_case_count(log);
     size_t cap = 2 * (size_t)iodfg_eventlog_event_count(log) + 1, k = 0;
     struct iodfg_partial_point *p = malloc(cap * sizeof(*p));

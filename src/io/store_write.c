@@ -705,12 +705,7 @@ static int add_handles(struct iodfg_store_writer *w, const struct store_wmaps *m
     }
     for (uint32_t i = 0; i < n; i++) {
         struct iodfg_handle h = hs[i];
-        h.case_id += w->ncases;
-        h.parent = h.parent ? h.parent + m->hbase : 0;
-        h.path = m->smap[h.path];
-        h.call = m->smap[h.call];
-        h.flags = m->smap[h.flags];
-        h.layer = m->smap[h.layer];
+        iodfg_handle_move(&h, m->smap, w->ncases, m->hbase);
         w->handles[w->nhandles++] = h;
     }
     return 0;

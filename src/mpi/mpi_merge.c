@@ -132,12 +132,7 @@ static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t 
         if (h.path >= ns || h.call >= ns || h.flags >= ns || h.layer >= ns) {
             return -1;
         }
-        h.case_id += m->ncases;
-        h.parent = h.parent ? h.parent + base : 0;
-        h.path = smap[h.path];
-        h.call = smap[h.call];
-        h.flags = smap[h.flags];
-        h.layer = smap[h.layer];
+        iodfg_handle_move(&h, smap, m->ncases, base);
         all[m->nhandles++] = h;
     }
     return 0;
