@@ -370,7 +370,7 @@ START_TEST(load_case_ranges)
 {
     uint32_t sizes[240];
     for (uint32_t c = 0; c < 240; c++) {
-        sizes[c] = c == 37 ? 150000 : c % 11 == 0 ? 0 : 1 + (c * 97) % 700;
+        sizes[c] = c == 37 ? 70000 : c % 11 == 0 ? 0 : 1 + (c * 97) % 300;
     }
     struct iodfg_eventlog *log = sized_log(240, sizes, 0, 12345);
     write_log(log, PATH);
