@@ -700,6 +700,7 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("dfg");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120); // the randomised comparisons take seconds under ASan on 2 cores
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, paper_ca);
     tcase_add_test(tc, paper_cb);
