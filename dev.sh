@@ -1,7 +1,8 @@
 #!/bin/sh
 # iodfg developer entry point: install what the build needs, build, run the example or the tests.
 #   ./dev.sh example     install dependencies, build, open iodfg on the bundled example log
-#   ./dev.sh test        install dependencies, build, run the whole test suite (make check)
+#   ./dev.sh test        install dependencies, build, run the whole test suite (make check), then
+#                        build iodfg-mpi (--with-mpi, in build-mpi/) and run its tests
 #   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
@@ -13,6 +14,7 @@ top=$(pwd)
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
  libhdf5-dev libpcre2-dev libxxhash-dev check libotf2-trace-dev"
 TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh"
+MPI_PKGS="openmpi-bin libopenmpi-dev libhdf5-openmpi-dev"
 BENCH_PKGS="python3-pandas"
 
 deps() { # deps [extra packages]
@@ -50,9 +52,12 @@ case "${1:-}" in
     make -C build example.h5
     exec build/iodfg build/example.h5 ;;
   test)
-    deps
+    deps $MPI_PKGS
     build build --enable-werror
-    make -C build -j"$(nproc)" check ;;
+    make -C build -j"$(nproc)" check
+    # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
+    build build-mpi --enable-werror --with-mpi
+    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh" ;;
   bench)
     deps $BENCH_PKGS
     build build
@@ -62,6 +67,6 @@ case "${1:-}" in
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug
     make -C build-sanitize -j"$(nproc)" check ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Layering check (DESIGN.md): cli, tui -> engine -> model <- io, and cli, tui -> io. Each public
+# Layering check (DESIGN.md): cli, tui, mpi -> engine -> model <- io, and cli, tui, mpi -> io. Each public
 # header's layer is where its module's code lives (include/iodfg/NAME.h belongs to the folder of
 # src/{model,io,engine}/NAME.c, else NAME_*.c), so the check cannot go stale as modules come.
 # Also fails on third-party headers outside their corner and on printing or exiting below the UI.
@@ -25,7 +25,7 @@ layer_of() {
 allowed() {
   case "$1:$2" in
     model:model | io:model | io:io | engine:model | engine:engine) return 0 ;;
-    tui:model | tui:io | tui:engine | cli:*) return 0 ;;
+    tui:model | tui:io | tui:engine | cli:* | mpi:*) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -55,6 +55,15 @@ for f in $(find src -name '*.[ch]' | sort); do
   case $f in
     src/io/store*) ;;
     *) grep -Hn '#include <hdf5.h>' "$f" && report "$f: <hdf5.h> only in src/io/store*" ;;
+  esac
+  # MPI lives in src/mpi/ (iodfg-mpi); the MPI build of <hdf5.h> brings its types to
+  # src/io/store_par.c, which only iodfg-mpi links.
+  case $f in
+    src/mpi/*) ;;
+    *) grep -HnE '#include [<"]mpi\.h[>"]' "$f" && report "$f: <mpi.h> only in src/mpi/" ;;
+  esac
+  case $f in
+    src/mpi/*) grep -Hn 'include.*tui/' "$f" && report "$f: iodfg-mpi links no terminal UI" ;;
   esac
   case $f in
     src/engine/rules* | src/engine/filter* | src/io/casename.c) ;;

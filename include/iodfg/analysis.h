@@ -53,6 +53,10 @@ int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *
                          const struct iodfg_selection *sel, struct iodfg_error *err);
 
 /* Selected events (cases and window) whose key is k, whatever its activity. */
+/* Take g and st (the DFG and statistics of a whole MPI job, of which this analysis saw some
+ * cases) as the results, leaving the previous ones in g and st for the caller to free. The
+ * next update rebuilds from the log. */
+void iodfg_analysis_adopt(struct iodfg_analysis *an, struct iodfg_dfg *g, struct iodfg_stats *st);
 uint64_t iodfg_analysis_key_events(const struct iodfg_analysis *an, uint32_t k);
 
 /* Results, borrowed until the next update/rebuild or free. */

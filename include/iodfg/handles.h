@@ -52,6 +52,11 @@ struct iodfg_raw_handle {
 uint32_t iodfg_eventlog_handle_count(const struct iodfg_eventlog *log);
 const struct iodfg_handle *iodfg_eventlog_handles(const struct iodfg_eventlog *log);
 
+/* A handle of one log as another log numbers it: cases shift by case_base, handles by
+ * handle_base, strings go through smap. */
+void iodfg_handle_move(struct iodfg_handle *h, const uint32_t *smap, uint32_t case_base,
+                       uint32_t handle_base);
+
 /* Append a handle (its strings already ids of the log's pool, parent an existing id or 0) and
  * return its id in *id. Used by loaders and readers of other formats; 0 or -1 with err. */
 int iodfg_eventlog_handle_add(struct iodfg_eventlog *log, const struct iodfg_handle *h,

@@ -167,6 +167,13 @@ int iodfg_session_record(struct iodfg_session *s);
 int iodfg_session_undo(struct iodfg_session *s, struct iodfg_error *err);
 int iodfg_session_redo(struct iodfg_session *s, struct iodfg_error *err);
 
+/* After a rebuild without groups: take g and st (the DFG and statistics of a whole MPI job, of
+ * which this session's log holds some cases; merged with iodfg/partial.h) as the results,
+ * leaving the previous ones in g and st for the caller to free, and prune them anew. 0, or -1
+ * with err. */
+int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iodfg_stats *st,
+                        struct iodfg_error *err);
+
 /* Bytes held by the session and its analysis, the log excluded. */
 size_t iodfg_session_memory(const struct iodfg_session *s);
 

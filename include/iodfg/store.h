@@ -66,6 +66,13 @@ struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned colum
                                                 unsigned threads, iodfg_progress_fn progress,
                                                 void *ctx, struct iodfg_error *err);
 
+/* The same for cases [first, first + n) of the log only (fewer when it has fewer), in one
+ * thread, without handles (the handle table is the whole log's): what one process of an MPI job
+ * reads. Needs format 3.0 or newer (IODFG_E_VERSION otherwise). */
+struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns, uint32_t first,
+                                              uint32_t n, iodfg_progress_fn progress, void *ctx,
+                                              struct iodfg_error *err);
+
 /* Cheap summary from the root attributes, without reading events: number of cases, events
  * and the format's major version (any output pointer may be NULL). 0, or -1 as for load. */
 int iodfg_store_stat(const char *path, uint64_t *cases, uint64_t *events, unsigned *version,

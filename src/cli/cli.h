@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/csvlog.h"
 #include "iodfg/diff.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
@@ -65,6 +66,27 @@ struct cli_ingest_totals {
     uint64_t clocks[IODFG_CLOCK__N]; /* files with events, by clock */
     char mounts[4200];               /* which mount table classified the files (for `info`) */
 };
+
+/* convert's command line (cli_convert.c), shared with iodfg-mpi. */
+struct cli_convert_opts {
+    struct cli_ingest_opts in;
+    const char *out; /* -o, or def */
+    int force, strict, views;
+    struct iodfg_csv_columns csv; /* --csv-columns, in.csv points here */
+    char def[4096];               /* the default output name */
+};
+/* Parse convert's options; the inputs start at argv[*first]. CLI_OK to go on, -1 after --help
+ * printed usage, else CLI_USAGE after saying what is wrong. */
+int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *o, int *first);
+/* The closing summary of a convert that wrote o->out (unless quiet), and its exit status
+ * (CLI_SKIPPED with --strict when lines were unparsable). */
+int cli_convert_report(const struct cli_convert_opts *o, const struct cli_ingest_totals *t,
+                       uint64_t cases, double seconds);
+
+/* A temp file a killed convert left beside the output: say it was removed (its process is
+ * gone), or name it (an iodfg_stale_fn). */
+struct iodfg_stale_temp;
+void cli_convert_stale_note(void *ctx, const struct iodfg_stale_temp *t);
 
 /* Cases of clocks[IODFG_CLOCK__N] as text ("12 time-of-day, 4 epoch"); the number of clocks
  * used is returned. */
@@ -269,5 +291,23 @@ void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int wi
 void cli_json_num(struct iodfg_buf *b, double v);
 /* A JSON string (escaped). */
 void cli_json_str(struct iodfg_buf *b, const char *s);
+
+/* ---- a command run by the processes of an MPI job at once (iodfg-mpi) ---- */
+
+struct cli_job {
+    /* Which of the ncases cases of the event log at path this process reads. */
+    void (*cases)(void *ctx, const char *path, uint64_t ncases, uint32_t *first, uint32_t *count);
+    /* Every process's status after a step (an enum cli_exit): the first failure's on all. */
+    int (*agree)(void *ctx, int rc);
+    /* After the session is rebuilt over this process's cases: make its results the whole
+     * job's (every process calls it). CLI_OK, or an enum cli_exit after a message. */
+    int (*merge)(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o);
+    int writes; /* this process writes the output */
+    void *ctx;
+};
+/* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
+extern const struct cli_job *cli_job;
+/* Whether this process writes the output (always without a job). */
+int cli_job_writes(void);
 
 #endif

@@ -321,6 +321,9 @@ int cli_output_check(const struct cli_analyze_opts *o)
 
 int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b)
 {
+    if (!cli_job_writes()) {
+        return CLI_OK;
+    }
     if (b->failed) {
         cli_errorf("out of memory");
         return CLI_FAIL;
@@ -364,6 +367,9 @@ int cli_write_all(int fd, const char *data, size_t n)
 int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx, int fd),
                       void *ctx)
 {
+    if (!cli_job_writes()) {
+        return CLI_OK;
+    }
     if (!o->output) {
         fflush(stdout);
         return produce(ctx, STDOUT_FILENO);
@@ -604,14 +610,24 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
     // pid only tells cases apart with --per-pid: 4 bytes per event less to load otherwise
     unsigned columns = IODFG_COL_ANALYSIS & ~(o->per_pid ? 0u : (unsigned)IODFG_COL_PID);
     int rc = cli_session_open(o, inputs, n, columns, &ca->log, &ca->ses, &ca->groups);
+    if (cli_job) { // every process of the job goes on, or none
+        rc = cli_job->agree(cli_job->ctx, rc);
+    }
     if (rc != CLI_OK) {
         return rc;
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (iodfg_session_rebuild(ca->ses, &err)) {
+    rc = iodfg_session_rebuild(ca->ses, &err) ? CLI_FAIL : CLI_OK;
+    if (rc != CLI_OK) {
         cli_error(&err);
-        return CLI_FAIL;
+    }
+    if (cli_job) {
+        rc = cli_job->agree(cli_job->ctx, rc);
+        rc = rc == CLI_OK ? cli_job->merge(cli_job->ctx, ca, o) : rc;
+    }
+    if (rc != CLI_OK) {
+        return rc;
     }
     read_results(ca, o);
     struct iodfg_selection sel;

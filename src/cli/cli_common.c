@@ -513,6 +513,25 @@ static struct iodfg_eventlog *align(struct iodfg_eventlog *log, const struct cli
     return log;
 }
 
+const struct cli_job *cli_job;
+
+int cli_job_writes(void)
+{
+    return !cli_job || cli_job->writes;
+}
+
+/* This process's cases of the event log at path (under a job). */
+static struct iodfg_eventlog *load_part(const char *path, unsigned columns, struct iodfg_error *err)
+{
+    uint64_t ncases = 0;
+    uint32_t first = 0, count = 0;
+    if (iodfg_store_stat(path, &ncases, NULL, NULL, err)) {
+        return NULL;
+    }
+    cli_job->cases(cli_job->ctx, path, ncases, &first, &count);
+    return iodfg_store_load_cases(path, columns, first, count, NULL, NULL, err);
+}
+
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err)
@@ -521,9 +540,18 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     if (cli_check_inputs(inputs, n, 1, err)) {
         return NULL;
     }
-    if (n == 1 && iodfg_store_is_hdf5(inputs[0])) {
+    int one_log = n == 1 && iodfg_store_is_hdf5(inputs[0]);
+    if (cli_job && !one_log) {
+        iodfg_error_set(err, IODFG_E_ARG,
+                        "an MPI job analyses one event log: convert the traces first "
+                        "(mpirun iodfg-mpi convert -o LOG.h5 ...)");
+        return NULL;
+    }
+    if (one_log) {
         struct iodfg_eventlog *log =
-            iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL, err);
+            cli_job
+                ? load_part(inputs[0], columns, err)
+                : iodfg_store_load(inputs[0], columns, o->quiet ? NULL : cli_progress, NULL, err);
         cli_progress_end();
         // keep the classification stored by convert unless --mounts is given
         if (log && !o->mounts && iodfg_mounts_log_classified(log)) {

@@ -96,8 +96,7 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-// A temp file a killed convert left beside the output: removed (its process is gone), or named.
-static void report_stale(void *ctx, const struct iodfg_stale_temp *t)
+void cli_convert_stale_note(void *ctx, const struct iodfg_stale_temp *t)
 {
     (void)ctx;
     char size[32];
@@ -112,9 +111,24 @@ static void report_stale(void *ctx, const struct iodfg_stale_temp *t)
     }
 }
 
-static int run(const char *out, int force, int strict, int views, const struct cli_ingest_opts *o,
-               char *const *inputs, int n)
+int cli_convert_report(const struct cli_convert_opts *o, const struct cli_ingest_totals *t,
+                       uint64_t cases, double seconds)
 {
+    if (!o->in.quiet) {
+        cli_totals_print(stdout, t);
+        char a[32];
+        printf("Wrote %s: %llu case%s in %.2f s (%s lines/s); file systems from %s.\n", o->out,
+               (unsigned long long)cases, cases == 1 ? "" : "s", seconds,
+               cli_count(a, sizeof(a), seconds > 0 ? (uint64_t)(t->lines / seconds) : 0),
+               t->mounts);
+    }
+    return o->strict && t->counts[IODFG_COUNT_UNPARSABLE] ? CLI_SKIPPED : CLI_OK;
+}
+
+static int run(const struct cli_convert_opts *co, char *const *inputs, int n)
+{
+    const char *out = co->out;
+    const struct cli_ingest_opts *o = &co->in;
     struct iodfg_error err;
     iodfg_error_clear(&err);
     double t0 = now_s();
@@ -135,11 +149,11 @@ static int run(const char *out, int force, int strict, int views, const struct c
                : NULL;
     if (mounts) {
         struct iodfg_error ignored; // an unreadable directory fails at the create just below
-        iodfg_atomic_clean_stale(out, report_stale, NULL, &ignored);
+        iodfg_atomic_clean_stale(out, cli_convert_stale_note, NULL, &ignored);
     }
-    cc.w = mounts ? iodfg_store_create(out, force, &err) : NULL;
+    cc.w = mounts ? iodfg_store_create(out, co->force, &err) : NULL;
     int rc = CLI_FAIL;
-    if (cc.w && iodfg_store_set_case_views(cc.w, views, &err)) {
+    if (cc.w && iodfg_store_set_case_views(cc.w, co->views, &err)) {
         iodfg_store_abort(cc.w);
         cc.w = NULL;
     }
@@ -173,18 +187,7 @@ static int run(const char *out, int force, int strict, int views, const struct c
     if (rc != CLI_OK) {
         cli_error(&err);
     } else {
-        if (!o->quiet) {
-            cli_totals_print(stdout, &cc.totals);
-            double dt = now_s() - t0;
-            char a[32];
-            printf("Wrote %s: %llu case%s in %.2f s (%s lines/s); file systems from %s.\n", out,
-                   (unsigned long long)cc.cases, cc.cases == 1 ? "" : "s", dt,
-                   cli_count(a, sizeof(a), dt > 0 ? (uint64_t)(cc.totals.lines / dt) : 0),
-                   cc.totals.mounts);
-        }
-        if (strict && cc.totals.counts[IODFG_COUNT_UNPARSABLE]) {
-            rc = CLI_SKIPPED;
-        }
+        rc = cli_convert_report(co, &cc.totals, cc.cases, now_s() - t0);
     }
     if (listed) {
         iodfg_ingest_list_fini(&files);
@@ -194,7 +197,7 @@ static int run(const char *out, int force, int strict, int views, const struct c
     return rc;
 }
 
-int cli_convert(int argc, char **argv)
+int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *first)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
@@ -209,53 +212,53 @@ int cli_convert(int argc, char **argv)
         {"csv-columns", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
-    struct cli_ingest_opts o = {0};
-    struct iodfg_csv_columns csv;
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    const char *out = NULL;
-    int force = 0, strict = 0, views = 0, c;
+    memset(co, 0, sizeof(*co));
+    struct cli_ingest_opts *o = &co->in;
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:p:j:fqh", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
-            out = optarg;
+            co->out = optarg;
             break;
         case 'p':
-            if (cli_opt_pattern(optarg, &o.name_pattern)) {
+            if (cli_opt_pattern(optarg, &o->name_pattern)) {
                 return CLI_USAGE;
             }
             break;
         case 'M':
-            o.mounts = optarg;
+            o->mounts = optarg;
             break;
         case 'j':
-            if (cli_opt_jobs(optarg, &o.jobs)) {
+            if (cli_opt_jobs(optarg, &o->jobs)) {
                 return CLI_USAGE;
             }
             break;
         case 'f':
-            force = 1;
+            co->force = 1;
             break;
         case 'S':
-            strict = 1;
+            co->strict = 1;
             break;
         case 'V':
-            views = 1;
+            co->views = 1;
             break;
-        case 'C':
-            if (iodfg_csv_columns_parse(&csv, optarg, &err)) {
+        case 'C': {
+            struct iodfg_error err;
+            iodfg_error_clear(&err);
+            if (iodfg_csv_columns_parse(&co->csv, optarg, &err)) {
                 cli_error_caret(&err, optarg, strlen(optarg));
                 return CLI_USAGE;
             }
-            o.csv = &csv;
+            o->csv = &co->csv;
             break;
+        }
         case 'q':
-            o.quiet = 1;
+            o->quiet = 1;
             break;
         case 'h':
             fputs(convert_usage, stdout);
-            return CLI_OK;
+            return -1;
         default:
             fputs(convert_usage, stderr);
             return CLI_USAGE;
@@ -264,10 +267,21 @@ int cli_convert(int argc, char **argv)
     if (cli_need_inputs(optind, argc, "convert needs trace files or directories", convert_usage)) {
         return CLI_USAGE;
     }
-    char def[4096];
-    if (!out) {
-        default_output(def, sizeof(def), argv + optind, argc - optind);
-        out = def;
+    if (!co->out) {
+        default_output(co->def, sizeof(co->def), argv + optind, argc - optind);
+        co->out = co->def;
     }
-    return run(out, force, strict, views, &o, argv + optind, argc - optind);
+    *first = optind;
+    return CLI_OK;
+}
+
+int cli_convert(int argc, char **argv)
+{
+    struct cli_convert_opts o;
+    int first = 0;
+    int rc = cli_convert_getopt(argc, argv, &o, &first);
+    if (rc) {
+        return rc < 0 ? CLI_OK : rc;
+    }
+    return run(&o, argv + first, argc - first);
 }

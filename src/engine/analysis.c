@@ -52,6 +52,7 @@ struct iodfg_analysis {
     struct iodfg_stats stats;
     struct iodfg_hstore hs; /* histograms of the large percentile groups of dfg and stats */
     struct iodfg_analysis_info last;
+    int adopted; /* dfg and stats are a whole job's (iodfg_analysis_adopt): update = rebuild */
 };
 
 static int build_key_index(struct iodfg_analysis *an, struct iodfg_error *err)
@@ -251,6 +252,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
 
 static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
 {
+    an->adopted = 0;
     memset(&an->last, 0, sizeof(an->last));
     an->last.full = 1;
     an->last.keys_changed = an->nkeys;
@@ -658,6 +660,9 @@ out:
 int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                           const uint32_t *changed, size_t nchanged, struct iodfg_error *err)
 {
+    if (an->adopted) { // the results are not this log's: nothing to update incrementally
+        return iodfg_analysis_rebuild(an, map, err);
+    }
     if (map->nkeys != an->nkeys || map->nactivities < an->nactivities) {
         return iodfg_error_set(err, IODFG_E_ARG,
                                "mapping does not extend the current one (%u keys, %u activities)",
@@ -741,6 +746,19 @@ int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *
         return -1;
     }
     return rebuild(an, err);
+}
+
+void iodfg_analysis_adopt(struct iodfg_analysis *an, struct iodfg_dfg *g, struct iodfg_stats *st)
+{
+    struct iodfg_dfg gt = an->dfg;
+    an->dfg = *g;
+    *g = gt;
+    struct iodfg_stats stt = an->stats;
+    an->stats = *st;
+    *st = stt;
+    iodfg_hstore_clear(&an->hs); // they counted this log's values
+    an->codes_valid = 0;
+    an->adopted = 1;
 }
 
 uint64_t iodfg_analysis_key_events(const struct iodfg_analysis *an, uint32_t k)

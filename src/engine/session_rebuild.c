@@ -276,3 +276,16 @@ int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
     s->counts.rebuild_ms = now_ms() - t0;
     return 0;
 }
+
+int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iodfg_stats *st,
+                        struct iodfg_error *err)
+{
+    if (!s->built || !s->an) {
+        return iodfg_error_set(err, IODFG_E_ARG, "the session has no results to replace");
+    }
+    if (s->groups_active) {
+        return iodfg_error_set(err, IODFG_E_ARG, "results with groups G and R cannot be adopted");
+    }
+    iodfg_analysis_adopt(s->an, g, st);
+    return prune(s, err);
+}

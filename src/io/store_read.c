@@ -297,6 +297,23 @@ static int check_totals(struct reader *r, uint64_t total)
     return 0;
 }
 
+/* Keep only cases [case_lo, case_hi) of the case table (their plans keep their rows of the
+ * /events columns); *sum becomes their events. */
+static void keep_range(struct reader *r, uint64_t *sum)
+{
+    uint32_t lo = r->case_lo < r->ncases ? r->case_lo : r->ncases;
+    uint32_t hi = r->case_hi < r->ncases ? r->case_hi : r->ncases;
+    hi = hi < lo ? lo : hi;
+    memmove(r->cases_info, r->cases_info + lo, (size_t)(hi - lo) * sizeof(*r->cases_info));
+    memmove(r->plan, r->plan + lo, (size_t)(hi - lo) * sizeof(*r->plan));
+    r->ncases = hi - lo;
+    *sum = 0;
+    for (uint32_t i = 0; i < r->ncases; i++) {
+        *sum += r->plan[i].rows;
+        r->offsets[i + 1] = *sum;
+    }
+}
+
 /* A 3.0 file: the case table, then the /events columns. usable and total as root_totals says. */
 static int load_v3(struct reader *r, int usable, uint64_t total, unsigned threads,
                    struct progress *pr)
@@ -311,7 +328,10 @@ static int load_v3(struct reader *r, int usable, uint64_t total, unsigned thread
         }
         return -1;
     }
-    return store_open_event_columns(r, total) ? -1 : read_events(r, total, threads, pr);
+    if (r->ranged) {
+        keep_range(r, &sum);
+    }
+    return store_open_event_columns(r, total) ? -1 : read_events(r, sum, threads, pr);
 }
 
 struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
@@ -321,9 +341,31 @@ struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
     return iodfg_store_load_threads(path, columns, 0, progress, ctx, err);
 }
 
+/* Load path (cases [lo, hi) when ranged). */
+static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
+                                   iodfg_progress_fn progress, void *ctx, int ranged, uint32_t lo,
+                                   uint32_t hi, struct iodfg_error *err);
+
 struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned columns,
                                                 unsigned threads, iodfg_progress_fn progress,
                                                 void *ctx, struct iodfg_error *err)
+{
+    return load(path, columns, threads, progress, ctx, 0, 0, 0, err);
+}
+
+struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns, uint32_t first,
+                                              uint32_t n, iodfg_progress_fn progress, void *ctx,
+                                              struct iodfg_error *err)
+{
+    // handles belong to the whole log's cases
+    columns &= ~(unsigned)(IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE);
+    uint32_t hi = n > UINT32_MAX - first ? UINT32_MAX : first + n;
+    return load(path, columns, 1, progress, ctx, 1, first, hi, err);
+}
+
+static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
+                                   iodfg_progress_fn progress, void *ctx, int ranged, uint32_t lo,
+                                   uint32_t hi, struct iodfg_error *err)
 {
     struct iodfg_error local;
     iodfg_error_clear(&local);
@@ -334,6 +376,9 @@ struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned colum
                        .ftype = -1,
                        .vfd = -1,
                        .columns = columns,
+                       .ranged = ranged,
+                       .case_lo = lo,
+                       .case_hi = hi,
                        .err = err ? err : &local};
     struct progress pr = {.fn = progress, .ctx = ctx};
     unsigned version;
@@ -349,6 +394,11 @@ struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned colum
             int usable = root_totals(&r, &total);
             if (version >= 3) {
                 rc = load_v3(&r, usable, total, threads, &pr);
+            } else if (ranged) {
+                iodfg_error_set(r.err, IODFG_E_VERSION,
+                                "a part of the cases is read from format 3.0 or newer only "
+                                "(convert the traces again)");
+                iodfg_error_at(r.err, path, 0, 0);
             } else if (usable == 0) {
                 rc = read_events(&r, total, threads, &pr);
             } else if (usable > 0 && store_scan_cases(&r, &total) == 0) {

@@ -363,12 +363,14 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
     const struct iodfg_columns *c = L->c;
     const uint64_t *off = r->offsets;
     uint64_t g0 = off[cs0], g1 = off[cs0 + ncs];
+    // the log's row g is the file's row g + shift (not 0 when a range of the cases is loaded)
+    uint64_t shift = r->plan[cs0].first - g0;
     uint32_t cs = cs0;
     *fcs = cs0;
     for (int k = 0; k < STORE_C__N; k++) {
         char *col = log_column(c, k);
         if (k != STORE_C_KEY && k != STORE_C_START && k != STORE_C_DUR && k != STORE_C_ERR && col &&
-            store_pread_rows(r, k, g0, g1 - g0, col + g0 * store_cols[k].size)) {
+            store_pread_rows(r, k, g0 + shift, g1 - g0, col + g0 * store_cols[k].size)) {
             *f = (struct failure){.kind = F_READ,
                                   .code = errno ? IODFG_E_IO : IODFG_E_FORMAT,
                                   .col = k,
@@ -387,7 +389,7 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
                             STORE_C_CALL, STORE_C_FP,    STORE_C_DUR};
         void *to[] = {key, start, err, x->call, x->fp, dur};
         for (int k = 0; k < 6; k++) {
-            if (to[k] && store_pread_rows(r, cols[k], g, n, to[k])) {
+            if (to[k] && store_pread_rows(r, cols[k], g + shift, n, to[k])) {
                 while (off[cs + 1] <= g) {
                     cs++;
                 }

@@ -38,6 +38,8 @@ struct reader {
     uint64_t vfd_size; // its size
     struct case_plan *plan;
     struct store_event_cols *ev; // 3.0: the /events columns (NULL for older layouts)
+    int ranged;                  // load only cases [case_lo, case_hi) (3.0 and later)
+    uint32_t case_lo, case_hi;
     struct iodfg_error *err;
 };
 
@@ -52,11 +54,11 @@ struct store_chunk {
 /* The /events columns of a 3.0 or 4.0 file (those the load needs are open). */
 struct store_event_cols {
     hid_t ids[STORE_C__N];
-    uint64_t chunk_rows[STORE_C__N];       // raw columns: rows per chunk, 0 when contiguous
-    uint64_t addr[STORE_C__N];             // contiguous raw columns: where the data starts
+    uint64_t chunk_rows[STORE_C__N];        // raw columns: rows per chunk, 0 when contiguous
+    uint64_t addr[STORE_C__N];              // contiguous raw columns: where the data starts
     struct store_chunk *chunks[STORE_C__N]; // chunked raw columns: each whole chunk
-    struct store_so_params so[STORE_C__N]; // their scale-offset parameters (coded chunks)
-    uint64_t tail_first[STORE_C__N];       // raw columns: rows from here on are in tail
+    struct store_so_params so[STORE_C__N];  // their scale-offset parameters (coded chunks)
+    uint64_t tail_first[STORE_C__N];        // raw columns: rows from here on are in tail
     void *tail[STORE_C__N]; // the rows of the last, partial chunk (native values, read at open)
 };
 

@@ -334,33 +334,46 @@ const char *iodfg_store_temp_path(const struct iodfg_store_writer *w)
     return w->tmp_path;
 }
 
-static hid_t create_file(const char *path)
+hid_t store_file_create(const char *path, hid_t fapl)
 {
     // Format 1.8 objects carry metadata checksums (damage is detected, not misread) and stay
     // readable by every HDF5 since 1.8, h5py included.
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0) {
+    hid_t own = fapl < 0 ? H5Pcreate(H5P_FILE_ACCESS) : -1;
+    hid_t use = fapl < 0 ? own : fapl;
+    if (use < 0) {
         return -1;
     }
     hid_t f = -1;
-    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0) {
-        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (H5Pset_libver_bounds(use, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0) {
+        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, use);
     }
-    H5Pclose(fapl);
+    if (own >= 0) {
+        H5Pclose(own);
+    }
     return f;
 }
 
-static hid_t create_cases_group(hid_t file)
+hid_t store_cases_create(hid_t file, hid_t *case_gcpl)
 {
     hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl < 0) {
-        return -1;
-    }
     hid_t g = -1;
-    if (H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0) {
+    if (gcpl >= 0 &&
+        H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0) {
         g = H5Gcreate2(file, STORE_CASES, H5P_DEFAULT, gcpl, H5P_DEFAULT);
     }
-    H5Pclose(gcpl);
+    if (gcpl >= 0) {
+        H5Pclose(gcpl);
+    }
+    // Past 8 attributes (or links: one per column) HDF5 would move them into a dense store (a
+    // heap and a B-tree per group): several KiB per case and slower to read.
+    *case_gcpl = g < 0 ? -1 : H5Pcreate(H5P_GROUP_CREATE);
+    if (*case_gcpl < 0 || H5Pset_attr_phase_change(*case_gcpl, 64, 48) < 0 ||
+        H5Pset_link_phase_change(*case_gcpl, 16, 14) < 0) {
+        if (g >= 0) {
+            H5Gclose(g);
+        }
+        return -1;
+    }
     return g;
 }
 
@@ -395,18 +408,13 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
         return NULL;
     }
     close(fd);
-    w->file = create_file(w->tmp_path);
+    w->file = store_file_create(w->tmp_path, -1);
     if (w->file < 0) {
         store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot create HDF5 file");
         goto fail;
     }
-    w->cases = create_cases_group(w->file);
-    // Past 8 attributes (or links: one per column) HDF5 would move them into a dense store (a
-    // heap and a B-tree per group): several KiB per case and slower to read.
-    w->case_gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (w->cases < 0 || w->case_gcpl < 0 || H5Pset_attr_phase_change(w->case_gcpl, 64, 48) < 0 ||
-        H5Pset_link_phase_change(w->case_gcpl, 16, 14) < 0 ||
-        store_events_create(&w->ev, w->file) < 0) {
+    w->cases = store_cases_create(w->file, &w->case_gcpl);
+    if (w->cases < 0 || store_events_create(&w->ev, w->file) < 0) {
         store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot set up the event log");
         goto fail;
     }
@@ -433,43 +441,50 @@ static int is_link_name(const char *s, size_t len)
     return 1;
 }
 
-struct wmaps {
-    const struct iodfg_eventlog *src;
-    const struct iodfg_strpool *sp;
-    uint32_t *smap, *kmap; // source string id -> ours, source key id -> ours
-    uint32_t nokey;        // our key for events of a log without a key column
-    uint32_t hbase;        // our id of the source's handle 1, minus 1
-};
-
-static int case_attrs(struct iodfg_store_writer *w, hid_t g, const struct iodfg_case_info *ci,
-                      const struct wmaps *m, uint64_t first, uint64_t rows)
+int store_case_link(const char *name, size_t len, hid_t cases, struct iodfg_strpool *taken,
+                    uint32_t index, char *link, size_t size)
 {
-    const struct iodfg_strpool *sp = m->sp;
+    uint32_t id;
+    int own = is_link_name(name, len) && (taken ? iodfg_strpool_find(taken, name, len, &id) != 0
+                                                : H5Lexists(cases, name, H5P_DEFAULT) == 0);
+    if (own && taken && iodfg_strpool_intern(taken, name, len, &id)) {
+        return -1;
+    }
+    if (own) {
+        snprintf(link, size, "%s", name);
+    } else {
+        snprintf(link, size, "#%u", index);
+    }
+    return 0;
+}
+
+int store_case_attrs(hid_t g, const struct store_case_row *r, const struct iodfg_strpool *sp,
+                     uint64_t index)
+{
     static const char *const snames[] = {"name", "cid", "host", "rid", "source"};
-    const uint32_t sids[] = {ci->name, ci->cid, ci->host, ci->rid, ci->source};
+    const uint32_t sids[] = {r->name, r->cid, r->host, r->rid, r->source};
     for (int i = 0; i < 5; i++) {
         if (put_str(g, snames[i], iodfg_strpool_get(sp, sids[i]), iodfg_strpool_len(sp, sids[i]))) {
             return -1;
         }
     }
-    if (put_u64(g, "index", w->ncases) || put_u64(g, "first", first) || put_u64(g, "rows", rows) ||
-        put_cstr(g, "naming", store_naming_name(ci->naming)) ||
-        put_u32(g, "naming_id", (uint32_t)ci->naming) ||
-        put_cstr(g, "clock", iodfg_clock_name(ci->clock)) ||
-        put_u32(g, "clock_id", (uint32_t)ci->clock) || put_u64(g, "lines", ci->lines) ||
-        put_u64(g, "bytes", ci->bytes)) {
+    if (put_u64(g, "index", index) || put_u64(g, "first", r->first) ||
+        put_u64(g, "rows", r->rows) || put_cstr(g, "naming", store_naming_name(r->naming)) ||
+        put_u32(g, "naming_id", r->naming) ||
+        put_cstr(g, "clock", iodfg_clock_name((enum iodfg_clock)r->clock)) ||
+        put_u32(g, "clock_id", r->clock) || put_u64(g, "lines", r->lines) ||
+        put_u64(g, "bytes", r->bytes)) {
         return -1;
     }
     for (int c = 0; c < IODFG_COUNT__N; c++) {
-        if (put_u64(g, iodfg_count_name((enum iodfg_count)c), ci->counts[c])) {
+        if (put_u64(g, iodfg_count_name((enum iodfg_count)c), r->counts[c])) {
             return -1;
         }
     }
     return 0;
 }
 
-/* The source array of a column that is written as it is, NULL when it must be computed. */
-static const void *plain_source(const struct iodfg_columns *src, enum store_col c)
+const void *store_plain_source(const struct iodfg_columns *src, enum store_col c)
 {
     switch (c) {
     case STORE_C_PID:
@@ -491,13 +506,10 @@ static const void *plain_source(const struct iodfg_columns *src, enum store_col 
     }
 }
 
-/* Values [i, i + n) of column c of the source (ids mapped to ours, defaults for columns the
- * source lacks) into buf: one loop per column, so that each is a plain gather. */
-static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enum store_col c,
-                        uint64_t i, uint64_t n, void *buf)
+void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys, enum store_col c,
+                       uint64_t i, uint64_t n, void *buf)
 {
     const struct iodfg_columns *s = iodfg_eventlog_columns(m->src);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
     const uint32_t *key = s->key ? s->key + i : NULL;
     uint32_t *u32 = buf;
     int32_t *i32 = buf;
@@ -545,7 +557,7 @@ static void fill_column(struct iodfg_store_writer *w, const struct wmaps *m, enu
 }
 
 /* Append the source's events [first, first + n) to the /events columns. */
-static int append_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint64_t first,
+static int append_rows(struct iodfg_store_writer *w, const struct store_wmaps *m, uint64_t first,
                        uint64_t n)
 {
     const struct iodfg_columns *src = iodfg_eventlog_columns(m->src);
@@ -554,12 +566,13 @@ static int append_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint
         k = n - done < k ? (uint32_t)(n - done) : k;
         for (int c = 0; c < STORE_C__N; c++) {
             void *to = store_events_slot(&w->ev, (enum store_col)c);
-            const char *plain = plain_source(src, (enum store_col)c);
+            const char *plain = store_plain_source(src, (enum store_col)c);
             if (plain) { // native columns are copied as they are
                 memcpy(to, plain + (first + done) * store_cols[c].size,
                        (size_t)k * store_cols[c].size);
             } else {
-                fill_column(w, m, (enum store_col)c, first + done, k, to);
+                store_fill_column(m, iodfg_eventlog_keys(w->tab), (enum store_col)c, first + done,
+                                  k, to);
             }
         }
         if (store_events_advance(&w->ev, k)) {
@@ -570,26 +583,15 @@ static int append_rows(struct iodfg_store_writer *w, const struct wmaps *m, uint
     return 0;
 }
 
-/* Remember case cs's row of /case_table (its strings are ours through m). */
-static int add_case_row(struct iodfg_store_writer *w, const struct wmaps *m,
-                        const struct iodfg_case_info *ci, uint64_t first, uint64_t n)
+void store_case_row_fill(struct store_case_row *r, const struct iodfg_case_info *ci,
+                         const uint32_t *smap, uint64_t first, uint64_t n)
 {
-    if (w->ncases == w->crows_cap) {
-        uint32_t cap = w->crows_cap ? w->crows_cap * 2 : 64;
-        struct store_case_row *p = realloc(w->crows, (size_t)cap * sizeof(*p));
-        if (!p) {
-            return -1;
-        }
-        w->crows = p;
-        w->crows_cap = cap;
-    }
-    struct store_case_row *r = &w->crows[w->ncases];
     memset(r, 0, sizeof(*r));
-    r->name = m->smap[ci->name];
-    r->cid = m->smap[ci->cid];
-    r->host = m->smap[ci->host];
-    r->rid = m->smap[ci->rid];
-    r->source = m->smap[ci->source];
+    r->name = smap ? smap[ci->name] : ci->name;
+    r->cid = smap ? smap[ci->cid] : ci->cid;
+    r->host = smap ? smap[ci->host] : ci->host;
+    r->rid = smap ? smap[ci->rid] : ci->rid;
+    r->source = smap ? smap[ci->source] : ci->source;
     r->naming = (uint32_t)ci->naming;
     r->clock = (uint32_t)ci->clock;
     r->first = first;
@@ -597,28 +599,42 @@ static int add_case_row(struct iodfg_store_writer *w, const struct wmaps *m,
     r->lines = ci->lines;
     r->bytes = ci->bytes;
     memcpy(r->counts, ci->counts, sizeof(r->counts));
-    return 0;
 }
 
-static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint32_t cs,
+/* Remember case cs's row of /case_table (its strings are ours through m). */
+static struct store_case_row *add_case_row(struct iodfg_store_writer *w,
+                                           const struct store_wmaps *m,
+                                           const struct iodfg_case_info *ci, uint64_t first,
+                                           uint64_t n)
+{
+    if (w->ncases == w->crows_cap) {
+        uint32_t cap = w->crows_cap ? w->crows_cap * 2 : 64;
+        struct store_case_row *p = realloc(w->crows, (size_t)cap * sizeof(*p));
+        if (!p) {
+            return NULL;
+        }
+        w->crows = p;
+        w->crows_cap = cap;
+    }
+    store_case_row_fill(&w->crows[w->ncases], ci, m->smap, first, n);
+    return &w->crows[w->ncases];
+}
+
+static int write_case(struct iodfg_store_writer *w, const struct store_wmaps *m, uint32_t cs,
                       struct iodfg_error *err)
 {
     const struct iodfg_case_info *ci = iodfg_eventlog_case(m->src, cs);
     const uint64_t *off = iodfg_eventlog_case_offsets(m->src);
-    const char *name = iodfg_strpool_get(m->sp, ci->name);
-    size_t name_len = iodfg_strpool_len(m->sp, ci->name);
     char link[300];
-    if (is_link_name(name, name_len) && H5Lexists(w->cases, name, H5P_DEFAULT) == 0) {
-        snprintf(link, sizeof(link), "%s", name);
-    } else {
-        snprintf(link, sizeof(link), "#%u", w->ncases);
-    }
-    hid_t g = H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT);
+    store_case_link(iodfg_strpool_get(m->sp, ci->name), iodfg_strpool_len(m->sp, ci->name),
+                    w->cases, NULL, w->ncases, link, sizeof(link));
     uint64_t first = w->ev.rows, n = off[cs + 1] - off[cs];
+    const struct store_case_row *row = add_case_row(w, m, ci, first, n);
+    hid_t g = row ? H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT) : -1;
     int rc = -1;
-    if (g >= 0 && case_attrs(w, g, ci, m, first, n) == 0 && append_rows(w, m, off[cs], n) == 0 &&
-        (!w->case_views || store_events_views(g, first, n) == 0) &&
-        add_case_row(w, m, ci, first, n) == 0) {
+    if (g >= 0 && store_case_attrs(g, row, iodfg_eventlog_pool(w->tab), w->ncases) == 0 &&
+        append_rows(w, m, off[cs], n) == 0 &&
+        (!w->case_views || store_events_views(g, first, n) == 0)) {
         rc = 0;
     }
     if (g >= 0) {
@@ -632,7 +648,7 @@ static int write_case(struct iodfg_store_writer *w, const struct wmaps *m, uint3
     return 0;
 }
 
-static int build_maps(struct iodfg_store_writer *w, struct wmaps *m)
+static int build_maps(struct iodfg_store_writer *w, struct store_wmaps *m)
 {
     struct iodfg_strpool *dst = iodfg_eventlog_pool(w->tab);
     uint32_t ns = iodfg_strpool_count(m->sp), nk = iodfg_eventlog_key_count(m->src);
@@ -668,7 +684,7 @@ static int build_maps(struct iodfg_store_writer *w, struct wmaps *m)
 }
 
 /* Copy the source's handles into our table (before its cases are written). */
-static int add_handles(struct iodfg_store_writer *w, const struct wmaps *m)
+static int add_handles(struct iodfg_store_writer *w, const struct store_wmaps *m)
 {
     uint32_t n = iodfg_eventlog_handle_count(m->src);
     const struct iodfg_handle *hs = iodfg_eventlog_handles(m->src);
@@ -689,12 +705,7 @@ static int add_handles(struct iodfg_store_writer *w, const struct wmaps *m)
     }
     for (uint32_t i = 0; i < n; i++) {
         struct iodfg_handle h = hs[i];
-        h.case_id += w->ncases;
-        h.parent = h.parent ? h.parent + m->hbase : 0;
-        h.path = m->smap[h.path];
-        h.call = m->smap[h.call];
-        h.flags = m->smap[h.flags];
-        h.layer = m->smap[h.layer];
+        iodfg_handle_move(&h, m->smap, w->ncases, m->hbase);
         w->handles[w->nhandles++] = h;
     }
     return 0;
@@ -711,7 +722,7 @@ int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eve
     if ((uint64_t)w->ncases + ncases > UINT32_MAX - 1) {
         return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
     }
-    struct wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->nhandles};
+    struct store_wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->nhandles};
     int rc = 0;
     if (build_maps(w, &m) || add_handles(w, &m)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -759,22 +770,17 @@ static int put_table(hid_t loc, const char *name, hid_t (*type)(int), const void
     return rc;
 }
 
-/* The /handles table: one compound row per handle (row h-1 = handle h). */
-static int write_handles(struct iodfg_store_writer *w)
+int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
+                       const struct iodfg_handle *handles, uint32_t nhandles)
 {
-    return put_table(w->file, STORE_HANDLES, store_handle_type, w->handles, w->nhandles);
-}
-
-static int write_tables(struct iodfg_store_writer *w)
-{
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(w->tab);
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(tab);
     uint64_t nbytes;
     const char *bytes = iodfg_strpool_bytes(pool, &nbytes);
-    uint32_t nstr = iodfg_strpool_count(pool), nk = iodfg_eventlog_key_count(w->tab);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(w->tab);
+    uint32_t nstr = iodfg_strpool_count(pool), nk = iodfg_eventlog_key_count(tab);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(tab);
     uint32_t *col = malloc(((size_t)nk + 1) * sizeof(*col));
-    hid_t gs = H5Gcreate2(w->file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t gk = H5Gcreate2(w->file, "keys", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t gs = H5Gcreate2(file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t gk = H5Gcreate2(file, "keys", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = -1;
     if (col && gs >= 0 && gk >= 0 &&
         put_array(gs, "bytes", H5T_STD_U8LE, H5T_NATIVE_UINT8, bytes, nbytes) == 0 &&
@@ -789,7 +795,11 @@ static int write_tables(struct iodfg_store_writer *w)
             }
             rc = put_array(gk, "path", H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk);
         }
-        rc = rc || write_key_attrs(gk, keys, nk, col) || write_handles(w) ? -1 : 0;
+        // The /handles table: one compound row per handle (row h-1 = handle h).
+        rc = rc || write_key_attrs(gk, keys, nk, col) ||
+                     put_table(file, STORE_HANDLES, store_handle_type, handles, nhandles)
+                 ? -1
+                 : 0;
     }
     if (gk >= 0) {
         H5Gclose(gk);
@@ -801,20 +811,18 @@ static int write_tables(struct iodfg_store_writer *w)
     return rc;
 }
 
-/* /case_table: one row per case, in case order. */
-static int write_case_table(struct iodfg_store_writer *w)
+int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n)
 {
-    return put_table(w->file, STORE_CASE_TABLE, store_case_type, w->crows, w->ncases);
+    return put_table(file, STORE_CASE_TABLE, store_case_type, rows, n);
 }
 
-static int write_root(struct iodfg_store_writer *w)
+int store_write_root(hid_t f, uint64_t ncases, uint64_t nevents)
 {
-    hid_t f = w->file;
     return put_cstr(f, "format", IODFG_STORE_FORMAT) ||
                    put_u32(f, "version", IODFG_STORE_VERSION) ||
                    put_u32(f, "minor", IODFG_STORE_MINOR) ||
                    put_cstr(f, "created_by", PACKAGE_NAME " " PACKAGE_VERSION) ||
-                   put_u64(f, "cases", w->ncases) || put_u64(f, "events", w->nevents)
+                   put_u64(f, "cases", ncases) || put_u64(f, "events", nevents)
                ? -1
                : 0;
 }
@@ -822,7 +830,9 @@ static int write_root(struct iodfg_store_writer *w)
 int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
 {
     store_h5_quiet();
-    if (store_events_finish(&w->ev) || write_case_table(w) || write_tables(w) || write_root(w)) {
+    if (store_events_finish(&w->ev) || store_write_case_table(w->file, w->crows, w->ncases) ||
+        store_write_tables(w->file, w->tab, w->handles, w->nhandles) ||
+        store_write_root(w->file, w->ncases, w->nevents)) {
         store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write the event log tables");
         goto fail;
     }

@@ -25,12 +25,9 @@ static struct store_so_params so_params(enum store_col c)
     return p;
 }
 
-/* An empty, extendible 1-D dataset of column c, chunked in STORE_EVENT_CHUNK_ROWS rows, with
- * the scale-offset filter (its fill value the column's "no value") and then deflate (applied
- * to the last chunk only). */
-static hid_t create_event_column(hid_t g, enum store_col c)
+hid_t store_event_column_create(hid_t g, enum store_col c, uint64_t rows, int deflate)
 {
-    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {STORE_EVENT_CHUNK_ROWS};
+    hsize_t dims[1] = {rows}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {STORE_EVENT_CHUNK_ROWS};
     hid_t sp = H5Screate_simple(1, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t d = -1;
@@ -40,7 +37,8 @@ static hid_t create_event_column(hid_t g, enum store_col c)
     if (sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, chunk) >= 0 &&
         H5Pset_fill_value(dcpl, store_col_type(c, 0), fill) >= 0 &&
         H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) >= 0 &&
-        H5Pset_deflate(dcpl, 1) >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) >= 0) {
+        (!deflate || H5Pset_deflate(dcpl, 1) >= 0) &&
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) >= 0) {
         d = H5Dcreate2(g, store_cols[c].name, store_col_type(c, 1), sp, H5P_DEFAULT, dcpl,
                        H5P_DEFAULT);
     }
@@ -72,7 +70,7 @@ int store_events_create(struct store_events *ev, hid_t file)
     }
     for (int c = 0; c < STORE_C__N; c++) {
         ev->buf[c] = malloc((size_t)STORE_EVENT_CHUNK_ROWS * store_cols[c].size);
-        ev->d[c] = create_event_column(ev->group, (enum store_col)c);
+        ev->d[c] = store_event_column_create(ev->group, (enum store_col)c, 0, 1);
         if (!ev->buf[c] || ev->d[c] < 0) {
             return -1;
         }

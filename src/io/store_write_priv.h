@@ -1,12 +1,67 @@
 /* SPDX-License-Identifier: MIT */
 /* Internals of the HDF5 store's writer: the /events columns (store_write_events.c), used by
- * the case writer (store_write.c). Included only by those files, after <hdf5.h>. */
+ * the case writer (store_write.c), and what the parallel writer (store_par.c) shares with them.
+ * Included only by those files, after <hdf5.h>. */
 #ifndef IODFG_IO_STORE_WRITE_PRIV_H
 #define IODFG_IO_STORE_WRITE_PRIV_H
 
 #include <stdint.h>
 
 #include "store_priv.h"
+
+struct iodfg_case_info;
+struct iodfg_columns;
+struct iodfg_eventlog;
+struct iodfg_handle;
+struct iodfg_key;
+struct iodfg_strpool;
+
+/* ---- pieces of the file shared by the writer and the parallel writer (store_par.c) ---- */
+
+/* Create path (truncating it) with the 1.8 object format, through fapl (-1: the default
+ * driver; fapl's library bounds are set). A negative id on failure. */
+hid_t store_file_create(const char *path, hid_t fapl);
+/* Create /cases (links in creation order) and the property list of its case groups. The group,
+ * or a negative id (*case_gcpl then closed or negative). */
+hid_t store_cases_create(hid_t file, hid_t *case_gcpl);
+/* The link name of case index under /cases into link[size]: its name when that can be a link
+ * and no earlier case took it (taken: the names taken so far, the name added when this case
+ * takes it; NULL: asks HDF5 whether the link exists), else "#index". 0, or -1 (memory). */
+int store_case_link(const char *name, size_t len, hid_t cases, struct iodfg_strpool *taken,
+                    uint32_t index, char *link, size_t size);
+/* Case row r (string ids of sp) as the attributes of case group g, at position index. */
+int store_case_attrs(hid_t g, const struct store_case_row *r, const struct iodfg_strpool *sp,
+                     uint64_t index);
+/* r from the case info ci, its strings through smap (NULL: ids as they are), its rows
+ * [first, first + n). */
+void store_case_row_fill(struct store_case_row *r, const struct iodfg_case_info *ci,
+                         const uint32_t *smap, uint64_t first, uint64_t n);
+/* /strings, /keys (string and key tables of tab) and /handles. 0 or -1. */
+int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
+                       const struct iodfg_handle *handles, uint32_t nhandles);
+/* /case_table: n rows in case order. 0 or -1. */
+int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n);
+/* The root attributes. 0 or -1. */
+int store_write_root(hid_t file, uint64_t ncases, uint64_t nevents);
+
+/* A source log's ids mapped to those of the file. */
+struct store_wmaps {
+    const struct iodfg_eventlog *src;
+    const struct iodfg_strpool *sp;
+    uint32_t *smap, *kmap; // source string id -> ours, source key id -> ours
+    uint32_t nokey;        // our key for events of a log without a key column
+    uint32_t hbase;        // our id of the source's handle 1, minus 1
+};
+/* The source array of a column that is written as it is, NULL when it must be computed. */
+const void *store_plain_source(const struct iodfg_columns *src, enum store_col c);
+/* Values [i, i + n) of computed column c of the source (ids mapped to ours through m and the
+ * file's keys, defaults for columns the source lacks) into buf: one loop per column. */
+void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys, enum store_col c,
+                       uint64_t i, uint64_t n, void *buf);
+/* Dataset /events/<c> of rows values (extendible), chunked in STORE_EVENT_CHUNK_ROWS rows, with
+ * the scale-offset filter (its fill value the column's "no value") and, with deflate, then
+ * deflate. A negative id on failure. */
+hid_t store_event_column_create(hid_t g, enum store_col c, uint64_t rows, int deflate);
 
 /* The /events columns being written: one chunk of rows buffered per column. */
 struct store_events {

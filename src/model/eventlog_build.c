@@ -122,12 +122,7 @@ static int append_handles(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     uint32_t base = dst->nhandles;
     for (uint32_t i = 0; i < src->nhandles; i++) {
         struct iodfg_handle h = src->handles[i];
-        h.case_id += dst->ncases;
-        h.parent = h.parent ? h.parent + base : 0;
-        h.path = smap[h.path];
-        h.call = smap[h.call];
-        h.flags = smap[h.flags];
-        h.layer = smap[h.layer];
+        iodfg_handle_move(&h, smap, dst->ncases, base);
         uint32_t id;
         if (iodfg_eventlog_handle_add(dst, &h, &id, err)) {
             return -1;

@@ -45,6 +45,17 @@ const char *iodfg_scope_name(enum iodfg_scope scope)
     return "none";
 }
 
+void iodfg_handle_move(struct iodfg_handle *h, const uint32_t *smap, uint32_t case_base,
+                       uint32_t handle_base)
+{
+    h->case_id += case_base;
+    h->parent = h->parent ? h->parent + handle_base : 0;
+    h->path = smap[h->path];
+    h->call = smap[h->call];
+    h->flags = smap[h->flags];
+    h->layer = smap[h->layer];
+}
+
 uint32_t iodfg_eventlog_handle_count(const struct iodfg_eventlog *log)
 {
     return log->nhandles;

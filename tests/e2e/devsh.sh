@@ -26,9 +26,10 @@ sh ./dev.sh example >/dev/null
 check "example configures without -Werror" test "$(tail -n 1 configured)" = ""
 sh ./dev.sh test >/dev/null
 check "test after example configures again with --enable-werror" \
-  test "$(tail -n 1 configured)" = "--enable-werror"
+  test "$(sed -n 2p configured)" = "--enable-werror"
+check "test also configures the MPI build" test "$(sed -n 3p configured)" = "--enable-werror --with-mpi"
 sh ./dev.sh test >/dev/null
-check "test again does not reconfigure" test "$(wc -l <configured)" -eq 2
+check "test again does not reconfigure" test "$(wc -l <configured)" -eq 3
 sh ./dev.sh bench >/dev/null
 check "bench builds without -Werror and keeps its output" test -f build/bench.out
 finish

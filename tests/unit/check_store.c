@@ -327,6 +327,64 @@ static void roundtrip(struct iodfg_eventlog *log)
 
 /* ---- round trips ----------------------------------------------------------------------------- */
 
+/* Cases [first, first + n) of path equal those cases of the whole log (strings and keys whole). */
+static void same_range(const struct iodfg_eventlog *all, const char *path, uint32_t first,
+                       uint32_t n)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_eventlog *part =
+        iodfg_store_load_cases(path, IODFG_COL_ALL, first, n, NULL, NULL, &err);
+    ck_assert_msg(part != NULL, "load cases %u+%u: %s", first, n, err.msg);
+    no_open_objects();
+    uint32_t nc = iodfg_eventlog_case_count(all);
+    uint32_t lo = first < nc ? first : nc, hi = n < nc - lo ? lo + n : nc;
+    ck_assert_uint_eq(iodfg_eventlog_case_count(part), hi - lo);
+    ck_assert_uint_eq(iodfg_eventlog_key_count(part), iodfg_eventlog_key_count(all));
+    ck_assert_uint_eq(iodfg_strpool_count(iodfg_eventlog_pool(part)),
+                      iodfg_strpool_count(iodfg_eventlog_pool(all)));
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(part), 0);
+    const uint64_t *oa = iodfg_eventlog_case_offsets(all), *op = iodfg_eventlog_case_offsets(part);
+    const struct iodfg_columns *ca = iodfg_eventlog_columns(all),
+                               *cp = iodfg_eventlog_columns(part);
+    for (uint32_t c = lo; c < hi; c++) {
+        same_case_info(iodfg_eventlog_case(all, c), iodfg_eventlog_case(part, c - lo));
+        uint64_t rows = oa[c + 1] - oa[c];
+        ck_assert_uint_eq(op[c - lo + 1] - op[c - lo], rows);
+        for (uint64_t i = 0; i < rows; i++) {
+            uint64_t a = oa[c] + i, b = op[c - lo] + i;
+            ck_assert_int_eq(ca->start_ns[a], cp->start_ns[b]);
+            ck_assert_int_eq(ca->dur_ns[a], cp->dur_ns[b]);
+            ck_assert_int_eq(ca->size[a], cp->size[b]);
+            ck_assert_uint_eq(ca->key[a], cp->key[b]);
+            ck_assert_uint_eq(ca->err[a], cp->err[b]);
+            ck_assert_int_eq(ca->pid[a], cp->pid[b]);
+        }
+    }
+    iodfg_eventlog_free(part);
+}
+
+/* Ranges of cases (what one process of an MPI job reads): small cases read in runs, a case over
+ * several chunks, the last partial chunk, empty and out-of-range ranges. */
+START_TEST(load_case_ranges)
+{
+    uint32_t sizes[240];
+    for (uint32_t c = 0; c < 240; c++) {
+        sizes[c] = c == 37 ? 70000 : c % 11 == 0 ? 0 : 1 + (c * 97) % 300;
+    }
+    struct iodfg_eventlog *log = sized_log(240, sizes, 0, 12345);
+    write_log(log, PATH);
+    iodfg_eventlog_free(log);
+    struct iodfg_eventlog *all = load_ok(PATH, IODFG_COL_ALL);
+    static const uint32_t ranges[][2] = {{0, 240},   {0, 1},   {1, 36},  {36, 3},  {38, 100},
+                                         {120, 120}, {200, 0}, {239, 5}, {240, 1}, {500, 2}};
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+        same_range(all, PATH, ranges[i][0], ranges[i][1]);
+    }
+    iodfg_eventlog_free(all);
+}
+END_TEST
+
 START_TEST(roundtrip_strace)
 {
     struct iodfg_eventlog *log = strace_log();
@@ -1242,8 +1300,8 @@ START_TEST(read_version_3)
     // the same log as the 2.0 file, read through the 3.0 path.
     struct iodfg_eventlog *v2 = load_ok(testutil_data("store/v2_0.h5"), IODFG_COL_ALL);
     for (unsigned threads = 1; threads <= 2; threads++) {
-        struct iodfg_eventlog *v3 = load_threads(testutil_data("store/v3_0.h5"), IODFG_COL_ALL,
-                                                 threads);
+        struct iodfg_eventlog *v3 =
+            load_threads(testutil_data("store/v3_0.h5"), IODFG_COL_ALL, threads);
         same_log(v2, v3, IODFG_COL_ALL);
         same_handles(v2, v3);
         iodfg_eventlog_free(v3);
@@ -1756,6 +1814,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, roundtrip_strace);
     tcase_add_test(tc, roundtrip_push);
     tcase_add_test(tc, roundtrip_many_cases);
+    tcase_add_test(tc, load_case_ranges);
     tcase_add_test(tc, roundtrip_large_case);
     tcase_add_test(tc, roundtrip_empty_log);
     tcase_add_test(tc, roundtrip_partial_columns);

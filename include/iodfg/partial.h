@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Partial results of an analysis session over some of a log's cases (one process of an MPI job
+ * reads a range of the cases), and what combines them exactly into the results of all the cases
+ * together: the DFG and statistics a session over the whole log computes, bit for bit. The
+ * transport between processes is the caller's (iodfg-mpi); doc/mpi.md says why each step is
+ * exact. Every function reads the session's last rebuild. */
+#ifndef IODFG_PARTIAL_H
+#define IODFG_PARTIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iodfg_dfg;
+struct iodfg_dfg_edge;
+struct iodfg_error;
+struct iodfg_mapping;
+struct iodfg_session;
+struct iodfg_stats;
+
+/* ---- key sums: counts, sums, minima and maxima add up ---- */
+
+/* The decomposable sums of one key's selected events (the rates' sum is folded apart). */
+struct iodfg_partial_key {
+    uint64_t count, dur_n, dr_n;
+    int64_t dur_sum_ns, bytes;
+    int64_t dur_min_ns, dur_max_ns; /* INT64_MAX and INT64_MIN while dur_n = 0 */
+};
+/* The sums of the session's selected events per key (the log's key count of entries). 0, or
+ * -1 with err (memory). */
+int iodfg_partial_keys(const struct iodfg_session *s, struct iodfg_partial_key *out,
+                       struct iodfg_error *err);
+/* Add src into dst (nkeys entries). */
+void iodfg_partial_keys_add(struct iodfg_partial_key *dst, const struct iodfg_partial_key *src,
+                            uint32_t nkeys);
+/* Go on with each key's sum of per-event rates over the session's selected events, in event
+ * order: sum[k] (when has[k]) or 0 takes each rate in turn, and has[k] is set by a key's first
+ * rate. Parts folded one after the other in case order give the serial sums exactly. 0, or -1
+ * with err. */
+int iodfg_partial_dr_fold(const struct iodfg_session *s, double *sum, uint8_t *has,
+                          struct iodfg_error *err);
+
+/* ---- the whole job's results on the process that writes them ---- */
+
+/* Statistics from the merged key sums, rate sums (nkeys entries) and activity case counts
+ * (map->nactivities entries); mc, percentiles and the derived rd and DR are set afterwards
+ * (iodfg_partial_stats_finish). 0, or -1 with err. */
+int iodfg_partial_stats(struct iodfg_stats *st, const struct iodfg_mapping *map,
+                        const struct iodfg_partial_key *keys, const double *dr_sum,
+                        const uint64_t *act_cases, struct iodfg_error *err);
+/* rd and DR of every activity, once mc is set. */
+void iodfg_partial_stats_finish(struct iodfg_stats *st);
+/* Add n edges of a part (present ones, in its slot order: count, cases, gap_n, gap_sum_ns)
+ * and its traces to g (initialised, nactivities set): a new edge takes the next slot, so that
+ * parts added in case order give the slots of a serial count. 0, or -1 with err. */
+int iodfg_partial_dfg_add(struct iodfg_dfg *g, const struct iodfg_dfg_edge *edges, size_t n,
+                          uint64_t traces, struct iodfg_error *err);
+/* Gap means of every edge, once all parts are added. */
+void iodfg_partial_dfg_finish(struct iodfg_dfg *g);
+
+/* ---- percentiles: counts of values up to a bound add up ---- */
+
+/* The values whose nearest-rank percentiles the statistics give, of the session's selection:
+ * per activity its known durations, per edge slot of the session's DFG its gaps, each sorted. */
+struct iodfg_partial_values {
+    uint32_t nact;
+    uint64_t *act_off; /* nact + 1: activity a's values are act_v[act_off[a] .. act_off[a+1]) */
+    int64_t *act_v;
+    size_t nslots;
+    uint64_t *edge_off; /* nslots + 1, likewise for edge slot i */
+    int64_t *edge_v;
+};
+int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_partial_values *v,
+                               struct iodfg_error *err);
+void iodfg_partial_values_fini(struct iodfg_partial_values *v);
+/* How many of the n sorted values at v are <= x. */
+uint64_t iodfg_partial_count_le(const int64_t *v, uint64_t n, int64_t x);
+/* The 1-based rank of the nearest-rank pct-th percentile of n values (as the engine's). */
+uint64_t iodfg_partial_rank(uint64_t n, unsigned pct);
+
+/* ---- maximum concurrency: a sweep over time ranges with the count carried in ---- */
+
+/* One interval boundary: a start or an end of a selected, mapped event with a known dur > 0,
+ * on its case's clock (times of different clocks are never compared). */
+struct iodfg_partial_point {
+    int64_t time_ns;
+    uint32_t act;
+    uint8_t clock, start;
+    uint16_t pad;
+};
+/* The session's points, in no order (*pts malloc'd, the caller frees). 0, or -1 with err. */
+int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
+                         struct iodfg_error *err);
+/* The sweep's order: clock, time, ends before starts (as the engine's timeline). <0, 0, >0. */
+int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
+                            const struct iodfg_partial_point *b);
+void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n);
+/* Add each activity's starts minus ends among the n points to net (nact entries). */
+void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net);
+/* Sweep n sorted points with carry[a] events of activity a active before the first: best[a]
+ * (INT64_MIN when none) gets the highest count after a start and when[a] the time it was
+ * first reached, where this beats best[a] as given. 0, or -1 with err (memory). */
+int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
+                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err);
+
+#endif

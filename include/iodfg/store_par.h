@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The HDF5 event-log store written by many processes at once (iodfg-mpi): one file, through
+ * parallel HDF5 (MPI-IO), each process's events a contiguous slab of the /events columns.
+ * Built only with --with-mpi, against the MPI build of HDF5. Layout: doc/format.md. */
+#ifndef IODFG_STORE_PAR_H
+#define IODFG_STORE_PAR_H
+
+#include <stdint.h>
+
+struct iodfg_case_info;
+struct iodfg_error;
+struct iodfg_eventlog;
+struct iodfg_handle;
+
+/* What every process passes alike: the file's tables. */
+struct iodfg_store_par_meta {
+    const struct iodfg_eventlog *tab;   /* the file's string pool and key table (no events) */
+    const struct iodfg_handle *handles; /* the file's handle table (file ids) */
+    uint32_t nhandles;
+    const struct iodfg_case_info *cases; /* every case in case order (string ids of tab) */
+    uint32_t ncases;
+    const uint64_t *case_first; /* ncases + 1 entries: case i has rows [i], [i+1] */
+    uint64_t max_part_rows;     /* the largest part's events (over all processes) */
+    int case_views;             /* as iodfg_store_set_case_views */
+};
+
+/* What each process passes: its events, a contiguous run of the file's rows. */
+struct iodfg_store_par_part {
+    const struct iodfg_eventlog *log; /* this process's cases (its own pool, keys and handles) */
+    uint32_t *smap;                   /* log's string ids -> the file's (not changed) */
+    uint32_t *kmap;                   /* log's key ids -> the file's (not changed) */
+    uint32_t hbase;                   /* the file's id of log's handle 1, minus 1 */
+    uint64_t first;                   /* the file's row of log's first event */
+};
+
+/* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): create path
+ * (truncating it) and write the event log of meta with every process's part. Every process
+ * returns 0, or -1 with err set (the file is then incomplete: the caller removes it). */
+int iodfg_store_par_write(const char *path, const void *mpi_comm,
+                          const struct iodfg_store_par_meta *meta,
+                          const struct iodfg_store_par_part *part, struct iodfg_error *err);
+
+#endif

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* HDF5 store written by every process of an MPI job at once (iodfg-mpi): the tables and case
+ * groups are written by all processes alike (collective metadata), the /events columns by a
+ * collective write of each process's slab. HDF5 codes the columns with its scale-offset filter
+ * here: direct chunk writes are not safe in parallel HDF5 (they allocate file space on one
+ * process only), so the columns have no deflate filter, which HDF5 would apply to every chunk
+ * and which would keep loaders from decoding the chunks in place. Compiled only against the
+ * MPI build of HDF5, whose <hdf5.h> brings the MPI types. */
+#include "config.h"
+
+#include "iodfg/store_par.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/strpool.h"
+
+#include "store_priv.h"
+#include "store_write_priv.h"
+
+/* Every process runs the same collective calls; ids to close at the end. */
+struct par {
+    hid_t file, fapl, dxpl, cases, gcpl, events;
+};
+
+static int open_file(struct par *p, const char *path, MPI_Comm comm, int views)
+{
+    p->fapl = H5Pcreate(H5P_FILE_ACCESS);
+    p->dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (p->fapl < 0 || p->dxpl < 0 || H5Pset_fapl_mpio(p->fapl, comm, MPI_INFO_NULL) < 0 ||
+        H5Pset_all_coll_metadata_ops(p->fapl, 1) < 0 ||
+        H5Pset_coll_metadata_write(p->fapl, 1) < 0 ||
+        H5Pset_dxpl_mpio(p->dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
+        return -1;
+    }
+    p->file = store_file_create(path, p->fapl);
+    if (p->file < 0 ||
+        (views && H5Fset_libver_bounds(p->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0)) {
+        return -1;
+    }
+    p->events = H5Gcreate2(p->file, STORE_EVENT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    p->cases = p->events < 0 ? -1 : store_cases_create(p->file, &p->gcpl);
+    return p->cases < 0 ? -1 : 0;
+}
+
+/* Rows [at, at + n) of this part's column c, in the file's ids, into buf. */
+static void part_rows(const struct iodfg_store_par_meta *meta,
+                      const struct iodfg_store_par_part *part, enum store_col c, uint64_t at,
+                      uint64_t n, void *buf)
+{
+    const char *plain = store_plain_source(iodfg_eventlog_columns(part->log), c);
+    if (plain) {
+        memcpy(buf, plain + at * store_cols[c].size, (size_t)n * store_cols[c].size);
+        return;
+    }
+    struct store_wmaps m = {.src = part->log,
+                            .sp = iodfg_eventlog_pool(part->log),
+                            .smap = part->smap,
+                            .kmap = part->kmap,
+                            .hbase = part->hbase};
+    store_fill_column(&m, iodfg_eventlog_keys(meta->tab), c, at, n, buf);
+}
+
+/* One collective write of rows [first + at, + n) of column d (n may be 0 on some processes). */
+static int write_slab(const struct par *p, hid_t d, enum store_col c, uint64_t first, uint64_t n,
+                      const void *buf)
+{
+    hsize_t start[1] = {first}, count[1] = {n ? n : 1};
+    hid_t fsp = H5Dget_space(d), msp = H5Screate_simple(1, count, NULL);
+    int ok = fsp >= 0 && msp >= 0;
+    if (ok && n) {
+        ok = H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
+    } else if (ok) {
+        ok = H5Sselect_none(fsp) >= 0 && H5Sselect_none(msp) >= 0;
+    }
+    ok = ok && H5Dwrite(d, store_col_type(c, 0), msp, fsp, p->dxpl, buf) >= 0;
+    if (msp >= 0) {
+        H5Sclose(msp);
+    }
+    if (fsp >= 0) {
+        H5Sclose(fsp);
+    }
+    return ok ? 0 : -1;
+}
+
+/* The /events columns: every process writes its part in the same number of collective writes
+ * (pieces of at most 2^26 rows, which MPI-IO counts in an int). */
+static int write_events(const struct par *p, const struct iodfg_store_par_meta *meta,
+                        const struct iodfg_store_par_part *part)
+{
+    const uint64_t piece = (uint64_t)1 << 26;
+    uint64_t total = meta->case_first[meta->ncases];
+    uint64_t mine = iodfg_eventlog_event_count(part->log);
+    uint64_t rounds = (meta->max_part_rows + piece - 1) / piece;
+    uint64_t cap = mine < piece ? mine : piece;
+    void *buf = malloc((size_t)(cap ? cap : 1) * 8);
+    int rc = buf ? 0 : -1;
+    for (int c = 0; c < STORE_C__N; c++) {
+        hid_t d = store_event_column_create(p->events, (enum store_col)c, total, 0);
+        for (uint64_t r = 0; r < rounds; r++) {
+            uint64_t at = r * piece < mine ? r * piece : mine;
+            uint64_t n = mine - at < piece ? mine - at : piece;
+            if (rc == 0 && d >= 0 && n) {
+                part_rows(meta, part, (enum store_col)c, at, n, buf);
+            }
+            // a failed process still takes part in the collective writes, with nothing
+            if (write_slab(p, d, (enum store_col)c, part->first + at, rc || d < 0 ? 0 : n, buf)) {
+                rc = -1;
+            }
+        }
+        if (d < 0 || H5Dclose(d) < 0) {
+            rc = -1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* Every case group with its attributes, and /case_table (all processes alike). */
+static int write_cases(const struct par *p, const struct iodfg_store_par_meta *meta)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(meta->tab);
+    struct store_case_row *rows = calloc((size_t)meta->ncases + 1, sizeof(*rows));
+    struct iodfg_strpool *taken = iodfg_strpool_new();
+    int rc = rows && taken ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && i < meta->ncases; i++) {
+        const struct iodfg_case_info *ci = &meta->cases[i];
+        uint64_t first = meta->case_first[i], n = meta->case_first[i + 1] - first;
+        store_case_row_fill(&rows[i], ci, NULL, first, n);
+        char link[300];
+        rc = store_case_link(iodfg_strpool_get(pool, ci->name), iodfg_strpool_len(pool, ci->name),
+                             p->cases, taken, i, link, sizeof(link));
+        hid_t g = rc ? -1 : H5Gcreate2(p->cases, link, H5P_DEFAULT, p->gcpl, H5P_DEFAULT);
+        rc = g < 0 || store_case_attrs(g, &rows[i], pool, i) ||
+                     (meta->case_views && store_events_views(g, first, n))
+                 ? -1
+                 : 0;
+        if (g >= 0) {
+            H5Gclose(g);
+        }
+    }
+    rc = rc || store_write_case_table(p->file, rows, meta->ncases) ? -1 : 0;
+    iodfg_strpool_free(taken);
+    free(rows);
+    return rc;
+}
+
+static int close_all(struct par *p)
+{
+    int rc = 0;
+    hid_t *ids[] = {&p->events, &p->cases};
+    for (int i = 0; i < 2; i++) {
+        if (*ids[i] >= 0 && H5Gclose(*ids[i]) < 0) {
+            rc = -1;
+        }
+    }
+    if (p->gcpl >= 0) {
+        H5Pclose(p->gcpl);
+    }
+    if (p->dxpl >= 0) {
+        H5Pclose(p->dxpl);
+    }
+    if (p->fapl >= 0) {
+        H5Pclose(p->fapl);
+    }
+    if (p->file >= 0 && H5Fclose(p->file) < 0) {
+        rc = -1;
+    }
+    return rc;
+}
+
+int iodfg_store_par_write(const char *path, const void *mpi_comm,
+                          const struct iodfg_store_par_meta *meta,
+                          const struct iodfg_store_par_part *part, struct iodfg_error *err)
+{
+    store_h5_quiet();
+    struct par p = {-1, -1, -1, -1, -1, -1};
+    int rc = open_file(&p, path, *(const MPI_Comm *)mpi_comm, meta->case_views);
+    if (rc) {
+        store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file (MPI-IO)");
+    }
+    // From here on every process makes every collective call, failed or not, so that none waits
+    // for another forever; the first failure is the one reported.
+    if (rc == 0 && write_events(&p, meta, part)) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
+    }
+    if (rc == 0 && (write_cases(&p, meta) ||
+                    store_write_tables(p.file, meta->tab, meta->handles, meta->nhandles) ||
+                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases]))) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
+    }
+    if (close_all(&p) && rc == 0) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot close the event log");
+    }
+    return rc;
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi dfg and stats: the commands of iodfg (src/cli/) run by every process on its range
+ * of the log's cases, with one more step after the session is built: its partial results are
+ * combined exactly (iodfg/partial.h, doc/mpi.md) into the whole log's DFG and statistics, which
+ * process 0's session adopts and prints as iodfg would. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/partial.h"
+#include "iodfg/session.h"
+#include "iodfg/stats.h"
+
+#include "cli/cli.h"
+#include "mpi_main.h"
+#include "mpi_reduce.h"
+
+/* Cases [first, first + count) of ncases: about the same number each, in process order. */
+static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *first,
+                      uint32_t *count)
+{
+    const struct mpi_job *job = ctx;
+    (void)path;
+    uint64_t lo = ncases * (uint64_t)job->rank / (uint64_t)job->size;
+    uint64_t hi = ncases * (uint64_t)(job->rank + 1) / (uint64_t)job->size;
+    *first = (uint32_t)lo;
+    *count = (uint32_t)(hi - lo);
+}
+
+static int job_agree(void *ctx, int rc)
+{
+    return mpi_agree_status(ctx, rc);
+}
+
+/* The merged statistics' sums and the DFG's edges, on process 0. */
+struct merged {
+    struct iodfg_partial_key *keys;
+    double *dr_sum;
+    uint8_t *dr_has;
+    uint64_t *act_cases;
+    struct iodfg_dfg g; // process 0: the merged DFG; every process: its edges' order
+    struct iodfg_stats st;
+};
+
+static void key_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    iodfg_partial_keys_add(inout, in, (uint32_t)*len);
+}
+
+/* Key sums reduced to process 0; the rates' sums folded process after process, in case order,
+ * and sent on to process 0. */
+static int merge_keys(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nkeys,
+                      struct merged *m, struct iodfg_error *err)
+{
+    struct iodfg_partial_key *mine = calloc((size_t)nkeys + 1, sizeof(*mine));
+    int rc = mine ? iodfg_partial_keys(s, mine, err) : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (mpi_agree(job, rc, err)) {
+        free(mine);
+        return -1;
+    }
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Type_contiguous((int)sizeof(*mine), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(key_op, 1, &op);
+    MPI_Reduce(mine, m->keys, (int)nkeys, type, op, 0, job->comm);
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+    free(mine);
+    // the fold: process p takes the sums of processes < p and goes on with its own rates
+    if (job->rank > 0) {
+        MPI_Recv(m->dr_sum, (int)nkeys, MPI_DOUBLE, job->rank - 1, 1, job->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(m->dr_has, (int)nkeys, MPI_UINT8_T, job->rank - 1, 2, job->comm,
+                 MPI_STATUS_IGNORE);
+    }
+    rc = iodfg_partial_dr_fold(s, m->dr_sum, m->dr_has, err);
+    int next = job->rank + 1 < job->size ? job->rank + 1 : 0;
+    if (job->size > 1 && (job->rank + 1 < job->size || job->rank == job->size - 1)) {
+        MPI_Send(m->dr_sum, (int)nkeys, MPI_DOUBLE, next, 1, job->comm);
+        MPI_Send(m->dr_has, (int)nkeys, MPI_UINT8_T, next, 2, job->comm);
+    }
+    if (job->size > 1 && job->rank == 0) {
+        MPI_Recv(m->dr_sum, (int)nkeys, MPI_DOUBLE, job->size - 1, 1, job->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(m->dr_has, (int)nkeys, MPI_UINT8_T, job->size - 1, 2, job->comm,
+                 MPI_STATUS_IGNORE);
+    }
+    return mpi_agree(job, rc, err);
+}
+
+/* Every process's present edges, in slot order, added in process order (on every process: all
+ * need the merged edges for the gap percentiles). */
+static int merge_edges(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
+                       struct merged *m, struct iodfg_error *err)
+{
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(iodfg_session_analysis(s));
+    size_t slots = iodfg_dfg_slots(g), n = 0;
+    struct iodfg_dfg_edge *mine = calloc(slots + 1, sizeof(*mine));
+    for (size_t i = 0; mine && i < slots; i++) {
+        if (iodfg_dfg_edge_at(g, i)->count) {
+            mine[n++] = *iodfg_dfg_edge_at(g, i);
+        }
+    }
+    uint64_t traces = iodfg_dfg_traces(g);
+    char *all = NULL;
+    uint64_t *off = NULL;
+    int rc = mine ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (mpi_agree(job, rc, err) ||
+        mpi_allgather_bytes(job, mine, n * sizeof(*mine), &all, &off, err)) {
+        free(mine);
+        return -1;
+    }
+    uint64_t *tr = calloc((size_t)job->size, sizeof(*tr));
+    rc = tr ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (mpi_agree(job, rc, err) == 0) {
+        MPI_Allgather(&traces, 1, MPI_UINT64_T, tr, 1, MPI_UINT64_T, job->comm);
+        m->g.nactivities = nact;
+        for (int p = 0; rc == 0 && p < job->size; p++) {
+            const struct iodfg_dfg_edge *e = (const void *)(all + off[p]);
+            rc = iodfg_partial_dfg_add(&m->g, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e), tr[p],
+                                       err);
+        }
+        rc = mpi_agree(job, rc, err);
+    }
+    free(tr);
+    free(all);
+    free(off);
+    free(mine);
+    return rc;
+}
+
+/* Nearest-rank percentiles: durations (median, p95) per activity, gap medians per edge. */
+static int merge_percentiles(const struct mpi_job *job, const struct iodfg_session *s,
+                             uint32_t nact, struct merged *m, int64_t *out, struct iodfg_error *err)
+{
+    struct iodfg_partial_values v;
+    int rc = iodfg_partial_values_build(s, &v, err);
+    size_t ne = iodfg_dfg_slots(&m->g), nt = 2 * (size_t)nact + ne;
+    struct mpi_pctl *t = calloc(nt + 1, sizeof(*t));
+    uint64_t *n = calloc(nt + 1, sizeof(*n));
+    if (rc == 0 && (!t || !n)) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    if (mpi_agree(job, rc, err)) {
+        free(t);
+        free(n);
+        if (rc == 0) {
+            iodfg_partial_values_fini(&v);
+        }
+        return -1;
+    }
+    const struct iodfg_dfg *local = iodfg_analysis_dfg(iodfg_session_analysis(s));
+    for (uint32_t a = 0; a < nact; a++) {
+        t[2 * a].v = t[2 * a + 1].v = v.act_v + v.act_off[a];
+        t[2 * a].n = t[2 * a + 1].n = v.act_off[a + 1] - v.act_off[a];
+    }
+    for (size_t i = 0; i < ne; i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(&m->g, i);
+        const struct iodfg_dfg_edge *l = iodfg_dfg_find(local, e->from, e->to);
+        size_t slot = l ? (size_t)(l - iodfg_dfg_edge_at(local, 0)) : 0;
+        t[2 * nact + i].v = l ? v.edge_v + v.edge_off[slot] : NULL;
+        t[2 * nact + i].n = l ? v.edge_off[slot + 1] - v.edge_off[slot] : 0;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        n[i] = t[i].n;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, n, (int)nt, MPI_UINT64_T, MPI_SUM, job->comm);
+    for (size_t i = 0; i < nt; i++) {
+        unsigned pct = i < 2 * (size_t)nact && (i & 1) ? 95 : 50;
+        t[i].rank = n[i] ? iodfg_partial_rank(n[i], pct) : 0;
+    }
+    mpi_percentiles(job, t, nt, out);
+    free(t);
+    free(n);
+    iodfg_partial_values_fini(&v);
+    return 0;
+}
+
+/* On process 0: the whole log's statistics and DFG into the session. */
+static int adopt(struct iodfg_session *s, const struct iodfg_mapping *map, struct merged *m,
+                 const uint32_t *mc, const int64_t *when, const int64_t *pctl,
+                 struct iodfg_error *err)
+{
+    if (iodfg_partial_stats(&m->st, map, m->keys, m->dr_sum, m->act_cases, err)) {
+        return -1;
+    }
+    uint32_t nact = map->nactivities;
+    for (uint32_t a = 0; a < nact; a++) {
+        struct iodfg_activity_stats *as = &m->st.act[a];
+        as->mc = mc[a];
+        as->mc_time_ns = when[a];
+        as->dur_median_ns = pctl[2 * a];
+        as->dur_p95_ns = pctl[2 * a + 1];
+    }
+    iodfg_partial_stats_finish(&m->st);
+    for (size_t i = 0; i < iodfg_dfg_slots(&m->g); i++) {
+        m->g.edges[i].gap_median_ns = pctl[2 * (size_t)nact + i];
+    }
+    iodfg_partial_dfg_finish(&m->g);
+    return iodfg_session_adopt(s, &m->g, &m->st, err);
+}
+
+static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct merged *m,
+                     struct iodfg_error *err)
+{
+    const struct iodfg_mapping *map = iodfg_session_mapping(s);
+    uint32_t nkeys = map->nkeys, nact = map->nactivities;
+    m->keys = calloc((size_t)nkeys + 1, sizeof(*m->keys));
+    m->dr_sum = calloc((size_t)nkeys + 1, sizeof(*m->dr_sum));
+    m->dr_has = calloc((size_t)nkeys + 1, 1);
+    m->act_cases = calloc((size_t)nact + 1, sizeof(*m->act_cases));
+    uint32_t *mc = calloc((size_t)nact + 1, sizeof(*mc));
+    int64_t *when = calloc((size_t)nact + 1, sizeof(*when));
+    int64_t *pctl = NULL;
+    int rc = m->keys && m->dr_sum && m->dr_has && m->act_cases && mc && when
+                 ? 0
+                 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (mpi_agree(job, rc, err) == 0 && merge_keys(job, s, nkeys, m, err) == 0 &&
+        merge_edges(job, s, nact, m, err) == 0 &&
+        mpi_concurrency(job, s, nact, mc, when, err) == 0) {
+        const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
+        for (uint32_t a = 0; a < nact && a < st->nactivities; a++) {
+            m->act_cases[a] = st->act[a].cases;
+        }
+        MPI_Allreduce(MPI_IN_PLACE, m->act_cases, (int)nact, MPI_UINT64_T, MPI_SUM, job->comm);
+        pctl = malloc((2 * (size_t)nact + iodfg_dfg_slots(&m->g) + 1) * sizeof(*pctl));
+        rc = pctl ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        if (mpi_agree(job, rc, err) == 0 && merge_percentiles(job, s, nact, m, pctl, err) == 0) {
+            rc = job->rank == 0 ? adopt(s, map, m, mc, when, pctl, err) : 0;
+            rc = mpi_agree(job, rc, err);
+        } else {
+            rc = -1;
+        }
+    } else {
+        rc = -1;
+    }
+    free(mc);
+    free(when);
+    free(pctl);
+    return rc;
+}
+
+/* Every process has built its session: check that all read the same tables and rules, refuse
+ * what is not combined yet, and merge. */
+static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o)
+{
+    const struct mpi_job *job = ctx;
+    (void)o;
+    if (ca->groups) {
+        if (job->rank == 0) {
+            cli_errorf("iodfg-mpi does not compare groups (--green/--red) yet: run iodfg for "
+                       "that");
+        }
+        return CLI_USAGE;
+    }
+    const struct iodfg_mapping *map = iodfg_session_mapping(ca->ses);
+    uint32_t shape[2] = {map->nkeys, map->nactivities}, low[2], high[2];
+    MPI_Allreduce(shape, low, 2, MPI_UINT32_T, MPI_MIN, job->comm);
+    MPI_Allreduce(shape, high, 2, MPI_UINT32_T, MPI_MAX, job->comm);
+    if (low[0] != high[0] || low[1] != high[1]) {
+        if (job->rank == 0) {
+            cli_errorf("the processes mapped the log differently (%u..%u keys, %u..%u "
+                       "activities)",
+                       low[0], high[0], low[1], high[1]);
+        }
+        return CLI_FAIL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct merged m;
+    memset(&m, 0, sizeof(m));
+    iodfg_dfg_init(&m.g);
+    iodfg_stats_init(&m.st);
+    int rc = merge_all(job, ca->ses, &m, &err);
+    if (rc && job->rank == 0) {
+        cli_error(&err);
+    }
+    iodfg_dfg_fini(&m.g);
+    iodfg_stats_fini(&m.st);
+    free(m.keys);
+    free(m.dr_sum);
+    free(m.dr_has);
+    free(m.act_cases);
+    return rc ? CLI_FAIL : CLI_OK;
+}
+
+int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
+{
+    struct mpi_job self = *job;
+    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0, &self};
+    cli_job = &hooks;
+    int rc = strcmp(argv[0], "dfg") == 0 ? cli_dfg(argc, argv) : cli_stats(argc, argv);
+    cli_job = NULL;
+    // the exit status is process 0's (it wrote the output)
+    MPI_Bcast(&rc, 1, MPI_INT, 0, job->comm);
+    return rc;
+}

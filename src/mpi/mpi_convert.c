@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi convert: process 0 lists the inputs; every process parses a run of consecutive files
+ * of about the same number of bytes; the tables are merged as a serial convert builds them
+ * (mpi_merge.c); every process writes its events as one slab of the /events columns of ONE
+ * file through parallel HDF5 (iodfg_store_par_write), under a temporary name that process 0
+ * renames once every process succeeded. The same options as `iodfg convert`. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "iodfg/atomicfile.h"
+#include "iodfg/buf.h"
+#include "iodfg/casename.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/ingest.h"
+#include "iodfg/mounts.h"
+#include "iodfg/store_par.h"
+
+#include "cli/cli.h"
+#include "mpi_comm.h"
+#include "mpi_main.h"
+#include "mpi_merge.h"
+
+struct convert {
+    const struct mpi_job *job;
+    struct cli_convert_opts o;
+    char **inputs;
+    int ninputs;
+    struct iodfg_casename *names;
+    struct iodfg_mounts *mounts;
+    struct iodfg_input_list files; // every process: the whole list
+    uint64_t *sizes;               // bytes of each file
+    size_t lo, hi;                 // this process's files
+    struct iodfg_eventlog *part;   // this process's cases
+    struct cli_ingest_totals totals;
+    uint64_t cases;
+    struct mpi_progress bar;
+};
+
+/* ---- the input list, made by process 0 ---- */
+
+static void pack_list(const struct convert *cv, struct iodfg_buf *b)
+{
+    uint64_t n = cv->files.n;
+    iodfg_buf_add(b, &n, sizeof(n));
+    for (size_t i = 0; i < cv->files.n; i++) {
+        const struct iodfg_input *f = &cv->files.files[i];
+        struct stat st;
+        uint64_t size = stat(f->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+        uint64_t lens[3] = {strlen(f->path), (uint64_t)(f->rel - f->path), strlen(f->name)};
+        iodfg_buf_add(b, &size, sizeof(size));
+        iodfg_buf_add(b, lens, sizeof(lens));
+        iodfg_buf_add(b, f->path, lens[0] + 1);
+        iodfg_buf_add(b, f->name, lens[2] + 1);
+    }
+}
+
+static int unpack_list(struct convert *cv, const char *p, uint64_t len)
+{
+    const char *end = p + len;
+    uint64_t n;
+    if (len < sizeof(n)) {
+        return -1;
+    }
+    memcpy(&n, p, sizeof(n));
+    p += sizeof(n);
+    if (n > len) {
+        return -1;
+    }
+    if (cv->job->rank != 0) {
+        cv->files.files = calloc((size_t)n + 1, sizeof(*cv->files.files));
+        if (!cv->files.files) {
+            return -1;
+        }
+        cv->files.n = 0;
+    }
+    cv->sizes = calloc((size_t)n + 1, sizeof(*cv->sizes));
+    for (uint64_t i = 0; cv->sizes && i < n; i++) {
+        uint64_t lens[3];
+        if ((size_t)(end - p) < sizeof(uint64_t) + sizeof(lens)) {
+            return -1;
+        }
+        memcpy(&cv->sizes[i], p, sizeof(uint64_t));
+        memcpy(lens, p + sizeof(uint64_t), sizeof(lens));
+        p += sizeof(uint64_t) + sizeof(lens);
+        if ((uint64_t)(end - p) < lens[0] + lens[2] + 2 || lens[1] > lens[0]) {
+            return -1;
+        }
+        if (cv->job->rank != 0) {
+            struct iodfg_input *f = &cv->files.files[cv->files.n++];
+            f->path = strndup(p, lens[0]);
+            f->name = strndup(p + lens[0] + 1, lens[2]);
+            if (!f->path || !f->name) {
+                return -1;
+            }
+            f->rel = f->path + lens[1];
+        }
+        p += lens[0] + lens[2] + 2;
+    }
+    return cv->sizes ? 0 : -1;
+}
+
+/* Process 0 lists (and says what it skipped); every process gets the list and the file sizes. */
+static int share_list(struct convert *cv, struct iodfg_error *err)
+{
+    int rc = 0;
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    if (cv->job->rank == 0) {
+        rc = cli_check_inputs(cv->inputs, (size_t)cv->ninputs, 0, err) ||
+             iodfg_ingest_list((const char *const *)cv->inputs, (size_t)cv->ninputs, cv->names,
+                               &cv->files, err);
+        if (rc == 0) {
+            cli_list_notes(&cv->files, cv->o.in.quiet);
+            pack_list(cv, &b);
+            rc = b.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+        }
+    }
+    if (mpi_agree(cv->job, rc, err)) {
+        iodfg_buf_fini(&b);
+        return -1;
+    }
+    char *data = b.data;
+    uint64_t len = b.len;
+    rc = mpi_bcast_bytes(cv->job, &data, &len, err);
+    if (rc == 0 && unpack_list(cv, data, len)) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, "cannot take the list of input files");
+    }
+    if (data != b.data) {
+        free(data);
+    }
+    iodfg_buf_fini(&b);
+    return mpi_agree(cv->job, rc, err);
+}
+
+/* Files [lo, hi) of this process: consecutive runs of about total/size bytes each (a file goes
+ * to the process whose share holds its middle byte). */
+static void split_by_bytes(struct convert *cv)
+{
+    uint64_t total = 0, before = 0;
+    for (size_t i = 0; i < cv->files.n; i++) {
+        total += cv->sizes[i];
+    }
+    size_t n = cv->files.n, lo = n, hi = n;
+    for (size_t i = 0; i < n; i++) {
+        // by count when every file is empty
+        double mid = total ? (double)before + cv->sizes[i] / 2.0 : (double)i + 0.5;
+        double all = total ? (double)total : (double)n;
+        int owner = (int)(mid / all * cv->job->size);
+        owner = owner >= cv->job->size ? cv->job->size - 1 : owner;
+        if (owner == cv->job->rank && lo == n) {
+            lo = i;
+        }
+        if (owner > cv->job->rank && hi == n) {
+            hi = i;
+        }
+        before += cv->sizes[i];
+    }
+    cv->lo = lo;
+    cv->hi = hi < lo ? lo : hi;
+}
+
+/* ---- parsing ---- */
+
+static int append_case(void *ctx, const struct iodfg_eventlog *one,
+                       const struct iodfg_ingest_file *file, struct iodfg_error *err)
+{
+    struct convert *cv = ctx;
+    cli_totals_add(&cv->totals, file->path, &file->result, file->named_by_pattern);
+    cv->cases += iodfg_eventlog_case_count(one);
+    return iodfg_eventlog_append(cv->part, one, err);
+}
+
+static int parse_mine(struct convert *cv, struct iodfg_error *err)
+{
+    struct iodfg_input_list mine = {.files = cv->files.files + cv->lo, .n = cv->hi - cv->lo};
+    uint64_t bytes = 0;
+    for (size_t i = cv->lo; i < cv->hi; i++) {
+        bytes += cv->sizes[i];
+    }
+    cv->part = iodfg_eventlog_new(IODFG_COL_ALL);
+    int rc = cv->part ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (rc == 0 && iodfg_eventlog_reserve(cv->part, bytes / 120, err)) { // about 120 B a line
+        rc = -1;
+    }
+    struct iodfg_ingest_opts io = {.names = cv->names,
+                                   .jobs = cv->o.in.jobs ? cv->o.in.jobs : 1,
+                                   .columns = IODFG_COL_ALL,
+                                   .progress = mpi_progress_step,
+                                   .progress_ctx = &cv->bar,
+                                   .mounts = cv->mounts};
+    if (rc == 0 && mine.n) {
+        rc = iodfg_ingest_run(&mine, &io, append_case, cv, err);
+    }
+    mpi_progress_done(&cv->bar);
+    return mpi_agree(cv->job, rc, err);
+}
+
+/* Every process's totals added up on every process (the first problem: the lowest process's). */
+static void sum_totals(struct convert *cv)
+{
+    struct cli_ingest_totals *t = &cv->totals;
+    uint64_t v[6 + IODFG_COUNT__N + IODFG_CLOCK__N];
+    uint64_t *fields[] = {&t->files,  &t->lines,      &t->bytes,
+                          &t->events, &t->by_pattern, &t->files_without_events};
+    int n = 0;
+    for (int i = 0; i < 6; i++) {
+        v[n++] = *fields[i];
+    }
+    memcpy(v + n, t->counts, sizeof(t->counts));
+    memcpy(v + n + IODFG_COUNT__N, t->clocks, sizeof(t->clocks));
+    mpi_sum_u64(cv->job, v, 6 + IODFG_COUNT__N + IODFG_CLOCK__N);
+    for (int i = 0; i < 6; i++) {
+        *fields[i] = v[i];
+    }
+    memcpy(t->counts, v + n, sizeof(t->counts));
+    memcpy(t->clocks, v + n + IODFG_COUNT__N, sizeof(t->clocks));
+    int mine = t->first_problem[0] ? cv->job->rank : cv->job->size, first = cv->job->size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, cv->job->comm);
+    if (first < cv->job->size) {
+        MPI_Bcast(t->first_problem, (int)sizeof(t->first_problem), MPI_CHAR, first, cv->job->comm);
+    }
+    mpi_sum_u64(cv->job, &cv->cases, 1);
+}
+
+/* ---- writing ---- */
+
+/* Process 0 makes the temporary file beside the output and tells the others its name. */
+static int make_temp(struct convert *cv, char **tmp, struct iodfg_error *err)
+{
+    int rc = 0;
+    uint64_t len = 0;
+    *tmp = NULL;
+    if (cv->job->rank == 0) {
+        struct stat st;
+        struct iodfg_error ignored;
+        iodfg_atomic_clean_stale(cv->o.out, cli_convert_stale_note, NULL, &ignored);
+        if (!cv->o.force && lstat(cv->o.out, &st) == 0) {
+            iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");
+            iodfg_error_at(err, cv->o.out, 0, 0);
+            rc = -1;
+        } else {
+            int fd = iodfg_atomic_tmpfile(cv->o.out, tmp, err);
+            rc = fd < 0 ? -1 : close(fd);
+            len = *tmp ? strlen(*tmp) + 1 : 0;
+        }
+    }
+    if (mpi_agree(cv->job, rc, err) || mpi_bcast_bytes(cv->job, tmp, &len, err)) {
+        if (cv->job->rank == 0 && *tmp) {
+            unlink(*tmp);
+        }
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int write_log(struct convert *cv, struct iodfg_error *err)
+{
+    struct iodfg_buf packed;
+    iodfg_buf_init(&packed);
+    int rc = mpi_tables_pack(cv->part, &packed) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    char *all = NULL;
+    uint64_t *off = NULL;
+    struct mpi_merged m;
+    memset(&m, 0, sizeof(m));
+    if (mpi_agree(cv->job, rc, err) == 0 &&
+        mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0) {
+        rc = mpi_tables_merge(all, off, cv->job->size, cv->job->rank, &m, err);
+    } else {
+        rc = -1;
+    }
+    iodfg_buf_fini(&packed);
+    free(all);
+    free(off);
+    char *tmp = NULL;
+    if (mpi_agree(cv->job, rc, err) == 0 && make_temp(cv, &tmp, err) == 0) {
+        if (cv->job->rank == 0) {
+            cli_temp_guard(tmp);
+        }
+        struct iodfg_store_par_meta meta = {m.tab,    m.handles,    m.nhandles, m.cases,
+                                            m.ncases, m.case_first, m.max_rows, cv->o.views};
+        struct iodfg_store_par_part part = {cv->part, m.smap, m.kmap, m.hbase, m.first};
+        rc = iodfg_store_par_write(tmp, &cv->job->comm, &meta, &part, err);
+        rc = mpi_agree(cv->job, rc, err);
+        if (cv->job->rank == 0) {
+            rc = rc ? (unlink(tmp), -1) : iodfg_atomic_publish(tmp, cv->o.out, cv->o.force, err);
+            cli_temp_forget();
+        }
+        rc = mpi_agree(cv->job, rc, err);
+    } else {
+        rc = -1;
+    }
+    free(tmp);
+    mpi_merged_fini(&m);
+    return rc;
+}
+
+static int run(struct convert *cv, struct iodfg_error *err)
+{
+    cv->names = iodfg_casename_new(cv->o.in.name_pattern, err);
+    if (mpi_agree(cv->job, cv->names ? 0 : -1, err) || share_list(cv, err)) {
+        return -1;
+    }
+    cv->mounts = cli_mounts_open(cv->inputs, (size_t)cv->ninputs, cv->o.in.mounts,
+                                 cv->totals.mounts, sizeof(cv->totals.mounts), err);
+    if (mpi_agree(cv->job, cv->mounts ? 0 : -1, err)) {
+        return -1;
+    }
+    split_by_bytes(cv);
+    uint64_t total = 0;
+    for (size_t i = 0; i < cv->files.n; i++) {
+        total += cv->sizes[i];
+    }
+    if (mpi_progress_init(&cv->bar, cv->job, total, cv->o.in.quiet)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    int rc = parse_mine(cv, err);
+    sum_totals(cv);
+    if (rc == 0 && cv->totals.events == 0) {
+        if (cv->job->rank == 0 && !cv->o.in.quiet) {
+            cli_totals_print(stderr, &cv->totals);
+        }
+        return iodfg_error_set(err, IODFG_E_ARG,
+                               "no system-call event in any input: %s not written (are these "
+                               "strace logs?)",
+                               cv->o.out);
+    }
+    return rc ? -1 : write_log(cv, err);
+}
+
+int mpi_convert(const struct mpi_job *job, int argc, char **argv)
+{
+    struct convert cv;
+    memset(&cv, 0, sizeof(cv));
+    cv.job = job;
+    int first = 0;
+    int rc = cli_convert_getopt(argc, argv, &cv.o, &first);
+    if (rc) {
+        return rc < 0 ? CLI_OK : rc;
+    }
+    cv.inputs = argv + first;
+    cv.ninputs = argc - first;
+    double t0 = MPI_Wtime();
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (run(&cv, &err)) {
+        if (job->rank == 0) {
+            cli_error(&err);
+        }
+        rc = CLI_FAIL;
+    } else {
+        double dt = MPI_Wtime() - t0;
+        rc = job->rank == 0 ? cli_convert_report(&cv.o, &cv.totals, cv.cases, dt) : CLI_OK;
+        MPI_Bcast(&rc, 1, MPI_INT, 0, job->comm);
+    }
+    mpi_progress_fini(&cv.bar);
+    iodfg_eventlog_free(cv.part);
+    iodfg_ingest_list_fini(&cv.files);
+    free(cv.sizes);
+    iodfg_mounts_free(cv.mounts);
+    iodfg_casename_free(cv.names);
+    return rc;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi entry point: iodfg's commands as one MPI job (mpirun, srun). Every process parses the
+ * same command line; only process 0 prints, and every process returns the same exit status. */
+#include "config.h"
+
+#include "mpi_main.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iodfg/glyph.h"
+
+#include "cli/cli.h"
+
+struct command {
+    const char *name;
+    int (*run)(const struct mpi_job *job, int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
+    {"dfg", mpi_analyze, "write the Directly-Follows Graph of an event log (DOT, TSV, JSON)"},
+    {"stats", mpi_analyze, "rank activities and transitions by their statistics"},
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: mpirun -n P iodfg-mpi COMMAND [OPTIONS] ARGS...\n"
+          "       srun iodfg-mpi COMMAND [OPTIONS] ARGS...\n"
+          "iodfg's commands as one MPI job; the options are those of `iodfg COMMAND`.\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
+    }
+}
+
+static int dispatch(const struct mpi_job *job, int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("%s (MPI)\n", PACKAGE_STRING);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            return commands[i].run(job, argc - 1, argv + 1);
+        }
+    }
+    cli_errorf("unknown command '%s'", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    // Parsing threads never call MPI: only the main thread does.
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    struct mpi_job job = {MPI_COMM_WORLD, 0, 1};
+    MPI_Comm_rank(job.comm, &job.rank);
+    MPI_Comm_size(job.comm, &job.size);
+    setlocale(LC_ALL, "");
+    iodfg_glyph_init(-1);
+    // Every process parses the same command line: only process 0 says what is wrong or prints
+    // results; what another says when it alone fails reaches process 0 (mpi_agree_status).
+    if (job.rank != 0 && (!freopen("/dev/null", "w", stdout) || mpi_capture_stderr())) {
+        MPI_Abort(job.comm, CLI_FAIL);
+    }
+    int rc = dispatch(&job, argc, argv);
+    fflush(stdout);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi: the commands and the job-wide progress bar. */
+#ifndef IODFG_MPI_MAIN_H
+#define IODFG_MPI_MAIN_H
+
+#include <stdint.h>
+
+#include "mpi_comm.h"
+
+/* The commands: argv[0] is the command's name; every process returns the same enum cli_exit. */
+int mpi_convert(const struct mpi_job *job, int argc, char **argv);
+int mpi_analyze(const struct mpi_job *job, int argc, char **argv);
+
+/* One progress bar for the whole job, on process 0: every process adds the bytes it parsed to a
+ * counter in process 0's memory (one-sided), which process 0 shows now and then. */
+struct mpi_progress {
+    const struct mpi_job *job;
+    MPI_Win win;
+    uint64_t *sum; /* process 0: the counter */
+    uint64_t total, told;
+    double last;
+    int on;
+};
+/* Collective. total: bytes of the whole job; quiet: no bar. 0, or -1 (memory). */
+int mpi_progress_init(struct mpi_progress *p, const struct mpi_job *job, uint64_t total, int quiet);
+/* iodfg_ingest_progress_fn: this process has parsed done of its total bytes. */
+void mpi_progress_step(void *ctx, uint64_t done, uint64_t total);
+/* This process has finished parsing (the bar ends on process 0 when every process has). */
+void mpi_progress_done(struct mpi_progress *p);
+/* Collective. */
+void mpi_progress_fini(struct mpi_progress *p);
+
+#endif

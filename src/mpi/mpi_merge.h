@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi: the string pools, key tables, handles and cases of every process merged into the
+ * tables of one event log, with the ids a serial convert of the same files gives. */
+#ifndef IODFG_MPI_MERGE_H
+#define IODFG_MPI_MERGE_H
+
+#include <stdint.h>
+
+struct iodfg_buf;
+struct iodfg_case_info;
+struct iodfg_error;
+struct iodfg_eventlog;
+struct iodfg_handle;
+
+/* The tables of log (its pool, keys, handles and cases with their event counts) as bytes. 0, or
+ * -1 when out of memory. */
+int mpi_tables_pack(const struct iodfg_eventlog *log, struct iodfg_buf *out);
+
+struct mpi_merged {
+    struct iodfg_eventlog *tab;   /* the file's string pool and keys (no events) */
+    struct iodfg_handle *handles; /* the file's handle table */
+    uint32_t nhandles;
+    struct iodfg_case_info *cases; /* every case, strings in tab's pool */
+    uint32_t ncases;
+    uint64_t *case_first;  /* ncases + 1 row offsets */
+    uint64_t max_rows;     /* events of the largest part */
+    uint32_t *smap, *kmap; /* this process's string and key ids -> the file's */
+    uint32_t hbase;        /* the file's id of this process's handle 1, minus 1 */
+    uint64_t first;        /* the file's row of this process's first event */
+};
+
+/* Merge the packed tables of n processes (process p's at all + off[p] .. off[p + 1]) in process
+ * order, interning each one's strings and keys in its own order as a serial writer meets them;
+ * mine: this process. 0, or -1 with err (memory, damaged tables). Release with
+ * mpi_merged_fini. */
+int mpi_tables_merge(const char *all, const uint64_t *off, int n, int mine, struct mpi_merged *m,
+                     struct iodfg_error *err);
+void mpi_merged_fini(struct mpi_merged *m);
+
+#endif

@@ -1,0 +1,53 @@
+#!/bin/sh
+# iodfg-mpi dfg and stats on 1, 2 and 4 processes print exactly what iodfg prints (DOT, TSV,
+# JSON and tables, with rules, filters, pruning and per-pid cases), on the recorded traces and on
+# a generated set of 10,000 small cases; what is not combined yet is refused.
+. "${IODFG_SRCDIR:?}/tests/e2e/lib.sh"
+. "$IODFG_SRCDIR/tests/e2e/mpi_lib.sh"
+D=$IODFG_TEST_DATA/traces
+R=$IODFG_TEST_DATA/rules
+"$IODFG_SRCDIR/tests/tools/gen_cases.sh" "$T/many" 10000
+for set in ior paper formats char; do
+  "$IODFG_BIN" convert -q -o "$T/$set.h5" "$D/$set"
+done
+"$IODFG_BIN" convert -q -o "$T/many.h5" "$T/many"
+
+same() { # same N SET ARGS...: the job's output and exit status are iodfg's
+  n=$1 set=$2; shift 2
+  rs=0 rp=0
+  "$IODFG_BIN" "$@" "$T/$set.h5" >"$T/s.out" 2>/dev/null || rs=$?
+  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>/dev/null || rp=$?
+  check "$set on $n: $* (exit $rs)" cmp -s "$T/s.out" "$T/p.out"
+  [ "$rs" -eq "$rp" ] || fail "$set on $n: $*: exit $rp, iodfg exits $rs"
+}
+for n in 1 2 4; do
+  for set in ior paper formats char; do
+    same "$n" "$set" stats
+    same "$n" "$set" stats --format json --transitions
+    same "$n" "$set" dfg
+  done
+  same "$n" ior stats --format tsv --transitions --per-pid
+  same "$n" ior dfg --rules "$R/ior.rules" --format json
+  same "$n" paper dfg --call read,openat --min-edge 2
+  same "$n" char stats --time 0..2000000 --sort mc --transitions
+  same "$n" formats dfg --top-activities 3 --color mc
+  same "$n" many stats --format json --transitions
+  same "$n" many dfg
+done
+same 4 many stats --per-pid --format tsv --transitions
+same 2 many dfg --case 'cid=b' --format tsv
+
+# -o writes one file, atomically, from process 0
+job 2 dfg -q -o "$T/g.dot" "$T/ior.h5"
+"$IODFG_BIN" dfg -q -o "$T/s.dot" "$T/ior.h5"
+check "-o writes the same file" cmp -s "$T/s.dot" "$T/g.dot"
+# refused: groups, trace files instead of a log
+rc=0
+job 2 stats --green cid=ssf "$T/ior.h5" 2>"$T/err" || rc=$?
+check "groups are refused (exit 2)" [ "$rc" -eq 2 ]
+check "saying so once" [ "$(grep -c 'does not compare groups' "$T/err")" -eq 1 ]
+rc=0
+job 2 stats "$D/ior" 2>"$T/err" || rc=$?
+check "trace files are refused (exit 1)" [ "$rc" -eq 1 ]
+check "with the way to convert them" grep -q "iodfg-mpi convert" "$T/err"
+finish

@@ -1,0 +1,62 @@
+#!/bin/sh
+# iodfg-mpi convert on 1, 2 and 4 processes writes ONE event log holding what the serial convert
+# writes (every dataset and attribute, compared with h5diff), which the serial iodfg reads
+# (its info and statistics of both logs are the same); failures leave no file.
+. "${IODFG_SRCDIR:?}/tests/e2e/lib.sh"
+. "$IODFG_SRCDIR/tests/e2e/mpi_lib.sh"
+D=$IODFG_TEST_DATA/traces
+command -v h5diff >/dev/null || { echo "SKIP: h5diff not found (Debian: hdf5-tools)"; exit 77; }
+"$IODFG_SRCDIR/tests/tools/gen_cases.sh" "$T/many" 10000
+
+same_log() { # same_log NAME SERIAL PARALLEL
+  check "$1: h5diff finds no difference" h5diff "$2" "$3"
+  # the same but for the log's own name
+  "$IODFG_BIN" info --json --cases 0 "$2" 2>/dev/null | sed "s|$2|LOG|g" >"$T/i1"
+  "$IODFG_BIN" info --json --cases 0 "$3" 2>/dev/null | sed "s|$3|LOG|g" >"$T/i2"
+  check "$1: the serial iodfg reads the same log (info)" cmp -s "$T/i1" "$T/i2"
+  "$IODFG_BIN" stats --format json --transitions "$2" 2>/dev/null | sed "s|$2|LOG|g" >"$T/s1"
+  "$IODFG_BIN" stats --format json --transitions "$3" 2>/dev/null | sed "s|$3|LOG|g" >"$T/s2"
+  check "$1: the serial iodfg reads the same log (stats)" cmp -s "$T/s1" "$T/s2"
+}
+
+for set in ior paper formats many; do
+  in=$D/$set
+  [ "$set" = many ] && in=$T/many
+  "$IODFG_BIN" convert -q -o "$T/$set.h5" "$in"
+  for n in 1 2 4; do
+    rc=0
+    job "$n" convert -q -o "$T/$set-$n.h5" "$in" 2>"$T/err" || rc=$?
+    check "$set on $n: exit 0" [ "$rc" -eq 0 ]
+    same_log "$set on $n" "$T/$set.h5" "$T/$set-$n.h5"
+  done
+done
+# --name-pattern with directories, --case-views (virtual datasets), a summary like iodfg's
+"$IODFG_BIN" convert -q --case-views -o "$T/dirs.h5" --name-pattern '{cid}/stio.{rid}.{host}.juwels.st' "$D/dirs"
+job 2 convert --case-views -o "$T/dirs-2.h5" --name-pattern '{cid}/stio.{rid}.{host}.juwels.st' "$D/dirs" >"$T/out" 2>/dev/null
+same_log "dirs with a name pattern and case views" "$T/dirs.h5" "$T/dirs-2.h5"
+check "the summary counts every process's files" grep -q "^Read 4 trace files" "$T/out"
+check "the closing line names the log" grep -q "^Wrote $T/dirs-2.h5: 4 cases" "$T/out"
+
+# failures: an existing output, a file that cannot be read on one process, bad options
+rc=0
+job 2 convert -q -o "$T/ior-2.h5" "$D/ior" 2>"$T/err" || rc=$?
+check "an existing output without --force fails (exit 1)" [ "$rc" -eq 1 ]
+check "and says so" grep -q "file exists (use --force to overwrite)" "$T/err"
+mkdir "$T/bad" && cp "$D"/ior/*.st "$T/bad/" && chmod 000 "$T/bad/ssf_node1_14732.st"
+if [ "$(id -u)" -ne 0 ]; then
+  rc=0
+  job 4 convert -q -o "$T/bad.h5" "$T/bad" 2>"$T/err" || rc=$?
+  check "an unreadable trace fails the job (exit 1)" [ "$rc" -eq 1 ]
+  check "naming the file" grep -q "ssf_node1_14732.st" "$T/err"
+  check "leaving no log and no temporary file" [ -z "$(ls -A "$T" | grep '^\.\?bad.*h5')" ]
+fi
+printf '%s\n' 'not a trace at all' >"$T/bad/zz_x_1.st"
+chmod 644 "$T/bad/ssf_node1_14732.st"
+rc=0
+job 2 convert -q --strict -o "$T/strict.h5" "$T/bad" 2>"$T/err" || rc=$?
+check "--strict with an unparsable line exits 3" [ "$rc" -eq 3 ]
+rc=0
+job 2 convert --no-such-option "$D/ior" 2>"$T/err" || rc=$?
+check "a bad option is a usage error (exit 2)" [ "$rc" -eq 2 ]
+check "said once" [ "$(grep -c 'unrecognized option' "$T/err")" -eq 1 ]
+finish

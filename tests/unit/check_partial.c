@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg/partial.h: a log's cases split into parts, each part's session combined as iodfg-mpi
+ * combines them (here in one process), give exactly the whole log's DFG and statistics. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/dfg.h"
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
+#include "iodfg/partial.h"
+#include "iodfg/session.h"
+#include "iodfg/stats.h"
+#include "iodfg/store.h"
+
+#include "dfg_testlog.h"
+#include "testutil.h"
+
+#define NCASES 24
+#define MAXPARTS 4
+
+/* Case c's strace text: overlapping calls on shared and private files; case 5 on the epoch
+ * clock (its times are never compared with the others'). */
+static void case_text(uint32_t c, char *buf, size_t size)
+{
+    static const char *const calls[] = {"read", "write", "lseek", "close"};
+    size_t at = 0;
+    double t = 3600 * 9 + (c % 5) * 0.00002;
+    for (uint32_t i = 0; i < 6 + c % 7; i++) {
+        t += 0.000010 + ((c * 31 + i * 17) % 40) / 1e6;
+        char stamp[40];
+        if (c == 5) {
+            snprintf(stamp, sizeof(stamp), "%.6f", 1753944587 + t);
+        } else {
+            snprintf(stamp, sizeof(stamp), "%02d:%02d:%09.6f", (int)(t / 3600), (int)(t / 60) % 60,
+                     t - 60 * (int)(t / 60));
+        }
+        const char *call = calls[(c + i) % 4];
+        char path[64];
+        snprintf(path, sizeof(path), "/scratch/r%u/d%u/f", c % 2, (c + i) % 3);
+        int dur = (c * 7 + i * 13) % 50; // some 0: no interval
+        int ret = call[0] == 'c' ? 0 : (int)((c * 131 + i * 7) % 5000);
+        at += (size_t)snprintf(buf + at, size - at, "%u %s %s(3<%s>%s) = %d <0.%06d>\n", 100 + c,
+                               stamp, call, path, call[0] == 'c' ? "" : ", \"\", 8192", ret, dur);
+    }
+}
+
+struct fixture {
+    char *dir, path[4200];
+    struct iodfg_eventlog *whole, *part[MAXPARTS];
+    struct iodfg_session *sw, *sp[MAXPARTS];
+    int nparts;
+};
+
+static struct iodfg_session *session_over(struct iodfg_eventlog *log)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_session *s = iodfg_session_new(log, &err);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_msg(iodfg_session_rebuild(s, &err) == 0, "rebuild: %s", err.msg);
+    return s;
+}
+
+/* The log written and read back whole and in parts cut at cuts[0..nparts-2]. */
+static void fixture_init(struct fixture *f, const uint32_t *cuts, int nparts)
+{
+    memset(f, 0, sizeof(*f));
+    f->dir = testutil_tmpdir();
+    snprintf(f->path, sizeof(f->path), "%s/log.h5", f->dir);
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    char text[4096], name[32];
+    for (uint32_t c = 0; c < NCASES; c++) {
+        case_text(c, text, sizeof(text));
+        snprintf(name, sizeof(name), "c%02u", c);
+        tlog_add_case(log, name, text);
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_store_writer *w = iodfg_store_create(f->path, 0, &err);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(iodfg_store_write_cases(w, log, &err), 0);
+    ck_assert_int_eq(iodfg_store_commit(w, &err), 0);
+    iodfg_eventlog_free(log);
+    f->whole = iodfg_store_load(f->path, IODFG_COL_ANALYSIS, NULL, NULL, &err);
+    ck_assert_ptr_nonnull(f->whole);
+    f->sw = session_over(f->whole);
+    f->nparts = nparts;
+    for (int p = 0; p < nparts; p++) {
+        uint32_t lo = p ? cuts[p - 1] : 0, hi = p + 1 < nparts ? cuts[p] : NCASES;
+        f->part[p] =
+            iodfg_store_load_cases(f->path, IODFG_COL_ANALYSIS, lo, hi - lo, NULL, NULL, &err);
+        ck_assert_msg(f->part[p] != NULL, "part %d: %s", p, err.msg);
+        f->sp[p] = session_over(f->part[p]);
+    }
+}
+
+static void fixture_fini(struct fixture *f)
+{
+    for (int p = 0; p < f->nparts; p++) {
+        iodfg_session_free(f->sp[p]);
+        iodfg_eventlog_free(f->part[p]);
+    }
+    iodfg_session_free(f->sw);
+    iodfg_eventlog_free(f->whole);
+    testutil_rmtree(f->dir);
+    free(f->dir);
+}
+
+/* The rank-th smallest value over every part's sorted values v[p][0..n[p]), by bisection on
+ * summed counts (as iodfg-mpi does over processes). */
+static int64_t bisect(const int64_t *const *v, const uint64_t *n, int nparts, uint64_t rank)
+{
+    uint64_t lo = 0, hi = UINT64_MAX;
+    for (int round = 0; round < 64; round++) {
+        uint64_t mid = lo + (hi - lo) / 2, cnt = 0;
+        for (int p = 0; p < nparts; p++) {
+            cnt += iodfg_partial_count_le(v[p], n[p], (int64_t)(mid ^ (1ULL << 63)));
+        }
+        if (cnt >= rank) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return (int64_t)(lo ^ (1ULL << 63));
+}
+
+/* The present edges of session s's DFG in slot order into g. */
+static void add_edges(struct iodfg_dfg *g, const struct iodfg_session *s)
+{
+    const struct iodfg_dfg *d = iodfg_session_dfg(s);
+    size_t n = 0, slots = iodfg_dfg_slots(d);
+    struct iodfg_dfg_edge *e = calloc(slots + 1, sizeof(*e));
+    for (size_t i = 0; i < slots; i++) {
+        if (iodfg_dfg_edge_at(d, i)->count) {
+            e[n++] = *iodfg_dfg_edge_at(d, i);
+        }
+    }
+    struct iodfg_error err;
+    ck_assert_int_eq(iodfg_partial_dfg_add(g, e, n, iodfg_dfg_traces(d), &err), 0);
+    free(e);
+}
+
+/* The maximum concurrency over all parts' points, swept in two time ranges with the count
+ * carried from the first into the second (as two processes would). */
+static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
+{
+    struct iodfg_partial_point *all = NULL;
+    size_t n = 0;
+    struct iodfg_error err;
+    for (int p = 0; p < f->nparts; p++) {
+        struct iodfg_partial_point *pts;
+        size_t k;
+        ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
+        all = realloc(all, (n + k + 1) * sizeof(*all));
+        memcpy(all + n, pts, k * sizeof(*pts));
+        n += k;
+        free(pts);
+    }
+    iodfg_partial_points_sort(all, n);
+    size_t cut = n / 2; // equal points stay in one range
+    while (cut > 0 && cut < n && iodfg_partial_point_cmp(&all[cut - 1], &all[cut]) == 0) {
+        cut++;
+    }
+    int64_t *net = calloc(na + 1, sizeof(*net)), *zero = calloc(na + 1, sizeof(*zero));
+    int64_t *best[2], *when[2];
+    for (int r = 0; r < 2; r++) {
+        best[r] = malloc((na + 1) * sizeof(**best));
+        when[r] = calloc(na + 1, sizeof(**when));
+        for (uint32_t a = 0; a < na; a++) {
+            best[r][a] = INT64_MIN;
+        }
+    }
+    iodfg_partial_points_net(all, cut, net);
+    ck_assert_int_eq(iodfg_partial_sweep(all, cut, zero, na, best[0], when[0], &err), 0);
+    ck_assert_int_eq(iodfg_partial_sweep(all + cut, n - cut, net, na, best[1], when[1], &err), 0);
+    for (uint32_t a = 0; a < na; a++) {
+        int r = best[1][a] > best[0][a]; // on equal counts the earlier range
+        st->act[a].mc = best[r][a] > 0 ? (uint32_t)best[r][a] : 0;
+        st->act[a].mc_time_ns = best[r][a] > 0 ? when[r][a] : IODFG_UNKNOWN;
+    }
+    for (int r = 0; r < 2; r++) {
+        free(best[r]);
+        free(when[r]);
+    }
+    free(net);
+    free(zero);
+    free(all);
+}
+
+/* Nearest-rank percentiles of every activity's durations and every merged edge's gaps. */
+static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st, struct iodfg_dfg *g)
+{
+    struct iodfg_partial_values v[MAXPARTS];
+    struct iodfg_error err;
+    const int64_t *vals[MAXPARTS];
+    uint64_t cnt[MAXPARTS];
+    for (int p = 0; p < f->nparts; p++) {
+        ck_assert_int_eq(iodfg_partial_values_build(f->sp[p], &v[p], &err), 0);
+    }
+    for (uint32_t a = 0; a < na; a++) {
+        uint64_t total = 0;
+        for (int p = 0; p < f->nparts; p++) {
+            vals[p] = v[p].act_v + v[p].act_off[a];
+            cnt[p] = v[p].act_off[a + 1] - v[p].act_off[a];
+            total += cnt[p];
+        }
+        ck_assert_uint_eq(total, st->act[a].dur_n);
+        st->act[a].dur_median_ns =
+            total ? bisect(vals, cnt, f->nparts, iodfg_partial_rank(total, 50)) : IODFG_UNKNOWN;
+        st->act[a].dur_p95_ns =
+            total ? bisect(vals, cnt, f->nparts, iodfg_partial_rank(total, 95)) : IODFG_UNKNOWN;
+    }
+    for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
+        struct iodfg_dfg_edge *e = &g->edges[i];
+        uint64_t total = 0;
+        for (int p = 0; p < f->nparts; p++) {
+            const struct iodfg_dfg *d = iodfg_session_dfg(f->sp[p]);
+            const struct iodfg_dfg_edge *l = iodfg_dfg_find(d, e->from, e->to);
+            size_t s = l ? (size_t)(l - iodfg_dfg_edge_at(d, 0)) : 0;
+            vals[p] = l ? v[p].edge_v + v[p].edge_off[s] : NULL;
+            cnt[p] = l ? v[p].edge_off[s + 1] - v[p].edge_off[s] : 0;
+            total += cnt[p];
+        }
+        ck_assert_uint_eq(total, e->gap_n);
+        e->gap_median_ns =
+            total ? bisect(vals, cnt, f->nparts, iodfg_partial_rank(total, 50)) : IODFG_UNKNOWN;
+    }
+    for (int p = 0; p < f->nparts; p++) {
+        iodfg_partial_values_fini(&v[p]);
+    }
+}
+
+/* Combine the parts into the first part's session, as iodfg-mpi does over processes. */
+static void combine(struct fixture *f)
+{
+    const struct iodfg_mapping *map = iodfg_session_mapping(f->sp[0]);
+    uint32_t nk = map->nkeys, na = map->nactivities;
+    struct iodfg_partial_key *keys = calloc(nk + 1, sizeof(*keys)),
+                             *one = calloc(nk + 1, sizeof(*one));
+    double *dr = calloc(nk + 1, sizeof(*dr));
+    uint8_t *has = calloc(nk + 1, 1);
+    uint64_t *cases = calloc(na + 1, sizeof(*cases));
+    struct iodfg_dfg g;
+    struct iodfg_stats st;
+    struct iodfg_error err;
+    iodfg_dfg_init(&g);
+    iodfg_stats_init(&st);
+    g.nactivities = na;
+    for (int p = 0; p < f->nparts; p++) {
+        const struct iodfg_mapping *mp = iodfg_session_mapping(f->sp[p]);
+        ck_assert_uint_eq(mp->nkeys, nk);
+        ck_assert_uint_eq(mp->nactivities, na);
+        ck_assert_int_eq(iodfg_partial_keys(f->sp[p], p ? one : keys, &err), 0);
+        if (p) {
+            iodfg_partial_keys_add(keys, one, nk);
+        }
+        ck_assert_int_eq(iodfg_partial_dr_fold(f->sp[p], dr, has, &err), 0);
+        const struct iodfg_stats *ps = iodfg_session_stats(f->sp[p]);
+        for (uint32_t a = 0; a < na && a < ps->nactivities; a++) {
+            cases[a] += ps->act[a].cases;
+        }
+        add_edges(&g, f->sp[p]);
+    }
+    ck_assert_int_eq(iodfg_partial_stats(&st, map, keys, dr, cases, &err), 0);
+    concurrency(f, na, &st);
+    percentiles(f, na, &st, &g);
+    iodfg_partial_stats_finish(&st);
+    iodfg_partial_dfg_finish(&g);
+    ck_assert_msg(iodfg_session_adopt(f->sp[0], &g, &st, &err) == 0, "adopt: %s", err.msg);
+    iodfg_dfg_fini(&g);
+    iodfg_stats_fini(&st);
+    free(keys);
+    free(one);
+    free(dr);
+    free(has);
+    free(cases);
+}
+
+#define SAME(x) ck_assert_msg(memcmp(&a->x, &b->x, sizeof(a->x)) == 0, "%s of %u", #x, i)
+
+static void same_results(const struct iodfg_session *sw, const struct iodfg_session *s)
+{
+    const struct iodfg_stats *sa = iodfg_session_stats(sw), *sb = iodfg_session_stats(s);
+    ck_assert_uint_eq(sa->nactivities, sb->nactivities);
+    ck_assert_int_eq(sa->total_dur_ns, sb->total_dur_ns);
+    for (uint32_t i = 0; i < sa->nactivities; i++) {
+        const struct iodfg_activity_stats *a = &sa->act[i], *b = &sb->act[i];
+        SAME(count), SAME(cases), SAME(dur_n), SAME(dur_sum_ns), SAME(rd), SAME(bytes);
+        SAME(dr_n), SAME(dr_sum), SAME(dr_mean), SAME(mc), SAME(mc_time_ns), SAME(DR);
+        SAME(dur_min_ns), SAME(dur_median_ns), SAME(dur_p95_ns), SAME(dur_max_ns);
+    }
+    const struct iodfg_dfg *ga = iodfg_session_dfg(sw), *gb = iodfg_session_dfg(s);
+    ck_assert_uint_eq(iodfg_dfg_traces(ga), iodfg_dfg_traces(gb));
+    ck_assert_uint_eq(iodfg_dfg_slots(ga), iodfg_dfg_slots(gb));
+    for (uint32_t i = 0; i < iodfg_dfg_slots(ga); i++) { // the same slots in the same order
+        const struct iodfg_dfg_edge *a = iodfg_dfg_edge_at(ga, i), *b = iodfg_dfg_edge_at(gb, i);
+        SAME(from), SAME(to), SAME(count), SAME(cases), SAME(gap_n), SAME(gap_sum_ns);
+        SAME(gap_mean_ns), SAME(gap_median_ns);
+    }
+}
+
+static void check_split(const uint32_t *cuts, int nparts)
+{
+    struct fixture f;
+    fixture_init(&f, cuts, nparts);
+    combine(&f);
+    same_results(f.sw, f.sp[0]);
+    fixture_fini(&f);
+}
+
+START_TEST(two_halves)
+{
+    static const uint32_t cuts[] = {12};
+    check_split(cuts, 2);
+}
+END_TEST
+
+START_TEST(four_uneven_parts)
+{
+    static const uint32_t cuts[] = {1, 9, 17};
+    check_split(cuts, 4);
+}
+END_TEST
+
+START_TEST(empty_parts)
+{
+    static const uint32_t cuts[] = {0, 5, 24};
+    check_split(cuts, 4);
+}
+END_TEST
+
+START_TEST(one_part)
+{
+    check_split(NULL, 1);
+}
+END_TEST
+
+static Suite *partial_suite(void)
+{
+    Suite *s = suite_create("partial");
+    TCase *tc = tcase_create("combine");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, two_halves);
+    tcase_add_test(tc, four_uneven_parts);
+    tcase_add_test(tc, empty_parts);
+    tcase_add_test(tc, one_part);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return testutil_run(partial_suite());
+}
