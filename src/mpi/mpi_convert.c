@@ -192,7 +192,8 @@ static int parse_mine(struct convert *cv, struct iodfg_error *err)
                                    .columns = IODFG_COL_ALL,
                                    .progress = mpi_progress_step,
                                    .progress_ctx = &cv->bar,
-                                   .mounts = cv->mounts};
+                                   .mounts = cv->mounts,
+                                   .csv = cv->o.in.csv};
     if (rc == 0 && mine.n) {
         rc = iodfg_ingest_run(&mine, &io, append_case, cv, err);
     }

@@ -13,7 +13,7 @@ mkdir "$T/d" "$T/d/sub"
 
 # comp WORD...: the completions bash offers for the last word, one a line, sorted
 comp() {
-  bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
+  cd "${COMP_DIR:-$T/d}" && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
            _iodfg 2>/dev/null; printf "%s\n" "${COMPREPLY[@]}"' _ "$BASH_COMP" "$@" | sort
 }
 has() { # has WANT WORD...: WANT (a line) is among the completions
@@ -34,6 +34,15 @@ check "bash: stats --sort values" has dur_p95 iodfg stats --sort dur_
 check "bash: theme names from iodfg --list-themes" has dark iodfg tui --theme ''
 check "bash: the tui's options without a subcommand" has --theme iodfg --the
 check "bash: --version" has --version iodfg --vers
+listed=$("$IODFG_BIN" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on && /^$/ { exit }')
+mkdir "$T/empty"
+COMP_DIR=$T/empty check "bash: the subcommands are exactly those of iodfg --help" is "$listed" iodfg ''
+check "bash: 'ins' -> insights" is "insights" iodfg ins
+check "bash: insights --only rule names from insights --list" has seek-io iodfg insights --only ''
+check "bash: insights --skip rule names" is "small-io seek-io shared-file stair-case straggler" iodfg insights --skip s
+check "bash: insights --threshold names with =" has small-size= iodfg insights --threshold small-
+check "bash: characterize --threshold takes a number, no names" is "" iodfg characterize --threshold ''
+check "bash: --rules offers the presets" has hpc iodfg stats --rules ''
 check "bash: convert --csv-columns roles" has start= iodfg convert --csv-columns ''
 check "bash: logs, traces, CSV and directories; not other files" \
   is "$T/d/a_h_1.st $T/d/ev.csv $T/d/run.h5 $T/d/sub" iodfg info "$T/d/"
@@ -75,6 +84,10 @@ check "zsh: export --format values" screen_has perfetto
 check "zsh: export --format values (xes)" screen_has xes
 ztab 'iodfg ex'
 check "zsh: 'ex' -> export" screen_has 'iodfg export'
+ztab 'iodfg insights --only seek'
+check "zsh: insights --only rule names" screen_has 'iodfg insights --only seek-io'
+ztab 'iodfg dfg --rules hp'
+check "zsh: --rules presets" screen_has 'iodfg dfg --rules hpc'
 ztab 'iodfg tui --theme '
 check "zsh: theme names" screen_has colorblind
 ztab 'iodfg stats --tra'
