@@ -69,6 +69,12 @@ void iodfg_diff_fini(struct iodfg_diff *d);
  * 0, or -1 with err. */
 int iodfg_diff_build(struct iodfg_diff *d, const struct iodfg_analysis *an, const uint8_t *g_on,
                      const uint8_t *r_on, struct iodfg_error *err);
+/* The comparison (nodes, edges) of the group results already in d (g_dfg, g_stats, r_dfg,
+ * r_stats: those of iodfg_diff_build, or of a whole MPI job) against the analysis' DFG and
+ * statistics. Reads of the group statistics only count, cases, dur_n, dur_sum_ns and bytes.
+ * 0, or -1 with err. */
+int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
+                       struct iodfg_error *err);
 /* The compared edge (from, to), or NULL. */
 const struct iodfg_diff_edge *iodfg_diff_find_edge(const struct iodfg_diff *d, uint32_t from,
                                                    uint32_t to);

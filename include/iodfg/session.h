@@ -167,11 +167,14 @@ int iodfg_session_record(struct iodfg_session *s);
 int iodfg_session_undo(struct iodfg_session *s, struct iodfg_error *err);
 int iodfg_session_redo(struct iodfg_session *s, struct iodfg_error *err);
 
-/* After a rebuild without groups: take g and st (the DFG and statistics of a whole MPI job, of
- * which this session's log holds some cases; merged with iodfg/partial.h) as the results,
- * leaving the previous ones in g and st for the caller to free, and prune them anew. 0, or -1
- * with err. */
+/* After a rebuild: take g and st (the DFG and statistics of a whole MPI job, of which this
+ * session's log holds some cases; merged with iodfg/partial.h) as the results, leaving the
+ * previous ones in g and st for the caller to free, and prune them anew. With groups, groups
+ * holds the job's group results (g_dfg, g_stats, r_dfg, r_stats: what iodfg_diff_compare
+ * reads) and group_cases the job's case counts of G and R; they are taken likewise (swapped)
+ * and compared anew. Without groups both are NULL. 0, or -1 with err. */
 int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iodfg_stats *st,
+                        struct iodfg_diff *groups, const uint32_t *group_cases,
                         struct iodfg_error *err);
 
 /* Bytes held by the session and its analysis, the log excluded. */

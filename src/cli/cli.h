@@ -304,6 +304,8 @@ struct cli_job {
     int (*merge)(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o);
     int writes; /* this process writes the output */
     void *ctx;
+    /* Sum n counts over the job's processes, in place on every process (collective). */
+    void (*sum)(void *ctx, uint32_t *v, size_t n);
 };
 /* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
 extern const struct cli_job *cli_job;

@@ -439,10 +439,13 @@ void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, in
 {
     uint32_t n[IODFG_CLOCK__N];
     char text[200];
-    if (quiet || iodfg_eventlog_clocks(log, case_on, n) < 2) {
+    iodfg_eventlog_clocks(log, case_on, n);
+    if (cli_job) { // every process holds some cases: the note is about all of them
+        cli_job->sum(cli_job->ctx, n, IODFG_CLOCK__N);
+    }
+    if (quiet || cli_clocks_text(n, text, sizeof(text)) < 2) {
         return;
     }
-    cli_clocks_text(n, text, sizeof(text));
     cli_errorf("note: the cases use different clocks (%s cases): times of different clocks are "
                "never compared; mc, concurrency and bandwidth over time are computed per clock "
                "(--align start compares the cases as if they started together)",

@@ -134,6 +134,17 @@ int iodfg_diff_build(struct iodfg_diff *d, const struct iodfg_analysis *an, cons
     if (iodfg_analysis_compute(an, &sel, &d->r_dfg, &d->r_stats, err)) {
         return -1;
     }
+    return iodfg_diff_compare(d, an, err);
+}
+
+int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
+                       struct iodfg_error *err)
+{
+    free(d->nodes);
+    free(d->edges);
+    d->nodes = NULL;
+    d->edges = NULL;
+    d->nedges = 0;
     const struct iodfg_stats *all = iodfg_analysis_stats(an);
     d->nactivities = all->nactivities;
     d->nodes = calloc((size_t)d->nactivities + 1, sizeof(*d->nodes));

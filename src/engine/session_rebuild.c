@@ -277,15 +277,46 @@ int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
     return 0;
 }
 
+/* The job's group results into the session's comparison, compared against its whole results. */
+static int adopt_groups(struct iodfg_session *s, struct iodfg_diff *groups,
+                        const uint32_t *group_cases, struct iodfg_error *err)
+{
+    struct iodfg_diff *d = &s->diff;
+    struct iodfg_dfg gt = d->g_dfg, rt = d->r_dfg;
+    struct iodfg_stats gs = d->g_stats, rs = d->r_stats;
+    d->g_dfg = groups->g_dfg;
+    d->r_dfg = groups->r_dfg;
+    d->g_stats = groups->g_stats;
+    d->r_stats = groups->r_stats;
+    groups->g_dfg = gt;
+    groups->r_dfg = rt;
+    groups->g_stats = gs;
+    groups->r_stats = rs;
+    s->diff_valid = 0;
+    if (iodfg_diff_compare(d, s->an, err)) {
+        return -1;
+    }
+    s->diff_valid = 1;
+    s->counts.g_cases = group_cases[0];
+    s->counts.r_cases = group_cases[1];
+    return 0;
+}
+
 int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iodfg_stats *st,
+                        struct iodfg_diff *groups, const uint32_t *group_cases,
                         struct iodfg_error *err)
 {
     if (!s->built || !s->an) {
         return iodfg_error_set(err, IODFG_E_ARG, "the session has no results to replace");
     }
-    if (s->groups_active) {
-        return iodfg_error_set(err, IODFG_E_ARG, "results with groups G and R cannot be adopted");
+    if (s->groups_active != (groups != NULL && group_cases != NULL)) {
+        return iodfg_error_set(err, IODFG_E_ARG, s->groups_active
+                                                     ? "the groups' results are missing"
+                                                     : "results of groups without groups");
     }
     iodfg_analysis_adopt(s->an, g, st);
+    if (groups && adopt_groups(s, groups, group_cases, err)) {
+        return -1;
+    }
     return prune(s, err);
 }

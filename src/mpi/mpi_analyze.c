@@ -10,6 +10,7 @@
 
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -46,6 +47,8 @@ struct merged {
     uint64_t *act_cases;
     struct iodfg_dfg g; // process 0: the merged DFG; every process: its edges' order
     struct iodfg_stats st;
+    struct iodfg_diff groups; // with --green/--red: the groups' DFGs and compared sums
+    uint32_t group_cases[2];
 };
 
 static void key_op(void *in, void *inout, int *len, MPI_Datatype *type)
@@ -94,12 +97,11 @@ static int merge_keys(const struct mpi_job *job, const struct iodfg_session *s, 
     return mpi_agree(job, rc, err);
 }
 
-/* Every process's present edges, in slot order, added in process order (on every process: all
- * need the merged edges for the gap percentiles). */
-static int merge_edges(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
-                       struct merged *m, struct iodfg_error *err)
+/* Every process's present edges of its DFG g, in slot order, added in process order into out
+ * (on every process: all need the merged edges for the gap percentiles). */
+static int merge_edges(const struct mpi_job *job, const struct iodfg_dfg *g, uint32_t nact,
+                       struct iodfg_dfg *out, struct iodfg_error *err)
 {
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(iodfg_session_analysis(s));
     size_t slots = iodfg_dfg_slots(g), n = 0;
     struct iodfg_dfg_edge *mine = calloc(slots + 1, sizeof(*mine));
     for (size_t i = 0; mine && i < slots; i++) {
@@ -120,10 +122,10 @@ static int merge_edges(const struct mpi_job *job, const struct iodfg_session *s,
     rc = tr ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) == 0) {
         MPI_Allgather(&traces, 1, MPI_UINT64_T, tr, 1, MPI_UINT64_T, job->comm);
-        m->g.nactivities = nact;
+        out->nactivities = nact;
         for (int p = 0; rc == 0 && p < job->size; p++) {
             const struct iodfg_dfg_edge *e = (const void *)(all + off[p]);
-            rc = iodfg_partial_dfg_add(&m->g, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e), tr[p],
+            rc = iodfg_partial_dfg_add(out, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e), tr[p],
                                        err);
         }
         rc = mpi_agree(job, rc, err);
@@ -133,6 +135,69 @@ static int merge_edges(const struct mpi_job *job, const struct iodfg_session *s,
     free(off);
     free(mine);
     return rc;
+}
+
+/* What the comparison reads of each group's statistics (iodfg_diff_compare), per activity:
+ * integers, summed. */
+enum { GROUP_SUMS = 5 };
+
+static void group_pack(uint64_t *v, const struct iodfg_stats *st, uint32_t nact)
+{
+    for (uint32_t a = 0; a < nact && a < st->nactivities; a++, v += GROUP_SUMS) {
+        const struct iodfg_activity_stats *as = &st->act[a];
+        v[0] = as->count;
+        v[1] = as->cases;
+        v[2] = as->dur_n;
+        v[3] = (uint64_t)as->dur_sum_ns; // two's complement: adds as the serial int64 sum
+        v[4] = (uint64_t)as->bytes;
+    }
+}
+
+static void group_unpack(struct iodfg_stats *st, const uint64_t *v, uint32_t nact)
+{
+    for (uint32_t a = 0; a < nact; a++, v += GROUP_SUMS) {
+        struct iodfg_activity_stats *as = &st->act[a];
+        as->count = v[0];
+        as->cases = v[1];
+        as->dur_n = v[2];
+        as->dur_sum_ns = (int64_t)v[3];
+        as->bytes = (int64_t)v[4];
+    }
+}
+
+/* The groups' DFGs (edges added in process order, as the whole DFG's) and compared sums, and
+ * their case counts, of the whole job into m->groups on process 0. */
+static int merge_groups(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
+                        struct merged *m, struct iodfg_error *err)
+{
+    const struct iodfg_diff *d = iodfg_session_diff(s);
+    size_t nv = 2 * GROUP_SUMS * (size_t)nact;
+    uint64_t *v = calloc(nv + 1, sizeof(*v));
+    int rc = d && v ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (rc == 0 && (iodfg_stats_resize(&m->groups.g_stats, nact, err) ||
+                    iodfg_stats_resize(&m->groups.r_stats, nact, err))) {
+        rc = -1;
+    }
+    if (mpi_agree(job, rc, err)) {
+        free(v);
+        return -1;
+    }
+    group_pack(v, &d->g_stats, nact);
+    group_pack(v + nv / 2, &d->r_stats, nact);
+    MPI_Allreduce(MPI_IN_PLACE, v, (int)nv, MPI_UINT64_T, MPI_SUM, job->comm);
+    group_unpack(&m->groups.g_stats, v, nact);
+    group_unpack(&m->groups.r_stats, v + nv / 2, nact);
+    free(v);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    uint32_t cases[2] = {k->g_cases, k->r_cases};
+    MPI_Allreduce(cases, m->group_cases, 2, MPI_UINT32_T, MPI_SUM, job->comm);
+    if (merge_edges(job, &d->g_dfg, nact, &m->groups.g_dfg, err) ||
+        merge_edges(job, &d->r_dfg, nact, &m->groups.r_dfg, err)) {
+        return -1;
+    }
+    iodfg_partial_dfg_finish(&m->groups.g_dfg);
+    iodfg_partial_dfg_finish(&m->groups.r_dfg);
+    return 0;
 }
 
 /* Nearest-rank percentiles: durations (median, p95) per activity, gap medians per edge. */
@@ -203,7 +268,9 @@ static int adopt(struct iodfg_session *s, const struct iodfg_mapping *map, struc
         m->g.edges[i].gap_median_ns = pctl[2 * (size_t)nact + i];
     }
     iodfg_partial_dfg_finish(&m->g);
-    return iodfg_session_adopt(s, &m->g, &m->st, err);
+    int groups = iodfg_session_diff(s) != NULL;
+    return iodfg_session_adopt(s, &m->g, &m->st, groups ? &m->groups : NULL,
+                               groups ? m->group_cases : NULL, err);
 }
 
 static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct merged *m,
@@ -222,7 +289,7 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
                  ? 0
                  : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) == 0 && merge_keys(job, s, nkeys, m, err) == 0 &&
-        merge_edges(job, s, nact, m, err) == 0 &&
+        merge_edges(job, iodfg_analysis_dfg(iodfg_session_analysis(s)), nact, &m->g, err) == 0 &&
         mpi_concurrency(job, s, nact, mc, when, err) == 0) {
         const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
         for (uint32_t a = 0; a < nact && a < st->nactivities; a++) {
@@ -231,7 +298,8 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
         MPI_Allreduce(MPI_IN_PLACE, m->act_cases, (int)nact, MPI_UINT64_T, MPI_SUM, job->comm);
         pctl = malloc((2 * (size_t)nact + iodfg_dfg_slots(&m->g) + 1) * sizeof(*pctl));
         rc = pctl ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        if (mpi_agree(job, rc, err) == 0 && merge_percentiles(job, s, nact, m, pctl, err) == 0) {
+        if (mpi_agree(job, rc, err) == 0 && merge_percentiles(job, s, nact, m, pctl, err) == 0 &&
+            (!iodfg_session_diff(s) || merge_groups(job, s, nact, m, err) == 0)) {
             rc = job->rank == 0 ? adopt(s, map, m, mc, when, pctl, err) : 0;
             rc = mpi_agree(job, rc, err);
         } else {
@@ -246,19 +314,12 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
     return rc;
 }
 
-/* Every process has built its session: check that all read the same tables and rules, refuse
- * what is not combined yet, and merge. */
+/* Every process has built its session: check that all read the same tables and rules, and
+ * merge. */
 static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o)
 {
     const struct mpi_job *job = ctx;
     (void)o;
-    if (ca->groups) {
-        if (job->rank == 0) {
-            cli_errorf("iodfg-mpi does not compare groups (--green/--red) yet: run iodfg for "
-                       "that");
-        }
-        return CLI_USAGE;
-    }
     const struct iodfg_mapping *map = iodfg_session_mapping(ca->ses);
     uint32_t shape[2] = {map->nkeys, map->nactivities}, low[2], high[2];
     MPI_Allreduce(shape, low, 2, MPI_UINT32_T, MPI_MIN, job->comm);
@@ -277,12 +338,14 @@ static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyz
     memset(&m, 0, sizeof(m));
     iodfg_dfg_init(&m.g);
     iodfg_stats_init(&m.st);
+    iodfg_diff_init(&m.groups);
     int rc = merge_all(job, ca->ses, &m, &err);
     if (rc && job->rank == 0) {
         cli_error(&err);
     }
     iodfg_dfg_fini(&m.g);
     iodfg_stats_fini(&m.st);
+    iodfg_diff_fini(&m.groups);
     free(m.keys);
     free(m.dr_sum);
     free(m.dr_has);
@@ -290,10 +353,16 @@ static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyz
     return rc ? CLI_FAIL : CLI_OK;
 }
 
+static void job_sum(void *ctx, uint32_t *v, size_t n)
+{
+    const struct mpi_job *job = ctx;
+    MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT32_T, MPI_SUM, job->comm);
+}
+
 int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
 {
     struct mpi_job self = *job;
-    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0, &self};
+    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0, &self, job_sum};
     cli_job = &hooks;
     int rc = strcmp(argv[0], "dfg") == 0 ? cli_dfg(argc, argv) : cli_stats(argc, argv);
     cli_job = NULL;

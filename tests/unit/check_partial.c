@@ -12,6 +12,7 @@
 
 #include "iodfg/analysis.h"
 #include "iodfg/dfg.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -275,7 +276,8 @@ static void combine(struct fixture *f)
     percentiles(f, na, &st, &g);
     iodfg_partial_stats_finish(&st);
     iodfg_partial_dfg_finish(&g);
-    ck_assert_msg(iodfg_session_adopt(f->sp[0], &g, &st, &err) == 0, "adopt: %s", err.msg);
+    ck_assert_msg(iodfg_session_adopt(f->sp[0], &g, &st, NULL, NULL, &err) == 0, "adopt: %s",
+                  err.msg);
     iodfg_dfg_fini(&g);
     iodfg_stats_fini(&st);
     free(keys);
@@ -344,6 +346,59 @@ START_TEST(one_part)
 }
 END_TEST
 
+/* A session comparing groups takes the job's group results with its own, and only then. */
+START_TEST(groups_results_go_with_groups)
+{
+    static const uint32_t cuts[] = {12};
+    struct fixture f;
+    fixture_init(&f, cuts, 2);
+    struct iodfg_error err;
+    struct iodfg_dfg g;
+    struct iodfg_stats st;
+    struct iodfg_diff groups;
+    uint32_t cases[2] = {1, 11};
+    iodfg_dfg_init(&g);
+    iodfg_stats_init(&st);
+    iodfg_diff_init(&groups);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[1], &g, &st, &groups, cases, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    iodfg_session_group_set(f.sp[0], 0, IODFG_GROUP_G);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_rebuild(f.sp[0], &err), 0);
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], &g, &st, NULL, NULL, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    // the session's own group results, taken back: the comparison and counts are the job's
+    iodfg_diff_fini(&groups);
+    iodfg_diff_init(&groups);
+    iodfg_error_clear(&err);
+    const struct iodfg_diff *d = iodfg_session_diff(f.sp[0]);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(iodfg_stats_copy(&groups.g_stats, &d->g_stats, &err), 0);
+    ck_assert_int_eq(iodfg_stats_copy(&groups.r_stats, &d->r_stats, &err), 0);
+    iodfg_dfg_fini(&g);
+    iodfg_stats_fini(&st);
+    iodfg_dfg_init(&g);
+    iodfg_stats_init(&st);
+    ck_assert_int_eq(iodfg_stats_copy(&st, iodfg_session_stats(f.sp[0]), &err), 0);
+    uint32_t na = st.nactivities;
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], &g, &st, &groups, cases, &err), 0);
+    d = iodfg_session_diff(f.sp[0]);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(d->nactivities, na);
+    ck_assert_uint_eq(iodfg_session_counts(f.sp[0])->g_cases, 1);
+    ck_assert_uint_eq(iodfg_session_counts(f.sp[0])->r_cases, 11);
+    for (uint32_t a = 0; a < na; a++) {
+        ck_assert_int_eq(d->nodes[a].side, (d->g_stats.act[a].count > 0) |
+                                               (d->r_stats.act[a].count > 0) << 1);
+    }
+    iodfg_diff_fini(&groups);
+    iodfg_dfg_fini(&g);
+    iodfg_stats_fini(&st);
+    fixture_fini(&f);
+}
+END_TEST
+
 static Suite *partial_suite(void)
 {
     Suite *s = suite_create("partial");
@@ -353,6 +408,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, four_uneven_parts);
     tcase_add_test(tc, empty_parts);
     tcase_add_test(tc, one_part);
+    tcase_add_test(tc, groups_results_go_with_groups);
     suite_add_tcase(s, tc);
     return s;
 }
