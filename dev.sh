@@ -57,7 +57,7 @@ case "${1:-}" in
     make -C build -j"$(nproc)" check
     # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
     build build-mpi --enable-werror --with-mpi
-    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh" ;;
+    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_tui.sh" ;;
   bench)
     deps $BENCH_PKGS
     build build

@@ -46,6 +46,11 @@ int cli_insights(int argc, char **argv);
 void cli_error(const struct iodfg_error *err);
 /* Print "iodfg: <printf text>" to stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The program's name in messages and usage texts: "iodfg", or "iodfg-mpi" (set before a command
+ * runs). */
+extern const char *cli_program;
+/* Write a usage text to out with the program's name where it names "iodfg". */
+void cli_usage_put(const char *text, FILE *out);
 
 /* Options for reading traces, shared by every command that accepts them. */
 struct cli_ingest_opts {

@@ -2,6 +2,7 @@
 /* Shared command-line pieces: error output, totals, progress bar, loading logs or traces. */
 #include "config.h"
 
+#include <ctype.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,11 +26,29 @@
 
 /* Write a message to stderr through the terminal sanitiser, line by line (the message's own
  * line breaks stay; any other control in it, from a file name or a trace, is escaped). */
+const char *cli_program = "iodfg";
+
+void cli_usage_put(const char *text, FILE *out)
+{
+    // the texts are written for iodfg: name the running program wherever they name it
+    for (const char *p = text, *hit; *p; p = hit + 5) {
+        hit = strstr(p, "iodfg");
+        if (!hit) {
+            fputs(p, out);
+            break;
+        }
+        fwrite(p, 1, (size_t)(hit - p), out);
+        int word = (hit == text || !isalnum((unsigned char)hit[-1])) &&
+                   !isalnum((unsigned char)hit[5]) && hit[5] != '-' && hit[5] != '/';
+        fputs(word ? cli_program : "iodfg", out);
+    }
+}
+
 static void put_message(const char *text)
 {
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    iodfg_buf_add(&b, "iodfg: ", 7);
+    iodfg_buf_addf(&b, "%s: ", cli_program);
     for (const char *p = text;;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -40,7 +59,11 @@ static void put_message(const char *text)
         }
         p = nl + 1;
     }
-    fputs(b.failed ? "iodfg: out of memory\n" : b.data, stderr);
+    if (b.failed) {
+        fprintf(stderr, "%s: out of memory\n", cli_program);
+    } else {
+        fputs(b.data, stderr);
+    }
     iodfg_buf_fini(&b);
 }
 
@@ -169,7 +192,7 @@ int cli_need_inputs(int optind_, int argc, const char *what, const char *usage)
         return 0;
     }
     cli_errorf("%s", what);
-    fputs(usage, stderr);
+    cli_usage_put(usage, stderr);
     return CLI_USAGE;
 }
 

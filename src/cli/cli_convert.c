@@ -257,10 +257,10 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
             o->quiet = 1;
             break;
         case 'h':
-            fputs(convert_usage, stdout);
+            cli_usage_put(convert_usage, stdout);
             return -1;
         default:
-            fputs(convert_usage, stderr);
+            cli_usage_put(convert_usage, stderr);
             return CLI_USAGE;
         }
     }

@@ -48,7 +48,7 @@ struct dfg_opts {
 
 static void usage(FILE *out)
 {
-    fputs(dfg_usage_head, out);
+    cli_usage_put(dfg_usage_head, out);
     fputs(cli_analyze_usage, out);
 }
 

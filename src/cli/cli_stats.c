@@ -48,7 +48,7 @@ struct stats_opts {
 
 static void usage(FILE *out)
 {
-    fputs(stats_usage_head, out);
+    cli_usage_put(stats_usage_head, out);
     fputs(cli_analyze_usage, out);
 }
 

@@ -56,6 +56,17 @@ static int dispatch(const struct mpi_job *job, int argc, char **argv)
             return commands[i].run(job, argc - 1, argv + 1);
         }
     }
+    // iodfg's other commands run on one process over the log the job wrote
+    static const char *const serial_only[] = {"characterize", "bandwidth", "info", "handles",
+                                              "insights",     "export",    "tui"};
+    for (size_t i = 0; i < sizeof(serial_only) / sizeof(serial_only[0]); i++) {
+        if (strcmp(argv[1], serial_only[i]) == 0) {
+            cli_errorf("'%s' does not run as an MPI job: run `iodfg %s` on the event log (one "
+                       "process, e.g. on a login node)",
+                       argv[1], argv[1]);
+            return CLI_USAGE;
+        }
+    }
     cli_errorf("unknown command '%s'", argv[1]);
     usage(stderr);
     return CLI_USAGE;
@@ -70,6 +81,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(job.comm, &job.rank);
     MPI_Comm_size(job.comm, &job.size);
     setlocale(LC_ALL, "");
+    cli_program = "iodfg-mpi";
     iodfg_glyph_init(-1);
     // Every process parses the same command line: only process 0 says what is wrong or prints
     // results; what another says when it alone fails reaches process 0 (mpi_agree_status).

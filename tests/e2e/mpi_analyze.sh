@@ -17,7 +17,8 @@ same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg
   n=$1 set=$2; shift 2
   rs=0 rp=0
   "$IODFG_BIN" "$@" "$T/$set.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
-  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.err" || rp=$?
+  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
+  sed 's/^iodfg-mpi: /iodfg: /' "$T/p.raw" >"$T/p.err" # each program names itself
   check "$set on $n: $* (exit $rs)" cmp -s "$T/s.out" "$T/p.out"
   check "$set on $n: $*: the same notes" cmp -s "$T/s.err" "$T/p.err"
   [ "$rs" -eq "$rp" ] || fail "$set on $n: $*: exit $rp, iodfg exits $rs"
@@ -61,4 +62,27 @@ rc=0
 job 2 stats "$D/ior" 2>"$T/err" || rc=$?
 check "trace files are refused (exit 1)" [ "$rc" -eq 1 ]
 check "with the way to convert them" grep -q "iodfg-mpi convert" "$T/err"
+
+# usage texts name iodfg-mpi, never iodfg alone (the top level points to `iodfg COMMAND`)
+for c in convert dfg stats; do
+  job 1 "$c" --help >"$T/help" 2>&1
+  check "$c --help names iodfg-mpi" grep -q "^usage: iodfg-mpi $c " "$T/help"
+  check "$c --help never says iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/help'"
+  rc=0
+  job 2 "$c" >"$T/usage" 2>&1 || rc=$?
+  check "$c without inputs: exit 2" [ "$rc" -eq 2 ]
+  check "$c without inputs: iodfg-mpi's usage" grep -q "^usage: iodfg-mpi $c " "$T/usage"
+  check "$c without inputs: the message names iodfg-mpi" grep -q "^iodfg-mpi: $c needs" "$T/usage"
+  check "$c without inputs: never iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/usage'"
+done
+# iodfg's commands that do not run as a job are refused, naming iodfg as the tool for them
+for c in characterize bandwidth info handles; do
+  rc=0
+  job 2 "$c" "$T/ior.h5" >"$T/out" 2>"$T/err" || rc=$?
+  check "$c is refused (exit 2)" [ "$rc" -eq 2 ]
+  check "$c: once, naming iodfg $c" [ "$(grep -c "run \`iodfg $c\` on the event log" "$T/err")" -eq 1 ]
+  check "$c: nothing on stdout" [ ! -s "$T/out" ]
+done
+job 1 --help >"$T/help"
+check "iodfg-mpi --help" grep -q "^usage: mpirun -n P iodfg-mpi COMMAND" "$T/help"
 finish
