@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iodfg/analysis.h"
+#include "iodfg/bigmem.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -70,7 +71,7 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
     }
     if (gs->n == gs->cap) {
         size_t cap = gs->cap ? gs->cap * 2 : 4096;
-        struct gap *p = realloc(gs->v, cap * sizeof(*p));
+        struct gap *p = iodfg_bigmem_realloc(gs->v, gs->n * sizeof(*p), cap * sizeof(*p));
         if (!p) {
             return -1;
         }
@@ -113,7 +114,7 @@ static int durations(const struct iodfg_session *s, struct iodfg_partial_values 
             for (uint32_t a = 0; a < v->nact; a++) {
                 v->act_off[a + 1] += v->act_off[a];
             }
-            v->act_v = malloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
+            v->act_v = iodfg_bigmem_alloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
             if (!v->act_v) {
                 return -1;
             }
@@ -147,7 +148,7 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
         }
     }
     v->edge_off = rc ? NULL : calloc(v->nslots + 2, sizeof(*v->edge_off));
-    v->edge_v = v->edge_off ? malloc((gs.n + 1) * sizeof(*v->edge_v)) : NULL;
+    v->edge_v = v->edge_off ? iodfg_bigmem_alloc((gs.n + 1) * sizeof(*v->edge_v)) : NULL;
     if (rc || !v->edge_v) {
         free(gs.v);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -231,7 +232,7 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
     const struct iodfg_columns *col = pa.col;
     uint32_t nc = iodfg_eventlog_case_count(log);
     size_t cap = 2 * (size_t)iodfg_eventlog_event_count(log) + 1, k = 0;
-    struct iodfg_partial_point *p = malloc(cap * sizeof(*p));
+    struct iodfg_partial_point *p = iodfg_bigmem_alloc(cap * sizeof(*p));
     if (!p) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
@@ -266,16 +267,6 @@ int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
         return a->time_ns < b->time_ns ? -1 : 1;
     }
     return (int)a->start - (int)b->start;
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-    return iodfg_partial_point_cmp(a, b);
-}
-
-void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
-{
-    qsort(pts, n, sizeof(*pts), cmp_point);
 }
 
 void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net)

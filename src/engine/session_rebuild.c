@@ -310,9 +310,9 @@ int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iod
         return iodfg_error_set(err, IODFG_E_ARG, "the session has no results to replace");
     }
     if (s->groups_active != (groups != NULL && group_cases != NULL)) {
-        return iodfg_error_set(err, IODFG_E_ARG, s->groups_active
-                                                     ? "the groups' results are missing"
-                                                     : "results of groups without groups");
+        return iodfg_error_set(err, IODFG_E_ARG,
+                               s->groups_active ? "the groups' results are missing"
+                                                : "results of groups without groups");
     }
     iodfg_analysis_adopt(s->an, g, st);
     if (groups && adopt_groups(s, groups, group_cases, err)) {

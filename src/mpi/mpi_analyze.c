@@ -20,7 +20,11 @@
 
 #include "cli/cli.h"
 #include "mpi_main.h"
+#include "mpi_phases.h"
 #include "mpi_reduce.h"
+
+/* Where the time goes (IODFG_MPI_PHASES=1): one job per process. */
+static struct mpi_phases phases;
 
 /* Cases [first, first + count) of ncases: about the same number each, in process order. */
 static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *first,
@@ -36,6 +40,7 @@ static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *fi
 
 static int job_agree(void *ctx, int rc)
 {
+    mpi_phase(&phases, phases.n == 0 ? "read log, rules" : "session (this process)");
     return mpi_agree_status(ctx, rc);
 }
 
@@ -288,9 +293,12 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
     int rc = m->keys && m->dr_sum && m->dr_has && m->act_cases && mc && when
                  ? 0
                  : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (mpi_agree(job, rc, err) == 0 && merge_keys(job, s, nkeys, m, err) == 0 &&
+    if (mpi_agree(job, rc, err) == 0 && mpi_phase(&phases, "agree") == 0 &&
+        merge_keys(job, s, nkeys, m, err) == 0 && mpi_phase(&phases, "merge: key sums") == 0 &&
         merge_edges(job, iodfg_analysis_dfg(iodfg_session_analysis(s)), nact, &m->g, err) == 0 &&
-        mpi_concurrency(job, s, nact, mc, when, err) == 0) {
+        mpi_phase(&phases, "merge: edges") == 0 &&
+        mpi_concurrency(job, s, nact, mc, when, err) == 0 &&
+        mpi_phase(&phases, "merge: concurrency") == 0) {
         const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
         for (uint32_t a = 0; a < nact && a < st->nactivities; a++) {
             m->act_cases[a] = st->act[a].cases;
@@ -299,8 +307,10 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
         pctl = malloc((2 * (size_t)nact + iodfg_dfg_slots(&m->g) + 1) * sizeof(*pctl));
         rc = pctl ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         if (mpi_agree(job, rc, err) == 0 && merge_percentiles(job, s, nact, m, pctl, err) == 0 &&
+            mpi_phase(&phases, "merge: percentiles") == 0 &&
             (!iodfg_session_diff(s) || merge_groups(job, s, nact, m, err) == 0)) {
             rc = job->rank == 0 ? adopt(s, map, m, mc, when, pctl, err) : 0;
+            mpi_phase(&phases, "merge: groups, adopt");
             rc = mpi_agree(job, rc, err);
         } else {
             rc = -1;
@@ -364,9 +374,12 @@ int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
     struct mpi_job self = *job;
     struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0, &self, job_sum};
     cli_job = &hooks;
+    mpi_phases_start(&phases, job);
     int rc = strcmp(argv[0], "dfg") == 0 ? cli_dfg(argc, argv) : cli_stats(argc, argv);
     cli_job = NULL;
     // the exit status is process 0's (it wrote the output)
     MPI_Bcast(&rc, 1, MPI_INT, 0, job->comm);
+    mpi_phase(&phases, "output, free");
+    mpi_phases_report(&phases);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "mpi_comm.h"
 #include "mpi_main.h"
 #include "mpi_merge.h"
+#include "mpi_phases.h"
 
 struct convert {
     const struct mpi_job *job;
@@ -39,6 +40,7 @@ struct convert {
     struct cli_ingest_totals totals;
     uint64_t cases;
     struct mpi_progress bar;
+    struct mpi_phases ph;
 };
 
 /* ---- the input list, made by process 0 ---- */
@@ -272,7 +274,9 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     memset(&m, 0, sizeof(m));
     if (mpi_agree(cv->job, rc, err) == 0 &&
         mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0) {
+        mpi_phase(&cv->ph, "tables: gather");
         rc = mpi_tables_merge(all, off, cv->job->size, cv->job->rank, &m, err);
+        mpi_phase(&cv->ph, "tables: merge");
     } else {
         rc = -1;
     }
@@ -287,13 +291,16 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         struct iodfg_store_par_meta meta = {m.tab,    m.handles,    m.nhandles, m.cases,
                                             m.ncases, m.case_first, m.max_rows, cv->o.views};
         struct iodfg_store_par_part part = {cv->part, m.smap, m.kmap, m.hbase, m.first};
+        mpi_phase(&cv->ph, "temporary file");
         rc = iodfg_store_par_write(tmp, &cv->job->comm, &meta, &part, err);
+        mpi_phase(&cv->ph, "parallel HDF5 write");
         rc = mpi_agree(cv->job, rc, err);
         if (cv->job->rank == 0) {
             rc = rc ? (unlink(tmp), -1) : iodfg_atomic_publish(tmp, cv->o.out, cv->o.force, err);
             cli_temp_forget();
         }
         rc = mpi_agree(cv->job, rc, err);
+        mpi_phase(&cv->ph, "agree, rename");
     } else {
         rc = -1;
     }
@@ -313,6 +320,7 @@ static int run(struct convert *cv, struct iodfg_error *err)
     if (mpi_agree(cv->job, cv->mounts ? 0 : -1, err)) {
         return -1;
     }
+    mpi_phase(&cv->ph, "list, mounts");
     split_by_bytes(cv);
     uint64_t total = 0;
     for (size_t i = 0; i < cv->files.n; i++) {
@@ -322,7 +330,9 @@ static int run(struct convert *cv, struct iodfg_error *err)
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     int rc = parse_mine(cv, err);
+    mpi_phase(&cv->ph, "parse");
     sum_totals(cv);
+    mpi_phase(&cv->ph, "totals");
     if (rc == 0 && cv->totals.events == 0) {
         if (cv->job->rank == 0 && !cv->o.in.quiet) {
             cli_totals_print(stderr, &cv->totals);
@@ -348,6 +358,7 @@ int mpi_convert(const struct mpi_job *job, int argc, char **argv)
     cv.inputs = argv + first;
     cv.ninputs = argc - first;
     double t0 = MPI_Wtime();
+    mpi_phases_start(&cv.ph, job);
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (run(&cv, &err)) {
@@ -360,6 +371,8 @@ int mpi_convert(const struct mpi_job *job, int argc, char **argv)
         rc = job->rank == 0 ? cli_convert_report(&cv.o, &cv.totals, cv.cases, dt) : CLI_OK;
         MPI_Bcast(&rc, 1, MPI_INT, 0, job->comm);
     }
+    mpi_phase(&cv.ph, "report");
+    mpi_phases_report(&cv.ph);
     mpi_progress_fini(&cv.bar);
     iodfg_eventlog_free(cv.part);
     iodfg_ingest_list_fini(&cv.files);

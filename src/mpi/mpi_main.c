@@ -7,6 +7,7 @@
 
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/glyph.h"
@@ -75,6 +76,11 @@ static int dispatch(const struct mpi_job *job, int argc, char **argv)
 int main(int argc, char **argv)
 {
     int provided = 0;
+    // Open MPI's processes poll for messages at full speed while they wait in a collective; on
+    // a shared node (or more processes than cores) that takes the CPU from the processes still
+    // parsing or coding (doc/mpi.md, profile). The job's few collectives lose nothing by
+    // yielding. A value the user set wins.
+    setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
     // Parsing threads never call MPI: only the main thread does.
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     struct mpi_job job = {MPI_COMM_WORLD, 0, 1};

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/partial.h"
@@ -75,7 +76,8 @@ static void best_op(void *in, void *inout, int *len, MPI_Datatype *type)
 }
 
 /* Splitters: size - 1 points cutting the job's sorted points in about equal runs, from size - 1
- * samples of each process's sorted points. *nsplit of them (fewer when there are few points). */
+ * samples of each process's points (quantiles of a sorted regular sample of them: the points
+ * themselves are sorted once, by their owner). *nsplit of them (fewer when there are few). */
 static int splitters(const struct mpi_job *job, const struct iodfg_partial_point *pts, size_t n,
                      struct iodfg_partial_point *split, int *nsplit)
 {
@@ -89,10 +91,23 @@ static int splitters(const struct mpi_job *job, const struct iodfg_partial_point
         free(have);
         return -1;
     }
-    int k = n ? want : 0;
-    for (int i = 0; i < k; i++) {
-        mine[i] = pts[(size_t)((double)(i + 1) * (double)n / (double)(want + 1))];
+    size_t ns = n < 64 * (size_t)want ? n : 64 * (size_t)want;
+    struct iodfg_partial_point *sample = calloc(ns + 1, sizeof(*sample));
+    if (!sample) {
+        free(mine);
+        free(all);
+        free(have);
+        return -1;
     }
+    for (size_t i = 0; i < ns; i++) {
+        sample[i] = pts[(size_t)((double)i * (double)n / (double)ns)];
+    }
+    iodfg_partial_points_sort(sample, ns);
+    int k = ns ? want : 0;
+    for (int i = 0; i < k; i++) {
+        mine[i] = sample[(size_t)((double)(i + 1) * (double)ns / (double)(want + 1))];
+    }
+    free(sample);
     MPI_Allgather(&k, 1, MPI_INT, have, 1, MPI_INT, job->comm);
     int bytes = (int)sizeof(*mine);
     MPI_Allgather(mine, want * bytes, MPI_BYTE, all, want * bytes, MPI_BYTE, job->comm);
@@ -137,8 +152,9 @@ static int exchange(const struct mpi_job *job, struct iodfg_partial_point *pts, 
     int P = job->size, bytes = (int)sizeof(*pts);
     int *scount = calloc((size_t)P, sizeof(int)), *rcount = calloc((size_t)P, sizeof(int));
     int *sdispl = calloc((size_t)P, sizeof(int)), *rdispl = calloc((size_t)P, sizeof(int));
-    int ok = scount && rcount && sdispl && rdispl;
-    for (size_t i = 0; ok && i < n; i++) { // pts are sorted: each owner's points are a run
+    struct iodfg_partial_point *out = iodfg_bigmem_alloc((n + 1) * sizeof(*out));
+    int ok = scount && rcount && sdispl && rdispl && out;
+    for (size_t i = 0; ok && i < n; i++) {
         scount[owner(split, nsplit, &pts[i])] += bytes;
     }
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
@@ -150,14 +166,24 @@ static int exchange(const struct mpi_job *job, struct iodfg_partial_point *pts, 
             rdispl[p] = (int)total;
             total += rcount[p];
         }
+        // each owner's points as one run, in their order (sdispl counts bytes)
+        for (size_t i = 0; i < n; i++) {
+            int o = owner(split, nsplit, &pts[i]);
+            out[sdispl[o] / bytes] = pts[i];
+            sdispl[o] += bytes;
+        }
+        for (int p = 0; p < P; p++) {
+            sdispl[p] -= scount[p];
+        }
         *ngot = (size_t)total / sizeof(**got);
-        *got = malloc((size_t)total + sizeof(**got));
+        *got = iodfg_bigmem_alloc((size_t)total + sizeof(**got));
         ok = *got != NULL;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
         if (ok) {
-            MPI_Alltoallv(pts, scount, sdispl, MPI_BYTE, *got, rcount, rdispl, MPI_BYTE, job->comm);
+            MPI_Alltoallv(out, scount, sdispl, MPI_BYTE, *got, rcount, rdispl, MPI_BYTE, job->comm);
         }
     }
+    free(out);
     free(scount);
     free(rcount);
     free(sdispl);
@@ -210,11 +236,14 @@ int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, ui
     int nsplit = 0;
     int rc = split && b && all ? iodfg_partial_points(s, &pts, &n, err)
                                : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (rc == 0) {
-        iodfg_partial_points_sort(pts, n);
+    if (rc == 0 && job->size == 1) { // one process owns every point
+        got = pts;
+        ngot = n;
+        pts = NULL;
     }
-    if (mpi_agree(job, rc, err) || splitters(job, pts, n, split, &nsplit) ||
-        exchange(job, pts, n, split, nsplit, &got, &ngot) ||
+    if (mpi_agree(job, rc, err) ||
+        (job->size > 1 && (splitters(job, pts, n, split, &nsplit) ||
+                           exchange(job, pts, n, split, nsplit, &got, &ngot))) ||
         mpi_agree(job, sweep_range(job, got, ngot, nact, b, err), err)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
     } else {

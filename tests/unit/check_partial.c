@@ -389,13 +389,34 @@ START_TEST(groups_results_go_with_groups)
     ck_assert_uint_eq(iodfg_session_counts(f.sp[0])->g_cases, 1);
     ck_assert_uint_eq(iodfg_session_counts(f.sp[0])->r_cases, 11);
     for (uint32_t a = 0; a < na; a++) {
-        ck_assert_int_eq(d->nodes[a].side, (d->g_stats.act[a].count > 0) |
-                                               (d->r_stats.act[a].count > 0) << 1);
+        ck_assert_int_eq(d->nodes[a].side,
+                         (d->g_stats.act[a].count > 0) | (d->r_stats.act[a].count > 0) << 1);
     }
     iodfg_diff_fini(&groups);
     iodfg_dfg_fini(&g);
     iodfg_stats_fini(&st);
     fixture_fini(&f);
+}
+END_TEST
+
+/* The sweep's order over many points (the radix passes) is the order of the comparison. */
+START_TEST(points_sort_in_sweep_order)
+{
+    size_t n = 5000;
+    struct iodfg_partial_point *p = calloc(n, sizeof(*p));
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        // few distinct times (ties), negative and large ones, two clocks
+        int64_t t = (int64_t)(x % 97) * (i % 3 ? 1 : -1000003);
+        p[i] = (struct iodfg_partial_point){i % 5 ? t : (int64_t)(x >> 2), (uint32_t)(x % 7),
+                                            (uint8_t)(x >> 40) % 2, (uint8_t)(x >> 50) % 2, 0};
+    }
+    iodfg_partial_points_sort(p, n);
+    for (size_t i = 1; i < n; i++) {
+        ck_assert_int_le(iodfg_partial_point_cmp(&p[i - 1], &p[i]), 0);
+    }
+    free(p);
 }
 END_TEST
 
@@ -409,6 +430,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, empty_parts);
     tcase_add_test(tc, one_part);
     tcase_add_test(tc, groups_results_go_with_groups);
+    tcase_add_test(tc, points_sort_in_sweep_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* iodfg-mpi: per-phase wall and CPU times of every process, printed by process 0. */
+#include "config.h"
+
+#include "mpi_phases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void mpi_phases_start(struct mpi_phases *p, const struct mpi_job *job)
+{
+    const char *env = getenv("IODFG_MPI_PHASES");
+    memset(p, 0, sizeof(*p));
+    p->job = job;
+    p->on = env && *env && strcmp(env, "0") != 0;
+    p->wall0 = MPI_Wtime();
+    p->cpu0 = cpu_now();
+}
+
+int mpi_phase(struct mpi_phases *p, const char *name)
+{
+    if (!p->on || p->n == MPI_PHASES_MAX) {
+        return 0;
+    }
+    double w = MPI_Wtime(), c = cpu_now();
+    p->name[p->n] = name;
+    p->wall[p->n] = w - p->wall0;
+    p->cpu[p->n] = c - p->cpu0;
+    p->n++;
+    p->wall0 = w;
+    p->cpu0 = c;
+    return 0;
+}
+
+void mpi_phases_report(struct mpi_phases *p)
+{
+    if (!p->on) {
+        return;
+    }
+    int size = p->job->size, n = p->n;
+    double *wall = p->job->rank == 0 ? calloc((size_t)size * MPI_PHASES_MAX, sizeof(*wall)) : NULL;
+    double *cpu = p->job->rank == 0 ? calloc((size_t)size * MPI_PHASES_MAX, sizeof(*cpu)) : NULL;
+    if (p->job->rank == 0 && (!wall || !cpu)) {
+        MPI_Abort(p->job->comm, 1);
+    }
+    MPI_Gather(p->wall, MPI_PHASES_MAX, MPI_DOUBLE, wall, MPI_PHASES_MAX, MPI_DOUBLE, 0,
+               p->job->comm);
+    MPI_Gather(p->cpu, MPI_PHASES_MAX, MPI_DOUBLE, cpu, MPI_PHASES_MAX, MPI_DOUBLE, 0,
+               p->job->comm);
+    if (p->job->rank == 0) {
+        fprintf(stderr, "phase               wall max s  cpu s per process\n");
+        for (int i = 0; i < n; i++) {
+            double most = 0;
+            for (int r = 0; r < size; r++) {
+                most = wall[r * MPI_PHASES_MAX + i] > most ? wall[r * MPI_PHASES_MAX + i] : most;
+            }
+            fprintf(stderr, "%-20s %10.3f ", p->name[i], most);
+            for (int r = 0; r < size && r < 8; r++) {
+                fprintf(stderr, " %7.3f", cpu[r * MPI_PHASES_MAX + i]);
+            }
+            fputc('\n', stderr);
+        }
+    }
+    free(wall);
+    free(cpu);
+}
