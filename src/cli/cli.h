@@ -96,9 +96,11 @@ int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size);
 void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet);
 /* A start time of clock in its natural form ("05:39:01.699598", "2024-... UTC", "+1.5 s"). */
 void cli_time_text(char *buf, size_t size, enum iodfg_clock clock, int64_t ns);
-/* A copy of the rule preset named name (iodfg_rules_preset) when no file of that name exists,
- * else NULL (then read the file); *len its length. The caller frees. */
-char *cli_rules_preset(const char *name, size_t *len);
+/* The rules text of --rules name: a copy of the preset of that name (iodfg_rules_preset) when no
+ * file of that name exists, else the file's text (at most CLI_RULES_MAX bytes); *len its length.
+ * The caller frees. NULL with err naming the file. */
+#define CLI_RULES_MAX ((size_t)16 << 20)
+char *cli_rules_text(const char *name, size_t *len, struct iodfg_error *err);
 /* Say on stderr (unless quiet) what listing the inputs skipped or renamed. */
 struct iodfg_input_list;
 void cli_list_notes(const struct iodfg_input_list *l, int quiet);

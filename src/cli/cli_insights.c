@@ -18,6 +18,7 @@
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
 #include "iodfg/strpool.h"
+#include "iodfg/textfile.h"
 
 #include "cli.h"
 
@@ -447,29 +448,17 @@ static int load_thresholds(struct ins_opts *o)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (path) {
-        FILE *f = fopen(path, "rb");
-        struct iodfg_buf text;
-        iodfg_buf_init(&text);
-        char chunk[4096];
-        size_t got;
-        while (f && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-            iodfg_buf_add(&text, chunk, got);
-        }
-        int bad = !f || ferror(f);
-        if (f) {
-            fclose(f);
-        }
-        if (bad) {
-            cli_errorf("%s: cannot read the thresholds file", path);
-            iodfg_buf_fini(&text);
+        size_t len;
+        char *text = iodfg_textfile_read(path, "thresholds file", (size_t)1 << 20, &len, &err);
+        if (!text) {
+            cli_error(&err);
             return CLI_FAIL;
         }
-        int rc =
-            iodfg_insight_thresholds_parse(&o->t, text.data ? text.data : "", text.len, path, &err);
+        int rc = iodfg_insight_thresholds_parse(&o->t, text, len, path, &err);
         if (rc) {
-            cli_error_caret(&err, text.data ? text.data : "", text.len);
+            cli_error_caret(&err, text, len);
         }
-        iodfg_buf_fini(&text);
+        free(text);
         if (rc) {
             return CLI_FAIL;
         }

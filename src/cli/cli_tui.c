@@ -93,38 +93,6 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
-static char *read_text(const char *path, struct iodfg_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open the rules file");
-        iodfg_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *s = malloc(cap);
-    size_t got;
-    while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n < 2) {
-            char *t = realloc(s, cap * 2);
-            if (!t) {
-                free(s);
-                s = NULL;
-            }
-            s = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!s) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        return NULL;
-    }
-    s[n] = '\0';
-    return s;
-}
-
 static const char *base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -199,9 +167,8 @@ int cli_tui(int argc, char **argv)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     char *rules_text = NULL;
-    size_t preset_len;
-    if (rules_path && !(rules_text = cli_rules_preset(rules_path, &preset_len)) &&
-        !(rules_text = read_text(rules_path, &err))) {
+    size_t rules_len;
+    if (rules_path && !(rules_text = cli_rules_text(rules_path, &rules_len, &err))) {
         cli_error(&err);
         return CLI_FAIL;
     }
