@@ -148,11 +148,6 @@ static inline int job_check(struct tui_timeline_job *job, int permille)
 /* Prefix sums are taken this many slots between two looks at the cancel flag. */
 #define TL_CHUNK 65536
 
-/* The index of every activity's selected events (or of all mapped ones as one group) into
- * job->out: two passes over the selection and one over the index, only when the rebuild
- * changes (a change of activity then costs nothing). Rows of a group are its cases in case
- * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
- * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
 /* The scratch arrays of one index build, per group (ngroups + 1) or per row. */
 struct index_scratch {
     uint64_t *fill;    /* events of the group so far (pass 1), then its next slot (pass 2) */
@@ -314,8 +309,11 @@ static int prefix_sums(struct tui_timeline_job *job)
     return 0;
 }
 
-// The index in two passes over the selected events, rows' ends sorted, prefix sums. 0, 1
-// cancelled (the index is left empty), -1 out of memory.
+/* The index of every activity's selected events (or of all mapped ones as one group) into
+ * job->out: two passes over the selection and one over the index, only when the rebuild
+ * changes (a change of activity then costs nothing). Rows of a group are its cases in case
+ * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
+ * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
 static int build_index(struct tui_timeline_job *job)
 {
     struct tui_timeline *tl = &job->out;
