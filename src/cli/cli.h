@@ -12,6 +12,7 @@
 #include "iodfg/diff.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
+#include "iodfg/json.h"
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
@@ -289,10 +290,6 @@ int cli_format_parse(const char *s, enum cli_format *f);
 /* A name as a table cell (terminal-safe, padded to width columns), a TSV field or a JSON
  * string, by format. */
 void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width);
-/* A JSON number, or null when not finite. */
-void cli_json_num(struct iodfg_buf *b, double v);
-/* A JSON string (escaped). */
-void cli_json_str(struct iodfg_buf *b, const char *s);
 
 /* ---- a command run by the processes of an MPI job at once (iodfg-mpi) ---- */
 

@@ -226,13 +226,6 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
     iodfg_buf_fini(&sb);
 }
 
-static void json_str(struct iodfg_buf *b, const char *s, size_t n)
-{
-    iodfg_buf_add(b, "\"", 1);
-    iodfg_sanitize_json(b, s, n);
-    iodfg_buf_add(b, "\"", 1);
-}
-
 /* Keys naming files by scope (enum iodfg_scope). */
 static void scope_counts(const struct iodfg_eventlog *log, uint64_t n[IODFG_SCOPE__N])
 {
@@ -251,7 +244,7 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     iodfg_buf_addf(&b, "{\"source\":");
-    json_str(&b, src, strlen(src));
+    iodfg_json_str(&b, src, strlen(src));
     iodfg_buf_addf(&b,
                    ",\"cases\":%u,\"events\":%llu,\"events_without_duration\":%llu,"
                    "\"distinct_calls\":%u,\"distinct_paths\":%u,\"lines\":{",
@@ -274,8 +267,8 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
     iodfg_buf_addf(&b, "],\"calls\":[");
     for (uint32_t i = 0; i < s->ncalls; i++) {
         iodfg_buf_addf(&b, "%s{\"call\":", i ? "," : "");
-        json_str(&b, iodfg_strpool_get(pool, s->calls[i].call),
-                 iodfg_strpool_len(pool, s->calls[i].call));
+        iodfg_json_str(&b, iodfg_strpool_get(pool, s->calls[i].call),
+                       iodfg_strpool_len(pool, s->calls[i].call));
         iodfg_buf_addf(&b, ",\"events\":%llu}", (unsigned long long)s->calls[i].n);
     }
     // which table classified the files is in the text output only: the same log read from
@@ -296,7 +289,7 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
         iodfg_buf_add(&b, cs ? ",{" : "{", cs ? 2 : 1);
         for (int f = 0; f < 5; f++) {
             iodfg_buf_addf(&b, "\"%s\":", names[f]);
-            json_str(&b, iodfg_strpool_get(pool, ids[f]), iodfg_strpool_len(pool, ids[f]));
+            iodfg_json_str(&b, iodfg_strpool_get(pool, ids[f]), iodfg_strpool_len(pool, ids[f]));
             iodfg_buf_add(&b, ",", 1);
         }
         iodfg_buf_addf(&b, "\"named_by\":\"%s\",\"clock\":\"%s\",\"events\":%llu,\"lines\":%llu",
