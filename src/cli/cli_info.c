@@ -17,11 +17,11 @@
 #include "cli.h"
 
 static const char info_usage[] =
-    "usage: iodfg info [--json] [--cases N] [--top N] [--name-pattern P] [--jobs N]\n"
-    "                  [--mounts FILE] LOG.h5|FILES|DIRS...\n"
+    "usage: iodfg info [--format table|json] [--cases N] [--top N] [--name-pattern P]\n"
+    "                  [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Summarise an event log: cases, events, calls, paths, time spans and clocks,\n"
     "skipped lines, top calls.\n"
-    "  --json               machine-readable output\n"
+    "  --format F           table (default) or json (--json is the same as json)\n"
     "  --cases N            list at most N cases (default 20; 0 = all)\n"
     "  --top N              show the N most frequent calls (default 10)\n"
     "  -p, --name-pattern P how trace file names give cid, host and rid (see convert)\n"
@@ -323,10 +323,15 @@ static int parse_uint(const char *s, unsigned *v)
 int cli_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'J'},         {"cases", required_argument, NULL, 'c'},
-        {"top", required_argument, NULL, 't'},    {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},   {"help", no_argument, NULL, 'h'},
-        {"mounts", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+        {"json", no_argument, NULL, 'J'},
+        {"cases", required_argument, NULL, 'c'},
+        {"top", required_argument, NULL, 't'},
+        {"name-pattern", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"mounts", required_argument, NULL, 'M'},
+        {"format", required_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
     int json = 0, c;
@@ -336,6 +341,13 @@ int cli_info(int argc, char **argv)
         switch (c) {
         case 'J':
             json = 1;
+            break;
+        case 'F':
+            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0) {
+                cli_errorf("--format takes table or json, not '%s'", optarg);
+                return CLI_USAGE;
+            }
+            json = optarg[0] == 'j';
             break;
         case 'c':
         case 't':
