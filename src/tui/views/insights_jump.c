@@ -58,13 +58,22 @@ static int plain_name(const char *s)
     return 1;
 }
 
-/* The filters of the evidence, one a line, into out: its cases when they are all named and
- * fewer than the selected ones (not for the Cases view, which compares them with the rest),
- * and its window for the Timeline. Returns what was left out ("" for nothing). */
-static const char *evidence_filters(struct tui_app *app, const struct iodfg_insight *f,
+/* The filters of the evidence, one a line, into out: the run whose cases were compared, else
+ * its cases when they are all named and fewer than the selected ones (not for the Cases view,
+ * which compares them with the rest), and its window for the Timeline. Returns what was left
+ * out ("" for nothing). */
+static const char *evidence_filters(struct tui_app *app, const struct tui_ins_row *row,
                                     enum tui_view v, struct iodfg_buf *out)
 {
+    const struct iodfg_insight *f = row->f;
     const char *left = "";
+    if (f->subject_kind == IODFG_SUBJ_RUN) {
+        char run[256];
+        iodfg_insight_subject_text(row->set, app->map, f, run, sizeof(run));
+        if (run[0] && plain_name(run)) {
+            iodfg_buf_addf(out, "cid=%s\n", run);
+        }
+    }
     if (v != TUI_VIEW_CASES && f->ncases && f->ncases == f->cases_total &&
         f->ncases < app->counts->cases_selected) {
         int ok = 1;
@@ -181,7 +190,7 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
     iodfg_error_clear(&err);
     struct iodfg_buf filters;
     iodfg_buf_init(&filters);
-    const char *left = evidence_filters(app, &f, v, &filters);
+    const char *left = evidence_filters(app, row, v, &filters);
     if (filters.failed || remember(app, iv)) {
         iodfg_buf_fini(&filters);
         tui_app_set_message(app, 1, "jump: out of memory");
@@ -201,10 +210,12 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
     if (v == TUI_VIEW_GRAPH && f.subject_kind == IODFG_SUBJ_EDGE && !*why) {
         tui_graph_view_select_edge(app, f.subject, f.subject2);
     }
-    int by_cases = strncmp(filters.data ? filters.data : "", "name=", 5) == 0;
-    int by_time = filters.data && strstr(filters.data, "time=") != NULL;
-    char shown[96] = "no filter";
-    if (by_cases || by_time) {
+    const char *fl = filters.data ? filters.data : "";
+    int by_cases = strncmp(fl, "name=", 5) == 0, by_time = strstr(fl, "time=") != NULL;
+    char shown[320] = "no filter";
+    if (strncmp(fl, "cid=", 4) == 0) {
+        snprintf(shown, sizeof(shown), "filtered to run %.*s", (int)strcspn(fl + 4, "\n"), fl + 4);
+    } else if (by_cases || by_time) {
         snprintf(shown, sizeof(shown), "filtered to %s%u case(s)%s", by_cases ? "" : "all ",
                  by_cases ? f.ncases : app->counts->cases_selected,
                  by_time ? " in its time window" : "");
