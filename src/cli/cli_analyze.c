@@ -406,40 +406,6 @@ int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx
 
 /* ---- building the analysis -------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_errorf("%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    while (data) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap) {
-            break;
-        }
-        char *grown = realloc(data, cap * 2);
-        if (!grown) {
-            free(data);
-            data = NULL;
-            break;
-        }
-        data = grown;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!data || bad) {
-        cli_errorf("%s: %s", path, data ? "read error" : "out of memory");
-        free(data);
-        return NULL;
-    }
-    *len = n;
-    return data;
-}
-
 // The rules file, checked (a typo fails before a long load); *text is the caller's to free.
 static int read_rules(const char *path, char **text, size_t *len)
 {
@@ -448,11 +414,12 @@ static int read_rules(const char *path, char **text, size_t *len)
     if (!path) {
         return CLI_OK;
     }
-    if (!(*text = cli_rules_preset(path, len)) && !(*text = read_file(path, len))) {
-        return CLI_FAIL;
-    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
+    if (!(*text = cli_rules_text(path, len, &err))) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
     if (iodfg_rules_check(*text, *len, path, &err)) {
         cli_error_caret(&err, *text, *len);
         return CLI_FAIL;

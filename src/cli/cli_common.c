@@ -20,6 +20,7 @@
 #include "iodfg/sanitize.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
+#include "iodfg/textfile.h"
 
 #include "cli.h"
 
@@ -620,14 +621,17 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     return align(log, o, err);
 }
 
-char *cli_rules_preset(const char *name, size_t *len)
+char *cli_rules_text(const char *name, size_t *len, struct iodfg_error *err)
 {
     struct stat st;
     const char *text = iodfg_rules_preset(name);
     if (!text || stat(name, &st) == 0) { // a file of that name wins
-        return NULL;
+        return iodfg_textfile_read(name, "rules file", CLI_RULES_MAX, len, err);
     }
     char *copy = strdup(text);
+    if (!copy) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     *len = copy ? strlen(copy) : 0;
     return copy;
 }

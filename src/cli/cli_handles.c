@@ -107,17 +107,17 @@ static void row_json(struct iodfg_buf *b, const struct hview *v, uint32_t id,
                      const struct iodfg_handle *h, int first)
 {
     iodfg_buf_addf(b, "%s\n    {\"id\": %u, \"case\": ", first ? "" : ",", id);
-    cli_json_str(b, case_name(v, h->case_id));
+    iodfg_json_cstr(b, case_name(v, h->case_id));
     iodfg_buf_addf(
         b, ", \"pid\": %d, \"fd\": %d, \"origin\": \"%s\", \"parent\": %u, \"layer\": ", h->pid,
         h->fd, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), h->parent);
-    cli_json_str(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
+    iodfg_json_cstr(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
     iodfg_buf_addf(b, ", \"call\": ");
-    cli_json_str(b, str(v, h->call));
+    iodfg_json_cstr(b, str(v, h->call));
     iodfg_buf_addf(b, ", \"path\": ");
-    cli_json_str(b, str(v, h->path));
+    iodfg_json_cstr(b, str(v, h->path));
     iodfg_buf_addf(b, ", \"flags\": ");
-    cli_json_str(b, str(v, h->flags));
+    iodfg_json_cstr(b, str(v, h->flags));
     if (h->mode == IODFG_UNKNOWN) { // JSON has no octal numbers: the mode is a string
         iodfg_buf_addf(b, ", \"mode\": null");
     } else {
