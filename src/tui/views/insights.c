@@ -350,6 +350,24 @@ static void evidence_lines(struct tui_app *app, const struct tui_ins_row *r, str
     }
 }
 
+/* The finding's text (program text) on one line, or broken at a blank onto two when it has
+ * more bytes than w columns. */
+static void text_lines(struct tui_page *pg, int *y, int w, const char *text)
+{
+    size_t n = strlen(text), cut = n;
+    if (w > 20 && n > (size_t)w) {
+        for (cut = (size_t)w; cut > 0 && text[cut] != ' '; cut--) {
+        }
+        cut = cut ? cut : n; // no blank: one line, clipped (never inside a character)
+    }
+    char first[sizeof(((struct iodfg_insight *)0)->text)];
+    snprintf(first, sizeof(first), "%.*s", (int)cut, text);
+    tui_page_text(pg, (*y)++, 1, w, TUI_STYLE_NORMAL, first);
+    if (cut < n) {
+        tui_page_text(pg, (*y)++, 1, w, TUI_STYLE_NORMAL, text + cut + (text[cut] == ' '));
+    }
+}
+
 /* The selected finding under the table, from row y down. */
 static void finding_lines(struct tui_app *app, const struct tui_ins_row *r, struct tui_page *pg,
                           int y, int w)
@@ -366,7 +384,7 @@ static void finding_lines(struct tui_app *app, const struct tui_ins_row *r, stru
     }
     tui_page_textf(pg, y++, 1, w - 2, TUI_STYLE_HEADER, "%s (%s): %s",
                    iodfg_insight_rule_name(f->rule), sev, iodfg_insight_rule_title(f->rule));
-    tui_page_text(pg, y++, 1, w - 2, TUI_STYLE_NORMAL, f->text);
+    text_lines(pg, &y, w - 2, f->text);
     tui_page_textf(pg, y++, 1, w - 2, TUI_STYLE_NORMAL, "%-12s%s %s", "impact:",
                    isfinite(f->impact) ? iodfg_format_percent(imp, sizeof(imp), f->impact, 0)
                                        : "unknown",
