@@ -16,9 +16,8 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/rules.h"
-#include "iodfg/strace.h"
-#include "iodfg/strpool.h"
 
+#include "dfg_testlog.h"
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -26,30 +25,6 @@
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;
-
-static uint32_t S(const char *s)
-{
-    uint32_t id;
-    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(LOG), s, strlen(s), &id), 0);
-    return id;
-}
-
-static void add_case(const char *cid, const char *rid, const char *text)
-{
-    struct iodfg_case_info info;
-    memset(&info, 0, sizeof(info));
-    char name[64];
-    snprintf(name, sizeof(name), "%s_host1_%s", cid, rid);
-    info.cid = S(cid);
-    info.host = S("host1");
-    info.rid = S(rid);
-    info.name = S(name);
-    ck_assert_int_eq(iodfg_eventlog_begin_case(LOG, &info, NULL), 0);
-    struct iodfg_strace_result res;
-    ck_assert_int_eq(
-        iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, LOG, &res, NULL), 0);
-    ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
-}
 
 /* seek_host1_0: 40 lseek + write pairs on one descriptor (seek-io, an edge); two other cases
  * read once each. */
@@ -67,12 +42,14 @@ static void setup(void)
                        "<0.000200>\n",
                        1000 + i * 1000, i * 131072, i * 131072, 1500 + i * 1000);
     }
-    add_case("seek", "0", b.data);
+    tlog_add_case_cid(LOG, "seek_host1_0", "seek", b.data);
     iodfg_buf_fini(&b);
-    add_case("other", "1",
-             "9055 1700000000.000100 read(3</etc/passwd>, \"x\", 4096) = 100 <0.000020>\n");
-    add_case("other", "2",
-             "9056 1700000000.000200 read(3</etc/passwd>, \"x\", 4096) = 100 <0.000020>\n");
+    tlog_add_case_cid(
+        LOG, "other_host1_1", "other",
+        "9055 1700000000.000100 read(3</etc/passwd>, \"x\", 4096) = 100 <0.000020>\n");
+    tlog_add_case_cid(
+        LOG, "other_host1_2", "other",
+        "9056 1700000000.000200 read(3</etc/passwd>, \"x\", 4096) = 100 <0.000020>\n");
     struct iodfg_error err;
     iodfg_error_clear(&err);
     APP = tui_app_new(LOG, 1, "seek.h5", NULL, NULL, &err);
