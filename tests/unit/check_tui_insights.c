@@ -104,6 +104,19 @@ START_TEST(test_findings_and_target)
     char d[512] = "";
     tui_view_ops(TUI_VIEW_INSIGHTS)->detail(APP, view(), d, sizeof(d));
     ck_assert_msg(strstr(d, "Enter shows the evidence in 3 Graph") != NULL, "%s", d);
+    // the TSV export: exact impact shares
+    struct iodfg_buf out;
+    iodfg_buf_init(&out);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(tui_app_export_tsv(APP, &out, &err), 0);
+    ck_assert_msg(strncmp(out.data, "side\tseverity\trule\timpact_share\tfinding\n", 40) == 0, "%s",
+                  out.data);
+    char want[128];
+    snprintf(want, sizeof(want), "\tseek-io\t%.6f\tlseek:/scratch/run -> write:/scratch/run\n",
+             row->f->impact);
+    ck_assert_msg(strstr(out.data, want) != NULL, "%s", out.data);
+    iodfg_buf_fini(&out);
     // a finding names its view from its rule first
     struct iodfg_insight f = *row->f;
     f.rule = IODFG_INS_IMBALANCE;

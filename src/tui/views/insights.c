@@ -30,7 +30,7 @@ static const struct tui_column ins_cols[COL__N] = {
     {"G/R", 7, 3, TUI_COL_SORTABLE, "side"},
     {"Severity", 8, 0, TUI_COL_SORTABLE | TUI_COL_DESC, "severity"},
     {"Rule", 14, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, "rule"},
-    {"Impact", 7, 1, TUI_COL_NUM, "impact"},
+    {"Impact", 7, 1, TUI_COL_NUM, "impact_share"},
     {"Finding", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX, "finding"},
 };
 
@@ -107,8 +107,23 @@ static unsigned long long ins_key(void *ctx, size_t row)
     return row;
 }
 
+/* Exported: the impact as a share from 0 to 1 ("" when unknown), the rest as shown. */
+static const char *ins_exact(void *ctx, size_t row, int col, char *buf, size_t size)
+{
+    struct tui_insights_view *iv = ctx;
+    double v = iv->rows[row].f->impact;
+    if (col != COL_IMPACT) {
+        return ins_cell(ctx, row, col, buf, size);
+    }
+    if (!isfinite(v)) {
+        return "";
+    }
+    snprintf(buf, size, "%.6f", v);
+    return buf;
+}
+
 static const struct tui_list_ops ins_ops = {ins_rows,  ins_cell, ins_compare,
-                                            ins_style, ins_key,  NULL};
+                                            ins_style, ins_key,  ins_exact};
 
 /* ---- judging ---- */
 
