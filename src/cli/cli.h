@@ -58,6 +58,20 @@ struct cli_ingest_opts {
     const struct iodfg_csv_columns *csv; /* convert --csv-columns; NULL: the usual names */
 };
 
+/* The options of every command that reads traces (convert, info, handles, tui, the analysis
+ * commands): -p/--name-pattern, -j/--jobs, --mounts. Put CLI_INGEST_LONGOPTS in a getopt_long
+ * table ("p:j:" in its short options) and hand each option to cli_ingest_option, which returns
+ * 0 when it took it, CLI_USAGE after saying what is wrong with its value, 1 when not its own. */
+#define CLI_OPT_MOUNTS 0x4000
+#define CLI_INGEST_LONGOPTS                                                                        \
+    {"name-pattern", required_argument, NULL, 'p'}, {"jobs", required_argument, NULL, 'j'},        \
+    {                                                                                              \
+        "mounts", required_argument, NULL, CLI_OPT_MOUNTS                                          \
+    }
+int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o);
+/* The usage lines of those options (for --help texts). */
+extern const char cli_ingest_usage[];
+
 /* Totals of an ingest, for the closing summary. */
 struct cli_ingest_totals {
     uint64_t files, lines, bytes, events, by_pattern;

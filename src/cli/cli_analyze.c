@@ -36,7 +36,6 @@ enum {
     OPT_GREEN,
     OPT_RED,
     OPT_PER_PID,
-    OPT_MOUNTS,
     OPT_ALIGN,
 };
 
@@ -54,10 +53,8 @@ static const struct option shared_longopts[] = {
     {"per-pid", no_argument, NULL, OPT_PER_PID},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, 'f'},
-    {"name-pattern", required_argument, NULL, 'p'},
-    {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
-    {"mounts", required_argument, NULL, OPT_MOUNTS},
+    CLI_INGEST_LONGOPTS,
     {"align", required_argument, NULL, OPT_ALIGN},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
@@ -238,20 +235,13 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
     case 'f':
         o->force = 1;
         return 0;
-    case 'p':
-        return cli_opt_pattern(arg, &o->ingest.name_pattern) ? CLI_USAGE : 0;
-    case 'j':
-        return cli_opt_jobs(arg, &o->ingest.jobs) ? CLI_USAGE : 0;
     case 'q':
         o->ingest.quiet = 1;
-        return 0;
-    case OPT_MOUNTS:
-        o->ingest.mounts = arg;
         return 0;
     case OPT_ALIGN:
         return cli_opt_align(arg, &o->ingest.align_starts);
     default:
-        return 1;
+        return cli_ingest_option(c, arg, &o->ingest);
     }
 }
 

@@ -150,6 +150,30 @@ int cli_opt_align(const char *s, int *align)
     return 0;
 }
 
+const char cli_ingest_usage[] =
+    "  -p, --name-pattern P    how trace file names give cid, host and rid: a\n"
+    "                          template ('{cid}_{host}_{rid}.st', the default) or\n"
+    "                          a PCRE2 regex with those named groups\n"
+    "  -j, --jobs N            parse N trace files at a time (default: the cores)\n"
+    "      --mounts FILE       mount table (/proc/self/mounts format) giving each\n"
+    "                          file's file system; default: mounts.txt beside the\n"
+    "                          traces, else a built-in list\n";
+
+int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o)
+{
+    switch (c) {
+    case 'p':
+        return cli_opt_pattern(arg, &o->name_pattern) ? CLI_USAGE : 0;
+    case 'j':
+        return cli_opt_jobs(arg, &o->jobs) ? CLI_USAGE : 0;
+    case CLI_OPT_MOUNTS:
+        o->mounts = arg;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 int cli_opt_pattern(const char *s, const char **pattern)
 {
     struct iodfg_error err;

@@ -21,14 +21,15 @@ static const char info_usage[] =
     "                  [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Summarise an event log: cases, events, calls, paths, time spans and clocks,\n"
     "skipped lines, top calls.\n"
-    "  --format F           table (default) or json (--json is the same as json)\n"
-    "  --cases N            list at most N cases (default 20; 0 = all)\n"
-    "  --top N              show the N most frequent calls (default 10)\n"
-    "  -p, --name-pattern P how trace file names give cid, host and rid (see convert)\n"
-    "  -j, --jobs N         parse N trace files at a time\n"
-    "  --mounts FILE        mount table (/proc/self/mounts format) giving each file's\n"
-    "                       file system; default: mounts.txt beside the traces, else\n"
-    "                       a built-in list\n";
+    "      --format F          table (default) or json (--json: the same as json)\n"
+    "      --cases N           list at most N cases (default 20; 0 = all)\n"
+    "      --top N             show the N most frequent calls (default 10)\n";
+
+static void usage(FILE *out)
+{
+    fputs(info_usage, out);
+    fputs(cli_ingest_usage, out);
+}
 
 struct call_count {
     uint32_t call;
@@ -326,11 +327,9 @@ int cli_info(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},
         {"cases", required_argument, NULL, 'c'},
         {"top", required_argument, NULL, 't'},
-        {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
-        {"mounts", required_argument, NULL, 'M'},
         {"format", required_argument, NULL, 'F'},
+        CLI_INGEST_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
@@ -356,25 +355,18 @@ int cli_info(int argc, char **argv)
                 return CLI_USAGE;
             }
             break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &o.name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'M':
-            o.mounts = optarg;
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &o.jobs)) {
-                return CLI_USAGE;
-            }
-            break;
         case 'h':
-            fputs(info_usage, stdout);
+            usage(stdout);
             return CLI_OK;
-        default:
-            fputs(info_usage, stderr);
-            return CLI_USAGE;
+        default: {
+            int rc = cli_ingest_option(c, optarg, &o);
+            if (rc == 1) {
+                usage(stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
     if (cli_need_inputs(optind, argc, "info needs an event log or trace files", info_usage)) {

@@ -408,9 +408,9 @@ static const char usage_text[] =
     "\n"
     "      --only LIST         judge only these rules (comma-separated names)\n"
     "      --skip LIST         do not judge these rules\n"
-    "      --threshold N=V     set threshold N to V (repeatable; e.g. small-size=8192)\n"
+    "      --threshold N=V     set threshold N to V (repeatable; small-size=8192)\n"
     "      --thresholds FILE   'name = value' lines (default: insights.conf in\n"
-    "                          $XDG_CONFIG_HOME/iodfg or ~/.config/iodfg when present)\n"
+    "                          $XDG_CONFIG_HOME/iodfg or ~/.config/iodfg if there)\n"
     "      --list              list the rules and the thresholds in force, then exit\n"
     "      --format F          table (default), tsv or json\n";
 

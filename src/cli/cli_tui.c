@@ -24,19 +24,27 @@
 static const char tui_usage[] =
     "usage: iodfg [tui] [--rules FILE] [--session FILE] [--theme NAME|PATH]\n"
     "                 [--ascii] [--no-color] [--align start] [--name-pattern P]\n"
-    "                 [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "                 [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
     "views).\n"
-    "  --rules FILE     mapping rules to start from (default: the f-hat rules), or a\n"
-    "                   preset: default, hpc (per-process names folded)\n"
-    "  --session FILE   restore rules, filters, groups, view and sort from FILE (W\n"
-    "                   saves it)\n"
-    "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind,\n"
-    "                   or a path\n"
-    "  --ascii          ASCII symbols and line drawing (the default when the locale\n"
-    "                   is not UTF-8)\n"
-    "  --no-color       attributes only (also with NO_COLOR set)\n"
-    "  --align start    compare cases as if they started together (see stats --help)\n";
+    "      --rules FILE        mapping rules to start from (default: the f-hat\n"
+    "                          rules), or a preset: default, hpc (per-process names\n"
+    "                          folded)\n"
+    "      --session FILE      restore rules, filters, groups, view and sort from\n"
+    "                          FILE (W saves it)\n"
+    "      --theme NAME        colour theme: default, light, dark, monochrome,\n"
+    "                          colorblind, or a path\n"
+    "      --ascii             ASCII symbols and line drawing (the default when the\n"
+    "                          locale is not UTF-8)\n"
+    "      --no-color          attributes only (also with NO_COLOR set)\n"
+    "      --align start       compare cases as if they started together (see stats\n"
+    "                          --help)\n";
+
+static void usage(FILE *out)
+{
+    fputs(tui_usage, out);
+    fputs(cli_ingest_usage, out);
+}
 
 struct loader {
     char **inputs;
@@ -108,15 +116,18 @@ struct tui_opts {
 // The options into o and l->opts; -1 after --help, else CLI_OK or CLI_USAGE.
 static int parse_options(int argc, char **argv, struct tui_opts *o, struct loader *l)
 {
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"session", required_argument, NULL, 's'},
-        {"theme", required_argument, NULL, 't'}, {"ascii", no_argument, NULL, 'a'},
-        {"no-color", no_argument, NULL, 'C'},    {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},  {"align", required_argument, NULL, 'A'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"session", required_argument, NULL, 's'},
+                                             {"theme", required_argument, NULL, 't'},
+                                             {"ascii", no_argument, NULL, 'a'},
+                                             {"no-color", no_argument, NULL, 'C'},
+                                             {"align", required_argument, NULL, 'A'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             CLI_INGEST_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:j:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'r':
             o->rules_path = optarg;
@@ -134,27 +145,23 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
         case 'C':
             o->flags |= TUI_SCREEN_NO_COLOR;
             break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &l->opts.name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &l->opts.jobs)) {
-                return CLI_USAGE;
-            }
-            break;
         case 'A':
             if (cli_opt_align(optarg, &l->opts.align_starts)) {
                 return CLI_USAGE;
             }
             break;
         case 'h':
-            fputs(tui_usage, stdout);
+            usage(stdout);
             return -1;
-        default:
-            fputs(tui_usage, stderr);
-            return CLI_USAGE;
+        default: {
+            int rc = cli_ingest_option(c, optarg, &l->opts);
+            if (rc == 1) {
+                usage(stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
     return cli_need_inputs(optind, argc, "tui", tui_usage) ? CLI_USAGE : CLI_OK;

@@ -153,7 +153,7 @@ static int reload(struct tui_app *app, void *st)
 {
     struct tui_activities_view *av = st;
     const struct iodfg_stats *stats = iodfg_analysis_stats(app->an);
-    uint32_t na = iodfg_analysis_dfg(app->an)->nactivities;
+    uint32_t na = iodfg_dfg_nactivities(iodfg_analysis_dfg(app->an));
     uint32_t *rows = malloc(((size_t)na + 1) * sizeof(*rows));
     if (!rows) {
         return -1;

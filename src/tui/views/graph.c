@@ -55,8 +55,8 @@ static const struct iodfg_dfg *sort_g; // qsort has no context argument
 
 static int by_count(const void *a, const void *b)
 {
-    uint64_t x = sort_g->edges[*(const uint32_t *)a].count;
-    uint64_t y = sort_g->edges[*(const uint32_t *)b].count;
+    uint64_t x = iodfg_dfg_edge_at(sort_g, *(const uint32_t *)a)->count;
+    uint64_t y = iodfg_dfg_edge_at(sort_g, *(const uint32_t *)b)->count;
     return (x < y) - (x > y);
 }
 
@@ -67,14 +67,14 @@ static void update(struct tui_app *app, struct graph *g)
     uint32_t a = graph_activity(app, g);
     free(g->pred);
     free(g->succ);
-    g->pred = malloc((dfg->nedges + 1) * sizeof(uint32_t));
-    g->succ = malloc((dfg->nedges + 1) * sizeof(uint32_t));
+    g->pred = malloc((iodfg_dfg_slots(dfg) + 1) * sizeof(uint32_t));
+    g->succ = malloc((iodfg_dfg_slots(dfg) + 1) * sizeof(uint32_t));
     g->npred = g->nsucc = 0;
     if (!g->pred || !g->succ || a == UINT32_MAX) {
         return;
     }
-    for (size_t i = 0; i < dfg->nedges; i++) {
-        const struct iodfg_dfg_edge *e = &dfg->edges[i];
+    for (size_t i = 0; i < iodfg_dfg_slots(dfg); i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(dfg, i);
         if (e->count == 0 || !app->edge_on[i]) {
             continue;
         }
@@ -109,7 +109,8 @@ static uint32_t node_index(uint32_t id, uint32_t na)
 static uint32_t shown_nodes(const struct tui_app *app, struct tui_ov_node_in *nodes, uint32_t *keep)
 {
     const struct iodfg_stats *st = iodfg_analysis_stats(app->an);
-    uint32_t na = app->map->nactivities, nact = iodfg_analysis_dfg(app->an)->nactivities, nn = 0;
+    uint32_t na = app->map->nactivities, nact = iodfg_dfg_nactivities(iodfg_analysis_dfg(app->an)),
+             nn = 0;
     for (uint32_t i = 0; i < na + 2; i++) {
         uint32_t a = i - 1;
         int end = i == 0 || i == na + 1;
@@ -132,8 +133,8 @@ static uint32_t shown_edges(const struct tui_app *app, const uint32_t *keep,
 {
     const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
     uint32_t na = app->map->nactivities, ne = 0;
-    for (size_t k = 0; k < g->nedges; k++) {
-        const struct iodfg_dfg_edge *e = &g->edges[k];
+    for (size_t k = 0; k < iodfg_dfg_slots(g); k++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, k);
         uint32_t u = keep[node_index(e->from, na)], v = keep[node_index(e->to, na)];
         if (!e->count || !app->edge_on[k] || u == UINT32_MAX || v == UINT32_MAX) {
             continue;
@@ -157,7 +158,7 @@ static int lay_out(struct tui_app *app, struct graph *g, int width)
     g->ov_width = width;
     g->ov_why[0] = '\0';
     uint32_t na = app->map->nactivities;
-    size_t nedges = iodfg_analysis_dfg(app->an)->nedges;
+    size_t nedges = iodfg_dfg_slots(iodfg_analysis_dfg(app->an));
     struct tui_ov_node_in *nodes = calloc((size_t)na + 2, sizeof(*nodes));
     struct tui_ov_edge_in *edges = malloc((nedges + 1) * sizeof(*edges));
     uint32_t *keep = malloc(((size_t)na + 2) * sizeof(*keep));
@@ -269,7 +270,7 @@ static unsigned follow(struct tui_app *app, void *st, enum tui_cmd cmd)
         return TUI_REDRAW;
     }
     const struct iodfg_dfg_edge *e =
-        &iodfg_analysis_dfg(app->an)->edges[(s ? g->succ : g->pred)[g->pos[s]]];
+        iodfg_dfg_edge_at(iodfg_analysis_dfg(app->an), (s ? g->succ : g->pred)[g->pos[s]]);
     uint32_t to = s ? e->to : e->from;
     if (to >= app->map->nactivities) {
         tui_app_set_message(app, 0, "%s is the %s node",
@@ -323,7 +324,7 @@ static void side_list(struct tui_app *app, const struct graph *g, int x, int w, 
     tui_page_right(pg, 0, x + w - 7, 6, TUI_STYLE_HEADER, "count");
     size_t top = pos >= (size_t)(h - 1) ? pos - (size_t)(h - 2) : 0;
     for (int i = 0; i < h - 1 && top + (size_t)i < n; i++) {
-        const struct iodfg_dfg_edge *e = &dfg->edges[list[top + (size_t)i]];
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(dfg, list[top + (size_t)i]);
         int cur = has_focus && top + (size_t)i == pos, y = 1 + i;
         int style = cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL;
         const char *name = tui_app_node_name(app, succ ? e->to : e->from);

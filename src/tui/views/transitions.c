@@ -41,7 +41,7 @@ struct transitions {
 
 static const struct iodfg_dfg_edge *edge_at(const struct transitions *tv, size_t row)
 {
-    return &iodfg_analysis_dfg(tv->app->an)->edges[tv->rows[row]];
+    return iodfg_dfg_edge_at(iodfg_analysis_dfg(tv->app->an), tv->rows[row]);
 }
 
 static enum iodfg_diff_side edge_side(const struct transitions *tv, const struct iodfg_dfg_edge *e)
@@ -144,13 +144,13 @@ static int reload(struct tui_app *app, void *st)
 {
     struct transitions *tv = st;
     const struct iodfg_dfg *g = iodfg_analysis_dfg(app->an);
-    uint32_t *rows = malloc((g->nedges + 1) * sizeof(*rows));
+    uint32_t *rows = malloc((iodfg_dfg_slots(g) + 1) * sizeof(*rows));
     if (!rows) {
         return -1;
     }
     uint32_t n = 0;
-    for (size_t i = 0; i < g->nedges; i++) {
-        if (g->edges[i].count > 0 && app->edge_on[i]) {
+    for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
+        if (iodfg_dfg_edge_at(g, i)->count > 0 && app->edge_on[i]) {
             rows[n++] = (uint32_t)i;
         }
     }
