@@ -232,7 +232,7 @@ void tui_graph_view_select_edge(struct tui_app *app, uint32_t from, uint32_t to)
     update(app, g);
     const struct iodfg_dfg *dfg = iodfg_analysis_dfg(app->an);
     for (uint32_t i = 0; i < g->nsucc && g->pos[1] == 0; i++) {
-        g->pos[1] = dfg->edges[g->succ[i]].to == to ? i : 0;
+        g->pos[1] = iodfg_dfg_edge_at(dfg, g->succ[i])->to == to ? i : 0;
     }
 }
 
