@@ -37,7 +37,8 @@ enum tui_prompt {
     TUI_PROMPT_EXPORT_DOT, /* a file name (proposed) */
     TUI_PROMPT_EXPORT_TSV,
     TUI_PROMPT_SAVE_RULES,
-    TUI_PROMPT_QUIT /* one key: y quit, w save and quit, anything else stays */
+    TUI_PROMPT_PRESET, /* the name of a rule preset */
+    TUI_PROMPT_QUIT    /* one key: y quit, w save and quit, anything else stays */
 };
 
 struct tui_app {

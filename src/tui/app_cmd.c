@@ -15,6 +15,7 @@
 #include "tui/app.h"
 #include "tui/listmodel.h"
 #include "tui/view.h"
+#include "tui/views/insights.h"
 
 struct tui_listmodel *tui_app_table(struct tui_app *app)
 {
@@ -172,6 +173,13 @@ static unsigned pop_filter(struct tui_app *app, struct tui_listmodel *lm, enum t
     return tui_app_changed(app);
 }
 
+/* Backspace in the views a finding jumps to: back to the Insights view after a jump, else the
+ * last filter goes. */
+static unsigned jump_back(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    return tui_insights_back(app) ? TUI_REDRAW : pop_filter(app, lm, cmd);
+}
+
 /* Enter on an activity (Activities, Transitions, Diff, Graph): a rule one directory level
  * deeper and the matching filter. */
 static unsigned drill(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
@@ -286,6 +294,22 @@ static unsigned export(struct tui_app *app, struct tui_listmodel *lm, enum tui_c
                        dot ? "export DOT to" : "export TSV to", name);
 }
 
+/* P: the name of a rule preset (the engine's table names them). */
+static unsigned rule_preset(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    (void)lm;
+    (void)cmd;
+    char label[64] = "rule preset (";
+    const char *name;
+    for (size_t i = 0; (name = iodfg_rules_preset_name(i, NULL)); i++) {
+        size_t k = strlen(label);
+        snprintf(label + k, sizeof(label) - k, "%s%s", i ? ", " : "", name);
+    }
+    size_t k = strlen(label);
+    snprintf(label + k, sizeof(label) - k, ")");
+    return tui_app_ask(app, TUI_PROMPT_PRESET, label, "");
+}
+
 static unsigned save_session(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
 {
     (void)lm;
@@ -343,6 +367,8 @@ static const struct {
     {TUI_CMD_LIST_FILTERS, list_filters, 0},
     {TUI_CMD_POP_FILTER, pop_filter, 0},
     {TUI_CMD_DRILL_DOWN, drill, 0},
+    {TUI_CMD_JUMP_BACK, jump_back, 0},
+    {TUI_CMD_RULE_PRESET, rule_preset, 0},
     {TUI_CMD_PATH_THRESHOLD_DOWN, threshold, 0},
     {TUI_CMD_PATH_THRESHOLD_UP, threshold, 0},
     {TUI_CMD_ACTIVITY_THRESHOLD_DOWN, threshold, 0},

@@ -84,6 +84,27 @@ static unsigned save_rules(struct tui_app *app, const char *path)
     return TUI_REDRAW;
 }
 
+/* Load the rules of the preset called name into the live rules (undoable like any rule edit). */
+static unsigned load_preset(struct tui_app *app, const char *name)
+{
+    const char *text = iodfg_rules_preset(name);
+    if (!text) {
+        tui_app_set_message(app, 1, "rule-preset: no preset called %s", name);
+        return TUI_REDRAW;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_session_set_rules(app->ses, text, strlen(text), name, &err)) {
+        tui_app_report(app, "rule-preset", &err);
+        return TUI_REDRAW;
+    }
+    tui_app_changed(app);
+    if (!app->message[0]) {
+        tui_app_set_message(app, 0, "rules: preset %s loaded (u undoes)", name);
+    }
+    return TUI_REDRAW;
+}
+
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
 {
     enum tui_prompt p = app->prompt;
@@ -138,6 +159,8 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
         return write_export(app, text, p == TUI_PROMPT_EXPORT_DOT);
     case TUI_PROMPT_SAVE_RULES:
         return save_rules(app, text);
+    case TUI_PROMPT_PRESET:
+        return load_preset(app, text);
     default:
         return TUI_REDRAW;
     }

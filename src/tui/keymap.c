@@ -60,6 +60,7 @@ static const struct tui_binding default_bindings[] = {
     {G, 'T', C(EXPORT_TSV)},
     {G, 'W', C(SAVE_SESSION)},
     {G, 't', C(CYCLE_THEME)},
+    {G, 'P', C(RULE_PRESET)},
 
     {TUI_MAP_ACTIVITIES, TUI_KEY_ENTER, C(DRILL_DOWN)},
 
@@ -71,6 +72,7 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_GRAPH, 'l', C(FOCUS_RIGHT)},
     {TUI_MAP_GRAPH, TUI_KEY_RIGHT, C(FOCUS_RIGHT)},
     {TUI_MAP_GRAPH, 'o', C(OVERVIEW)},
+    {TUI_MAP_GRAPH, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
 
     {TUI_MAP_TIMELINE, '+', C(ZOOM_IN)},
     {TUI_MAP_TIMELINE, '=', C(ZOOM_IN)},
@@ -81,6 +83,7 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_TIMELINE, TUI_KEY_RIGHT, C(PAN_RIGHT)},
     {TUI_MAP_TIMELINE, '0', C(FIT)},
     {TUI_MAP_TIMELINE, TUI_KEY_ENTER, C(SHOW_EVENTS)},
+    {TUI_MAP_TIMELINE, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
 
     {TUI_MAP_DIFF, 'd', C(DIFF_ONLY)},
     {TUI_MAP_DIFF, TUI_KEY_ENTER, C(DRILL_DOWN)},
@@ -93,6 +96,7 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_CASES, 'C', C(GROUP_CLEAR)},
     {TUI_MAP_CASES, 'v', C(VARIANTS)},
     {TUI_MAP_CASES, TUI_KEY_ENTER, C(SHOW_EVENTS)},
+    {TUI_MAP_CASES, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
 
     {TUI_MAP_RULES, 'a', C(RULE_ADD)},
     {TUI_MAP_RULES, 'e', C(RULE_EDIT)},
@@ -113,9 +117,13 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_CHARZ, TUI_KEY_LEFT, C(ACTIVITY_PREV)},
     {TUI_MAP_CHARZ, 'l', C(ACTIVITY_NEXT)},
     {TUI_MAP_CHARZ, TUI_KEY_RIGHT, C(ACTIVITY_NEXT)},
+    {TUI_MAP_CHARZ, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
 
     {TUI_MAP_HANDLES, 'o', C(OPEN_ONLY)},
     {TUI_MAP_HANDLES, TUI_KEY_ENTER, C(FILTER_PATH)},
+
+    {TUI_MAP_INSIGHTS, TUI_KEY_ENTER, C(JUMP)},
+    {TUI_MAP_INSIGHTS, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
 
     {TUI_MAP_HELP, 'q', C(CLOSE)},
     {TUI_MAP_HELP, TUI_KEY_ESC, C(CLOSE)},

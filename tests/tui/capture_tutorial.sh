@@ -54,6 +54,8 @@ tui_keys 8; tui_wait 'G: 4 cases, 104 events'
 shot ior-charz
 tui_keys 1 Home 8 l End; tui_wait 'activity write:/scratch/run'; tui_wait 'request size'
 shot ior-charz-activity
+tui_keys i; tui_wait '2 difference(s)'
+shot ior-insights
 tui_keys 1 Home Enter; tui_wait 'drilled into'
 shot ior-drilled
 tui_keys 5; tui_wait 'G 4 cases'

@@ -25,12 +25,18 @@ plain_screen()
 
 visit_all()
 {
-    for v in 1 2 3 4 5 6 7 8 9; do
+    for v in 1 2 3 4 5 6 7 8 9 i; do
         tui_keys "$v"
         tui_wait "[$v "
         sleep 0.3
         plain_screen "$1, view $v"
     done
+    # the Insights view (the last above) jumps to its first finding's evidence and back
+    tui_keys Enter
+    tui_wait 'Backspace comes back'
+    plain_screen "$1, a jump to the evidence"
+    tui_keys BSpace
+    tui_wait 'back: filters and selection'
     # groups: mark the first case G and the last R, then the comparison and the I/O page
     tui_keys 6 g End r 5
     tui_wait 'G 1 case'
@@ -38,6 +44,9 @@ visit_all()
     tui_keys 8
     tui_wait 'G: 1 case'
     plain_screen "$1, I/O page with groups"
+    tui_keys i
+    tui_wait 'difference(s)'
+    plain_screen "$1, Insights with groups"
     tui_keys 1 o
     sleep 0.5
     plain_screen "$1, overview"
@@ -74,4 +83,4 @@ if grep -n '\\x' "$TUI_TMP/rest" >&2; then
 fi
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
-echo "PASS: nine views, overview, help and groups in plain ASCII (C locale and --ascii)"
+echo "PASS: ten views, overview, help and groups in plain ASCII (C locale and --ascii)"

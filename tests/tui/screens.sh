@@ -27,6 +27,8 @@ tui_keys 5; tui_wait 'G 4 cases: 104 events'
 tui_expect ior-diff-100x30
 tui_keys 8; tui_wait 'G: 4 cases, 104 events'
 tui_expect ior-charz-groups-100x30
+tui_keys i; tui_wait '2 difference(s)'
+tui_expect ior-insights-groups-100x30
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 
@@ -42,6 +44,8 @@ tui_keys 8; tui_wait 'selection: 16 cases, 352 events'
 tui_expect ior-charz-80x24
 tui_keys 9; tui_wait '48 handles: 48 opened'
 tui_expect ior-handles-80x24
+tui_keys i; tui_wait '3 finding(s) over 16 case(s)'
+tui_expect ior-insights-80x24
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 

@@ -5,6 +5,8 @@
  * rebuild or the width changes. */
 #include "config.h"
 
+#include "tui/views/graph.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +220,20 @@ static void activity_moved(struct tui_app *app, void *st)
     struct graph *g = st;
     g->act = UINT32_MAX;
     update(app, g);
+}
+
+void tui_graph_view_select_edge(struct tui_app *app, uint32_t from, uint32_t to)
+{
+    struct graph *g = tui_app_view_state(app, TUI_VIEW_GRAPH);
+    g->act = from;
+    g->side = 1;
+    g->overview = 0;
+    g->pos[0] = g->pos[1] = 0;
+    update(app, g);
+    const struct iodfg_dfg *dfg = iodfg_analysis_dfg(app->an);
+    for (uint32_t i = 0; i < g->nsucc && g->pos[1] == 0; i++) {
+        g->pos[1] = iodfg_dfg_edge_at(dfg, g->succ[i])->to == to ? i : 0;
+    }
 }
 
 static long clamp_step(long step)
