@@ -42,3 +42,13 @@ void *iodfg_bigmem_realloc(void *p, size_t old_bytes, size_t bytes)
     }
     return q;
 }
+
+size_t iodfg_bigmem_grow(size_t cap, size_t elem, size_t first)
+{
+    size_t next = cap ? (cap <= SIZE_MAX / 2 ? cap * 2 : SIZE_MAX) : first;
+    if (elem && next / 4 < SIZE_MAX / elem && next * elem > HUGE_PAGE / 8 &&
+        next * elem < HUGE_PAGE) {
+        next = (HUGE_PAGE + elem - 1) / elem; // bigmem_alloc takes it from a huge page
+    }
+    return next;
+}
