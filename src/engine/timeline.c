@@ -145,10 +145,19 @@ static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, u
             run_load(r, s);
         }
         run_key(r, &key[w]);
+        // the winner's key stays in registers: each level then waits only for a comparison,
+        // the losers' keys on the path to the root being loaded meanwhile
+        struct key wk = key[w];
         for (size_t j = (k + w) / 2; j >= 1; j /= 2) {
-            uint32_t l = loser[j], m = 0u - (uint32_t)key_less(&key[l], &key[w]);
+            uint32_t l = loser[j];
+            struct key lk = key[l];
+            int less = key_less(&lk, &wk);
+            uint32_t m = 0u - (uint32_t)less;
+            uint64_t m64 = 0 - (uint64_t)less;
             loser[j] = (w & m) | (l & ~m);
             w = (l & m) | (w & ~m);
+            wk.t = (int64_t)(((uint64_t)lk.t & m64) | ((uint64_t)wk.t & ~m64));
+            wk.order = (lk.order & m64) | (wk.order & ~m64);
         }
     }
     free(key);
