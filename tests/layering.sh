@@ -81,5 +81,9 @@ for f in src/model/*.c src/io/*.c src/engine/*.c; do
   grep -HnE '(^|[^_a-z])(printf|puts|putchar|perror|exit|abort)\(|fprintf\((stderr|stdout)' "$f" |
     grep -vE '^\S+:[0-9]+:\s*(//|/?\*)' && report "$f: library code never prints or exits"
 done
+# the terminal code paints view models and reads the app through its accessors (app.h)
+for f in src/tui/term/*.c; do
+  grep -Hn 'app->' "$f" && report "$f: the terminal code reads struct tui_app only through app.h's functions"
+done
 [ $bad -eq 0 ] && echo "layering: ok"
 exit $bad

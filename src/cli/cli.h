@@ -12,6 +12,7 @@
 #include "iodfg/diff.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
+#include "iodfg/json.h"
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
@@ -57,6 +58,20 @@ struct cli_ingest_opts {
     const struct iodfg_csv_columns *csv; /* convert --csv-columns; NULL: the usual names */
 };
 
+/* The options of every command that reads traces (convert, info, handles, tui, the analysis
+ * commands): -p/--name-pattern, -j/--jobs, --mounts. Put CLI_INGEST_LONGOPTS in a getopt_long
+ * table ("p:j:" in its short options) and hand each option to cli_ingest_option, which returns
+ * 0 when it took it, CLI_USAGE after saying what is wrong with its value, 1 when not its own. */
+#define CLI_OPT_MOUNTS 0x4000
+#define CLI_INGEST_LONGOPTS                                                                        \
+    {"name-pattern", required_argument, NULL, 'p'}, {"jobs", required_argument, NULL, 'j'},        \
+    {                                                                                              \
+        "mounts", required_argument, NULL, CLI_OPT_MOUNTS                                          \
+    }
+int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o);
+/* The usage lines of those options (for --help texts). */
+extern const char cli_ingest_usage[];
+
 /* Totals of an ingest, for the closing summary. */
 struct cli_ingest_totals {
     uint64_t files, lines, bytes, events, by_pattern;
@@ -96,9 +111,11 @@ int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size);
 void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet);
 /* A start time of clock in its natural form ("05:39:01.699598", "2024-... UTC", "+1.5 s"). */
 void cli_time_text(char *buf, size_t size, enum iodfg_clock clock, int64_t ns);
-/* A copy of the rule preset named name (iodfg_rules_preset) when no file of that name exists,
- * else NULL (then read the file); *len its length. The caller frees. */
-char *cli_rules_preset(const char *name, size_t *len);
+/* The rules text of --rules name: a copy of the preset of that name (iodfg_rules_preset) when no
+ * file of that name exists, else the file's text (at most CLI_RULES_MAX bytes); *len its length.
+ * The caller frees. NULL with err naming the file. */
+#define CLI_RULES_MAX ((size_t)16 << 20)
+char *cli_rules_text(const char *name, size_t *len, struct iodfg_error *err);
 /* Say on stderr (unless quiet) what listing the inputs skipped or renamed. */
 struct iodfg_input_list;
 void cli_list_notes(const struct iodfg_input_list *l, int quiet);
@@ -287,10 +304,6 @@ int cli_format_parse(const char *s, enum cli_format *f);
 /* A name as a table cell (terminal-safe, padded to width columns), a TSV field or a JSON
  * string, by format. */
 void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width);
-/* A JSON number, or null when not finite. */
-void cli_json_num(struct iodfg_buf *b, double v);
-/* A JSON string (escaped). */
-void cli_json_str(struct iodfg_buf *b, const char *s);
 
 /* ---- a command run by the processes of an MPI job at once (iodfg-mpi) ---- */
 

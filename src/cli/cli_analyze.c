@@ -36,7 +36,6 @@ enum {
     OPT_GREEN,
     OPT_RED,
     OPT_PER_PID,
-    OPT_MOUNTS,
     OPT_ALIGN,
 };
 
@@ -54,10 +53,8 @@ static const struct option shared_longopts[] = {
     {"per-pid", no_argument, NULL, OPT_PER_PID},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, 'f'},
-    {"name-pattern", required_argument, NULL, 'p'},
-    {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
-    {"mounts", required_argument, NULL, OPT_MOUNTS},
+    CLI_INGEST_LONGOPTS,
     {"align", required_argument, NULL, OPT_ALIGN},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
@@ -238,20 +235,13 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
     case 'f':
         o->force = 1;
         return 0;
-    case 'p':
-        return cli_opt_pattern(arg, &o->ingest.name_pattern) ? CLI_USAGE : 0;
-    case 'j':
-        return cli_opt_jobs(arg, &o->ingest.jobs) ? CLI_USAGE : 0;
     case 'q':
         o->ingest.quiet = 1;
-        return 0;
-    case OPT_MOUNTS:
-        o->ingest.mounts = arg;
         return 0;
     case OPT_ALIGN:
         return cli_opt_align(arg, &o->ingest.align_starts);
     default:
-        return 1;
+        return cli_ingest_option(c, arg, &o->ingest);
     }
 }
 
@@ -406,40 +396,6 @@ int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx
 
 /* ---- building the analysis -------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_errorf("%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    while (data) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap) {
-            break;
-        }
-        char *grown = realloc(data, cap * 2);
-        if (!grown) {
-            free(data);
-            data = NULL;
-            break;
-        }
-        data = grown;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!data || bad) {
-        cli_errorf("%s: %s", path, data ? "read error" : "out of memory");
-        free(data);
-        return NULL;
-    }
-    *len = n;
-    return data;
-}
-
 // The rules file, checked (a typo fails before a long load); *text is the caller's to free.
 static int read_rules(const char *path, char **text, size_t *len)
 {
@@ -448,11 +404,12 @@ static int read_rules(const char *path, char **text, size_t *len)
     if (!path) {
         return CLI_OK;
     }
-    if (!(*text = cli_rules_preset(path, len)) && !(*text = read_file(path, len))) {
-        return CLI_FAIL;
-    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
+    if (!(*text = cli_rules_text(path, len, &err))) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
     if (iodfg_rules_check(*text, *len, path, &err)) {
         cli_error_caret(&err, *text, *len);
         return CLI_FAIL;

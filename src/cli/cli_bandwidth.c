@@ -55,11 +55,11 @@ static void row_out(struct iodfg_buf *b, enum cli_format f, const char *kind, co
                        "\"span_ns\":%lld,\"perceived\":",
                        r->cases, (unsigned long long)r->count, (long long)r->bytes,
                        (long long)r->dur_sum_ns, (long long)(r->last_ns - r->first_ns));
-        cli_json_num(b, r->perceived);
+        iodfg_json_num(b, r->perceived);
         iodfg_buf_addf(b, ",\"effective\":");
-        cli_json_num(b, r->effective);
+        iodfg_json_num(b, r->effective);
         iodfg_buf_addf(b, ",\"time_share\":");
-        cli_json_num(b, r->share);
+        iodfg_json_num(b, r->share);
         iodfg_buf_addf(b, "}");
     }
     *first = 0;

@@ -130,18 +130,6 @@ int cli_format_parse(const char *s, enum cli_format *f)
     return CLI_USAGE;
 }
 
-void cli_json_num(struct iodfg_buf *b, double v)
-{
-    isfinite(v) ? (void)iodfg_buf_addf(b, "%.17g", v) : (void)iodfg_buf_addf(b, "null");
-}
-
-void cli_json_str(struct iodfg_buf *b, const char *s)
-{
-    iodfg_buf_add(b, "\"", 1);
-    iodfg_sanitize_json(b, s, strlen(s));
-    iodfg_buf_add(b, "\"", 1);
-}
-
 /* ---- option values ---- */
 
 // "250us", "10ms", "2s", "500ns", "1.5" (seconds) -> ns; -1 when malformed or not positive.
@@ -359,7 +347,7 @@ static void time_bins_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
             iodfg_buf_addf(b, ",\"%s\":{", dir_name[x]);
             for (size_t i = 0; i < NMETRIC; i++) {
                 iodfg_buf_addf(b, "%s\"%s\":", i ? "," : "", metric_keys[i]);
-                cli_json_num(b, v[x][i]);
+                iodfg_json_num(b, v[x][i]);
             }
             iodfg_buf_addf(b, ",\"bandwidth\":[");
             for (uint32_t i = 0; i < bn->nbins; i++) {
@@ -382,7 +370,7 @@ static void time_bins_out(struct iodfg_buf *b, const struct iodfg_binned *bn,
 void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int width)
 {
     if (f == CLI_FMT_JSON) {
-        cli_json_str(b, s);
+        iodfg_json_cstr(b, s);
         return;
     }
     if (f == CLI_FMT_TSV) {
@@ -439,11 +427,11 @@ static void activities_out(struct iodfg_buf *b, const struct cli_metrics *m,
                            "\"perceived\":",
                            row->cases, (unsigned long long)row->count, (long long)row->bytes,
                            (long long)row->dur_sum_ns);
-            cli_json_num(b, row->perceived);
+            iodfg_json_num(b, row->perceived);
             iodfg_buf_addf(b, ",\"effective\":");
-            cli_json_num(b, row->effective);
+            iodfg_json_num(b, row->effective);
             iodfg_buf_addf(b, ",\"time_share\":");
-            cli_json_num(b, row->share);
+            iodfg_json_num(b, row->share);
             iodfg_buf_addf(b, ",\"stair\":%.17g,\"busy_ns\":%lld,\"access\":{", sr->stair,
                            (long long)sr->busy_ns);
             for (int x = 0; x < 2; x++) {

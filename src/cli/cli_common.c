@@ -20,6 +20,7 @@
 #include "iodfg/sanitize.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
+#include "iodfg/textfile.h"
 
 #include "cli.h"
 
@@ -147,6 +148,30 @@ int cli_opt_align(const char *s, int *align)
     }
     *align = 1;
     return 0;
+}
+
+const char cli_ingest_usage[] =
+    "  -p, --name-pattern P    how trace file names give cid, host and rid: a\n"
+    "                          template ('{cid}_{host}_{rid}.st', the default) or\n"
+    "                          a PCRE2 regex with those named groups\n"
+    "  -j, --jobs N            parse N trace files at a time (default: the cores)\n"
+    "      --mounts FILE       mount table (/proc/self/mounts format) giving each\n"
+    "                          file's file system; default: mounts.txt beside the\n"
+    "                          traces, else a built-in list\n";
+
+int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o)
+{
+    switch (c) {
+    case 'p':
+        return cli_opt_pattern(arg, &o->name_pattern) ? CLI_USAGE : 0;
+    case 'j':
+        return cli_opt_jobs(arg, &o->jobs) ? CLI_USAGE : 0;
+    case CLI_OPT_MOUNTS:
+        o->mounts = arg;
+        return 0;
+    default:
+        return 1;
+    }
 }
 
 int cli_opt_pattern(const char *s, const char **pattern)
@@ -620,14 +645,17 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
     return align(log, o, err);
 }
 
-char *cli_rules_preset(const char *name, size_t *len)
+char *cli_rules_text(const char *name, size_t *len, struct iodfg_error *err)
 {
     struct stat st;
     const char *text = iodfg_rules_preset(name);
     if (!text || stat(name, &st) == 0) { // a file of that name wins
-        return NULL;
+        return iodfg_textfile_read(name, "rules file", CLI_RULES_MAX, len, err);
     }
     char *copy = strdup(text);
+    if (!copy) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     *len = copy ? strlen(copy) : 0;
     return copy;
 }

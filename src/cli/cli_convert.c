@@ -201,15 +201,13 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
-        {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},
         {"force", no_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
-        {"mounts", required_argument, NULL, 'M'},
         {"case-views", no_argument, NULL, 'V'},
         {"csv-columns", required_argument, NULL, 'C'},
+        CLI_INGEST_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     memset(co, 0, sizeof(*co));
@@ -220,19 +218,6 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
         switch (c) {
         case 'o':
             co->out = optarg;
-            break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &o->name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'M':
-            o->mounts = optarg;
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &o->jobs)) {
-                return CLI_USAGE;
-            }
             break;
         case 'f':
             co->force = 1;
@@ -259,9 +244,15 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
         case 'h':
             fputs(convert_usage, stdout);
             return -1;
-        default:
-            fputs(convert_usage, stderr);
-            return CLI_USAGE;
+        default: {
+            int rc = cli_ingest_option(c, optarg, o);
+            if (rc == 1) {
+                fputs(convert_usage, stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
     if (cli_need_inputs(optind, argc, "convert needs trace files or directories", convert_usage)) {

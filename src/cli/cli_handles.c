@@ -19,15 +19,22 @@
 
 static const char handles_usage[] =
     "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME]\n"
-    "                     [--name-pattern P] [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "                     [--name-pattern P] [--jobs N] [--mounts FILE]\n"
+    "                     LOG.h5|FILES|DIRS...\n"
     "List the I/O handles (file descriptors) of an event log: origin (open, dup,\n"
     "precreated, inherited), parent, path, open flags, creation and destruction\n"
     "time, operations, bytes.\n"
-    "  --format F      table (default), tsv or json\n"
-    "  --open          only the handles never closed\n"
-    "  --case NAME     only the handles of this case\n"
     "Times are seconds since the start of the log; '-' = not in the trace\n"
-    "(pre-created, or never closed).\n";
+    "(pre-created, or never closed).\n"
+    "      --format F          table (default), tsv or json\n"
+    "      --open              only the handles never closed\n"
+    "      --case NAME         only the handles of this case\n";
+
+static void usage(FILE *out)
+{
+    fputs(handles_usage, out);
+    fputs(cli_ingest_usage, out);
+}
 
 struct hview {
     const struct iodfg_eventlog *log;
@@ -107,17 +114,17 @@ static void row_json(struct iodfg_buf *b, const struct hview *v, uint32_t id,
                      const struct iodfg_handle *h, int first)
 {
     iodfg_buf_addf(b, "%s\n    {\"id\": %u, \"case\": ", first ? "" : ",", id);
-    cli_json_str(b, case_name(v, h->case_id));
+    iodfg_json_cstr(b, case_name(v, h->case_id));
     iodfg_buf_addf(
         b, ", \"pid\": %d, \"fd\": %d, \"origin\": \"%s\", \"parent\": %u, \"layer\": ", h->pid,
         h->fd, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), h->parent);
-    cli_json_str(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
+    iodfg_json_cstr(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
     iodfg_buf_addf(b, ", \"call\": ");
-    cli_json_str(b, str(v, h->call));
+    iodfg_json_cstr(b, str(v, h->call));
     iodfg_buf_addf(b, ", \"path\": ");
-    cli_json_str(b, str(v, h->path));
+    iodfg_json_cstr(b, str(v, h->path));
     iodfg_buf_addf(b, ", \"flags\": ");
-    cli_json_str(b, str(v, h->flags));
+    iodfg_json_cstr(b, str(v, h->flags));
     if (h->mode == IODFG_UNKNOWN) { // JSON has no octal numbers: the mode is a string
         iodfg_buf_addf(b, ", \"mode\": null");
     } else {
@@ -212,9 +219,8 @@ int cli_handles(int argc, char **argv)
         {"format", required_argument, NULL, 'F'},
         {"open", no_argument, NULL, 'O'},
         {"case", required_argument, NULL, 'c'},
-        {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
+        CLI_INGEST_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts io = {0};
@@ -234,22 +240,18 @@ int cli_handles(int argc, char **argv)
         case 'c':
             o.case_name = optarg;
             break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &io.name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &io.jobs)) {
-                return CLI_USAGE;
-            }
-            break;
         case 'h':
-            fputs(handles_usage, stdout);
+            usage(stdout);
             return CLI_OK;
-        default:
-            fputs(handles_usage, stderr);
-            return CLI_USAGE;
+        default: {
+            int rc = cli_ingest_option(c, optarg, &io);
+            if (rc == 1) {
+                usage(stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
     if (cli_need_inputs(optind, argc, "handles needs an event log or trace files", handles_usage)) {

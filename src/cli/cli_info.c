@@ -17,18 +17,19 @@
 #include "cli.h"
 
 static const char info_usage[] =
-    "usage: iodfg info [--json] [--cases N] [--top N] [--name-pattern P] [--jobs N]\n"
-    "                  [--mounts FILE] LOG.h5|FILES|DIRS...\n"
+    "usage: iodfg info [--format table|json] [--cases N] [--top N] [--name-pattern P]\n"
+    "                  [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Summarise an event log: cases, events, calls, paths, time spans and clocks,\n"
     "skipped lines, top calls.\n"
-    "  --json               machine-readable output\n"
-    "  --cases N            list at most N cases (default 20; 0 = all)\n"
-    "  --top N              show the N most frequent calls (default 10)\n"
-    "  -p, --name-pattern P how trace file names give cid, host and rid (see convert)\n"
-    "  -j, --jobs N         parse N trace files at a time\n"
-    "  --mounts FILE        mount table (/proc/self/mounts format) giving each file's\n"
-    "                       file system; default: mounts.txt beside the traces, else\n"
-    "                       a built-in list\n";
+    "      --format F          table (default) or json (--json: the same as json)\n"
+    "      --cases N           list at most N cases (default 20; 0 = all)\n"
+    "      --top N             show the N most frequent calls (default 10)\n";
+
+static void usage(FILE *out)
+{
+    fputs(info_usage, out);
+    fputs(cli_ingest_usage, out);
+}
 
 struct call_count {
     uint32_t call;
@@ -226,13 +227,6 @@ static void print_text(const char *src, const struct iodfg_eventlog *log, const 
     iodfg_buf_fini(&sb);
 }
 
-static void json_str(struct iodfg_buf *b, const char *s, size_t n)
-{
-    iodfg_buf_add(b, "\"", 1);
-    iodfg_sanitize_json(b, s, n);
-    iodfg_buf_add(b, "\"", 1);
-}
-
 /* Keys naming files by scope (enum iodfg_scope). */
 static void scope_counts(const struct iodfg_eventlog *log, uint64_t n[IODFG_SCOPE__N])
 {
@@ -251,7 +245,7 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     iodfg_buf_addf(&b, "{\"source\":");
-    json_str(&b, src, strlen(src));
+    iodfg_json_str(&b, src, strlen(src));
     iodfg_buf_addf(&b,
                    ",\"cases\":%u,\"events\":%llu,\"events_without_duration\":%llu,"
                    "\"distinct_calls\":%u,\"distinct_paths\":%u,\"lines\":{",
@@ -274,8 +268,8 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
     iodfg_buf_addf(&b, "],\"calls\":[");
     for (uint32_t i = 0; i < s->ncalls; i++) {
         iodfg_buf_addf(&b, "%s{\"call\":", i ? "," : "");
-        json_str(&b, iodfg_strpool_get(pool, s->calls[i].call),
-                 iodfg_strpool_len(pool, s->calls[i].call));
+        iodfg_json_str(&b, iodfg_strpool_get(pool, s->calls[i].call),
+                       iodfg_strpool_len(pool, s->calls[i].call));
         iodfg_buf_addf(&b, ",\"events\":%llu}", (unsigned long long)s->calls[i].n);
     }
     // which table classified the files is in the text output only: the same log read from
@@ -296,7 +290,7 @@ static void print_json(const char *src, const struct iodfg_eventlog *log, const 
         iodfg_buf_add(&b, cs ? ",{" : "{", cs ? 2 : 1);
         for (int f = 0; f < 5; f++) {
             iodfg_buf_addf(&b, "\"%s\":", names[f]);
-            json_str(&b, iodfg_strpool_get(pool, ids[f]), iodfg_strpool_len(pool, ids[f]));
+            iodfg_json_str(&b, iodfg_strpool_get(pool, ids[f]), iodfg_strpool_len(pool, ids[f]));
             iodfg_buf_add(&b, ",", 1);
         }
         iodfg_buf_addf(&b, "\"named_by\":\"%s\",\"clock\":\"%s\",\"events\":%llu,\"lines\":%llu",
@@ -330,10 +324,13 @@ static int parse_uint(const char *s, unsigned *v)
 int cli_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'J'},         {"cases", required_argument, NULL, 'c'},
-        {"top", required_argument, NULL, 't'},    {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},   {"help", no_argument, NULL, 'h'},
-        {"mounts", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+        {"json", no_argument, NULL, 'J'},
+        {"cases", required_argument, NULL, 'c'},
+        {"top", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {"format", required_argument, NULL, 'F'},
+        CLI_INGEST_LONGOPTS,
+        {NULL, 0, NULL, 0},
     };
     struct cli_ingest_opts o = {0};
     int json = 0, c;
@@ -344,6 +341,13 @@ int cli_info(int argc, char **argv)
         case 'J':
             json = 1;
             break;
+        case 'F':
+            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0) {
+                cli_errorf("--format takes table or json, not '%s'", optarg);
+                return CLI_USAGE;
+            }
+            json = optarg[0] == 'j';
+            break;
         case 'c':
         case 't':
             if (parse_uint(optarg, c == 'c' ? &max_cases : &top)) {
@@ -351,25 +355,18 @@ int cli_info(int argc, char **argv)
                 return CLI_USAGE;
             }
             break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &o.name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'M':
-            o.mounts = optarg;
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &o.jobs)) {
-                return CLI_USAGE;
-            }
-            break;
         case 'h':
-            fputs(info_usage, stdout);
+            usage(stdout);
             return CLI_OK;
-        default:
-            fputs(info_usage, stderr);
-            return CLI_USAGE;
+        default: {
+            int rc = cli_ingest_option(c, optarg, &o);
+            if (rc == 1) {
+                usage(stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
     if (cli_need_inputs(optind, argc, "info needs an event log or trace files", info_usage)) {

@@ -18,6 +18,7 @@
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
 #include "iodfg/strpool.h"
+#include "iodfg/textfile.h"
 
 #include "cli.h"
 
@@ -176,7 +177,7 @@ static void json_names(struct iodfg_buf *b, const char *key, const char *const *
     iodfg_buf_addf(b, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
         iodfg_buf_addf(b, "%s", i ? "," : "");
-        cli_json_str(b, items[i]);
+        iodfg_json_cstr(b, items[i]);
     }
     iodfg_buf_addf(b, "]");
 }
@@ -189,17 +190,17 @@ static void finding_json(const struct out *o, size_t rank, const struct iodfg_in
     iodfg_buf_addf(
         b, "%s{\"rank\":%zu,\"rule\":\"%s\",\"severity\":\"%s\",\"impact\":", rank > 1 ? ",\n" : "",
         rank, iodfg_insight_rule_name(f->rule), iodfg_insight_severity_name(f->severity));
-    cli_json_num(b, f->impact);
+    iodfg_json_num(b, f->impact);
     iodfg_buf_addf(b, ",\"subject\":");
-    cli_json_str(b, iodfg_insight_subject_text(o->ins, map, f, s, sizeof(s)));
+    iodfg_json_cstr(b, iodfg_insight_subject_text(o->ins, map, f, s, sizeof(s)));
     iodfg_buf_addf(b, ",\"text\":");
-    cli_json_str(b, f->text);
+    iodfg_json_cstr(b, f->text);
     iodfg_buf_addf(b, ",\"advice\":");
-    cli_json_str(b, iodfg_insight_rule_advice(f->rule));
+    iodfg_json_cstr(b, iodfg_insight_rule_advice(f->rule));
     iodfg_buf_addf(b, ",\"numbers\":{");
     for (uint32_t i = 0; i < f->nnum; i++) {
         iodfg_buf_addf(b, "%s\"%s\":", i ? "," : "", f->num[i].name);
-        cli_json_num(b, f->num[i].value);
+        iodfg_json_num(b, f->num[i].value);
     }
     iodfg_buf_addf(b, "}");
     const char *items[IODFG_INSIGHT_KEEP];
@@ -210,9 +211,9 @@ static void finding_json(const struct out *o, size_t rank, const struct iodfg_in
     iodfg_buf_addf(b, ",\"edges\":[");
     for (uint32_t i = 0; i < f->nedge; i++) {
         iodfg_buf_addf(b, "%s[", i ? "," : "");
-        cli_json_str(b, iodfg_mapping_name(map, f->edge[i][0]));
+        iodfg_json_cstr(b, iodfg_mapping_name(map, f->edge[i][0]));
         iodfg_buf_addf(b, ",");
-        cli_json_str(b, iodfg_mapping_name(map, f->edge[i][1]));
+        iodfg_json_cstr(b, iodfg_mapping_name(map, f->edge[i][1]));
         iodfg_buf_addf(b, "]");
     }
     iodfg_buf_addf(b, "]");
@@ -298,7 +299,7 @@ static void group_out(const struct out *o, const char *title)
             iodfg_buf_addf(b, "%s: not judged: %s\n", name, ins->unjudged[r]);
         } else if (o->f == CLI_FMT_JSON) {
             iodfg_buf_addf(b, "%s\"%s\":", first ? "" : ",", name);
-            cli_json_str(b, ins->unjudged[r]);
+            iodfg_json_cstr(b, ins->unjudged[r]);
         }
         first = 0;
     }
@@ -346,7 +347,7 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
         } else {
             iodfg_buf_addf(b, "%s{\"side\":\"%s\",\"rule\":\"%s\",\"subject\":", i ? ",\n" : "",
                            side[ch[i].side], rule);
-            cli_json_str(b, subj);
+            iodfg_json_cstr(b, subj);
             iodfg_buf_addf(b, ",\"g_severity\":\"%s\",\"r_severity\":\"%s\"}", gs, rs);
         }
     }
@@ -407,9 +408,9 @@ static const char usage_text[] =
     "\n"
     "      --only LIST         judge only these rules (comma-separated names)\n"
     "      --skip LIST         do not judge these rules\n"
-    "      --threshold N=V     set threshold N to V (repeatable; e.g. small-size=8192)\n"
+    "      --threshold N=V     set threshold N to V (repeatable; small-size=8192)\n"
     "      --thresholds FILE   'name = value' lines (default: insights.conf in\n"
-    "                          $XDG_CONFIG_HOME/iodfg or ~/.config/iodfg when present)\n"
+    "                          $XDG_CONFIG_HOME/iodfg or ~/.config/iodfg if there)\n"
     "      --list              list the rules and the thresholds in force, then exit\n"
     "      --format F          table (default), tsv or json\n";
 
@@ -447,29 +448,17 @@ static int load_thresholds(struct ins_opts *o)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (path) {
-        FILE *f = fopen(path, "rb");
-        struct iodfg_buf text;
-        iodfg_buf_init(&text);
-        char chunk[4096];
-        size_t got;
-        while (f && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-            iodfg_buf_add(&text, chunk, got);
-        }
-        int bad = !f || ferror(f);
-        if (f) {
-            fclose(f);
-        }
-        if (bad) {
-            cli_errorf("%s: cannot read the thresholds file", path);
-            iodfg_buf_fini(&text);
+        size_t len;
+        char *text = iodfg_textfile_read(path, "thresholds file", (size_t)1 << 20, &len, &err);
+        if (!text) {
+            cli_error(&err);
             return CLI_FAIL;
         }
-        int rc =
-            iodfg_insight_thresholds_parse(&o->t, text.data ? text.data : "", text.len, path, &err);
+        int rc = iodfg_insight_thresholds_parse(&o->t, text, len, path, &err);
         if (rc) {
-            cli_error_caret(&err, text.data ? text.data : "", text.len);
+            cli_error_caret(&err, text, len);
         }
-        iodfg_buf_fini(&text);
+        free(text);
         if (rc) {
             return CLI_FAIL;
         }

@@ -70,10 +70,10 @@ static void field(struct iodfg_buf *b, int json, const char *key, double v)
     } else {
         iodfg_buf_add(b, "\t", 1);
     }
-    if (isfinite(v)) {
+    if (json) {
+        iodfg_json_num(b, v);
+    } else if (isfinite(v)) {
         iodfg_buf_addf(b, "%.17g", v);
-    } else if (json) {
-        iodfg_buf_addf(b, "null");
     }
 }
 
@@ -238,18 +238,11 @@ int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const u
     return CLI_OK;
 }
 
-static void json_text(struct iodfg_buf *b, const char *s, size_t len)
-{
-    iodfg_buf_add(b, "\"", 1);
-    iodfg_sanitize_json(b, s, len);
-    iodfg_buf_add(b, "\"", 1);
-}
-
 static void json_node(const struct cli_analysis *ca, struct iodfg_buf *b, uint32_t node)
 {
     size_t len;
     const char *s = iodfg_export_node_name(ca->map, node, &len);
-    json_text(b, s, len);
+    iodfg_json_str(b, s, len);
 }
 
 static void json_groups(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
@@ -306,11 +299,11 @@ int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const 
             iodfg_buf_addf(b, "%s{\"activity\":", i ? ",\n" : "\n");
             json_node(ca, b, act[i]);
             iodfg_buf_addf(b, ",\"scope\":");
-            json_text(b, f ? f->scope : "", f ? strlen(f->scope) : 0);
+            iodfg_json_str(b, f ? f->scope : "", f ? strlen(f->scope) : 0);
             iodfg_buf_addf(b, ",\"fstype\":");
-            json_text(b, f ? f->fstype : "", f ? strlen(f->fstype) : 0);
+            iodfg_json_str(b, f ? f->fstype : "", f ? strlen(f->fstype) : 0);
             iodfg_buf_addf(b, ",\"fs\":");
-            json_text(b, f ? f->fs : "", f ? strlen(f->fs) : 0);
+            iodfg_json_str(b, f ? f->fs : "", f ? strlen(f->fs) : 0);
             iodfg_buf_add(b, "}", 1);
         }
         iodfg_buf_add(b, "]", 1);

@@ -24,19 +24,27 @@
 static const char tui_usage[] =
     "usage: iodfg [tui] [--rules FILE] [--session FILE] [--theme NAME|PATH]\n"
     "                 [--ascii] [--no-color] [--align start] [--name-pattern P]\n"
-    "                 [--jobs N] LOG.h5|FILES|DIRS...\n"
+    "                 [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
     "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
     "views).\n"
-    "  --rules FILE     mapping rules to start from (default: the f-hat rules), or a\n"
-    "                   preset: default, hpc (per-process names folded)\n"
-    "  --session FILE   restore rules, filters, groups, view and sort from FILE (W\n"
-    "                   saves it)\n"
-    "  --theme NAME     colour theme: default, light, dark, monochrome, colorblind,\n"
-    "                   or a path\n"
-    "  --ascii          ASCII symbols and line drawing (the default when the locale\n"
-    "                   is not UTF-8)\n"
-    "  --no-color       attributes only (also with NO_COLOR set)\n"
-    "  --align start    compare cases as if they started together (see stats --help)\n";
+    "      --rules FILE        mapping rules to start from (default: the f-hat\n"
+    "                          rules), or a preset: default, hpc (per-process names\n"
+    "                          folded)\n"
+    "      --session FILE      restore rules, filters, groups, view and sort from\n"
+    "                          FILE (W saves it)\n"
+    "      --theme NAME        colour theme: default, light, dark, monochrome,\n"
+    "                          colorblind, or a path\n"
+    "      --ascii             ASCII symbols and line drawing (the default when the\n"
+    "                          locale is not UTF-8)\n"
+    "      --no-color          attributes only (also with NO_COLOR set)\n"
+    "      --align start       compare cases as if they started together (see stats\n"
+    "                          --help)\n";
+
+static void usage(FILE *out)
+{
+    fputs(tui_usage, out);
+    fputs(cli_ingest_usage, out);
+}
 
 struct loader {
     char **inputs;
@@ -93,102 +101,121 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
-static char *read_text(const char *path, struct iodfg_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open the rules file");
-        iodfg_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *s = malloc(cap);
-    size_t got;
-    while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n < 2) {
-            char *t = realloc(s, cap * 2);
-            if (!t) {
-                free(s);
-                s = NULL;
-            }
-            s = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!s) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        return NULL;
-    }
-    s[n] = '\0';
-    return s;
-}
-
 static const char *base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
     return s && s[1] ? s + 1 : p;
 }
 
-int cli_tui(int argc, char **argv)
+struct tui_opts {
+    const char *rules_path, *session, *theme;
+    unsigned flags; /* TUI_SCREEN_* */
+};
+
+// The options into o and l->opts; -1 after --help, else CLI_OK or CLI_USAGE.
+static int parse_options(int argc, char **argv, struct tui_opts *o, struct loader *l)
 {
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"session", required_argument, NULL, 's'},
-        {"theme", required_argument, NULL, 't'}, {"ascii", no_argument, NULL, 'a'},
-        {"no-color", no_argument, NULL, 'C'},    {"name-pattern", required_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},  {"align", required_argument, NULL, 'A'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *rules_path = NULL, *session = NULL, *theme = NULL;
-    unsigned flags = 0;
-    struct loader l;
-    memset(&l, 0, sizeof(l));
-    l.opts.quiet = 1;
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"session", required_argument, NULL, 's'},
+                                             {"theme", required_argument, NULL, 't'},
+                                             {"ascii", no_argument, NULL, 'a'},
+                                             {"no-color", no_argument, NULL, 'C'},
+                                             {"align", required_argument, NULL, 'A'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             CLI_INGEST_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:j:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'r':
-            rules_path = optarg;
+            o->rules_path = optarg;
             break;
         case 's':
-            session = optarg;
+            o->session = optarg;
             break;
         case 't':
-            theme = optarg;
+            o->theme = optarg;
             break;
         case 'a':
-            flags |= TUI_SCREEN_ASCII;
+            o->flags |= TUI_SCREEN_ASCII;
             iodfg_glyph_init(0); // the labels too, before anything is formatted
             break;
         case 'C':
-            flags |= TUI_SCREEN_NO_COLOR;
-            break;
-        case 'p':
-            if (cli_opt_pattern(optarg, &l.opts.name_pattern)) {
-                return CLI_USAGE;
-            }
-            break;
-        case 'j':
-            if (cli_opt_jobs(optarg, &l.opts.jobs)) {
-                return CLI_USAGE;
-            }
+            o->flags |= TUI_SCREEN_NO_COLOR;
             break;
         case 'A':
-            if (cli_opt_align(optarg, &l.opts.align_starts)) {
+            if (cli_opt_align(optarg, &l->opts.align_starts)) {
                 return CLI_USAGE;
             }
             break;
         case 'h':
-            fputs(tui_usage, stdout);
-            return CLI_OK;
-        default:
-            fputs(tui_usage, stderr);
-            return CLI_USAGE;
+            usage(stdout);
+            return -1;
+        default: {
+            int rc = cli_ingest_option(c, optarg, &l->opts);
+            if (rc == 1) {
+                usage(stderr);
+            }
+            if (rc) {
+                return CLI_USAGE;
+            }
+        }
         }
     }
-    if (cli_need_inputs(optind, argc, "tui", tui_usage)) {
-        return CLI_USAGE;
+    return cli_need_inputs(optind, argc, "tui", tui_usage) ? CLI_USAGE : CLI_OK;
+}
+
+// Load and analyse on a thread while the screen shows progress (q stops after the current
+// step). 0 when the loader finished (l->app, or l->err), -1 when it could not start.
+static int load_with_progress(struct tui_ui *ui, struct loader *l)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, load_thread, l)) {
+        return -1;
+    }
+    while (atomic_load(&l->phase) < 2) {
+        uint64_t total = atomic_load(&l->total), done = atomic_load(&l->done);
+        int phase = atomic_load(&l->phase);
+        double frac = phase == 0 && total ? (double)done / (double)total : -1;
+        int cancel = atomic_load(&l->cancel);
+        const char *what = cancel  ? "stopping after this step…"
+                           : phase ? "building the graph…"
+                                   : "loading…";
+        if (tui_ui_progress(ui, l->name, what, cancel ? -1 : frac, 100) && !cancel) {
+            // The store and ingest APIs cannot be interrupted mid-way: the loader checks the
+            // flag between steps, and we join it so nothing runs on while the process exits.
+            atomic_store(&l->cancel, 1);
+        }
+    }
+    pthread_join(th, NULL);
+    return 0;
+}
+
+// --session FILE: saved to on request; restored now when it exists (a problem is a message).
+static void open_session(struct tui_app *app, const char *session)
+{
+    app->session_path = strdup(session);
+    if (access(session, F_OK) != 0) {
+        return;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (tui_app_session_load(app, session, &err)) {
+        char msg[400];
+        tui_app_set_message(app, 1, "session: %s", iodfg_error_format(&err, msg, sizeof(msg)));
+    }
+}
+
+int cli_tui(int argc, char **argv)
+{
+    struct tui_opts o = {0};
+    struct loader l;
+    memset(&l, 0, sizeof(l));
+    l.opts.quiet = 1;
+    int rc = parse_options(argc, argv, &o, &l);
+    if (rc) {
+        return rc < 0 ? CLI_OK : rc;
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         cli_errorf("the terminal UI needs a terminal on standard input and output (%s is not "
@@ -199,52 +226,34 @@ int cli_tui(int argc, char **argv)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     char *rules_text = NULL;
-    size_t preset_len;
-    if (rules_path && !(rules_text = cli_rules_preset(rules_path, &preset_len)) &&
-        !(rules_text = read_text(rules_path, &err))) {
+    size_t rules_len;
+    if (o.rules_path && !(rules_text = cli_rules_text(o.rules_path, &rules_len, &err))) {
         cli_error(&err);
         return CLI_FAIL;
     }
     l.inputs = argv + optind;
     l.n = (size_t)(argc - optind);
     l.rules_text = rules_text;
-    l.rules_path = rules_path;
+    l.rules_path = o.rules_path;
     l.name = base_name(l.inputs[0]);
-    struct tui_ui *ui = tui_ui_open(theme, flags, &err);
+    struct tui_ui *ui = tui_ui_open(o.theme, o.flags, &err);
     if (!ui) {
         cli_error(&err);
         free(rules_text);
         return CLI_FAIL;
     }
-    pthread_t th;
-    if (pthread_create(&th, NULL, load_thread, &l)) {
+    if (load_with_progress(ui, &l)) {
         tui_ui_close(ui);
         cli_errorf("cannot start the loading thread");
         free(rules_text);
         return CLI_FAIL;
     }
-    while (atomic_load(&l.phase) < 2) {
-        uint64_t total = atomic_load(&l.total), done = atomic_load(&l.done);
-        int phase = atomic_load(&l.phase);
-        double frac = phase == 0 && total ? (double)done / (double)total : -1;
-        int cancel = atomic_load(&l.cancel);
-        const char *what = cancel  ? "stopping after this step…"
-                           : phase ? "building the graph…"
-                                   : "loading…";
-        if (tui_ui_progress(ui, l.name, what, cancel ? -1 : frac, 100) && !cancel) {
-            // The store and ingest APIs cannot be interrupted mid-way: the loader checks the
-            // flag between steps, and we join it so nothing runs on while the process exits.
-            atomic_store(&l.cancel, 1);
-        }
-    }
-    pthread_join(th, NULL);
     free(rules_text);
     if (atomic_load(&l.cancel)) {
         tui_ui_close(ui);
         tui_app_free(l.app);
         return CLI_OK;
     }
-    int rc = CLI_OK;
     if (!l.app) {
         tui_ui_close(ui);
         cli_error(&l.err);
@@ -258,20 +267,11 @@ int cli_tui(int argc, char **argv)
         }
         return CLI_FAIL;
     }
-    if (session) {
-        l.app->session_path = strdup(session);
-        FILE *f = fopen(session, "r");
-        if (f) {
-            fclose(f);
-            if (tui_app_session_load(l.app, session, &err)) {
-                char msg[400];
-                tui_app_set_message(l.app, 1, "session: %s",
-                                    iodfg_error_format(&err, msg, sizeof(msg)));
-            }
-        }
+    if (o.session) {
+        open_session(l.app, o.session);
     }
     tui_ui_run(ui, l.app);
     tui_ui_close(ui);
     tui_app_free(l.app);
-    return rc;
+    return CLI_OK;
 }

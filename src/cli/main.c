@@ -23,7 +23,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"convert", cli_convert, "turn traces, OTF2 archives or CSV event logs into one HDF5 event log"},
+    {"convert", cli_convert, "turn traces (strace, OTF2, CSV) into one HDF5 event log"},
     {"info", cli_info, "summarise an event log (or trace files)"},
     {"tui", cli_tui, "explore an event log in the terminal (also: iodfg LOG.h5)"},
     {"dfg", cli_dfg, "write the Directly-Follows Graph (DOT, TSV, JSON, SVG, PNG)"},

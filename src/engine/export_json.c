@@ -10,6 +10,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
+#include "iodfg/json.h"
 #include "iodfg/mapping.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/stats.h"
@@ -19,36 +20,11 @@ static void add_str(struct iodfg_buf *b, const char *s)
     iodfg_buf_add(b, s, strlen(s));
 }
 
-static void str(struct iodfg_buf *b, const char *s, size_t len)
-{
-    add_str(b, "\"");
-    iodfg_sanitize_json(b, s, len);
-    add_str(b, "\"");
-}
-
 static void node(struct iodfg_buf *b, const struct iodfg_mapping *map, uint32_t id)
 {
     size_t len;
     const char *s = iodfg_export_node_name(map, id, &len);
-    str(b, s, len);
-}
-
-static void i64(struct iodfg_buf *b, const char *key, int64_t v)
-{
-    if (v == IODFG_UNKNOWN) {
-        iodfg_buf_addf(b, ",\"%s\":null", key);
-    } else {
-        iodfg_buf_addf(b, ",\"%s\":%lld", key, (long long)v);
-    }
-}
-
-static void dbl(struct iodfg_buf *b, const char *key, double v)
-{
-    if (!isfinite(v)) {
-        iodfg_buf_addf(b, ",\"%s\":null", key);
-    } else {
-        iodfg_buf_addf(b, ",\"%s\":%.17g", key, v);
-    }
+    iodfg_json_str(b, s, len);
 }
 
 int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const struct iodfg_stats *st,
@@ -58,7 +34,7 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
 {
     add_str(b, "{\"comment\":");
     if (comment) {
-        str(b, comment, strlen(comment));
+        iodfg_json_str(b, comment, strlen(comment));
     } else {
         add_str(b, "null");
     }
@@ -71,17 +47,17 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
         node(b, map, a);
         iodfg_buf_addf(b, ",\"id\":%u,\"count\":%llu,\"cases\":%llu", a,
                        (unsigned long long)s->count, (unsigned long long)s->cases);
-        i64(b, "dur_sum_ns", s->dur_sum_ns);
-        dbl(b, "rd", s->rd);
-        i64(b, "bytes", s->bytes);
-        dbl(b, "dr_mean_Bps", s->dr_mean);
+        iodfg_json_member_i64(b, "dur_sum_ns", s->dur_sum_ns);
+        iodfg_json_member_num(b, "rd", s->rd);
+        iodfg_json_member_i64(b, "bytes", s->bytes);
+        iodfg_json_member_num(b, "dr_mean_Bps", s->dr_mean);
         iodfg_buf_addf(b, ",\"dr_n\":%llu,\"mc\":%u", (unsigned long long)s->dr_n, s->mc);
-        i64(b, "mc_time_ns", s->mc_time_ns);
-        dbl(b, "DR_Bps", s->DR);
-        i64(b, "dur_min_ns", s->dur_min_ns);
-        i64(b, "dur_median_ns", s->dur_median_ns);
-        i64(b, "dur_p95_ns", s->dur_p95_ns);
-        i64(b, "dur_max_ns", s->dur_max_ns);
+        iodfg_json_member_i64(b, "mc_time_ns", s->mc_time_ns);
+        iodfg_json_member_num(b, "DR_Bps", s->DR);
+        iodfg_json_member_i64(b, "dur_min_ns", s->dur_min_ns);
+        iodfg_json_member_i64(b, "dur_median_ns", s->dur_median_ns);
+        iodfg_json_member_i64(b, "dur_p95_ns", s->dur_p95_ns);
+        iodfg_json_member_i64(b, "dur_max_ns", s->dur_max_ns);
         add_str(b, "}");
     }
     add_str(b, "],\"transitions\":[");
@@ -95,11 +71,11 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
                        (unsigned long long)e->count, (unsigned long long)e->cases,
                        (unsigned long long)e->gap_n);
         if (e->gap_n) {
-            dbl(b, "gap_mean_ns", e->gap_mean_ns);
+            iodfg_json_member_num(b, "gap_mean_ns", e->gap_mean_ns);
         } else {
             add_str(b, ",\"gap_mean_ns\":null");
         }
-        i64(b, "gap_median_ns", e->gap_median_ns);
+        iodfg_json_member_i64(b, "gap_median_ns", e->gap_median_ns);
         add_str(b, "}");
     }
     add_str(b, "]}\n");

@@ -8,6 +8,7 @@
 
 #include "iodfg/eventlog.h"
 #include "iodfg/interchange.h"
+#include "iodfg/json.h"
 #include "iodfg/sanitize.h"
 
 #include "interchange_priv.h"
@@ -19,9 +20,7 @@
 
 static void jstr(struct xchg *x, const char *s)
 {
-    iodfg_buf_add(&x->out, "\"", 1);
-    iodfg_sanitize_json(&x->out, s, strlen(s));
-    iodfg_buf_add(&x->out, "\"", 1);
+    iodfg_json_cstr(&x->out, s);
 }
 
 // A time in microseconds, exact: integer arithmetic on the nanoseconds, never a double.

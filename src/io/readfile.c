@@ -109,10 +109,7 @@ int readfile_open(struct readfile *rf, const char *path, struct iodfg_error *err
         } else {
             rc = read_all(rf, fd, path, err);
         }
-    } else if (S_ISREG(st.st_mode)) {
-        rf->data = "";
-        rf->len = 0;
-    } else {
+    } else { // pipes, and /proc files whose size says 0 but which have text
         rc = read_all(rf, fd, path, err);
     }
     close(fd);

@@ -387,3 +387,21 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
         f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }
+
+const char *tui_app_log_name(const struct tui_app *app)
+{
+    return app->log_name;
+}
+
+enum tui_view tui_app_current_view(const struct tui_app *app)
+{
+    return app->view;
+}
+
+enum tui_prompt tui_app_open_prompt(const struct tui_app *app, const char **initial)
+{
+    if (initial) {
+        *initial = app->prompt_init;
+    }
+    return app->prompt;
+}

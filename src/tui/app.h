@@ -96,6 +96,12 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
 
+/* What the terminal loop shows and needs: the log's name (for the tabs), the current view, and
+ * the open prompt (TUI_PROMPT_NONE: none) with the text it starts with in *initial. */
+const char *tui_app_log_name(const struct tui_app *app);
+enum tui_view tui_app_current_view(const struct tui_app *app);
+enum tui_prompt tui_app_open_prompt(const struct tui_app *app, const char **initial);
+
 /* The state of view v (what its open made), and its table shown now (NULL: none). */
 void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);

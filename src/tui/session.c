@@ -14,6 +14,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
+#include "iodfg/textfile.h"
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
@@ -151,27 +152,13 @@ int tui_app_restore(struct tui_app *app, const char *text, size_t len, struct io
 
 int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open the session file");
-        iodfg_error_at(err, path, 0, 0);
+    size_t len;
+    char *text = iodfg_textfile_read(path, "session file", (size_t)16 << 20, &len, err);
+    if (!text) {
         return -1;
     }
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        iodfg_buf_add(&b, chunk, n);
-    }
-    fclose(f);
-    int rc = -1;
-    if (b.failed) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else {
-        rc = restore(app, b.data ? b.data : "", b.len, 1, path, err);
-    }
-    iodfg_buf_fini(&b);
+    int rc = restore(app, text, len, 1, path, err);
+    free(text);
     if (rc == 0) {
         tui_app_record(app);
     }

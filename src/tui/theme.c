@@ -5,15 +5,16 @@
 #include "tui/theme.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "iodfg/error.h"
+#include "iodfg/textfile.h"
 
 #ifndef IODFG_THEMEDIR
 #define IODFG_THEMEDIR "/usr/local/share/iodfg/themes"
@@ -526,47 +527,11 @@ int tui_theme_parse(struct tui_theme *t, const char *text, size_t len, const cha
     return parse_depth(t, text, len, where, dirs, 0, err);
 }
 
-static char *read_file(const char *path, size_t *len, struct iodfg_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open theme: %s", strerror(errno));
-        iodfg_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) {
-            break;
-        }
-        char *nb = cap < (1u << 20) ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = !buf || ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        iodfg_error_set(err, buf ? IODFG_E_IO : IODFG_E_LIMIT, "cannot read theme (over 1 MiB?)");
-        iodfg_error_at(err, path, 0, 0);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 static int load_path(struct tui_theme *t, const char *path, const struct tui_theme_dirs *dirs,
                      int depth, struct iodfg_error *err)
 {
     size_t len;
-    char *text = read_file(path, &len, err);
+    char *text = iodfg_textfile_read(path, "theme", (size_t)1 << 20, &len, err);
     if (!text) {
         return -1;
     }

@@ -148,48 +148,32 @@ static inline int job_check(struct tui_timeline_job *job, int permille)
 /* Prefix sums are taken this many slots between two looks at the cancel flag. */
 #define TL_CHUNK 65536
 
-/* The index of every activity's selected events (or of all mapped ones as one group) into
- * job->out: two passes over the selection and one over the index, only when the rebuild
- * changes (a change of activity then costs nothing). Rows of a group are its cases in case
- * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
- * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
-static int build_index(struct tui_timeline_job *job)
+/* The scratch arrays of one index build, per group (ngroups + 1) or per row. */
+struct index_scratch {
+    uint64_t *fill;    /* events of the group so far (pass 1), then its next slot (pass 2) */
+    uint64_t *rfill;   /* rows likewise */
+    uint32_t *last;    /* case + 1 of the group's last row */
+    uint64_t *prev;    /* the last end in the group's row */
+    uint8_t *unsorted; /* per row: its ends are out of start order */
+};
+
+// Pass 1: the span of every selected event (whatever its activity), then the events and rows
+// of each group, turned into the offsets tl->group_ev and tl->group_row. 0, or 1 cancelled.
+static int count_groups(struct tui_timeline_job *job, struct index_scratch *x)
 {
     struct tui_timeline *tl = &job->out;
     const struct iodfg_columns *col = iodfg_eventlog_columns(job->log);
-    const struct iodfg_selection *sel = &job->sel;
-    const uint32_t *act = job->act;
-    uint32_t nc = iodfg_eventlog_case_count(job->log);
-    uint32_t ng = job->ngroups;
-    int all = job->all;
-    free_index(tl, 1);
-    tl->ngroups = ng;
-    tl->all_index = all;
-    tl->group_ev = calloc((size_t)ng + 1, sizeof(uint64_t));
-    tl->group_row = calloc((size_t)ng + 1, sizeof(uint64_t));
-    uint64_t *fill = calloc((size_t)ng + 1, sizeof(uint64_t));
-    uint64_t *rfill = calloc((size_t)ng + 1, sizeof(uint64_t));
-    uint32_t *last = calloc((size_t)ng + 1, sizeof(uint32_t)); // case + 1 of the group's last row
-    uint64_t *prev = calloc((size_t)ng + 1, sizeof(uint64_t)); // the last end in the group's row
-    uint8_t *unsorted = NULL; // rows whose ends are out of start order
-    uint64_t *tmp = NULL;
-    int rc = -1;
-    if (!tl->group_ev || !tl->group_row || !fill || !rfill || !last || !prev) {
-        goto out;
-    }
-    // pass 1: the span, and the events and rows of each group
+    uint32_t nc = iodfg_eventlog_case_count(job->log), ng = job->ngroups;
     int have = 0;
     tl->t0_ns = tl->t1_ns = 0;
     for (uint32_t c = 0; c < nc; c++) {
         if (job_check(job, (int)(300.0 * c / nc))) {
-            rc = 1;
-            goto out;
+            return 1;
         }
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(job->log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(job->log, &job->sel, c, &lo, &hi)) {
             continue;
         }
-        // the span covers every selected event, whatever the activity
         int64_t s = col->start_ns[lo], emax = s;
         for (uint64_t i = hi; i > lo && i + 64 > hi; i--) {
             int64_t e = col->start_ns[i - 1] + ev_dur(col, i - 1) -
@@ -200,12 +184,12 @@ static int build_index(struct tui_timeline_job *job)
         tl->t1_ns = !have || emax > tl->t1_ns ? emax : tl->t1_ns;
         have = 1;
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t g = tui_timeline_group(act, col->key, i, ng, all);
+            uint32_t g = tui_timeline_group(job->act, col->key, i, ng, job->all);
             if (g != UINT32_MAX) {
-                fill[g]++;
-                if (last[g] != c + 1) {
-                    last[g] = c + 1;
-                    rfill[g]++;
+                x->fill[g]++;
+                if (x->last[g] != c + 1) {
+                    x->last[g] = c + 1;
+                    x->rfill[g]++;
                 }
             }
         }
@@ -214,55 +198,62 @@ static int build_index(struct tui_timeline_job *job)
         tl->t1_ns = tl->t0_ns + 1;
     }
     for (uint32_t g = 0; g < ng; g++) { // counts to offsets
-        tl->group_ev[g + 1] = tl->group_ev[g] + fill[g];
-        tl->group_row[g + 1] = tl->group_row[g] + rfill[g];
-        fill[g] = tl->group_ev[g];
-        rfill[g] = tl->group_row[g];
-        last[g] = 0;
+        tl->group_ev[g + 1] = tl->group_ev[g] + x->fill[g];
+        tl->group_row[g + 1] = tl->group_row[g] + x->rfill[g];
+        x->fill[g] = tl->group_ev[g];
+        x->rfill[g] = tl->group_row[g];
+        x->last[g] = 0;
     }
-    uint64_t nev = tl->group_ev[ng], nrow = tl->group_row[ng];
-    atomic_store(&job->nev, nev);
-    tl->row_case = malloc(((size_t)nrow + 1) * sizeof(uint32_t));
-    tl->row_start = malloc(((size_t)nrow + 1) * sizeof(uint64_t));
-    unsorted = calloc((size_t)nrow + 1, 1);
-    if (reserve_sums(&tl->sums, &tl->sums_cap, nev + 1) ||
-        reserve_sums(&tl->coarse, &tl->coarse_cap, nev / TL_STEP + 1) || !tl->row_case ||
-        !tl->row_start || !unsorted) {
-        goto out;
-    }
-    // pass 2: each event's relative start and end at its slot + 1, the rows where they begin
+    return 0;
+}
+
+// Pass 2: each event's relative start and end at its slot + 1, and the rows where they begin
+// (a row: one case's events of one group). 0, or 1 cancelled.
+static int place_events(struct tui_timeline_job *job, struct index_scratch *x)
+{
+    struct tui_timeline *tl = &job->out;
+    const struct iodfg_columns *col = iodfg_eventlog_columns(job->log);
+    uint32_t nc = iodfg_eventlog_case_count(job->log), ng = job->ngroups;
     struct tui_timeline_sums *sm = tl->sums;
     for (uint32_t c = 0; c < nc; c++) {
         if (job_check(job, 300 + (int)(500.0 * c / nc))) {
-            rc = 1;
-            goto out;
+            return 1;
         }
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(job->log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(job->log, &job->sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t g = tui_timeline_group(act, col->key, i, ng, all);
+            uint32_t g = tui_timeline_group(job->act, col->key, i, ng, job->all);
             if (g == UINT32_MAX) {
                 continue;
             }
-            uint64_t at = fill[g]++;
-            if (last[g] != c + 1) {
-                last[g] = c + 1;
-                tl->row_case[rfill[g]] = c;
-                tl->row_start[rfill[g]++] = at;
-                prev[g] = 0;
+            uint64_t at = x->fill[g]++;
+            if (x->last[g] != c + 1) {
+                x->last[g] = c + 1;
+                tl->row_case[x->rfill[g]] = c;
+                tl->row_start[x->rfill[g]++] = at;
+                x->prev[g] = 0;
             }
             uint64_t s = (uint64_t)(col->start_ns[i] - tl->t0_ns);
             uint64_t e = s + (uint64_t)ev_dur(col, i);
             sm[at + 1].s = s;
             sm[at + 1].e = e;
-            unsorted[rfill[g] - 1] |= e < prev[g];
-            prev[g] = e;
+            x->unsorted[x->rfill[g] - 1] |= e < x->prev[g];
+            x->prev[g] = e;
         }
     }
-    tl->row_start[nrow] = nev;
-    // the ends of a row in order (already so unless its events overlap)
+    tl->row_start[tl->group_row[ng]] = tl->group_ev[ng];
+    return 0;
+}
+
+// The ends of each row in order (already so unless its events overlap). 0, 1 cancelled, -1.
+static int sort_row_ends(struct tui_timeline_job *job, const uint8_t *unsorted)
+{
+    struct tui_timeline *tl = &job->out;
+    struct tui_timeline_sums *sm = tl->sums;
+    uint64_t nrow = tl->group_row[job->ngroups];
+    uint64_t *tmp = NULL;
     size_t tmp_cap = 0;
     for (uint64_t r = 0; r < nrow; r++) {
         uint64_t a = tl->row_start[r] + 1, b = tl->row_start[r + 1] + 1, j;
@@ -270,15 +261,15 @@ static int build_index(struct tui_timeline_job *job)
             continue;
         }
         if (job_check(job, 800 + (int)(100.0 * (double)r / (double)nrow))) {
-            rc = 1;
-            goto out;
+            free(tmp);
+            return 1;
         }
         if (b - a > tmp_cap) {
             free(tmp);
             tmp_cap = (size_t)(b - a);
             tmp = malloc(tmp_cap * sizeof(*tmp));
             if (!tmp) {
-                goto out;
+                return -1;
             }
         }
         for (j = a; j < b; j++) {
@@ -289,13 +280,21 @@ static int build_index(struct tui_timeline_job *job)
             sm[j].e = tmp[j - a];
         }
     }
-    // the samples, then the prefix sums
+    free(tmp);
+    return 0;
+}
+
+// The coarse samples (every TL_STEP-th slot), then the prefix sums. 0, or 1 cancelled.
+static int prefix_sums(struct tui_timeline_job *job)
+{
+    struct tui_timeline *tl = &job->out;
+    struct tui_timeline_sums *sm = tl->sums;
+    uint64_t nev = tl->group_ev[job->ngroups];
     sm[0].s = sm[0].e = 0;
     uint64_t k = 0, next = 1;
     for (uint64_t j0 = 1; j0 <= nev; j0 += TL_CHUNK) {
         if (job_check(job, 900 + (int)(100.0 * (double)j0 / (double)(nev + 1)))) {
-            rc = 1;
-            goto out;
+            return 1;
         }
         uint64_t j1 = nev + 1 - j0 > TL_CHUNK ? j0 + TL_CHUNK : nev + 1;
         for (uint64_t j = j0; j < j1; j++) {
@@ -307,14 +306,50 @@ static int build_index(struct tui_timeline_job *job)
             sm[j].e += sm[j - 1].e;
         }
     }
-    rc = 0;
-out:
-    free(fill);
-    free(rfill);
-    free(last);
-    free(unsorted);
-    free(prev);
-    free(tmp);
+    return 0;
+}
+
+/* The index of every activity's selected events (or of all mapped ones as one group) into
+ * job->out: two passes over the selection and one over the index, only when the rebuild
+ * changes (a change of activity then costs nothing). Rows of a group are its cases in case
+ * order; the events of a row are in start order (as the log keeps a case). 0, -1 when out of
+ * memory (all freed), 1 when cancelled (the two big arrays kept for the next build). */
+static int build_index(struct tui_timeline_job *job)
+{
+    struct tui_timeline *tl = &job->out;
+    uint32_t ng = job->ngroups;
+    free_index(tl, 1);
+    tl->ngroups = ng;
+    tl->all_index = job->all;
+    tl->group_ev = calloc((size_t)ng + 1, sizeof(uint64_t));
+    tl->group_row = calloc((size_t)ng + 1, sizeof(uint64_t));
+    struct index_scratch x = {
+        calloc((size_t)ng + 1, sizeof(uint64_t)), calloc((size_t)ng + 1, sizeof(uint64_t)),
+        calloc((size_t)ng + 1, sizeof(uint32_t)), calloc((size_t)ng + 1, sizeof(uint64_t)), NULL};
+    int rc = -1;
+    if (tl->group_ev && tl->group_row && x.fill && x.rfill && x.last && x.prev) {
+        rc = count_groups(job, &x);
+    }
+    if (rc == 0) {
+        uint64_t nev = tl->group_ev[ng], nrow = tl->group_row[ng];
+        atomic_store(&job->nev, nev);
+        tl->row_case = malloc(((size_t)nrow + 1) * sizeof(uint32_t));
+        tl->row_start = malloc(((size_t)nrow + 1) * sizeof(uint64_t));
+        x.unsorted = calloc((size_t)nrow + 1, 1);
+        if (reserve_sums(&tl->sums, &tl->sums_cap, nev + 1) ||
+            reserve_sums(&tl->coarse, &tl->coarse_cap, nev / TL_STEP + 1) || !tl->row_case ||
+            !tl->row_start || !x.unsorted) {
+            rc = -1;
+        }
+    }
+    rc = rc ? rc : place_events(job, &x);
+    rc = rc ? rc : sort_row_ends(job, x.unsorted);
+    rc = rc ? rc : prefix_sums(job);
+    free(x.fill);
+    free(x.rfill);
+    free(x.last);
+    free(x.unsorted);
+    free(x.prev);
     if (rc) {
         free_index(tl, rc > 0);
     }

@@ -29,6 +29,7 @@ check "bash: 'ex' -> export" is "export" iodfg ex
 check "bash: export's options from its --help" has --format iodfg export --fo
 check "bash: analysis options of export" has --per-pid iodfg export --per
 check "bash: export --format values" is "perfetto csv xes" iodfg export --format ''
+check "bash: info --format values" is "table json" iodfg info --format ''
 check "bash: dfg --format values" is "dot tsv json" iodfg dfg --format ''
 check "bash: stats --sort values" has dur_p95 iodfg stats --sort dur_
 check "bash: theme names from iodfg --list-themes" has dark iodfg tui --theme ''

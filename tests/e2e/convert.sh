@@ -52,6 +52,11 @@ cp "$D/paper/a_host1_14637.st" "$T/jw/stio.0.jwc00n234.juwels.st"
 cp "$D/paper/b_host1_14649.st" "$T/jw/odd-name.st"
 "$IODFG_BIN" convert -o "$T/jw.h5" -p 'stio.{rid}.{host}.{cid}.st' "$T/jw" >"$T/jw.out"
 "$IODFG_BIN" info --json "$T/jw.h5" >"$T/jw.json"
+"$IODFG_BIN" info --format json "$T/jw.h5" >"$T/jw-format.json"
+check "info --format json is --json" cmp "$T/jw.json" "$T/jw-format.json"
+set +e; "$IODFG_BIN" info --format tsv "$T/jw.h5" >/dev/null 2>"$T/fmt.err"; rc=$?; set -e
+check "info --format tsv: a usage error (2)" test "$rc" -eq 2
+check "info --format tsv: names the choices" grep -q "takes table or json, not 'tsv'" "$T/fmt.err"
 check "name pattern: cid" test "$(json "$T/jw.json" '[c["cid"] for c in j["case_list"] if c["rid"]=="0"][0]')" = juwels
 check "name pattern: host" test "$(json "$T/jw.json" '[c["host"] for c in j["case_list"] if c["rid"]=="0"][0]')" = jwc00n234
 check "unmatched name: named after the file" test "$(json "$T/jw.json" '[c["named_by"] for c in j["case_list"] if c["name"]=="odd-name"][0]')" = "file name"

@@ -158,7 +158,7 @@ static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
  * doing nothing (what one types next must not run as commands unawares). */
 static unsigned key_command(struct tui_ui *ui, struct tui_app *app, int key)
 {
-    enum tui_map here = tui_view_keymap(app->view);
+    enum tui_map here = tui_view_keymap(tui_app_current_view(app));
     enum tui_cmd cmd = tui_keymap_lookup(ui->km, here, key);
     if (cmd != TUI_CMD_NONE) {
         return tui_app_command(app, cmd);
@@ -179,10 +179,11 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         tui_screen_end(s);
         return;
     }
-    tui_screen_tabs(s, "iodfg", app->log_name, ui->tabs, TUI_VIEW_COUNT, (int)app->view);
+    tui_screen_tabs(s, "iodfg", tui_app_log_name(app), ui->tabs, TUI_VIEW_COUNT,
+                    (int)tui_app_current_view(app));
     struct tui_rect body = tui_screen_body(s);
-    struct tui_render_in in = {body.w, body.h,
-                               app->prompt != TUI_PROMPT_NONE ? tui_lineedit_text(ui->le) : NULL,
+    int prompting = tui_app_open_prompt(app, NULL) != TUI_PROMPT_NONE;
+    struct tui_render_in in = {body.w, body.h, prompting ? tui_lineedit_text(ui->le) : NULL,
                                (int)tui_lineedit_cursor_col(ui->le), ui->km};
     struct tui_viewmodel *vm = &ui->vm;
     tui_app_frame(app, &in, vm);
@@ -204,13 +205,14 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
 /* A key while a prompt is open. *pending is set when a live change awaits the debounce. */
 static unsigned prompt_key(struct tui_ui *ui, struct tui_app *app, int key, int *pending)
 {
-    if (app->prompt == TUI_PROMPT_QUIT) {
+    enum tui_prompt prompt = tui_app_open_prompt(app, NULL);
+    if (prompt == TUI_PROMPT_QUIT) {
         const char *ans = key == 'y' ? "y" : key == 'w' ? "w" : "";
         return tui_app_prompt_done(app, ans);
     }
     switch (tui_lineedit_key(ui->le, key)) {
     case TUI_LE_CHANGED:
-        if (app->prompt == TUI_PROMPT_RULE) {
+        if (prompt == TUI_PROMPT_RULE) {
             *pending = 1;
             return TUI_REDRAW;
         }
@@ -254,13 +256,15 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
             continue;
         }
         unsigned r;
-        if (app->prompt != TUI_PROMPT_NONE) {
+        if (tui_app_open_prompt(app, NULL) != TUI_PROMPT_NONE) {
             r = prompt_key(ui, app, key, &pending);
         } else {
             r = key_command(ui, app, key);
         }
         if (r & TUI_PROMPT) {
-            tui_lineedit_set(ui->le, app->prompt_init);
+            const char *initial;
+            tui_app_open_prompt(app, &initial);
+            tui_lineedit_set(ui->le, initial);
         }
         if (r & TUI_THEME) {
             cycle_theme(ui, app);
