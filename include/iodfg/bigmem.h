@@ -13,4 +13,9 @@ void *iodfg_bigmem_alloc(size_t bytes);
  * NULL when out of memory (p is then unchanged). */
 void *iodfg_bigmem_realloc(void *p, size_t old_bytes, size_t bytes);
 
+/* The next capacity of a doubling array of elem-byte elements now holding cap (from first when
+ * 0): past 256 KiB it goes straight to a whole huge page, whose one fault costs less than the
+ * small ones it replaces. */
+size_t iodfg_bigmem_grow(size_t cap, size_t elem, size_t first);
+
 #endif

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -289,7 +290,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
     iodfg_hstore_init(&an->hs);
     uint64_t n = iodfg_eventlog_event_count(log);
     an->act = malloc(((size_t)an->nkeys + 1) * sizeof(*an->act));
-    an->bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
+    an->bits = iodfg_bigmem_alloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
     an->sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
     an->case_mark = calloc((size_t)an->ncases + 1, 1);
     an->moved = calloc((size_t)((n + 63) / 64 + 1), sizeof(*an->moved));
@@ -301,7 +302,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
         iodfg_timeline_build(&an->tl, log, err)) {
         goto fail;
     }
-    an->codes = malloc((size_t)(n ? n : 1) * sizeof(*an->codes));
+    an->codes = iodfg_bigmem_alloc((size_t)(n ? n : 1) * sizeof(*an->codes));
     if (!an->codes) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
         goto fail;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/dfg.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/stats.h"
@@ -141,7 +142,8 @@ int iodfg_pctl_layout(struct pctl *P)
     }
     P->nh = nh;
     P->hist = nh ? calloc((size_t)nh * IODFG_PB_N, sizeof(*P->hist)) : NULL;
-    P->vals = malloc((size_t)(nv ? nv : 1) * sizeof(*P->vals));
+    P->vals_cap = nv ? nv : 1;
+    P->vals = iodfg_bigmem_alloc((size_t)P->vals_cap * sizeof(*P->vals));
     return (nh && !P->hist) || !P->vals ? -1 : 0;
 }
 
@@ -169,11 +171,13 @@ int iodfg_pctl_targets(struct pctl *P)
     if (!extra) {
         return 0;
     }
-    int64_t *v = realloc(P->vals, (size_t)(nv + extra) * sizeof(*v));
+    int64_t *v = iodfg_bigmem_realloc(P->vals, (size_t)P->vals_cap * sizeof(*v),
+                                      (size_t)(nv + extra) * sizeof(*v));
     if (!v) {
         return -1;
     }
     P->vals = v;
+    P->vals_cap = nv + extra;
     for (uint32_t i = 0; i < P->ng; i++) {
         struct pgroup *g = &P->g[i];
         if (g->hist != IODFG_PB_NONE) {

@@ -36,6 +36,7 @@ struct pctl {
     struct pgroup *g;
     uint32_t *hist; /* worker 0's histograms; after a first pass the sums */
     int64_t *vals;
+    uint64_t vals_cap; /* entries allocated (on huge pages when large: iodfg/bigmem.h) */
 };
 
 /* Free the groups, histograms and values of P and zero it. */

@@ -92,9 +92,11 @@ struct key {
     uint64_t order;
 };
 
+/* Without branches: which run wins is a coin toss for the branch predictor, and the merge
+ * makes several such decisions per point. */
 static inline int key_less(const struct key *a, const struct key *b)
 {
-    return a->t < b->t || (a->t == b->t && a->order < b->order);
+    return (a->t < b->t) | ((a->t == b->t) & (a->order < b->order));
 }
 
 static void run_key(const struct run *r, struct key *k)
@@ -143,12 +145,19 @@ static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, u
             run_load(r, s);
         }
         run_key(r, &key[w]);
+        // the winner's key stays in registers: each level then waits only for a comparison,
+        // the losers' keys on the path to the root being loaded meanwhile
+        struct key wk = key[w];
         for (size_t j = (k + w) / 2; j >= 1; j /= 2) {
             uint32_t l = loser[j];
-            if (key_less(&key[l], &key[w])) {
-                loser[j] = w;
-                w = l;
-            }
+            struct key lk = key[l];
+            int less = key_less(&lk, &wk);
+            uint32_t m = 0u - (uint32_t)less;
+            uint64_t m64 = 0 - (uint64_t)less;
+            loser[j] = (w & m) | (l & ~m);
+            w = (l & m) | (w & ~m);
+            wk.t = (int64_t)(((uint64_t)lk.t & m64) | ((uint64_t)wk.t & ~m64));
+            wk.order = (lk.order & m64) | (wk.order & ~m64);
         }
     }
     free(key);
@@ -219,7 +228,7 @@ static void *merge_half(void *arg)
 /* Merge the runs h[0..hn) (npts points) into pts[out...), in two halves on two threads when
  * they are many. scratch has room for hn runs. 0, or -1 out of memory. */
 static int merge_clock(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out,
-                        struct run *scratch, uint64_t split_points)
+                       struct run *scratch, uint64_t split_points)
 {
     if (npts < split_points || hn < 2) {
         return merge(s, h, hn, npts, out);
@@ -304,6 +313,34 @@ static void sort_by_end(uint32_t *ids, size_t n, const struct iodfg_columns *col
     }
 }
 
+/* ids[0..n) (ascending) sorted by end time, ties in id order, by insertion while that takes at
+ * most budget moves: a trace's calls overlap only a little, so its ends come almost in start
+ * order. 1 when sorted; 0 when the budget ran out: ids is then a permutation whose ties are
+ * still in id order (the sorted prefix holds smaller ids than the rest), which is what the
+ * stable radix sort needs to finish the job. */
+static int insertion_by_end(uint32_t *ids, size_t n, const struct iodfg_columns *col, size_t budget)
+{
+    size_t moves = 0;
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = ids[i];
+        int64_t t = end_time(col, x);
+        size_t j = i;
+        while (j > 0 && end_time(col, ids[j - 1]) > t) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = x;
+        moves += i - j;
+        if (moves > budget) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Moves an insertion sort may take per element before the radix sort is cheaper. */
+#define INSERTION_MOVES 8
+
 /* ends: each case's events with an interval in end order (eoff: where each case's begin). */
 static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64_t *eoff)
 {
@@ -323,7 +360,7 @@ static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64
             }
         }
         size_t n = (size_t)(k - eoff[c]);
-        if (sorted) {
+        if (sorted || insertion_by_end(ends + eoff[c], n, col, INSERTION_MOVES * n)) {
             continue;
         }
         if (n > rx.cap) {

@@ -178,7 +178,8 @@ struct pool {
     struct slot *slots;
     size_t next;      // next file a worker takes
     size_t delivered; // files handed to the sink so far
-    size_t window;    // how far workers may run ahead of the sink
+    size_t window;    // how far workers may run ahead of the sink (jobs + 1: every log more
+                      // is fresh memory, whose first touch costs more than parsing)
     // Logs the sink is done with, emptied and reused by the next files: fresh memory for
     // every file cost more in page faults than parsing it.
     struct iodfg_eventlog **spares;
@@ -270,7 +271,7 @@ int iodfg_ingest_run(const struct iodfg_input_list *list, const struct iodfg_ing
     if (jobs > count) {
         jobs = count ? (unsigned)count : 1;
     }
-    struct pool p = {.files = files, .count = count, .opts = opts, .window = 2 * (size_t)jobs};
+    struct pool p = {.files = files, .count = count, .opts = opts, .window = (size_t)jobs + 1};
     p.slots = calloc(count ? count : 1, sizeof(*p.slots));
     pthread_t *threads = calloc(jobs, sizeof(*threads));
     p.spares_cap = p.window + jobs;

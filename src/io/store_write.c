@@ -13,6 +13,7 @@
 #include <hdf5.h>
 
 #include "iodfg/atomicfile.h"
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -694,9 +695,11 @@ static int add_handles(struct iodfg_store_writer *w, const struct store_wmaps *m
     if (w->nhandles + n > w->handles_cap) {
         uint32_t cap = w->handles_cap ? w->handles_cap : 256;
         while (cap < w->nhandles + n) {
-            cap = cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : cap * 2;
+            size_t grown = iodfg_bigmem_grow(cap, sizeof(*w->handles), 256);
+            cap = grown > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)grown;
         }
-        struct iodfg_handle *p = realloc(w->handles, (size_t)cap * sizeof(*p));
+        struct iodfg_handle *p = iodfg_bigmem_realloc(
+            w->handles, (size_t)w->handles_cap * sizeof(*p), (size_t)cap * sizeof(*p));
         if (!p) {
             return -1;
         }

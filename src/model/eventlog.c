@@ -307,6 +307,19 @@ static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
     return 0;
 }
 
+/* Room for cap input orders of the open case (on huge pages: 4 KiB faults cost more than the
+ * copy). 0, or -1 out of memory. */
+static int grow_seq(struct iodfg_eventlog *log, uint64_t cap)
+{
+    uint64_t *q = iodfg_bigmem_realloc(log->seq, log->seq_cap * sizeof(*q), cap * sizeof(*q));
+    if (!q) {
+        return -1;
+    }
+    log->seq = q;
+    log->seq_cap = cap;
+    return 0;
+}
+
 int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct iodfg_error *err)
 {
     if (events <= log->cap) {
@@ -379,14 +392,8 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     uint64_t i = log->n;
     struct iodfg_columns *c = &log->cols;
     uint64_t rel = i - log->offsets[log->ncases];
-    if (rel == log->seq_cap) {
-        uint64_t cap = log->seq_cap ? log->seq_cap * 2 : 1024;
-        uint64_t *q = realloc(log->seq, cap * sizeof(*q));
-        if (!q) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-        log->seq = q;
-        log->seq_cap = cap;
+    if (rel == log->seq_cap && grow_seq(log, iodfg_bigmem_grow(log->seq_cap, 8, 1024))) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     int64_t start = clamp_start(ev->start_ns);
     if (rel > 0) {

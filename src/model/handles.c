@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/strpool.h"
@@ -77,8 +78,10 @@ static int grow_handles(struct iodfg_eventlog *log)
         return -1;
     }
     if (log->nhandles == log->handles_cap) {
-        uint32_t cap = log->handles_cap ? log->handles_cap * 2 : 64;
-        struct iodfg_handle *h = realloc(log->handles, (size_t)cap * sizeof(*h));
+        size_t grown = iodfg_bigmem_grow(log->handles_cap, sizeof(*log->handles), 64);
+        uint32_t cap = grown < UINT32_MAX ? (uint32_t)grown : UINT32_MAX - 1;
+        struct iodfg_handle *h = iodfg_bigmem_realloc(
+            log->handles, (size_t)log->handles_cap * sizeof(*h), (size_t)cap * sizeof(*h));
         if (!h) {
             return -1;
         }

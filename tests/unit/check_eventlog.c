@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -20,14 +21,15 @@ static uint32_t S(struct iodfg_eventlog *log, const char *s)
     return id;
 }
 
-static void push(struct iodfg_eventlog *log, const char *call, const char *path, int64_t start,
-                 uint64_t seq)
+/* One event; its offset column holds off (IODFG_UNKNOWN: none). */
+static void push_at(struct iodfg_eventlog *log, const char *call, const char *path, int64_t start,
+                    uint64_t seq, int64_t off)
 {
     struct iodfg_raw_event ev = {
         .start_ns = start,
         .dur_ns = 10,
         .size = 5,
-        .offset = IODFG_UNKNOWN,
+        .offset = off,
         .req = IODFG_UNKNOWN,
         .pid = 7,
         .fd = 3,
@@ -40,6 +42,12 @@ static void push(struct iodfg_eventlog *log, const char *call, const char *path,
         .seq = seq,
     };
     ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
+}
+
+static void push(struct iodfg_eventlog *log, const char *call, const char *path, int64_t start,
+                 uint64_t seq)
+{
+    push_at(log, call, path, start, seq, IODFG_UNKNOWN);
 }
 
 static void begin(struct iodfg_eventlog *log, const char *name)
@@ -246,6 +254,48 @@ START_TEST(many_cases_and_events)
 }
 END_TEST
 
+START_TEST(growth_to_a_huge_page)
+{
+    // doubling below 256 KiB, then one whole huge page (2 MiB), then doubling again
+    ck_assert_uint_eq(iodfg_bigmem_grow(0, 8, 1024), 1024);
+    ck_assert_uint_eq(iodfg_bigmem_grow(1024, 8, 1024), 2048);
+    ck_assert_uint_eq(iodfg_bigmem_grow(32768, 8, 1024), 262144);
+    ck_assert_uint_eq(iodfg_bigmem_grow(262144, 8, 1024), 524288);
+    size_t h = iodfg_bigmem_grow(4096, 88, 64);
+    ck_assert_uint_ge(h * 88, (size_t)2 << 20);
+    ck_assert_uint_lt((h - 1) * 88, (size_t)2 << 20);
+    // a realloc across the jump keeps the contents
+    uint64_t *a = NULL;
+    size_t cap = 0;
+    for (uint64_t i = 0; i < 300000; i++) {
+        if (i == cap) {
+            size_t next = iodfg_bigmem_grow(cap, sizeof(*a), 1024);
+            a = iodfg_bigmem_realloc(a, cap * sizeof(*a), next * sizeof(*a));
+            ck_assert_ptr_nonnull(a);
+            cap = next;
+        }
+        a[i] = i * 7;
+    }
+    for (uint64_t i = 0; i < 300000; i++) {
+        ck_assert_uint_eq(a[i], i * 7);
+    }
+    free(a);
+    // one case long enough for its input orders to grow past the jump: the same stable order
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(log, "long");
+    for (uint64_t i = 0; i < 300000; i++) {
+        push_at(log, "read", "/data", (int64_t)((i * 7919) % 1000), 300000 - i, (int64_t)i);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    for (uint64_t i = 1; i < 300000; i++) { // equal starts: the later input (smaller seq) first
+        ck_assert_int_le(c->start_ns[i - 1], c->start_ns[i]);
+        ck_assert(c->start_ns[i - 1] < c->start_ns[i] || c->offset[i - 1] > c->offset[i]);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("eventlog");
@@ -257,6 +307,7 @@ int main(void)
     tcase_add_test(tc, misuse_reports_errors);
     tcase_add_test(tc, many_cases_and_events);
     tcase_add_test(tc, adopt_handles);
+    tcase_add_test(tc, growth_to_a_huge_page);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

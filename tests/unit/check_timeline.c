@@ -2,7 +2,9 @@
 /* Unit tests: the timeline (every interval's start and end point in time order, clock by
  * clock) against a plain sort of all points, with the merge in one piece and cut in two halves
  * merged on two threads, on logs with ties, zero and unknown durations, long calls whose ends
- * come out of order, several clocks and empty cases. */
+ * come out of order (few: each case's ends are put in order by insertion; many, from the start
+ * or only late in a case: by the radix sort, after a part by insertion), several clocks and
+ * empty cases. */
 #include "config.h"
 
 #include <stdint.h>
@@ -36,9 +38,10 @@ static int point_cmp(const void *pa, const void *pb)
     return a->e < b->e ? -1 : a->e > b->e;
 }
 
-/* A log of ncases cases of random sizes (some empty), clocks and durations. */
-static struct iodfg_eventlog *random_log(unsigned seed, uint32_t ncases, uint32_t most,
-                                         int intervals)
+/* A log of ncases cases of random sizes (some empty), clocks and durations: one event in ten
+ * lasts up to long_dur, from the (long_from / 4)th quarter of each case on. */
+static struct iodfg_eventlog *random_log_long(unsigned seed, uint32_t ncases, uint32_t most,
+                                              int intervals, int long_dur, uint32_t long_from)
 {
     srand(seed);
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
@@ -56,7 +59,11 @@ static struct iodfg_eventlog *random_log(unsigned seed, uint32_t ncases, uint32_
             t += rand() % 4; // ties within and across cases
             ev.start_ns = t;
             int r = rand() % 10;
-            ev.dur_ns = r == 0 ? 0 : r == 1 ? IODFG_UNKNOWN : r == 2 ? rand() % 5000 : rand() % 7;
+            int long_call = r == 2 && 4 * i >= long_from * n;
+            ev.dur_ns = r == 0      ? 0
+                        : r == 1    ? IODFG_UNKNOWN
+                        : long_call ? rand() % long_dur
+                                    : rand() % 7;
             if (!intervals) {
                 ev.dur_ns = r % 2 ? 0 : IODFG_UNKNOWN;
             }
@@ -68,6 +75,12 @@ static struct iodfg_eventlog *random_log(unsigned seed, uint32_t ncases, uint32_
         ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
     }
     return log;
+}
+
+static struct iodfg_eventlog *random_log(unsigned seed, uint32_t ncases, uint32_t most,
+                                         int intervals)
+{
+    return random_log_long(seed, ncases, most, intervals, 5000, 0);
 }
 
 /* The timeline of log must be the points sorted by (clock, time, end before start, event). */
@@ -122,6 +135,24 @@ START_TEST(a_large_log_on_two_threads)
 }
 END_TEST
 
+START_TEST(ends_nearly_in_order_or_late_disorder)
+{
+    // short calls only (ends sorted by insertion), a few long ones (insertion within its
+    // budget), long calls in the last quarter (insertion gives up there, the radix sort ends)
+    const int long_dur[] = {7, 40, 5000};
+    const uint32_t from[] = {0, 0, 3};
+    for (unsigned seed = 1; seed <= 6; seed++) {
+        for (size_t v = 0; v < sizeof(long_dur) / sizeof(long_dur[0]); v++) {
+            struct iodfg_eventlog *log =
+                random_log_long(seed, 1 + seed % 4, 3000, 1, long_dur[v], from[v]);
+            same_as_sort(log, UINT64_MAX);
+            same_as_sort(log, 2);
+            iodfg_eventlog_free(log);
+        }
+    }
+}
+END_TEST
+
 START_TEST(no_intervals)
 {
     // Events, but none with a known duration above 0: no points.
@@ -138,6 +169,7 @@ static Suite *timeline_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, merged_as_a_sort_would_order);
     tcase_add_test(tc, a_large_log_on_two_threads);
+    tcase_add_test(tc, ends_nearly_in_order_or_late_disorder);
     tcase_add_test(tc, no_intervals);
     suite_add_tcase(s, tc);
     return s;
