@@ -116,6 +116,12 @@ int cli_clocks_text(const uint32_t *clocks, char *buf, size_t size);
 void cli_clock_note(const struct iodfg_eventlog *log, const uint8_t *case_on, int quiet);
 /* A start time of clock in its natural form ("05:39:01.699598", "2024-... UTC", "+1.5 s"). */
 void cli_time_text(char *buf, size_t size, enum iodfg_clock clock, int64_t ns);
+/* Thresholds of the insights from file (--thresholds), else from the user's insights.conf
+ * ($XDG_CONFIG_HOME/iodfg, else ~/.config/iodfg) when it exists, over what t holds; CLI_OK, or
+ * CLI_FAIL after saying what is wrong (file:line:col). Shared by `insights` and the TUI. */
+struct iodfg_insight_thresholds;
+int cli_insight_thresholds_file(const char *file, struct iodfg_insight_thresholds *t);
+
 /* The rules text of --rules name: a copy of the preset of that name (iodfg_rules_preset) when no
  * file of that name exists, else the file's text (at most CLI_RULES_MAX bytes); *len its length.
  * The caller frees. NULL with err naming the file. */

@@ -434,10 +434,10 @@ static int set_rules(uint8_t *on, const char *list, int value, int only)
 }
 
 // The thresholds: defaults, then the file, then each --threshold in order.
-static int load_thresholds(struct ins_opts *o)
+int cli_insight_thresholds_file(const char *file, struct iodfg_insight_thresholds *t)
 {
     char def[4096];
-    const char *path = o->thresholds_file;
+    const char *path = file;
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     struct stat st;
     if (!path && ((xdg && *xdg) || (home && *home))) {
@@ -454,7 +454,7 @@ static int load_thresholds(struct ins_opts *o)
             cli_error(&err);
             return CLI_FAIL;
         }
-        int rc = iodfg_insight_thresholds_parse(&o->t, text, len, path, &err);
+        int rc = iodfg_insight_thresholds_parse(t, text, len, path, &err);
         if (rc) {
             cli_error_caret(&err, text, len);
         }
@@ -463,6 +463,16 @@ static int load_thresholds(struct ins_opts *o)
             return CLI_FAIL;
         }
     }
+    return CLI_OK;
+}
+
+static int load_thresholds(struct ins_opts *o)
+{
+    if (cli_insight_thresholds_file(o->thresholds_file, &o->t)) {
+        return CLI_FAIL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
     for (size_t i = 0; i < o->nassign; i++) {
         if (iodfg_insight_threshold_set(&o->t, o->assign[i], &err)) {
             iodfg_error_at(&err, "--threshold", 1, err.col);

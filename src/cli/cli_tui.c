@@ -14,6 +14,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/glyph.h"
+#include "iodfg/insights.h"
 #include "iodfg/store.h"
 
 #include "cli.h"
@@ -24,7 +25,8 @@
 static const char tui_usage[] =
     "usage: iodfg [tui] [--rules FILE] [--session FILE] [--theme NAME|PATH]\n"
     "                 [--ascii] [--no-color] [--align start] [--name-pattern P]\n"
-    "                 [--jobs N] [--mounts FILE] LOG.h5|FILES|DIRS...\n"
+    "                 [--jobs N] [--mounts FILE] [--thresholds FILE]\n"
+    "                 LOG.h5|FILES|DIRS...\n"
     "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
     "views).\n"
     "      --rules FILE        mapping rules to start from (default: the f-hat\n"
@@ -38,7 +40,9 @@ static const char tui_usage[] =
     "                          locale is not UTF-8)\n"
     "      --no-color          attributes only (also with NO_COLOR set)\n"
     "      --align start       compare cases as if they started together (see stats\n"
-    "                          --help)\n";
+    "                          --help)\n"
+    "      --thresholds FILE   the Insights view's thresholds (see insights --help;\n"
+    "                          default: the user's insights.conf when present)\n";
 
 static void usage(FILE *out)
 {
@@ -109,7 +113,7 @@ static const char *base_name(const char *p)
 }
 
 struct tui_opts {
-    const char *rules_path, *session, *theme;
+    const char *rules_path, *session, *theme, *thresholds;
     unsigned flags; /* TUI_SCREEN_* */
 };
 
@@ -123,6 +127,7 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
                                              {"no-color", no_argument, NULL, 'C'},
                                              {"align", required_argument, NULL, 'A'},
                                              {"help", no_argument, NULL, 'h'},
+                                             {"thresholds", required_argument, NULL, 'T'},
                                              CLI_INGEST_LONGOPTS,
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -137,6 +142,9 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
             break;
         case 't':
             o->theme = optarg;
+            break;
+        case 'T':
+            o->thresholds = optarg;
             break;
         case 'a':
             o->flags |= TUI_SCREEN_ASCII;
@@ -218,6 +226,12 @@ int cli_tui(int argc, char **argv)
     if (rc) {
         return rc < 0 ? CLI_OK : rc;
     }
+    // the thresholds file is checked first: its mistakes are said with file:line:col
+    struct iodfg_insight_thresholds thresholds;
+    iodfg_insight_thresholds_default(&thresholds);
+    if (cli_insight_thresholds_file(o.thresholds, &thresholds)) {
+        return CLI_FAIL;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         cli_errorf("the terminal UI needs a terminal on standard input and output (%s is not "
                    "one);\nfor scripts use 'iodfg stats', 'iodfg dfg' or 'iodfg info'",
@@ -268,6 +282,7 @@ int cli_tui(int argc, char **argv)
         }
         return CLI_FAIL;
     }
+    l.app->insight_thresholds = thresholds;
     if (o.session) {
         open_session(l.app, o.session);
     }

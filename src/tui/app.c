@@ -204,6 +204,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->own_log = own_log;
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
     app->generation = UINT64_MAX; // the first rebuild loads the views
+    iodfg_insight_thresholds_default(&app->insight_thresholds);
     tui_charz_init(&app->charz);
     app->ses = iodfg_session_new(log, err);
     if (!app->ses || open_views(app)) {

@@ -9,6 +9,7 @@
 
 #include "iodfg/diff.h"
 #include "iodfg/filter.h"
+#include "iodfg/insights.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
@@ -71,6 +72,8 @@ struct tui_app {
     char *rules_saved; /* rules text as last loaded or saved */
 
     char *session_path;
+    /* what the Insights view judges with: the defaults, or the user's insights.conf */
+    struct iodfg_insight_thresholds insight_thresholds;
     enum tui_prompt prompt;
     char prompt_label[64];
     char prompt_init[512];

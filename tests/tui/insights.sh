@@ -103,4 +103,22 @@ tui_keys Enter
 tui_wait 'rule-preset: no preset called nosuch'
 tui_keys q # the rules are as loaded again: nothing to save
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
-echo "PASS: insights view, jumps to the evidence and back, rule presets"
+
+# the user's insights.conf, as `iodfg insights` reads it: imbalance needs a ratio of 10 now
+mkdir -p "$TUI_TMP/cfg/iodfg"
+printf '# stricter\nimbalance-ratio = 10\n' >"$TUI_TMP/cfg/iodfg/insights.conf"
+tui_start 100 30 "IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes" XDG_CONFIG_HOME="$TUI_TMP/cfg" \
+    "$BIN" "$DATA/traces/insights"
+tui_wait '21 activities'
+tui_keys i
+tui_wait '13 finding(s) over 17 case(s), 1242 event(s)'
+row_lacks ' imbalance  ' "insights.conf's threshold applies in the TUI"
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status with insights.conf"
+# a bad thresholds file stops before the screen opens, with file:line:col
+printf 'imbalance-ratio = x\n' >"$TUI_TMP/bad.conf"
+if "$BIN" tui --thresholds "$TUI_TMP/bad.conf" "$DATA/traces/insights" 2>"$TUI_TMP/bad.err"; then
+    tui_fail "a bad --thresholds file accepted"
+fi
+grep -q 'bad.conf:1:' "$TUI_TMP/bad.err" || { cat "$TUI_TMP/bad.err" >&2; tui_fail "file:line of the bad threshold"; }
+echo "PASS: insights view, jumps to the evidence and back, rule presets, insights.conf"

@@ -187,15 +187,14 @@ static int judge(struct tui_insights_view *iv)
     struct tui_app *app = iv->app;
     clear(iv);
     iv->error[0] = '\0';
-    struct iodfg_insight_thresholds t;
-    iodfg_insight_thresholds_default(&t);
+    const struct iodfg_insight_thresholds *t = &app->insight_thresholds;
     struct iodfg_error err;
     iodfg_error_clear(&err);
     iv->compared = app->diff != NULL;
     int rc = 0;
     for (int g = 0; rc == 0 && g < 1 + iv->compared; g++) {
         int group = iv->compared ? (g ? IODFG_GROUP_R : IODFG_GROUP_G) : IODFG_GROUP_NONE;
-        rc = iodfg_insights_session(&iv->ins[g], app->ses, group, &t, NULL, &err);
+        rc = iodfg_insights_session(&iv->ins[g], app->ses, group, t, NULL, &err);
     }
     if (rc == 0 && iv->compared) {
         rc = iodfg_insights_compare(&iv->ins[0], &iv->ins[1], app->map, &iv->ch, &iv->nch, &err);
