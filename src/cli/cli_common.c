@@ -45,6 +45,57 @@ void cli_usage_put(const char *text, FILE *out)
     }
 }
 
+size_t cli_text_width(const char *s, size_t len)
+{
+    size_t w = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t k = iodfg_utf8_valid(p + i, len - i);
+        if (k == 0) {
+            k = 1;
+        }
+        unsigned cp = p[i];
+        if (k == 2) {
+            cp = ((p[i] & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
+        }
+        w += !(cp >= 0x300 && cp <= 0x36f); // combining diacritical marks take no column
+        i += k;
+    }
+    return w;
+}
+
+void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len)
+{
+    cli_error(err);
+    if (!err->line || !text) {
+        return;
+    }
+    const char *p = text, *end = text + len;
+    for (unsigned long ln = 1; ln < err->line; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) {
+            return;
+        }
+        p = nl + 1;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    if (ll && p[ll - 1] == '\r') {
+        ll--;
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_sanitize_term(&b, p, ll);
+    fprintf(stderr, "  %s\n", b.data ? b.data : "");
+    if (err->col) {
+        size_t upto = err->col - 1 < ll ? err->col - 1 : ll;
+        iodfg_buf_clear(&b);
+        iodfg_sanitize_term(&b, p, upto);
+        fprintf(stderr, "  %*s^\n", (int)cli_text_width(b.data ? b.data : "", b.len), "");
+    }
+    iodfg_buf_fini(&b);
+}
+
 static void put_message(const char *text)
 {
     struct iodfg_buf b;

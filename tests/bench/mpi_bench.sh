@@ -58,6 +58,6 @@ for n in 1 2 4; do
   r=$(best "$n" convert -q -f -o "$work/out.h5" "$work/weak")
   "$MPI" convert -q -f -o "$work/w.h5" "$work/weak"
   meta=$(h5stat -S "$work/w.h5" 2>/dev/null | sed -n 's/.*File metadata: *\([0-9]*\) bytes.*/\1/p')
-  objs=$(h5stat -g "$work/w.h5" 2>/dev/null | sed -n 's/.*# of unique groups: *\([0-9]*\).*/\1/p')
+  objs=$(h5stat -g "$work/w.h5" 2>/dev/null | sed -n 's/.*Total # of groups: *\([0-9]*\).*/\1/p')
   echo "  convert on $n: ${r%% *} s, largest process $(( ${r##* } / 1024 )) MiB, metadata ${meta:-?} bytes, ${objs:-?} groups"
 done
