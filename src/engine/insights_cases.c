@@ -12,7 +12,7 @@
 #include "iodfg/format.h"
 #include "iodfg/strpool.h"
 
-#include "insights_priv.h"
+#include "insights_families.h"
 
 struct case_val {
     uint32_t c;

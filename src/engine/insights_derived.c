@@ -15,7 +15,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
 
-#include "insights_priv.h"
+#include "insights_families.h"
 
 static const char *const dir_name[2] = {"reads", "writes"};
 

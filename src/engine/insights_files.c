@@ -14,7 +14,8 @@
 #include "iodfg/metrics.h"
 #include "iodfg/strpool.h"
 
-#include "insights_priv.h"
+#include "insights_families.h"
+#include "insights_tally.h"
 
 /* Byte ranges read, as sorted disjoint [lo, hi) intervals (capped: a file read in more pieces
  * than that is no longer judged). */

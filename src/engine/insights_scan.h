@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "insights_priv.h"
+#include "insights_families.h"
+#include "insights_tally.h"
 
 /* Per key: what the rules of the scan need to know about it. */
 enum { K_META = 1, K_TTY = 2, K_FILE = 4, K_FLOCK = 8 };

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Insights helpers: a small integer map per case and counted (group, item) pairs. */
+/* Counting helpers of the insights rule families: a small integer map per case and counted
+ * (group, item) pairs. */
 #include "config.h"
+
+#include "insights_tally.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/eventlog.h"
 #include "iodfg/strpool.h"
-
-#include "insights_priv.h"
 
 void ins_map_reset(struct ins_map *m)
 {

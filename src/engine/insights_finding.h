@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Insights internals shared by the rule families (insights_*.c). */
-#ifndef IODFG_ENGINE_INSIGHTS_PRIV_H
-#define IODFG_ENGINE_INSIGHTS_PRIV_H
+/* What the rule families of insights share: the build's context, sets of evidence events, and
+ * the helpers that fill a finding. The leaf of the insights files: it calls none of them. */
+#ifndef IODFG_ENGINE_INSIGHTS_FINDING_H
+#define IODFG_ENGINE_INSIGHTS_FINDING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "iodfg/insights.h"
@@ -60,40 +62,5 @@ int ins_intern(struct ins_ctx *x, const char *s, size_t len, uint32_t *id);
 int ins_key_is_file(const struct iodfg_eventlog *log, uint32_t k);
 /* The selected event range of case c, 0 when it has none. */
 int ins_case_range(const struct ins_ctx *x, uint32_t c, uint64_t *lo, uint64_t *hi);
-
-/* A map of 64-bit keys to 64-bit values (0 when new), emptied in O(1) by ins_map_reset. */
-struct ins_map {
-    uint64_t *key, *val;
-    uint32_t *gen;
-    size_t cap, used;
-    uint32_t cur;
-};
-void ins_map_reset(struct ins_map *m);
-/* The value slot of key (created as 0); NULL when out of memory. */
-uint64_t *ins_map_get(struct ins_map *m, uint64_t key);
-void ins_map_fini(struct ins_map *m);
-
-/* (group, item) pairs with a count, to list the most frequent items of a group. */
-struct ins_pair {
-    uint32_t group, item;
-};
-struct ins_pairs {
-    struct ins_pair *v;
-    size_t n, cap;
-};
-int ins_pairs_add(struct ins_pairs *p, uint32_t group, uint32_t item);
-/* Sort by (group, item) once all are added. */
-void ins_pairs_sort(struct ins_pairs *p);
-/* Of group's items (log pool string ids): the most frequent into the finding's paths,
- * paths_total = distinct items. *top_count (may be NULL) = the largest count. 0 or -1. */
-int ins_pairs_paths(struct ins_ctx *x, const struct ins_pairs *p, uint32_t group,
-                    struct iodfg_insight *f, uint64_t *top_count);
-void ins_pairs_fini(struct ins_pairs *p);
-
-/* The rule families; each returns 0 or -1 (out of memory). */
-int ins_scan_events(struct ins_ctx *x); /* small-io, tiny-tty, seek-io, lock, failed, meta */
-int ins_scan_cases(struct ins_ctx *x);  /* imbalance, straggler */
-int ins_scan_files(struct ins_ctx *x);  /* shared-file, reread, repeated-open */
-int ins_scan_derived(struct ins_ctx *x, struct iodfg_error *err); /* access, stair, bursty */
 
 #endif
