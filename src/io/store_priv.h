@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals shared by the HDF5 store's writer and reader (layout constants, row type). */
+/* Internals shared by the HDF5 store's writer and reader: layout constants, the row type, and
+ * the schema helpers of store_schema.c. */
 #ifndef IODFG_IO_STORE_PRIV_H
 #define IODFG_IO_STORE_PRIV_H
 
