@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,30 +64,67 @@ int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *
     return -1;
 }
 
-hid_t store_row_type(int file)
+/* The integer types of compound fields, on disk (little-endian) or in memory. */
+enum field_type { F_I32, F_U32, F_I64, F_U64 };
+
+static hid_t field_h5_type(enum field_type t, int file)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_row));
-    if (t < 0) {
-        return t;
+    switch (t) {
+    case F_I32:
+        return file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
+    case F_U32:
+        return file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
+    case F_I64:
+        return file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+    default:
+        return file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
     }
-    hid_t i32 = file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
-    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
-    hid_t i64 = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
-    if (H5Tinsert(t, "pid", HOFFSET(struct store_row, pid), i32) < 0 ||
-        H5Tinsert(t, "call", HOFFSET(struct store_row, call), u32) < 0 ||
-        H5Tinsert(t, "start", HOFFSET(struct store_row, start), i64) < 0 ||
-        H5Tinsert(t, "dur", HOFFSET(struct store_row, dur), i64) < 0 ||
-        H5Tinsert(t, "fp", HOFFSET(struct store_row, fp), u32) < 0 ||
-        H5Tinsert(t, "key", HOFFSET(struct store_row, key), u32) < 0 ||
-        H5Tinsert(t, "size", HOFFSET(struct store_row, size), i64) < 0 ||
-        H5Tinsert(t, "offset", HOFFSET(struct store_row, offset), i64) < 0 ||
-        H5Tinsert(t, "req", HOFFSET(struct store_row, req), i64) < 0 ||
-        H5Tinsert(t, "fd", HOFFSET(struct store_row, fd), i32) < 0 ||
-        H5Tinsert(t, "err", HOFFSET(struct store_row, err), u32) < 0) {
+}
+
+struct field {
+    const char *name;
+    size_t offset;
+    enum field_type type;
+};
+
+/* Insert fields f[0..n) into compound t: 0, or -1. */
+static int insert_fields(hid_t t, const struct field *f, size_t n, int file)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (H5Tinsert(t, f[i].name, f[i].offset, field_h5_type(f[i].type, file)) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A compound type of size bytes and fields f[0..n); a negative id on failure. */
+static hid_t compound_type(size_t size, const struct field *f, size_t n, int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, size);
+    if (t >= 0 && insert_fields(t, f, n, file)) {
         H5Tclose(t);
         return -1;
     }
     return t;
+}
+
+#define NFIELDS(f) (sizeof(f) / sizeof((f)[0]))
+
+hid_t store_row_type(int file)
+{
+#define R(name, field, type)                                                                       \
+    {                                                                                              \
+        name, offsetof(struct store_row, field), type                                              \
+    }
+    static const struct field f[] = {
+        R("pid", pid, F_I32),   R("call", call, F_U32),     R("start", start, F_I64),
+        R("dur", dur, F_I64),   R("fp", fp, F_U32),         R("key", key, F_U32),
+        R("size", size, F_I64), R("offset", offset, F_I64), R("req", req, F_I64),
+        R("fd", fd, F_I32),     R("err", err, F_U32),
+    };
+#undef R
+    return compound_type(sizeof(struct store_row), f, NFIELDS(f), file);
 }
 
 const struct store_col_desc store_cols[STORE_C__N] = {
@@ -110,61 +148,59 @@ uint64_t store_col_fill(enum store_col c)
 hid_t store_col_type(enum store_col c, int file)
 {
     const struct store_col_desc *d = &store_cols[c];
-    if (d->size == 8) {
-        return file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
-    }
-    if (d->is_signed) {
-        return file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
-    }
-    return file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
+    enum field_type t = d->size == 8 ? F_I64 : d->is_signed ? F_I32 : F_U32;
+    return field_h5_type(t, file);
 }
 
 hid_t store_handle_type(int file)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct iodfg_handle));
-    if (t < 0) {
-        return t;
+#define H(name, field, type)                                                                       \
+    {                                                                                              \
+        name, offsetof(struct iodfg_handle, field), type                                           \
     }
-    hid_t i32 = file ? H5T_STD_I32LE : H5T_NATIVE_INT32;
-    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
-    hid_t i64 = file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
-    hid_t u64 = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
-#define HM(name, field, type) H5Tinsert(t, name, HOFFSET(struct iodfg_handle, field), type) < 0
-    if (HM("case", case_id, u32) || HM("pid", pid, i32) || HM("fd", fd, i32) ||
-        HM("path", path, u32) || HM("call", call, u32) || HM("flags", flags, u32) ||
-        HM("layer", layer, u32) || HM("parent", parent, u32) || HM("origin", origin, u32) ||
-        HM("mode", mode, i64) || HM("created", created_ns, i64) ||
-        HM("destroyed", destroyed_ns, i64) || HM("ops", ops, u64) ||
-        HM("bytes_read", bytes_read, u64) || HM("bytes_written", bytes_written, u64)) {
-        H5Tclose(t);
-        return -1;
-    }
-#undef HM
-    return t;
+    static const struct field f[] = {
+        H("case", case_id, F_U32),
+        H("pid", pid, F_I32),
+        H("fd", fd, F_I32),
+        H("path", path, F_U32),
+        H("call", call, F_U32),
+        H("flags", flags, F_U32),
+        H("layer", layer, F_U32),
+        H("parent", parent, F_U32),
+        H("origin", origin, F_U32),
+        H("mode", mode, F_I64),
+        H("created", created_ns, F_I64),
+        H("destroyed", destroyed_ns, F_I64),
+        H("ops", ops, F_U64),
+        H("bytes_read", bytes_read, F_U64),
+        H("bytes_written", bytes_written, F_U64),
+    };
+#undef H
+    return compound_type(sizeof(struct iodfg_handle), f, NFIELDS(f), file);
 }
 
 hid_t store_case_type(int file)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_case_row));
-    if (t < 0) {
-        return t;
+#define C(name, field, type)                                                                       \
+    {                                                                                              \
+        name, offsetof(struct store_case_row, field), type                                         \
     }
-    hid_t u32 = file ? H5T_STD_U32LE : H5T_NATIVE_UINT32;
-    hid_t u64 = file ? H5T_STD_U64LE : H5T_NATIVE_UINT64;
-#define CM(name, field, type) H5Tinsert(t, name, HOFFSET(struct store_case_row, field), type) < 0
-    int bad = CM("name", name, u32) || CM("cid", cid, u32) || CM("host", host, u32) ||
-              CM("rid", rid, u32) || CM("source", source, u32) || CM("naming", naming, u32) ||
-              CM("clock", clock, u32) || CM("first", first, u64) || CM("rows", rows, u64) ||
-              CM("lines", lines, u64) || CM("bytes", bytes, u64);
-#undef CM
-    for (int c = 0; !bad && c < IODFG_COUNT__N; c++) {
-        bad = H5Tinsert(t, iodfg_count_name((enum iodfg_count)c),
-                        HOFFSET(struct store_case_row, counts) + (size_t)c * sizeof(uint64_t),
-                        u64) < 0;
-    }
-    if (bad) {
-        H5Tclose(t);
-        return -1;
+    static const struct field f[] = {
+        C("name", name, F_U32),   C("cid", cid, F_U32),       C("host", host, F_U32),
+        C("rid", rid, F_U32),     C("source", source, F_U32), C("naming", naming, F_U32),
+        C("clock", clock, F_U32), C("first", first, F_U64),   C("rows", rows, F_U64),
+        C("lines", lines, F_U64), C("bytes", bytes, F_U64),
+    };
+#undef C
+    hid_t t = compound_type(sizeof(struct store_case_row), f, NFIELDS(f), file);
+    // the counters follow, one field each, named as the counters are
+    for (int c = 0; t >= 0 && c < IODFG_COUNT__N; c++) {
+        size_t at = offsetof(struct store_case_row, counts) + (size_t)c * sizeof(uint64_t);
+        if (H5Tinsert(t, iodfg_count_name((enum iodfg_count)c), at, field_h5_type(F_U64, file)) <
+            0) {
+            H5Tclose(t);
+            return -1;
+        }
     }
     return t;
 }
