@@ -194,39 +194,17 @@ int iodfg_rules_check(const char *text, size_t len, const char *where, struct io
     return p ? 0 : -1;
 }
 
-/* Rebuild from the current lines with [at, at+remove) replaced by `add` (may be NULL). */
-static int splice(struct iodfg_rules *rs, unsigned long at, unsigned long remove, const char *add,
-                  struct iodfg_error *err)
+/* Build and install a program from copies of src[0..n) (borrowed strings). */
+static int install_copies(struct iodfg_rules *rs, const char *const *src, unsigned long n,
+                          struct iodfg_error *err)
 {
-    const struct rprog *old = rs->prog;
-    unsigned long n = old->nlines - remove + (add != NULL);
     char **lines = calloc(n ? n : 1, sizeof(*lines));
-    if (!lines) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    int short_of_memory = !lines;
+    for (unsigned long i = 0; lines && i < n; i++) {
+        short_of_memory |= !(lines[i] = strdup(src[i]));
     }
-    unsigned long k = 0;
-    for (unsigned long i = 0; i <= old->nlines; i++) {
-        const char *src = NULL;
-        if (i == at && add) {
-            if (strchr(add, '\n')) {
-                free_lines(lines, k);
-                iodfg_error_set(err, IODFG_E_ARG, "a rule line cannot contain a newline");
-                iodfg_error_at(err, NULL, at + 1, 0);
-                return -1;
-            }
-            if (!(lines[k++] = strdup(add))) {
-                break;
-            }
-        }
-        if (i < old->nlines && (i < at || i >= at + remove)) {
-            src = old->lines[i];
-            if (!(lines[k++] = strdup(src))) {
-                break;
-            }
-        }
-    }
-    if (k < n || (k && !lines[k - 1])) {
-        free_lines(lines, k);
+    if (short_of_memory) {
+        free_lines(lines, n);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     struct rprog *p = rprog_build(lines, n, NULL, err);
@@ -235,6 +213,35 @@ static int splice(struct iodfg_rules *rs, unsigned long at, unsigned long remove
     }
     install(rs, p);
     return 0;
+}
+
+/* Rebuild from the current lines with [at, at+remove) replaced by `add` (may be NULL). */
+static int splice(struct iodfg_rules *rs, unsigned long at, unsigned long remove, const char *add,
+                  struct iodfg_error *err)
+{
+    if (add && strchr(add, '\n')) {
+        iodfg_error_set(err, IODFG_E_ARG, "a rule line cannot contain a newline");
+        iodfg_error_at(err, NULL, at + 1, 0);
+        return -1;
+    }
+    const struct rprog *old = rs->prog;
+    unsigned long n = old->nlines - remove + (add != NULL);
+    const char **order = calloc(n ? n : 1, sizeof(*order));
+    if (!order) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    unsigned long k = 0;
+    for (unsigned long i = 0; i <= old->nlines; i++) {
+        if (i == at && add) {
+            order[k++] = add;
+        }
+        if (i < old->nlines && (i < at || i >= at + remove)) {
+            order[k++] = old->lines[i];
+        }
+    }
+    int rc = install_copies(rs, order, n, err);
+    free(order);
+    return rc;
 }
 
 static int bad_line(unsigned long line, unsigned long max, struct iodfg_error *err)
@@ -278,35 +285,26 @@ int iodfg_rules_move_line(struct iodfg_rules *rs, unsigned long from, unsigned l
     if (bad_line(from, n, err) || bad_line(to, n, err)) {
         return -1;
     }
-    char **lines = calloc(n, sizeof(*lines));
-    if (!lines) {
+    const char **order = calloc(n, sizeof(*order));
+    if (!order) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     // the order without `from`, then `from` put back at index to-1
     unsigned long k = 0;
     for (unsigned long i = 0; i < n; i++) {
         if (k == to - 1) {
-            lines[k++] = strdup(rs->prog->lines[from - 1]);
+            order[k++] = rs->prog->lines[from - 1];
         }
         if (i != from - 1) {
-            lines[k++] = strdup(rs->prog->lines[i]);
+            order[k++] = rs->prog->lines[i];
         }
     }
     if (k < n) {
-        lines[k++] = strdup(rs->prog->lines[from - 1]);
+        order[k++] = rs->prog->lines[from - 1];
     }
-    for (unsigned long i = 0; i < n; i++) {
-        if (!lines[i]) {
-            free_lines(lines, n);
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    struct rprog *p = rprog_build(lines, n, NULL, err);
-    if (!p) {
-        return -1;
-    }
-    install(rs, p);
-    return 0;
+    int rc = install_copies(rs, order, n, err);
+    free(order);
+    return rc;
 }
 
 unsigned long iodfg_rules_line_count(const struct iodfg_rules *rs)
