@@ -344,91 +344,105 @@ static uint32_t server_id(const struct iodfg_eventlog *log, enum iodfg_server_by
     return ci->host ? ci->host : ci->name;
 }
 
-static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
-                      const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                      const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
+/* What both passes over the selected events read. */
+struct bin_walk {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_selection *sel;
+    const struct iodfg_columns *col;
+    const uint32_t *act; /* per key: activity */
+    const uint8_t *kf;   /* per key: iodfg_metrics_call_flags */
+    enum iodfg_server_by by;
+    uint32_t ncases;
+};
+
+/* Give server id an index in the map when it has none. 0, or -1 (memory). */
+static int add_server(struct server_map *sm, uint32_t id)
 {
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    const uint32_t *act = map->activity_of_key;
-    uint32_t nids = o->by == IODFG_BY_CASE ? nc : iodfg_strpool_count(iodfg_eventlog_pool(log));
-    struct server_map sm = {calloc((size_t)nids + 1, sizeof(uint32_t)), NULL, 0};
-    if (!sm.of) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (sm->of[id] != UINT32_MAX) {
+        return 0;
     }
-    memset(sm.of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
-    // pass 1: the span of the selected events and the servers doing reads or writes
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    int rc = -1;
-    for (uint32_t c = 0; c < nc; c++) {
+    uint32_t *grown = realloc(sm->name_id, ((size_t)sm->n + 1) * sizeof(uint32_t));
+    if (!grown) {
+        return -1;
+    }
+    sm->name_id = grown;
+    sm->name_id[sm->n] = id;
+    sm->of[id] = sm->n++;
+    return 0;
+}
+
+/* Pass 1: the time span [*t0, *t1) of the selected events, and the servers doing reads or
+ * writes into sm. 0, or -1 with err. */
+static int span_and_servers(const struct bin_walk *w, struct server_map *sm, int64_t *t0,
+                            int64_t *t1, struct iodfg_error *err)
+{
+    const struct iodfg_columns *col = w->col;
+    *t0 = INT64_MAX;
+    *t1 = INT64_MIN;
+    for (uint32_t c = 0; c < w->ncases; c++) {
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t e = lo; e < hi; e++) {
             int64_t s = col->start_ns[e];
             uint32_t k = col->key[e];
-            if (act[k] == IODFG_NO_ACTIVITY) {
+            if (w->act[k] == IODFG_NO_ACTIVITY) {
                 continue;
             }
             int64_t d = col->dur_ns && col->dur_ns[e] > 0 ? col->dur_ns[e] : 0;
-            t0 = s < t0 ? s : t0;
-            t1 = s + d > t1 ? s + d : t1;
-            if ((kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE)) && col->size[e] != IODFG_UNKNOWN) {
-                uint32_t id = server_id(log, o->by, c, k);
-                if (sm.of[id] == UINT32_MAX) {
-                    uint32_t *grown = realloc(sm.name_id, ((size_t)sm.n + 1) * sizeof(uint32_t));
-                    if (!grown) {
-                        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-                        goto out;
-                    }
-                    sm.name_id = grown;
-                    sm.name_id[sm.n] = id;
-                    sm.of[id] = sm.n++;
-                }
+            *t0 = s < *t0 ? s : *t0;
+            *t1 = s + d > *t1 ? s + d : *t1;
+            if ((w->kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE)) && col->size[e] != IODFG_UNKNOWN &&
+                add_server(sm, server_id(w->log, w->by, c, k))) {
+                return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
             }
         }
     }
-    struct iodfg_binned grid;
-    iodfg_binned_init(&grid);
-    if (check_grid(&grid, t0, t1, o->dt_ns, err) || iodfg_binned_alloc(b, sm.n, grid.nbins, err)) {
-        goto out;
-    }
-    b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
-    b->t0_ns = grid.t0_ns;
-    b->dt_ns = grid.dt_ns;
-    b->span_ns = grid.span_ns;
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
-    for (uint32_t s = 0; s < sm.n; s++) {
-        uint32_t id = sm.name_id[s];
-        const char *name = o->by == IODFG_BY_CASE
-                               ? iodfg_strpool_get(pool, iodfg_eventlog_case(log, id)->name)
+    return 0;
+}
+
+/* The servers' names (cases' or strings') into b->server. 0, or -1 with err. */
+static int name_servers(struct iodfg_binned *b, const struct bin_walk *w,
+                        const struct server_map *sm, struct iodfg_error *err)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(w->log);
+    for (uint32_t s = 0; s < sm->n; s++) {
+        uint32_t id = sm->name_id[s];
+        const char *name = w->by == IODFG_BY_CASE
+                               ? iodfg_strpool_get(pool, iodfg_eventlog_case(w->log, id)->name)
                                : iodfg_strpool_get(pool, id);
         if (!(b->server[s] = strdup(name))) {
-            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-            goto out;
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
     }
-    // pass 2: spread the reads and writes
+    return 0;
+}
+
+/* Pass 2: spread the reads and writes over the servers' bins. */
+static void spread_events(struct iodfg_binned *b, const struct bin_walk *w,
+                          const struct server_map *sm)
+{
+    const struct iodfg_columns *col = w->col;
+    const struct iodfg_key *keys = iodfg_eventlog_keys(w->log);
     uint32_t nb = b->nbins;
-    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
-    for (uint32_t c = 0; c < nc && sm.n; c++) {
+    for (uint32_t c = 0; c < w->ncases && sm->n; c++) {
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
             continue;
         }
-        uint32_t case_server = server_id(log, o->by, c, 0);
+        uint32_t case_server = server_id(w->log, w->by, c, 0);
         for (uint64_t e = lo; e < hi; e++) {
             uint32_t k = col->key[e];
-            unsigned f = kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE);
+            unsigned f = w->kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE);
             int64_t s = col->start_ns[e];
-            if (!f || col->size[e] == IODFG_UNKNOWN || act[k] == IODFG_NO_ACTIVITY) {
+            if (!f || col->size[e] == IODFG_UNKNOWN || w->act[k] == IODFG_NO_ACTIVITY) {
                 continue;
             }
             int x = (f & IODFG_IO_READ) ? IODFG_DIR_READ : IODFG_DIR_WRITE;
             b->exact_bytes[x] += (uint64_t)col->size[e];
             b->exact_ops[x]++;
-            size_t base = (size_t)sm.of[o->by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
+            size_t base = (size_t)sm->of[w->by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
             int64_t d = col->dur_ns ? col->dur_ns[e] : 0;
             int64_t rel = s - b->t0_ns;
             int64_t bi = rel / b->dt_ns;
@@ -443,6 +457,37 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
             }
         }
     }
+}
+
+static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+                      const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                      const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
+{
+    struct bin_walk w = {log, sel,   iodfg_eventlog_columns(log),   map->activity_of_key,
+                         kf,  o->by, iodfg_eventlog_case_count(log)};
+    uint32_t nids =
+        o->by == IODFG_BY_CASE ? w.ncases : iodfg_strpool_count(iodfg_eventlog_pool(log));
+    struct server_map sm = {calloc((size_t)nids + 1, sizeof(uint32_t)), NULL, 0};
+    if (!sm.of) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    memset(sm.of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
+    int64_t t0, t1;
+    struct iodfg_binned grid;
+    iodfg_binned_init(&grid);
+    int rc = -1;
+    if (span_and_servers(&w, &sm, &t0, &t1, err) || check_grid(&grid, t0, t1, o->dt_ns, err) ||
+        iodfg_binned_alloc(b, sm.n, grid.nbins, err)) {
+        goto out;
+    }
+    b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
+    b->t0_ns = grid.t0_ns;
+    b->dt_ns = grid.dt_ns;
+    b->span_ns = grid.span_ns;
+    if (name_servers(b, &w, &sm, err)) {
+        goto out;
+    }
+    spread_events(b, &w, &sm);
     rc = 0;
 out:
     free(sm.of);
