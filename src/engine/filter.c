@@ -100,56 +100,80 @@ static int parse_time(const char *s, size_t n, int64_t *ns, int *abs)
     return -1;
 }
 
-static struct iodfg_filter *parse_value(struct iodfg_filter *f, const char *v, size_t vn,
+/* The value of a time window: FROM..TO in seconds (either may be left out). */
+static struct iodfg_filter *parse_window(struct iodfg_filter *f, const char *v, size_t vn,
+                                         size_t vcol, unsigned long line, struct iodfg_error *err)
+{
+    const char *dots = NULL;
+    for (size_t i = 0; i + 1 < vn && !dots; i++) {
+        dots = v[i] == '.' && v[i + 1] == '.' ? v + i : NULL;
+    }
+    if (!dots) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol, "expected FROM..TO (seconds)");
+    }
+    size_t ln = (size_t)(dots - v), rn = vn - ln - 2;
+    f->has_from = ln > 0;
+    f->has_to = rn > 0;
+    if (f->has_from && parse_time(v, ln, &f->from_ns, &f->from_abs) < 0) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol, "bad start time (e.g. 1.5, 250ms, @T)");
+    }
+    if (f->has_to && parse_time(dots + 2, rn, &f->to_ns, &f->to_abs) < 0) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol + ln + 2, "bad end time");
+    }
+    if (!f->has_from && !f->has_to) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol, "empty time window");
+    }
+    if (f->has_from && f->has_to && f->from_abs == f->to_abs && f->from_ns > f->to_ns) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol, "the window ends before it starts");
+    }
+    return f;
+}
+
+/* The index in [first, last] whose name (name_of) is item; -1 when none is. */
+static int item_index(const char *item, const char *(*name_of)(int), int first, int last)
+{
+    for (int i = first; i <= last; i++) {
+        if (strcmp(name_of(i), item) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static const char *kind_name(int k)
+{
+    return iodfg_path_kind_name((enum iodfg_path_kind)k);
+}
+
+static const char *scope_name(int s)
+{
+    return iodfg_scope_name((enum iodfg_scope)s);
+}
+
+/* One item of an = or != list, at column col: kinds and scopes must be known names. */
+static struct iodfg_filter *check_item(struct iodfg_filter *f, const char *item, size_t col,
+                                       unsigned long line, struct iodfg_error *err)
+{
+    if (f->kind == IODFG_FILTER_KIND) {
+        int k = item_index(item, kind_name, IODFG_PATH_NONE, IODFG_PATH_OTHER);
+        if (k < 0) {
+            return ffail(f, err, IODFG_E_PARSE, line, col,
+                         "unknown kind (expected file, socket, pipe, anon, other or none)");
+        }
+        f->kinds |= 1u << k;
+    }
+    if (f->kind == IODFG_FILTER_SCOPE &&
+        item_index(item, scope_name, IODFG_SCOPE_NONE, IODFG_SCOPE__N - 1) < 0) {
+        return ffail(f, err, IODFG_E_PARSE, line, col,
+                     "unknown scope (expected local, global, virtual, unknown or none)");
+    }
+    return f;
+}
+
+/* The value of = and !=: a comma list, except for paths (one exact path, commas allowed). */
+static struct iodfg_filter *parse_items(struct iodfg_filter *f, const char *v, size_t vn,
                                         size_t vcol, unsigned long line, struct iodfg_error *err)
 {
-    if (f->kind == IODFG_FILTER_TIME) {
-        const char *dots = NULL;
-        for (size_t i = 0; i + 1 < vn && !dots; i++) {
-            dots = v[i] == '.' && v[i + 1] == '.' ? v + i : NULL;
-        }
-        if (!dots) {
-            return ffail(f, err, IODFG_E_PARSE, line, vcol, "expected FROM..TO (seconds)");
-        }
-        size_t ln = (size_t)(dots - v), rn = vn - ln - 2;
-        f->has_from = ln > 0;
-        f->has_to = rn > 0;
-        if (f->has_from && parse_time(v, ln, &f->from_ns, &f->from_abs) < 0) {
-            return ffail(f, err, IODFG_E_PARSE, line, vcol, "bad start time (e.g. 1.5, 250ms, @T)");
-        }
-        if (f->has_to && parse_time(dots + 2, rn, &f->to_ns, &f->to_abs) < 0) {
-            return ffail(f, err, IODFG_E_PARSE, line, vcol + ln + 2, "bad end time");
-        }
-        if (!f->has_from && !f->has_to) {
-            return ffail(f, err, IODFG_E_PARSE, line, vcol, "empty time window");
-        }
-        if (f->has_from && f->has_to && f->from_abs == f->to_abs && f->from_ns > f->to_ns) {
-            return ffail(f, err, IODFG_E_PARSE, line, vcol, "the window ends before it starts");
-        }
-        return f;
-    }
-    if (f->kind == IODFG_FILTER_MIN_EDGE || f->kind == IODFG_FILTER_TOP) {
-        for (size_t i = 0; i < vn; i++) {
-            if (v[i] < '0' || v[i] > '9' || f->number > UINT32_MAX) {
-                return ffail(f, err, IODFG_E_PARSE, line, vcol + i, "expected a whole number");
-            }
-            f->number = f->number * 10 + (uint64_t)(v[i] - '0');
-        }
-        return f;
-    }
-    if (f->op == IODFG_OP_MATCH || f->op == IODFG_OP_NOMATCH) {
-        size_t off;
-        int nomem;
-        char msg[200];
-        f->rx = rx_compile(v, vn, &off, msg, sizeof(msg), &nomem);
-        if (!f->rx) {
-            char m2[240];
-            snprintf(m2, sizeof(m2), "invalid regex: %s", nomem ? "out of memory" : msg);
-            return ffail(f, err, nomem ? IODFG_E_NOMEM : IODFG_E_REGEX, line, vcol + off, m2);
-        }
-        return f;
-    }
-    // = and !=: a comma list, except for paths (one exact path, commas allowed)
     f->items_buf = malloc(vn + 1);
     f->items = calloc(vn + 1, sizeof(*f->items));
     if (!f->items_buf || !f->items) {
@@ -174,32 +198,42 @@ static struct iodfg_filter *parse_value(struct iodfg_filter *f, const char *v, s
         }
         f->items_buf[e] = '\0';
         f->items[f->nitems++] = f->items_buf + b;
-        if (f->kind == IODFG_FILTER_KIND) {
-            int k = IODFG_PATH_NONE;
-            while (k <= IODFG_PATH_OTHER &&
-                   strcmp(iodfg_path_kind_name((enum iodfg_path_kind)k), f->items_buf + b)) {
-                k++;
-            }
-            if (k > IODFG_PATH_OTHER) {
-                return ffail(f, err, IODFG_E_PARSE, line, vcol + b,
-                             "unknown kind (expected file, socket, pipe, anon, other or none)");
-            }
-            f->kinds |= 1u << k;
-        }
-        if (f->kind == IODFG_FILTER_SCOPE) {
-            int s = IODFG_SCOPE_NONE;
-            while (s < IODFG_SCOPE__N &&
-                   strcmp(iodfg_scope_name((enum iodfg_scope)s), f->items_buf + b)) {
-                s++;
-            }
-            if (s == IODFG_SCOPE__N) {
-                return ffail(f, err, IODFG_E_PARSE, line, vcol + b,
-                             "unknown scope (expected local, global, virtual, unknown or none)");
-            }
+        if (!check_item(f, f->items_buf + b, vcol + b, line, err)) {
+            return NULL;
         }
         start = i + 1;
     }
     return f;
+}
+
+static struct iodfg_filter *parse_value(struct iodfg_filter *f, const char *v, size_t vn,
+                                        size_t vcol, unsigned long line, struct iodfg_error *err)
+{
+    if (f->kind == IODFG_FILTER_TIME) {
+        return parse_window(f, v, vn, vcol, line, err);
+    }
+    if (f->kind == IODFG_FILTER_MIN_EDGE || f->kind == IODFG_FILTER_TOP) {
+        for (size_t i = 0; i < vn; i++) {
+            if (v[i] < '0' || v[i] > '9' || f->number > UINT32_MAX) {
+                return ffail(f, err, IODFG_E_PARSE, line, vcol + i, "expected a whole number");
+            }
+            f->number = f->number * 10 + (uint64_t)(v[i] - '0');
+        }
+        return f;
+    }
+    if (f->op == IODFG_OP_MATCH || f->op == IODFG_OP_NOMATCH) {
+        size_t off;
+        int nomem;
+        char msg[200];
+        f->rx = rx_compile(v, vn, &off, msg, sizeof(msg), &nomem);
+        if (!f->rx) {
+            char m2[240];
+            snprintf(m2, sizeof(m2), "invalid regex: %s", nomem ? "out of memory" : msg);
+            return ffail(f, err, nomem ? IODFG_E_NOMEM : IODFG_E_REGEX, line, vcol + off, m2);
+        }
+        return f;
+    }
+    return parse_items(f, v, vn, vcol, line, err);
 }
 
 struct iodfg_filter *filter_parse_at(const char *text, size_t len, unsigned long line,
