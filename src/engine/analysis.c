@@ -386,149 +386,206 @@ static void mark_moved(struct iodfg_analysis *an, const uint32_t *cases, size_t 
     }
 }
 
-/* The incremental path proper; on failure the caller falls back to a full rebuild. */
-static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map,
-                      const uint8_t *key_changed, uint8_t *dirty, struct iodfg_error *err)
-{
-    const uint32_t *nact = map->activity_of_key;
-    size_t ncases = 0, nscan = 0;
-    int rc = -1, swept = 0, scratch = 0;
-    uint8_t *edge_dirty = NULL, *pick = NULL, *src = NULL;
-    uint32_t *scan_cases = NULL;
+/* One incremental update: its inputs, the plan, and the sweep running beside it. */
+struct inc_update {
+    const struct iodfg_mapping *map;
+    const uint32_t *nact;       /* the new key -> activity */
+    const uint8_t *key_changed; /* per key: its activity changed */
+    uint8_t *dirty;             /* per new activity: its statistics change */
+    uint32_t *cases;            /* the cases holding a changed key, in order */
+    size_t ncases;
+    uint8_t *src;    /* per old activity (+1: none): it lost keys; the sweep recodes from it */
+    int scratch;     /* recount every case instead of removing and adding the changed ones */
+    int recode;      /* the timeline codes fit the new activities */
+    int one_trace;   /* one trace per case (no per-pid traces) */
+    int coded_count; /* the scratch count writes the codes, the sweep starts after it */
+    int swept;       /* job runs */
     struct sweep_job job;
-    uint32_t *cases = cases_of(an, an->act, NULL, key_changed, &ncases);
-    src = calloc((size_t)map->nactivities + 1, 1);
-    if (!cases || !src || iodfg_stats_resize(&an->stats, map->nactivities, err)) {
-        goto out;
+};
+
+/* The cases to recount and whether counting from scratch is cheaper. 0 or -1 (memory). */
+static int plan_update(struct iodfg_analysis *an, struct inc_update *u, struct iodfg_error *err)
+{
+    const struct iodfg_mapping *map = u->map;
+    u->cases = cases_of(an, an->act, NULL, u->key_changed, &u->ncases);
+    u->src = calloc((size_t)map->nactivities + 1, 1);
+    if (!u->cases || !u->src || iodfg_stats_resize(&an->stats, map->nactivities, err)) {
+        return -1;
     }
     an->dfg.nactivities = map->nactivities;
-    an->last.cases_recounted = ncases;
+    an->last.cases_recounted = u->ncases;
     // when the changed cases hold most events, one count from scratch beats removing and adding
     const uint64_t *off = iodfg_eventlog_case_offsets(an->log);
     uint64_t moved_events = 0;
-    for (size_t i = 0; i < ncases; i++) {
-        moved_events += off[cases[i] + 1] - off[cases[i]];
+    for (size_t i = 0; i < u->ncases; i++) {
+        moved_events += off[u->cases[i] + 1] - off[u->cases[i]];
     }
-    scratch = 2 * moved_events > iodfg_eventlog_event_count(an->log);
-    // the sweep of the dirty activities runs meanwhile (it recodes the moved keys' events first)
+    u->scratch = 2 * moved_events > iodfg_eventlog_event_count(an->log);
     for (uint32_t k = 0; k < an->nkeys; k++) {
-        if (key_changed[k]) {
-            src[an->act[k] == IODFG_NO_ACTIVITY ? map->nactivities : an->act[k]] = 1;
+        if (u->key_changed[k]) {
+            u->src[an->act[k] == IODFG_NO_ACTIVITY ? map->nactivities : an->act[k]] = 1;
         }
     }
-    if (!scratch) {
-        mark_moved(an, cases, ncases, key_changed, 1);
-    }
-    iodfg_stats_aggregate(&an->stats, an->sums, nact, an->nkeys, dirty);
-    int recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
-    int one_trace = !an->sel.per_pid || !iodfg_eventlog_columns(an->log)->pid;
+    u->recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
+    u->one_trace = !an->sel.per_pid || !iodfg_eventlog_columns(an->log)->pid;
     // a recount from scratch of one trace per case writes the codes of the selected events on
     // the way (the others keep theirs), and the sweep starts after it; otherwise the sweep runs
     // meanwhile and recodes first
-    int coded_count = scratch && one_trace && recode && an->codes_valid;
-    if (!coded_count) {
-        if (sweep_start(&job,
-                        iodfg_sweep_new(&an->stats, an->log, &an->tl, recode ? an->codes : NULL,
-                                        recode && (!an->codes_valid || scratch), an->bits, nact,
-                                        dirty, an->moved, scratch ? NULL : src, err))) {
-            goto out;
+    u->coded_count = u->scratch && u->one_trace && u->recode && an->codes_valid;
+    return 0;
+}
+
+/* Start the sweep of the dirty activities beside the recount (it recodes the moved keys'
+ * events first). 0 or -1. */
+static int start_sweep(struct iodfg_analysis *an, struct inc_update *u, struct iodfg_error *err)
+{
+    uint16_t *codes = u->recode ? an->codes : NULL;
+    int recode_all = u->recode && (!an->codes_valid || u->scratch);
+    if (sweep_start(&u->job, iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all,
+                                             an->bits, u->nact, u->dirty, an->moved,
+                                             u->scratch ? NULL : u->src, err))) {
+        return -1;
+    }
+    an->codes_valid = u->recode;
+    u->swept = 1;
+    return 0;
+}
+
+/* Count every selected case anew (every edge slot is made anew, so every edge is touched; the
+ * histograms are counted anew). 0 or -1. */
+static int recount_all(struct iodfg_analysis *an, struct inc_update *u, struct iodfg_error *err)
+{
+    iodfg_hstore_clear(&an->hs);
+    iodfg_dfg_clear(&an->dfg);
+    an->dfg.nactivities = u->map->nactivities;
+    an->last.cases_recounted = 0;
+    for (uint32_t c = 0; c < an->ncases; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_trace_case_range(an->log, &an->sel, c, &lo, &hi)) {
+            continue;
         }
-        an->codes_valid = recode;
-        swept = 1;
+        an->last.cases_recounted++;
+        if (!u->one_trace &&
+            iodfg_dfg_count_case(&an->dfg, an->log, u->nact, lo, hi, an->sel.per_pid, 1, err)) {
+            return -1;
+        }
     }
-    if (an->dfg.nedges) {
-        memset(an->dfg.touched, 0, an->dfg.nedges);
+    // one trace per case: count on two threads with the large groups' histograms, so that
+    // the statistics walk below needs one pass
+    an->codes_valid = an->codes_valid && !u->coded_count; // half written until counted
+    if (u->one_trace &&
+        iodfg_dfg_count_hist(&an->dfg, an->log, u->nact, &an->sel, &an->stats, u->dirty, &an->hs,
+                             u->coded_count ? an->codes : NULL, err)) {
+        return -1;
     }
-    if (scratch) {
-        // every edge slot is made anew, so every edge is touched; the histograms are counted anew
-        iodfg_hstore_clear(&an->hs);
-        iodfg_dfg_clear(&an->dfg);
-        an->dfg.nactivities = map->nactivities;
-        an->last.cases_recounted = 0;
-        for (uint32_t c = 0; c < an->ncases; c++) {
+    if (u->coded_count) {
+        if (sweep_start(&u->job, iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
+                                                 an->bits, u->nact, u->dirty, NULL, NULL, err))) {
+            return -1;
+        }
+        an->codes_valid = 1;
+        u->swept = 1;
+    }
+    return 0;
+}
+
+/* Subtract the old traces of the changed cases, then add the new ones. 0 or -1. */
+static int recount_changed(struct iodfg_analysis *an, const struct inc_update *u,
+                           struct iodfg_error *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < u->ncases; i++) {
             uint64_t lo, hi;
-            if (!iodfg_trace_case_range(an->log, &an->sel, c, &lo, &hi)) {
-                continue;
-            }
-            an->last.cases_recounted++;
-            if (!one_trace &&
-                iodfg_dfg_count_case(&an->dfg, an->log, nact, lo, hi, an->sel.per_pid, 1, err)) {
-                goto out;
-            }
-        }
-        // one trace per case: count on two threads with the large groups' histograms, so that
-        // the statistics walk below needs one pass
-        an->codes_valid = an->codes_valid && !coded_count; // half written until counted
-        if (one_trace && iodfg_dfg_count_hist(&an->dfg, an->log, nact, &an->sel, &an->stats, dirty,
-                                              &an->hs, coded_count ? an->codes : NULL, err)) {
-            goto out;
-        }
-        if (coded_count) {
-            if (sweep_start(&job, iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
-                                                  an->bits, nact, dirty, NULL, NULL, err))) {
-                goto out;
-            }
-            an->codes_valid = 1;
-            swept = 1;
-        }
-    }
-    // subtract the old traces of the affected cases, then add the new ones
-    for (int pass = 0; pass < 2 && !scratch; pass++) {
-        for (size_t i = 0; i < ncases; i++) {
-            uint64_t lo, hi;
-            if (iodfg_trace_case_range(an->log, &an->sel, cases[i], &lo, &hi) &&
-                iodfg_dfg_count_case(&an->dfg, an->log, pass ? nact : an->act, lo, hi,
+            if (iodfg_trace_case_range(an->log, &an->sel, u->cases[i], &lo, &hi) &&
+                iodfg_dfg_count_case(&an->dfg, an->log, pass ? u->nact : an->act, lo, hi,
                                      an->sel.per_pid, pass ? 1 : -1, err)) {
-                goto out;
+                return -1;
             }
         }
     }
-    iodfg_dfg_finish_means(&an->dfg);
-    if (!scratch && iodfg_hstore_move(&an->hs, &an->dfg, an->log, an->act, nact, &an->sel, cases,
-                                      ncases, err)) {
-        goto out;
-    }
-    // edge medians: every occurrence of a touched edge lies in a case holding its source
-    // activity (or its target, for edges from ●); durations: in cases holding the activity
-    size_t ne = an->dfg.nedges;
-    edge_dirty = malloc(ne ? ne : 1);
-    pick = calloc((size_t)map->nactivities + 1, 1);
+    return 0;
+}
+
+/* Edge medians and durations of what changed: every occurrence of a touched edge lies in a
+ * case holding its source activity (or its target, for edges from ●); durations lie in cases
+ * holding the activity. Scans just those cases. 0 or -1. */
+static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
+                          struct iodfg_error *err)
+{
+    uint32_t nacts = u->map->nactivities;
+    size_t ne = an->dfg.nedges, nscan = 0;
+    uint8_t *edge_dirty = malloc(ne ? ne : 1);
+    uint8_t *pick = calloc((size_t)nacts + 1, 1);
+    uint32_t *scan_cases = NULL;
+    int rc = -1;
     if (!edge_dirty || !pick) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
         goto out;
     }
-    memcpy(pick, dirty, map->nactivities);
+    memcpy(pick, u->dirty, nacts);
     for (size_t i = 0; i < ne; i++) {
         const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
         edge_dirty[i] = an->dfg.touched[i];
         an->last.edges_dirty += edge_dirty[i];
         uint32_t from = e->from == IODFG_NODE_START ? e->to : e->from;
-        if (edge_dirty[i] && from < map->nactivities) {
+        if (edge_dirty[i] && from < nacts) {
             pick[from] = 1;
         }
     }
-    scan_cases = cases_of(an, nact, pick, NULL, &nscan);
-    if (!scan_cases ||
-        iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, nact, &an->sel, scan_cases, nscan,
-                              dirty, 0, edge_dirty, &an->hs, coded_count ? an->codes : NULL, err)) {
+    scan_cases = cases_of(an, u->nact, pick, NULL, &nscan);
+    if (scan_cases && !iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, u->nact, &an->sel,
+                                             scan_cases, nscan, u->dirty, 0, edge_dirty, &an->hs,
+                                             u->coded_count ? an->codes : NULL, err)) {
+        rc = 0;
+    }
+out:
+    free(edge_dirty);
+    free(pick);
+    free(scan_cases);
+    return rc;
+}
+
+/* The incremental path proper; on failure the caller falls back to a full rebuild. */
+static int update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                      const uint8_t *key_changed, uint8_t *dirty, struct iodfg_error *err)
+{
+    struct inc_update u = {
+        .map = map, .nact = map->activity_of_key, .key_changed = key_changed, .dirty = dirty};
+    int rc = -1;
+    if (plan_update(an, &u, err)) {
         goto out;
     }
-    rc = 0;
-out:
-    if (swept) {
-        sweep_finish(&job, &an->stats);
+    if (!u.scratch) {
+        mark_moved(an, u.cases, u.ncases, key_changed, 1);
     }
-    if (cases && !scratch) {
-        mark_moved(an, cases, ncases, key_changed, 0);
+    iodfg_stats_aggregate(&an->stats, an->sums, u.nact, an->nkeys, dirty);
+    if (!u.coded_count && start_sweep(an, &u, err)) {
+        goto out;
+    }
+    if (an->dfg.nedges) {
+        memset(an->dfg.touched, 0, an->dfg.nedges);
+    }
+    if (u.scratch ? recount_all(an, &u, err) : recount_changed(an, &u, err)) {
+        goto out;
+    }
+    iodfg_dfg_finish_means(&an->dfg);
+    if (!u.scratch && iodfg_hstore_move(&an->hs, &an->dfg, an->log, an->act, u.nact, &an->sel,
+                                        u.cases, u.ncases, err)) {
+        goto out;
+    }
+    rc = rescan_touched(an, &u, err);
+out:
+    if (u.swept) {
+        sweep_finish(&u.job, &an->stats);
+    }
+    if (u.cases && !u.scratch) {
+        mark_moved(an, u.cases, u.ncases, key_changed, 0);
     }
     if (rc && err && !err->code) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
     }
-    free(cases);
-    free(src);
-    free(edge_dirty);
-    free(pick);
-    free(scan_cases);
+    free(u.cases);
+    free(u.src);
     return rc;
 }
 
@@ -536,10 +593,122 @@ out:
  * activities (every key keeps its events' partition), the DFG and statistics are the old ones
  * relabelled; nothing is recounted. Returns 1 when applied, 0 when map is no rename, -1 when out
  * of memory (nothing changed). */
+/* Whether the new key -> activity nact is the old one relabelled one-to-one: then sig[a] is old
+ * activity a's new label and inv[b] new activity b's old one (UINT32_MAX: none). */
+static int is_relabelling(const struct iodfg_analysis *an, const uint32_t *nact, uint32_t *sig,
+                          uint32_t *inv, uint32_t nb)
+{
+    memset(sig, 0xff, ((size_t)an->nactivities + 1) * sizeof(*sig));
+    memset(inv, 0xff, ((size_t)nb + 1) * sizeof(*inv));
+    for (uint32_t k = 0; k < an->nkeys; k++) {
+        uint32_t a = an->act[k], b = nact[k];
+        if ((a == IODFG_NO_ACTIVITY) != (b == IODFG_NO_ACTIVITY)) {
+            return 0;
+        }
+        if (a == IODFG_NO_ACTIVITY) {
+            continue;
+        }
+        if (sig[a] == UINT32_MAX && inv[b] == UINT32_MAX) {
+            sig[a] = b;
+            inv[b] = a;
+        } else if (sig[a] != b) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The DFG relabelled through sig into g2 (present edges in slot order); slot_of[i] = the new
+ * slot of old slot i, SIZE_MAX for absent ones. 0 or -1 (memory). */
+static int relabel_dfg(const struct iodfg_analysis *an, const uint32_t *sig, uint32_t nb,
+                       struct iodfg_dfg *g2, size_t *slot_of)
+{
+    uint32_t na = an->nactivities;
+    g2->nactivities = nb;
+    for (size_t i = 0; i < an->dfg.nedges; i++) {
+        const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
+        slot_of[i] = SIZE_MAX;
+        if (!e->count) {
+            continue;
+        }
+        uint32_t f = e->from < na ? sig[e->from] : e->from, t = e->to < na ? sig[e->to] : e->to;
+        struct iodfg_dfg_edge *d = iodfg_dfg_slot(g2, f, t);
+        if (!d) {
+            return -1;
+        }
+        slot_of[i] = (size_t)(d - g2->edges);
+        *d = *e;
+        d->from = f;
+        d->to = t;
+        g2->stamp[slot_of[i]] = an->dfg.stamp[i];
+    }
+    g2->traces = an->dfg.traces;
+    g2->next_stamp = an->dfg.next_stamp;
+    return 0;
+}
+
+/* The activity statistics and kept histograms relabelled through inv into ns and nh;
+ * activities without keys are empty. */
+static void relabel_activities(const struct iodfg_analysis *an, const uint32_t *inv, uint32_t nb,
+                               struct iodfg_activity_stats *ns, uint32_t **nh)
+{
+    for (uint32_t b = 0; b < nb; b++) {
+        if (inv[b] != UINT32_MAX) {
+            ns[b] = an->stats.act[inv[b]];
+            nh[b] = inv[b] < an->hs.nact ? an->hs.act[inv[b]] : NULL;
+        } else {
+            memset(&ns[b], 0, sizeof(ns[b]));
+            ns[b].mc_time_ns = ns[b].dur_min_ns = ns[b].dur_median_ns = IODFG_UNKNOWN;
+            ns[b].dur_p95_ns = ns[b].dur_max_ns = IODFG_UNKNOWN;
+        }
+    }
+}
+
+/* The histogram store takes the relabelled activity histograms nh (nb of them) and moves the
+ * edge histograms to their new slots; what has no new place is freed. */
+static void adopt_histograms(struct iodfg_analysis *an, const uint32_t *sig, uint32_t **nh,
+                             uint32_t nb, const size_t *slot_of)
+{
+    for (uint32_t a = 0; a < an->hs.nact; a++) {
+        if (an->hs.act[a] && (a >= an->nactivities || sig[a] == UINT32_MAX)) {
+            free(an->hs.act[a]); // an activity without keys keeps no values
+            an->hs.count--;
+        }
+    }
+    free(an->hs.act);
+    an->hs.act = nh;
+    an->hs.nact = nb;
+    for (size_t i = 0; i < an->hs.nedge; i++) {
+        uint32_t *h = an->hs.edge[i];
+        an->hs.edge[i] = NULL;
+        if (h && (i >= an->dfg.nedges || slot_of[i] == SIZE_MAX)) {
+            free(h);
+            an->hs.count--;
+        } else if (h) {
+            an->hs.edge[slot_of[i]] = h; // slot_of only moves slots down: slot_of[i] <= i
+        }
+    }
+}
+
+/* The timeline codes follow the labels (or are marked stale when they no longer fit). */
+static void relabel_codes(struct iodfg_analysis *an, const uint32_t *sig, uint32_t na, uint32_t nb)
+{
+    if (!an->codes_valid || nb > IODFG_CODE_MAX_ACT) {
+        an->codes_valid = 0;
+        return;
+    }
+    uint64_t n = iodfg_eventlog_event_count(an->log);
+    for (uint64_t e = 0; e < n; e++) {
+        uint16_t c = an->codes[e];
+        if (c < na) {
+            an->codes[e] = (uint16_t)sig[c];
+        }
+    }
+}
+
 static int try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                       struct iodfg_error *err)
 {
-    const uint32_t *nact = map->activity_of_key;
     uint32_t na = an->nactivities, nb = map->nactivities;
     uint32_t *sig = malloc(((size_t)na + 1) * sizeof(*sig));
     uint32_t *inv = malloc(((size_t)nb + 1) * sizeof(*inv));
@@ -552,78 +721,17 @@ static int try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map
     if (!sig || !inv || !ns || !nh || !slot_of) {
         goto out;
     }
-    memset(sig, 0xff, ((size_t)na + 1) * sizeof(*sig));
-    memset(inv, 0xff, ((size_t)nb + 1) * sizeof(*inv));
     rc = 0;
-    for (uint32_t k = 0; k < an->nkeys; k++) {
-        uint32_t a = an->act[k], b = nact[k];
-        if ((a == IODFG_NO_ACTIVITY) != (b == IODFG_NO_ACTIVITY)) {
-            goto out;
-        }
-        if (a == IODFG_NO_ACTIVITY) {
-            continue;
-        }
-        if (sig[a] == UINT32_MAX && inv[b] == UINT32_MAX) {
-            sig[a] = b;
-            inv[b] = a;
-        } else if (sig[a] != b) {
-            goto out;
-        }
+    if (!is_relabelling(an, map->activity_of_key, sig, inv, nb)) {
+        goto out;
     }
-    // the relabelled DFG, present edges in slot order
-    g2.nactivities = nb;
-    for (size_t i = 0; i < an->dfg.nedges; i++) {
-        const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
-        slot_of[i] = SIZE_MAX;
-        if (!e->count) {
-            continue;
-        }
-        uint32_t f = e->from < na ? sig[e->from] : e->from, t = e->to < na ? sig[e->to] : e->to;
-        struct iodfg_dfg_edge *d = iodfg_dfg_slot(&g2, f, t);
-        if (!d) {
-            rc = -1;
-            goto out;
-        }
-        slot_of[i] = (size_t)(d - g2.edges);
-        *d = *e;
-        d->from = f;
-        d->to = t;
-        g2.stamp[slot_of[i]] = an->dfg.stamp[i];
+    if (relabel_dfg(an, sig, nb, &g2, slot_of)) {
+        rc = -1;
+        goto out;
     }
-    g2.traces = an->dfg.traces;
-    g2.next_stamp = an->dfg.next_stamp;
-    // the statistics and kept histograms, relabelled; activities without keys are empty
-    for (uint32_t b = 0; b < nb; b++) {
-        if (inv[b] != UINT32_MAX) {
-            ns[b] = an->stats.act[inv[b]];
-            nh[b] = inv[b] < an->hs.nact ? an->hs.act[inv[b]] : NULL;
-        } else {
-            memset(&ns[b], 0, sizeof(ns[b]));
-            ns[b].mc_time_ns = ns[b].dur_min_ns = ns[b].dur_median_ns = IODFG_UNKNOWN;
-            ns[b].dur_p95_ns = ns[b].dur_max_ns = IODFG_UNKNOWN;
-        }
-    }
-    for (uint32_t a = 0; a < an->hs.nact; a++) {
-        if (an->hs.act[a] && (a >= na || sig[a] == UINT32_MAX)) {
-            free(an->hs.act[a]); // an activity without keys keeps no values
-            an->hs.count--;
-        }
-    }
-    free(an->hs.act);
-    an->hs.act = nh;
-    an->hs.nact = nb;
+    relabel_activities(an, inv, nb, ns, nh);
+    adopt_histograms(an, sig, nh, nb, slot_of);
     nh = NULL;
-    for (size_t i = 0, j = 0; i < an->hs.nedge; i++) {
-        uint32_t *h = an->hs.edge[i];
-        an->hs.edge[i] = NULL;
-        if (h && (i >= an->dfg.nedges || slot_of[i] == SIZE_MAX)) {
-            free(h);
-            an->hs.count--;
-        } else if (h) {
-            j = slot_of[i]; // slot_of only moves slots down: j <= i
-            an->hs.edge[j] = h;
-        }
-    }
     free(an->stats.act);
     an->stats.act = ns;
     an->stats.nactivities = nb;
@@ -632,18 +740,7 @@ static int try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map
     iodfg_dfg_fini(&an->dfg);
     an->dfg = g2;
     iodfg_dfg_init(&g2);
-    // the codes follow the labels
-    if (an->codes_valid && nb <= IODFG_CODE_MAX_ACT) {
-        uint64_t n = iodfg_eventlog_event_count(an->log);
-        for (uint64_t e = 0; e < n; e++) {
-            uint16_t c = an->codes[e];
-            if (c < na) {
-                an->codes[e] = (uint16_t)sig[c];
-            }
-        }
-    } else {
-        an->codes_valid = 0;
-    }
+    relabel_codes(an, sig, na, nb);
     rc = 1;
 out:
     if (rc < 0) {
