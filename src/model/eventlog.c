@@ -287,7 +287,7 @@ static int realloc_col(void **p, size_t elem, uint64_t n, uint64_t cap)
     return 0;
 }
 
-static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
+int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap)
 {
     struct iodfg_columns *c = &log->cols;
     unsigned m = log->mask;
@@ -307,9 +307,7 @@ static int grow_columns(struct iodfg_eventlog *log, uint64_t cap)
     return 0;
 }
 
-/* Room for cap input orders of the open case (on huge pages: 4 KiB faults cost more than the
- * copy). 0, or -1 out of memory. */
-static int grow_seq(struct iodfg_eventlog *log, uint64_t cap)
+int eventlog_grow_seq(struct iodfg_eventlog *log, uint64_t cap)
 {
     uint64_t *q = iodfg_bigmem_realloc(log->seq, log->seq_cap * sizeof(*q), cap * sizeof(*q));
     if (!q) {
@@ -325,232 +323,10 @@ int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct i
     if (events <= log->cap) {
         return 0;
     }
-    if (grow_columns(log, events)) {
+    if (eventlog_grow_columns(log, events)) {
         return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for %llu events",
                                (unsigned long long)events);
     }
-    return 0;
-}
-
-int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_case_info *info,
-                              struct iodfg_error *err)
-{
-    if (log->building) {
-        return iodfg_error_set(err, IODFG_E_ARG, "a case is already open");
-    }
-    if (log->ncases == UINT32_MAX - 1) {
-        return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
-    }
-    if (log->ncases == log->cases_cap) {
-        uint32_t cap = log->cases_cap ? log->cases_cap * 2 : 16;
-        struct iodfg_case_info *cs = realloc(log->cases, cap * sizeof(*cs));
-        uint64_t *off = cs ? realloc(log->offsets, (cap + 1) * sizeof(*off)) : NULL;
-        if (cs) {
-            log->cases = cs;
-        }
-        if (!off) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-        log->offsets = off;
-        log->cases_cap = cap;
-    }
-    log->cases[log->ncases] = *info;
-    log->offsets[log->ncases + 1] = log->n;
-    log->handle_base = log->nhandles;
-    log->building = 1;
-    log->sorted = 1;
-    return 0;
-}
-
-struct iodfg_case_info *iodfg_eventlog_open_case(struct iodfg_eventlog *log)
-{
-    return log->building ? &log->cases[log->ncases] : NULL;
-}
-
-/* Times into the domain of eventlog.h (IODFG_START_MIN ...). */
-static int64_t clamp_start(int64_t t)
-{
-    return t < IODFG_START_MIN ? IODFG_START_MIN : t > IODFG_START_MAX ? IODFG_START_MAX : t;
-}
-
-static int64_t clamp_dur(int64_t d)
-{
-    return d < 0 ? IODFG_UNKNOWN : d > IODFG_DUR_MAX ? IODFG_DUR_MAX : d;
-}
-
-int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev, uint64_t seq,
-                        struct iodfg_error *err)
-{
-    if (!log->building) {
-        return iodfg_error_set(err, IODFG_E_ARG, "no case is open");
-    }
-    if (log->n == log->cap) {
-        if (grow_columns(log, log->cap ? log->cap * 2 : 1024)) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    uint64_t i = log->n;
-    struct iodfg_columns *c = &log->cols;
-    uint64_t rel = i - log->offsets[log->ncases];
-    if (rel == log->seq_cap && grow_seq(log, iodfg_bigmem_grow(log->seq_cap, 8, 1024))) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    int64_t start = clamp_start(ev->start_ns);
-    if (rel > 0) {
-        int64_t prev = c->start_ns ? c->start_ns[i - 1] : 0;
-        int64_t cur = c->start_ns ? start : 0;
-        if (cur < prev || (cur == prev && seq < log->seq[rel - 1])) {
-            log->sorted = 0;
-        }
-    }
-    if (c->start_ns) {
-        c->start_ns[i] = start;
-    }
-    if (c->dur_ns) {
-        c->dur_ns[i] = clamp_dur(ev->dur_ns);
-    }
-    if (c->size) {
-        c->size[i] = ev->size;
-    }
-    if (c->offset) {
-        c->offset[i] = ev->offset;
-    }
-    if (c->req) {
-        c->req[i] = ev->req;
-    }
-    if (c->key) {
-        c->key[i] = ev->key;
-    }
-    if (c->err) {
-        c->err[i] = ev->err;
-    }
-    if (c->pid) {
-        c->pid[i] = ev->pid;
-    }
-    if (c->fd) {
-        c->fd[i] = ev->fd;
-    }
-    if (c->handle) {
-        c->handle[i] = ev->handle;
-    }
-    log->seq[rel] = seq;
-    log->n++;
-    return 0;
-}
-
-/* Define the handles of raw, account its use and implicit closes; *handle gets its log id. */
-static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw, uint32_t key,
-                        uint32_t *handle, struct iodfg_error *err)
-{
-    for (unsigned i = 0; i < raw->ndef; i++) {
-        uint32_t id;
-        if (eventlog_handle_define(log, &raw->hdef[i], raw, key, &id)) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    uint32_t defined = log->nhandles - log->handle_base;
-    for (unsigned i = 0; i < raw->nclosed; i++) {
-        if (raw->hclosed[i] && raw->hclosed[i] <= defined) {
-            struct iodfg_handle *h = &log->handles[log->handle_base + raw->hclosed[i] - 1];
-            h->destroyed_ns = raw->start_ns;
-        }
-    }
-    if (raw->handle > defined) {
-        return iodfg_error_set(err, IODFG_E_ARG, "handle %u used before its definition",
-                               raw->handle);
-    }
-    *handle = raw->handle ? log->handle_base + raw->handle : IODFG_NO_HANDLE;
-    if (*handle) {
-        eventlog_handle_count(&log->handles[*handle - 1], raw->hop, raw->start_ns, raw->dur_ns,
-                              raw->size);
-    }
-    return 0;
-}
-
-int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
-                            struct iodfg_error *err)
-{
-    // The handle times below are taken from the event's times: clamp them first (rarely needed).
-    struct iodfg_raw_event fixed;
-    if (clamp_start(raw->start_ns) != raw->start_ns || clamp_dur(raw->dur_ns) != raw->dur_ns) {
-        fixed = *raw;
-        fixed.start_ns = clamp_start(raw->start_ns);
-        fixed.dur_ns = clamp_dur(raw->dur_ns);
-        raw = &fixed;
-    }
-    struct iodfg_event ev = {
-        .start_ns = raw->start_ns,
-        .dur_ns = raw->dur_ns,
-        .size = raw->size,
-        .offset = raw->offset,
-        .req = raw->req,
-        .pid = raw->pid,
-        .fd = raw->fd,
-        .err = IODFG_STR_EMPTY,
-    };
-    // Consecutive events mostly repeat the previous (call, path): skip the hashing then.
-    struct raw_key_cache *kc = &log->raw_cache;
-    if (kc->valid && raw->call_len == kc->call_len && raw->path_len == kc->path_len &&
-        memcmp(raw->call, kc->call, raw->call_len) == 0 &&
-        memcmp(raw->path, kc->path, raw->path_len) == 0) {
-        ev.key = kc->key;
-    } else {
-        uint32_t call, path;
-        if (iodfg_strpool_intern(log->pool, raw->call, raw->call_len, &call) ||
-            iodfg_strpool_intern(log->pool, raw->path, raw->path_len, &path) ||
-            iodfg_eventlog_key(log, call, path, &ev.key)) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-        kc->valid = raw->call_len <= sizeof(kc->call) && raw->path_len <= sizeof(kc->path);
-        if (kc->valid) {
-            memcpy(kc->call, raw->call, raw->call_len);
-            memcpy(kc->path, raw->path, raw->path_len);
-            kc->call_len = raw->call_len;
-            kc->path_len = raw->path_len;
-            kc->key = ev.key;
-        }
-    }
-    if (raw->err_len && iodfg_strpool_intern(log->pool, raw->err, raw->err_len, &ev.err)) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    if (raw->ndef | raw->nclosed) {
-        if (push_handles(log, raw, ev.key, &ev.handle, err)) {
-            return -1;
-        }
-    } else if (raw->handle) { // a use of a defined handle: the common case
-        ev.handle = log->handle_base + raw->handle;
-        if (ev.handle > log->nhandles) {
-            return iodfg_error_set(err, IODFG_E_ARG, "handle %u used before its definition",
-                                   raw->handle);
-        }
-        eventlog_handle_count(&log->handles[ev.handle - 1], raw->hop, raw->start_ns, raw->dur_ns,
-                              raw->size);
-    }
-    return iodfg_eventlog_push(log, &ev, raw->seq, err);
-}
-
-int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
-{
-    if (!log->building) {
-        return iodfg_error_set(err, IODFG_E_ARG, "no case is open");
-    }
-    uint64_t first = log->offsets[log->ncases];
-    int rc = 0;
-    if (!log->sorted) {
-        rc = iodfg_eventlog_sort_range(log, first, log->n);
-        if (rc) {
-            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    log->building = 0;
-    log->raw_cache.valid = 0;
-    if (rc) {
-        log->n = first; // drop the half-built case
-        log->nhandles = log->handle_base;
-        return -1;
-    }
-    log->ncases++;
-    log->offsets[log->ncases] = log->n;
     return 0;
 }
 
@@ -586,4 +362,57 @@ int iodfg_eventlog_adopt_handles(struct iodfg_eventlog *log, struct iodfg_handle
     log->handles = handles;
     log->nhandles = log->handles_cap = count;
     return 0;
+}
+
+/* ---- path kinds ---- */
+
+static int has_prefix(const char *s, size_t len, const char *pre)
+{
+    size_t n = strlen(pre);
+    return len >= n && memcmp(s, pre, n) == 0;
+}
+
+enum iodfg_path_kind iodfg_path_kind_of(const char *path, size_t len)
+{
+    if (len == 0) {
+        return IODFG_PATH_NONE;
+    }
+    if (path[0] == '/') {
+        return IODFG_PATH_FILE;
+    }
+    if (has_prefix(path, len, "pipe:[")) {
+        return IODFG_PATH_PIPE;
+    }
+    if (has_prefix(path, len, "anon_inode:")) {
+        return IODFG_PATH_ANON;
+    }
+    // -y prints sockets as socket:[inode]; -yy as PROTO:[details] (TCP, UDPv6, UNIX-STREAM...)
+    size_t i = 0;
+    while (i < len && ((path[i] >= 'A' && path[i] <= 'Z') || (path[i] >= 'a' && path[i] <= 'z') ||
+                       (path[i] >= '0' && path[i] <= '9') || path[i] == '-' || path[i] == '_')) {
+        i++;
+    }
+    if (i > 0 && i + 1 < len && path[i] == ':' && path[i + 1] == '[') {
+        return IODFG_PATH_SOCKET;
+    }
+    return IODFG_PATH_FILE; // a relative name, as in a failed open of "foo.txt"
+}
+
+const char *iodfg_path_kind_name(enum iodfg_path_kind kind)
+{
+    switch (kind) {
+    case IODFG_PATH_FILE:
+        return "file";
+    case IODFG_PATH_SOCKET:
+        return "socket";
+    case IODFG_PATH_PIPE:
+        return "pipe";
+    case IODFG_PATH_ANON:
+        return "anon";
+    case IODFG_PATH_OTHER:
+        return "other";
+    case IODFG_PATH_NONE:
+        break;
+    }
+    return "none";
 }

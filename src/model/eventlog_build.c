@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Event log operations over whole cases: stable sort, append with re-interning, path kinds. */
+/* Appending one event log to another: strings and keys re-interned, handles and cases copied. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -11,70 +11,6 @@
 #include "iodfg/strpool.h"
 
 #include "eventlog_priv.h"
-
-struct sort_item {
-    int64_t start;
-    uint64_t seq;
-    uint64_t idx;
-};
-
-static int cmp_item(const void *a, const void *b)
-{
-    const struct sort_item *x = a, *y = b;
-    if (x->start != y->start) {
-        return x->start < y->start ? -1 : 1;
-    }
-    if (x->seq != y->seq) {
-        return x->seq < y->seq ? -1 : 1;
-    }
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-#define PERMUTE(col, type)                                                                         \
-    do {                                                                                           \
-        if (c->col) {                                                                              \
-            type *t = tmp;                                                                         \
-            for (uint64_t i = 0; i < n; i++) {                                                     \
-                t[i] = c->col[lo + items[i].idx];                                                  \
-            }                                                                                      \
-            memcpy(c->col + lo, t, n * sizeof(type));                                              \
-        }                                                                                          \
-    } while (0)
-
-int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t hi)
-{
-    uint64_t n = hi - lo;
-    struct iodfg_columns *c = &log->cols;
-    if (n < 2 || !c->start_ns) {
-        return 0;
-    }
-    struct sort_item *items = malloc(n * sizeof(*items));
-    void *tmp = malloc(n * sizeof(int64_t));
-    if (!items || !tmp) {
-        free(items);
-        free(tmp);
-        return -1;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        items[i].start = c->start_ns[lo + i];
-        items[i].seq = log->seq ? log->seq[i] : i;
-        items[i].idx = i;
-    }
-    qsort(items, n, sizeof(*items), cmp_item);
-    PERMUTE(start_ns, int64_t);
-    PERMUTE(dur_ns, int64_t);
-    PERMUTE(size, int64_t);
-    PERMUTE(offset, int64_t);
-    PERMUTE(req, int64_t);
-    PERMUTE(key, uint32_t);
-    PERMUTE(err, uint32_t);
-    PERMUTE(pid, int32_t);
-    PERMUTE(fd, int32_t);
-    PERMUTE(handle, uint32_t);
-    free(items);
-    free(tmp);
-    return 0;
-}
 
 static uint32_t *remap_strings(struct iodfg_strpool *dst, const struct iodfg_strpool *src)
 {
@@ -186,55 +122,4 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     free(smap);
     free(kmap);
     return rc;
-}
-
-static int has_prefix(const char *s, size_t len, const char *pre)
-{
-    size_t n = strlen(pre);
-    return len >= n && memcmp(s, pre, n) == 0;
-}
-
-enum iodfg_path_kind iodfg_path_kind_of(const char *path, size_t len)
-{
-    if (len == 0) {
-        return IODFG_PATH_NONE;
-    }
-    if (path[0] == '/') {
-        return IODFG_PATH_FILE;
-    }
-    if (has_prefix(path, len, "pipe:[")) {
-        return IODFG_PATH_PIPE;
-    }
-    if (has_prefix(path, len, "anon_inode:")) {
-        return IODFG_PATH_ANON;
-    }
-    // -y prints sockets as socket:[inode]; -yy as PROTO:[details] (TCP, UDPv6, UNIX-STREAM...)
-    size_t i = 0;
-    while (i < len && ((path[i] >= 'A' && path[i] <= 'Z') || (path[i] >= 'a' && path[i] <= 'z') ||
-                       (path[i] >= '0' && path[i] <= '9') || path[i] == '-' || path[i] == '_')) {
-        i++;
-    }
-    if (i > 0 && i + 1 < len && path[i] == ':' && path[i + 1] == '[') {
-        return IODFG_PATH_SOCKET;
-    }
-    return IODFG_PATH_FILE; // a relative name, as in a failed open of "foo.txt"
-}
-
-const char *iodfg_path_kind_name(enum iodfg_path_kind kind)
-{
-    switch (kind) {
-    case IODFG_PATH_FILE:
-        return "file";
-    case IODFG_PATH_SOCKET:
-        return "socket";
-    case IODFG_PATH_PIPE:
-        return "pipe";
-    case IODFG_PATH_ANON:
-        return "anon";
-    case IODFG_PATH_OTHER:
-        return "other";
-    case IODFG_PATH_NONE:
-        break;
-    }
-    return "none";
 }

@@ -57,7 +57,10 @@ static inline void eventlog_handle_count(struct iodfg_handle *h, unsigned hop, i
 int eventlog_handle_define(struct iodfg_eventlog *log, const struct iodfg_raw_handle *h,
                            const struct iodfg_raw_event *ev, uint32_t key, uint32_t *id);
 
-/* Sort the open case's events [lo, hi) by (start, seq[i - lo]). 0, or -1 when out of memory. */
-int iodfg_eventlog_sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t hi);
+/* Room for cap events in every column of the log's mask. 0, or -1 out of memory. */
+int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap);
+/* Room for cap input orders of the open case (on huge pages: 4 KiB faults cost more than the
+ * copy). 0, or -1 out of memory. */
+int eventlog_grow_seq(struct iodfg_eventlog *log, uint64_t cap);
 
 #endif
