@@ -17,7 +17,6 @@
 
 #include "iodfg/analysis.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +24,7 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
@@ -134,8 +134,7 @@ static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
  * helps with the segments left. */
 struct sweep_job {
     struct iodfg_sweep *sw;
-    pthread_t th;
-    int started;
+    struct iodfg_fork helper;
 };
 
 static void *sweep_main(void *vsw)
@@ -147,8 +146,11 @@ static void *sweep_main(void *vsw)
 static int sweep_start(struct sweep_job *j, struct iodfg_sweep *sw)
 {
     j->sw = sw;
-    j->started = sw && !pthread_create(&j->th, NULL, sweep_main, sw);
-    return sw ? 0 : -1;
+    if (!sw) {
+        return -1;
+    }
+    iodfg_fork_start(&j->helper, 1, IODFG_FORK_HELP, sweep_main, sw);
+    return 0;
 }
 
 /* Finish the sweep here and wait for the thread; results into st. */
@@ -158,10 +160,7 @@ static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
         return;
     }
     iodfg_sweep_work(j->sw);
-    if (j->started) {
-        pthread_join(j->th, NULL);
-        j->started = 0;
-    }
+    iodfg_fork_join(&j->helper);
     iodfg_sweep_end(j->sw, st);
     iodfg_sweep_free(j->sw);
     j->sw = NULL;
@@ -176,7 +175,7 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
                          struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
                          struct iodfg_stats *st, struct iodfg_hstore *hs, struct iodfg_error *err)
 {
-    struct sweep_job job = {NULL, 0, 0};
+    struct sweep_job job = {0};
     codes = nact <= IODFG_CODE_MAX_ACT ? codes : NULL;
     if (!codes && sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, NULL, 0, bits, act, NULL,
                                                     NULL, NULL, err))) {

@@ -4,10 +4,10 @@
 
 #include "iodfg/characterize.h"
 
-#include <pthread.h>
 #include <string.h>
 
 #include "iodfg/error.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/timeline.h"
 
 void iodfg_characterization_init(struct iodfg_characterization *ch)
@@ -51,18 +51,14 @@ int iodfg_characterize(struct iodfg_characterization *ch, const struct iodfg_eve
     iodfg_characterization_fini(ch);
     struct serial_job job = {&ch->serial, log, map, sel, tl, {0}, 0};
     iodfg_error_clear(&job.err);
-    pthread_t th;
-    int threaded = nthreads > 1 && pthread_create(&th, NULL, serial_run, &job) == 0;
+    struct iodfg_fork fork;
+    iodfg_fork_start(&fork, nthreads > 1, IODFG_FORK_TASK, serial_run, &job);
     struct iodfg_error mine;
     iodfg_error_clear(&mine);
     int rc = iodfg_binned_build(&ch->bins, log, map, sel, o, &mine) ||
              iodfg_bandwidth_build(&ch->bw, log, map, sel, &mine) ||
              iodfg_access_build(&ch->access, log, map, sel, alignment, &mine);
-    if (threaded) {
-        pthread_join(th, NULL);
-    } else {
-        serial_run(&job);
-    }
+    iodfg_fork_join(&fork);
     if (rc || job.rc) {
         const struct iodfg_error *e = rc ? &mine : &job.err;
         if (err && err->code == IODFG_OK) {

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Two-way fork-join: a task runs on a second thread while the caller does its own share, and the
+ * join waits for it. Without a thread (none wanted, or none could be started) a task runs in the
+ * join on the calling thread, so results never depend on whether threads exist; help (work the
+ * caller's own loop also takes, such as the concurrency sweep's segments) is then skipped. */
+#ifndef IODFG_FORKJOIN_H
+#define IODFG_FORKJOIN_H
+
+#include <pthread.h>
+
+enum iodfg_fork_kind {
+    IODFG_FORK_TASK, /* must run: in the join when no thread ran it */
+    IODFG_FORK_HELP, /* may be skipped: the caller does all of it without a thread */
+};
+
+struct iodfg_fork {
+    void *(*task)(void *);
+    void *arg;
+    enum iodfg_fork_kind kind;
+    pthread_t thread;
+    int started; /* a thread runs task */
+    int pending; /* a join is still due */
+};
+
+/* Start task(arg) on a second thread when want_thread is true and a thread can be started. */
+void iodfg_fork_start(struct iodfg_fork *f, int want_thread, enum iodfg_fork_kind kind,
+                      void *(*task)(void *), void *arg);
+/* Wait for the thread, or run a task here when no thread ran it. Once per start; a second
+ * join does nothing. */
+void iodfg_fork_join(struct iodfg_fork *f);
+/* Whether a second thread runs (or ran) the task. */
+int iodfg_fork_threaded(const struct iodfg_fork *f);
+
+#endif
