@@ -466,6 +466,11 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
              tui_view_key(v), tui_view_tab(v));
 }
 
+static int back(struct tui_app *app, void *st)
+{
+    return tui_insights_back(app, st);
+}
+
 const struct tui_view_ops tui_view_insights = {
     .open = open_insights,
     .close = close_insights,
@@ -477,4 +482,5 @@ const struct tui_view_ops tui_view_insights = {
     .table = table,
     .sorted = sorted,
     .activity = selected_activity,
+    .back = back,
 };

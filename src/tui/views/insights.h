@@ -55,9 +55,10 @@ enum tui_view tui_insights_target(const struct iodfg_insight *f);
  * remember where it came from. Returns enum tui_result flags. */
 unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
                            const struct tui_ins_row *row);
-/* Backspace after a jump: the inputs, selections and Insights view as they were before the
- * last jump. 1 when it went back, 0 when there was no jump, -1 on error (reported). */
-int tui_insights_back(struct tui_app *app);
+/* Backspace after a jump (the view's back op, reached through tui_app_back): the inputs,
+ * selections and Insights view as they were before the last jump. 1 when it went back, 0 when
+ * there was no jump, -1 on error (reported). */
+int tui_insights_back(struct tui_app *app, struct tui_insights_view *iv);
 void tui_insights_jumps_free(struct tui_insights_view *iv);
 /* The findings row under the cursor (NULL when none), for the tests. */
 const struct tui_ins_row *tui_insights_selected(struct tui_insights_view *iv);
