@@ -153,7 +153,7 @@ static int remember(struct tui_app *app, struct tui_insights_view *iv)
     struct tui_ins_jump *j = &iv->jumps[iv->njumps++];
     j->state = b.data ? b.data : strdup("");
     j->view = app->view;
-    j->ins_key = tui_listmodel_cursor_key(iv->lm, &j->have_ins);
+    j->ins_key = tui_listmodel_cursor_key(iv->table.lm, &j->have_ins);
     j->act_key =
         tui_listmodel_cursor_key(tui_app_view_table(app, TUI_VIEW_ACTIVITIES), &j->have_act);
     return j->state ? 0 : -1;
