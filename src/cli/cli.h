@@ -205,6 +205,15 @@ int cli_analyze_longopts(struct option *out, size_t cap, const struct option *ow
 /* Handle one getopt_long result: 0 when it was a shared option, 1 when it is not one of them,
  * CLI_USAGE after printing what is wrong with its value. */
 int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg);
+/* The cases every analysing command's own option switch ends with: -h prints usage then the
+ * shared options' lines to standard output and returns -1; any other option goes to
+ * cli_analyze_option, and one that is not a shared option prints usage to standard error and
+ * returns CLI_USAGE. Else cli_analyze_option's answer. */
+int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg, const char *usage);
+/* After the options: the inputs are there (else what, usage and CLI_USAGE) and -o FILE may be
+ * written (cli_output_check). CLI_OK or an enum cli_exit after a message. */
+int cli_analyze_ready(const struct cli_analyze_opts *o, int optind_, int argc, const char *what,
+                      const char *usage);
 /* Run getopt_long over the shared options plus own[]; each result goes to option(ctx, c, arg),
  * which answers like cli_analyze_option. Returns 0 when done (optind at the inputs), -1 after
  * --help printed usage, or CLI_USAGE/CLI_FAIL after saying what is wrong. */

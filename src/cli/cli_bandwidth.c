@@ -272,29 +272,16 @@ int cli_bandwidth(int argc, char **argv)
                 rc = CLI_USAGE;
             }
             break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        default: {
-            int r = cli_analyze_option(&o.a, c, optarg);
-            rc = r == 1 ? CLI_USAGE : r;
-            if (r == 1) {
-                fputs(usage_text, stderr);
-            }
-        }
+        default:
+            rc = cli_analyze_other_option(&o.a, c, optarg, usage_text);
         }
     }
     if (rc == CLI_OK) {
-        rc = cli_need_inputs(optind, argc, "bandwidth", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = cli_analyze_ready(&o.a, optind, argc, "bandwidth", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

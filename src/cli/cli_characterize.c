@@ -753,34 +753,22 @@ int cli_characterize(int argc, char **argv)
         case OPT_COUNTERS:
             o.counters = optarg;
             break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        default: {
-            int r = cli_analyze_option(&o.a, c, optarg);
-            rc = r == 1 ? CLI_USAGE : r;
-            if (r == 1) {
-                fputs(usage_text, stderr);
-            }
-        }
+        default:
+            rc = cli_analyze_other_option(&o.a, c, optarg, usage_text);
         }
     }
     if (rc == CLI_OK && o.counters && optind < argc) {
         cli_errorf("--counters takes the place of LOG: give one or the other");
         rc = CLI_USAGE;
     }
-    if (rc == CLI_OK && !o.counters) {
-        rc = cli_need_inputs(optind, argc, "characterize", usage_text);
-    }
     if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = o.counters ? cli_output_check(&o.a)
+                        : cli_analyze_ready(&o.a, optind, argc, "characterize", usage_text);
     }
     if (rc == CLI_OK) {
         rc = o.counters ? characterize_counters(&o)
                         : characterize_log(&o, argv + optind, (size_t)(argc - optind), per_file);
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

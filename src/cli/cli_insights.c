@@ -534,13 +534,8 @@ static int own_option(struct ins_opts *o, int c, const char *arg, int *list)
     case OPT_LIST:
         *list = 1;
         return CLI_OK;
-    default: {
-        int r = cli_analyze_option(&o->a, c, arg);
-        if (r == 1) {
-            fputs(usage_text, stderr);
-        }
-        return r == 1 ? CLI_USAGE : r;
-    }
+    default:
+        return cli_analyze_other_option(&o->a, c, arg, usage_text);
     }
 }
 
@@ -568,12 +563,6 @@ int cli_insights(int argc, char **argv)
     optind = 1;
     while (rc == CLI_OK &&
            (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        }
         rc = own_option(&o, c, optarg, &list);
     }
     if (rc == CLI_OK) {
@@ -585,14 +574,11 @@ int cli_insights(int argc, char **argv)
         return rc;
     }
     if (rc == CLI_OK) {
-        rc = cli_need_inputs(optind, argc, "insights", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = cli_analyze_ready(&o.a, optind, argc, "insights", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }
