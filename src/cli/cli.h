@@ -308,10 +308,13 @@ struct cli_metrics {
  * than one (measures binned over time cannot mix clocks), saying so unless quiet. 0, or
  * CLI_FAIL after a message (out of memory). */
 int cli_metrics_one_clock(struct cli_metrics *m, int quiet);
-/* Load inputs and build rules, filters, groups and mapping like `dfg`; prints errors and
- * returns an enum cli_exit. Call cli_metrics_fini in every case. */
+/* Load inputs and build rules, filters, groups and mapping like `dfg`, then with one_clock keep
+ * the cases of one clock (cli_metrics_one_clock), else note mixed clocks (cli_clock_note);
+ * prints errors and returns an enum cli_exit. Call cli_metrics_fini in every case. */
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
-                    size_t n);
+                    size_t n, int one_clock);
+/* The name of selection g in reports: "all" without groups, else "G" or "R". */
+const char *cli_metrics_group_name(const struct cli_metrics *m, int g);
 void cli_metrics_fini(struct cli_metrics *m);
 /* End a characterize or bandwidth report: close its JSON document (json), write b when rc is
  * CLI_OK, free b and m. Returns rc, or the output's failure. */

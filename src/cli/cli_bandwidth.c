@@ -164,10 +164,7 @@ static void bandwidth_out(struct iodfg_buf *b, const struct cli_metrics *m,
 static int run(const struct bw_opts *o, char *const *inputs, size_t n)
 {
     struct cli_metrics m;
-    int rc = cli_metrics_run(&m, &o->a, inputs, n);
-    if (rc == CLI_OK) {
-        cli_clock_note(m.log, m.sel[0].case_on, o->a.ingest.quiet);
-    }
+    int rc = cli_metrics_run(&m, &o->a, inputs, n, 0);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     if (o->format == CLI_FMT_TSV) {
@@ -176,7 +173,6 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
     } else if (o->format == CLI_FMT_JSON) {
         iodfg_buf_addf(&b, "{\"by\":\"%s\",\"groups\":[", by_names[o->by]);
     }
-    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
     for (int g = 0; rc == CLI_OK && g < m.ngroups; g++) {
         struct iodfg_bandwidth bw;
         struct iodfg_error err;
@@ -187,7 +183,7 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
             rc = CLI_FAIL;
             break;
         }
-        const char *gn = gname[m.ngroups - 1][g];
+        const char *gn = cli_metrics_group_name(&m, g);
         int first = 1;
         struct iodfg_buf part;
         iodfg_buf_init(&part);

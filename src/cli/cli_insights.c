@@ -358,16 +358,12 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
 static int run(const struct ins_opts *o, char *const *inputs, size_t n)
 {
     struct cli_metrics m;
-    int rc = cli_metrics_run(&m, &o->a, inputs, n);
-    if (rc == CLI_OK) {
-        cli_clock_note(m.log, m.sel[0].case_on, o->a.ingest.quiet);
-    }
+    int rc = cli_metrics_run(&m, &o->a, inputs, n, 0);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     struct iodfg_insights ins[2];
     iodfg_insights_init(&ins[0]);
     iodfg_insights_init(&ins[1]);
-    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
     static const char *const gtitle[2][2] = {{"selection", ""}, {"group G", "group R"}};
     if (rc == CLI_OK && o->format == CLI_FMT_TSV) {
         iodfg_buf_addf(&b, "group\trank\tseverity\trule\tfield\tvalue\n");
@@ -383,7 +379,7 @@ static int run(const struct ins_opts *o, char *const *inputs, size_t n)
             rc = CLI_FAIL;
             break;
         }
-        struct out out = {&b, o->format, &m, &ins[g], gname[m.ngroups - 1][g]};
+        struct out out = {&b, o->format, &m, &ins[g], cli_metrics_group_name(&m, g)};
         if (g && o->format != CLI_FMT_TSV) {
             iodfg_buf_addf(&b, o->format == CLI_FMT_JSON ? ",\n" : "\n");
         }
