@@ -74,6 +74,10 @@ struct cli_ingest_opts {
         "mounts", required_argument, NULL, CLI_OPT_MOUNTS                                          \
     }
 int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o);
+/* The default case of such a command's option switch: cli_ingest_option, and for an option not
+ * of the set either, usage(stderr). 0 when it took the option, else CLI_USAGE. */
+int cli_ingest_other_option(int c, const char *arg, struct cli_ingest_opts *o,
+                            void (*usage)(FILE *out));
 /* The usage lines of those options (for --help texts). */
 extern const char cli_ingest_usage[];
 
