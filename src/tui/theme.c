@@ -648,3 +648,26 @@ void tui_theme_list_free(char **names, int n)
     }
     free(names);
 }
+
+int tui_theme_load_next(struct tui_theme *t, const struct tui_theme_dirs *dirs,
+                        struct iodfg_error *err)
+{
+    char **names;
+    int n = tui_theme_list(dirs, &names);
+    if (n <= 0) {
+        return 1;
+    }
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], t->name) == 0) {
+            next = (i + 1) % n;
+        }
+    }
+    struct tui_theme loaded;
+    int rc = tui_theme_load(&loaded, names[next], dirs, err);
+    if (rc == 0) {
+        *t = loaded;
+    }
+    tui_theme_list_free(names, n);
+    return rc;
+}
