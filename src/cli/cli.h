@@ -74,6 +74,10 @@ struct cli_ingest_opts {
         "mounts", required_argument, NULL, CLI_OPT_MOUNTS                                          \
     }
 int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o);
+/* The default case of such a command's option switch: cli_ingest_option, and for an option not
+ * of the set either, usage(stderr). 0 when it took the option, else CLI_USAGE. */
+int cli_ingest_other_option(int c, const char *arg, struct cli_ingest_opts *o,
+                            void (*usage)(FILE *out));
 /* The usage lines of those options (for --help texts). */
 extern const char cli_ingest_usage[];
 
@@ -205,6 +209,15 @@ int cli_analyze_longopts(struct option *out, size_t cap, const struct option *ow
 /* Handle one getopt_long result: 0 when it was a shared option, 1 when it is not one of them,
  * CLI_USAGE after printing what is wrong with its value. */
 int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg);
+/* The cases every analysing command's own option switch ends with: -h prints usage then the
+ * shared options' lines to standard output and returns -1; any other option goes to
+ * cli_analyze_option, and one that is not a shared option prints usage to standard error and
+ * returns CLI_USAGE. Else cli_analyze_option's answer. */
+int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg, const char *usage);
+/* After the options: the inputs are there (else what, usage and CLI_USAGE) and -o FILE may be
+ * written (cli_output_check). CLI_OK or an enum cli_exit after a message. */
+int cli_analyze_ready(const struct cli_analyze_opts *o, int optind_, int argc, const char *what,
+                      const char *usage);
 /* Run getopt_long over the shared options plus own[]; each result goes to option(ctx, c, arg),
  * which answers like cli_analyze_option. Returns 0 when done (optind at the inputs), -1 after
  * --help printed usage, or CLI_USAGE/CLI_FAIL after saying what is wrong. */
@@ -299,10 +312,13 @@ struct cli_metrics {
  * than one (measures binned over time cannot mix clocks), saying so unless quiet. 0, or
  * CLI_FAIL after a message (out of memory). */
 int cli_metrics_one_clock(struct cli_metrics *m, int quiet);
-/* Load inputs and build rules, filters, groups and mapping like `dfg`; prints errors and
- * returns an enum cli_exit. Call cli_metrics_fini in every case. */
+/* Load inputs and build rules, filters, groups and mapping like `dfg`, then with one_clock keep
+ * the cases of one clock (cli_metrics_one_clock), else note mixed clocks (cli_clock_note);
+ * prints errors and returns an enum cli_exit. Call cli_metrics_fini in every case. */
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
-                    size_t n);
+                    size_t n, int one_clock);
+/* The name of selection g in reports: "all" without groups, else "G" or "R". */
+const char *cli_metrics_group_name(const struct cli_metrics *m, int g);
 void cli_metrics_fini(struct cli_metrics *m);
 /* End a characterize or bandwidth report: close its JSON document (json), write b when rc is
  * CLI_OK, free b and m. Returns rc, or the output's failure. */

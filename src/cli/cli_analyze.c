@@ -245,6 +245,28 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
     }
 }
 
+int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg, const char *usage)
+{
+    if (c == 'h') {
+        fputs(usage, stdout);
+        fputs(cli_analyze_usage, stdout);
+        return -1;
+    }
+    int r = cli_analyze_option(o, c, arg);
+    if (r == 1) {
+        fputs(usage, stderr);
+        return CLI_USAGE;
+    }
+    return r;
+}
+
+int cli_analyze_ready(const struct cli_analyze_opts *o, int optind_, int argc, const char *what,
+                      const char *usage)
+{
+    int rc = cli_need_inputs(optind_, argc, what, usage);
+    return rc == CLI_OK ? cli_output_check(o) : rc;
+}
+
 /* ---- output ----------------------------------------------------------------- */
 
 int cli_output_check(const struct cli_analyze_opts *o)

@@ -164,10 +164,7 @@ static void bandwidth_out(struct iodfg_buf *b, const struct cli_metrics *m,
 static int run(const struct bw_opts *o, char *const *inputs, size_t n)
 {
     struct cli_metrics m;
-    int rc = cli_metrics_run(&m, &o->a, inputs, n);
-    if (rc == CLI_OK) {
-        cli_clock_note(m.log, m.sel[0].case_on, o->a.ingest.quiet);
-    }
+    int rc = cli_metrics_run(&m, &o->a, inputs, n, 0);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     if (o->format == CLI_FMT_TSV) {
@@ -176,7 +173,6 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
     } else if (o->format == CLI_FMT_JSON) {
         iodfg_buf_addf(&b, "{\"by\":\"%s\",\"groups\":[", by_names[o->by]);
     }
-    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
     for (int g = 0; rc == CLI_OK && g < m.ngroups; g++) {
         struct iodfg_bandwidth bw;
         struct iodfg_error err;
@@ -187,7 +183,7 @@ static int run(const struct bw_opts *o, char *const *inputs, size_t n)
             rc = CLI_FAIL;
             break;
         }
-        const char *gn = gname[m.ngroups - 1][g];
+        const char *gn = cli_metrics_group_name(&m, g);
         int first = 1;
         struct iodfg_buf part;
         iodfg_buf_init(&part);
@@ -272,29 +268,16 @@ int cli_bandwidth(int argc, char **argv)
                 rc = CLI_USAGE;
             }
             break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        default: {
-            int r = cli_analyze_option(&o.a, c, optarg);
-            rc = r == 1 ? CLI_USAGE : r;
-            if (r == 1) {
-                fputs(usage_text, stderr);
-            }
-        }
+        default:
+            rc = cli_analyze_other_option(&o.a, c, optarg, usage_text);
         }
     }
     if (rc == CLI_OK) {
-        rc = cli_need_inputs(optind, argc, "bandwidth", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = cli_analyze_ready(&o.a, optind, argc, "bandwidth", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

@@ -30,7 +30,7 @@
 /* ---- the shared selection ---- */
 
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, char *const *inputs,
-                    size_t n)
+                    size_t n, int one_clock)
 {
     memset(m, 0, sizeof(*m));
     int groups = 0;
@@ -51,7 +51,16 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
         iodfg_session_selection(m->ses, groups ? (enum iodfg_group)(g + 1) : IODFG_GROUP_NONE,
                                 &m->sel[g]);
     }
+    if (one_clock) {
+        return cli_metrics_one_clock(m, o->ingest.quiet);
+    }
+    cli_clock_note(m->log, m->sel[0].case_on, o->ingest.quiet);
     return CLI_OK;
+}
+
+const char *cli_metrics_group_name(const struct cli_metrics *m, int g)
+{
+    return m->ngroups > 1 ? (g ? "R" : "G") : "all";
 }
 
 int cli_metrics_one_clock(struct cli_metrics *m, int quiet)
@@ -574,13 +583,9 @@ static int compute(struct iodfg_characterization *r, const struct cli_metrics *m
 static int characterize_log(const struct char_opts *o, char *const *inputs, size_t n, int per_file)
 {
     struct cli_metrics m;
-    int rc = cli_metrics_run(&m, &o->a, inputs, n);
-    if (rc == CLI_OK) {
-        rc = cli_metrics_one_clock(&m, o->a.ingest.quiet);
-    }
+    int rc = cli_metrics_run(&m, &o->a, inputs, n, 1);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
     if (rc == CLI_OK && o->format == CLI_FMT_JSON) {
         iodfg_buf_addf(&b, "{\"by\":\"%s\",\"groups\":[", iodfg_server_by_name(o->bin.by));
     }
@@ -588,7 +593,7 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
         struct iodfg_characterization r;
         iodfg_characterization_init(&r);
         rc = compute(&r, &m, &m.sel[g], o);
-        const char *name = gname[m.ngroups - 1][g];
+        const char *name = cli_metrics_group_name(&m, g);
         if (rc == CLI_OK && o->format == CLI_FMT_TABLE) {
             uint32_t nc = 0;
             for (uint32_t c = 0; c < iodfg_eventlog_case_count(m.log); c++) {
@@ -753,34 +758,22 @@ int cli_characterize(int argc, char **argv)
         case OPT_COUNTERS:
             o.counters = optarg;
             break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        default: {
-            int r = cli_analyze_option(&o.a, c, optarg);
-            rc = r == 1 ? CLI_USAGE : r;
-            if (r == 1) {
-                fputs(usage_text, stderr);
-            }
-        }
+        default:
+            rc = cli_analyze_other_option(&o.a, c, optarg, usage_text);
         }
     }
     if (rc == CLI_OK && o.counters && optind < argc) {
         cli_errorf("--counters takes the place of LOG: give one or the other");
         rc = CLI_USAGE;
     }
-    if (rc == CLI_OK && !o.counters) {
-        rc = cli_need_inputs(optind, argc, "characterize", usage_text);
-    }
     if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = o.counters ? cli_output_check(&o.a)
+                        : cli_analyze_ready(&o.a, optind, argc, "characterize", usage_text);
     }
     if (rc == CLI_OK) {
         rc = o.counters ? characterize_counters(&o)
                         : characterize_log(&o, argv + optind, (size_t)(argc - optind), per_file);
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

@@ -248,6 +248,16 @@ int cli_ingest_option(int c, const char *arg, struct cli_ingest_opts *o)
     }
 }
 
+int cli_ingest_other_option(int c, const char *arg, struct cli_ingest_opts *o,
+                            void (*usage)(FILE *out))
+{
+    int rc = cli_ingest_option(c, arg, o);
+    if (rc == 1) {
+        usage(stderr);
+    }
+    return rc ? CLI_USAGE : 0;
+}
+
 int cli_opt_pattern(const char *s, const char **pattern)
 {
     struct iodfg_error err;

@@ -197,6 +197,11 @@ static int run(const struct cli_convert_opts *co, char *const *inputs, int n)
     return rc;
 }
 
+static void usage(FILE *out)
+{
+    cli_usage_put(convert_usage, out);
+}
+
 int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *first)
 {
     static const struct option longopts[] = {
@@ -242,17 +247,12 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
             o->quiet = 1;
             break;
         case 'h':
-            cli_usage_put(convert_usage, stdout);
+            usage(stdout);
             return -1;
-        default: {
-            int rc = cli_ingest_option(c, optarg, o);
-            if (rc == 1) {
-                cli_usage_put(convert_usage, stderr);
-            }
-            if (rc) {
+        default:
+            if (cli_ingest_other_option(c, optarg, o, usage)) {
                 return CLI_USAGE;
             }
-        }
         }
     }
     if (cli_need_inputs(optind, argc, "convert needs trace files or directories", convert_usage)) {

@@ -243,15 +243,10 @@ int cli_handles(int argc, char **argv)
         case 'h':
             usage(stdout);
             return CLI_OK;
-        default: {
-            int rc = cli_ingest_option(c, optarg, &io);
-            if (rc == 1) {
-                usage(stderr);
-            }
-            if (rc) {
+        default:
+            if (cli_ingest_other_option(c, optarg, &io, usage)) {
                 return CLI_USAGE;
             }
-        }
         }
     }
     if (cli_need_inputs(optind, argc, "handles needs an event log or trace files", handles_usage)) {

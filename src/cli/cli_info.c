@@ -358,15 +358,10 @@ int cli_info(int argc, char **argv)
         case 'h':
             usage(stdout);
             return CLI_OK;
-        default: {
-            int rc = cli_ingest_option(c, optarg, &o);
-            if (rc == 1) {
-                usage(stderr);
-            }
-            if (rc) {
+        default:
+            if (cli_ingest_other_option(c, optarg, &o, usage)) {
                 return CLI_USAGE;
             }
-        }
         }
     }
     if (cli_need_inputs(optind, argc, "info needs an event log or trace files", info_usage)) {

@@ -358,16 +358,12 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
 static int run(const struct ins_opts *o, char *const *inputs, size_t n)
 {
     struct cli_metrics m;
-    int rc = cli_metrics_run(&m, &o->a, inputs, n);
-    if (rc == CLI_OK) {
-        cli_clock_note(m.log, m.sel[0].case_on, o->a.ingest.quiet);
-    }
+    int rc = cli_metrics_run(&m, &o->a, inputs, n, 0);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     struct iodfg_insights ins[2];
     iodfg_insights_init(&ins[0]);
     iodfg_insights_init(&ins[1]);
-    static const char *const gname[2][2] = {{"all", "all"}, {"G", "R"}};
     static const char *const gtitle[2][2] = {{"selection", ""}, {"group G", "group R"}};
     if (rc == CLI_OK && o->format == CLI_FMT_TSV) {
         iodfg_buf_addf(&b, "group\trank\tseverity\trule\tfield\tvalue\n");
@@ -383,7 +379,7 @@ static int run(const struct ins_opts *o, char *const *inputs, size_t n)
             rc = CLI_FAIL;
             break;
         }
-        struct out out = {&b, o->format, &m, &ins[g], gname[m.ngroups - 1][g]};
+        struct out out = {&b, o->format, &m, &ins[g], cli_metrics_group_name(&m, g)};
         if (g && o->format != CLI_FMT_TSV) {
             iodfg_buf_addf(&b, o->format == CLI_FMT_JSON ? ",\n" : "\n");
         }
@@ -534,13 +530,8 @@ static int own_option(struct ins_opts *o, int c, const char *arg, int *list)
     case OPT_LIST:
         *list = 1;
         return CLI_OK;
-    default: {
-        int r = cli_analyze_option(&o->a, c, arg);
-        if (r == 1) {
-            fputs(usage_text, stderr);
-        }
-        return r == 1 ? CLI_USAGE : r;
-    }
+    default:
+        return cli_analyze_other_option(&o->a, c, arg, usage_text);
     }
 }
 
@@ -568,12 +559,6 @@ int cli_insights(int argc, char **argv)
     optind = 1;
     while (rc == CLI_OK &&
            (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage_text, stdout);
-            fputs(cli_analyze_usage, stdout);
-            cli_analyze_opts_fini(&o.a);
-            return CLI_OK;
-        }
         rc = own_option(&o, c, optarg, &list);
     }
     if (rc == CLI_OK) {
@@ -585,14 +570,11 @@ int cli_insights(int argc, char **argv)
         return rc;
     }
     if (rc == CLI_OK) {
-        rc = cli_need_inputs(optind, argc, "insights", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_output_check(&o.a);
+        rc = cli_analyze_ready(&o.a, optind, argc, "insights", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));
     }
     cli_analyze_opts_fini(&o.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

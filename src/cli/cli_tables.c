@@ -22,6 +22,19 @@
 
 /* ---- ordered rows --------------------------------------------------------------- */
 
+// Keep, in order, the first top (0: all) of ids[0..n) that the pruning mask on shows (NULL:
+// all). Returns how many.
+static long keep_shown(uint32_t *ids, size_t n, const uint8_t *on, size_t top)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
+        if (!on || on[ids[i]]) {
+            ids[k++] = ids[i];
+        }
+    }
+    return (long)k;
+}
+
 long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, size_t top,
                              uint32_t **out)
 {
@@ -31,14 +44,8 @@ long cli_analysis_activities(const struct cli_analysis *ca, int col, int desc, s
         return -1;
     }
     size_t n = iodfg_export_sort_activities(st, ca->map, (enum iodfg_act_col)col, desc, 0, ids);
-    size_t k = 0;
-    for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
-        if (!ca->node_on || ca->node_on[ids[i]]) {
-            ids[k++] = ids[i];
-        }
-    }
     *out = ids;
-    return (long)k;
+    return keep_shown(ids, n, ca->node_on, top);
 }
 
 long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t top,
@@ -50,14 +57,8 @@ long cli_analysis_edges(const struct cli_analysis *ca, int col, int desc, size_t
         return -1;
     }
     size_t n = iodfg_export_sort_edges(g, ca->map, (enum iodfg_edge_col)col, desc, 0, slots);
-    size_t k = 0;
-    for (size_t i = 0; i < n && (top == 0 || k < top); i++) {
-        if (!ca->edge_on || ca->edge_on[slots[i]]) {
-            slots[k++] = slots[i];
-        }
-    }
     *out = slots;
-    return (long)k;
+    return keep_shown(slots, n, ca->edge_on, top);
 }
 
 /* ---- per-group columns for TSV and JSON ------------------------------------------ */

@@ -161,15 +161,10 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
         case 'h':
             usage(stdout);
             return -1;
-        default: {
-            int rc = cli_ingest_option(c, optarg, &l->opts);
-            if (rc == 1) {
-                usage(stderr);
-            }
-            if (rc) {
+        default:
+            if (cli_ingest_other_option(c, optarg, &l->opts, usage)) {
                 return CLI_USAGE;
             }
-        }
         }
     }
     return cli_need_inputs(optind, argc, "tui", tui_usage) ? CLI_USAGE : CLI_OK;

@@ -105,6 +105,18 @@ void tui_app_activity_moved(struct tui_app *app)
     }
 }
 
+int tui_app_back(struct tui_app *app)
+{
+    for (int v = 0; v < TUI_VIEW_COUNT; v++) {
+        const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
+        int r = ops->back ? ops->back(app, app->view_state[v]) : 0;
+        if (r) {
+            return r;
+        }
+    }
+    return 0;
+}
+
 void tui_app_show(struct tui_app *app, enum tui_view v)
 {
     app->view = v;

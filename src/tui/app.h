@@ -124,6 +124,8 @@ struct tui_listmodel *tui_app_table(struct tui_app *app);
  * tell the views that follow it that it moved. */
 uint32_t tui_app_selected_activity(struct tui_app *app);
 void tui_app_activity_moved(struct tui_app *app);
+/* Backspace: the first view with something to undo undoes it (its back op); 0 when none had. */
+int tui_app_back(struct tui_app *app);
 /* "G+", "R+", "=" or "" for activity a in the G/R comparison. */
 const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a);
 /* The name of DFG node id (an activity, the start or the end node). */

@@ -15,7 +15,6 @@
 #include "tui/app.h"
 #include "tui/listmodel.h"
 #include "tui/view.h"
-#include "tui/views/insights.h"
 
 struct tui_listmodel *tui_app_table(struct tui_app *app)
 {
@@ -173,11 +172,11 @@ static unsigned pop_filter(struct tui_app *app, struct tui_listmodel *lm, enum t
     return tui_app_changed(app);
 }
 
-/* Backspace in the views a finding jumps to: back to the Insights view after a jump, else the
- * last filter goes. */
+/* Backspace in the views a finding jumps to: back to where the jump came from (a view's back
+ * op), else the last filter goes. */
 static unsigned jump_back(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
 {
-    return tui_insights_back(app) ? TUI_REDRAW : pop_filter(app, lm, cmd);
+    return tui_app_back(app) ? TUI_REDRAW : pop_filter(app, lm, cmd);
 }
 
 /* Enter on an activity (Activities, Transitions, Diff, Graph): a rule one directory level

@@ -6,7 +6,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 
+#include "tui/confline.h"
 #include "tui/keys.h"
 #include "tui/utf8.h"
 
@@ -439,26 +439,6 @@ static void split_words(const char *line, struct words *ws)
     ws->end_col = (unsigned long)(p - line) + 1;
 }
 
-/* Words from the input are clipped with "%.*s" by the callers. */
-__attribute__((format(printf, 5, 6))) static int
-config_error(struct iodfg_error *err, const char *where, unsigned long lineno, unsigned long col,
-             const char *fmt, ...)
-{
-    char msg[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    iodfg_error_set(err, IODFG_E_PARSE, "%s", msg);
-    iodfg_error_at(err, where, lineno, col);
-    return -1;
-}
-
-static int clip(size_t len)
-{
-    return len < 64 ? (int)len : 64;
-}
-
 int tui_keymap_config_line(struct tui_keymaps *km, const char *line, const char *where,
                            unsigned long lineno, struct iodfg_error *err)
 {
@@ -470,31 +450,31 @@ int tui_keymap_config_line(struct tui_keymaps *km, const char *line, const char 
     int bind = ws.len[0] == 4 && memcmp(ws.w[0], "bind", 4) == 0;
     int unbind = ws.len[0] == 6 && memcmp(ws.w[0], "unbind", 6) == 0;
     if (!bind && !unbind) {
-        return config_error(err, where, lineno, ws.col[0],
-                            "unknown directive '%.*s' (expected bind or unbind)", clip(ws.len[0]),
-                            ws.w[0]);
+        return tui_conf_error(err, where, lineno, ws.col[0],
+                              "unknown directive '%.*s' (expected bind or unbind)",
+                              tui_conf_clip(ws.len[0]), ws.w[0]);
     }
     int want = bind ? 4 : 3;
     if (ws.n < want) {
         const char *what = ws.n == 1 ? "a keymap name" : ws.n == 2 ? "a key name" : "a command";
-        return config_error(err, where, lineno, ws.end_col, "expected %s", what);
+        return tui_conf_error(err, where, lineno, ws.end_col, "expected %s", what);
     }
     if (ws.n > want) {
-        return config_error(err, where, lineno, ws.col[want], "unexpected '%.*s' at end of line",
-                            clip(ws.len[want]), ws.w[want]);
+        return tui_conf_error(err, where, lineno, ws.col[want], "unexpected '%.*s' at end of line",
+                              tui_conf_clip(ws.len[want]), ws.w[want]);
     }
     char tok[64];
     snprintf(tok, sizeof(tok), "%.*s", (int)(ws.len[1] < 63 ? ws.len[1] : 63), ws.w[1]);
     int map = tui_keymap_by_name(tok);
     if (map < 0) {
-        return config_error(err, where, lineno, ws.col[1], "unknown keymap '%.*s'", clip(ws.len[1]),
-                            ws.w[1]);
+        return tui_conf_error(err, where, lineno, ws.col[1], "unknown keymap '%.*s'",
+                              tui_conf_clip(ws.len[1]), ws.w[1]);
     }
     snprintf(tok, sizeof(tok), "%.*s", (int)(ws.len[2] < 63 ? ws.len[2] : 63), ws.w[2]);
     int key;
     if (ws.len[2] >= 63 || tui_key_parse(tok, &key) < 0) {
-        return config_error(err, where, lineno, ws.col[2], "unknown key name '%.*s'",
-                            clip(ws.len[2]), ws.w[2]);
+        return tui_conf_error(err, where, lineno, ws.col[2], "unknown key name '%.*s'",
+                              tui_conf_clip(ws.len[2]), ws.w[2]);
     }
     if (unbind) {
         tui_keymap_unbind(km, (enum tui_map)map, key);
@@ -503,8 +483,8 @@ int tui_keymap_config_line(struct tui_keymaps *km, const char *line, const char 
     snprintf(tok, sizeof(tok), "%.*s", (int)(ws.len[3] < 63 ? ws.len[3] : 63), ws.w[3]);
     int cmd = tui_cmd_by_name(tok);
     if (cmd < 0) {
-        return config_error(err, where, lineno, ws.col[3], "unknown command '%.*s'",
-                            clip(ws.len[3]), ws.w[3]);
+        return tui_conf_error(err, where, lineno, ws.col[3], "unknown command '%.*s'",
+                              tui_conf_clip(ws.len[3]), ws.w[3]);
     }
     if (tui_keymap_bind(km, (enum tui_map)map, key, (enum tui_cmd)cmd, err) < 0) {
         iodfg_error_at(err, where, lineno, ws.col[0]);

@@ -138,15 +138,9 @@ static int find_key(const struct tui_listmodel *lm, unsigned long long key, size
     return 0;
 }
 
-/* Re-sort keeping the cursor on its item. */
-static int resort(struct tui_listmodel *lm, int use_key)
+/* Sort the rows and put the cursor back on the item of key (when have_key). */
+static int sort_at(struct tui_listmodel *lm, int have_key, unsigned long long key)
 {
-    unsigned long long key = 0;
-    int have_key = use_key && lm->ops->row_key && lm->cursor < lm->n;
-    size_t old_row = lm->cursor < lm->n ? lm->order[lm->cursor] : 0;
-    if (have_key) {
-        key = lm->ops->row_key(lm->ctx, old_row);
-    }
     if (sort_rows(lm) < 0) {
         return -1;
     }
@@ -156,6 +150,14 @@ static int resort(struct tui_listmodel *lm, int use_key)
     }
     clamp_view(lm);
     return 0;
+}
+
+/* Re-sort keeping the cursor on its item. */
+static int resort(struct tui_listmodel *lm)
+{
+    int have_key;
+    unsigned long long key = tui_listmodel_cursor_key(lm, &have_key);
+    return sort_at(lm, have_key, key);
 }
 
 unsigned long long tui_listmodel_cursor_key(const struct tui_listmodel *lm, int *have)
@@ -183,15 +185,7 @@ int tui_listmodel_reload_at(struct tui_listmodel *lm, int have_key, unsigned lon
         lm->cap = n;
     }
     lm->n = n;
-    if (sort_rows(lm) < 0) {
-        return -1;
-    }
-    size_t pos;
-    if (have_key && find_key(lm, key, &pos)) {
-        lm->cursor = pos;
-    }
-    clamp_view(lm);
-    return 0;
+    return sort_at(lm, have_key, key);
 }
 
 size_t tui_listmodel_count(const struct tui_listmodel *lm)
@@ -253,7 +247,7 @@ int tui_listmodel_sort(struct tui_listmodel *lm, int col, int reverse)
     lm->sort_col = col;
     int desc = col >= 0 && (lm->cols[col].flags & TUI_COL_DESC);
     lm->sort_desc = reverse ? !desc : desc;
-    return resort(lm, 1);
+    return resort(lm);
 }
 
 int tui_listmodel_sort_next(struct tui_listmodel *lm)
@@ -277,7 +271,7 @@ void tui_listmodel_sort_reverse(struct tui_listmodel *lm)
         return;
     }
     lm->sort_desc = !lm->sort_desc;
-    resort(lm, 1);
+    resort(lm);
 }
 
 int tui_listmodel_sort_column(const struct tui_listmodel *lm, int *desc)

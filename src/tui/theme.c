@@ -16,6 +16,8 @@
 #include "iodfg/error.h"
 #include "iodfg/textfile.h"
 
+#include "tui/confline.h"
+
 #ifndef IODFG_THEMEDIR
 #define IODFG_THEMEDIR "/usr/local/share/iodfg/themes"
 #endif
@@ -253,23 +255,14 @@ struct parser {
     int depth;
 };
 
-/* Length of a quoted input word in messages. */
-static int clip(size_t len)
-{
-    return len < 64 ? (int)len : 64;
-}
-
-/* Words from the input are clipped with "%.*s" by the callers, so messages stay short. */
+/* Words from the input are clipped (tui_conf_clip) by the callers, so messages stay short. */
 __attribute__((format(printf, 3, 4))) static int perr(struct parser *p, const char *at,
                                                       const char *fmt, ...)
 {
-    char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    tui_conf_verror(p->err, p->where, p->line, (unsigned long)(at - p->line_start) + 1, fmt, ap);
     va_end(ap);
-    iodfg_error_set(p->err, IODFG_E_PARSE, "%s", msg);
-    iodfg_error_at(p->err, p->where, p->line, (unsigned long)(at - p->line_start) + 1);
     return -1;
 }
 
@@ -286,12 +279,12 @@ static int parse_color_word(struct parser *p, const char *s, size_t len, int *co
                 return 0;
             }
         }
-        return perr(p, s, "undefined palette colour '%.*s'", clip(len), s);
+        return perr(p, s, "undefined palette colour '%.*s'", tui_conf_clip(len), s);
     }
     if (tui_color_parse(s, len, color) < 0) {
         return perr(p, s,
                     "unknown colour '%.*s' (expected a colour name, default, 0-255 or #rrggbb)",
-                    clip(len), s);
+                    tui_conf_clip(len), s);
     }
     return 0;
 }
@@ -329,7 +322,7 @@ static int parse_style(struct parser *p, const char *v, const char *end, struct 
             return perr(p, w,
                         "unknown attribute '%.*s' (expected fg=, bg=, bold, dim, underline, "
                         "reverse, italic or none)",
-                        clip(len), w);
+                        tui_conf_clip(len), w);
         }
     }
     return 0;
@@ -339,10 +332,10 @@ static int do_inherits(struct parser *p, const char *v, size_t len)
 {
     if (p->seen_entries) {
         return perr(p, v, "'inherits = %.*s' must come before [palette] and [styles] entries",
-                    clip(len), v);
+                    tui_conf_clip(len), v);
     }
     if (p->depth >= MAX_DEPTH) {
-        return perr(p, v, "theme '%.*s' inherits too deeply (a cycle?)", clip(len), v);
+        return perr(p, v, "theme '%.*s' inherits too deeply (a cycle?)", tui_conf_clip(len), v);
     }
     char name[4096], keep[64];
     snprintf(name, sizeof(name), "%.*s", (int)(len < 255 ? len : 255), v);
@@ -372,11 +365,12 @@ static int do_entry(struct parser *p, const char *k, size_t klen, const char *v,
     switch (p->sec) {
     case SEC_NONE:
         return perr(p, k, "'%.*s' outside a section (expected [theme], [palette] or [styles])",
-                    clip(klen), k);
+                    tui_conf_clip(klen), k);
     case SEC_THEME:
         if (klen == 4 && memcmp(k, "name", 4) == 0) {
             if (vlen == 0 || vlen >= sizeof(p->t->name)) {
-                return perr(p, v, "theme name '%.*s' must have 1-63 characters", clip(vlen), v);
+                return perr(p, v, "theme name '%.*s' must have 1-63 characters",
+                            tui_conf_clip(vlen), v);
             }
             snprintf(p->t->name, sizeof(p->t->name), "%.*s", (int)vlen, v);
             return 0;
@@ -384,8 +378,8 @@ static int do_entry(struct parser *p, const char *k, size_t klen, const char *v,
         if (klen == 8 && memcmp(k, "inherits", 8) == 0) {
             return do_inherits(p, v, vlen);
         }
-        return perr(p, k, "unknown key '%.*s' in [theme] (expected name or inherits)", clip(klen),
-                    k);
+        return perr(p, k, "unknown key '%.*s' in [theme] (expected name or inherits)",
+                    tui_conf_clip(klen), k);
     case SEC_PALETTE: {
         p->seen_entries = 1;
         int color;
@@ -402,7 +396,7 @@ static int do_entry(struct parser *p, const char *k, size_t klen, const char *v,
         if (i == p->t->npalette) {
             if (i == TUI_THEME_PALETTE_MAX || klen >= sizeof(p->t->palette[0].name)) {
                 return perr(p, k, "palette entry '%.*s': too many entries or name too long",
-                            clip(klen), k);
+                            tui_conf_clip(klen), k);
             }
             p->t->npalette++;
         }
@@ -416,7 +410,7 @@ static int do_entry(struct parser *p, const char *k, size_t klen, const char *v,
         snprintf(name, sizeof(name), "%.*s", (int)(klen < 63 ? klen : 63), k);
         int slot = klen < 63 ? tui_style_by_name(name) : -1;
         if (slot < 0) {
-            return perr(p, k, "unknown style slot '%.*s'", clip(klen), k);
+            return perr(p, k, "unknown style slot '%.*s'", tui_conf_clip(klen), k);
         }
         if (parse_style(p, v, vend, &p->t->style[slot]) < 0) {
             return -1;
@@ -441,7 +435,7 @@ static int parse_section(struct parser *p, const char *s, const char *end)
     }
     if (after < end) {
         return perr(p, after, "unexpected '%.*s' after the section name",
-                    clip((size_t)(end - after)), after);
+                    tui_conf_clip((size_t)(end - after)), after);
     }
     size_t len = (size_t)(close - name);
     if (len == 5 && memcmp(name, "theme", 5) == 0) {
@@ -452,7 +446,7 @@ static int parse_section(struct parser *p, const char *s, const char *end)
         p->sec = SEC_STYLES;
     } else {
         return perr(p, name, "unknown section '[%.*s]' (expected theme, palette or styles)",
-                    clip(len), name);
+                    tui_conf_clip(len), name);
     }
     return 0;
 }
@@ -480,7 +474,7 @@ static int parse_line(struct parser *p, const char *s, const char *end)
         s++;
     }
     if (s == end || *s != '=') {
-        return perr(p, s, "expected '=' after '%.*s'", clip(klen), k);
+        return perr(p, s, "expected '=' after '%.*s'", tui_conf_clip(klen), k);
     }
     s++;
     while (s < end && isspace((unsigned char)*s)) {
@@ -653,4 +647,27 @@ void tui_theme_list_free(char **names, int n)
         free(names[i]);
     }
     free(names);
+}
+
+int tui_theme_load_next(struct tui_theme *t, const struct tui_theme_dirs *dirs,
+                        struct iodfg_error *err)
+{
+    char **names;
+    int n = tui_theme_list(dirs, &names);
+    if (n <= 0) {
+        return 1;
+    }
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], t->name) == 0) {
+            next = (i + 1) % n;
+        }
+    }
+    struct tui_theme loaded;
+    int rc = tui_theme_load(&loaded, names[next], dirs, err);
+    if (rc == 0) {
+        *t = loaded;
+    }
+    tui_theme_list_free(names, n);
+    return rc;
 }

@@ -95,5 +95,9 @@ int tui_theme_load(struct tui_theme *t, const char *name_or_path, const struct t
  * array with tui_theme_list_free. Returns the count, or -1 when out of memory. */
 int tui_theme_list(const struct tui_theme_dirs *dirs, char ***names);
 void tui_theme_list_free(char **names, int n);
+/* Load the theme after t's (by name, in tui_theme_list's order, wrapping) into t. Returns 0,
+ * 1 when there is no theme to load (t unchanged), or -1 with err set (t unchanged). */
+int tui_theme_load_next(struct tui_theme *t, const struct tui_theme_dirs *dirs,
+                        struct iodfg_error *err);
 
 #endif

@@ -75,6 +75,9 @@ struct tui_view_ops {
     void (*enter)(struct tui_app *app, void *st);
     /* The selected activity (the Activities cursor) moved. */
     void (*activity_moved)(struct tui_app *app, void *st);
+    /* Backspace in any view: undo what this view last did to the others (a jump). 1 when it
+     * did, 0 when it has nothing to undo, -1 on error (reported). */
+    int (*back)(struct tui_app *app, void *st);
     /* Its commands, tried before the global ones. */
     const struct tui_cmd_entry *cmds;
     size_t ncmds;

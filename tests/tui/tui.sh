@@ -16,6 +16,9 @@ tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
 tui_wait '[1 Activities] 2 Tra'
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_wait 'Σdur▼'
+# the theme key cycles the shipped themes in order and comes back round
+tui_keys t; tui_wait 'theme: light'
+tui_keys t t t t; tui_wait 'theme: default'
 # every view
 tui_keys 2; tui_wait 'Count▼'; tui_wait 'lseek:/scratch/run            write:/scratch/run'
 tui_keys 3; tui_wait 'predecessors'; tui_wait 'successors'

@@ -151,6 +151,22 @@ START_TEST(test_shipped_themes_parse)
 }
 END_TEST
 
+/* The theme key's cycle: each theme after the one shown, in list order, wrapping. */
+START_TEST(test_theme_load_next)
+{
+    struct tui_theme t;
+    tui_theme_init_default(&t);
+    const char *want[6] = {"light", "monochrome", "colorblind", "dark", "default", "light"};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(tui_theme_load_next(&t, shipped_dirs(), NULL), 0);
+        ck_assert_str_eq(t.name, want[i]);
+    }
+    struct tui_theme_dirs none = {.user_dir = "/nonexistent", .data_dir = "/nonexistent"};
+    ck_assert_int_eq(tui_theme_load_next(&t, &none, NULL), 0); // only "default" is left
+    ck_assert_str_eq(t.name, "default");
+}
+END_TEST
+
 START_TEST(test_default_theme_matches_builtin)
 {
     struct tui_theme file, builtin;
@@ -308,6 +324,7 @@ static Suite *theme_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_test(tc, test_shipped_themes_parse);
+    tcase_add_test(tc, test_theme_load_next);
     tcase_add_test(tc, test_default_theme_matches_builtin);
     tcase_add_test(tc, test_monochrome_theme_matches_fallbacks);
     tcase_add_test(tc, test_search_order);

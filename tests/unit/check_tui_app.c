@@ -103,7 +103,7 @@ static void teardown(void)
 
 static const char *first_name(void)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     return tui_app_activity_name(APP, acts()->rows[tui_listmodel_row(lm, 0)]);
 }
 
@@ -113,7 +113,7 @@ START_TEST(test_tables)
     ck_assert_uint_eq(APP->counts->events_shown, 7);
     ck_assert_uint_eq(APP->counts->events, 7);
     ck_assert_uint_eq(APP->counts->unmapped, 0);
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     ck_assert_uint_eq(tui_listmodel_count(lm), 4);
     ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_COUNT, 0), 0);
     ck_assert_str_eq(first_name(), "read:/usr/lib");
@@ -121,7 +121,7 @@ START_TEST(test_tables)
     ck_assert_str_eq(first_name(), "getpid");
     // transitions: a1 ●→r→w→r→■, a2 ●→r→r→■, b ●→p→g→■: 8 distinct edges
     ck_assert_uint_eq(tui_listmodel_count(tui_app_view_table(APP, TUI_VIEW_TRANSITIONS)), 8);
-    ck_assert_uint_eq(tui_listmodel_count(cases()->lm), 3);
+    ck_assert_uint_eq(tui_listmodel_count(cases()->table.lm), 3);
     // search moves the cursor to the match
     tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
     ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_SEARCH) & TUI_PROMPT, TUI_PROMPT);
@@ -162,7 +162,7 @@ END_TEST
 
 START_TEST(test_drilldown)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_DRILL_DOWN);
@@ -260,7 +260,7 @@ END_TEST
 
 START_TEST(test_timeline)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm); // read:/usr/lib, in cases a1 and a2
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
@@ -276,7 +276,7 @@ END_TEST
  * before a bin edge); a2 reads at 0.0 s and 0.5 s (10 us): bins 0 and 19-20. */
 START_TEST(test_timeline_zoom_bins)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -321,7 +321,7 @@ END_TEST
 /* Enter in the Timeline lists the cursor case's events of the activity; Esc returns. */
 START_TEST(test_timeline_events)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_sort(lm, TUI_AC_COUNT, 0);
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -485,7 +485,7 @@ static void check_grid(uint32_t a)
 /* Every activity at several zooms, pans and widths, then all activities (an empty table). */
 START_TEST(test_timeline_random)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     size_t na = tui_listmodel_count(lm);
     ck_assert_uint_ge(na, 4);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
@@ -558,7 +558,7 @@ END_TEST
 /* A rebuild (new generation) rebuilds the index; the rows follow a filter on cases. */
 START_TEST(test_timeline_rebuild)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
@@ -674,7 +674,7 @@ static int timeline_when_ready(int nbins)
  * all activities; until it is installed the view has no index at all (never a half-built one). */
 START_TEST(test_timeline_job_equals_sync)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     tui_listmodel_first(lm);
     tui_listmodel_move(lm, 1);
@@ -754,7 +754,7 @@ END_TEST
  * indexes the new selection. */
 START_TEST(test_timeline_job_stale)
 {
-    struct tui_listmodel *lm = acts()->lm;
+    struct tui_listmodel *lm = acts()->table.lm;
     tui_listmodel_first(lm);
     tui_app_command(APP, TUI_CMD_VIEW_TIMELINE);
     ck_assert_int_eq(tui_app_timeline(APP, 50), 0);
@@ -935,13 +935,13 @@ static struct tui_handles_view *hv(void)
 
 static uint32_t hid(size_t i)
 {
-    return hv()->rows[tui_listmodel_row(hv()->lm, i)];
+    return hv()->rows[tui_listmodel_row(hv()->table.lm, i)];
 }
 
 static const char *hcell(size_t i, int col)
 {
     static char buf[256];
-    return tui_listmodel_cell(hv()->lm, i, col, buf, sizeof(buf));
+    return tui_listmodel_cell(hv()->table.lm, i, col, buf, sizeof(buf));
 }
 
 START_TEST(test_handles_table)
@@ -950,7 +950,7 @@ START_TEST(test_handles_table)
     tui_app_command(APP, TUI_CMD_VIEW_HANDLES);
     ck_assert_int_eq(APP->view, TUI_VIEW_HANDLES);
     struct tui_listmodel *lm = tui_app_table(APP);
-    ck_assert_ptr_eq(lm, hv()->lm);
+    ck_assert_ptr_eq(lm, hv()->table.lm);
     // 1 open /data/in, 2 its dup, 3 the child's inherited copy of fd 4, 4 open /data/out,
     // 5 pre-created fd 1; case b: 6 pre-created fd 0. Never closed: 2, 4, 5, 6.
     ck_assert_uint_eq(tui_listmodel_count(lm), 6);
@@ -1052,7 +1052,7 @@ START_TEST(test_handles_filters)
     ck_assert_uint_eq(tui_listmodel_count(tui_app_table(APP)), 6);
     ck_assert_uint_eq(tui_handles_view_selected(APP), 6);
     // Enter filters the analysis to the handle's path: openat and write of /data/out
-    tui_listmodel_set_cursor(hv()->lm, 3);
+    tui_listmodel_set_cursor(hv()->table.lm, 3);
     ck_assert_uint_eq(tui_handles_view_selected(APP), 4);
     tui_app_command(APP, TUI_CMD_FILTER_PATH);
     ck_assert_int_eq(APP->view, TUI_VIEW_ACTIVITIES);

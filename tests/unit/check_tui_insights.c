@@ -181,10 +181,10 @@ START_TEST(test_many_jumps)
     }
     ck_assert_uint_eq(view()->njumps, TUI_INS_JUMPS);
     for (int i = 0; i < TUI_INS_JUMPS; i++) {
-        ck_assert_int_eq(tui_insights_back(APP), 1);
+        ck_assert_int_eq(tui_app_back(APP), 1);
     }
     // the first jump (from the unfiltered selection) was forgotten: its filter stays
-    ck_assert_int_eq(tui_insights_back(APP), 0);
+    ck_assert_int_eq(tui_app_back(APP), 0);
     ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
 }
 END_TEST

@@ -190,28 +190,15 @@ static void draw(struct demo *d)
 
 static void cycle_theme(struct demo *d)
 {
-    char **names;
-    int n = tui_theme_list(&d->dirs, &names);
-    if (n <= 0) {
-        return;
-    }
-    int next = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(names[i], d->theme.name) == 0) {
-            next = (i + 1) % n;
-        }
-    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    struct tui_theme t;
-    if (tui_theme_load(&t, names[next], &d->dirs, &err) == 0) {
-        d->theme = t;
+    int rc = tui_theme_load_next(&d->theme, &d->dirs, &err);
+    if (rc == 0) {
         tui_screen_set_theme(d->scr, &d->theme);
         d->message[0] = '\0';
-    } else {
+    } else if (rc < 0) {
         iodfg_error_format(&err, d->message, sizeof(d->message));
     }
-    tui_theme_list_free(names, n);
 }
 
 static void search_key(struct demo *d, int key)

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "iodfg/analysis.h"
 #include "iodfg/buf.h"
@@ -129,29 +128,16 @@ int tui_ui_progress(struct tui_ui *ui, const char *log, const char *what, double
 
 static void cycle_theme(struct tui_ui *ui, struct tui_app *app)
 {
-    char **names;
-    int n = tui_theme_list(&ui->dirs, &names);
-    if (n <= 0) {
-        return;
-    }
-    int next = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(names[i], ui->theme.name) == 0) {
-            next = (i + 1) % n;
-        }
-    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    struct tui_theme t;
-    if (tui_theme_load(&t, names[next], &ui->dirs, &err) == 0) {
-        ui->theme = t;
+    int rc = tui_theme_load_next(&ui->theme, &ui->dirs, &err);
+    if (rc == 0) {
         tui_screen_set_theme(ui->scr, &ui->theme);
         tui_app_set_message(app, 0, "theme: %s", ui->theme.name);
-    } else {
+    } else if (rc < 0) {
         char msg[300];
         tui_app_set_message(app, 1, "%s", iodfg_error_format(&err, msg, sizeof(msg)));
     }
-    tui_theme_list_free(names, n);
 }
 
 /* The key's command here; a key that only another view binds says where it works instead of

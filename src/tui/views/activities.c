@@ -46,7 +46,7 @@ static size_t act_rows(void *ctx)
 static const struct iodfg_activity_stats *act_stats(const struct tui_activities_view *av,
                                                     size_t row)
 {
-    return &iodfg_analysis_stats(av->app->an)->act[av->rows[row]];
+    return &iodfg_analysis_stats(av->table.app->an)->act[av->rows[row]];
 }
 
 static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t size)
@@ -56,9 +56,9 @@ static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t si
     const struct iodfg_activity_stats *s = act_stats(av, row);
     switch (col) {
     case TUI_AC_MARK:
-        return tui_app_activity_mark(av->app, a);
+        return tui_app_activity_mark(av->table.app, a);
     case TUI_AC_NAME:
-        return tui_app_activity_name(av->app, a);
+        return tui_app_activity_name(av->table.app, a);
     case TUI_AC_COUNT:
         return iodfg_format_count(buf, size, s->count, 0);
     case TUI_AC_CASES:
@@ -84,8 +84,8 @@ static int act_compare(void *ctx, size_t a, size_t b, int col)
     const struct iodfg_activity_stats *x = act_stats(av, a), *y = act_stats(av, b);
     switch (col) {
     case TUI_AC_NAME:
-        return strcmp(tui_app_activity_name(av->app, av->rows[a]),
-                      tui_app_activity_name(av->app, av->rows[b]));
+        return strcmp(tui_app_activity_name(av->table.app, av->rows[a]),
+                      tui_app_activity_name(av->table.app, av->rows[b]));
     case TUI_AC_COUNT:
         return tui_cmp_u64(x->count, y->count);
     case TUI_AC_CASES:
@@ -109,7 +109,7 @@ static int act_style(void *ctx, size_t row, int col)
 {
     struct tui_activities_view *av = ctx;
     return col <= TUI_AC_NAME
-               ? tui_side_style(iodfg_session_activity_side(av->app->ses, av->rows[row]))
+               ? tui_side_style(iodfg_session_activity_side(av->table.app->ses, av->rows[row]))
                : -1;
 }
 
@@ -125,27 +125,14 @@ static const struct tui_list_ops act_ops = {act_rows,  act_cell, act_compare,
 
 static void *open_activities(struct tui_app *app)
 {
-    struct tui_activities_view *av = calloc(1, sizeof(*av));
-    if (!av) {
-        return NULL;
-    }
-    av->app = app;
-    av->lm = tui_listmodel_new(act_cols, TUI_AC__N, &act_ops, av);
-    if (!av->lm) {
-        free(av);
-        return NULL;
-    }
-    tui_listmodel_sort(av->lm, TUI_AC_DUR, 0);
-    return av;
+    return tui_table_view_new(sizeof(struct tui_activities_view), app, act_cols, TUI_AC__N,
+                              &act_ops, TUI_AC_DUR);
 }
 
 static void close_activities(struct tui_app *app, void *st)
 {
     (void)app;
-    struct tui_activities_view *av = st;
-    tui_listmodel_free(av->lm);
-    free(av->rows);
-    free(av);
+    tui_table_view_free(st, ((struct tui_activities_view *)st)->rows);
 }
 
 /* The activities with events that the pruning keeps; the cursor stays on its activity. */
@@ -164,29 +151,19 @@ static int reload(struct tui_app *app, void *st)
             rows[n++] = a;
         }
     }
-    return tui_table_replace(av->lm, &av->rows, &av->nrows, rows, n);
-}
-
-static struct tui_listmodel *table(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct tui_activities_view *)st)->lm;
+    return tui_table_replace(av->table.lm, &av->rows, &av->nrows, rows, n);
 }
 
 static uint32_t activity(struct tui_app *app, void *st)
 {
     (void)app;
-    struct tui_activities_view *av = st;
-    if (tui_listmodel_count(av->lm) == 0) {
-        return UINT32_MAX;
-    }
-    return av->rows[tui_listmodel_row(av->lm, tui_listmodel_cursor(av->lm))];
+    return tui_table_view_cursor_id(st, ((struct tui_activities_view *)st)->rows);
 }
 
 /* Moving the cursor selects another activity: the views that follow it hear so. */
 static unsigned move(struct tui_app *app, void *st, enum tui_cmd cmd)
 {
-    tui_cmd_move_table(((struct tui_activities_view *)st)->lm, cmd);
+    tui_cmd_move_table(((struct tui_activities_view *)st)->table.lm, cmd);
     tui_app_activity_moved(app);
     return TUI_REDRAW;
 }
@@ -195,15 +172,6 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_MOVE_UP, move},   {TUI_CMD_MOVE_DOWN, move},  {TUI_CMD_PAGE_UP, move},
     {TUI_CMD_PAGE_DOWN, move}, {TUI_CMD_MOVE_FIRST, move}, {TUI_CMD_MOVE_LAST, move},
 };
-
-static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
-                   struct tui_viewmodel *vm)
-{
-    (void)app;
-    vm->table = ((struct tui_activities_view *)st)->lm;
-    tui_page_table(&vm->page, 0, 0, in->width, in->height,
-                   "nothing to show (check filters and rules)");
-}
 
 /* The selected activity's load, data rate and duration percentiles. */
 static void detail(struct tui_app *app, void *st, char *buf, size_t size)
@@ -222,19 +190,18 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
              iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
 }
 
+static int export_rows(struct tui_app *app, const uint32_t *order, size_t n, struct iodfg_buf *out,
+                       struct iodfg_error *err)
+{
+    return iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), app->map, order, n, err);
+}
+
 /* Exact values in base units from the engine's exporter, in the table's order. */
 static int export_tsv(struct tui_app *app, void *st, struct iodfg_buf *out, struct iodfg_error *err)
 {
-    struct tui_activities_view *av = st;
-    size_t n;
-    uint32_t *order = tui_table_ids(av->lm, av->rows, &n);
-    if (!order) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    int rc =
-        iodfg_export_tsv_activities(out, iodfg_analysis_stats(app->an), app->map, order, n, err);
-    free(order);
-    return rc;
+    (void)app;
+    return tui_table_view_export(st, ((struct tui_activities_view *)st)->rows, export_rows, out,
+                                 err);
 }
 
 const struct tui_view_ops tui_view_activities = {
@@ -243,10 +210,10 @@ const struct tui_view_ops tui_view_activities = {
     .reload = reload,
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
-    .render = render,
+    .render = tui_table_view_render,
     .detail = detail,
-    .table = table,
-    .sorted = table,
+    .table = tui_table_view_table,
+    .sorted = tui_table_view_table,
     .activity = activity,
     .export_tsv = export_tsv,
 };

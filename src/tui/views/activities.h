@@ -5,8 +5,7 @@
 
 #include <stdint.h>
 
-struct tui_app;
-struct tui_listmodel;
+#include "tui/views/table_view.h"
 
 /* Column indexes of the Activities table. */
 enum tui_act_col {
@@ -24,8 +23,7 @@ enum tui_act_col {
 };
 
 struct tui_activities_view {
-    struct tui_app *app; /* for the table's callbacks */
-    struct tui_listmodel *lm;
+    struct tui_table_view table; /* first: the table view's state */
     uint32_t *rows; /* the activities shown (with events, kept by the pruning) */
     uint32_t nrows;
 };

@@ -93,16 +93,16 @@ static const char *case_cell(void *ctx, size_t row, int col, char *buf, size_t s
 {
     struct tui_cases_view *cv = ctx;
     uint32_t c = cv->rows[row];
-    const uint64_t *off = iodfg_eventlog_case_offsets(cv->app->log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(cv->table.app->log);
     switch (col) {
     case CC_MARK:
-        return case_mark(cv->app, c);
+        return case_mark(cv->table.app, c);
     case CC_EVENTS:
         return iodfg_format_count(buf, size, off[c + 1] - off[c], 0);
     case CC_SPAN:
-        return iodfg_format_duration(buf, size, case_span(cv->app, c), 0);
+        return iodfg_format_duration(buf, size, case_span(cv->table.app, c), 0);
     default:
-        return case_str(cv->app, c, col);
+        return case_str(cv->table.app, c, col);
     }
 }
 
@@ -112,12 +112,12 @@ static const char *case_exact(void *ctx, size_t row, int col, char *buf, size_t 
     struct tui_cases_view *cv = ctx;
     uint32_t c = cv->rows[row];
     if (col == CC_EVENTS) {
-        const uint64_t *off = iodfg_eventlog_case_offsets(cv->app->log);
+        const uint64_t *off = iodfg_eventlog_case_offsets(cv->table.app->log);
         snprintf(buf, size, "%" PRIu64, off[c + 1] - off[c]);
         return buf;
     }
     if (col == CC_SPAN) {
-        int64_t span = case_span(cv->app, c);
+        int64_t span = case_span(cv->table.app, c);
         if (span == IODFG_UNKNOWN) {
             return "";
         }
@@ -131,16 +131,17 @@ static int case_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct tui_cases_view *cv = ctx;
     uint32_t x = cv->rows[a], y = cv->rows[b];
-    const uint64_t *off = iodfg_eventlog_case_offsets(cv->app->log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(cv->table.app->log);
     switch (col) {
     case CC_MARK:
-        return strcmp(case_mark(cv->app, x), case_mark(cv->app, y));
+        return strcmp(case_mark(cv->table.app, x), case_mark(cv->table.app, y));
     case CC_EVENTS:
         return tui_cmp_u64(off[x + 1] - off[x], off[y + 1] - off[y]);
     case CC_SPAN:
-        return tui_cmp_double((double)case_span(cv->app, x), (double)case_span(cv->app, y));
+        return tui_cmp_double((double)case_span(cv->table.app, x),
+                              (double)case_span(cv->table.app, y));
     default:
-        return strcmp(case_str(cv->app, x, col), case_str(cv->app, y, col));
+        return strcmp(case_str(cv->table.app, x, col), case_str(cv->table.app, y, col));
     }
 }
 
@@ -150,7 +151,7 @@ static int case_style(void *ctx, size_t row, int col)
     if (col > CC_NAME) {
         return -1;
     }
-    int g = tui_app_case_group(cv->app, cv->rows[row]);
+    int g = tui_app_case_group(cv->table.app, cv->rows[row]);
     return g == IODFG_GROUP_G ? TUI_STYLE_DIFF_GREEN : g == IODFG_GROUP_R ? TUI_STYLE_DIFF_RED : -1;
 }
 
@@ -210,7 +211,7 @@ static const char *var_cell(void *ctx, size_t row, int col, char *buf, size_t si
     case VC_LEN:
         return iodfg_format_count(buf, size, v->length, 0);
     default:
-        return sequence(cv->app, v->first_case, buf, size);
+        return sequence(cv->table.app, v->first_case, buf, size);
     }
 }
 
@@ -264,7 +265,7 @@ static int cmp_pair(const void *a, const void *b)
 /* The variants of the current mapping, with their cases in G and R. 0 or -1. */
 static int compute_variants(struct tui_cases_view *cv)
 {
-    struct tui_app *app = cv->app;
+    struct tui_app *app = cv->table.app;
     uint32_t nc = iodfg_eventlog_case_count(app->log);
     struct var_pair *p = malloc(((size_t)nc + 1) * sizeof(*p));
     if (!p) {
@@ -302,17 +303,14 @@ static int compute_variants(struct tui_cases_view *cv)
 
 static void *open_cases(struct tui_app *app)
 {
-    struct tui_cases_view *cv = calloc(1, sizeof(*cv));
+    struct tui_cases_view *cv =
+        tui_table_view_new(sizeof(struct tui_cases_view), app, case_cols, CC__N, &case_ops, -1);
     if (!cv) {
         return NULL;
     }
-    cv->app = app;
-    cv->lm = tui_listmodel_new(case_cols, CC__N, &case_ops, cv);
     cv->variants_lm = tui_listmodel_new(var_cols, VC__N, &var_ops, cv);
-    if (!cv->lm || !cv->variants_lm) {
-        tui_listmodel_free(cv->lm);
-        tui_listmodel_free(cv->variants_lm);
-        free(cv);
+    if (!cv->variants_lm) {
+        tui_table_view_free(cv, NULL);
         return NULL;
     }
     tui_listmodel_sort(cv->variants_lm, VC_CASES, 0);
@@ -323,11 +321,9 @@ static void close_cases(struct tui_app *app, void *st)
 {
     (void)app;
     struct tui_cases_view *cv = st;
-    tui_listmodel_free(cv->lm);
     tui_listmodel_free(cv->variants_lm);
-    free(cv->rows);
     free(cv->variants);
-    free(cv);
+    tui_table_view_free(cv, cv->rows);
 }
 
 /* The cases the filters keep (and the variants, when shown). */
@@ -349,7 +345,7 @@ static int reload(struct tui_app *app, void *st)
         }
     }
     cv->nrows = n;
-    if (tui_listmodel_reload(cv->lm)) {
+    if (tui_listmodel_reload(cv->table.lm)) {
         return -1;
     }
     return cv->show_variants ? compute_variants(cv) : 0;
@@ -359,13 +355,7 @@ static struct tui_listmodel *table(struct tui_app *app, void *st)
 {
     (void)app;
     struct tui_cases_view *cv = st;
-    return cv->show_variants ? cv->variants_lm : cv->lm;
-}
-
-static struct tui_listmodel *sorted(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct tui_cases_view *)st)->lm;
+    return cv->show_variants ? cv->variants_lm : cv->table.lm;
 }
 
 /* Put every case that follows variant v into group. Returns the number of cases. */
@@ -408,10 +398,10 @@ static unsigned group(struct tui_app *app, void *st, enum tui_cmd cmd)
     if (cv->nrows == 0) {
         return TUI_PASS;
     }
-    uint32_t c = cv->rows[tui_listmodel_row(cv->lm, tui_listmodel_cursor(cv->lm))];
+    uint32_t c = tui_table_view_cursor_id(cv, cv->rows);
     enum iodfg_group now = iodfg_session_group_of(app->ses, c);
     iodfg_session_group_set(app->ses, c, now == g ? IODFG_GROUP_NONE : g);
-    tui_listmodel_move(cv->lm, 1);
+    tui_listmodel_move(cv->table.lm, 1);
     return tui_app_changed(app);
 }
 
@@ -426,7 +416,7 @@ static unsigned enter_row(struct tui_app *app, void *st, enum tui_cmd cmd)
     if (cv->nrows == 0) {
         return TUI_REDRAW;
     }
-    uint32_t c = cv->rows[tui_listmodel_row(cv->lm, tui_listmodel_cursor(cv->lm))];
+    uint32_t c = tui_table_view_cursor_id(cv, cv->rows);
     char f[300];
     snprintf(f, sizeof(f), "name=%s", tui_app_case_name(app, c));
     struct iodfg_error err;
@@ -448,7 +438,7 @@ static unsigned compare_cid(struct tui_app *app, void *st, enum tui_cmd cmd)
         tui_app_set_message(app, 1, "compare: select a case (v shows the cases)");
         return TUI_REDRAW;
     }
-    uint32_t sel = cv->rows[tui_listmodel_row(cv->lm, tui_listmodel_cursor(cv->lm))];
+    uint32_t sel = tui_table_view_cursor_id(cv, cv->rows);
     uint32_t cid = iodfg_eventlog_case(app->log, sel)->cid, n = 0;
     iodfg_session_groups_clear(app->ses);
     for (uint32_t c = 0; c < iodfg_eventlog_case_count(app->log); c++) {
@@ -483,7 +473,7 @@ static const struct tui_cmd_entry cmds[] = {
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
                    struct tui_viewmodel *vm)
 {
-    vm->table = table(app, st);
+    vm->table = table(app, st); // the variants when shown
     tui_page_table(&vm->page, 0, 0, in->width, in->height,
                    "nothing to show (check filters and rules)");
 }
@@ -502,5 +492,5 @@ const struct tui_view_ops tui_view_cases = {
     .render = render,
     .detail = detail,
     .table = table,
-    .sorted = sorted,
+    .sorted = tui_table_view_sorted,
 };

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "tui/views/table_view.h"
+
 struct tui_app;
 struct tui_listmodel;
 
@@ -17,8 +19,8 @@ struct tui_variant {
 };
 
 struct tui_cases_view {
-    struct tui_app *app; /* for the tables' callbacks */
-    struct tui_listmodel *lm, *variants_lm;
+    struct tui_table_view table; /* first: the table view's state (the cases) */
+    struct tui_listmodel *variants_lm;
     uint32_t *rows; /* the cases the filters keep */
     uint32_t nrows;
     struct tui_variant *variants;

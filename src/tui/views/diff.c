@@ -19,6 +19,7 @@
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 #include "tui/views/common.h"
+#include "tui/views/table_view.h"
 
 enum { DC_MARK, DC_NAME, DC_GCOUNT, DC_RCOUNT, DC_GDUR, DC_RDUR, DC_DELTA, DC__N };
 static const struct tui_column diff_cols[DC__N] = {
@@ -39,8 +40,7 @@ struct diff_row {
 };
 
 struct diff_view {
-    struct tui_app *app;
-    struct tui_listmodel *lm;
+    struct tui_table_view table; /* first: the table view's state */
     struct diff_row *rows;
     size_t nrows;
     int only; /* differences only (no rows in both groups) */
@@ -56,7 +56,7 @@ static size_t diff_rows(void *ctx)
 static int row_side(const struct diff_view *dv, size_t row)
 {
     const struct diff_row *r = &dv->rows[row];
-    const struct iodfg_diff *d = dv->app->diff;
+    const struct iodfg_diff *d = dv->table.app->diff;
     return r->is_edge ? (int)d->edges[r->idx].side : (int)d->nodes[r->idx].side;
 }
 
@@ -78,9 +78,9 @@ static double value(const struct diff_view *dv, size_t row, int col)
 {
     const struct diff_row *r = &dv->rows[row];
     if (r->is_edge) {
-        return edge_value(&dv->app->diff->edges[r->idx], col);
+        return edge_value(&dv->table.app->diff->edges[r->idx], col);
     }
-    const struct iodfg_diff_node *n = &dv->app->diff->nodes[r->idx];
+    const struct iodfg_diff_node *n = &dv->table.app->diff->nodes[r->idx];
     switch (col) {
     case DC_GCOUNT:
         return n->g[IODFG_DM_COUNT];
@@ -104,11 +104,11 @@ static const char *diff_cell(void *ctx, size_t row, int col, char *buf, size_t s
     }
     if (col == DC_NAME) {
         if (!r->is_edge) {
-            return tui_app_activity_name(dv->app, r->idx);
+            return tui_app_activity_name(dv->table.app, r->idx);
         }
-        const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
-        snprintf(buf, size, iodfg_glyph_text("%s → %s"), tui_app_node_name(dv->app, e->from),
-                 tui_app_node_name(dv->app, e->to));
+        const struct iodfg_diff_edge *e = &dv->table.app->diff->edges[r->idx];
+        snprintf(buf, size, iodfg_glyph_text("%s → %s"), tui_app_node_name(dv->table.app, e->from),
+                 tui_app_node_name(dv->table.app, e->to));
         return buf;
     }
     double v = value(dv, row, col);
@@ -135,10 +135,10 @@ static const char *diff_exact(void *ctx, size_t row, int col, char *buf, size_t 
     struct diff_view *dv = ctx;
     const struct diff_row *r = &dv->rows[row];
     if (col == DC_NAME && r->is_edge) {
-        const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
+        const struct iodfg_diff_edge *e = &dv->table.app->diff->edges[r->idx];
         size_t len; // the node names of the CLI's TSV
-        snprintf(buf, size, "%s -> %s", iodfg_export_node_name(dv->app->map, e->from, &len),
-                 iodfg_export_node_name(dv->app->map, e->to, &len));
+        snprintf(buf, size, "%s -> %s", iodfg_export_node_name(dv->table.app->map, e->from, &len),
+                 iodfg_export_node_name(dv->table.app->map, e->to, &len));
         return buf;
     }
     if (col == DC_MARK || col == DC_NAME) {
@@ -183,7 +183,7 @@ static unsigned long long diff_key(void *ctx, size_t row)
     if (!r->is_edge) {
         return r->idx;
     }
-    const struct iodfg_diff_edge *e = &dv->app->diff->edges[r->idx];
+    const struct iodfg_diff_edge *e = &dv->table.app->diff->edges[r->idx];
     return (1ULL << 63) | ((unsigned long long)e->from << 32) | e->to;
 }
 
@@ -194,27 +194,14 @@ static const struct tui_list_ops diff_ops = {diff_rows,  diff_cell, diff_compare
 
 static void *open_diff(struct tui_app *app)
 {
-    struct diff_view *dv = calloc(1, sizeof(*dv));
-    if (!dv) {
-        return NULL;
-    }
-    dv->app = app;
-    dv->lm = tui_listmodel_new(diff_cols, DC__N, &diff_ops, dv);
-    if (!dv->lm) {
-        free(dv);
-        return NULL;
-    }
-    tui_listmodel_sort(dv->lm, DC_GCOUNT, 0);
-    return dv;
+    return tui_table_view_new(sizeof(struct diff_view), app, diff_cols, DC__N, &diff_ops,
+                              DC_GCOUNT);
 }
 
 static void close_diff(struct tui_app *app, void *st)
 {
     (void)app;
-    struct diff_view *dv = st;
-    tui_listmodel_free(dv->lm);
-    free(dv->rows);
-    free(dv);
+    tui_table_view_free(st, ((struct diff_view *)st)->rows);
 }
 
 static int shown(const struct diff_view *dv, enum iodfg_diff_side side)
@@ -246,7 +233,7 @@ static int reload(struct tui_app *app, void *st)
     free(dv->rows);
     dv->rows = rows;
     dv->nrows = n;
-    return tui_listmodel_reload(dv->lm);
+    return tui_listmodel_reload(dv->table.lm);
 }
 
 static void enter(struct tui_app *app, void *st)
@@ -257,20 +244,15 @@ static void enter(struct tui_app *app, void *st)
     }
 }
 
-static struct tui_listmodel *table(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct diff_view *)st)->lm;
-}
-
 /* The activity of the row, or the source of its edge. */
 static uint32_t activity(struct tui_app *app, void *st)
 {
     struct diff_view *dv = st;
-    if (tui_listmodel_count(dv->lm) == 0) {
+    size_t row;
+    if (!tui_table_view_cursor(dv, &row)) {
         return UINT32_MAX;
     }
-    const struct diff_row *r = &dv->rows[tui_listmodel_row(dv->lm, tui_listmodel_cursor(dv->lm))];
+    const struct diff_row *r = &dv->rows[row];
     return r->is_edge ? app->diff->edges[r->idx].from : r->idx;
 }
 
@@ -331,15 +313,9 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     char line[512];
     summary(app, dv, line, sizeof(line));
     tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, line);
-    vm->table = dv->lm;
+    vm->table = dv->table.lm;
     tui_page_table(&vm->page, 1, 0, in->width, in->height - 1,
                    app->diff ? "no differences" : "no groups: mark cases in 6 Cases");
-}
-
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
-{
-    (void)app;
-    tui_table_detail(((struct diff_view *)st)->lm, buf, size);
 }
 
 /* The DOT export colours the graph by the groups. */
@@ -359,9 +335,9 @@ const struct tui_view_ops tui_view_diff = {
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
     .render = render,
-    .detail = detail,
-    .table = table,
-    .sorted = table,
+    .detail = tui_table_view_detail,
+    .table = tui_table_view_table,
+    .sorted = tui_table_view_table,
     .activity = activity,
     .export_dot = export_dot,
 };

@@ -53,7 +53,7 @@ static const struct iodfg_handle *handle_of(const struct tui_app *app, uint32_t 
 
 static const struct iodfg_handle *row_handle(const struct tui_handles_view *hv, size_t row)
 {
-    return handle_of(hv->app, hv->rows[row]);
+    return handle_of(hv->table.app, hv->rows[row]);
 }
 
 static const char *str(const struct tui_app *app, uint32_t id)
@@ -97,7 +97,7 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
         snprintf(buf, size, "%" PRIu32, hv->rows[row]);
         return buf;
     case TUI_HC_CASE:
-        return tui_app_case_name(hv->app, h->case_id);
+        return tui_app_case_name(hv->table.app, h->case_id);
     case TUI_HC_PID:
         snprintf(buf, size, "%" PRId32, h->pid);
         return buf;
@@ -110,11 +110,11 @@ static const char *handle_cell(void *ctx, size_t row, int col, char *buf, size_t
     case TUI_HC_ORIGIN:
         return iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin);
     case TUI_HC_LAYER:
-        return h->layer ? str(hv->app, h->layer) : IODFG_LAYER_DEFAULT;
+        return h->layer ? str(hv->table.app, h->layer) : IODFG_LAYER_DEFAULT;
     case TUI_HC_PATH:
-        return h->path ? str(hv->app, h->path) : "?";
+        return h->path ? str(hv->table.app, h->path) : "?";
     case TUI_HC_FLAGS:
-        return str(hv->app, h->flags);
+        return str(hv->table.app, h->flags);
     case TUI_HC_CREATED:
         return rel_time(hv, h->created_ns, buf, size);
     case TUI_HC_DESTROYED:
@@ -236,9 +236,10 @@ static const struct tui_list_ops handle_ops = {handle_rows,  handle_cell, handle
 
 /* Refill the rows now: the handles of the cases the filters keep (only the never-closed ones
  * with open_only) and their summary. 0 or -1 (out of memory). */
-static int refill(struct tui_handles_view *hv)
+static int refill(void *st)
 {
-    struct tui_app *app = hv->app;
+    struct tui_handles_view *hv = st;
+    struct tui_app *app = hv->table.app;
     size_t nh = iodfg_eventlog_handle_count(app->log);
     if (!hv->rows) {
         hv->rows = malloc((nh + 1) * sizeof(*hv->rows));
@@ -247,70 +248,38 @@ static int refill(struct tui_handles_view *hv)
         }
     }
     int have;
-    unsigned long long key = tui_listmodel_cursor_key(hv->lm, &have);
+    unsigned long long key = tui_listmodel_cursor_key(hv->table.lm, &have);
     hv->nrows = iodfg_handles_select(app->log, iodfg_session_filter_result(app->ses)->case_on,
                                      hv->open_only, hv->rows, &hv->sum);
-    hv->stale = 0;
-    return tui_listmodel_reload_at(hv->lm, have, key);
+    hv->table.stale = 0;
+    return tui_listmodel_reload_at(hv->table.lm, have, key);
 }
 
 /* ---- the view ---- */
 
 static void *open_handles(struct tui_app *app)
 {
-    struct tui_handles_view *hv = calloc(1, sizeof(*hv));
+    struct tui_handles_view *hv = tui_table_view_new(sizeof(struct tui_handles_view), app,
+                                                     handle_cols, TUI_HC__N, &handle_ops, -1);
     if (!hv) {
         return NULL;
     }
-    hv->app = app;
-    hv->lm = tui_listmodel_new(handle_cols, TUI_HC__N, &handle_ops, hv);
+    tui_table_view_lazy(hv, TUI_VIEW_HANDLES, refill);
     hv->t0 = iodfg_handles_time_origin(app->log);
-    hv->stale = 1;
-    if (!hv->lm) {
-        free(hv);
-        return NULL;
-    }
     return hv;
 }
 
 static void close_handles(struct tui_app *app, void *st)
 {
     (void)app;
-    struct tui_handles_view *hv = st;
-    tui_listmodel_free(hv->lm);
-    free(hv->rows);
-    free(hv);
+    tui_table_view_free(st, ((struct tui_handles_view *)st)->rows);
 }
 
-/* The handles only change with the case filters: refilled when shown, else when next shown. */
-static int reload(struct tui_app *app, void *st)
-{
-    struct tui_handles_view *hv = st;
-    hv->stale = 1;
-    return app->view == TUI_VIEW_HANDLES ? refill(hv) : 0;
-}
-
-static struct tui_listmodel *table(struct tui_app *app, void *st)
-{
-    struct tui_handles_view *hv = st;
-    if (hv->stale && refill(hv)) {
-        tui_app_set_message(app, 1, "handles: out of memory");
-    }
-    return hv->lm;
-}
-
-static struct tui_listmodel *sorted(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct tui_handles_view *)st)->lm;
-}
-
+/* The handle id under the cursor, 0 when none. */
 static uint32_t selected(const struct tui_handles_view *hv)
 {
-    if (hv->stale || tui_listmodel_count(hv->lm) == 0) {
-        return 0;
-    }
-    return hv->rows[tui_listmodel_row(hv->lm, tui_listmodel_cursor(hv->lm))];
+    uint32_t id = tui_table_view_cursor_id(hv, hv->rows);
+    return id == UINT32_MAX ? 0 : id;
 }
 
 uint32_t tui_handles_view_selected(struct tui_app *app)
@@ -458,7 +427,7 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
                    struct tui_viewmodel *vm)
 {
     struct tui_handles_view *hv = st;
-    vm->table = table(app, st); // refills stale rows first
+    vm->table = tui_table_view_table(app, st); // refills stale rows first
     char head[512];
     header(hv, head, sizeof(head));
     tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, head);
@@ -470,11 +439,11 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
 const struct tui_view_ops tui_view_handles = {
     .open = open_handles,
     .close = close_handles,
-    .reload = reload,
+    .reload = tui_table_view_reload,
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
     .render = render,
     .detail = detail,
-    .table = table,
-    .sorted = sorted,
+    .table = tui_table_view_table,
+    .sorted = tui_table_view_sorted,
 };

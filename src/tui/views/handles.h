@@ -8,8 +8,7 @@
 
 #include "iodfg/handles.h"
 
-struct tui_app;
-struct tui_listmodel;
+#include "tui/views/table_view.h"
 
 /* Columns of the Handles table. */
 enum tui_handle_col {
@@ -32,12 +31,10 @@ enum tui_handle_col {
 };
 
 struct tui_handles_view {
-    struct tui_app *app; /* for the table's callbacks */
-    struct tui_listmodel *lm;
+    struct tui_table_view table; /* first: the table view's state (lazy: refilled when shown) */
     uint32_t *rows; /* ids of the handles shown (of the cases the filters keep) */
     uint32_t nrows;
-    int open_only; /* only the handles never closed */
-    int stale;     /* the rows wait for a reload (done when the table is asked for) */
+    int open_only;                   /* only the handles never closed */
     struct iodfg_handle_summary sum; /* of the rows */
     int64_t t0;                      /* origin of the times shown (iodfg_handles_time_origin) */
 };

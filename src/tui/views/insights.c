@@ -46,7 +46,7 @@ static size_t ins_rows(void *ctx)
 static const char *subject(const struct tui_insights_view *iv, const struct tui_ins_row *r,
                            char *buf, size_t size)
 {
-    iodfg_insight_subject_text(r->set, iv->app->map, r->f, buf, size);
+    iodfg_insight_subject_text(r->set, iv->table.app->map, r->f, buf, size);
     return buf[0] ? buf : iodfg_insight_rule_title(r->f->rule);
 }
 
@@ -182,9 +182,10 @@ static int fill_rows(struct tui_insights_view *iv)
 }
 
 /* Judge the findings of the session's current results, through the session. */
-static int judge(struct tui_insights_view *iv)
+static int judge(void *st)
 {
-    struct tui_app *app = iv->app;
+    struct tui_insights_view *iv = st;
+    struct tui_app *app = iv->table.app;
     clear(iv);
     iv->error[0] = '\0';
     const struct iodfg_insight_thresholds *t = &app->insight_thresholds;
@@ -206,29 +207,24 @@ static int judge(struct tui_insights_view *iv)
         iodfg_error_format(&err, iv->error, sizeof(iv->error));
         clear(iv);
     }
-    iv->stale = 0;
+    iv->table.stale = 0;
     int have;
-    unsigned long long key = tui_listmodel_cursor_key(iv->lm, &have);
-    return tui_listmodel_reload_at(iv->lm, have, key);
+    unsigned long long key = tui_listmodel_cursor_key(iv->table.lm, &have);
+    return tui_listmodel_reload_at(iv->table.lm, have, key);
 }
 
 /* ---- the view ---- */
 
 static void *open_insights(struct tui_app *app)
 {
-    struct tui_insights_view *iv = calloc(1, sizeof(*iv));
+    struct tui_insights_view *iv =
+        tui_table_view_new(sizeof(struct tui_insights_view), app, ins_cols, COL__N, &ins_ops, -1);
     if (!iv) {
         return NULL;
     }
-    iv->app = app;
-    iv->stale = 1;
+    tui_table_view_lazy(iv, TUI_VIEW_INSIGHTS, judge);
     iodfg_insights_init(&iv->ins[0]);
     iodfg_insights_init(&iv->ins[1]);
-    iv->lm = tui_listmodel_new(ins_cols, COL__N, &ins_ops, iv);
-    if (!iv->lm) {
-        free(iv);
-        return NULL;
-    }
     return iv;
 }
 
@@ -240,39 +236,13 @@ static void close_insights(struct tui_app *app, void *st)
     iodfg_insights_fini(&iv->ins[0]);
     iodfg_insights_fini(&iv->ins[1]);
     tui_insights_jumps_free(iv);
-    tui_listmodel_free(iv->lm);
-    free(iv);
-}
-
-/* Judged when shown: a rebuild elsewhere only marks the findings stale. */
-static int reload(struct tui_app *app, void *st)
-{
-    struct tui_insights_view *iv = st;
-    iv->stale = 1;
-    return app->view == TUI_VIEW_INSIGHTS ? judge(iv) : 0;
-}
-
-static struct tui_listmodel *table(struct tui_app *app, void *st)
-{
-    struct tui_insights_view *iv = st;
-    if (iv->stale && judge(iv)) {
-        tui_app_set_message(app, 1, "insights: out of memory");
-    }
-    return iv->lm;
-}
-
-static struct tui_listmodel *sorted(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct tui_insights_view *)st)->lm;
+    tui_table_view_free(iv, NULL);
 }
 
 const struct tui_ins_row *tui_insights_selected(struct tui_insights_view *iv)
 {
-    if (iv->stale || tui_listmodel_count(iv->lm) == 0) {
-        return NULL;
-    }
-    return &iv->rows[tui_listmodel_row(iv->lm, tui_listmodel_cursor(iv->lm))];
+    size_t row;
+    return tui_table_view_cursor(iv, &row) ? &iv->rows[row] : NULL;
 }
 
 static unsigned jump(struct tui_app *app, void *st, enum tui_cmd cmd)
@@ -432,7 +402,7 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
                    struct tui_viewmodel *vm)
 {
     struct tui_insights_view *iv = st;
-    vm->table = table(app, st); // judges stale findings first
+    vm->table = tui_table_view_table(app, st); // judges stale findings first
     char head[512];
     header(iv, head, sizeof(head));
     tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, head);
@@ -466,15 +436,21 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
              tui_view_key(v), tui_view_tab(v));
 }
 
+static int back(struct tui_app *app, void *st)
+{
+    return tui_insights_back(app, st);
+}
+
 const struct tui_view_ops tui_view_insights = {
     .open = open_insights,
     .close = close_insights,
-    .reload = reload,
+    .reload = tui_table_view_reload,
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
     .render = render,
     .detail = detail,
-    .table = table,
-    .sorted = sorted,
+    .table = tui_table_view_table,
+    .sorted = tui_table_view_sorted,
     .activity = selected_activity,
+    .back = back,
 };

@@ -10,9 +10,7 @@
 #include "iodfg/insights.h"
 
 #include "tui/view.h"
-
-struct tui_app;
-struct tui_listmodel;
+#include "tui/views/table_view.h"
 
 /* How a row's finding stands in the G/R comparison (PLAIN without groups). */
 enum tui_ins_mark { TUI_INS_PLAIN, TUI_INS_SAME, TUI_INS_G_ONLY, TUI_INS_R_ONLY, TUI_INS_CHANGED };
@@ -35,15 +33,13 @@ struct tui_ins_jump {
 #define TUI_INS_JUMPS 16
 
 struct tui_insights_view {
-    struct tui_app *app; /* for the table's callbacks */
-    struct tui_listmodel *lm;
+    struct tui_table_view table;  /* first: the table view's state (lazy: judged when shown) */
     struct iodfg_insights ins[2]; /* the selection's, or G's and R's */
     int compared;                 /* G and R were judged */
     struct iodfg_insight_change *ch;
     size_t nch;
     struct tui_ins_row *rows;
     uint32_t nrows;
-    int stale;       /* the results changed since the findings were judged */
     char error[256]; /* why there are none ("" when judged) */
     struct tui_ins_jump jumps[TUI_INS_JUMPS]; /* the oldest first */
     size_t njumps;
@@ -55,9 +51,10 @@ enum tui_view tui_insights_target(const struct iodfg_insight *f);
  * remember where it came from. Returns enum tui_result flags. */
 unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
                            const struct tui_ins_row *row);
-/* Backspace after a jump: the inputs, selections and Insights view as they were before the
- * last jump. 1 when it went back, 0 when there was no jump, -1 on error (reported). */
-int tui_insights_back(struct tui_app *app);
+/* Backspace after a jump (the view's back op, reached through tui_app_back): the inputs,
+ * selections and Insights view as they were before the last jump. 1 when it went back, 0 when
+ * there was no jump, -1 on error (reported). */
+int tui_insights_back(struct tui_app *app, struct tui_insights_view *iv);
 void tui_insights_jumps_free(struct tui_insights_view *iv);
 /* The findings row under the cursor (NULL when none), for the tests. */
 const struct tui_ins_row *tui_insights_selected(struct tui_insights_view *iv);

@@ -153,7 +153,7 @@ static int remember(struct tui_app *app, struct tui_insights_view *iv)
     struct tui_ins_jump *j = &iv->jumps[iv->njumps++];
     j->state = b.data ? b.data : strdup("");
     j->view = app->view;
-    j->ins_key = tui_listmodel_cursor_key(iv->lm, &j->have_ins);
+    j->ins_key = tui_listmodel_cursor_key(iv->table.lm, &j->have_ins);
     j->act_key =
         tui_listmodel_cursor_key(tui_app_view_table(app, TUI_VIEW_ACTIVITIES), &j->have_act);
     return j->state ? 0 : -1;
@@ -200,7 +200,7 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
         if (push_filters(app, filters.data, &err) || tui_app_rebuild(app, &err)) {
             tui_app_report(app, "jump", &err);
             iodfg_buf_fini(&filters);
-            tui_insights_back(app);
+            tui_insights_back(app, iv);
             return TUI_REDRAW;
         }
         tui_app_record(app);
@@ -226,9 +226,8 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
     return TUI_REDRAW;
 }
 
-int tui_insights_back(struct tui_app *app)
+int tui_insights_back(struct tui_app *app, struct tui_insights_view *iv)
 {
-    struct tui_insights_view *iv = tui_app_view_state(app, TUI_VIEW_INSIGHTS);
     if (!iv || iv->njumps == 0) {
         return 0;
     }

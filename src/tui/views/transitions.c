@@ -18,6 +18,7 @@
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 #include "tui/views/common.h"
+#include "tui/views/table_view.h"
 
 enum { EC_MARK, EC_FROM, EC_TO, EC_COUNT, EC_CASES, EC_GAP, EC_MEDIAN, EC__N };
 static const struct tui_column edge_cols[EC__N] = {
@@ -31,8 +32,7 @@ static const struct tui_column edge_cols[EC__N] = {
 };
 
 struct transitions {
-    struct tui_app *app;
-    struct tui_listmodel *lm;
+    struct tui_table_view table; /* first: the table view's state */
     uint32_t *rows; /* edge slots of the DFG (stable across incremental updates) */
     uint32_t nrows;
 };
@@ -41,12 +41,12 @@ struct transitions {
 
 static const struct iodfg_dfg_edge *edge_at(const struct transitions *tv, size_t row)
 {
-    return iodfg_dfg_edge_at(iodfg_analysis_dfg(tv->app->an), tv->rows[row]);
+    return iodfg_dfg_edge_at(iodfg_analysis_dfg(tv->table.app->an), tv->rows[row]);
 }
 
 static enum iodfg_diff_side edge_side(const struct transitions *tv, const struct iodfg_dfg_edge *e)
 {
-    return iodfg_session_edge_side(tv->app->ses, e->from, e->to);
+    return iodfg_session_edge_side(tv->table.app->ses, e->from, e->to);
 }
 
 static size_t edge_rows(void *ctx)
@@ -62,9 +62,9 @@ static const char *edge_cell(void *ctx, size_t row, int col, char *buf, size_t s
     case EC_MARK:
         return iodfg_diff_side_mark(edge_side(tv, e));
     case EC_FROM:
-        return tui_app_node_name(tv->app, e->from);
+        return tui_app_node_name(tv->table.app, e->from);
     case EC_TO:
-        return tui_app_node_name(tv->app, e->to);
+        return tui_app_node_name(tv->table.app, e->to);
     case EC_COUNT:
         return iodfg_format_count(buf, size, e->count, 0);
     case EC_CASES:
@@ -85,8 +85,8 @@ static int edge_compare(void *ctx, size_t a, size_t b, int col)
     switch (col) {
     case EC_FROM:
     case EC_TO:
-        return strcmp(tui_app_node_name(tv->app, col == EC_FROM ? x->from : x->to),
-                      tui_app_node_name(tv->app, col == EC_FROM ? y->from : y->to));
+        return strcmp(tui_app_node_name(tv->table.app, col == EC_FROM ? x->from : x->to),
+                      tui_app_node_name(tv->table.app, col == EC_FROM ? y->from : y->to));
     case EC_COUNT:
         return tui_cmp_u64(x->count, y->count);
     case EC_CASES:
@@ -116,27 +116,14 @@ static const struct tui_list_ops edge_ops = {edge_rows,  edge_cell, edge_compare
 
 static void *open_transitions(struct tui_app *app)
 {
-    struct transitions *tv = calloc(1, sizeof(*tv));
-    if (!tv) {
-        return NULL;
-    }
-    tv->app = app;
-    tv->lm = tui_listmodel_new(edge_cols, EC__N, &edge_ops, tv);
-    if (!tv->lm) {
-        free(tv);
-        return NULL;
-    }
-    tui_listmodel_sort(tv->lm, EC_COUNT, 0);
-    return tv;
+    return tui_table_view_new(sizeof(struct transitions), app, edge_cols, EC__N, &edge_ops,
+                              EC_COUNT);
 }
 
 static void close_transitions(struct tui_app *app, void *st)
 {
     (void)app;
-    struct transitions *tv = st;
-    tui_listmodel_free(tv->lm);
-    free(tv->rows);
-    free(tv);
+    tui_table_view_free(st, ((struct transitions *)st)->rows);
 }
 
 /* The edges with events that the pruning keeps; the cursor stays on its edge. */
@@ -154,64 +141,41 @@ static int reload(struct tui_app *app, void *st)
             rows[n++] = (uint32_t)i;
         }
     }
-    return tui_table_replace(tv->lm, &tv->rows, &tv->nrows, rows, n);
-}
-
-static struct tui_listmodel *table(struct tui_app *app, void *st)
-{
-    (void)app;
-    return ((struct transitions *)st)->lm;
+    return tui_table_replace(tv->table.lm, &tv->rows, &tv->nrows, rows, n);
 }
 
 /* The edge's source, or its target when the source is the start node. */
 static uint32_t activity(struct tui_app *app, void *st)
 {
-    struct transitions *tv = st;
-    if (tui_listmodel_count(tv->lm) == 0) {
+    size_t row;
+    if (!tui_table_view_cursor(st, &row)) {
         return UINT32_MAX;
     }
-    const struct iodfg_dfg_edge *e =
-        edge_at(tv, tui_listmodel_row(tv->lm, tui_listmodel_cursor(tv->lm)));
+    const struct iodfg_dfg_edge *e = edge_at(st, row);
     return e->from < app->map->nactivities ? e->from : e->to;
 }
 
-static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
-                   struct tui_viewmodel *vm)
+static int export_rows(struct tui_app *app, const uint32_t *order, size_t n, struct iodfg_buf *out,
+                       struct iodfg_error *err)
 {
-    (void)app;
-    vm->table = ((struct transitions *)st)->lm;
-    tui_page_table(&vm->page, 0, 0, in->width, in->height,
-                   "nothing to show (check filters and rules)");
-}
-
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
-{
-    (void)app;
-    tui_table_detail(((struct transitions *)st)->lm, buf, size);
+    return iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), app->map, order, n, err);
 }
 
 /* Exact values in base units from the engine's exporter, in the table's order. */
 static int export_tsv(struct tui_app *app, void *st, struct iodfg_buf *out, struct iodfg_error *err)
 {
-    struct transitions *tv = st;
-    size_t n;
-    uint32_t *order = tui_table_ids(tv->lm, tv->rows, &n);
-    if (!order) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    int rc = iodfg_export_tsv_edges(out, iodfg_analysis_dfg(app->an), app->map, order, n, err);
-    free(order);
-    return rc;
+    (void)app;
+    return tui_table_view_export(st, ((struct transitions *)st)->rows, export_rows, out, err);
 }
 
 const struct tui_view_ops tui_view_transitions = {
     .open = open_transitions,
     .close = close_transitions,
     .reload = reload,
-    .render = render,
-    .detail = detail,
-    .table = table,
-    .sorted = table,
+    .render = tui_table_view_render,
+    .detail = tui_table_view_detail,
+    .table = tui_table_view_table,
+    .sorted = tui_table_view_table,
     .activity = activity,
     .export_tsv = export_tsv,
 };
