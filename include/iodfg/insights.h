@@ -183,6 +183,9 @@ struct iodfg_insight_change {
     enum iodfg_insight_side side;
     const struct iodfg_insight *g, *r; /* borrowed; NULL on the side that lacks it */
 };
+/* The marker column of tables: "changed" (both groups, another severity), "G+", "R+"; a
+ * finding unchanged in both is marked as the DFG's diff marks both sides (iodfg_diff_side_mark). */
+const char *iodfg_insight_side_mark(enum iodfg_insight_side side);
 /* Match the findings of g and r by rule and subject text (runs by rule alone: two groups are
  * usually two runs) and list what differs: findings of one
  * side only, and findings of both whose severity changed (ranked like the findings). *out is

@@ -321,7 +321,6 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
         cli_error(&err);
         return CLI_FAIL;
     }
-    static const char *const side[] = {"changed", "G+", "R+"};
     if (f == CLI_FMT_TABLE) {
         iodfg_buf_addf(b, "\n== differences between G and R: %zu\n", n);
     } else if (f == CLI_FMT_JSON) {
@@ -336,17 +335,18 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
         const char *rs = ch[i].r ? iodfg_insight_severity_name(ch[i].r->severity) : "-";
         const char *rule = iodfg_insight_rule_name(x->rule);
         if (f == CLI_FMT_TABLE) {
-            iodfg_buf_addf(b, "%-7s G %-6s R %-6s %-15s ", side[ch[i].side], gs, rs, rule);
+            iodfg_buf_addf(b, "%-7s G %-6s R %-6s %-15s ", iodfg_insight_side_mark(ch[i].side), gs,
+                           rs, rule);
             term_text(b, subj);
             iodfg_buf_addf(b, "\n");
         } else if (f == CLI_FMT_TSV) {
-            iodfg_buf_addf(b, "diff\t%zu\t%s\t%s\t%s\t", i + 1, side[ch[i].side], rule,
-                           ch[i].g && ch[i].r ? "changed" : "only");
+            iodfg_buf_addf(b, "diff\t%zu\t%s\t%s\t%s\t", i + 1, iodfg_insight_side_mark(ch[i].side),
+                           rule, ch[i].g && ch[i].r ? "changed" : "only");
             cli_cell_name(b, f, subj, 0);
             iodfg_buf_addf(b, " (G %s, R %s)\n", gs, rs);
         } else {
             iodfg_buf_addf(b, "%s{\"side\":\"%s\",\"rule\":\"%s\",\"subject\":", i ? ",\n" : "",
-                           side[ch[i].side], rule);
+                           iodfg_insight_side_mark(ch[i].side), rule);
             iodfg_json_cstr(b, subj);
             iodfg_buf_addf(b, ",\"g_severity\":\"%s\",\"r_severity\":\"%s\"}", gs, rs);
         }

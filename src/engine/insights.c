@@ -106,6 +106,12 @@ const char *iodfg_insight_severity_name(enum iodfg_insight_severity s)
 
 /* ---- results ---- */
 
+const char *iodfg_insight_side_mark(enum iodfg_insight_side side)
+{
+    static const char *const marks[] = {"changed", "G+", "R+"};
+    return (unsigned)side < 3 ? marks[side] : "";
+}
+
 void iodfg_insights_init(struct iodfg_insights *ins)
 {
     memset(ins, 0, sizeof(*ins));

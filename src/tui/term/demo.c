@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
+
 #include "tui/keymap.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
@@ -63,7 +65,9 @@ static const char *demo_cell(void *ctx, size_t row, int col, char *buf, size_t s
     const struct row *r = &demo_rows[row];
     switch (col) {
     case C_MARK:
-        return r->mark == 1 ? "G+" : r->mark == 2 ? "R+" : "=";
+        return iodfg_diff_side_mark(r->mark == 1   ? IODFG_DIFF_G_ONLY
+                                    : r->mark == 2 ? IODFG_DIFF_R_ONLY
+                                                   : IODFG_DIFF_BOTH);
     case C_NAME:
         return r->name;
     case C_COUNT:

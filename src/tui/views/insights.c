@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/format.h"
 #include "iodfg/glyph.h"
@@ -34,7 +35,23 @@ static const struct tui_column ins_cols[COL__N] = {
     {"Finding", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX, "finding"},
 };
 
-static const char *const mark_text[] = {"", "=", "G+", "R+", "changed"};
+/* The G/R column: the engine's markers of a comparison. */
+static const char *mark_text(enum tui_ins_mark m)
+{
+    switch (m) {
+    case TUI_INS_SAME:
+        return iodfg_diff_side_mark(IODFG_DIFF_BOTH);
+    case TUI_INS_G_ONLY:
+        return iodfg_insight_side_mark(IODFG_INS_G_ONLY);
+    case TUI_INS_R_ONLY:
+        return iodfg_insight_side_mark(IODFG_INS_R_ONLY);
+    case TUI_INS_CHANGED:
+        return iodfg_insight_side_mark(IODFG_INS_BOTH);
+    case TUI_INS_PLAIN:
+        break;
+    }
+    return "";
+}
 
 /* ---- the table ---- */
 
@@ -56,7 +73,7 @@ static const char *ins_cell(void *ctx, size_t row, int col, char *buf, size_t si
     const struct tui_ins_row *r = &iv->rows[row];
     switch (col) {
     case COL_MARK:
-        return mark_text[r->mark];
+        return mark_text(r->mark);
     case COL_SEV:
         return iodfg_insight_severity_name(r->f->severity);
     case COL_RULE:
