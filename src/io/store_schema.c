@@ -110,13 +110,12 @@ static hid_t compound_type(size_t size, const struct field *f, size_t n, int fil
 }
 
 #define NFIELDS(f) (sizeof(f) / sizeof((f)[0]))
+/* A field of struct st: its name in the file, where it is, its type. */
+#define FIELD(st, name, member, type) {name, offsetof(struct st, member), type}
 
 hid_t store_row_type(int file)
 {
-#define R(name, field, type)                                                                       \
-    {                                                                                              \
-        name, offsetof(struct store_row, field), type                                              \
-    }
+#define R(name, member, type) FIELD(store_row, name, member, type)
     static const struct field f[] = {
         R("pid", pid, F_I32),   R("call", call, F_U32),     R("start", start, F_I64),
         R("dur", dur, F_I64),   R("fp", fp, F_U32),         R("key", key, F_U32),
@@ -154,10 +153,7 @@ hid_t store_col_type(enum store_col c, int file)
 
 hid_t store_handle_type(int file)
 {
-#define H(name, field, type)                                                                       \
-    {                                                                                              \
-        name, offsetof(struct iodfg_handle, field), type                                           \
-    }
+#define H(name, member, type) FIELD(iodfg_handle, name, member, type)
     static const struct field f[] = {
         H("case", case_id, F_U32),
         H("pid", pid, F_I32),
@@ -181,10 +177,7 @@ hid_t store_handle_type(int file)
 
 hid_t store_case_type(int file)
 {
-#define C(name, field, type)                                                                       \
-    {                                                                                              \
-        name, offsetof(struct store_case_row, field), type                                         \
-    }
+#define C(name, member, type) FIELD(store_case_row, name, member, type)
     static const struct field f[] = {
         C("name", name, F_U32),   C("cid", cid, F_U32),       C("host", host, F_U32),
         C("rid", rid, F_U32),     C("source", source, F_U32), C("naming", naming, F_U32),
