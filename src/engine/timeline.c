@@ -110,24 +110,18 @@ static void run_key(const struct run *r, struct key *k)
     }
 }
 
-/* Merge the runs h[0..hn) (npts points) into pts[out...) with a tournament tree of losers:
- * one comparison per level for each point. 0, or -1 out of memory. */
-static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
+/* Merge the primed runs h[0..hn) (npts points) into pts[out...) with a tournament tree of
+ * losers: one comparison of two-word keys per level for each point (any time range). 0, or -1
+ * out of memory. */
+static int merge_wide(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
 {
-    if (hn == 0) {
-        return 0;
-    }
     size_t k = hn;
     struct key *key = malloc(k * sizeof(*key));
     uint32_t *loser = malloc(k * sizeof(*loser)); // [1, k): the loser at each inner node
     uint32_t *win = malloc(2 * k * sizeof(*win)); // the winners, to build the tree
     int rc = key && loser && win ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < k; i++) {
-        struct run *r = &h[i];
-        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
-            run_load(r, s);
-        }
-        run_key(r, &key[i]);
+        run_key(&h[i], &key[i]);
         win[k + i] = (uint32_t)i;
     }
     for (size_t j = k - 1; rc == 0 && j >= 1; j--) { // node j's children are 2j and 2j + 1
@@ -164,6 +158,101 @@ static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, u
     free(loser);
     free(win);
     return rc;
+}
+
+/* One-word keys: the time since tmin above the run's rank, which orders ties as the timeline
+ * wants them: end runs before start runs, each kind in case order (the runs' events ascend
+ * with the cases), and within a run its own order. */
+struct packed {
+    int64_t tmin;
+    unsigned rank_bits;
+    uint32_t *rank;    /* per run */
+    uint32_t *of_rank; /* the run of each rank */
+};
+
+static uint64_t packed_key(const struct packed *pk, const struct run *r, size_t i)
+{
+    return r->pos < r->end ? (uint64_t)(r->t - pk->tmin) << pk->rank_bits | pk->rank[i]
+                           : UINT64_MAX;
+}
+
+/* Merge the primed runs like merge_wide, each level one compare of one word and two
+ * conditional moves. 0, or -1 out of memory. */
+static int merge_packed(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out,
+                        struct packed *pk)
+{
+    size_t k = hn;
+    uint64_t *loser = malloc(k * sizeof(*loser)); // [1, k): the losing key at each inner node
+    uint64_t *win = malloc(2 * k * sizeof(*win)); // the winning keys, to build the tree
+    pk->rank = malloc(k * sizeof(*pk->rank));
+    pk->of_rank = malloc(k * sizeof(*pk->of_rank));
+    int rc = loser && win && pk->rank && pk->of_rank ? 0 : -1;
+    uint32_t next[2] = {0, 0}; // next rank of an end run, of a start run
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        next[1] += !h[i].kind;
+    }
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        uint32_t r = next[h[i].kind]++;
+        pk->rank[i] = r;
+        pk->of_rank[r] = (uint32_t)i;
+        win[k + i] = packed_key(pk, &h[i], i);
+    }
+    for (size_t j = k - 1; rc == 0 && j >= 1; j--) {
+        uint64_t a = win[2 * j], b = win[2 * j + 1];
+        win[j] = a < b ? a : b;
+        loser[j] = a < b ? b : a;
+    }
+    uint64_t wk = rc == 0 ? win[1] : 0; // with one run, its leaf is the root
+    uint64_t mask = ((uint64_t)1 << pk->rank_bits) - 1;
+    for (uint64_t p = 0; rc == 0 && p < npts; p++) {
+        uint32_t w = pk->of_rank[wk & mask];
+        struct run *r = &h[w];
+        s->pts[out++] = r->e | (r->kind ? IODFG_PT_START : 0);
+        r->pos++;
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
+        }
+        wk = packed_key(pk, r, w);
+        for (size_t j = (k + w) / 2; j >= 1; j /= 2) {
+            uint64_t l = loser[j];
+            loser[j] = l < wk ? wk : l;
+            wk = l < wk ? l : wk;
+        }
+    }
+    free(loser);
+    free(win);
+    free(pk->rank);
+    free(pk->of_rank);
+    return rc;
+}
+
+/* Merge the runs h[0..hn) (npts points) into pts[out...): with one-word keys when the runs'
+ * time range leaves room for their ranks, else with two-word keys. 0, or -1 out of memory. */
+static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
+{
+    if (hn == 0) {
+        return 0;
+    }
+    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+    for (size_t i = 0; i < hn; i++) {
+        struct run *r = &h[i];
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
+            // each run ascends: its first point is its least, its last event its latest
+            int64_t last =
+                r->kind ? s->col->start_ns[r->end - 1] : end_time(s->col, s->ends[r->end - 1]);
+            tmin = r->t < tmin ? r->t : tmin;
+            tmax = last > tmax ? last : tmax;
+        }
+    }
+    struct packed pk = {tmin, 0, NULL, NULL};
+    while (((size_t)1 << pk.rank_bits) < hn) {
+        pk.rank_bits++;
+    }
+    if (tmin > tmax || (uint64_t)tmax - (uint64_t)tmin < (UINT64_MAX >> pk.rank_bits)) {
+        return merge_packed(s, h, hn, npts, out, &pk);
+    }
+    return merge_wide(s, h, hn, npts, out);
 }
 
 /* ---- cutting one clock's merge in two -------------------------------------------------------- */
