@@ -309,20 +309,43 @@ static inline uint64_t get_bits(const unsigned char *in, uint64_t bit, unsigned 
     return x >> (64 - w);
 }
 
-#define UNPACK(T)                                                                                  \
+/* The same for w <= 57, the common case: a value then lies within the 8 bytes loaded (shift
+ * 0..7 plus w bits), so the loop has no branch on the width; right is 64 - w. */
+static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigned right)
+{
+    return (load_be64(in + (bit >> 3)) << (bit & 7)) >> right;
+}
+
+#define NARROW_MAX 57
+
+/* Decode n values of type T into out, each read by GET(bit). */
+#define UNPACK_WITH(T, GET)                                                                        \
     do {                                                                                           \
         T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
         uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;                                    \
         uint64_t bit = i * w - i * w / 8 * 8;                                                      \
         if (p->has_fill) {                                                                         \
             for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
-                uint64_t v = get_bits(in, bit, w);                                                 \
+                uint64_t v = GET(bit);                                                             \
                 o[k] = v == ones ? f : (T)((T)v + m);                                              \
             }                                                                                      \
         } else {                                                                                   \
             for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
-                o[k] = (T)((T)get_bits(in, bit, w) + m);                                           \
+                o[k] = (T)((T)GET(bit) + m);                                                       \
             }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define GET_NARROW(bit) get_narrow(in, bit, right)
+#define GET_WIDE(bit) get_bits(in, bit, w)
+
+#define UNPACK(T)                                                                                  \
+    do {                                                                                           \
+        unsigned right = 64 - w;                                                                   \
+        if (w <= NARROW_MAX) {                                                                     \
+            UNPACK_WITH(T, GET_NARROW);                                                            \
+        } else {                                                                                   \
+            UNPACK_WITH(T, GET_WIDE);                                                              \
         }                                                                                          \
     } while (0)
 
