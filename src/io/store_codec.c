@@ -336,13 +336,48 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
     } while (0)
 
+/* Values of at most 8 bits, eight at a time once they start on a byte boundary: eight values
+ * then fill w bytes, read as one word and cut by shifts (no position arithmetic per value).
+ * Fill values compare with their all-ones pattern; without fill, with a value no w bits hold. */
+#define SMALL_MAX 8
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define UNROLL_8 _Pragma("GCC unroll 8")
+#else
+#define UNROLL_8
+#endif
+#define UNPACK_SMALL(T)                                                                            \
+    do {                                                                                           \
+        T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
+        uint64_t fill_bits = p->has_fill ? (1ull << w) - 1 : UINT64_MAX;                           \
+        uint64_t bit = i * w - i * w / 8 * 8, k = 0;                                               \
+        for (; k < n && (bit & 7); k++, bit += w) {                                                \
+            uint64_t v = get_narrow(in, bit, right);                                               \
+            o[k] = v == fill_bits ? f : (T)((T)v + m);                                             \
+        }                                                                                          \
+        const unsigned char *b = in + (bit >> 3);                                                  \
+        for (; k + 8 <= n; k += 8, b += w) {                                                       \
+            uint64_t x = load_be64(b);                                                             \
+            UNROLL_8                                                                               \
+            for (unsigned j = 0; j < 8; j++) {                                                     \
+                uint64_t v = (x << (j * w)) >> right;                                              \
+                o[k + j] = v == fill_bits ? f : (T)((T)v + m);                                     \
+            }                                                                                      \
+        }                                                                                          \
+        for (bit = (uint64_t)(b - in) * 8; k < n; k++, bit += w) {                                 \
+            uint64_t v = get_narrow(in, bit, right);                                               \
+            o[k] = v == fill_bits ? f : (T)((T)v + m);                                             \
+        }                                                                                          \
+    } while (0)
+
 #define GET_NARROW(bit) get_narrow(in, bit, right)
 #define GET_WIDE(bit) get_bits(in, bit, w)
 
 #define UNPACK(T)                                                                                  \
     do {                                                                                           \
         unsigned right = 64 - w;                                                                   \
-        if (w <= NARROW_MAX) {                                                                     \
+        if (w <= SMALL_MAX) {                                                                      \
+            UNPACK_SMALL(T);                                                                       \
+        } else if (w <= NARROW_MAX) {                                                              \
             UNPACK_WITH(T, GET_NARROW);                                                            \
         } else {                                                                                   \
             UNPACK_WITH(T, GET_WIDE);                                                              \
