@@ -336,15 +336,24 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
     } while (0)
 
-/* Values of at most 8 bits, eight at a time once they start on a byte boundary: eight values
- * then fill w bytes, read as one word and cut by shifts (no position arithmetic per value).
- * Fill values compare with their all-ones pattern; without fill, with a value no w bits hold. */
-#define SMALL_MAX 8
+/* Values of at most 15 bits, eight at a time once they start on a byte boundary: eight values
+ * then fill w bytes, each half of them read as one word (the second half starts w / 2 bytes and
+ * w % 2 nibbles on) and cut by shifts, with no position arithmetic per value. Fill values
+ * compare with their all-ones pattern; without fill, with a value no w bits hold. */
+#define SMALL_MAX 15
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#define UNROLL_8 _Pragma("GCC unroll 8")
+#define UNROLL_4 _Pragma("GCC unroll 4")
 #else
-#define UNROLL_8
+#define UNROLL_4
 #endif
+#define CUT_4(T, x, at)                                                                            \
+    do {                                                                                           \
+        UNROLL_4                                                                                   \
+        for (unsigned j = 0; j < 4; j++) {                                                         \
+            uint64_t v = ((x) << (j * w)) >> right;                                                \
+            o[(at) + j] = v == fill_bits ? f : (T)((T)v + m);                                      \
+        }                                                                                          \
+    } while (0)
 #define UNPACK_SMALL(T)                                                                            \
     do {                                                                                           \
         T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
@@ -356,12 +365,9 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
         const unsigned char *b = in + (bit >> 3);                                                  \
         for (; k + 8 <= n; k += 8, b += w) {                                                       \
-            uint64_t x = load_be64(b);                                                             \
-            UNROLL_8                                                                               \
-            for (unsigned j = 0; j < 8; j++) {                                                     \
-                uint64_t v = (x << (j * w)) >> right;                                              \
-                o[k + j] = v == fill_bits ? f : (T)((T)v + m);                                     \
-            }                                                                                      \
+            uint64_t x = load_be64(b), y = load_be64(b + w / 2) << (w % 2 * 4);                    \
+            CUT_4(T, x, k);                                                                        \
+            CUT_4(T, y, k + 4);                                                                    \
         }                                                                                          \
         for (bit = (uint64_t)(b - in) * 8; k < n; k++, bit += w) {                                 \
             uint64_t v = get_narrow(in, bit, right);                                               \
