@@ -346,12 +346,17 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
 #else
 #define UNROLL_4
 #endif
+/* Value bits (an expression) into o[at]: the fill value, or the value plus the minimum. */
+#define CUT_1(T, bits, at)                                                                         \
+    do {                                                                                           \
+        uint64_t v_ = (bits);                                                                      \
+        o[at] = v_ == fill_bits ? f : (T)((T)v_ + m);                                              \
+    } while (0)
 #define CUT_4(T, x, at)                                                                            \
     do {                                                                                           \
         UNROLL_4                                                                                   \
         for (unsigned j = 0; j < 4; j++) {                                                         \
-            uint64_t v = ((x) << (j * w)) >> right;                                                \
-            o[(at) + j] = v == fill_bits ? f : (T)((T)v + m);                                      \
+            CUT_1(T, ((x) << (j * w)) >> right, (at) + j);                                         \
         }                                                                                          \
     } while (0)
 #define UNPACK_SMALL(T)                                                                            \
@@ -360,8 +365,7 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         uint64_t fill_bits = p->has_fill ? (1ull << w) - 1 : UINT64_MAX;                           \
         uint64_t bit = i * w - i * w / 8 * 8, k = 0;                                               \
         for (; k < n && (bit & 7); k++, bit += w) {                                                \
-            uint64_t v = get_narrow(in, bit, right);                                               \
-            o[k] = v == fill_bits ? f : (T)((T)v + m);                                             \
+            CUT_1(T, get_narrow(in, bit, right), k);                                               \
         }                                                                                          \
         const unsigned char *b = in + (bit >> 3);                                                  \
         for (; k + 8 <= n; k += 8, b += w) {                                                       \
@@ -370,8 +374,7 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
             CUT_4(T, y, k + 4);                                                                    \
         }                                                                                          \
         for (bit = (uint64_t)(b - in) * 8; k < n; k++, bit += w) {                                 \
-            uint64_t v = get_narrow(in, bit, right);                                               \
-            o[k] = v == fill_bits ? f : (T)((T)v + m);                                             \
+            CUT_1(T, get_narrow(in, bit, right), k);                                               \
         }                                                                                          \
     } while (0)
 

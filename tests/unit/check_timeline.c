@@ -38,6 +38,18 @@ static int point_cmp(const void *pa, const void *pb)
     return a->e < b->e ? -1 : a->e > b->e;
 }
 
+/* Push event i of the open case: start and dur given, the rest unknown. */
+static void push(struct iodfg_eventlog *log, uint32_t key, int64_t start, int64_t dur, uint32_t i)
+{
+    struct iodfg_event ev = {0};
+    ev.start_ns = start;
+    ev.dur_ns = dur;
+    ev.key = key;
+    ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
+    ev.fd = IODFG_NO_FD;
+    ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+}
+
 /* A log of ncases cases of random sizes (some empty), clocks and durations: one event in ten
  * lasts up to long_dur, from the (long_from / 4)th quarter of each case on. */
 static struct iodfg_eventlog *random_log_long(unsigned seed, uint32_t ncases, uint32_t most,
@@ -55,22 +67,17 @@ static struct iodfg_eventlog *random_log_long(unsigned seed, uint32_t ncases, ui
         uint32_t n = (uint32_t)rand() % (most + 1);
         int64_t t = rand() % 50;
         for (uint32_t i = 0; i < n; i++) {
-            struct iodfg_event ev = {0};
             t += rand() % 4; // ties within and across cases
-            ev.start_ns = t;
             int r = rand() % 10;
             int long_call = r == 2 && 4 * i >= long_from * n;
-            ev.dur_ns = r == 0      ? 0
-                        : r == 1    ? IODFG_UNKNOWN
-                        : long_call ? rand() % long_dur
-                                    : rand() % 7;
+            int64_t dur = r == 0      ? 0
+                          : r == 1    ? IODFG_UNKNOWN
+                          : long_call ? rand() % long_dur
+                                      : rand() % 7;
             if (!intervals) {
-                ev.dur_ns = r % 2 ? 0 : IODFG_UNKNOWN;
+                dur = r % 2 ? 0 : IODFG_UNKNOWN;
             }
-            ev.key = key;
-            ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
-            ev.fd = IODFG_NO_FD;
-            ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+            push(log, key, t, dur, i);
         }
         ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
     }
@@ -178,14 +185,8 @@ static struct iodfg_eventlog *far_apart_log(unsigned seed)
         ck_assert_int_eq(iodfg_eventlog_begin_case(log, &ci, NULL), 0);
         int64_t t = base[c];
         for (uint32_t i = 0; i < 200; i++) {
-            struct iodfg_event ev = {0};
             t += rand() % 3;
-            ev.start_ns = t;
-            ev.dur_ns = rand() % 5 == 0 ? IODFG_DUR_MAX - rand() % 3 : rand() % 6;
-            ev.key = key;
-            ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
-            ev.fd = IODFG_NO_FD;
-            ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+            push(log, key, t, rand() % 5 == 0 ? IODFG_DUR_MAX - rand() % 3 : rand() % 6, i);
         }
         ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
     }
