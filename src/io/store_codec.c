@@ -336,11 +336,13 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
     } while (0)
 
-/* Values of at most 15 bits, eight at a time once they start on a byte boundary: eight values
- * then fill w bytes, each half of them read as one word (the second half starts w / 2 bytes and
- * w % 2 nibbles on) and cut by shifts, with no position arithmetic per value. Fill values
- * compare with their all-ones pattern; without fill, with a value no w bits hold. */
-#define SMALL_MAX 15
+/* Values of at most 28 bits, eight at a time once they start on a byte boundary: eight values
+ * then fill w bytes, read as 8 / V words of V values each (word q starts q * V * w bits on, at
+ * most 6 bits past a byte, so V values fit when V * w + 6 <= 64: V = 4 up to 14 bits, 2 up to
+ * 29) and cut by shifts, with no position arithmetic per value. Fill values compare with their
+ * all-ones pattern; without fill, with a value no w bits hold. */
+#define GROUP4_MAX 14
+#define GROUP2_MAX 28
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define UNROLL_4 _Pragma("GCC unroll 4")
 #else
@@ -352,14 +354,7 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         uint64_t v_ = (bits);                                                                      \
         o[at] = v_ == fill_bits ? f : (T)((T)v_ + m);                                              \
     } while (0)
-#define CUT_4(T, x, at)                                                                            \
-    do {                                                                                           \
-        UNROLL_4                                                                                   \
-        for (unsigned j = 0; j < 4; j++) {                                                         \
-            CUT_1(T, ((x) << (j * w)) >> right, (at) + j);                                         \
-        }                                                                                          \
-    } while (0)
-#define UNPACK_SMALL(T)                                                                            \
+#define UNPACK_GROUPS(T, V)                                                                        \
     do {                                                                                           \
         T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
         uint64_t fill_bits = p->has_fill ? (1ull << w) - 1 : UINT64_MAX;                           \
@@ -369,9 +364,15 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
         const unsigned char *b = in + (bit >> 3);                                                  \
         for (; k + 8 <= n; k += 8, b += w) {                                                       \
-            uint64_t x = load_be64(b), y = load_be64(b + w / 2) << (w % 2 * 4);                    \
-            CUT_4(T, x, k);                                                                        \
-            CUT_4(T, y, k + 4);                                                                    \
+            UNROLL_4                                                                               \
+            for (unsigned q = 0; q < 8 / (V); q++) {                                               \
+                unsigned at = q * (V)*w;                                                           \
+                uint64_t x = load_be64(b + (at >> 3)) << (at & 7);                                 \
+                UNROLL_4                                                                           \
+                for (unsigned j = 0; j < (V); j++) {                                               \
+                    CUT_1(T, (x << (j * w)) >> right, k + q * (V) + j);                            \
+                }                                                                                  \
+            }                                                                                      \
         }                                                                                          \
         for (bit = (uint64_t)(b - in) * 8; k < n; k++, bit += w) {                                 \
             CUT_1(T, get_narrow(in, bit, right), k);                                               \
@@ -384,8 +385,10 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
 #define UNPACK(T)                                                                                  \
     do {                                                                                           \
         unsigned right = 64 - w;                                                                   \
-        if (w <= SMALL_MAX) {                                                                      \
-            UNPACK_SMALL(T);                                                                       \
+        if (w <= GROUP4_MAX) {                                                                     \
+            UNPACK_GROUPS(T, 4);                                                                   \
+        } else if (w <= GROUP2_MAX) {                                                              \
+            UNPACK_GROUPS(T, 2);                                                                   \
         } else if (w <= NARROW_MAX) {                                                              \
             UNPACK_WITH(T, GET_NARROW);                                                            \
         } else {                                                                                   \
