@@ -2,7 +2,8 @@
 /* The timeline: the start and end points of every event with an interval in time order, merged
  * from sorted per-case runs with a heap (the input of the concurrency sweep). Each case gives
  * two runs: its events in start order (as the log keeps them) and its events in end order
- * (radix-sorted here). A large clock's merge is cut at a point in time into two halves that
+ * (sorted by insertion as they are gathered, or radix-sorted; the cases in two halves on two
+ * threads). A large clock's merge is cut at a point in time into two halves that
  * two threads merge at once: every point of the first half comes before every point of the
  * second, so the result is the same as one merge. */
 #include "config.h"
@@ -110,24 +111,18 @@ static void run_key(const struct run *r, struct key *k)
     }
 }
 
-/* Merge the runs h[0..hn) (npts points) into pts[out...) with a tournament tree of losers:
- * one comparison per level for each point. 0, or -1 out of memory. */
-static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
+/* Merge the primed runs h[0..hn) (npts points) into pts[out...) with a tournament tree of
+ * losers: one comparison of two-word keys per level for each point (any time range). 0, or -1
+ * out of memory. */
+static int merge_wide(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
 {
-    if (hn == 0) {
-        return 0;
-    }
     size_t k = hn;
     struct key *key = malloc(k * sizeof(*key));
     uint32_t *loser = malloc(k * sizeof(*loser)); // [1, k): the loser at each inner node
     uint32_t *win = malloc(2 * k * sizeof(*win)); // the winners, to build the tree
     int rc = key && loser && win ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < k; i++) {
-        struct run *r = &h[i];
-        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
-            run_load(r, s);
-        }
-        run_key(r, &key[i]);
+        run_key(&h[i], &key[i]);
         win[k + i] = (uint32_t)i;
     }
     for (size_t j = k - 1; rc == 0 && j >= 1; j--) { // node j's children are 2j and 2j + 1
@@ -164,6 +159,101 @@ static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, u
     free(loser);
     free(win);
     return rc;
+}
+
+/* One-word keys: the time since tmin above the run's rank, which orders ties as the timeline
+ * wants them: end runs before start runs, each kind in case order (the runs' events ascend
+ * with the cases), and within a run its own order. */
+struct packed {
+    int64_t tmin;
+    unsigned rank_bits;
+    uint32_t *rank;    /* per run */
+    uint32_t *of_rank; /* the run of each rank */
+};
+
+static uint64_t packed_key(const struct packed *pk, const struct run *r, size_t i)
+{
+    return r->pos < r->end ? (uint64_t)(r->t - pk->tmin) << pk->rank_bits | pk->rank[i]
+                           : UINT64_MAX;
+}
+
+/* Merge the primed runs like merge_wide, each level one compare of one word and two
+ * conditional moves. 0, or -1 out of memory. */
+static int merge_packed(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out,
+                        struct packed *pk)
+{
+    size_t k = hn;
+    uint64_t *loser = malloc(k * sizeof(*loser)); // [1, k): the losing key at each inner node
+    uint64_t *win = malloc(2 * k * sizeof(*win)); // the winning keys, to build the tree
+    pk->rank = malloc(k * sizeof(*pk->rank));
+    pk->of_rank = malloc(k * sizeof(*pk->of_rank));
+    int rc = loser && win && pk->rank && pk->of_rank ? 0 : -1;
+    uint32_t next[2] = {0, 0}; // next rank of an end run, of a start run
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        next[1] += !h[i].kind;
+    }
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        uint32_t r = next[h[i].kind]++;
+        pk->rank[i] = r;
+        pk->of_rank[r] = (uint32_t)i;
+        win[k + i] = packed_key(pk, &h[i], i);
+    }
+    for (size_t j = k - 1; rc == 0 && j >= 1; j--) {
+        uint64_t a = win[2 * j], b = win[2 * j + 1];
+        win[j] = a < b ? a : b;
+        loser[j] = a < b ? b : a;
+    }
+    uint64_t wk = rc == 0 ? win[1] : 0; // with one run, its leaf is the root
+    uint64_t mask = ((uint64_t)1 << pk->rank_bits) - 1;
+    for (uint64_t p = 0; rc == 0 && p < npts; p++) {
+        uint32_t w = pk->of_rank[wk & mask];
+        struct run *r = &h[w];
+        s->pts[out++] = r->e | (r->kind ? IODFG_PT_START : 0);
+        r->pos++;
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
+        }
+        wk = packed_key(pk, r, w);
+        for (size_t j = (k + w) / 2; j >= 1; j /= 2) {
+            uint64_t l = loser[j];
+            loser[j] = l < wk ? wk : l;
+            wk = l < wk ? l : wk;
+        }
+    }
+    free(loser);
+    free(win);
+    free(pk->rank);
+    free(pk->of_rank);
+    return rc;
+}
+
+/* Merge the runs h[0..hn) (npts points) into pts[out...): with one-word keys when the runs'
+ * time range leaves room for their ranks, else with two-word keys. 0, or -1 out of memory. */
+static int merge(const struct src *s, struct run *h, size_t hn, uint64_t npts, uint64_t out)
+{
+    if (hn == 0) {
+        return 0;
+    }
+    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+    for (size_t i = 0; i < hn; i++) {
+        struct run *r = &h[i];
+        if (r->kind ? run_next_start(r, s->col) : r->pos < r->end) {
+            run_load(r, s);
+            // each run ascends: its first point is its least, its last event its latest
+            int64_t last =
+                r->kind ? s->col->start_ns[r->end - 1] : end_time(s->col, s->ends[r->end - 1]);
+            tmin = r->t < tmin ? r->t : tmin;
+            tmax = last > tmax ? last : tmax;
+        }
+    }
+    struct packed pk = {tmin, 0, NULL, NULL};
+    while (((size_t)1 << pk.rank_bits) < hn) {
+        pk.rank_bits++;
+    }
+    if (tmin > tmax || (uint64_t)tmax - (uint64_t)tmin < (UINT64_MAX >> pk.rank_bits)) {
+        return merge_packed(s, h, hn, npts, out, &pk);
+    }
+    return merge_wide(s, h, hn, npts, out);
 }
 
 /* ---- cutting one clock's merge in two -------------------------------------------------------- */
@@ -313,75 +403,116 @@ static void sort_by_end(uint32_t *ids, size_t n, const struct iodfg_columns *col
     }
 }
 
-/* ids[0..n) (ascending) sorted by end time, ties in id order, by insertion while that takes at
- * most budget moves: a trace's calls overlap only a little, so its ends come almost in start
- * order. 1 when sorted; 0 when the budget ran out: ids is then a permutation whose ties are
- * still in id order (the sorted prefix holds smaller ids than the rest), which is what the
- * stable radix sort needs to finish the job. */
-static int insertion_by_end(uint32_t *ids, size_t n, const struct iodfg_columns *col, size_t budget)
-{
-    size_t moves = 0;
-    for (size_t i = 1; i < n; i++) {
-        uint32_t x = ids[i];
-        int64_t t = end_time(col, x);
-        size_t j = i;
-        while (j > 0 && end_time(col, ids[j - 1]) > t) {
-            ids[j] = ids[j - 1];
-            j--;
-        }
-        ids[j] = x;
-        moves += i - j;
-        if (moves > budget) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Moves an insertion sort may take per element before the radix sort is cheaper. */
+/* Moves an insertion sort may take per event before the radix sort is cheaper. */
 #define INSERTION_MOVES 8
 
-/* ends: each case's events with an interval in end order (eoff: where each case's begin). */
-static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64_t *eoff)
+/* Case c's events with an interval into ends[off[c]...), in end order (ties in id order); the
+ * end of that run is returned in *stop. Sorted by insertion as they are gathered (a trace's
+ * calls overlap only a little, so its ends come almost in start order) while that takes at most
+ * INSERTION_MOVES moves per event; past that the rest is appended and the stable radix sort
+ * finishes (the sorted prefix holds smaller ids than the rest, so ties are still in id order).
+ * 0, or -1 out of memory. */
+static int collect_case(const struct iodfg_columns *col, const uint64_t *off, uint32_t c,
+                        uint32_t *ends, uint64_t *stop, struct radix *rx)
 {
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    struct radix rx = {0};
-    uint64_t k = 0;
-    int rc = 0;
-    for (uint32_t c = 0; rc == 0 && c < nc; c++) {
-        eoff[c] = k;
-        int sorted = 1;
-        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
-            if (has_interval(col, e)) {
-                sorted = sorted && (k == eoff[c] || end_time(col, ends[k - 1]) <= end_time(col, e));
-                ends[k++] = (uint32_t)e;
-            }
-        }
-        size_t n = (size_t)(k - eoff[c]);
-        if (sorted || insertion_by_end(ends + eoff[c], n, col, INSERTION_MOVES * n)) {
+    uint64_t lo = off[c], k = lo;
+    uint64_t budget = INSERTION_MOVES * (off[c + 1] - lo), moves = 0;
+    int64_t last = INT64_MIN; // the latest end so far: most ends just follow it
+    uint64_t e = lo;
+    for (; e < off[c + 1] && moves <= budget; e++) {
+        if (!has_interval(col, e)) {
             continue;
         }
-        if (n > rx.cap) {
-            free(rx.key);
-            free(rx.key2);
-            free(rx.id2);
-            rx.key = iodfg_bigmem_alloc(n * sizeof(*rx.key));
-            rx.key2 = iodfg_bigmem_alloc(n * sizeof(*rx.key2));
-            rx.id2 = iodfg_bigmem_alloc(n * sizeof(*rx.id2));
-            rx.cap = n;
-            rc = rx.key && rx.key2 && rx.id2 ? 0 : -1;
+        int64_t t = end_time(col, e);
+        uint64_t j = k++;
+        if (t >= last) {
+            last = t;
+        } else {
+            while (j > lo && end_time(col, ends[j - 1]) > t) {
+                ends[j] = ends[j - 1];
+                j--;
+            }
+            moves += k - 1 - j;
         }
-        if (rc == 0) {
-            sort_by_end(ends + eoff[c], n, col, &rx);
+        ends[j] = (uint32_t)e;
+    }
+    int sorted = e == off[c + 1] && moves <= budget;
+    for (; e < off[c + 1]; e++) {
+        if (has_interval(col, e)) {
+            ends[k++] = (uint32_t)e;
         }
     }
-    eoff[nc] = k;
+    *stop = k;
+    size_t n = (size_t)(k - lo);
+    if (sorted) {
+        return 0;
+    }
+    if (n > rx->cap) {
+        free(rx->key);
+        free(rx->key2);
+        free(rx->id2);
+        rx->key = iodfg_bigmem_alloc(n * sizeof(*rx->key));
+        rx->key2 = iodfg_bigmem_alloc(n * sizeof(*rx->key2));
+        rx->id2 = iodfg_bigmem_alloc(n * sizeof(*rx->id2));
+        rx->cap = n;
+        if (!rx->key || !rx->key2 || !rx->id2) {
+            return -1;
+        }
+    }
+    sort_by_end(ends + lo, n, col, rx);
+    return 0;
+}
+
+/* Cases [c0, c1) gathered into ends (each at its own events' offsets, eend: where its run
+ * stops), on one thread with its own radix scratch. */
+struct gather {
+    const struct iodfg_columns *col;
+    const uint64_t *off;
+    uint32_t c0, c1;
+    uint32_t *ends;
+    uint64_t *eend;
+    int rc;
+};
+
+static void *gather_cases(void *arg)
+{
+    struct gather *g = arg;
+    struct radix rx = {0};
+    g->rc = 0;
+    for (uint32_t c = g->c0; g->rc == 0 && c < g->c1; c++) {
+        g->rc = collect_case(g->col, g->off, c, g->ends, &g->eend[c], &rx);
+    }
     free(rx.key);
     free(rx.key2);
     free(rx.id2);
-    return rc;
+    return NULL;
+}
+
+/* Every case's end run, the cases cut in two halves of about equal events gathered on two
+ * threads when the log is large. 0, or -1 out of memory. */
+static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64_t *eend,
+                        uint64_t split_points)
+{
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint32_t nc = iodfg_eventlog_case_count(log);
+    uint64_t n = off[nc];
+    uint32_t cut = 0;
+    while (cut < nc && off[cut + 1] <= n / 2) {
+        cut++;
+    }
+    struct gather g[2] = {{iodfg_eventlog_columns(log), off, 0, cut, ends, eend, 0},
+                          {iodfg_eventlog_columns(log), off, cut, nc, ends, eend, 0}};
+    pthread_t th;
+    int threaded = 2 * n >= split_points && cut > 0 && cut < nc &&
+                   pthread_create(&th, NULL, gather_cases, &g[1]) == 0;
+    if (!threaded) {
+        g[0].c1 = nc;
+    }
+    gather_cases(&g[0]);
+    if (threaded) {
+        pthread_join(th, NULL);
+    }
+    return g[0].rc || g[1].rc ? -1 : 0;
 }
 
 int iodfg_timeline_build(struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
@@ -405,19 +536,20 @@ int iodfg_timeline_build_split(struct iodfg_timeline *tl, const struct iodfg_eve
     }
     const uint64_t *off = iodfg_eventlog_case_offsets(log);
     uint32_t nc = iodfg_eventlog_case_count(log);
+    // each case's end run lies at its own events' offsets: the cases are gathered independently
+    uint32_t *ends = iodfg_bigmem_alloc((size_t)(n ? n : 1) * sizeof(*ends));
+    uint64_t *eend = malloc(((size_t)nc + 1) * sizeof(*eend));
+    struct run *h = malloc(((size_t)nc * 2 + 1) * sizeof(*h));
+    struct run *scratch = malloc(((size_t)nc * 2 + 1) * sizeof(*scratch));
+    int rc = !ends || !eend || !h || !scratch || collect_ends(log, ends, eend, split_points);
     uint64_t m = 0;
-    for (uint64_t e = 0; e < n; e++) {
-        m += has_interval(col, e);
+    for (uint32_t c = 0; rc == 0 && c < nc; c++) {
+        m += eend[c] - off[c];
     }
     tl->n = n;
     tl->npts = 2 * m;
-    tl->pts = iodfg_bigmem_alloc((size_t)(m ? 2 * m : 1) * sizeof(*tl->pts));
-    uint32_t *ends = iodfg_bigmem_alloc((size_t)(m ? m : 1) * sizeof(*ends));
-    uint64_t *eoff = malloc(((size_t)nc + 1) * sizeof(*eoff));
-    struct run *h = malloc(((size_t)nc * 2 + 1) * sizeof(*h));
-    struct run *scratch = malloc(((size_t)nc * 2 + 1) * sizeof(*scratch));
-    int rc = 0;
-    if (!tl->pts || !ends || !eoff || !h || !scratch || collect_ends(log, ends, eoff)) {
+    tl->pts = rc ? NULL : iodfg_bigmem_alloc((size_t)(m ? 2 * m : 1) * sizeof(*tl->pts));
+    if (rc || !tl->pts) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline");
     }
     // one clock after the other: times of different clocks are never compared (each clock's
@@ -432,8 +564,8 @@ int iodfg_timeline_build_split(struct iodfg_timeline *tl, const struct iodfg_eve
                 continue;
             }
             h[hn++] = (struct run){0, 0, 1, off[c], off[c + 1]};
-            h[hn++] = (struct run){0, 0, 0, eoff[c], eoff[c + 1]};
-            npts += 2 * (eoff[c + 1] - eoff[c]);
+            h[hn++] = (struct run){0, 0, 0, off[c], eend[c]};
+            npts += 2 * (eend[c] - off[c]);
         }
         if (merge_clock(&s, h, hn, npts, out, scratch, split_points)) {
             rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline");
@@ -441,7 +573,7 @@ int iodfg_timeline_build_split(struct iodfg_timeline *tl, const struct iodfg_eve
         out += npts;
     }
     free(ends);
-    free(eoff);
+    free(eend);
     free(h);
     free(scratch);
     if (rc) {

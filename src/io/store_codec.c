@@ -309,20 +309,90 @@ static inline uint64_t get_bits(const unsigned char *in, uint64_t bit, unsigned 
     return x >> (64 - w);
 }
 
-#define UNPACK(T)                                                                                  \
+/* The same for w <= 57, the common case: a value then lies within the 8 bytes loaded (shift
+ * 0..7 plus w bits), so the loop has no branch on the width; right is 64 - w. */
+static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigned right)
+{
+    return (load_be64(in + (bit >> 3)) << (bit & 7)) >> right;
+}
+
+#define NARROW_MAX 57
+
+/* Decode n values of type T into out, each read by GET(bit). */
+#define UNPACK_WITH(T, GET)                                                                        \
     do {                                                                                           \
         T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
         uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;                                    \
         uint64_t bit = i * w - i * w / 8 * 8;                                                      \
         if (p->has_fill) {                                                                         \
             for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
-                uint64_t v = get_bits(in, bit, w);                                                 \
+                uint64_t v = GET(bit);                                                             \
                 o[k] = v == ones ? f : (T)((T)v + m);                                              \
             }                                                                                      \
         } else {                                                                                   \
             for (uint64_t k = 0; k < n; k++, bit += w) {                                           \
-                o[k] = (T)((T)get_bits(in, bit, w) + m);                                           \
+                o[k] = (T)((T)GET(bit) + m);                                                       \
             }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* Values of at most 28 bits, eight at a time once they start on a byte boundary: eight values
+ * then fill w bytes, read as 8 / V words of V values each (word q starts q * V * w bits on, at
+ * most 6 bits past a byte, so V values fit when V * w + 6 <= 64: V = 4 up to 14 bits, 2 up to
+ * 29) and cut by shifts, with no position arithmetic per value. Fill values compare with their
+ * all-ones pattern; without fill, with a value no w bits hold. */
+#define GROUP4_MAX 14
+#define GROUP2_MAX 28
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define UNROLL_4 _Pragma("GCC unroll 4")
+#else
+#define UNROLL_4
+#endif
+/* Value bits (an expression) into o[at]: the fill value, or the value plus the minimum. */
+#define CUT_1(T, bits, at)                                                                         \
+    do {                                                                                           \
+        uint64_t v_ = (bits);                                                                      \
+        o[at] = v_ == fill_bits ? f : (T)((T)v_ + m);                                              \
+    } while (0)
+#define UNPACK_GROUPS(T, V)                                                                        \
+    do {                                                                                           \
+        T *o = out, f = (T)p->fill, m = (T)h->minval;                                              \
+        uint64_t fill_bits = p->has_fill ? (1ull << w) - 1 : UINT64_MAX;                           \
+        uint64_t bit = i * w - i * w / 8 * 8, k = 0;                                               \
+        for (; k < n && (bit & 7); k++, bit += w) {                                                \
+            CUT_1(T, get_narrow(in, bit, right), k);                                               \
+        }                                                                                          \
+        const unsigned char *b = in + (bit >> 3);                                                  \
+        for (; k + 8 <= n; k += 8, b += w) {                                                       \
+            UNROLL_4                                                                               \
+            for (unsigned q = 0; q < 8 / (V); q++) {                                               \
+                unsigned at = q * (V)*w;                                                           \
+                uint64_t x = load_be64(b + (at >> 3)) << (at & 7);                                 \
+                UNROLL_4                                                                           \
+                for (unsigned j = 0; j < (V); j++) {                                               \
+                    CUT_1(T, (x << (j * w)) >> right, k + q * (V) + j);                            \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (bit = (uint64_t)(b - in) * 8; k < n; k++, bit += w) {                                 \
+            CUT_1(T, get_narrow(in, bit, right), k);                                               \
+        }                                                                                          \
+    } while (0)
+
+#define GET_NARROW(bit) get_narrow(in, bit, right)
+#define GET_WIDE(bit) get_bits(in, bit, w)
+
+#define UNPACK(T)                                                                                  \
+    do {                                                                                           \
+        unsigned right = 64 - w;                                                                   \
+        if (w <= GROUP4_MAX) {                                                                     \
+            UNPACK_GROUPS(T, 4);                                                                   \
+        } else if (w <= GROUP2_MAX) {                                                              \
+            UNPACK_GROUPS(T, 2);                                                                   \
+        } else if (w <= NARROW_MAX) {                                                              \
+            UNPACK_WITH(T, GET_NARROW);                                                            \
+        } else {                                                                                   \
+            UNPACK_WITH(T, GET_WIDE);                                                              \
         }                                                                                          \
     } while (0)
 

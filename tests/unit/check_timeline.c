@@ -3,8 +3,8 @@
  * clock) against a plain sort of all points, with the merge in one piece and cut in two halves
  * merged on two threads, on logs with ties, zero and unknown durations, long calls whose ends
  * come out of order (few: each case's ends are put in order by insertion; many, from the start
- * or only late in a case: by the radix sort, after a part by insertion), several clocks and
- * empty cases. */
+ * or only late in a case: by the radix sort, after a part by insertion), several clocks, empty
+ * cases, and times so far apart that the merge's one-word keys do not fit. */
 #include "config.h"
 
 #include <stdint.h>
@@ -38,6 +38,18 @@ static int point_cmp(const void *pa, const void *pb)
     return a->e < b->e ? -1 : a->e > b->e;
 }
 
+/* Push event i of the open case: start and dur given, the rest unknown. */
+static void push(struct iodfg_eventlog *log, uint32_t key, int64_t start, int64_t dur, uint32_t i)
+{
+    struct iodfg_event ev = {0};
+    ev.start_ns = start;
+    ev.dur_ns = dur;
+    ev.key = key;
+    ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
+    ev.fd = IODFG_NO_FD;
+    ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+}
+
 /* A log of ncases cases of random sizes (some empty), clocks and durations: one event in ten
  * lasts up to long_dur, from the (long_from / 4)th quarter of each case on. */
 static struct iodfg_eventlog *random_log_long(unsigned seed, uint32_t ncases, uint32_t most,
@@ -55,22 +67,17 @@ static struct iodfg_eventlog *random_log_long(unsigned seed, uint32_t ncases, ui
         uint32_t n = (uint32_t)rand() % (most + 1);
         int64_t t = rand() % 50;
         for (uint32_t i = 0; i < n; i++) {
-            struct iodfg_event ev = {0};
             t += rand() % 4; // ties within and across cases
-            ev.start_ns = t;
             int r = rand() % 10;
             int long_call = r == 2 && 4 * i >= long_from * n;
-            ev.dur_ns = r == 0      ? 0
-                        : r == 1    ? IODFG_UNKNOWN
-                        : long_call ? rand() % long_dur
-                                    : rand() % 7;
+            int64_t dur = r == 0      ? 0
+                          : r == 1    ? IODFG_UNKNOWN
+                          : long_call ? rand() % long_dur
+                                      : rand() % 7;
             if (!intervals) {
-                ev.dur_ns = r % 2 ? 0 : IODFG_UNKNOWN;
+                dur = r % 2 ? 0 : IODFG_UNKNOWN;
             }
-            ev.key = key;
-            ev.size = ev.offset = ev.req = IODFG_UNKNOWN;
-            ev.fd = IODFG_NO_FD;
-            ck_assert_int_eq(iodfg_eventlog_push(log, &ev, i, NULL), 0);
+            push(log, key, t, dur, i);
         }
         ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
     }
@@ -162,6 +169,41 @@ START_TEST(no_intervals)
 }
 END_TEST
 
+/* Cases far apart in time, on one clock: their range leaves no room for the runs' ranks in one
+ * word (the merge then compares two-word keys); ties at the extremes of the range. */
+static struct iodfg_eventlog *far_apart_log(unsigned seed)
+{
+    srand(seed);
+    const int64_t base[] = {IODFG_START_MIN, -5, IODFG_START_MAX - 40, IODFG_START_MIN + 3};
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    uint32_t key;
+    ck_assert_int_eq(iodfg_eventlog_key(log, 0, 0, &key), 0);
+    for (uint32_t c = 0; c < 4; c++) {
+        struct iodfg_case_info ci;
+        memset(&ci, 0, sizeof(ci));
+        ci.clock = IODFG_CLOCK_EPOCH;
+        ck_assert_int_eq(iodfg_eventlog_begin_case(log, &ci, NULL), 0);
+        int64_t t = base[c];
+        for (uint32_t i = 0; i < 200; i++) {
+            t += rand() % 3;
+            push(log, key, t, rand() % 5 == 0 ? IODFG_DUR_MAX - rand() % 3 : rand() % 6, i);
+        }
+        ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    }
+    return log;
+}
+
+START_TEST(times_far_apart)
+{
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        struct iodfg_eventlog *log = far_apart_log(seed);
+        same_as_sort(log, UINT64_MAX);
+        same_as_sort(log, 2);
+        iodfg_eventlog_free(log);
+    }
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -171,6 +213,7 @@ static Suite *timeline_suite(void)
     tcase_add_test(tc, a_large_log_on_two_threads);
     tcase_add_test(tc, ends_nearly_in_order_or_late_disorder);
     tcase_add_test(tc, no_intervals);
+    tcase_add_test(tc, times_far_apart);
     suite_add_tcase(s, tc);
     return s;
 }
