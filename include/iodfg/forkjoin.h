@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Two-way fork-join: a task runs on a second thread while the caller does its own share, and the
+/* Fork-join. Two-way: a task runs on a second thread while the caller does its own share, and the
  * join waits for it. Without a thread (none wanted, or none could be started) a task runs in the
  * join on the calling thread, so results never depend on whether threads exist; help (work the
  * caller's own loop also takes, such as the concurrency sweep's segments) is then skipped. */
@@ -30,5 +30,12 @@ void iodfg_fork_start(struct iodfg_fork *f, int want_thread, enum iodfg_fork_kin
 void iodfg_fork_join(struct iodfg_fork *f);
 /* Whether a second thread runs (or ran) the task. */
 int iodfg_fork_threaded(const struct iodfg_fork *f);
+
+/* A pool of workers that share a queue of the caller's: start up to n threads running
+ * task(arg) into t[0..n), and return how many started (fewer when the system refuses more;
+ * the caller decides whether 0 is an error). */
+unsigned iodfg_workers_start(pthread_t *t, unsigned n, void *(*task)(void *), void *arg);
+/* Wait for the started workers. */
+void iodfg_workers_join(pthread_t *t, unsigned started);
 
 #endif

@@ -5,13 +5,13 @@
  * activity code). */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/trace.h"
@@ -394,14 +394,12 @@ static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, con
             }
         }
     }
-    pthread_t th;
-    int threaded = nw > 1 && !pthread_create(&th, NULL, ch_thread, &W[1]);
-    ch_run(&W[0]);
-    if (threaded) {
-        pthread_join(th, NULL);
-    } else if (nw > 1) {
-        ch_run(&W[1]);
+    struct iodfg_fork fork = {0};
+    if (nw > 1) {
+        iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, ch_thread, &W[1]);
     }
+    ch_run(&W[0]);
+    iodfg_fork_join(&fork);
     if (W[0].rc || W[1].rc || (sums && nw > 1 && merge_sums(&W[0], &W[1], nkeys))) {
         goto nomem;
     }

@@ -5,13 +5,13 @@
 
 #include "stats_pctl.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/bigmem.h"
 #include "iodfg/dfg.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/stats.h"
 
 #include "stats_priv.h"
@@ -269,14 +269,10 @@ void iodfg_pctl_store(struct pctl *P, struct iodfg_stats *st, struct iodfg_dfg *
         }
         R[1].lo = R[0].hi;
     }
-    pthread_t th;
-    int threaded = R[1].lo < R[1].hi && !pthread_create(&th, NULL, results_run, &R[1]);
+    struct iodfg_fork fork;
+    iodfg_fork_start(&fork, R[1].lo < R[1].hi, IODFG_FORK_TASK, results_run, &R[1]);
     results_run(&R[0]);
-    if (threaded) {
-        pthread_join(th, NULL);
-    } else {
-        results_run(&R[1]);
-    }
+    iodfg_fork_join(&fork);
 }
 
 /* The magnitudes u with iodfg_pb_mag(u) == m: [lo, hi]. */

@@ -3,13 +3,13 @@
  * one or two passes over the selected events, on two threads when the log is large. */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/trace.h"
@@ -509,14 +509,12 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
             W[t].last_from = W[t].last_to = IODFG_NO_ACTIVITY;
             W[t].last_gi = IODFG_PB_NONE;
         }
-        pthread_t th;
-        int threaded = nw > 1 && !pthread_create(&th, NULL, scan_thread, &W[1]);
-        scan_run(&W[0]);
-        if (threaded) {
-            pthread_join(th, NULL);
-        } else if (nw > 1) {
-            scan_run(&W[1]);
+        struct iodfg_fork fork = {0};
+        if (nw > 1) {
+            iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, scan_thread, &W[1]);
         }
+        scan_run(&W[0]);
+        iodfg_fork_join(&fork);
         for (int t = 0; t < nw; t++) {
             if (W[t].rc) {
                 if (err) {

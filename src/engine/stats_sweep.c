@@ -3,13 +3,13 @@
  * that threads can share it (analysis.c runs it next to other work through iodfg_sweep_work). */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
@@ -439,13 +439,11 @@ int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
     if (!sw) {
         return -1;
     }
-    pthread_t th;
-    int threaded =
-        nthreads > 1 && sw->nseg > SW_GROUP && !pthread_create(&th, NULL, sweep_thread, sw);
+    struct iodfg_fork helper;
+    iodfg_fork_start(&helper, nthreads > 1 && sw->nseg > SW_GROUP, IODFG_FORK_HELP, sweep_thread,
+                     sw);
     iodfg_sweep_work(sw);
-    if (threaded) {
-        pthread_join(th, NULL);
-    }
+    iodfg_fork_join(&helper);
     iodfg_sweep_end(sw, st);
     iodfg_sweep_free(sw);
     return 0;

@@ -10,13 +10,13 @@
 
 #include "iodfg/timeline.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/stats.h"
 
 /* Points of one clock below which a second thread costs more than it saves. */
@@ -339,14 +339,10 @@ static int merge_clock(const struct src *s, struct run *h, size_t hn, uint64_t n
         }
     }
     struct half second = {s, scratch, hn, npts - left, out + left, 0};
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, merge_half, &second) == 0;
+    struct iodfg_fork fork;
+    iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, merge_half, &second);
     int rc = merge(s, h, hn, left, out);
-    if (threaded) {
-        pthread_join(th, NULL);
-    } else {
-        merge_half(&second);
-    }
+    iodfg_fork_join(&fork);
     return rc || second.rc ? -1 : 0;
 }
 
@@ -502,16 +498,11 @@ static int collect_ends(const struct iodfg_eventlog *log, uint32_t *ends, uint64
     }
     struct gather g[2] = {{iodfg_eventlog_columns(log), off, 0, cut, ends, eend, 0},
                           {iodfg_eventlog_columns(log), off, cut, nc, ends, eend, 0}};
-    pthread_t th;
-    int threaded = 2 * n >= split_points && cut > 0 && cut < nc &&
-                   pthread_create(&th, NULL, gather_cases, &g[1]) == 0;
-    if (!threaded) {
-        g[0].c1 = nc;
-    }
+    struct iodfg_fork fork;
+    iodfg_fork_start(&fork, 2 * n >= split_points && cut > 0 && cut < nc, IODFG_FORK_TASK,
+                     gather_cases, &g[1]);
     gather_cases(&g[0]);
-    if (threaded) {
-        pthread_join(th, NULL);
-    }
+    iodfg_fork_join(&fork);
     return g[0].rc || g[1].rc ? -1 : 0;
 }
 

@@ -20,6 +20,7 @@
 #include "iodfg/csvlog.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mounts.h"
 #include "iodfg/otf2.h"
 #include "iodfg/strpool.h"
@@ -286,12 +287,7 @@ int iodfg_ingest_run(const struct iodfg_input_list *list, const struct iodfg_ing
     pthread_cond_init(&p.cv, NULL);
     atomic_init(&p.bytes_done, 0);
     uint64_t total = total_bytes(files, count);
-    unsigned started = 0;
-    for (; started < jobs; started++) {
-        if (pthread_create(&threads[started], NULL, worker, &p)) {
-            break;
-        }
-    }
+    unsigned started = iodfg_workers_start(threads, jobs, worker, &p);
     int rc = 0;
     if (started == 0) {
         rc = iodfg_error_set(err, IODFG_E_LIMIT, "cannot start worker threads");
@@ -322,9 +318,7 @@ int iodfg_ingest_run(const struct iodfg_input_list *list, const struct iodfg_ing
     p.stop = 1;
     pthread_cond_broadcast(&p.cv);
     pthread_mutex_unlock(&p.mu);
-    for (unsigned t = 0; t < started; t++) {
-        pthread_join(threads[t], NULL);
-    }
+    iodfg_workers_join(threads, started);
     if (rc == 0) {
         report(&p, total);
     }

@@ -17,6 +17,7 @@
 #include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/handles.h"
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
@@ -131,11 +132,7 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         }
     }
     threads = threads > MAX_THREADS ? MAX_THREADS : threads;
-    for (unsigned t = 1; t < threads; t++) {
-        if (pthread_create(&tid[started], NULL, store_worker, &L) == 0) {
-            started++;
-        }
-    }
+    started = iodfg_workers_start(tid, threads - 1, store_worker, &L); // and this one
     // Scan; raw cases go to the helpers at once (as long as the totals hold).
     uint64_t sum = 0;
     struct item run = {0}; // small 3.0 cases gathered into one item
@@ -204,9 +201,7 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         store_report(&L, pr);
     }
     store_run_items(&L, &x, pr);
-    for (unsigned t = 0; t < started; t++) {
-        pthread_join(tid[t], NULL);
-    }
+    iodfg_workers_join(tid, started);
     if (c.handle) {
         store_check_raw_handles(&L, L.failed ? L.fail_cs : UINT32_MAX);
     }

@@ -15,6 +15,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
@@ -482,9 +483,7 @@ void store_stop_helpers(struct loader *L, pthread_t *tid, unsigned *started)
     atomic_store(&L->fail_case, 0);
     pthread_cond_broadcast(&L->more);
     pthread_mutex_unlock(&L->lock);
-    for (unsigned t = 0; t < *started; t++) {
-        pthread_join(tid[t], NULL);
-    }
+    iodfg_workers_join(tid, *started);
     *started = 0;
 }
 

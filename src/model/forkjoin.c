@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Two-way fork-join over POSIX threads (iodfg/forkjoin.h). */
+/* Fork-join over POSIX threads: two-way, and pools of workers (iodfg/forkjoin.h). */
 #include "config.h"
 
 #include "iodfg/forkjoin.h"
@@ -30,4 +30,20 @@ void iodfg_fork_join(struct iodfg_fork *f)
 int iodfg_fork_threaded(const struct iodfg_fork *f)
 {
     return f->started;
+}
+
+unsigned iodfg_workers_start(pthread_t *t, unsigned n, void *(*task)(void *), void *arg)
+{
+    unsigned started = 0;
+    while (started < n && pthread_create(&t[started], NULL, task, arg) == 0) {
+        started++;
+    }
+    return started;
+}
+
+void iodfg_workers_join(pthread_t *t, unsigned started)
+{
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(t[i], NULL);
+    }
 }
