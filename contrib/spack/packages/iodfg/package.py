@@ -20,7 +20,8 @@ class Iodfg(AutotoolsPackage):
 
     # iodfg publishes no release tarballs yet: there is no url to fetch, so versions are built
     # from a checkout with `spack develop`. When tarballs (`make dist`) are published, add
-    # url = ".../iodfg-0.1.0.tar.gz" and version("0.1.0", sha256="...").
+    # url = ".../iodfg-0.1.0.tar.gz" and version("0.1.0", sha256="..."); until then
+    # `spack audit packages iodfg` says it cannot guess a fetch strategy for @main.
     version("main")
 
     license("MIT")
