@@ -2,7 +2,8 @@
 # iodfg developer entry point: install what the build needs, build, run the example or the tests.
 #   ./dev.sh example     install dependencies, build, open iodfg on the bundled example log
 #   ./dev.sh test        install dependencies, build, run the whole test suite (make check), then
-#                        build iodfg-mpi (--with-mpi, in build-mpi/) and run its tests
+#                        build iodfg-mpi (--with-mpi, in build-mpi/) and run its tests, and build
+#                        once more against the MPI HDF5 alone (as under Spack +mpi)
 #   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
@@ -57,7 +58,9 @@ case "${1:-}" in
     make -C build -j"$(nproc)" check
     # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
     build build-mpi --enable-werror --with-mpi
-    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_tui.sh" ;;
+    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_tui.sh"
+    # a machine whose only HDF5 is the MPI one (Spack +mpi): a configure and a build of its own
+    IODFG_SLOW_TESTS=1 make -C build check TESTS=tests/e2e/hdf5_parallel_only.sh ;;
   bench)
     deps $BENCH_PKGS
     build build
@@ -67,6 +70,6 @@ case "${1:-}" in
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug
     make -C build-sanitize -j"$(nproc)" check ;;
   *)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac
