@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Activity statistics: the full computation and the walk's entry points (the sums, the sweep,
- * the walk, the percentiles and the timeline live in stats_*.c, below this file). */
+/* Activity statistics, the top of the stats files: the full computation and the walk's entry
+ * points. The sums, the sweep, the walk and the percentiles live in the other stats_*.c, below
+ * this file; the types they share are in stats.h and stats_priv.h. */
 #include "config.h"
 
 #include "iodfg/stats.h"
