@@ -23,7 +23,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* Rows per work item of raw cases shared among threads. */
 #define ITEM_ROWS (1u << 18)
@@ -32,13 +32,6 @@
 #define MIN_EVENTS_PER_THREAD (1u << 18)
 
 static int check_totals(struct reader *r, uint64_t total);
-
-/* Memory for a column of `bytes` (freed with free()): huge pages for large ones, since
- * filling them otherwise costs more in page faults than the reading itself. */
-void *store_alloc_column(size_t bytes)
-{
-    return iodfg_bigmem_alloc(bytes);
-}
 
 static int alloc_columns(struct iodfg_columns *c, unsigned mask, uint64_t n)
 {

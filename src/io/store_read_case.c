@@ -15,7 +15,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* ---- cases ----------------------------------------------------------------------------------- */
 

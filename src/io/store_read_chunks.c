@@ -15,7 +15,7 @@
 
 #include "store_codec.h"
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* HDF5's parameters of the scale-offset filter: 20 values, the fill value from the ninth. */
 enum { SO_NPARMS = 20, SO_TYPE = 0, SO_NELMTS = 2, SO_CLASS = 3, SO_SIZE = 4, SO_SIGN = 5,

@@ -20,7 +20,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* The column of the log filled from dataset c, NULL when not asked for. */
 static void *log_column(const struct iodfg_columns *c, int col)

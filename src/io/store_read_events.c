@@ -18,7 +18,7 @@
 #include "iodfg/eventlog.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* ---- the case table -------------------------------------------------------------------------- */
 

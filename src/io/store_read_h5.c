@@ -15,7 +15,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* Check one slab of rows and scatter it into the columns at out. */
 static int scatter(struct reader *r, const struct store_row *rows, uint64_t n,

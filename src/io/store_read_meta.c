@@ -15,6 +15,7 @@
 
 #include <hdf5.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -22,7 +23,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
-#include "store_read_priv.h"
+#include "store_reader.h"
 
 /* Longest string attribute accepted (damaged metadata could claim anything). */
 #define MAX_STR_ATTR (1u << 20)
@@ -290,6 +291,13 @@ int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at)
         bytes -= (size_t)got;
     }
     return 0;
+}
+
+/* Memory for a column of `bytes` (freed with free()): huge pages for large ones, since
+ * filling them otherwise costs more in page faults than the reading itself. */
+void *store_alloc_column(size_t bytes)
+{
+    return iodfg_bigmem_alloc(bytes);
 }
 
 /* Read all n elements (esize bytes each in memory type mt) of dataset d into buf: with pread

@@ -3,8 +3,8 @@
  * steps the load driver (store_read.c) calls. Split so that each file keeps one concern: root
  * and tables (store_read_meta.c), cases (store_read_case.c), raw columns in threads
  * (store_read_cols.c), HDF5 reads (store_read_h5.c). */
-#ifndef IODFG_IO_STORE_READ_PRIV_H
-#define IODFG_IO_STORE_READ_PRIV_H
+#ifndef IODFG_IO_STORE_READER_H
+#define IODFG_IO_STORE_READER_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -256,9 +256,8 @@ int store_read_compound(struct reader *r, struct loader *L, uint32_t cs, struct 
 int store_read_converted(struct reader *r, struct loader *L, uint32_t cs, struct scratch *x,
                          uint64_t *bad_row);
 
-/* ---- driver (store_read.c) ------------------------------------------------------------------- */
-
-/* Memory for a column of `bytes` (freed with free()), huge-page aligned when large. */
+/* Memory for a column of `bytes` (freed with free()), huge-page aligned when large
+ * (store_read_meta.c). */
 void *store_alloc_column(size_t bytes);
 
 #endif
