@@ -306,7 +306,7 @@ void iodfg_binned_finish(struct iodfg_binned *b, double threshold)
 
 /* ---- binning an event log ---- */
 
-static int check_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt,
+int iodfg_binned_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt,
                       struct iodfg_error *err)
 {
     b->t0_ns = t0;
@@ -325,14 +325,8 @@ static int check_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt
     return 0;
 }
 
-struct server_map {
-    uint32_t *of;      /* per id: server index or UINT32_MAX */
-    uint32_t *name_id; /* per server: the id */
-    uint32_t n;
-};
-
-static uint32_t server_id(const struct iodfg_eventlog *log, enum iodfg_server_by by, uint32_t c,
-                          uint32_t key)
+uint32_t iodfg_binned_server_id(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                uint32_t c, uint32_t key)
 {
     if (by == IODFG_BY_CASE) {
         return c;
@@ -344,22 +338,35 @@ static uint32_t server_id(const struct iodfg_eventlog *log, enum iodfg_server_by
     return ci->host ? ci->host : ci->name;
 }
 
-static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+const char *iodfg_binned_server_name(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                     uint32_t id)
+{
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    return by == IODFG_BY_CASE ? iodfg_strpool_get(pool, iodfg_eventlog_case(log, id)->name)
+                               : iodfg_strpool_get(pool, id);
+}
+
+uint32_t iodfg_binned_id_count(const struct iodfg_eventlog *log, enum iodfg_server_by by)
+{
+    return by == IODFG_BY_CASE ? iodfg_eventlog_case_count(log)
+                               : iodfg_strpool_count(iodfg_eventlog_pool(log));
+}
+
+int iodfg_binned_scan(struct iodfg_binned_servers *sv, const struct iodfg_eventlog *log,
                       const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                      const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
+                      enum iodfg_server_by by, const uint8_t *kf, struct iodfg_error *err)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     uint32_t nc = iodfg_eventlog_case_count(log);
     const uint32_t *act = map->activity_of_key;
-    uint32_t nids = o->by == IODFG_BY_CASE ? nc : iodfg_strpool_count(iodfg_eventlog_pool(log));
-    struct server_map sm = {calloc((size_t)nids + 1, sizeof(uint32_t)), NULL, 0};
-    if (!sm.of) {
+    uint32_t nids = iodfg_binned_id_count(log, by);
+    memset(sv, 0, sizeof(*sv));
+    sv->of = calloc((size_t)nids + 1, sizeof(uint32_t));
+    if (!sv->of) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    memset(sm.of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
-    // pass 1: the span of the selected events and the servers doing reads or writes
+    memset(sv->of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    int rc = -1;
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
         if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
@@ -375,49 +382,46 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
             t0 = s < t0 ? s : t0;
             t1 = s + d > t1 ? s + d : t1;
             if ((kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE)) && col->size[e] != IODFG_UNKNOWN) {
-                uint32_t id = server_id(log, o->by, c, k);
-                if (sm.of[id] == UINT32_MAX) {
-                    uint32_t *grown = realloc(sm.name_id, ((size_t)sm.n + 1) * sizeof(uint32_t));
+                uint32_t id = iodfg_binned_server_id(log, by, c, k);
+                if (sv->of[id] == UINT32_MAX) {
+                    uint32_t *grown = realloc(sv->id, ((size_t)sv->n + 1) * sizeof(uint32_t));
                     if (!grown) {
-                        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-                        goto out;
+                        iodfg_binned_servers_fini(sv);
+                        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
                     }
-                    sm.name_id = grown;
-                    sm.name_id[sm.n] = id;
-                    sm.of[id] = sm.n++;
+                    sv->id = grown;
+                    sv->id[sv->n] = id;
+                    sv->of[id] = sv->n++;
                 }
             }
         }
     }
-    struct iodfg_binned grid;
-    iodfg_binned_init(&grid);
-    if (check_grid(&grid, t0, t1, o->dt_ns, err) || iodfg_binned_alloc(b, sm.n, grid.nbins, err)) {
-        goto out;
-    }
-    b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
-    b->t0_ns = grid.t0_ns;
-    b->dt_ns = grid.dt_ns;
-    b->span_ns = grid.span_ns;
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
-    for (uint32_t s = 0; s < sm.n; s++) {
-        uint32_t id = sm.name_id[s];
-        const char *name = o->by == IODFG_BY_CASE
-                               ? iodfg_strpool_get(pool, iodfg_eventlog_case(log, id)->name)
-                               : iodfg_strpool_get(pool, id);
-        if (!(b->server[s] = strdup(name))) {
-            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-            goto out;
-        }
-    }
-    // pass 2: spread the reads and writes
-    uint32_t nb = b->nbins;
+    sv->t0_ns = t0;
+    sv->t1_ns = t1;
+    return 0;
+}
+
+void iodfg_binned_servers_fini(struct iodfg_binned_servers *sv)
+{
+    free(sv->of);
+    free(sv->id);
+    memset(sv, 0, sizeof(*sv));
+}
+
+void iodfg_binned_spread_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+                                const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                                enum iodfg_server_by by, const uint8_t *kf, const uint32_t *of)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint32_t *act = map->activity_of_key;
+    uint32_t nb = b->nbins, nc = iodfg_eventlog_case_count(log);
     const struct iodfg_key *keys = iodfg_eventlog_keys(log);
-    for (uint32_t c = 0; c < nc && sm.n; c++) {
+    for (uint32_t c = 0; c < nc && b->nservers; c++) {
         uint64_t lo, hi;
         if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             continue;
         }
-        uint32_t case_server = server_id(log, o->by, c, 0);
+        uint32_t case_server = iodfg_binned_server_id(log, by, c, 0);
         for (uint64_t e = lo; e < hi; e++) {
             uint32_t k = col->key[e];
             unsigned f = kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE);
@@ -428,7 +432,7 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
             int x = (f & IODFG_IO_READ) ? IODFG_DIR_READ : IODFG_DIR_WRITE;
             b->exact_bytes[x] += (uint64_t)col->size[e];
             b->exact_ops[x]++;
-            size_t base = (size_t)sm.of[o->by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
+            size_t base = (size_t)of[by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
             int64_t d = col->dur_ns ? col->dur_ns[e] : 0;
             int64_t rel = s - b->t0_ns;
             int64_t bi = rel / b->dt_ns;
@@ -443,10 +447,39 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
             }
         }
     }
+}
+
+static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+                      const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                      const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
+{
+    // pass 1: the span of the selected events and the servers doing reads or writes
+    struct iodfg_binned_servers sv;
+    if (iodfg_binned_scan(&sv, log, map, sel, o->by, kf, err)) {
+        return -1;
+    }
+    struct iodfg_binned grid;
+    iodfg_binned_init(&grid);
+    int rc = -1;
+    if (iodfg_binned_grid(&grid, sv.t0_ns, sv.t1_ns, o->dt_ns, err) ||
+        iodfg_binned_alloc(b, sv.n, grid.nbins, err)) {
+        goto out;
+    }
+    b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
+    b->t0_ns = grid.t0_ns;
+    b->dt_ns = grid.dt_ns;
+    b->span_ns = grid.span_ns;
+    for (uint32_t s = 0; s < sv.n; s++) {
+        if (!(b->server[s] = strdup(iodfg_binned_server_name(log, o->by, sv.id[s])))) {
+            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+            goto out;
+        }
+    }
+    // pass 2: spread the reads and writes
+    iodfg_binned_spread_events(b, log, map, sel, o->by, kf, sv.of);
     rc = 0;
 out:
-    free(sm.of);
-    free(sm.name_id);
+    iodfg_binned_servers_fini(&sv);
     return rc;
 }
 
