@@ -16,6 +16,8 @@
 #include "iodfg/partial.h"
 #include "iodfg/trace.h"
 
+#include "stats_priv.h"
+
 void iodfg_partial_bw_rows_add(struct iodfg_bw_row *dst, const struct iodfg_bw_row *src, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -100,50 +102,12 @@ static int bound_cmp(const void *pa, const void *pb)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-struct act_state {
-    uint32_t inflight;
-    int has_prev;
-    int64_t prev_end, busy_start;
-};
-
-/* The sweep of serial.c over the sorted boundaries. */
-static void serial_sweep(struct iodfg_serial *sr, const struct iodfg_partial_span *sp,
-                         const struct bound *b, size_t nb, struct act_state *st)
-{
-    for (size_t i = 0; i < nb; i++) {
-        const struct iodfg_partial_span *e = &sp[b[i].idx];
-        struct act_state *x = &st[e->act];
-        int64_t s = e->start_ns, t = e->end_ns;
-        if (b[i].start) {
-            if (x->inflight++ == 0) {
-                x->busy_start = s;
-                x->has_prev = 0;
-            }
-            continue;
-        }
-        struct iodfg_serial_row *r = &sr->act[e->act];
-        if (x->has_prev) {
-            int64_t q = x->prev_end - s;                         // queued before e_{i-1}
-            int64_t v = t - (s > x->prev_end ? s : x->prev_end); // served after it
-            if (q > 0 && v > 0) {
-                r->queued++;
-                r->staggered_ns = iodfg_sat_add(r->staggered_ns, q < v ? q : v);
-            }
-        }
-        x->prev_end = t;
-        x->has_prev = 1;
-        if (--x->inflight == 0) {
-            r->busy_ns = iodfg_sat_add(r->busy_ns, t - x->busy_start);
-        }
-    }
-}
-
 int iodfg_partial_serial(struct iodfg_serial *s, const struct iodfg_partial_span *spans, size_t n,
                          uint32_t nact, struct iodfg_error *err)
 {
     iodfg_serial_fini(s);
     struct bound *b = malloc((2 * n + 1) * sizeof(*b));
-    struct act_state *st = calloc((size_t)nact + 1, sizeof(*st));
+    struct iodfg_serial_state *st = calloc((size_t)nact + 1, sizeof(*st));
     s->act = calloc((size_t)nact + 1, sizeof(*s->act));
     if (!b || !st || !s->act || n >= UINT32_MAX) {
         free(b);
@@ -157,7 +121,10 @@ int iodfg_partial_serial(struct iodfg_serial *s, const struct iodfg_partial_span
         b[2 * i + 1] = (struct bound){spans[i].end_ns, (uint32_t)i, spans[i].clock, 0};
     }
     qsort(b, 2 * n, sizeof(*b), bound_cmp);
-    serial_sweep(s, spans, b, 2 * n, st);
+    for (size_t i = 0; i < 2 * n; i++) { // the sweep of serial.c
+        const struct iodfg_partial_span *e = &spans[b[i].idx];
+        iodfg_serial_step(&s->act[e->act], &st[e->act], b[i].start, e->start_ns, e->end_ns);
+    }
     for (uint32_t a = 0; a < nact; a++) {
         struct iodfg_serial_row *r = &s->act[a];
         r->stair = r->busy_ns > 0 ? (double)r->staggered_ns / (double)r->busy_ns : 0;
