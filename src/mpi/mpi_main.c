@@ -22,9 +22,9 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
-    {"dfg", mpi_analyze, "write the Directly-Follows Graph of an event log (DOT, TSV, JSON)"},
-    {"stats", mpi_analyze, "rank activities and transitions by their statistics"},
-    {"characterize", mpi_analyze, "I/O characterisation: bandwidths, bins, access patterns"},
+    {"dfg", mpi_analyze, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
+    {"stats", mpi_analyze, "rank activities and transitions of LOG.h5 by their statistics"},
+    {"characterize", mpi_analyze, "I/O characterisation of LOG.h5: bandwidths, bins, access"},
 };
 
 static void usage(FILE *out)

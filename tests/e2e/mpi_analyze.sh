@@ -72,7 +72,8 @@ for c in dfg stats characterize; do
   check "$c: a trace file is refused (exit 1)" [ "$rc" -eq 1 ]
   check "$c: saying it is not an event log" grep -q ": is not an HDF5 event log" "$T/err"
   job 1 "$c" --help >"$T/help"
-  check "$c: the usage says LOG.h5 alone" grep -qx "usage: iodfg-mpi $c \[OPTIONS\] LOG.h5" "$T/help"
+  check "$c: the usage says LOG.h5 alone" \
+    grep -qx "usage: iodfg-mpi $c \[OPTIONS\] LOG.h5" "$T/help"
 done
 
 # usage texts name iodfg-mpi, never iodfg alone (the top level points to `iodfg COMMAND`)
@@ -97,4 +98,5 @@ for c in bandwidth info handles; do
 done
 job 1 --help >"$T/help"
 check "iodfg-mpi --help" grep -q "^usage: mpirun -n P iodfg-mpi COMMAND" "$T/help"
+check "iodfg-mpi --help: lines of at most 80 columns" sh -c "! grep -q '.\{81\}' '$T/help'"
 finish
