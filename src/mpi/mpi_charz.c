@@ -3,7 +3,8 @@
  * on its range of the log's cases; what that command prints of each selection is combined
  * exactly into the whole log's (doc/mpi.md): the rows of bandwidths and access patterns add up,
  * the per-file rows and the stair-case index's intervals are gathered on process 0 in case
- * order, and the time bins are handed from process to process in case order. */
+ * order, and the time bins are handed from process to process in case order. Only what the
+ * command prints is combined (not the bandwidths' per-call and per-case rows). */
 #include "config.h"
 
 #include <stdlib.h>
