@@ -58,7 +58,7 @@ case "${1:-}" in
     make -C build -j"$(nproc)" check
     # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
     build build-mpi --enable-werror --with-mpi
-    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_tui.sh"
+    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_characterize.sh tests/e2e/mpi_tui.sh"
     # a machine whose only HDF5 is the MPI one (Spack +mpi): a configure and a build of its own
     IODFG_SLOW_TESTS=1 make -C build check TESTS=tests/e2e/hdf5_parallel_only.sh ;;
   bench)

@@ -64,6 +64,9 @@ int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log
 int iodfg_access_case_offsets(const struct iodfg_eventlog *log, const uint8_t *key_flags,
                               uint32_t c, int64_t *out);
 
+/* Add d's counts, bytes and histogram to to. */
+void iodfg_access_dir_add(struct iodfg_access_dir *to, const struct iodfg_access_dir *d);
+
 /* Bin of a size (negative sizes go to bin 0), and the bin's range [*lo, *hi). */
 unsigned iodfg_access_bin(int64_t size);
 void iodfg_access_bin_range(unsigned bin, int64_t *lo, int64_t *hi);

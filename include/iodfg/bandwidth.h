@@ -27,6 +27,9 @@ struct iodfg_bw_row {
     double perceived, effective, share;
 };
 
+/* perceived, effective and share of a row whose sums are set; total_dur: the scope's dur sum. */
+void iodfg_bw_row_finish(struct iodfg_bw_row *r, int64_t total_dur);
+
 /* Overall rows: reads, writes (by call, see metrics.h) and every selected event. */
 enum { IODFG_BW_READ = 0, IODFG_BW_WRITE, IODFG_BW_ALL, IODFG_BW__N };
 

@@ -97,5 +97,20 @@ int iodfg_filter_case_mask(const struct iodfg_filter_stack *group, const struct 
  * overlapping cases and their count. */
 int iodfg_filter_groups_check(const struct iodfg_eventlog *log, const uint8_t *g, const uint8_t *r,
                               struct iodfg_error *err);
+/* The same in parts (iodfg-mpi: each process holds some cases): the count of cases in both g
+ * and r and the names of the first few, added to ov (zeroed first) in case order; a case
+ * without a name is named by # and base + its index. */
+#define IODFG_OVERLAP_NAMES 3
+struct iodfg_groups_overlap {
+    uint32_t count, nnames;
+    char name[IODFG_OVERLAP_NAMES][64];
+};
+void iodfg_filter_groups_overlap(const struct iodfg_eventlog *log, const uint8_t *g,
+                                 const uint8_t *r, uint32_t base, struct iodfg_groups_overlap *ov);
+/* Add a later part's overlap (its cases come after dst's). */
+void iodfg_filter_overlap_add(struct iodfg_groups_overlap *dst,
+                              const struct iodfg_groups_overlap *src);
+/* 0 when ov counts no case, else -1 with iodfg_filter_groups_check's message. */
+int iodfg_filter_overlap_error(const struct iodfg_groups_overlap *ov, struct iodfg_error *err);
 
 #endif

@@ -99,6 +99,38 @@ int iodfg_binned_from_counters(struct iodfg_binned *b, const struct iodfg_counte
  * can change c without re-binning. */
 void iodfg_binned_finish(struct iodfg_binned *b, double threshold);
 
+/* ---- binning in parts (iodfg-mpi: each process reads some of the cases) ---- */
+
+/* The grid of iodfg_binned_build for selected events spanning [t0, t1] (t0 INT64_MAX: none)
+ * and bin width dt (<= 0: the default): t0_ns, dt_ns, span_ns and nbins of b. 0, or -1 with err
+ * (too many bins). */
+int iodfg_binned_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt,
+                      struct iodfg_error *err);
+/* The servers of the selected reads and writes in order of first appearance and the span of
+ * the selected events (pass 1 of iodfg_binned_build). A server is an id: a case index
+ * (IODFG_BY_CASE) or a string id of the log's pool (iodfg_binned_server_name). */
+struct iodfg_binned_servers {
+    int64_t t0_ns, t1_ns; /* INT64_MAX and INT64_MIN when no event is selected */
+    uint32_t n;
+    uint32_t *id; /* n servers' ids */
+    uint32_t *of; /* per id (iodfg_binned_id_count): its server, or UINT32_MAX */
+};
+/* kf: iodfg_metrics_key_flags of the log. 0, or -1 with err (memory). */
+int iodfg_binned_scan(struct iodfg_binned_servers *sv, const struct iodfg_eventlog *log,
+                      const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                      enum iodfg_server_by by, const uint8_t *kf, struct iodfg_error *err);
+void iodfg_binned_servers_fini(struct iodfg_binned_servers *sv);
+uint32_t iodfg_binned_id_count(const struct iodfg_eventlog *log, enum iodfg_server_by by);
+uint32_t iodfg_binned_server_id(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                uint32_t c, uint32_t key);
+const char *iodfg_binned_server_name(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                     uint32_t id);
+/* Pass 2: add the selected reads and writes, in case and event order, to b's bins (its grid
+ * and servers set) and exact totals; of[id] is an id's server. */
+void iodfg_binned_spread_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+                                const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                                enum iodfg_server_by by, const uint8_t *kf, const uint32_t *of);
+
 /* A "nice" Δt (1, 2 or 5 times a power of ten, in ns, >= 1 µs) giving at most 100 bins. */
 int64_t iodfg_metrics_default_dt(int64_t span_ns);
 /* Add amount to bins[0..nbins) for an event [start, start+dur) on the grid (t0, dt), in

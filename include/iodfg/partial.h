@@ -10,10 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct iodfg_access_row;
+struct iodfg_bw_row;
 struct iodfg_dfg;
 struct iodfg_dfg_edge;
 struct iodfg_error;
+struct iodfg_eventlog;
 struct iodfg_mapping;
+struct iodfg_selection;
+struct iodfg_serial;
 struct iodfg_session;
 struct iodfg_stats;
 
@@ -101,5 +106,29 @@ void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, i
  * first reached, where this beats best[a] as given. 0, or -1 with err (memory). */
 int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
                         uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err);
+
+/* ---- characterisation (iodfg/characterize.h) of parts holding different cases ---- */
+
+/* Add n rows of Wright et al.'s bandwidths (count, cases, sums, first start, last end); their
+ * rates are set afterwards by iodfg_bw_row_finish. */
+void iodfg_partial_bw_rows_add(struct iodfg_bw_row *dst, const struct iodfg_bw_row *src, size_t n);
+/* Add n access-pattern rows (counts, bytes, size histograms). */
+void iodfg_partial_access_rows_add(struct iodfg_access_row *dst, const struct iodfg_access_row *src,
+                                   size_t n);
+/* A selected, mapped event with a known dur > 0: the stair-case index's input. */
+struct iodfg_partial_span {
+    int64_t start_ns, end_ns;
+    uint32_t act;
+    uint8_t clock;
+};
+/* The spans of sel's events of log in event order (*out malloc'd). 0, or -1 with err. */
+int iodfg_partial_spans(const struct iodfg_eventlog *log, const struct iodfg_mapping *map,
+                        const struct iodfg_selection *sel, struct iodfg_partial_span **out,
+                        size_t *n, struct iodfg_error *err);
+/* The stair-case index of nact activities over n spans given in the order of the whole log's
+ * events (every part's in case order): what iodfg_serial_build gives over that log. 0, or -1
+ * with err. */
+int iodfg_partial_serial(struct iodfg_serial *s, const struct iodfg_partial_span *spans, size_t n,
+                         uint32_t nact, struct iodfg_error *err);
 
 #endif

@@ -62,6 +62,12 @@ long iodfg_session_group_match(struct iodfg_session *s, const char *pattern, enu
  * NULL: not given). Overlapping groups are an error naming the shared cases. */
 int iodfg_session_set_groups(struct iodfg_session *s, const struct iodfg_filter_stack *g,
                              const struct iodfg_filter_stack *r, struct iodfg_error *err);
+/* What iodfg_session_set_groups would find shared, added to ov (filter.h; base: the index of
+ * the log's first case in the whole log, for cases without a name). 0, or -1 with err. */
+struct iodfg_groups_overlap;
+int iodfg_session_groups_overlap(const struct iodfg_session *s, const struct iodfg_filter_stack *g,
+                                 const struct iodfg_filter_stack *r, uint32_t base,
+                                 struct iodfg_groups_overlap *ov, struct iodfg_error *err);
 void iodfg_session_groups_clear(struct iodfg_session *s);
 /* With restrict_selection, the DFG and statistics cover only the cases of G and R (the commands'
  * --green/--red); without (the default), every selected case, G and R only being compared. */

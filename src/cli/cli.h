@@ -16,6 +16,8 @@
 #include "iodfg/mapping.h"
 
 struct iodfg_analysis;
+struct iodfg_bin_opts;
+struct iodfg_characterization;
 struct iodfg_csv_columns;
 struct iodfg_session;
 struct iodfg_error;
@@ -346,6 +348,18 @@ struct cli_job {
     void *ctx;
     /* Sum n counts over the job's processes, in place on every process (collective). */
     void (*sum)(void *ctx, uint32_t *v, size_t n);
+    /* characterize: r over this process's cases of sel, combined with every other process's
+     * into the whole job's on the process that writes. CLI_OK, or an enum cli_exit after a
+     * message (every process returns the same). */
+    int (*characterize)(void *ctx, const struct cli_metrics *m, const struct iodfg_selection *sel,
+                        const struct iodfg_bin_opts *o, int64_t alignment,
+                        struct iodfg_characterization *r);
+    /* The case's and the file's names of per-file access row i of the last characterize. */
+    void (*file_names)(void *ctx, size_t i, const char **case_name, const char **path);
+    /* Groups G and R (--green, --red) of the session: CLI_OK when they share no case of any
+     * process, else CLI_FAIL after iodfg's message about all the shared cases (collective). */
+    int (*groups)(void *ctx, const struct iodfg_session *ses, const struct iodfg_filter_stack *g,
+                  const struct iodfg_filter_stack *r);
 };
 /* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
 extern const struct cli_job *cli_job;

@@ -248,13 +248,13 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
 int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg, const char *usage)
 {
     if (c == 'h') {
-        fputs(usage, stdout);
+        cli_usage_put(usage, stdout);
         fputs(cli_analyze_usage, stdout);
         return -1;
     }
     int r = cli_analyze_option(o, c, arg);
     if (r == 1) {
-        fputs(usage, stderr);
+        cli_usage_put(usage, stderr);
         return CLI_USAGE;
     }
     return r;
@@ -416,6 +416,10 @@ static int set_inputs(struct iodfg_session *ses, const struct cli_analyze_opts *
     if (!o->green && !o->red) {
         return CLI_OK;
     }
+    int rc = cli_job ? cli_job->groups(cli_job->ctx, ses, o->green, o->red) : CLI_OK;
+    if (rc != CLI_OK) { // an MPI job: the cases shared by the groups on every process
+        return rc;
+    }
     if (iodfg_session_set_groups(ses, o->green, o->red, &err)) {
         cli_error(&err);
         return CLI_FAIL;
@@ -508,19 +512,23 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
     char *rules = NULL;
     size_t rules_len = 0;
     int rc = read_rules(o->rules_path, &rules, &rules_len);
-    if (rc != CLI_OK) {
-        free(rules);
-        return rc;
-    }
     struct cli_ingest_totals totals;
-    *log = cli_load(inputs, n, columns, &o->ingest, &totals, &err);
-    if (!*log || !(*ses = iodfg_session_new(*log, &err)) ||
-        (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err))) {
-        free(rules);
-        cli_error(&err);
-        return CLI_FAIL;
+    memset(&totals, 0, sizeof(totals));
+    if (rc == CLI_OK) {
+        *log = cli_load(inputs, n, columns, &o->ingest, &totals, &err);
+        if (!*log || !(*ses = iodfg_session_new(*log, &err)) ||
+            (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err))) {
+            cli_error(&err);
+            rc = CLI_FAIL;
+        }
     }
     free(rules);
+    if (cli_job && (o->green || o->red)) { // the groups are checked by every process at once
+        rc = cli_job->agree(cli_job->ctx, rc);
+    }
+    if (rc != CLI_OK) {
+        return rc;
+    }
     if (!o->ingest.quiet && totals.counts[IODFG_COUNT_UNPARSABLE]) {
         cli_errorf("note: skipped %llu unparsable line(s); the first: %s",
                    (unsigned long long)totals.counts[IODFG_COUNT_UNPARSABLE], totals.first_problem);

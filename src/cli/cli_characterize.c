@@ -35,6 +35,9 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
     memset(m, 0, sizeof(*m));
     int groups = 0;
     int rc = cli_session_open(o, inputs, n, IODFG_COL_ALL, &m->log, &m->ses, &groups);
+    if (cli_job) { // every process of the job goes on, or none
+        rc = cli_job->agree(cli_job->ctx, rc);
+    }
     if (rc != CLI_OK) {
         return rc;
     }
@@ -42,7 +45,13 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
     iodfg_error_clear(&err);
     if (iodfg_session_prepare(m->ses, &err)) {
         cli_error(&err);
-        return CLI_FAIL;
+        rc = CLI_FAIL;
+    }
+    if (cli_job) {
+        rc = cli_job->agree(cli_job->ctx, rc);
+    }
+    if (rc != CLI_OK) {
+        return rc;
     }
     m->map = iodfg_session_mapping(m->ses);
     m->ngroups = groups ? 2 : 1;
@@ -71,6 +80,9 @@ int cli_metrics_one_clock(struct cli_metrics *m, int quiet)
         for (int k = 0; k < IODFG_CLOCK__N; k++) {
             all[k] += n[k];
         }
+    }
+    if (cli_job) { // the clocks of every process's cases
+        cli_job->sum(cli_job->ctx, all, IODFG_CLOCK__N);
     }
     int used = 0;
     for (int k = 0; k < IODFG_CLOCK__N; k++) {
@@ -522,9 +534,13 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
                            : (void)iodfg_buf_addf(b, "\ncase\tfile%s", tsv_cols);
         for (size_t i = 0; i < r->access.nfiles; i++) {
             const struct iodfg_access_file *af = &r->access.files[i];
-            const char *cn =
-                iodfg_strpool_get(pool, iodfg_eventlog_case(m->log, af->case_idx)->name);
-            const char *path = iodfg_strpool_get(pool, af->path);
+            const char *cn, *path;
+            if (cli_job) {
+                cli_job->file_names(cli_job->ctx, i, &cn, &path);
+            } else {
+                cn = iodfg_strpool_get(pool, iodfg_eventlog_case(m->log, af->case_idx)->name);
+                path = iodfg_strpool_get(pool, af->path);
+            }
             for (int x = 0; x < 2; x++) {
                 if (!af->row.dir[x].ops) {
                     continue;
@@ -571,6 +587,9 @@ static void access_out(struct iodfg_buf *b, const struct cli_metrics *m,
 static int compute(struct iodfg_characterization *r, const struct cli_metrics *m,
                    const struct iodfg_selection *sel, const struct char_opts *o)
 {
+    if (cli_job) {
+        return cli_job->characterize(cli_job->ctx, m, sel, &o->bin, o->alignment, r);
+    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (iodfg_characterize(r, m->log, m->map, sel, &o->bin, o->alignment, NULL, 2, &err)) {
@@ -598,6 +617,9 @@ static int characterize_log(const struct char_opts *o, char *const *inputs, size
             uint32_t nc = 0;
             for (uint32_t c = 0; c < iodfg_eventlog_case_count(m.log); c++) {
                 nc += m.sel[g].case_on[c];
+            }
+            if (cli_job) {
+                cli_job->sum(cli_job->ctx, &nc, 1);
             }
             iodfg_buf_addf(&b, "%s== %s: %u case(s), %llu event(s); servers by %s; ", g ? "\n" : "",
                            m.ngroups > 1 ? (g ? "group R" : "group G") : "selection", nc,

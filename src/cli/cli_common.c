@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,16 +30,40 @@
  * line breaks stay; any other control in it, from a file name or a trace, is escaped). */
 const char *cli_program = "iodfg";
 
+/* n bytes of a usage text; an MPI job analyses one event log: "LOG.h5|TRACES..." says LOG.h5. */
+static void usage_inputs_put(const char *p, size_t n, FILE *out)
+{
+    static const char *const traces[] = {"|FILES|DIRS...", "|TRACES..."};
+    while (cli_job && n) {
+        const char *hit = NULL, *end = p + n;
+        size_t len = 0;
+        for (size_t i = 0; i < 2; i++) {
+            const char *h = strstr(p, traces[i]);
+            if (h && h + strlen(traces[i]) <= end && (!hit || h < hit)) {
+                hit = h;
+                len = strlen(traces[i]);
+            }
+        }
+        if (!hit) {
+            break;
+        }
+        fwrite(p, 1, (size_t)(hit - p), out);
+        n -= (size_t)(hit - p) + len;
+        p = hit + len;
+    }
+    fwrite(p, 1, n, out);
+}
+
 void cli_usage_put(const char *text, FILE *out)
 {
     // the texts are written for iodfg: name the running program wherever they name it
     for (const char *p = text, *hit; *p; p = hit + 5) {
         hit = strstr(p, "iodfg");
         if (!hit) {
-            fputs(p, out);
+            usage_inputs_put(p, strlen(p), out);
             break;
         }
-        fwrite(p, 1, (size_t)(hit - p), out);
+        usage_inputs_put(p, (size_t)(hit - p), out);
         int word = (hit == text || !isalnum((unsigned char)hit[-1])) &&
                    !isalnum((unsigned char)hit[5]) && hit[5] != '-' && hit[5] != '/';
         fputs(word ? cli_program : "iodfg", out);
@@ -277,7 +302,11 @@ int cli_need_inputs(int optind_, int argc, const char *what, const char *usage)
     if (optind_ < argc) {
         return 0;
     }
-    cli_errorf("%s", what);
+    if (cli_job) { // "dfg needs an event log or trace files": a job reads one event log
+        cli_errorf("%.*s needs an event log (LOG.h5)", (int)strcspn(what, " "), what);
+    } else {
+        cli_errorf("%s", what);
+    }
     cli_usage_put(usage, stderr);
     return CLI_USAGE;
 }
@@ -653,10 +682,21 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
         return NULL;
     }
     int one_log = n == 1 && iodfg_store_is_hdf5(inputs[0]);
-    if (cli_job && !one_log) {
-        iodfg_error_set(err, IODFG_E_ARG,
-                        "an MPI job analyses one event log: convert the traces first "
-                        "(mpirun iodfg-mpi convert -o LOG.h5 ...)");
+    if (cli_job && !one_log) { // say what the input is, and how to make a log of traces
+        struct stat st;
+        if (n == 1 && stat(inputs[0], &st) != 0) {
+            iodfg_error_set(err, IODFG_E_IO, "%s", strerror(errno));
+        } else {
+            iodfg_error_set(err, IODFG_E_ARG,
+                            "%s; an MPI job analyses one event log (LOG.h5): convert trace files "
+                            "first (mpirun -n P iodfg-mpi convert -o LOG.h5 DIR...)",
+                            n > 1                 ? "more than one input"
+                            : S_ISDIR(st.st_mode) ? "is a directory, not an event log"
+                                                  : "is not an HDF5 event log");
+        }
+        if (n == 1) {
+            iodfg_error_at(err, inputs[0], 0, 0);
+        }
         return NULL;
     }
     if (one_log) {

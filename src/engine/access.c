@@ -202,7 +202,7 @@ static void count(struct iodfg_access_dir *d, int64_t off, int64_t prev, int64_t
     d->unaligned += (align & (align - 1)) ? off % align != 0 : (off & (align - 1)) != 0;
 }
 
-static void dir_add(struct iodfg_access_dir *to, const struct iodfg_access_dir *d)
+void iodfg_access_dir_add(struct iodfg_access_dir *to, const struct iodfg_access_dir *d)
 {
     to->ops += d->ops;
     to->consecutive += d->consecutive;
@@ -242,9 +242,9 @@ static int fold_case(struct ctx *x, uint32_t c, size_t ntouched)
             return -1;
         }
         for (int d = 0; d < 2; d++) {
-            dir_add(&x->ac->act[x->act[k]].dir[d], &kr->dir[d]);
-            dir_add(&x->ac->overall.dir[d], &kr->dir[d]);
-            dir_add(&fr->dir[d], &kr->dir[d]);
+            iodfg_access_dir_add(&x->ac->act[x->act[k]].dir[d], &kr->dir[d]);
+            iodfg_access_dir_add(&x->ac->overall.dir[d], &kr->dir[d]);
+            iodfg_access_dir_add(&fr->dir[d], &kr->dir[d]);
         }
         memset(kr, 0, sizeof(*kr));
         x->key_used[k] = 0;

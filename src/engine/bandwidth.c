@@ -87,7 +87,7 @@ static void row_merge(struct iodfg_bw_row *r, uint32_t *last_case, uint32_t c,
     }
 }
 
-static void row_finish(struct iodfg_bw_row *r, int64_t total_dur)
+void iodfg_bw_row_finish(struct iodfg_bw_row *r, int64_t total_dur)
 {
     int64_t span = r->last_ns - r->first_ns;
     r->perceived = span > 0 ? (double)r->bytes * 1e9 / (double)span : NAN;
@@ -226,19 +226,19 @@ int iodfg_bandwidth_build(struct iodfg_bandwidth *bw, const struct iodfg_eventlo
     }
     int64_t total = bw->overall[IODFG_BW_ALL].dur_sum_ns;
     for (uint32_t a = 0; a < bw->nactivities; a++) {
-        row_finish(&bw->act[a], total);
+        iodfg_bw_row_finish(&bw->act[a], total);
     }
     for (uint32_t i = 0; i < bw->ncalls; i++) {
-        row_finish(&bw->call[i], total);
+        iodfg_bw_row_finish(&bw->call[i], total);
     }
     for (int g = 0; g < IODFG_BW__N; g++) {
-        row_finish(&bw->overall[g], total);
+        iodfg_bw_row_finish(&bw->overall[g], total);
     }
     for (uint32_t c = 0; c < bw->ncases; c++) {
         struct iodfg_bw_row *crow = &bw->case_row[(size_t)c * IODFG_BW__N];
         int64_t ct = crow[IODFG_BW_ALL].dur_sum_ns;
         for (int g = 0; g < IODFG_BW__N; g++) {
-            row_finish(&crow[g], ct);
+            iodfg_bw_row_finish(&crow[g], ct);
         }
     }
     rc = 0;

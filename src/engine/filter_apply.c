@@ -225,33 +225,59 @@ int iodfg_filter_case_mask(const struct iodfg_filter_stack *group, const struct 
     return 0;
 }
 
-int iodfg_filter_groups_check(const struct iodfg_eventlog *log, const uint8_t *g, const uint8_t *r,
-                              struct iodfg_error *err)
+void iodfg_filter_groups_overlap(const struct iodfg_eventlog *log, const uint8_t *g,
+                                 const uint8_t *r, uint32_t base, struct iodfg_groups_overlap *ov)
 {
-    uint32_t nc = iodfg_eventlog_case_count(log), count = 0;
+    uint32_t nc = iodfg_eventlog_case_count(log);
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
-    char names[200] = "";
-    size_t used = 0;
     for (uint32_t c = 0; c < nc; c++) {
         if (!g[c] || !r[c]) {
             continue;
         }
-        if (++count <= 3) {
+        if (ov->nnames < IODFG_OVERLAP_NAMES) {
             const char *nm = iodfg_strpool_get(pool, iodfg_eventlog_case(log, c)->name);
-            char idx[24];
-            if (!*nm) {
-                snprintf(idx, sizeof(idx), "#%u", c);
-                nm = idx;
+            char *to = ov->name[ov->nnames++];
+            if (*nm) {
+                snprintf(to, sizeof(ov->name[0]), "%.60s", nm);
+            } else {
+                snprintf(to, sizeof(ov->name[0]), "#%u", base + c);
             }
-            int w =
-                snprintf(names + used, sizeof(names) - used, "%s%.60s", count > 1 ? ", " : "", nm);
-            used += w > 0 ? (size_t)w : 0;
-            used = used < sizeof(names) ? used : sizeof(names) - 1;
         }
+        ov->count++;
     }
-    if (count == 0) {
+}
+
+void iodfg_filter_overlap_add(struct iodfg_groups_overlap *dst,
+                              const struct iodfg_groups_overlap *src)
+{
+    for (uint32_t i = 0; i < src->nnames && dst->nnames < IODFG_OVERLAP_NAMES; i++) {
+        memcpy(dst->name[dst->nnames++], src->name[i], sizeof(src->name[i]));
+    }
+    dst->count += src->count;
+}
+
+int iodfg_filter_overlap_error(const struct iodfg_groups_overlap *ov, struct iodfg_error *err)
+{
+    if (ov->count == 0) {
         return 0;
     }
-    return iodfg_error_set(err, IODFG_E_ARG, "groups G and R overlap in %u case%s: %s%s", count,
-                           count == 1 ? "" : "s", names, count > 3 ? ", ..." : "");
+    char names[IODFG_OVERLAP_NAMES * 64];
+    size_t used = 0;
+    for (uint32_t i = 0; i < ov->nnames; i++) {
+        int w = snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", ov->name[i]);
+        used += w > 0 ? (size_t)w : 0;
+        used = used < sizeof(names) ? used : sizeof(names) - 1;
+    }
+    return iodfg_error_set(err, IODFG_E_ARG, "groups G and R overlap in %u case%s: %s%s", ov->count,
+                           ov->count == 1 ? "" : "s", names,
+                           ov->count > IODFG_OVERLAP_NAMES ? ", ..." : "");
+}
+
+int iodfg_filter_groups_check(const struct iodfg_eventlog *log, const uint8_t *g, const uint8_t *r,
+                              struct iodfg_error *err)
+{
+    struct iodfg_groups_overlap ov;
+    memset(&ov, 0, sizeof(ov));
+    iodfg_filter_groups_overlap(log, g, r, 0, &ov);
+    return iodfg_filter_overlap_error(&ov, err);
 }

@@ -306,7 +306,7 @@ void iodfg_binned_finish(struct iodfg_binned *b, double threshold)
 
 /* ---- binning an event log ---- */
 
-static int check_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt,
+int iodfg_binned_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt,
                       struct iodfg_error *err)
 {
     b->t0_ns = t0;
@@ -325,14 +325,8 @@ static int check_grid(struct iodfg_binned *b, int64_t t0, int64_t t1, int64_t dt
     return 0;
 }
 
-struct server_map {
-    uint32_t *of;      /* per id: server index or UINT32_MAX */
-    uint32_t *name_id; /* per server: the id */
-    uint32_t n;
-};
-
-static uint32_t server_id(const struct iodfg_eventlog *log, enum iodfg_server_by by, uint32_t c,
-                          uint32_t key)
+uint32_t iodfg_binned_server_id(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                uint32_t c, uint32_t key)
 {
     if (by == IODFG_BY_CASE) {
         return c;
@@ -344,105 +338,101 @@ static uint32_t server_id(const struct iodfg_eventlog *log, enum iodfg_server_by
     return ci->host ? ci->host : ci->name;
 }
 
-/* What both passes over the selected events read. */
-struct bin_walk {
-    const struct iodfg_eventlog *log;
-    const struct iodfg_selection *sel;
-    const struct iodfg_columns *col;
-    const uint32_t *act; /* per key: activity */
-    const uint8_t *kf;   /* per key: iodfg_metrics_call_flags */
-    enum iodfg_server_by by;
-    uint32_t ncases;
-};
-
-/* Give server id an index in the map when it has none. 0, or -1 (memory). */
-static int add_server(struct server_map *sm, uint32_t id)
+const char *iodfg_binned_server_name(const struct iodfg_eventlog *log, enum iodfg_server_by by,
+                                     uint32_t id)
 {
-    if (sm->of[id] != UINT32_MAX) {
-        return 0;
-    }
-    uint32_t *grown = realloc(sm->name_id, ((size_t)sm->n + 1) * sizeof(uint32_t));
-    if (!grown) {
-        return -1;
-    }
-    sm->name_id = grown;
-    sm->name_id[sm->n] = id;
-    sm->of[id] = sm->n++;
-    return 0;
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    return by == IODFG_BY_CASE ? iodfg_strpool_get(pool, iodfg_eventlog_case(log, id)->name)
+                               : iodfg_strpool_get(pool, id);
 }
 
-/* Pass 1: the time span [*t0, *t1) of the selected events, and the servers doing reads or
- * writes into sm. 0, or -1 with err. */
-static int span_and_servers(const struct bin_walk *w, struct server_map *sm, int64_t *t0,
-                            int64_t *t1, struct iodfg_error *err)
+uint32_t iodfg_binned_id_count(const struct iodfg_eventlog *log, enum iodfg_server_by by)
 {
-    const struct iodfg_columns *col = w->col;
-    *t0 = INT64_MAX;
-    *t1 = INT64_MIN;
-    for (uint32_t c = 0; c < w->ncases; c++) {
+    return by == IODFG_BY_CASE ? iodfg_eventlog_case_count(log)
+                               : iodfg_strpool_count(iodfg_eventlog_pool(log));
+}
+
+int iodfg_binned_scan(struct iodfg_binned_servers *sv, const struct iodfg_eventlog *log,
+                      const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                      enum iodfg_server_by by, const uint8_t *kf, struct iodfg_error *err)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    uint32_t nc = iodfg_eventlog_case_count(log);
+    const uint32_t *act = map->activity_of_key;
+    uint32_t nids = iodfg_binned_id_count(log, by);
+    memset(sv, 0, sizeof(*sv));
+    sv->of = calloc((size_t)nids + 1, sizeof(uint32_t));
+    if (!sv->of) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    memset(sv->of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             continue;
         }
         for (uint64_t e = lo; e < hi; e++) {
             int64_t s = col->start_ns[e];
             uint32_t k = col->key[e];
-            if (w->act[k] == IODFG_NO_ACTIVITY) {
+            if (act[k] == IODFG_NO_ACTIVITY) {
                 continue;
             }
             int64_t d = col->dur_ns && col->dur_ns[e] > 0 ? col->dur_ns[e] : 0;
-            *t0 = s < *t0 ? s : *t0;
-            *t1 = s + d > *t1 ? s + d : *t1;
-            if ((w->kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE)) && col->size[e] != IODFG_UNKNOWN &&
-                add_server(sm, server_id(w->log, w->by, c, k))) {
-                return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+            t0 = s < t0 ? s : t0;
+            t1 = s + d > t1 ? s + d : t1;
+            if ((kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE)) && col->size[e] != IODFG_UNKNOWN) {
+                uint32_t id = iodfg_binned_server_id(log, by, c, k);
+                if (sv->of[id] == UINT32_MAX) {
+                    uint32_t *grown = realloc(sv->id, ((size_t)sv->n + 1) * sizeof(uint32_t));
+                    if (!grown) {
+                        iodfg_binned_servers_fini(sv);
+                        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+                    }
+                    sv->id = grown;
+                    sv->id[sv->n] = id;
+                    sv->of[id] = sv->n++;
+                }
             }
         }
     }
+    sv->t0_ns = t0;
+    sv->t1_ns = t1;
     return 0;
 }
 
-/* The servers' names (cases' or strings') into b->server. 0, or -1 with err. */
-static int name_servers(struct iodfg_binned *b, const struct bin_walk *w,
-                        const struct server_map *sm, struct iodfg_error *err)
+void iodfg_binned_servers_fini(struct iodfg_binned_servers *sv)
 {
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(w->log);
-    for (uint32_t s = 0; s < sm->n; s++) {
-        uint32_t id = sm->name_id[s];
-        const char *name = w->by == IODFG_BY_CASE
-                               ? iodfg_strpool_get(pool, iodfg_eventlog_case(w->log, id)->name)
-                               : iodfg_strpool_get(pool, id);
-        if (!(b->server[s] = strdup(name))) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
-    return 0;
+    free(sv->of);
+    free(sv->id);
+    memset(sv, 0, sizeof(*sv));
 }
 
-/* Pass 2: spread the reads and writes over the servers' bins. */
-static void spread_events(struct iodfg_binned *b, const struct bin_walk *w,
-                          const struct server_map *sm)
+void iodfg_binned_spread_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
+                                const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                                enum iodfg_server_by by, const uint8_t *kf, const uint32_t *of)
 {
-    const struct iodfg_columns *col = w->col;
-    const struct iodfg_key *keys = iodfg_eventlog_keys(w->log);
-    uint32_t nb = b->nbins;
-    for (uint32_t c = 0; c < w->ncases && sm->n; c++) {
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    const uint32_t *act = map->activity_of_key;
+    uint32_t nb = b->nbins, nc = iodfg_eventlog_case_count(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    for (uint32_t c = 0; c < nc && b->nservers; c++) {
         uint64_t lo, hi;
-        if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
+        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
             continue;
         }
-        uint32_t case_server = server_id(w->log, w->by, c, 0);
+        uint32_t case_server = iodfg_binned_server_id(log, by, c, 0);
         for (uint64_t e = lo; e < hi; e++) {
             uint32_t k = col->key[e];
-            unsigned f = w->kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE);
+            unsigned f = kf[k] & (IODFG_IO_READ | IODFG_IO_WRITE);
             int64_t s = col->start_ns[e];
-            if (!f || col->size[e] == IODFG_UNKNOWN || w->act[k] == IODFG_NO_ACTIVITY) {
+            if (!f || col->size[e] == IODFG_UNKNOWN || act[k] == IODFG_NO_ACTIVITY) {
                 continue;
             }
             int x = (f & IODFG_IO_READ) ? IODFG_DIR_READ : IODFG_DIR_WRITE;
             b->exact_bytes[x] += (uint64_t)col->size[e];
             b->exact_ops[x]++;
-            size_t base = (size_t)sm->of[w->by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
+            size_t base = (size_t)of[by == IODFG_BY_FILE ? keys[k].path : case_server] * nb;
             int64_t d = col->dur_ns ? col->dur_ns[e] : 0;
             int64_t rel = s - b->t0_ns;
             int64_t bi = rel / b->dt_ns;
@@ -463,35 +453,33 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
                       const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                       const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
 {
-    struct bin_walk w = {log, sel,   iodfg_eventlog_columns(log),   map->activity_of_key,
-                         kf,  o->by, iodfg_eventlog_case_count(log)};
-    uint32_t nids =
-        o->by == IODFG_BY_CASE ? w.ncases : iodfg_strpool_count(iodfg_eventlog_pool(log));
-    struct server_map sm = {calloc((size_t)nids + 1, sizeof(uint32_t)), NULL, 0};
-    if (!sm.of) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    // pass 1: the span of the selected events and the servers doing reads or writes
+    struct iodfg_binned_servers sv;
+    if (iodfg_binned_scan(&sv, log, map, sel, o->by, kf, err)) {
+        return -1;
     }
-    memset(sm.of, 0xff, ((size_t)nids + 1) * sizeof(uint32_t));
-    int64_t t0, t1;
     struct iodfg_binned grid;
     iodfg_binned_init(&grid);
     int rc = -1;
-    if (span_and_servers(&w, &sm, &t0, &t1, err) || check_grid(&grid, t0, t1, o->dt_ns, err) ||
-        iodfg_binned_alloc(b, sm.n, grid.nbins, err)) {
+    if (iodfg_binned_grid(&grid, sv.t0_ns, sv.t1_ns, o->dt_ns, err) ||
+        iodfg_binned_alloc(b, sv.n, grid.nbins, err)) {
         goto out;
     }
     b->exact = 1; // after the allocation, which resets it: volumes and counts sum the events
     b->t0_ns = grid.t0_ns;
     b->dt_ns = grid.dt_ns;
     b->span_ns = grid.span_ns;
-    if (name_servers(b, &w, &sm, err)) {
-        goto out;
+    for (uint32_t s = 0; s < sv.n; s++) {
+        if (!(b->server[s] = strdup(iodfg_binned_server_name(log, o->by, sv.id[s])))) {
+            iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+            goto out;
+        }
     }
-    spread_events(b, &w, &sm);
+    // pass 2: spread the reads and writes
+    iodfg_binned_spread_events(b, log, map, sel, o->by, kf, sv.of);
     rc = 0;
 out:
-    free(sm.of);
-    free(sm.name_id);
+    iodfg_binned_servers_fini(&sv);
     return rc;
 }
 

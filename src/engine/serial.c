@@ -26,15 +26,34 @@ void iodfg_serial_fini(struct iodfg_serial *s)
     memset(s, 0, sizeof(*s));
 }
 
-struct act_state {
-    uint32_t inflight;
-    int has_prev;
-    int64_t prev_end, busy_start;
-};
+void iodfg_serial_step(struct iodfg_serial_row *r, struct iodfg_serial_state *x, int start,
+                       int64_t s, int64_t t)
+{
+    if (start) {
+        if (x->inflight++ == 0) {
+            x->busy_start = s;
+            x->has_prev = 0;
+        }
+        return;
+    }
+    if (x->has_prev) {
+        int64_t q = x->prev_end - s;                         // queued before e_{i-1}
+        int64_t v = t - (s > x->prev_end ? s : x->prev_end); // served after it
+        if (q > 0 && v > 0) {
+            r->queued++;
+            r->staggered_ns = iodfg_sat_add(r->staggered_ns, q < v ? q : v);
+        }
+    }
+    x->prev_end = t;
+    x->has_prev = 1;
+    if (--x->inflight == 0) {
+        r->busy_ns = iodfg_sat_add(r->busy_ns, t - x->busy_start);
+    }
+}
 
 static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
                   const struct iodfg_timeline *tl, const uint64_t *bits, const uint32_t *act,
-                  struct act_state *st)
+                  struct iodfg_serial_state *st)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     enum { AHEAD = 16 }; // points in time order hop between cases: fetch their events early
@@ -53,30 +72,8 @@ static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
         if (a == IODFG_NO_ACTIVITY) {
             continue;
         }
-        struct act_state *x = &st[a];
         int64_t s = col->start_ns[e];
-        if (p & IODFG_PT_START) {
-            if (x->inflight++ == 0) {
-                x->busy_start = s;
-                x->has_prev = 0;
-            }
-            continue;
-        }
-        int64_t t = s + col->dur_ns[e];
-        struct iodfg_serial_row *r = &sr->act[a];
-        if (x->has_prev) {
-            int64_t q = x->prev_end - s;                         // queued before e_{i-1}
-            int64_t v = t - (s > x->prev_end ? s : x->prev_end); // served after it
-            if (q > 0 && v > 0) {
-                r->queued++;
-                r->staggered_ns = iodfg_sat_add(r->staggered_ns, q < v ? q : v);
-            }
-        }
-        x->prev_end = t;
-        x->has_prev = 1;
-        if (--x->inflight == 0) {
-            r->busy_ns = iodfg_sat_add(r->busy_ns, t - x->busy_start);
-        }
+        iodfg_serial_step(&sr->act[a], &st[a], (p & IODFG_PT_START) != 0, s, s + col->dur_ns[e]);
     }
 }
 
@@ -104,7 +101,7 @@ int iodfg_serial_build(struct iodfg_serial *s, const struct iodfg_eventlog *log,
     }
     int rc = -1;
     uint64_t *bits = calloc(n / 64 + 1, sizeof(*bits));
-    struct act_state *st = calloc((size_t)map->nactivities + 1, sizeof(*st));
+    struct iodfg_serial_state *st = calloc((size_t)map->nactivities + 1, sizeof(*st));
     s->act = calloc((size_t)map->nactivities + 1, sizeof(*s->act));
     if (!bits || !st || !s->act) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);

@@ -11,6 +11,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/history.h"
 #include "iodfg/strpool.h"
 
@@ -185,6 +186,40 @@ long iodfg_session_group_match(struct iodfg_session *s, const char *pattern, enu
     return n;
 }
 
+/* The case masks of groups g and r (a group not given is every other case). 0, or -1 with
+ * err. */
+static int group_masks(const struct iodfg_session *s, const struct iodfg_filter_stack *g,
+                       const struct iodfg_filter_stack *r, uint8_t *gm, uint8_t *rm,
+                       struct iodfg_error *err)
+{
+    if ((g && iodfg_filter_case_mask(g, s->log, gm, err)) ||
+        (r && iodfg_filter_case_mask(r, s->log, rm, err))) {
+        return -1;
+    }
+    // a group not given is every other case: check the overlap of what was given
+    for (uint32_t c = 0; c < s->ncases; c++) {
+        gm[c] = g ? gm[c] : !rm[c];
+        rm[c] = r ? rm[c] : !gm[c];
+    }
+    return 0;
+}
+
+int iodfg_session_groups_overlap(const struct iodfg_session *s, const struct iodfg_filter_stack *g,
+                                 const struct iodfg_filter_stack *r, uint32_t base,
+                                 struct iodfg_groups_overlap *ov, struct iodfg_error *err)
+{
+    size_t nc = (size_t)s->ncases + 1;
+    uint8_t *gm = calloc(nc, 1), *rm = calloc(nc, 1);
+    int rc =
+        gm && rm ? group_masks(s, g, r, gm, rm, err) : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (rc == 0) {
+        iodfg_filter_groups_overlap(s->log, gm, rm, base, ov);
+    }
+    free(gm);
+    free(rm);
+    return rc;
+}
+
 int iodfg_session_set_groups(struct iodfg_session *s, const struct iodfg_filter_stack *g,
                              const struct iodfg_filter_stack *r, struct iodfg_error *err)
 {
@@ -193,22 +228,15 @@ int iodfg_session_set_groups(struct iodfg_session *s, const struct iodfg_filter_
     int rc = -1;
     if (!gm || !rm) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else if ((!g || iodfg_filter_case_mask(g, s->log, gm, err) == 0) &&
-               (!r || iodfg_filter_case_mask(r, s->log, rm, err) == 0)) {
-        // a group not given is every other case: check the overlap of what was given
-        for (uint32_t c = 0; c < s->ncases; c++) {
-            gm[c] = g ? gm[c] : !rm[c];
-            rm[c] = r ? rm[c] : !gm[c];
-        }
-        if (iodfg_filter_groups_check(s->log, gm, rm, err) == 0) {
-            memcpy(s->g_mark, gm, s->ncases);
-            memcpy(s->r_mark, rm, s->ncases);
-            s->groups_dirty = 1;
-            s->groups_fixed = 1;
-            s->g_fixed = g != NULL;
-            s->r_fixed = r != NULL;
-            rc = 0;
-        }
+    } else if (group_masks(s, g, r, gm, rm, err) == 0 &&
+               iodfg_filter_groups_check(s->log, gm, rm, err) == 0) {
+        memcpy(s->g_mark, gm, s->ncases);
+        memcpy(s->r_mark, rm, s->ncases);
+        s->groups_dirty = 1;
+        s->groups_fixed = 1;
+        s->g_fixed = g != NULL;
+        s->r_fixed = r != NULL;
+        rc = 0;
     }
     free(gm);
     free(rm);

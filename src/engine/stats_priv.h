@@ -190,4 +190,15 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
                           struct iodfg_hstore *hs, const uint16_t *codes, struct iodfg_error *err);
 
+/* The stair-case sweep (serial.c) of one activity: one boundary of one of its intervals [s, t)
+ * after the other, in the timeline's order, into its row r. */
+struct iodfg_serial_row;
+struct iodfg_serial_state {
+    uint32_t inflight;
+    int has_prev;
+    int64_t prev_end, busy_start;
+};
+void iodfg_serial_step(struct iodfg_serial_row *r, struct iodfg_serial_state *x, int start,
+                       int64_t s, int64_t t);
+
 #endif

@@ -13,6 +13,7 @@
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/mapping.h"
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
@@ -25,6 +26,8 @@
 
 /* Where the time goes (IODFG_MPI_PHASES=1): one job per process. */
 static struct mpi_phases phases;
+/* The index in the log of this process's first case. */
+static uint32_t first_case;
 
 /* Cases [first, first + count) of ncases: about the same number each, in process order. */
 static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *first,
@@ -36,6 +39,39 @@ static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *fi
     uint64_t hi = ncases * (uint64_t)(job->rank + 1) / (uint64_t)job->size;
     *first = (uint32_t)lo;
     *count = (uint32_t)(hi - lo);
+    first_case = *first;
+}
+
+/* The cases shared by groups G and R on every process, named as iodfg names them: the count
+ * summed, the first few names in case order. */
+static int job_groups(void *ctx, const struct iodfg_session *ses,
+                      const struct iodfg_filter_stack *g, const struct iodfg_filter_stack *r)
+{
+    const struct mpi_job *job = ctx;
+    struct iodfg_groups_overlap ov, all;
+    memset(&ov, 0, sizeof(ov));
+    memset(&all, 0, sizeof(all));
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = iodfg_session_groups_overlap(ses, g, r, first_case, &ov, &err);
+    char *parts = NULL;
+    uint64_t *off = NULL;
+    if (mpi_agree(job, rc, &err) == 0 &&
+        mpi_gather_bytes(job, &ov, sizeof(ov), &parts, &off, &err) == 0) {
+        for (int p = 0; job->rank == 0 && p < job->size; p++) {
+            iodfg_filter_overlap_add(&all, (const void *)(parts + off[p]));
+        }
+        rc = job->rank == 0 ? iodfg_filter_overlap_error(&all, &err) : 0;
+        rc = mpi_agree(job, rc, &err);
+    } else {
+        rc = -1;
+    }
+    free(parts);
+    free(off);
+    if (rc && job->rank == 0) {
+        cli_error(&err);
+    }
+    return rc ? CLI_FAIL : CLI_OK;
 }
 
 static int job_agree(void *ctx, int rc)
@@ -372,10 +408,14 @@ static void job_sum(void *ctx, uint32_t *v, size_t n)
 int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
 {
     struct mpi_job self = *job;
-    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0, &self, job_sum};
+    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0,
+                            &self,     job_sum,   mpi_charz, mpi_charz_file_names,
+                            job_groups};
     cli_job = &hooks;
     mpi_phases_start(&phases, job);
-    int rc = strcmp(argv[0], "dfg") == 0 ? cli_dfg(argc, argv) : cli_stats(argc, argv);
+    int rc = strcmp(argv[0], "dfg") == 0            ? cli_dfg(argc, argv)
+             : strcmp(argv[0], "characterize") == 0 ? cli_characterize(argc, argv)
+                                                    : cli_stats(argc, argv);
     cli_job = NULL;
     // the exit status is process 0's (it wrote the output)
     MPI_Bcast(&rc, 1, MPI_INT, 0, job->comm);

@@ -97,8 +97,9 @@ int mpi_bcast_bytes(const struct mpi_job *job, char **data, uint64_t *len, struc
     return 0;
 }
 
-int mpi_allgather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
-                        uint64_t **off, struct iodfg_error *err)
+/* everyone: every process gets the bytes; else process 0 only (the others an empty buffer). */
+static int gather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
+                        uint64_t **off, int everyone, struct iodfg_error *err)
 {
     uint64_t *lens = calloc((size_t)job->size, sizeof(*lens));
     uint64_t *o = calloc((size_t)job->size + 1, sizeof(*o));
@@ -116,12 +117,17 @@ int mpi_allgather_bytes(const struct mpi_job *job, const void *mine, uint64_t le
             rc = iodfg_error_set(err, IODFG_E_LIMIT, "%llu bytes of tables are too many to share",
                                  (unsigned long long)o[job->size]);
         }
-        char *buf = rc ? NULL : malloc(o[job->size] ? o[job->size] : 1);
+        int here = everyone || job->rank == 0;
+        char *buf = rc ? NULL : malloc(o[job->size] && here ? o[job->size] : 1);
         if (rc == 0 && !buf) {
             rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
         if (mpi_agree(job, rc, err) == 0) {
-            MPI_Allgatherv(mine, (int)len, MPI_BYTE, buf, counts, displs, MPI_BYTE, job->comm);
+            if (everyone) {
+                MPI_Allgatherv(mine, (int)len, MPI_BYTE, buf, counts, displs, MPI_BYTE, job->comm);
+            } else {
+                MPI_Gatherv(mine, (int)len, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0, job->comm);
+            }
             *all = buf;
             *off = o;
             o = NULL;
@@ -137,6 +143,18 @@ int mpi_allgather_bytes(const struct mpi_job *job, const void *mine, uint64_t le
     free(counts);
     free(displs);
     return rc;
+}
+
+int mpi_allgather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
+                        uint64_t **off, struct iodfg_error *err)
+{
+    return gather_bytes(job, mine, len, all, off, 1, err);
+}
+
+int mpi_gather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
+                     uint64_t **off, struct iodfg_error *err)
+{
+    return gather_bytes(job, mine, len, all, off, 0, err);
 }
 
 void mpi_sum_u64(const struct mpi_job *job, uint64_t *v, int n)

@@ -33,6 +33,10 @@ int mpi_bcast_bytes(const struct mpi_job *job, char **data, uint64_t *len, struc
  * with err (on every process). */
 int mpi_allgather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
                         uint64_t **off, struct iodfg_error *err);
+/* The same to process 0 only: there *all holds them; elsewhere *all is an empty buffer and *off
+ * says what each process gave. */
+int mpi_gather_bytes(const struct mpi_job *job, const void *mine, uint64_t len, char **all,
+                     uint64_t **off, struct iodfg_error *err);
 /* Collective: sum n counters over the processes into every process's v. */
 void mpi_sum_u64(const struct mpi_job *job, uint64_t *v, int n);
 

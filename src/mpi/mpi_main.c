@@ -22,8 +22,9 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
-    {"dfg", mpi_analyze, "write the Directly-Follows Graph of an event log (DOT, TSV, JSON)"},
-    {"stats", mpi_analyze, "rank activities and transitions by their statistics"},
+    {"dfg", mpi_analyze, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
+    {"stats", mpi_analyze, "rank activities and transitions of LOG.h5 by their statistics"},
+    {"characterize", mpi_analyze, "I/O characterisation of LOG.h5: bandwidths, bins, access"},
 };
 
 static void usage(FILE *out)
@@ -58,8 +59,8 @@ static int dispatch(const struct mpi_job *job, int argc, char **argv)
         }
     }
     // iodfg's other commands run on one process over the log the job wrote
-    static const char *const serial_only[] = {"characterize", "bandwidth", "info", "handles",
-                                              "insights",     "export",    "tui"};
+    static const char *const serial_only[] = {"bandwidth", "info",   "handles",
+                                              "insights",  "export", "tui"};
     for (size_t i = 0; i < sizeof(serial_only) / sizeof(serial_only[0]); i++) {
         if (strcmp(argv[1], serial_only[i]) == 0) {
             cli_errorf("'%s' does not run as an MPI job: run `iodfg %s` on the event log (one "

@@ -11,6 +11,15 @@
 int mpi_convert(const struct mpi_job *job, int argc, char **argv);
 int mpi_analyze(const struct mpi_job *job, int argc, char **argv);
 
+/* characterize's steps under the job (struct cli_job of src/cli/cli.h). */
+struct cli_metrics;
+struct iodfg_bin_opts;
+struct iodfg_characterization;
+struct iodfg_selection;
+int mpi_charz(void *ctx, const struct cli_metrics *m, const struct iodfg_selection *sel,
+              const struct iodfg_bin_opts *o, int64_t alignment, struct iodfg_characterization *r);
+void mpi_charz_file_names(void *ctx, size_t i, const char **case_name, const char **path);
+
 /* One progress bar for the whole job, on process 0: every process adds the bytes it parsed to a
  * counter in process 0's memory (one-sided), which process 0 shows now and then. */
 struct mpi_progress {

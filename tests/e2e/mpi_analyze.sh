@@ -1,28 +1,14 @@
 #!/bin/sh
 # iodfg-mpi dfg and stats on 1, 2 and 4 processes print exactly what iodfg prints (DOT, TSV,
 # JSON and tables, with rules, filters, pruning, per-pid cases and G/R group comparisons, and
-# the same notes), on the recorded traces and on a generated set of 10,000 small cases; what is
-# not combined yet is refused.
+# the same notes and errors), on the recorded traces and on a generated set of 10,000 small
+# cases; inputs other than one event log and the commands that do not run as a job are refused.
 . "${IODFG_SRCDIR:?}/tests/e2e/lib.sh"
 . "$IODFG_SRCDIR/tests/e2e/mpi_lib.sh"
 D=$IODFG_TEST_DATA/traces
 R=$IODFG_TEST_DATA/rules
-"$IODFG_SRCDIR/tests/tools/gen_cases.sh" "$T/many" 10000
-for set in ior paper formats char; do
-  "$IODFG_BIN" convert -q -o "$T/$set.h5" "$D/$set"
-done
-"$IODFG_BIN" convert -q -o "$T/many.h5" "$T/many"
+mpi_logs
 
-same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg's
-  n=$1 set=$2; shift 2
-  rs=0 rp=0
-  "$IODFG_BIN" "$@" "$T/$set.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
-  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
-  sed 's/^iodfg-mpi: /iodfg: /' "$T/p.raw" >"$T/p.err" # each program names itself
-  check "$set on $n: $* (exit $rs)" cmp -s "$T/s.out" "$T/p.out"
-  check "$set on $n: $*: the same notes" cmp -s "$T/s.err" "$T/p.err"
-  [ "$rs" -eq "$rp" ] || fail "$set on $n: $*: exit $rp, iodfg exits $rs"
-}
 for n in 1 2 4; do
   for set in ior paper formats char; do
     same "$n" "$set" stats
@@ -52,19 +38,46 @@ same 2 many dfg --case 'cid=b' --format tsv
 job 2 dfg -q -o "$T/g.dot" "$T/ior.h5"
 "$IODFG_BIN" dfg -q -o "$T/s.dot" "$T/ior.h5"
 check "-o writes the same file" cmp -s "$T/s.dot" "$T/g.dot"
-# overlapping groups fail as in iodfg (the count of shared cases is one process's)
-rc=0
-job 2 stats --green cid=ssf --red 'name~ssf' "$T/ior.h5" 2>"$T/err" || rc=$?
-check "overlapping groups fail (exit 1)" [ "$rc" -eq 1 ]
-check "saying so once" [ "$(grep -c 'groups G and R overlap' "$T/err")" -eq 1 ]
-# refused: trace files instead of a log
-rc=0
-job 2 stats "$D/ior" 2>"$T/err" || rc=$?
-check "trace files are refused (exit 1)" [ "$rc" -eq 1 ]
-check "with the way to convert them" grep -q "iodfg-mpi convert" "$T/err"
+# overlapping groups fail as in iodfg, naming the shared cases of every process: their count
+# and the first three in case order
+overlap() { # overlap N SET ARGS...
+  n=$1 set=$2; shift 2
+  rs=0 rp=0
+  "$IODFG_BIN" "$@" "$T/$set.h5" >/dev/null 2>"$T/s.err" || rs=$?
+  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
+  check "$set on $n: $*: exit 1" [ "$rs" -eq 1 ] && [ "$rp" -eq 1 ]
+  grep '^iodfg-mpi: ' "$T/p.raw" | sed 's/^iodfg-mpi: /iodfg: /' >"$T/p.err"
+  check "$set on $n: $*: iodfg's message, once" cmp -s "$T/s.err" "$T/p.err"
+  check "$set on $n: $*: nothing on stdout" [ ! -s "$T/p.out" ]
+}
+for n in 1 2 4; do
+  overlap "$n" ior stats --green cid=ssf --red 'name~ssf'
+  overlap "$n" many dfg --green cid=a --red 'name~1'
+  overlap "$n" many stats --green 'name~_2000[0-3]$' --red 'name~_20003$'
+  overlap "$n" many characterize --green 'name~99' --red 'name~9'
+done
+overlap 4 many stats --green 'name~^a' --red cid=a
+check "the overlap of 10,000 cases is counted over every process" \
+  grep -q "overlap in 6666 cases" "$T/p.err"
+# refused: trace directories and files instead of a log, saying what the input is
+for c in dfg stats characterize; do
+  rc=0
+  job 2 "$c" "$D/ior" 2>"$T/err" || rc=$?
+  check "$c: a trace directory is refused (exit 1)" [ "$rc" -eq 1 ]
+  check "$c: saying it is a directory" grep -q "ior: is a directory, not an event log" "$T/err"
+  check "$c: with the way to convert it" grep -q "iodfg-mpi convert -o LOG.h5" "$T/err"
+  f=$(find "$D/ior" -type f | head -1)
+  rc=0
+  job 2 "$c" "$f" 2>"$T/err" || rc=$?
+  check "$c: a trace file is refused (exit 1)" [ "$rc" -eq 1 ]
+  check "$c: saying it is not an event log" grep -q ": is not an HDF5 event log" "$T/err"
+  job 1 "$c" --help >"$T/help"
+  check "$c: the usage says LOG.h5 alone" \
+    grep -qx "usage: iodfg-mpi $c \[OPTIONS\] LOG.h5" "$T/help"
+done
 
 # usage texts name iodfg-mpi, never iodfg alone (the top level points to `iodfg COMMAND`)
-for c in convert dfg stats; do
+for c in convert dfg stats characterize; do
   job 1 "$c" --help >"$T/help" 2>&1
   check "$c --help names iodfg-mpi" grep -q "^usage: iodfg-mpi $c " "$T/help"
   check "$c --help never says iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/help'"
@@ -76,7 +89,7 @@ for c in convert dfg stats; do
   check "$c without inputs: never iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/usage'"
 done
 # iodfg's commands that do not run as a job are refused, naming iodfg as the tool for them
-for c in characterize bandwidth info handles; do
+for c in bandwidth info handles; do
   rc=0
   job 2 "$c" "$T/ior.h5" >"$T/out" 2>"$T/err" || rc=$?
   check "$c is refused (exit 2)" [ "$rc" -eq 2 ]
@@ -85,4 +98,5 @@ for c in characterize bandwidth info handles; do
 done
 job 1 --help >"$T/help"
 check "iodfg-mpi --help" grep -q "^usage: mpirun -n P iodfg-mpi COMMAND" "$T/help"
+check "iodfg-mpi --help: lines of at most 80 columns" sh -c "! grep -q '.\{81\}' '$T/help'"
 finish

@@ -14,3 +14,22 @@ job() { # job N ARGS...: iodfg-mpi ARGS on N processes
   n=$1; shift
   "$MPIRUN" --oversubscribe -n "$n" "$IODFG_MPI" "$@"
 }
+mpi_logs() { # the logs the analysis tests compare: $T/ior.h5, paper, formats, char and many
+  # (a generated set of 10,000 small cases)
+  "$IODFG_SRCDIR/tests/tools/gen_cases.sh" "$T/many" 10000
+  for set in ior paper formats char; do
+    "$IODFG_BIN" convert -q -o "$T/$set.h5" "$IODFG_TEST_DATA/traces/$set"
+  done
+  "$IODFG_BIN" convert -q -o "$T/many.h5" "$T/many"
+}
+
+same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg's
+  n=$1 set=$2; shift 2
+  rs=0 rp=0
+  "$IODFG_BIN" "$@" "$T/$set.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
+  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
+  sed 's/^iodfg-mpi: /iodfg: /' "$T/p.raw" >"$T/p.err" # each program names itself
+  check "$set on $n: $* (exit $rs)" cmp -s "$T/s.out" "$T/p.out"
+  check "$set on $n: $*: the same notes" cmp -s "$T/s.err" "$T/p.err"
+  [ "$rs" -eq "$rp" ] || fail "$set on $n: $*: exit $rp, iodfg exits $rs"
+}

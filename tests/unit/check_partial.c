@@ -11,11 +11,13 @@
 #include <check.h>
 
 #include "iodfg/analysis.h"
+#include "iodfg/bandwidth.h"
 #include "iodfg/dfg.h"
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/metrics.h"
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
@@ -420,6 +422,189 @@ START_TEST(points_sort_in_sweep_order)
 }
 END_TEST
 
+/* The selection of part p (cases from lo) without case 5: binned measures do not mix clocks. */
+static void one_clock(struct iodfg_session *s, const struct iodfg_eventlog *log, uint32_t lo,
+                      uint8_t *mask, struct iodfg_selection *sel)
+{
+    iodfg_session_selection(s, IODFG_GROUP_NONE, sel);
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(log); c++) {
+        mask[c] = lo + c != 5 && (!sel->case_on || sel->case_on[c]);
+    }
+    sel->case_on = mask;
+}
+
+/* Wright et al.'s rows of the parts added equal the whole's. */
+static void check_bw_rows(struct fixture *f, const struct iodfg_selection *sel,
+                          const struct iodfg_selection *psel)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    const struct iodfg_mapping *map = iodfg_session_mapping(f->sw);
+    uint32_t na = map->nactivities;
+    struct iodfg_bandwidth bw, pbw;
+    iodfg_bandwidth_init(&bw);
+    ck_assert_int_eq(iodfg_bandwidth_build(&bw, f->whole, map, sel, &err), 0);
+    struct iodfg_bw_row *rows = calloc(na + 1, sizeof(*rows));
+    for (int p = 0; p < f->nparts; p++) {
+        iodfg_bandwidth_init(&pbw);
+        ck_assert_int_eq(iodfg_bandwidth_build(&pbw, f->part[p], iodfg_session_mapping(f->sp[p]),
+                                               &psel[p], &err),
+                         0);
+        iodfg_partial_bw_rows_add(rows, pbw.act, na);
+        iodfg_bandwidth_fini(&pbw);
+    }
+    for (uint32_t a = 0; a < na; a++) {
+        iodfg_bw_row_finish(&rows[a], bw.overall[IODFG_BW_ALL].dur_sum_ns);
+        ck_assert_int_eq(rows[a].count, bw.act[a].count);
+        ck_assert_int_eq(rows[a].cases, bw.act[a].cases);
+        ck_assert_int_eq(rows[a].bytes, bw.act[a].bytes);
+        ck_assert_int_eq(rows[a].dur_sum_ns, bw.act[a].dur_sum_ns);
+        ck_assert_int_eq(rows[a].first_ns, bw.act[a].first_ns);
+        ck_assert_int_eq(rows[a].last_ns, bw.act[a].last_ns);
+        ck_assert(memcmp(&rows[a].perceived, &bw.act[a].perceived, sizeof(double)) == 0);
+        ck_assert(memcmp(&rows[a].share, &bw.act[a].share, sizeof(double)) == 0);
+    }
+    free(rows);
+    iodfg_bandwidth_fini(&bw);
+}
+
+/* The stair-case index swept over the parts' intervals equals the whole's. */
+static void check_stair(struct fixture *f, const struct iodfg_selection *sel,
+                        const struct iodfg_selection *psel)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    const struct iodfg_mapping *map = iodfg_session_mapping(f->sw);
+    struct iodfg_serial sr, psr;
+    iodfg_serial_init(&sr);
+    iodfg_serial_init(&psr);
+    ck_assert_int_eq(iodfg_serial_build(&sr, f->whole, map, sel, NULL, &err), 0);
+    struct iodfg_partial_span *all = NULL, *sp;
+    size_t nall = 0, n;
+    for (int p = 0; p < f->nparts; p++) {
+        ck_assert_int_eq(iodfg_partial_spans(f->part[p], iodfg_session_mapping(f->sp[p]), &psel[p],
+                                             &sp, &n, &err),
+                         0);
+        all = realloc(all, (nall + n + 1) * sizeof(*all));
+        memcpy(all + nall, sp, n * sizeof(*sp));
+        nall += n;
+        free(sp);
+    }
+    ck_assert_int_eq(iodfg_partial_serial(&psr, all, nall, map->nactivities, &err), 0);
+    uint64_t queued = 0;
+    for (uint32_t a = 0; a < map->nactivities; a++) {
+        ck_assert_int_eq(psr.act[a].busy_ns, sr.act[a].busy_ns);
+        ck_assert_int_eq(psr.act[a].staggered_ns, sr.act[a].staggered_ns);
+        ck_assert_int_eq(psr.act[a].queued, sr.act[a].queued);
+        queued += sr.act[a].queued;
+    }
+    ck_assert_uint_gt(queued, 0); // the log holds staggered calls
+    free(all);
+    iodfg_serial_fini(&psr);
+    iodfg_serial_fini(&sr);
+}
+
+/* The parts' servers, each once in part order, into names; each part's of[] maps to them. */
+static uint32_t merge_names(struct fixture *f, struct iodfg_binned_servers *sv, char **names)
+{
+    uint32_t n = 0;
+    for (int p = 0; p < f->nparts; p++) {
+        for (uint32_t i = 0; i < sv[p].n; i++) {
+            const char *nm = iodfg_binned_server_name(f->part[p], IODFG_BY_FILE, sv[p].id[i]);
+            uint32_t k = 0;
+            while (k < n && strcmp(names[k], nm) != 0) {
+                k++;
+            }
+            if (k == n) {
+                names[n++] = strdup(nm);
+            }
+            sv[p].of[sv[p].id[i]] = k;
+        }
+    }
+    return n;
+}
+
+/* The bins filled part after part on the merged grid and servers equal the whole's. */
+static void check_bins(struct fixture *f, const struct iodfg_selection *sel,
+                       const struct iodfg_selection *psel)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_bin_opts o = {20000, 0, IODFG_BY_FILE}; // 20 us: many calls span bins
+    struct iodfg_binned bn, pbn, grid;
+    iodfg_binned_init(&bn);
+    iodfg_binned_init(&pbn);
+    iodfg_binned_init(&grid);
+    ck_assert_int_eq(iodfg_binned_build(&bn, f->whole, iodfg_session_mapping(f->sw), sel, &o, &err),
+                     0);
+    struct iodfg_binned_servers sv[MAXPARTS];
+    uint8_t *kf[MAXPARTS];
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (int p = 0; p < f->nparts; p++) {
+        kf[p] = malloc(iodfg_eventlog_key_count(f->part[p]) + 1);
+        iodfg_metrics_key_flags(f->part[p], kf[p]);
+        ck_assert_int_eq(iodfg_binned_scan(&sv[p], f->part[p], iodfg_session_mapping(f->sp[p]),
+                                           &psel[p], o.by, kf[p], &err),
+                         0);
+        t0 = sv[p].t0_ns < t0 ? sv[p].t0_ns : t0;
+        t1 = sv[p].t1_ns > t1 ? sv[p].t1_ns : t1;
+    }
+    char *names[64];
+    uint32_t nnames = merge_names(f, sv, names);
+    ck_assert_int_eq(iodfg_binned_grid(&grid, t0, t1, o.dt_ns, &err), 0);
+    ck_assert_int_eq(iodfg_binned_alloc(&pbn, nnames, grid.nbins, &err), 0);
+    pbn.t0_ns = grid.t0_ns;
+    pbn.dt_ns = grid.dt_ns;
+    for (int p = 0; p < f->nparts; p++) { // in part order: the order of the additions matters
+        iodfg_binned_spread_events(&pbn, f->part[p], iodfg_session_mapping(f->sp[p]), &psel[p],
+                                   o.by, kf[p], sv[p].of);
+        iodfg_binned_servers_fini(&sv[p]);
+        free(kf[p]);
+    }
+    ck_assert_uint_eq(pbn.nservers, bn.nservers);
+    ck_assert_uint_eq(pbn.nbins, bn.nbins);
+    ck_assert_uint_gt(bn.nbins, 10);
+    for (uint32_t s = 0; s < nnames; s++) {
+        ck_assert_str_eq(names[s], bn.server[s]);
+        free(names[s]);
+    }
+    size_t cells = (size_t)bn.nservers * bn.nbins;
+    for (int x = 0; x < IODFG_DIR__N; x++) {
+        ck_assert(memcmp(pbn.bytes[x], bn.bytes[x], cells * sizeof(double)) == 0);
+        ck_assert(memcmp(pbn.ops[x], bn.ops[x], cells * sizeof(double)) == 0);
+        ck_assert_uint_eq(pbn.exact_bytes[x], bn.exact_bytes[x]);
+    }
+    iodfg_binned_fini(&bn);
+    iodfg_binned_fini(&pbn);
+}
+
+/* The characterisation's pieces from parts, as iodfg-mpi characterize combines them, equal the
+ * whole log's bit for bit. */
+static void check_charz(const uint32_t *cuts, int nparts)
+{
+    struct fixture f;
+    fixture_init(&f, cuts, nparts);
+    struct iodfg_selection sel, psel[MAXPARTS];
+    uint8_t mask[NCASES], pmask[MAXPARTS][NCASES];
+    one_clock(f.sw, f.whole, 0, mask, &sel);
+    for (int p = 0; p < nparts; p++) {
+        one_clock(f.sp[p], f.part[p], p ? cuts[p - 1] : 0, pmask[p], &psel[p]);
+    }
+    check_bw_rows(&f, &sel, psel);
+    check_stair(&f, &sel, psel);
+    check_bins(&f, &sel, psel);
+    fixture_fini(&f);
+}
+
+START_TEST(characterization_in_parts)
+{
+    static const uint32_t four[] = {1, 9, 17}, empty[] = {0, 5, 24};
+    check_charz(four, 4);
+    check_charz(empty, 4);
+    check_charz(NULL, 1);
+}
+END_TEST
+
 static Suite *partial_suite(void)
 {
     Suite *s = suite_create("partial");
@@ -431,6 +616,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, one_part);
     tcase_add_test(tc, groups_results_go_with_groups);
     tcase_add_test(tc, points_sort_in_sweep_order);
+    tcase_add_test(tc, characterization_in_parts);
     suite_add_tcase(s, tc);
     return s;
 }
