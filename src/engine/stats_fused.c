@@ -332,84 +332,74 @@ static int merge_sums(struct ch_worker *w0, const struct ch_worker *w1, uint32_t
     return 0;
 }
 
-static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
-                      const struct iodfg_selection *sel, const struct iodfg_stats *st,
-                      const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
-                      struct iodfg_key_sums *sums, struct iodfg_error *err)
+/* What every worker of a count shares. */
+struct ch_plan {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_selection *sel;
+    const uint32_t *act;
+    const struct iodfg_stats *st;
+    const uint8_t *dirty;
+    struct iodfg_hstore *hs;
+    uint16_t *codes;
+    struct iodfg_key_sums *sums;
+    uint32_t na, nkeys;
+};
+
+/* Worker t over cases [c0, c1) counting into g: its tables, key sums and the activity
+ * histograms it keeps. 0, or -1 out of memory. */
+static int ch_setup(struct ch_worker *w, const struct ch_plan *p, int t, uint32_t c0, uint32_t c1,
+                    struct iodfg_dfg *g)
 {
-    uint32_t nkeys = iodfg_eventlog_key_count(log);
-    uint32_t na = g->nactivities, nc = iodfg_eventlog_case_count(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    struct ch_worker W[2];
-    struct iodfg_dfg g1;
-    memset(W, 0, sizeof(W));
-    iodfg_dfg_init(&g1);
-    g1.nactivities = na;
-    int rc = -1;
-    // two workers over halves of the cases (by events) when there is enough work
-    uint64_t total = off[nc] - off[0], cum = 0;
-    uint32_t split = nc;
-    if (nc > 1 && total >= iodfg_scan_split_min) {
-        for (split = 0; split < nc - 1 && 2 * cum < total; split++) {
-            cum += off[split + 1] - off[split];
-        }
-        split = split ? split : 1;
+    uint32_t na = p->na;
+    w->log = p->log;
+    w->sel = p->sel;
+    w->act = p->act;
+    w->c0 = c0;
+    w->c1 = c1;
+    w->g = g;
+    w->codes = p->codes;
+    w->full = p->sums != NULL;
+    w->na = na;
+    w->last_from = w->last_to = IODFG_NO_ACTIVITY;
+    w->nalloc = p->hs ? 0 : iodfg_count_hist_max; // nothing to keep: no edge histograms
+    w->ah = calloc((size_t)na + 1, sizeof(*w->ah));
+    if (na <= iodfg_scan_dense_max) {
+        w->tab = calloc(((size_t)na + 1) * (na + 1), sizeof(*w->tab));
     }
-    int nw = split < nc ? 2 : 1;
-    for (int t = 0; t < nw; t++) {
-        struct ch_worker *w = &W[t];
-        w->log = log;
-        w->sel = sel;
-        w->act = act;
-        w->c0 = t ? split : 0;
-        w->c1 = t ? nc : split;
-        w->g = t ? &g1 : g;
-        w->codes = codes;
-        w->full = sums != NULL;
-        w->na = na;
-        w->last_from = w->last_to = IODFG_NO_ACTIVITY;
-        w->nalloc = hs ? 0 : iodfg_count_hist_max; // nothing to keep: no edge histograms
-        w->ah = calloc((size_t)na + 1, sizeof(*w->ah));
-        if (na <= iodfg_scan_dense_max) {
-            w->tab = calloc(((size_t)na + 1) * (na + 1), sizeof(*w->tab));
+    if (p->sums) {
+        w->sums = t ? malloc(((size_t)p->nkeys + 1) * sizeof(*w->sums)) : p->sums;
+        if (!w->sums) {
+            return -1;
         }
-        if (sums) {
-            w->sums = t ? malloc(((size_t)nkeys + 1) * sizeof(*w->sums)) : sums;
-            if (!w->sums) {
-                goto nomem;
-            }
-            iodfg_key_sums_clear(w->sums, nkeys);
-        }
-        if (!w->ah || (na <= iodfg_scan_dense_max && !w->tab)) {
-            goto nomem;
-        }
-        // a full count knows no group sizes yet: every activity's histogram, when few
-        int all = sums && na <= iodfg_count_full_act_max;
-        for (uint32_t a = 0; hs && (all || st) && a < na && (all || a < st->nactivities); a++) {
-            if (all || ((!dirty || dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large)) {
-                w->ah[a] = calloc(IODFG_PB_N, sizeof(**w->ah));
-                if (!w->ah[a]) {
-                    goto nomem;
-                }
+        iodfg_key_sums_clear(w->sums, p->nkeys);
+    }
+    if (!w->ah || (na <= iodfg_scan_dense_max && !w->tab)) {
+        return -1;
+    }
+    // a full count knows no group sizes yet: every activity's histogram, when few
+    const struct iodfg_stats *st = p->st;
+    int all = p->sums && na <= iodfg_count_full_act_max;
+    for (uint32_t a = 0; p->hs && (all || st) && a < na && (all || a < st->nactivities); a++) {
+        if (all || ((!p->dirty || p->dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large)) {
+            w->ah[a] = calloc(IODFG_PB_N, sizeof(**w->ah));
+            if (!w->ah[a]) {
+                return -1;
             }
         }
     }
-    struct iodfg_fork fork = {0};
-    if (nw > 1) {
-        iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, ch_thread, &W[1]);
-    }
-    ch_run(&W[0]);
-    iodfg_fork_join(&fork);
-    if (W[0].rc || W[1].rc || (sums && nw > 1 && merge_sums(&W[0], &W[1], nkeys))) {
-        goto nomem;
-    }
-    // the second worker's edges, in its slot order, into g
-    struct ch_worker *w0 = &W[0], *w1 = &W[1];
-    for (size_t i = 0; i < g1.nedges; i++) {
-        const struct iodfg_dfg_edge *e1 = &g1.edges[i];
+    return 0;
+}
+
+/* The second worker's edges (g1, in its slot order) into g, their gap histograms into the first
+ * worker's. 0, or -1 out of memory. */
+static int merge_edges(struct iodfg_dfg *g, const struct iodfg_dfg *g1, struct ch_worker *w0,
+                       struct ch_worker *w1)
+{
+    for (size_t i = 0; i < g1->nedges; i++) {
+        const struct iodfg_dfg_edge *e1 = &g1->edges[i];
         size_t slot = ch_slot(w0, e1->from, e1->to);
         if (slot == SIZE_MAX) {
-            goto nomem;
+            return -1;
         }
         struct iodfg_dfg_edge *d = &g->edges[slot];
         int seen = d->count != 0; // the first worker counted this edge too
@@ -434,23 +424,27 @@ static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, con
             w0->elost[slot] = 1; // cannot happen: a seen edge with gaps has a histogram or is lost
         }
     }
-    if (nw > 1) {
-        g->traces += g1.traces;
-        uint64_t ns = (uint64_t)g->next_stamp + g1.next_stamp;
-        g->next_stamp = (uint32_t)(ns < UINT32_MAX / 2 ? ns : UINT32_MAX / 2);
-        for (uint32_t a = 0; a < na; a++) {
-            for (size_t b = 0; w0->ah[a] && b < IODFG_PB_N; b++) {
-                w0->ah[a][b] += w1->ah[a][b];
-            }
+    g->traces += g1->traces;
+    uint64_t ns = (uint64_t)g->next_stamp + g1->next_stamp;
+    g->next_stamp = (uint32_t)(ns < UINT32_MAX / 2 ? ns : UINT32_MAX / 2);
+    for (uint32_t a = 0; a < w0->na; a++) {
+        for (size_t b = 0; w0->ah[a] && b < IODFG_PB_N; b++) {
+            w0->ah[a][b] += w1->ah[a][b];
         }
     }
-    // keep the histograms of the large groups (exact by construction; scans check the totals)
-    for (uint32_t a = 0; a < na; a++) {
+    return 0;
+}
+
+/* Keep the histograms of the large groups in hs (exact by construction; scans check the totals). */
+static void keep_large(struct iodfg_hstore *hs, const struct iodfg_dfg *g, struct ch_worker *w0,
+                       int full)
+{
+    for (uint32_t a = 0; a < w0->na; a++) {
         uint64_t n = 0;
-        for (size_t b = 0; sums && w0->ah[a] && b < IODFG_PB_N; b++) {
+        for (size_t b = 0; full && w0->ah[a] && b < IODFG_PB_N; b++) {
             n += w0->ah[a][b]; // the activity's dur_n
         }
-        if (w0->ah[a] && (!sums || n >= iodfg_pctl_large)) {
+        if (w0->ah[a] && (!full || n >= iodfg_pctl_large)) {
             iodfg_hstore_take(hs, 0, a, &w0->ah[a]);
         }
     }
@@ -459,6 +453,43 @@ static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, con
             iodfg_hstore_take(hs, 1, i, &w0->eh[i]);
         }
     }
+}
+
+static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
+                      const struct iodfg_selection *sel, const struct iodfg_stats *st,
+                      const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
+                      struct iodfg_key_sums *sums, struct iodfg_error *err)
+{
+    struct ch_plan p = {log, sel, act, st, dirty, hs, codes, sums, g->nactivities,
+                        iodfg_eventlog_key_count(log)};
+    uint32_t nc = iodfg_eventlog_case_count(log);
+    struct ch_worker W[2];
+    struct iodfg_dfg g1;
+    memset(W, 0, sizeof(W));
+    iodfg_dfg_init(&g1);
+    g1.nactivities = p.na;
+    int rc = -1;
+    // two workers over halves of the cases (by events) when there is enough work
+    uint32_t split = iodfg_scan_split(log, NULL, nc);
+    int nw = split < nc ? 2 : 1;
+    for (int t = 0; t < nw; t++) {
+        if (ch_setup(&W[t], &p, t, t ? split : 0, t ? nc : split, t ? &g1 : g)) {
+            goto nomem;
+        }
+    }
+    struct iodfg_fork fork = {0};
+    if (nw > 1) {
+        iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, ch_thread, &W[1]);
+    }
+    ch_run(&W[0]);
+    iodfg_fork_join(&fork);
+    if (W[0].rc || W[1].rc || (sums && nw > 1 && merge_sums(&W[0], &W[1], p.nkeys))) {
+        goto nomem;
+    }
+    if (nw > 1 && merge_edges(g, &g1, &W[0], &W[1])) {
+        goto nomem;
+    }
+    keep_large(hs, g, &W[0], sums != NULL);
     rc = 0;
     goto out;
 nomem:

@@ -80,6 +80,9 @@ extern uint64_t iodfg_pctl_large;
 /* The statistics walk splits its cases over two threads when they hold at least this many events
  * (default 16384; tests lower it to exercise the split on small logs). */
 extern uint64_t iodfg_scan_split_min;
+/* Where a second worker starts over the listed cases (NULL: all nc cases): about half of their
+ * events, or nc (one worker) when they hold fewer than iodfg_scan_split_min. */
+uint32_t iodfg_scan_split(const struct iodfg_eventlog *log, const uint32_t *cases, uint32_t nc);
 /* The statistics walk finds edges in a dense table up to this many activities (default 512),
  * in the DFG's hash index above. */
 extern uint32_t iodfg_scan_dense_max;

@@ -394,6 +394,149 @@ static void scan_pass_setup(struct scan_job *J, int pass)
     }
 }
 
+/* The percentile groups of the scan into P->g: the wanted activities (their case counts reset)
+ * and edges, with the histograms hs kept for them. 1 when any is wanted, 0 when none, -1 out of
+ * memory. */
+static int plan_groups(struct pctl *P, struct iodfg_stats *st, const struct iodfg_dfg *g,
+                       uint32_t na, size_t ne, const uint8_t *dirty, int act_dirty_none,
+                       const uint8_t *edge_dirty, struct iodfg_hstore *hs)
+{
+    P->ng = (uint32_t)(na + ne);
+    P->g = calloc((size_t)P->ng + 1, sizeof(*P->g));
+    if (!P->g) {
+        return -1;
+    }
+    int any = 0;
+    for (uint32_t a = 0; a < na; a++) {
+        struct pgroup *pg = &P->g[a];
+        pg->want = !act_dirty_none && (!dirty || dirty[a]);
+        if (pg->want) {
+            st->act[a].cases = 0;
+            pg->n = st->act[a].dur_n;
+            pg->npct = 2;
+            pg->kept = iodfg_hstore_kept(hs, 0, a, pg->n);
+            any = 1;
+        }
+    }
+    for (size_t i = 0; i < ne; i++) {
+        struct pgroup *pg = &P->g[na + i];
+        pg->want = !edge_dirty || edge_dirty[i];
+        if (pg->want) {
+            pg->n = g->edges[i].gap_n;
+            pg->npct = 1;
+            pg->kept = iodfg_hstore_kept(hs, 1, i, pg->n);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+uint32_t iodfg_scan_split(const struct iodfg_eventlog *log, const uint32_t *cases, uint32_t nc)
+{
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint64_t total = 0, cum = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        uint32_t c = cases ? cases[k] : k;
+        total += off[c + 1] - off[c];
+    }
+    uint32_t split = nc;
+    if (nc > 1 && total >= iodfg_scan_split_min) {
+        for (split = 0; split < nc - 1 && 2 * cum < total; split++) {
+            uint32_t c = cases ? cases[split] : split;
+            cum += off[c + 1] - off[c];
+        }
+        split = split ? split : 1;
+    }
+    return split;
+}
+
+/* Worker t of the scan over listed cases [k0, k1) (the second walks backwards). 0, or -1 out of
+ * memory. */
+static int worker_setup(struct scan_worker *w, struct scan_job *J, struct pctl *P, int t,
+                        uint32_t k0, uint32_t k1)
+{
+    w->J = J;
+    w->dir = t;
+    w->step = t ? -1 : 1;
+    w->k0 = k0;
+    w->k1 = k1;
+    iodfg_error_clear(&w->err);
+    w->fill = malloc(((size_t)P->ng + 1) * sizeof(*w->fill));
+    w->fill1 = malloc(((size_t)P->ng + 1) * sizeof(*w->fill1));
+    w->fg = malloc(((size_t)P->ng + 1) * sizeof(*w->fg));
+    w->stamp = calloc((size_t)J->na + 1, sizeof(*w->stamp));
+    w->ncases = calloc((size_t)J->na + 1, sizeof(*w->ncases));
+    w->hist = t ? (P->nh ? calloc((size_t)P->nh * IODFG_PB_N, sizeof(*w->hist)) : NULL) : P->hist;
+    return !w->fill || !w->fill1 || !w->fg || !w->stamp || !w->ncases || (P->nh && !w->hist)
+               ? -1
+               : 0;
+}
+
+static void worker_free(struct scan_worker *w, int t)
+{
+    free(w->fill);
+    free(w->fill1);
+    free(w->fg);
+    free(w->stamp);
+    free(w->ncases);
+    if (t) {
+        free(w->hist);
+    }
+}
+
+/* One pass of the nw workers over their cases. 0, or -1 with err (the first worker's error). */
+static int scan_pass(struct scan_job *J, struct pctl *P, struct scan_worker *W, int nw, int pass,
+                     struct iodfg_error *err)
+{
+    scan_pass_setup(J, pass);
+    for (int t = 0; t < nw; t++) {
+        scan_fills(&W[t], P);
+        if (J->fast) {
+            scan_fast_setup(&W[t]);
+        }
+        W[t].last_from = W[t].last_to = IODFG_NO_ACTIVITY;
+        W[t].last_gi = IODFG_PB_NONE;
+    }
+    struct iodfg_fork fork = {0};
+    if (nw > 1) {
+        iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, scan_thread, &W[1]);
+    }
+    scan_run(&W[0]);
+    iodfg_fork_join(&fork);
+    for (int t = 0; t < nw; t++) {
+        if (W[t].rc) {
+            if (err) {
+                *err = W[t].err;
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* After the first pass: the activities' case counts, the workers' histograms added up and kept
+ * in hs (NULL: none). */
+static void merge_first_pass(struct iodfg_stats *st, struct pctl *P, const struct scan_worker *W,
+                             int nw, uint32_t na, struct iodfg_hstore *hs)
+{
+    for (uint32_t a = 0; a < na; a++) {
+        if (P->g[a].want) {
+            st->act[a].cases = W[0].ncases[a] + (nw > 1 ? W[1].ncases[a] : 0);
+        }
+    }
+    if (nw > 1) {
+        for (size_t i = 0; i < (size_t)P->nh * IODFG_PB_N; i++) {
+            P->hist[i] += W[1].hist[i];
+        }
+    }
+    for (uint32_t i = 0; hs && i < P->ng; i++) {
+        if (P->g[i].hist != IODFG_PB_NONE) {
+            iodfg_hstore_put(hs, i >= na, i < na ? i : i - na,
+                             P->hist + (size_t)P->g[i].hist * IODFG_PB_N);
+        }
+    }
+}
+
 int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const struct iodfg_eventlog *log, const uint32_t *act,
                           const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
@@ -412,36 +555,10 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
     if ((uint64_t)na + ne >= UINT32_MAX) {
         return iodfg_error_set(err, IODFG_E_LIMIT, "too many activities and edges");
     }
-    P.ng = (uint32_t)(na + ne);
-    P.g = calloc((size_t)P.ng + 1, sizeof(*P.g));
-    if (!P.g) {
-        goto nomem;
-    }
-    int any = 0;
-    for (uint32_t a = 0; a < na; a++) {
-        struct pgroup *pg = &P.g[a];
-        pg->want = !act_dirty_none && (!dirty || dirty[a]);
-        if (pg->want) {
-            st->act[a].cases = 0;
-            pg->n = st->act[a].dur_n;
-            pg->npct = 2;
-            pg->kept = iodfg_hstore_kept(hs, 0, a, pg->n);
-            any = 1;
-        }
-    }
-    for (size_t i = 0; i < ne; i++) {
-        struct pgroup *pg = &P.g[na + i];
-        pg->want = !edge_dirty || edge_dirty[i];
-        if (pg->want) {
-            pg->n = g->edges[i].gap_n;
-            pg->npct = 1;
-            pg->kept = iodfg_hstore_kept(hs, 1, i, pg->n);
-            any = 1;
-        }
-    }
-    if (!any) {
+    int any = plan_groups(&P, st, g, na, ne, dirty, act_dirty_none, edge_dirty, hs);
+    if (any <= 0) {
         free(P.g);
-        return 0;
+        return any < 0 ? iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for percentiles") : 0;
     }
     if (iodfg_pctl_layout(&P)) {
         goto nomem;
@@ -466,82 +583,21 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
     }
     // two workers over halves of the listed cases (by events) when there is enough work
     uint32_t nc = cases ? (uint32_t)ncases : iodfg_eventlog_case_count(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    uint64_t total = 0, cum = 0;
-    for (uint32_t k = 0; k < nc; k++) {
-        uint32_t c = cases ? cases[k] : k;
-        total += off[c + 1] - off[c];
-    }
-    uint32_t split = nc;
-    if (nc > 1 && total >= iodfg_scan_split_min) {
-        for (split = 0; split < nc - 1 && 2 * cum < total; split++) {
-            uint32_t c = cases ? cases[split] : split;
-            cum += off[c + 1] - off[c];
-        }
-        split = split ? split : 1;
-    }
+    uint32_t split = iodfg_scan_split(log, cases, nc);
     int nw = split < nc ? 2 : 1;
     for (int t = 0; t < nw; t++) {
-        struct scan_worker *w = &W[t];
-        w->J = &J;
-        w->dir = t;
-        w->step = t ? -1 : 1;
-        w->k0 = t ? split : 0;
-        w->k1 = t ? nc : split;
-        iodfg_error_clear(&w->err);
-        w->fill = malloc(((size_t)P.ng + 1) * sizeof(*w->fill));
-        w->fill1 = malloc(((size_t)P.ng + 1) * sizeof(*w->fill1));
-        w->fg = malloc(((size_t)P.ng + 1) * sizeof(*w->fg));
-        w->stamp = calloc((size_t)na + 1, sizeof(*w->stamp));
-        w->ncases = calloc((size_t)na + 1, sizeof(*w->ncases));
-        w->hist = t ? (P.nh ? calloc((size_t)P.nh * IODFG_PB_N, sizeof(*w->hist)) : NULL) : P.hist;
-        if (!w->fill || !w->fill1 || !w->fg || !w->stamp || !w->ncases || (P.nh && !w->hist)) {
+        if (worker_setup(&W[t], &J, &P, t, t ? split : 0, t ? nc : split)) {
             goto nomem;
         }
     }
     for (int pass = 0; pass < 2; pass++) {
-        scan_pass_setup(&J, pass);
-        for (int t = 0; t < nw; t++) {
-            scan_fills(&W[t], &P);
-            if (J.fast) {
-                scan_fast_setup(&W[t]);
-            }
-            W[t].last_from = W[t].last_to = IODFG_NO_ACTIVITY;
-            W[t].last_gi = IODFG_PB_NONE;
-        }
-        struct iodfg_fork fork = {0};
-        if (nw > 1) {
-            iodfg_fork_start(&fork, 1, IODFG_FORK_TASK, scan_thread, &W[1]);
-        }
-        scan_run(&W[0]);
-        iodfg_fork_join(&fork);
-        for (int t = 0; t < nw; t++) {
-            if (W[t].rc) {
-                if (err) {
-                    *err = W[t].err;
-                }
-                goto out;
-            }
+        if (scan_pass(&J, &P, W, nw, pass, err)) {
+            goto out;
         }
         if (pass) {
             break;
         }
-        for (uint32_t a = 0; a < na; a++) {
-            if (P.g[a].want) {
-                st->act[a].cases = W[0].ncases[a] + (nw > 1 ? W[1].ncases[a] : 0);
-            }
-        }
-        if (nw > 1) {
-            for (size_t i = 0; i < (size_t)P.nh * IODFG_PB_N; i++) {
-                P.hist[i] += W[1].hist[i];
-            }
-        }
-        for (uint32_t i = 0; hs && i < P.ng; i++) {
-            if (P.g[i].hist != IODFG_PB_NONE) {
-                iodfg_hstore_put(hs, i >= na, i < na ? i : i - na,
-                                 P.hist + (size_t)P.g[i].hist * IODFG_PB_N);
-            }
-        }
+        merge_first_pass(st, &P, W, nw, na, hs);
         int t = iodfg_pctl_targets(&P);
         if (t < 0) {
             goto nomem;
@@ -557,14 +613,7 @@ nomem:
     iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for percentiles");
 out:
     for (int t = 0; t < 2; t++) {
-        free(W[t].fill);
-        free(W[t].fill1);
-        free(W[t].fg);
-        free(W[t].stamp);
-        free(W[t].ncases);
-        if (t) {
-            free(W[t].hist);
-        }
+        worker_free(&W[t], t);
     }
     free(J.aw);
     free(J.grp);

@@ -84,6 +84,100 @@ static uint64_t *key_pairs(struct reader *r)
     return kcp;
 }
 
+/* Threads for a load of total events: `threads`, or (0) one per core, each with enough events
+ * to be worth starting; at most MAX_THREADS. */
+static unsigned thread_count(unsigned threads, uint64_t total)
+{
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus < 1 ? 1 : cpus > (long)MAX_THREADS ? MAX_THREADS : (unsigned)cpus;
+        while (threads > 1 && total / threads < MIN_EVENTS_PER_THREAD) {
+            threads--;
+        }
+    }
+    return threads > MAX_THREADS ? MAX_THREADS : threads;
+}
+
+/* Scan the cases' plans (offsets as they come) and queue their raw rows for the helpers at once,
+ * small 3.0 cases gathered into one item; then close the queue. *sum = the rows of all cases.
+ * 0, or -1 when a case cannot be scanned (r->err). */
+static int queue_items(struct reader *r, struct loader *L, uint64_t total, uint64_t *sum)
+{
+    struct item run = {0}; // small 3.0 cases gathered into one item
+    *sum = 0;
+    for (uint32_t cs = 0; cs < r->ncases; cs++) {
+        struct case_plan *p = &r->plan[cs];
+        if (!r->ev && store_scan_case(r, cs, p)) { // 3.0 plans come from the case table
+            return -1;
+        }
+        *sum = p->rows > UINT64_MAX - *sum ? UINT64_MAX : *sum + p->rows;
+        r->offsets[cs + 1] = *sum;
+        if (*sum > total || p->compound || !p->raw || p->rows == 0) {
+            continue;
+        }
+        if (r->ev && p->rows < ITEM_ROWS) { // 3.0: small cases are read together
+            if (run.ncases > 0 && run.end + p->rows > ITEM_ROWS) {
+                add_item(L, &run);
+            }
+            run = run.ncases ? run : (struct item){.cs = cs};
+            run.ncases = cs + 1 - run.cs; // the empty cases in between come along
+            run.end += p->rows;
+            continue;
+        }
+        add_item(L, &run);
+        for (uint64_t first = 0; first < p->rows; first += ITEM_ROWS) {
+            struct item it = {cs, 1, first,
+                              p->rows - first < ITEM_ROWS ? p->rows : first + ITEM_ROWS};
+            add_item(L, &it);
+        }
+    }
+    add_item(L, &run);
+    pthread_mutex_lock(&L->lock);
+    L->closed = 1;
+    pthread_cond_broadcast(&L->more);
+    pthread_mutex_unlock(&L->lock);
+    return 0;
+}
+
+/* Read the cases that are not raw columns on this thread: 1.x events tables and columns HDF5
+ * must convert, until a failure (recorded in L). 0, or -1 out of memory. */
+static int read_other_cases(struct reader *r, struct loader *L, struct scratch *x,
+                            struct store_row **rows, struct progress *pr)
+{
+    for (uint32_t cs = 0; cs < r->ncases && cs <= atomic_load(&L->fail_case); cs++) {
+        const struct case_plan *p = &r->plan[cs];
+        uint64_t bad = 0;
+        int failed = 0;
+        if (p->compound) {
+            if (!*rows && !(*rows = malloc(STORE_CHUNK_ROWS * sizeof(**rows)))) {
+                iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
+                return -1;
+            }
+            failed = store_read_compound(r, L, cs, *rows, pr);
+        } else if (!p->raw) {
+            failed = store_read_converted(r, L, cs, x, &bad);
+        }
+        if (failed) {
+            iodfg_error_at(r->err, r->path, 0, 0);
+            store_record_failure(L, cs, bad, r->err);
+            iodfg_error_clear(r->err);
+        }
+        store_report(L, pr);
+    }
+    return 0;
+}
+
+/* The first failure of the load (raw column or other case) into r->err. */
+static void report_failure(struct reader *r, struct loader *L)
+{
+    if (L->fail_is_raw) {
+        store_put_failure(L, L->fail_cs, &L->fail_f, r->err);
+    } else {
+        *r->err = L->fail_err;
+    }
+    iodfg_error_at(r->err, r->path, 0, 0);
+}
+
 /* Scan the cases and read their events into the log, expecting `total` events (the root
  * attribute; checked at the end). Helper threads read the columns of raw cases as soon as a
  * case is scanned, while this thread goes on with HDF5: the next cases, the handle table, then
@@ -117,50 +211,13 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
     if (pr->fn) {
         pr->fn(pr->ctx, 0, total);
     }
-    if (threads == 0) { // one per core, each with enough events to be worth starting
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus < 1 ? 1 : cpus > (long)MAX_THREADS ? MAX_THREADS : (unsigned)cpus;
-        while (threads > 1 && total / threads < MIN_EVENTS_PER_THREAD) {
-            threads--;
-        }
-    }
-    threads = threads > MAX_THREADS ? MAX_THREADS : threads;
-    started = iodfg_workers_start(tid, threads - 1, store_worker, &L); // and this one
-    // Scan; raw cases go to the helpers at once (as long as the totals hold).
+    started = iodfg_workers_start(tid, thread_count(threads, total) - 1, store_worker,
+                                  &L); // and this one
     uint64_t sum = 0;
-    struct item run = {0}; // small 3.0 cases gathered into one item
-    for (uint32_t cs = 0; cs < r->ncases; cs++) {
-        struct case_plan *p = &r->plan[cs];
-        if (!r->ev && store_scan_case(r, cs, p)) { // 3.0 plans come from the case table
-            store_stop_helpers(&L, tid, &started);
-            goto done;
-        }
-        sum = p->rows > UINT64_MAX - sum ? UINT64_MAX : sum + p->rows;
-        r->offsets[cs + 1] = sum;
-        if (sum > total || p->compound || !p->raw || p->rows == 0) {
-            continue;
-        }
-        if (r->ev && p->rows < ITEM_ROWS) { // 3.0: small cases are read together
-            if (run.ncases > 0 && run.end + p->rows > ITEM_ROWS) {
-                add_item(&L, &run);
-            }
-            run = run.ncases ? run : (struct item){.cs = cs};
-            run.ncases = cs + 1 - run.cs; // the empty cases in between come along
-            run.end += p->rows;
-            continue;
-        }
-        add_item(&L, &run);
-        for (uint64_t first = 0; first < p->rows; first += ITEM_ROWS) {
-            struct item it = {cs, 1, first,
-                              p->rows - first < ITEM_ROWS ? p->rows : first + ITEM_ROWS};
-            add_item(&L, &it);
-        }
+    if (queue_items(r, &L, total, &sum)) {
+        store_stop_helpers(&L, tid, &started);
+        goto done;
     }
-    add_item(&L, &run);
-    pthread_mutex_lock(&L.lock);
-    L.closed = 1;
-    pthread_cond_broadcast(&L.more);
-    pthread_mutex_unlock(&L.lock);
     if (sum != total) {
         store_stop_helpers(&L, tid, &started);
         check_totals(r, sum);
@@ -172,26 +229,9 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
     }
     L.handles = iodfg_eventlog_handles(r->log);
     store_handle_spans(&L);
-    for (uint32_t cs = 0; cs < r->ncases && cs <= atomic_load(&L.fail_case); cs++) {
-        const struct case_plan *p = &r->plan[cs];
-        uint64_t bad = 0;
-        int failed = 0;
-        if (p->compound) {
-            if (!rows && !(rows = malloc(STORE_CHUNK_ROWS * sizeof(*rows)))) {
-                store_stop_helpers(&L, tid, &started);
-                iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
-                goto done;
-            }
-            failed = store_read_compound(r, &L, cs, rows, pr);
-        } else if (!p->raw) {
-            failed = store_read_converted(r, &L, cs, &x, &bad);
-        }
-        if (failed) {
-            iodfg_error_at(r->err, r->path, 0, 0);
-            store_record_failure(&L, cs, bad, r->err);
-            iodfg_error_clear(r->err);
-        }
-        store_report(&L, pr);
+    if (read_other_cases(r, &L, &x, &rows, pr)) {
+        store_stop_helpers(&L, tid, &started);
+        goto done;
     }
     store_run_items(&L, &x, pr);
     iodfg_workers_join(tid, started);
@@ -199,12 +239,7 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         store_check_raw_handles(&L, L.failed ? L.fail_cs : UINT32_MAX);
     }
     if (L.failed) {
-        if (L.fail_is_raw) {
-            store_put_failure(&L, L.fail_cs, &L.fail_f, r->err);
-        } else {
-            *r->err = L.fail_err;
-        }
-        iodfg_error_at(r->err, r->path, 0, 0);
+        report_failure(r, &L);
         goto done;
     }
     if (pr->fn && total > 0) {

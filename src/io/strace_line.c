@@ -196,42 +196,46 @@ void strace_line_reset(struct strace_line *ln)
     ln->expected = NULL;
 }
 
-void strace_line_split(const char *s, size_t n, struct strace_line *ln)
-{
-    strace_line_reset(ln);
-    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ')) {
-        n--;
-    }
 #ifdef STRACE_SWAR
-    // The usual prefixes "PID  HH:MM:SS.ffffff " (strace -f -tt -o FILE) and
-    // "HH:MM:SS.ffffff " (-ff, one file per process) in a few words; anything else, including
-    // "(+ rel)" and extra blanks, goes the general way below.
-    if (n >= 32) {
-        uint64_t w = sw_load(s);
-        unsigned k = sw_lead(sw_digits(w));
-        size_t j = n; // where the stamp starts; n: not one of these prefixes
-        if (k && k < 8 && s[k] == ' ') {
-            j = skip_blanks(s, k, n);
-            ln->pid = (int32_t)sw_parse_lead(w, k);
-        } else if (k == 2 && s[2] == ':') {
-            j = 0;
-        }
-        int64_t ns;
-        if (j < n && n - j >= 17 && tod_fast(s + j, &ns) && s[j + 15] == ' ' && s[j + 16] != ' ' &&
-            s[j + 16] != '\t' && s[j + 16] != '(') {
-            ln->has_pid = j > 0;
-            ln->stamp = STAMP_TOD;
-            ln->stamp_ns = ns;
-            size_t b = j + 16;
-            strace_body_split(s + b, n - b, ln);
-            if (ln->kind == LINE_BAD) {
-                ln->bad_col += b;
-            }
-            return;
-        }
-        ln->pid = 0;
+/* The usual prefixes "PID  HH:MM:SS.ffffff " (strace -f -tt -o FILE) and "HH:MM:SS.ffffff " (-ff,
+ * one file per process) in a few words, then the body: 1 when the line was one of these. Anything
+ * else, including "(+ rel)" and extra blanks, goes the general way. */
+static int split_usual_prefix(const char *s, size_t n, struct strace_line *ln)
+{
+    if (n < 32) {
+        return 0;
     }
+    uint64_t w = sw_load(s);
+    unsigned k = sw_lead(sw_digits(w));
+    size_t j = n; // where the stamp starts; n: not one of these prefixes
+    if (k && k < 8 && s[k] == ' ') {
+        j = skip_blanks(s, k, n);
+        ln->pid = (int32_t)sw_parse_lead(w, k);
+    } else if (k == 2 && s[2] == ':') {
+        j = 0;
+    }
+    int64_t ns;
+    if (j < n && n - j >= 17 && tod_fast(s + j, &ns) && s[j + 15] == ' ' && s[j + 16] != ' ' &&
+        s[j + 16] != '\t' && s[j + 16] != '(') {
+        ln->has_pid = j > 0;
+        ln->stamp = STAMP_TOD;
+        ln->stamp_ns = ns;
+        size_t b = j + 16;
+        strace_body_split(s + b, n - b, ln);
+        if (ln->kind == LINE_BAD) {
+            ln->bad_col += b;
+        }
+        return 1;
+    }
+    ln->pid = 0;
+    return 0;
+}
 #endif
+
+/* The pid, as "[pid N]" or a pid column ("PID  ", strace -f -o FILE), from *i on; *padded: blanks
+ * came before what follows. 0, or -1 with the line marked bad. */
+static int split_pid(const char *s, size_t n, struct strace_line *ln, size_t *at, int *padded)
+{
     size_t i = 0;
     if (n >= 5 && memcmp(s, "[pid ", 5) == 0) {
         i = skip_blanks(s, 5, n);
@@ -242,7 +246,7 @@ void strace_line_split(const char *s, size_t n, struct strace_line *ln)
         }
         if (i == d || i >= n || s[i] != ']') {
             set_bad(ln, s, s + i, "expected a process id and ']' after \"[pid\"");
-            return;
+            return -1;
         }
         ln->has_pid = 1;
         ln->pid = pid;
@@ -250,17 +254,17 @@ void strace_line_split(const char *s, size_t n, struct strace_line *ln)
     }
     size_t start_blank = i;
     i = skip_blanks(s, i, n);
-    int padded = i > start_blank;
+    *padded = i > start_blank;
 #ifdef STRACE_SWAR
     // "PID  " (strace -f -o FILE): a short digit run and a blank
-    if (i + 8 <= n && !ln->has_pid && !padded) {
+    if (i + 8 <= n && !ln->has_pid && !*padded) {
         uint64_t w = sw_load(s + i);
         unsigned k = sw_lead(sw_digits(w));
         if (k && k < 8 && (s[i + k] == ' ' || s[i + k] == '\t')) {
             ln->has_pid = 1;
             ln->pid = (int32_t)sw_parse_lead(w, k);
             i = skip_blanks(s, i + k, n);
-            padded = 0;
+            *padded = 0;
         }
     }
 #endif
@@ -273,51 +277,80 @@ void strace_line_split(const char *s, size_t n, struct strace_line *ln)
             }
             j++;
         }
-        if (j < n && (s[j] == ' ' || s[j] == '\t') && !ln->has_pid && !padded) {
+        if (j < n && (s[j] == ' ' || s[j] == '\t') && !ln->has_pid && !*padded) {
             // a pid column (strace -f -o FILE)
             if (pid > 0x7fffffff) {
                 set_bad(ln, s, s + i, "expected a process id that fits 31 bits");
-                return;
+                return -1;
             }
             ln->has_pid = 1;
             ln->pid = (int32_t)pid;
             i = skip_blanks(s, j, n);
-            padded = 0;
             size_t b = i;
             i = skip_blanks(s, i, n);
-            padded = i > b;
+            *padded = i > b;
         }
     }
-    if (i < n && is_digit(s[i])) {
-        int64_t ns;
-        size_t used = parse_tod(s + i, n - i, &ns);
-        if (used) {
-            ln->stamp = STAMP_TOD;
-        } else if ((used = parse_seconds(s + i, n - i, &ns)) != 0) {
-            ln->stamp = STAMP_NUMBER;
-            ln->stamp_padded = padded;
-        } else {
-            set_bad(ln, s, s + i, "expected a timestamp");
-            return;
+    *at = i;
+    return 0;
+}
+
+/* The timestamp at *at (time of day or seconds) and a "(+ rel)" after it, if any; *at moves past
+ * them. 0, or -1 with the line marked bad. */
+static int split_stamp(const char *s, size_t n, struct strace_line *ln, size_t *at, int padded)
+{
+    size_t i = *at;
+    if (i >= n || !is_digit(s[i])) {
+        return 0;
+    }
+    int64_t ns;
+    size_t used = parse_tod(s + i, n - i, &ns);
+    if (used) {
+        ln->stamp = STAMP_TOD;
+    } else if ((used = parse_seconds(s + i, n - i, &ns)) != 0) {
+        ln->stamp = STAMP_NUMBER;
+        ln->stamp_padded = padded;
+    } else {
+        set_bad(ln, s, s + i, "expected a timestamp");
+        return -1;
+    }
+    ln->stamp_ns = ns;
+    i += used;
+    if (i < n && s[i] != ' ' && s[i] != '\t') {
+        set_bad(ln, s, s + i, "expected a blank after the timestamp");
+        return -1;
+    }
+    i = skip_blanks(s, i, n);
+    if (i + 1 < n && s[i] == '(' && s[i + 1] == '+') {
+        size_t j = skip_blanks(s, i + 2, n);
+        int64_t rel;
+        size_t used2 = parse_seconds(s + j, n - j, &rel);
+        if (!used2 || j + used2 >= n || s[j + used2] != ')') {
+            set_bad(ln, s, s + j, "expected a relative time and ')' after \"(+\"");
+            return -1;
         }
-        ln->stamp_ns = ns;
-        i += used;
-        if (i < n && s[i] != ' ' && s[i] != '\t') {
-            set_bad(ln, s, s + i, "expected a blank after the timestamp");
-            return;
-        }
-        i = skip_blanks(s, i, n);
-        if (i + 1 < n && s[i] == '(' && s[i + 1] == '+') {
-            size_t j = skip_blanks(s, i + 2, n);
-            int64_t rel;
-            size_t used2 = parse_seconds(s + j, n - j, &rel);
-            if (!used2 || j + used2 >= n || s[j + used2] != ')') {
-                set_bad(ln, s, s + j, "expected a relative time and ')' after \"(+\"");
-                return;
-            }
-            ln->has_rel = 1;
-            i = skip_blanks(s, j + used2 + 1, n);
-        }
+        ln->has_rel = 1;
+        i = skip_blanks(s, j + used2 + 1, n);
+    }
+    *at = i;
+    return 0;
+}
+
+void strace_line_split(const char *s, size_t n, struct strace_line *ln)
+{
+    strace_line_reset(ln);
+    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ')) {
+        n--;
+    }
+#ifdef STRACE_SWAR
+    if (split_usual_prefix(s, n, ln)) {
+        return;
+    }
+#endif
+    size_t i = 0;
+    int padded = 0;
+    if (split_pid(s, n, ln, &i, &padded) || split_stamp(s, n, ln, &i, padded)) {
+        return;
     }
     strace_body_split(s + i, n - i, ln);
     if (ln->kind == LINE_BAD) {
