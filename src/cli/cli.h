@@ -365,5 +365,7 @@ struct cli_job {
 extern const struct cli_job *cli_job;
 /* Whether this process writes the output (always without a job). */
 int cli_job_writes(void);
+/* Every process of a job goes on, or none: the status all agree on (rc itself without a job). */
+int cli_agree(int rc);
 
 #endif

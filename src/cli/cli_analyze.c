@@ -523,8 +523,8 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
         }
     }
     free(rules);
-    if (cli_job && (o->green || o->red)) { // the groups are checked by every process at once
-        rc = cli_job->agree(cli_job->ctx, rc);
+    if (o->green || o->red) { // the groups are checked by every process at once
+        rc = cli_agree(rc);
     }
     if (rc != CLI_OK) {
         return rc;
@@ -544,9 +544,7 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
     // pid only tells cases apart with --per-pid: 4 bytes per event less to load otherwise
     unsigned columns = IODFG_COL_ANALYSIS & ~(o->per_pid ? 0u : (unsigned)IODFG_COL_PID);
     int rc = cli_session_open(o, inputs, n, columns, &ca->log, &ca->ses, &ca->groups);
-    if (cli_job) { // every process of the job goes on, or none
-        rc = cli_job->agree(cli_job->ctx, rc);
-    }
+    rc = cli_agree(rc);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -556,9 +554,9 @@ int cli_analysis_run(struct cli_analysis *ca, const struct cli_analyze_opts *o, 
     if (rc != CLI_OK) {
         cli_error(&err);
     }
-    if (cli_job) {
-        rc = cli_job->agree(cli_job->ctx, rc);
-        rc = rc == CLI_OK ? cli_job->merge(cli_job->ctx, ca, o) : rc;
+    rc = cli_agree(rc);
+    if (cli_job && rc == CLI_OK) {
+        rc = cli_job->merge(cli_job->ctx, ca, o);
     }
     if (rc != CLI_OK) {
         return rc;

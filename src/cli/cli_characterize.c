@@ -35,9 +35,7 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
     memset(m, 0, sizeof(*m));
     int groups = 0;
     int rc = cli_session_open(o, inputs, n, IODFG_COL_ALL, &m->log, &m->ses, &groups);
-    if (cli_job) { // every process of the job goes on, or none
-        rc = cli_job->agree(cli_job->ctx, rc);
-    }
+    rc = cli_agree(rc);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -47,9 +45,7 @@ int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, cha
         cli_error(&err);
         rc = CLI_FAIL;
     }
-    if (cli_job) {
-        rc = cli_job->agree(cli_job->ctx, rc);
-    }
+    rc = cli_agree(rc);
     if (rc != CLI_OK) {
         return rc;
     }

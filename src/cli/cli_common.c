@@ -661,6 +661,11 @@ int cli_job_writes(void)
     return !cli_job || cli_job->writes;
 }
 
+int cli_agree(int rc)
+{
+    return cli_job ? cli_job->agree(cli_job->ctx, rc) : rc;
+}
+
 /* This process's cases of the event log at path (under a job). */
 static struct iodfg_eventlog *load_part(const char *path, unsigned columns, struct iodfg_error *err)
 {

@@ -386,23 +386,30 @@ struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns
     return load(path, columns, 1, progress, ctx, 1, first, hi, err);
 }
 
+/* A reader of path with nothing open yet, reporting to err (NULL: to *local, cleared). */
+static struct reader reader_closed(const char *path, struct iodfg_error *err,
+                                   struct iodfg_error *local)
+{
+    iodfg_error_clear(local);
+    return (struct reader){.path = path,
+                           .file = -1,
+                           .cases = -1,
+                           .mtype = -1,
+                           .ftype = -1,
+                           .vfd = -1,
+                           .err = err ? err : local};
+}
+
 static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
                                    iodfg_progress_fn progress, void *ctx, int ranged, uint32_t lo,
                                    uint32_t hi, struct iodfg_error *err)
 {
     struct iodfg_error local;
-    iodfg_error_clear(&local);
-    struct reader r = {.path = path,
-                       .file = -1,
-                       .cases = -1,
-                       .mtype = -1,
-                       .ftype = -1,
-                       .vfd = -1,
-                       .columns = columns,
-                       .ranged = ranged,
-                       .case_lo = lo,
-                       .case_hi = hi,
-                       .err = err ? err : &local};
+    struct reader r = reader_closed(path, err, &local);
+    r.columns = columns;
+    r.ranged = ranged;
+    r.case_lo = lo;
+    r.case_hi = hi;
     struct progress pr = {.fn = progress, .ctx = ctx};
     unsigned version;
     uint64_t total = 0;
@@ -442,14 +449,7 @@ int iodfg_store_stat(const char *path, uint64_t *cases, uint64_t *events, unsign
                      struct iodfg_error *err)
 {
     struct iodfg_error local;
-    iodfg_error_clear(&local);
-    struct reader r = {.path = path,
-                       .file = -1,
-                       .cases = -1,
-                       .mtype = -1,
-                       .ftype = -1,
-                       .vfd = -1,
-                       .err = err ? err : &local};
+    struct reader r = reader_closed(path, err, &local);
     unsigned v = 0;
     uint64_t nc = 0, ne = 0;
     int rc = store_open_log(&r, &v);
