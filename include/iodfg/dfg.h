@@ -29,22 +29,13 @@ struct iodfg_dfg_edge {
     int64_t gap_median_ns; /* lower median (nearest rank 50%); IODFG_UNKNOWN when gap_n = 0 */
 };
 
-/* The graph: a table of edges (with a hash index) plus trace counts. Read it through the
- * functions below; the fields are the engine's (dfg_priv.h). */
-struct iodfg_dfg {
-    uint32_t nactivities; /* activity ids are < nactivities */
-    uint64_t traces;      /* non-empty traces (empty ones add nothing, not a ●→■ edge) */
-    struct iodfg_dfg_edge *edges; /* nedges slots, count 0 = absent */
-    size_t nedges, cap;
-    uint32_t *stamp;  /* per edge: last trace that counted it (for `cases`) */
-    uint8_t *touched; /* per edge: set when counting changed the slot (cleared by the caller) */
-    uint32_t *index;  /* open-addressing hash of (from, to) -> edge slot + 1 */
-    size_t index_cap;
-    uint32_t next_stamp; /* stamp of the next trace counted */
-};
+/* The graph: a table of edges (with a hash index) plus trace counts. Its fields are the
+ * engine's (src/engine/dfg_priv.h); read it through the functions below. */
+struct iodfg_dfg;
 
-void iodfg_dfg_init(struct iodfg_dfg *g);
-void iodfg_dfg_fini(struct iodfg_dfg *g);
+/* An empty graph, or NULL with err (out of memory). */
+struct iodfg_dfg *iodfg_dfg_new(struct iodfg_error *err);
+void iodfg_dfg_free(struct iodfg_dfg *g);
 /* The graph's activities (ids < this), non-empty traces, and edge slots: slot i holds
  * iodfg_dfg_edge_at(g, i) for 0 <= i < iodfg_dfg_slots(g); a slot whose count is 0 is absent. */
 uint32_t iodfg_dfg_nactivities(const struct iodfg_dfg *g);
@@ -55,8 +46,6 @@ const struct iodfg_dfg_edge *iodfg_dfg_edge_at(const struct iodfg_dfg *g, size_t
 const struct iodfg_dfg_edge *iodfg_dfg_find(const struct iodfg_dfg *g, uint32_t from, uint32_t to);
 /* Number of present edges (count > 0). */
 size_t iodfg_dfg_edge_count(const struct iodfg_dfg *g);
-/* Deep copy of src into dst (dst initialised or cleared). 0, or -1 when out of memory. */
-int iodfg_dfg_copy(struct iodfg_dfg *dst, const struct iodfg_dfg *src, struct iodfg_error *err);
 
 /* One-shot full build of the DFG of the selected events of log under mapping into g (cleared
  * first), edge gap medians included. Returns 0, or -1 with err (out of memory). */

@@ -56,12 +56,14 @@ struct iodfg_diff {
     struct iodfg_diff_node *nodes; /* nactivities entries, by activity id */
     struct iodfg_diff_edge *edges; /* union of the edges of G, R and the whole selection */
     size_t nedges;
-    struct iodfg_dfg g_dfg, r_dfg; /* the group DFGs and statistics */
+    struct iodfg_dfg *g_dfg, *r_dfg; /* the group DFGs (NULL until iodfg_diff_groups_alloc) */
     struct iodfg_stats g_stats, r_stats;
 };
 
 void iodfg_diff_init(struct iodfg_diff *d);
 void iodfg_diff_fini(struct iodfg_diff *d);
+/* Empty group DFGs g_dfg and r_dfg where they are NULL. 0, or -1 with err (out of memory). */
+int iodfg_diff_groups_alloc(struct iodfg_diff *d, struct iodfg_error *err);
 
 /* Compare the cases flagged in g_on and r_on (one byte per case of the analysed log), each
  * combined with the analysis' time window and case definition; the whole DFG is the analysis'

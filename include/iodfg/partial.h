@@ -55,12 +55,13 @@ int iodfg_partial_stats(struct iodfg_stats *st, const struct iodfg_mapping *map,
 /* rd and DR of every activity, once mc is set. */
 void iodfg_partial_stats_finish(struct iodfg_stats *st);
 /* Add n edges of a part (present ones, in its slot order: count, cases, gap_n, gap_sum_ns)
- * and its traces to g (initialised, nactivities set): a new edge takes the next slot, so that
+ * and its traces to g, a graph of nact activities: a new edge takes the next slot, so that
  * parts added in case order give the slots of a serial count. 0, or -1 with err. */
-int iodfg_partial_dfg_add(struct iodfg_dfg *g, const struct iodfg_dfg_edge *edges, size_t n,
-                          uint64_t traces, struct iodfg_error *err);
-/* Gap means of every edge, once all parts are added. */
-void iodfg_partial_dfg_finish(struct iodfg_dfg *g);
+int iodfg_partial_dfg_add(struct iodfg_dfg *g, uint32_t nact, const struct iodfg_dfg_edge *edges,
+                          size_t n, uint64_t traces, struct iodfg_error *err);
+/* Gap means of every edge, once all parts are added, and, unless gap_median is NULL, each
+ * slot's gap median (slot order) as found over the whole job. */
+void iodfg_partial_dfg_finish(struct iodfg_dfg *g, const int64_t *gap_median);
 
 /* ---- percentiles: counts of values up to a bound add up ---- */
 

@@ -28,6 +28,23 @@ void iodfg_dfg_fini(struct iodfg_dfg *g)
     memset(g, 0, sizeof(*g));
 }
 
+struct iodfg_dfg *iodfg_dfg_new(struct iodfg_error *err)
+{
+    struct iodfg_dfg *g = calloc(1, sizeof(*g));
+    if (!g) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for a DFG");
+    }
+    return g;
+}
+
+void iodfg_dfg_free(struct iodfg_dfg *g)
+{
+    if (g) {
+        iodfg_dfg_fini(g);
+        free(g);
+    }
+}
+
 void iodfg_dfg_clear(struct iodfg_dfg *g)
 {
     g->nedges = 0;
@@ -157,30 +174,6 @@ struct iodfg_dfg_edge *iodfg_dfg_slot(struct iodfg_dfg *g, uint32_t from, uint32
     g->touched[g->nedges] = 0;
     g->index[i] = (uint32_t)++g->nedges;
     return e;
-}
-
-int iodfg_dfg_copy(struct iodfg_dfg *dst, const struct iodfg_dfg *src, struct iodfg_error *err)
-{
-    iodfg_dfg_fini(dst);
-    *dst = *src;
-    dst->edges = NULL;
-    dst->stamp = NULL;
-    dst->touched = NULL;
-    dst->index = NULL;
-    if (src->cap) {
-        dst->edges = malloc(src->cap * sizeof(*dst->edges));
-        dst->stamp = malloc(src->cap * sizeof(*dst->stamp));
-        dst->touched = calloc(src->cap, 1);
-        dst->index = malloc(src->index_cap * sizeof(*dst->index));
-        if (!dst->edges || !dst->stamp || !dst->touched || !dst->index) {
-            iodfg_dfg_fini(dst);
-            return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory copying a DFG");
-        }
-        memcpy(dst->edges, src->edges, src->nedges * sizeof(*dst->edges));
-        memcpy(dst->stamp, src->stamp, src->nedges * sizeof(*dst->stamp));
-        memcpy(dst->index, src->index, src->index_cap * sizeof(*dst->index));
-    }
-    return 0;
 }
 
 struct count_ctx {

@@ -14,6 +14,23 @@
 struct iodfg_error;
 struct iodfg_eventlog;
 
+/* The edge table. The engine embeds it in its own structures (init/fini); every other user
+ * holds a pointer from iodfg_dfg_new. */
+struct iodfg_dfg {
+    uint32_t nactivities; /* activity ids are < nactivities */
+    uint64_t traces;      /* non-empty traces (empty ones add nothing, not a ●→■ edge) */
+    struct iodfg_dfg_edge *edges; /* nedges slots, count 0 = absent */
+    size_t nedges, cap;
+    uint32_t *stamp;  /* per edge: last trace that counted it (for `cases`) */
+    uint8_t *touched; /* per edge: set when counting changed the slot (cleared by the caller) */
+    uint32_t *index;  /* open-addressing hash of (from, to) -> edge slot + 1 */
+    size_t index_cap;
+    uint32_t next_stamp; /* stamp of the next trace counted */
+};
+
+void iodfg_dfg_init(struct iodfg_dfg *g);
+void iodfg_dfg_fini(struct iodfg_dfg *g);
+
 /* Forget every edge (keeps the memory). */
 void iodfg_dfg_clear(struct iodfg_dfg *g);
 /* The slot of edge (from, to), created with count 0 when missing. NULL when out of memory. */

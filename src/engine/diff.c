@@ -35,8 +35,6 @@ const char *iodfg_diff_metric_name(enum iodfg_diff_metric m)
 void iodfg_diff_init(struct iodfg_diff *d)
 {
     memset(d, 0, sizeof(*d));
-    iodfg_dfg_init(&d->g_dfg);
-    iodfg_dfg_init(&d->r_dfg);
     iodfg_stats_init(&d->g_stats);
     iodfg_stats_init(&d->r_stats);
 }
@@ -45,11 +43,22 @@ void iodfg_diff_fini(struct iodfg_diff *d)
 {
     free(d->nodes);
     free(d->edges);
-    iodfg_dfg_fini(&d->g_dfg);
-    iodfg_dfg_fini(&d->r_dfg);
+    iodfg_dfg_free(d->g_dfg);
+    iodfg_dfg_free(d->r_dfg);
     iodfg_stats_fini(&d->g_stats);
     iodfg_stats_fini(&d->r_stats);
     memset(d, 0, sizeof(*d));
+}
+
+int iodfg_diff_groups_alloc(struct iodfg_diff *d, struct iodfg_error *err)
+{
+    if (!d->g_dfg && !(d->g_dfg = iodfg_dfg_new(err))) {
+        return -1;
+    }
+    if (!d->r_dfg && !(d->r_dfg = iodfg_dfg_new(err))) {
+        return -1;
+    }
+    return 0;
 }
 
 static double rel_of(double g, double r)
@@ -74,8 +83,8 @@ static enum iodfg_diff_side side_of(int in_g, int in_r)
 
 static int add_edges(struct iodfg_diff *d, const struct iodfg_dfg *src, size_t *cap)
 {
-    for (size_t i = 0; i < src->nedges; i++) {
-        const struct iodfg_dfg_edge *e = &src->edges[i];
+    for (size_t i = 0; i < iodfg_dfg_slots(src); i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(src, i);
         if (!e->count || iodfg_diff_find_edge(d, e->from, e->to)) {
             continue;
         }
@@ -92,8 +101,8 @@ static int add_edges(struct iodfg_diff *d, const struct iodfg_dfg *src, size_t *
         memset(de, 0, sizeof(*de));
         de->from = e->from;
         de->to = e->to;
-        const struct iodfg_dfg_edge *ge = iodfg_dfg_find(&d->g_dfg, e->from, e->to);
-        const struct iodfg_dfg_edge *re = iodfg_dfg_find(&d->r_dfg, e->from, e->to);
+        const struct iodfg_dfg_edge *ge = iodfg_dfg_find(d->g_dfg, e->from, e->to);
+        const struct iodfg_dfg_edge *re = iodfg_dfg_find(d->r_dfg, e->from, e->to);
         de->side = side_of(ge != NULL, re != NULL);
         if (ge) {
             de->g_count = ge->count;
@@ -125,13 +134,16 @@ int iodfg_diff_build(struct iodfg_diff *d, const struct iodfg_analysis *an, cons
     }
     iodfg_diff_fini(d);
     iodfg_diff_init(d);
+    if (iodfg_diff_groups_alloc(d, err)) {
+        return -1;
+    }
     struct iodfg_selection sel = *iodfg_analysis_selection(an);
     sel.case_on = g_on;
-    if (iodfg_analysis_compute(an, &sel, &d->g_dfg, &d->g_stats, err)) {
+    if (iodfg_analysis_compute(an, &sel, d->g_dfg, &d->g_stats, err)) {
         return -1;
     }
     sel.case_on = r_on;
-    if (iodfg_analysis_compute(an, &sel, &d->r_dfg, &d->r_stats, err)) {
+    if (iodfg_analysis_compute(an, &sel, d->r_dfg, &d->r_stats, err)) {
         return -1;
     }
     return iodfg_diff_compare(d, an, err);
@@ -140,6 +152,9 @@ int iodfg_diff_build(struct iodfg_diff *d, const struct iodfg_analysis *an, cons
 int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
                        struct iodfg_error *err)
 {
+    if (iodfg_diff_groups_alloc(d, err)) {
+        return -1;
+    }
     free(d->nodes);
     free(d->edges);
     d->nodes = NULL;
@@ -163,8 +178,8 @@ int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
         }
     }
     size_t cap = 0;
-    if (add_edges(d, iodfg_analysis_dfg(an), &cap) || add_edges(d, &d->g_dfg, &cap) ||
-        add_edges(d, &d->r_dfg, &cap)) {
+    if (add_edges(d, iodfg_analysis_dfg(an), &cap) || add_edges(d, d->g_dfg, &cap) ||
+        add_edges(d, d->r_dfg, &cap)) {
         return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory comparing groups");
     }
     return 0;

@@ -133,8 +133,8 @@ static void edges(struct iodfg_buf *b, const struct iodfg_dfg *g,
                   const struct iodfg_dot_options *opt)
 {
     int pal = opt->palette == IODFG_PALETTE_BLUE_ORANGE;
-    for (size_t i = 0; i < g->nedges; i++) {
-        const struct iodfg_dfg_edge *e = &g->edges[i];
+    for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, i);
         if (opt->edge_on ? !opt->edge_on[i] : !e->count) {
             continue;
         }

@@ -39,7 +39,7 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
         add_str(b, "null");
     }
     iodfg_buf_addf(b, ",\"total_dur_ns\":%lld,\"traces\":%llu,\"activities\":[",
-                   (long long)st->total_dur_ns, (unsigned long long)g->traces);
+                   (long long)st->total_dur_ns, (unsigned long long)iodfg_dfg_traces(g));
     for (size_t i = 0; i < nact; i++) {
         uint32_t a = act_order[i];
         const struct iodfg_activity_stats *s = &st->act[a];
@@ -62,7 +62,7 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
     }
     add_str(b, "],\"transitions\":[");
     for (size_t i = 0; i < nedge; i++) {
-        const struct iodfg_dfg_edge *e = &g->edges[edge_order[i]];
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, edge_order[i]);
         add_str(b, i ? ",\n{\"from\":" : "\n{\"from\":");
         node(b, map, e->from);
         add_str(b, ",\"to\":");

@@ -167,7 +167,7 @@ static int cmp_edge(const void *pa, const void *pb, void *vctx)
 {
     const struct sort_ctx *cx = vctx;
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    const struct iodfg_dfg_edge *x = &cx->g->edges[a], *y = &cx->g->edges[b];
+    const struct iodfg_dfg_edge *x = iodfg_dfg_edge_at(cx->g, a), *y = iodfg_dfg_edge_at(cx->g, b);
     int r = 0;
     switch ((enum iodfg_edge_col)cx->col) {
     case IODFG_EC_FROM:
@@ -208,8 +208,8 @@ size_t iodfg_export_sort_edges(const struct iodfg_dfg *g, const struct iodfg_map
                                enum iodfg_edge_col col, int desc, size_t top, uint32_t *out)
 {
     size_t n = 0;
-    for (size_t i = 0; i < g->nedges; i++) {
-        if (g->edges[i].count) {
+    for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
+        if (iodfg_dfg_edge_at(g, i)->count) {
             out[n++] = (uint32_t)i;
         }
     }
@@ -268,7 +268,7 @@ int iodfg_export_tsv_edges(struct iodfg_buf *b, const struct iodfg_dfg *g,
     }
     add_str(b, "\n");
     for (size_t i = 0; i < n; i++) {
-        const struct iodfg_dfg_edge *e = &g->edges[order[i]];
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, order[i]);
         add_name(b, map, e->from);
         add_str(b, "\t");
         add_name(b, map, e->to);

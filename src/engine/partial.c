@@ -137,9 +137,10 @@ void iodfg_partial_stats_finish(struct iodfg_stats *st)
     iodfg_stats_finish(st);
 }
 
-int iodfg_partial_dfg_add(struct iodfg_dfg *g, const struct iodfg_dfg_edge *edges, size_t n,
-                          uint64_t traces, struct iodfg_error *err)
+int iodfg_partial_dfg_add(struct iodfg_dfg *g, uint32_t nact, const struct iodfg_dfg_edge *edges,
+                          size_t n, uint64_t traces, struct iodfg_error *err)
 {
+    g->nactivities = nact;
     for (size_t i = 0; i < n; i++) {
         const struct iodfg_dfg_edge *e = &edges[i];
         struct iodfg_dfg_edge *d = iodfg_dfg_slot(g, e->from, e->to);
@@ -155,7 +156,10 @@ int iodfg_partial_dfg_add(struct iodfg_dfg *g, const struct iodfg_dfg_edge *edge
     return 0;
 }
 
-void iodfg_partial_dfg_finish(struct iodfg_dfg *g)
+void iodfg_partial_dfg_finish(struct iodfg_dfg *g, const int64_t *gap_median)
 {
     iodfg_dfg_finish_means(g);
+    for (size_t i = 0; gap_median && i < g->nedges; i++) {
+        g->edges[i].gap_median_ns = gap_median[i];
+    }
 }

@@ -89,13 +89,13 @@ static int thresholds(const struct iodfg_session *s, const struct iodfg_dfg *g,
     *top_k = s->fres.top;
     if (s->path_pct < 100) {
         size_t n = 0;
-        uint64_t *c = malloc((g->nedges + 1) * sizeof(*c));
+        uint64_t *c = malloc((iodfg_dfg_slots(g) + 1) * sizeof(*c));
         if (!c) {
             return -1;
         }
-        for (size_t i = 0; i < g->nedges; i++) {
-            if (g->edges[i].count > 0) {
-                c[n++] = g->edges[i].count;
+        for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
+            if (iodfg_dfg_edge_at(g, i)->count > 0) {
+                c[n++] = iodfg_dfg_edge_at(g, i)->count;
             }
         }
         if (n > 0) {
@@ -108,7 +108,7 @@ static int thresholds(const struct iodfg_session *s, const struct iodfg_dfg *g,
     }
     if (s->act_pct < 100) {
         uint32_t with = 0;
-        for (uint32_t a = 0; a < g->nactivities; a++) {
+        for (uint32_t a = 0; a < iodfg_dfg_nactivities(g); a++) {
             with += act_count[a] > 0;
         }
         uint32_t k = (uint32_t)(((uint64_t)s->act_pct * with + 99) / 100);
@@ -122,10 +122,11 @@ static int prune(struct iodfg_session *s, struct iodfg_error *err)
 {
     const struct iodfg_dfg *g = iodfg_analysis_dfg(s->an);
     const struct iodfg_stats *st = iodfg_analysis_stats(s->an);
-    uint32_t na = g->nactivities > st->nactivities ? g->nactivities : st->nactivities;
+    uint32_t na =
+        iodfg_dfg_nactivities(g) > st->nactivities ? iodfg_dfg_nactivities(g) : st->nactivities;
     uint64_t *cnt = calloc((size_t)na + 1, sizeof(*cnt));
     if (!cnt || grow(&s->node_on, &s->node_cap, (size_t)na + 1) ||
-        grow(&s->edge_on, &s->edge_cap, g->nedges + 1)) {
+        grow(&s->edge_on, &s->edge_cap, iodfg_dfg_slots(g) + 1)) {
         free(cnt);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
@@ -144,7 +145,7 @@ static int prune(struct iodfg_session *s, struct iodfg_error *err)
     struct iodfg_session_counts *k = &s->counts;
     k->activities = k->activities_shown = 0;
     k->events_shown = 0;
-    for (uint32_t a = 0; rc == 0 && a < g->nactivities; a++) {
+    for (uint32_t a = 0; rc == 0 && a < iodfg_dfg_nactivities(g); a++) {
         k->activities += cnt[a] > 0;
         if (s->node_on[a]) {
             k->activities_shown++;
@@ -282,7 +283,7 @@ static int adopt_groups(struct iodfg_session *s, struct iodfg_diff *groups,
                         const uint32_t *group_cases, struct iodfg_error *err)
 {
     struct iodfg_diff *d = &s->diff;
-    struct iodfg_dfg gt = d->g_dfg, rt = d->r_dfg;
+    struct iodfg_dfg *gt = d->g_dfg, *rt = d->r_dfg;
     struct iodfg_stats gs = d->g_stats, rs = d->r_stats;
     d->g_dfg = groups->g_dfg;
     d->r_dfg = groups->r_dfg;

@@ -14,6 +14,7 @@
 #include "iodfg/forkjoin.h"
 #include "iodfg/stats.h"
 
+#include "dfg_priv.h"
 #include "stats_priv.h"
 
 /* Quickselect: v[k] becomes the value of rank k (0-based) in sorted order. */

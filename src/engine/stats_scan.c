@@ -14,6 +14,7 @@
 #include "iodfg/stats.h"
 #include "iodfg/trace.h"
 
+#include "dfg_priv.h"
 #include "stats_pctl.h"
 #include "stats_priv.h"
 

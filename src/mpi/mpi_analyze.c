@@ -86,7 +86,7 @@ struct merged {
     double *dr_sum;
     uint8_t *dr_has;
     uint64_t *act_cases;
-    struct iodfg_dfg g; // process 0: the merged DFG; every process: its edges' order
+    struct iodfg_dfg *g; // process 0: the merged DFG; every process: its edges' order
     struct iodfg_stats st;
     struct iodfg_diff groups; // with --green/--red: the groups' DFGs and compared sums
     uint32_t group_cases[2];
@@ -163,11 +163,10 @@ static int merge_edges(const struct mpi_job *job, const struct iodfg_dfg *g, uin
     rc = tr ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) == 0) {
         MPI_Allgather(&traces, 1, MPI_UINT64_T, tr, 1, MPI_UINT64_T, job->comm);
-        out->nactivities = nact;
         for (int p = 0; rc == 0 && p < job->size; p++) {
             const struct iodfg_dfg_edge *e = (const void *)(all + off[p]);
-            rc = iodfg_partial_dfg_add(out, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e), tr[p],
-                                       err);
+            rc = iodfg_partial_dfg_add(out, nact, e, (size_t)(off[p + 1] - off[p]) / sizeof(*e),
+                                       tr[p], err);
         }
         rc = mpi_agree(job, rc, err);
     }
@@ -215,7 +214,8 @@ static int merge_groups(const struct mpi_job *job, const struct iodfg_session *s
     size_t nv = 2 * GROUP_SUMS * (size_t)nact;
     uint64_t *v = calloc(nv + 1, sizeof(*v));
     int rc = d && v ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (rc == 0 && (iodfg_stats_resize(&m->groups.g_stats, nact, err) ||
+    if (rc == 0 && (iodfg_diff_groups_alloc(&m->groups, err) ||
+                    iodfg_stats_resize(&m->groups.g_stats, nact, err) ||
                     iodfg_stats_resize(&m->groups.r_stats, nact, err))) {
         rc = -1;
     }
@@ -232,12 +232,12 @@ static int merge_groups(const struct mpi_job *job, const struct iodfg_session *s
     const struct iodfg_session_counts *k = iodfg_session_counts(s);
     uint32_t cases[2] = {k->g_cases, k->r_cases};
     MPI_Allreduce(cases, m->group_cases, 2, MPI_UINT32_T, MPI_SUM, job->comm);
-    if (merge_edges(job, &d->g_dfg, nact, &m->groups.g_dfg, err) ||
-        merge_edges(job, &d->r_dfg, nact, &m->groups.r_dfg, err)) {
+    if (merge_edges(job, d->g_dfg, nact, m->groups.g_dfg, err) ||
+        merge_edges(job, d->r_dfg, nact, m->groups.r_dfg, err)) {
         return -1;
     }
-    iodfg_partial_dfg_finish(&m->groups.g_dfg);
-    iodfg_partial_dfg_finish(&m->groups.r_dfg);
+    iodfg_partial_dfg_finish(m->groups.g_dfg, NULL);
+    iodfg_partial_dfg_finish(m->groups.r_dfg, NULL);
     return 0;
 }
 
@@ -247,7 +247,7 @@ static int merge_percentiles(const struct mpi_job *job, const struct iodfg_sessi
 {
     struct iodfg_partial_values v;
     int rc = iodfg_partial_values_build(s, &v, err);
-    size_t ne = iodfg_dfg_slots(&m->g), nt = 2 * (size_t)nact + ne;
+    size_t ne = iodfg_dfg_slots(m->g), nt = 2 * (size_t)nact + ne;
     struct mpi_pctl *t = calloc(nt + 1, sizeof(*t));
     uint64_t *n = calloc(nt + 1, sizeof(*n));
     if (rc == 0 && (!t || !n)) {
@@ -267,7 +267,7 @@ static int merge_percentiles(const struct mpi_job *job, const struct iodfg_sessi
         t[2 * a].n = t[2 * a + 1].n = v.act_off[a + 1] - v.act_off[a];
     }
     for (size_t i = 0; i < ne; i++) {
-        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(&m->g, i);
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(m->g, i);
         const struct iodfg_dfg_edge *l = iodfg_dfg_find(local, e->from, e->to);
         size_t slot = l ? (size_t)(l - iodfg_dfg_edge_at(local, 0)) : 0;
         t[2 * nact + i].v = l ? v.edge_v + v.edge_off[slot] : NULL;
@@ -305,12 +305,9 @@ static int adopt(struct iodfg_session *s, const struct iodfg_mapping *map, struc
         as->dur_p95_ns = pctl[2 * a + 1];
     }
     iodfg_partial_stats_finish(&m->st);
-    for (size_t i = 0; i < iodfg_dfg_slots(&m->g); i++) {
-        m->g.edges[i].gap_median_ns = pctl[2 * (size_t)nact + i];
-    }
-    iodfg_partial_dfg_finish(&m->g);
+    iodfg_partial_dfg_finish(m->g, pctl + 2 * (size_t)nact);
     int groups = iodfg_session_diff(s) != NULL;
-    return iodfg_session_adopt(s, &m->g, &m->st, groups ? &m->groups : NULL,
+    return iodfg_session_adopt(s, m->g, &m->st, groups ? &m->groups : NULL,
                                groups ? m->group_cases : NULL, err);
 }
 
@@ -331,7 +328,7 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
                  : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) == 0 && mpi_phase(&phases, "agree") == 0 &&
         merge_keys(job, s, nkeys, m, err) == 0 && mpi_phase(&phases, "merge: key sums") == 0 &&
-        merge_edges(job, iodfg_analysis_dfg(iodfg_session_analysis(s)), nact, &m->g, err) == 0 &&
+        merge_edges(job, iodfg_analysis_dfg(iodfg_session_analysis(s)), nact, m->g, err) == 0 &&
         mpi_phase(&phases, "merge: edges") == 0 &&
         mpi_concurrency(job, s, nact, mc, when, err) == 0 &&
         mpi_phase(&phases, "merge: concurrency") == 0) {
@@ -340,7 +337,7 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
             m->act_cases[a] = st->act[a].cases;
         }
         MPI_Allreduce(MPI_IN_PLACE, m->act_cases, (int)nact, MPI_UINT64_T, MPI_SUM, job->comm);
-        pctl = malloc((2 * (size_t)nact + iodfg_dfg_slots(&m->g) + 1) * sizeof(*pctl));
+        pctl = malloc((2 * (size_t)nact + iodfg_dfg_slots(m->g) + 1) * sizeof(*pctl));
         rc = pctl ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         if (mpi_agree(job, rc, err) == 0 && merge_percentiles(job, s, nact, m, pctl, err) == 0 &&
             mpi_phase(&phases, "merge: percentiles") == 0 &&
@@ -382,14 +379,14 @@ static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyz
     iodfg_error_clear(&err);
     struct merged m;
     memset(&m, 0, sizeof(m));
-    iodfg_dfg_init(&m.g);
     iodfg_stats_init(&m.st);
     iodfg_diff_init(&m.groups);
-    int rc = merge_all(job, ca->ses, &m, &err);
+    m.g = iodfg_dfg_new(&err);
+    int rc = mpi_agree(job, m.g ? 0 : -1, &err) ? -1 : merge_all(job, ca->ses, &m, &err);
     if (rc && job->rank == 0) {
         cli_error(&err);
     }
-    iodfg_dfg_fini(&m.g);
+    iodfg_dfg_free(m.g);
     iodfg_stats_fini(&m.st);
     iodfg_diff_fini(&m.groups);
     free(m.keys);

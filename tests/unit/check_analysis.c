@@ -16,6 +16,7 @@
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
+#include "../../src/engine/dfg_priv.h"
 #include "../../src/engine/stats_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"

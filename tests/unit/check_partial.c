@@ -137,7 +137,7 @@ static int64_t bisect(const int64_t *const *v, const uint64_t *n, int nparts, ui
 }
 
 /* The present edges of session s's DFG in slot order into g. */
-static void add_edges(struct iodfg_dfg *g, const struct iodfg_session *s)
+static void add_edges(struct iodfg_dfg *g, uint32_t na, const struct iodfg_session *s)
 {
     const struct iodfg_dfg *d = iodfg_session_dfg(s);
     size_t n = 0, slots = iodfg_dfg_slots(d);
@@ -148,7 +148,7 @@ static void add_edges(struct iodfg_dfg *g, const struct iodfg_session *s)
         }
     }
     struct iodfg_error err;
-    ck_assert_int_eq(iodfg_partial_dfg_add(g, e, n, iodfg_dfg_traces(d), &err), 0);
+    ck_assert_int_eq(iodfg_partial_dfg_add(g, na, e, n, iodfg_dfg_traces(d), &err), 0);
     free(e);
 }
 
@@ -200,7 +200,9 @@ static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
 }
 
 /* Nearest-rank percentiles of every activity's durations and every merged edge's gaps. */
-static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st, struct iodfg_dfg *g)
+/* The durations' percentiles into st; the edges' gap medians into gap_median (slot order). */
+static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st,
+                        const struct iodfg_dfg *g, int64_t *gap_median)
 {
     struct iodfg_partial_values v[MAXPARTS];
     struct iodfg_error err;
@@ -223,7 +225,7 @@ static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st, 
             total ? bisect(vals, cnt, f->nparts, iodfg_partial_rank(total, 95)) : IODFG_UNKNOWN;
     }
     for (size_t i = 0; i < iodfg_dfg_slots(g); i++) {
-        struct iodfg_dfg_edge *e = &g->edges[i];
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(g, i);
         uint64_t total = 0;
         for (int p = 0; p < f->nparts; p++) {
             const struct iodfg_dfg *d = iodfg_session_dfg(f->sp[p]);
@@ -234,7 +236,7 @@ static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st, 
             total += cnt[p];
         }
         ck_assert_uint_eq(total, e->gap_n);
-        e->gap_median_ns =
+        gap_median[i] =
             total ? bisect(vals, cnt, f->nparts, iodfg_partial_rank(total, 50)) : IODFG_UNKNOWN;
     }
     for (int p = 0; p < f->nparts; p++) {
@@ -252,12 +254,11 @@ static void combine(struct fixture *f)
     double *dr = calloc(nk + 1, sizeof(*dr));
     uint8_t *has = calloc(nk + 1, 1);
     uint64_t *cases = calloc(na + 1, sizeof(*cases));
-    struct iodfg_dfg g;
     struct iodfg_stats st;
     struct iodfg_error err;
-    iodfg_dfg_init(&g);
+    struct iodfg_dfg *g = iodfg_dfg_new(&err);
+    ck_assert_ptr_nonnull(g);
     iodfg_stats_init(&st);
-    g.nactivities = na;
     for (int p = 0; p < f->nparts; p++) {
         const struct iodfg_mapping *mp = iodfg_session_mapping(f->sp[p]);
         ck_assert_uint_eq(mp->nkeys, nk);
@@ -271,16 +272,18 @@ static void combine(struct fixture *f)
         for (uint32_t a = 0; a < na && a < ps->nactivities; a++) {
             cases[a] += ps->act[a].cases;
         }
-        add_edges(&g, f->sp[p]);
+        add_edges(g, na, f->sp[p]);
     }
     ck_assert_int_eq(iodfg_partial_stats(&st, map, keys, dr, cases, &err), 0);
     concurrency(f, na, &st);
-    percentiles(f, na, &st, &g);
+    int64_t *gap_median = calloc(iodfg_dfg_slots(g) + 1, sizeof(*gap_median));
+    percentiles(f, na, &st, g, gap_median);
     iodfg_partial_stats_finish(&st);
-    iodfg_partial_dfg_finish(&g);
-    ck_assert_msg(iodfg_session_adopt(f->sp[0], &g, &st, NULL, NULL, &err) == 0, "adopt: %s",
+    iodfg_partial_dfg_finish(g, gap_median);
+    ck_assert_msg(iodfg_session_adopt(f->sp[0], g, &st, NULL, NULL, &err) == 0, "adopt: %s",
                   err.msg);
-    iodfg_dfg_fini(&g);
+    free(gap_median);
+    iodfg_dfg_free(g);
     iodfg_stats_fini(&st);
     free(keys);
     free(one);
@@ -355,20 +358,20 @@ START_TEST(groups_results_go_with_groups)
     struct fixture f;
     fixture_init(&f, cuts, 2);
     struct iodfg_error err;
-    struct iodfg_dfg g;
+    struct iodfg_dfg *g = iodfg_dfg_new(&err);
     struct iodfg_stats st;
     struct iodfg_diff groups;
     uint32_t cases[2] = {1, 11};
-    iodfg_dfg_init(&g);
+    ck_assert_ptr_nonnull(g);
     iodfg_stats_init(&st);
     iodfg_diff_init(&groups);
     iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_session_adopt(f.sp[1], &g, &st, &groups, cases, &err), -1);
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[1], g, &st, &groups, cases, &err), -1);
     ck_assert_int_eq(err.code, IODFG_E_ARG);
     iodfg_session_group_set(f.sp[0], 0, IODFG_GROUP_G);
     iodfg_error_clear(&err);
     ck_assert_int_eq(iodfg_session_rebuild(f.sp[0], &err), 0);
-    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], &g, &st, NULL, NULL, &err), -1);
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], g, &st, NULL, NULL, &err), -1);
     ck_assert_int_eq(err.code, IODFG_E_ARG);
     // the session's own group results, taken back: the comparison and counts are the job's
     iodfg_diff_fini(&groups);
@@ -378,13 +381,11 @@ START_TEST(groups_results_go_with_groups)
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(iodfg_stats_copy(&groups.g_stats, &d->g_stats, &err), 0);
     ck_assert_int_eq(iodfg_stats_copy(&groups.r_stats, &d->r_stats, &err), 0);
-    iodfg_dfg_fini(&g);
     iodfg_stats_fini(&st);
-    iodfg_dfg_init(&g);
     iodfg_stats_init(&st);
     ck_assert_int_eq(iodfg_stats_copy(&st, iodfg_session_stats(f.sp[0]), &err), 0);
     uint32_t na = st.nactivities;
-    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], &g, &st, &groups, cases, &err), 0);
+    ck_assert_int_eq(iodfg_session_adopt(f.sp[0], g, &st, &groups, cases, &err), 0);
     d = iodfg_session_diff(f.sp[0]);
     ck_assert_ptr_nonnull(d);
     ck_assert_uint_eq(d->nactivities, na);
@@ -395,7 +396,7 @@ START_TEST(groups_results_go_with_groups)
                          (d->g_stats.act[a].count > 0) | (d->r_stats.act[a].count > 0) << 1);
     }
     iodfg_diff_fini(&groups);
-    iodfg_dfg_fini(&g);
+    iodfg_dfg_free(g);
     iodfg_stats_fini(&st);
     fixture_fini(&f);
 }

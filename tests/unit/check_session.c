@@ -59,7 +59,7 @@ static char *tables(const struct iodfg_session *s)
     const struct iodfg_stats *st = iodfg_session_stats(s);
     const struct iodfg_mapping *map = iodfg_session_mapping(s);
     uint32_t *ao = malloc(((size_t)map->nactivities + 1) * sizeof(*ao));
-    uint32_t *eo = malloc((g->nedges + 1) * sizeof(*eo));
+    uint32_t *eo = malloc((iodfg_dfg_slots(g) + 1) * sizeof(*eo));
     size_t na = iodfg_export_sort_activities(st, map, IODFG_AC_NAME, 0, 0, ao);
     size_t ne = iodfg_export_sort_edges(g, map, IODFG_EC_FROM, 0, 0, eo);
     struct iodfg_buf b;
