@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* The incremental analysis' state, shared by its update (analysis.c) and its pure-rename
+ * shortcut (analysis_rename.c). */
+#ifndef IODFG_ENGINE_ANALYSIS_PRIV_H
+#define IODFG_ENGINE_ANALYSIS_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iodfg/analysis.h"
+#include "iodfg/stats.h"
+#include "iodfg/timeline.h"
+#include "iodfg/trace.h"
+
+#include "dfg_priv.h"
+#include "stats_priv.h"
+
+struct iodfg_mapping;
+
+struct iodfg_analysis {
+    const struct iodfg_eventlog *log;
+    struct iodfg_selection sel;
+    uint8_t *case_on; /* owned copy of sel.case_on (NULL = all) */
+    uint32_t nkeys, ncases, nactivities;
+    uint32_t *act; /* current activity of each key */
+    struct iodfg_timeline tl;
+    uint16_t *codes; /* per event: activity code under the current mapping and selection
+                        (NULL while nactivities > IODFG_CODE_MAX_ACT) */
+    int codes_valid; /* codes match act and sel */
+    uint64_t *moved; /* per event: its key changed in the running update (scratch, kept zero) */
+    uint64_t *bits;  /* selected events */
+    struct iodfg_key_sums *sums; /* per key, over the selection */
+    uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
+    uint32_t *kc;
+    uint8_t *case_mark; /* ncases scratch */
+    struct iodfg_dfg dfg;
+    struct iodfg_stats stats;
+    struct iodfg_hstore hs; /* histograms of the large percentile groups of dfg and stats */
+    struct iodfg_analysis_info last;
+    int adopted; /* dfg and stats are a whole job's (iodfg_analysis_adopt): update = rebuild */
+};
+
+/* A pure rename: when the new mapping is the old one followed by a one-to-one relabelling of the
+ * activities (every key keeps its events' partition), the DFG and statistics are the old ones
+ * relabelled; nothing is recounted. Returns 1 when applied, 0 when map is no rename, -1 when out
+ * of memory (nothing changed). */
+int iodfg_analysis_try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                              struct iodfg_error *err);
+
+#endif
