@@ -63,10 +63,10 @@ int iodfg_partial_dfg_add(struct iodfg_dfg *g, uint32_t nact, const struct iodfg
  * slot's gap median (slot order) as found over the whole job. */
 void iodfg_partial_dfg_finish(struct iodfg_dfg *g, const int64_t *gap_median);
 
-/* ---- percentiles: counts of values up to a bound add up ---- */
+/* ---- percentiles: histograms of values add up ---- */
 
 /* The values whose nearest-rank percentiles the statistics give, of the session's selection:
- * per activity its known durations, per edge slot of the session's DFG its gaps, each sorted. */
+ * per activity its known durations, per edge slot of the session's DFG its gaps (unsorted). */
 struct iodfg_partial_values {
     uint32_t nact;
     uint64_t *act_off; /* nact + 1: activity a's values are act_v[act_off[a] .. act_off[a+1]) */
@@ -78,10 +78,32 @@ struct iodfg_partial_values {
 int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_partial_values *v,
                                struct iodfg_error *err);
 void iodfg_partial_values_fini(struct iodfg_partial_values *v);
-/* How many of the n sorted values at v are <= x. */
-uint64_t iodfg_partial_count_le(const int64_t *v, uint64_t n, int64_t x);
 /* The 1-based rank of the nearest-rank pct-th percentile of n values (as the engine's). */
 uint64_t iodfg_partial_rank(uint64_t n, unsigned pct);
+
+/* A range of values that a percentile lies in, cut into IODFG_PARTIAL_BUCKETS buckets: the first
+ * cut (iodfg_partial_cut_all) puts every int64 in a bucket of a log scale (a sign, a power of two
+ * and 3 more bits), later ones cut [lo, hi] (int64 values v as the uint64 v ^ 2^63) in equal
+ * parts. Histograms of parts add up; the summed histogram names the bucket of the rank-th value
+ * and its rank in it, and each round narrows the range until it holds one value. */
+enum { IODFG_PARTIAL_BUCKETS = 1024 };
+struct iodfg_partial_cut {
+    uint64_t lo, hi;
+    int shift; /* equal parts: bucket (u - lo) >> shift */
+    int log;   /* the first cut */
+};
+void iodfg_partial_cut_all(struct iodfg_partial_cut *c);
+/* Add the buckets of those of the n values at v that lie in c's range to hist. */
+void iodfg_partial_hist(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
+                        uint64_t *hist);
+/* From the histogram of all parts: narrow c to the bucket holding the rank-th (1-based) value of
+ * its range and make *rank the value's rank in that bucket; the bucket. */
+uint32_t iodfg_partial_narrow(struct iodfg_partial_cut *c, const uint64_t *hist, uint64_t *rank);
+/* 1 with *v when c's range holds one value, else 0. */
+int iodfg_partial_cut_value(const struct iodfg_partial_cut *c, int64_t *v);
+/* Copy those of the n values at v that lie in c's range to out; how many. */
+uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
+                            int64_t *out);
 
 /* ---- maximum concurrency: a sweep over time ranges with the count carried in ---- */
 
@@ -93,7 +115,9 @@ struct iodfg_partial_point {
     uint8_t clock, start;
     uint16_t pad;
 };
-/* The session's points, in no order (*pts malloc'd, the caller frees). 0, or -1 with err. */
+/* The session's points in the sweep's order (taken from the session's timeline: no sort), *pts
+ * malloc'd with room for 2 points per event of the session's log (the caller frees). 0, or -1
+ * with err. */
 int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
                          struct iodfg_error *err);
 /* The sweep's order: clock, time, ends before starts (as the engine's timeline). <0, 0, >0. */
@@ -107,6 +131,11 @@ void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, i
  * first reached, where this beats best[a] as given. 0, or -1 with err (memory). */
 int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
                         uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err);
+/* The same over the merged order of nruns sorted runs (runs[r], len[r] points), without
+ * merging them into one array. */
+int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
+                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
+                             int64_t *when, struct iodfg_error *err);
 
 /* ---- characterisation (iodfg/characterize.h) of parts holding different cases ---- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The concurrency sweep's order for millions of interval boundaries: a stable radix sort (least
- * significant digit first) on end-before-start, the time and the clock, which takes a few passes
- * over the points where qsort's comparisons took seconds (doc/mpi.md, profile). */
+/* Orders of partial results. The concurrency sweep's order for interval boundaries: a stable
+ * radix sort (least significant digit first) on end-before-start, the time and the clock, which
+ * takes a few passes where qsort's comparisons took seconds (doc/mpi.md, profile). The buckets of
+ * the percentiles' histograms: a log scale, then equal parts of a range. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -60,12 +61,11 @@ static int pass(const struct iodfg_partial_point *src, struct iodfg_partial_poin
     return 1;
 }
 
-void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
+/* The radix passes with tmp (n points) as scratch space. */
+static void sort_with(struct iodfg_partial_point *pts, size_t n, struct iodfg_partial_point *tmp)
 {
-    struct iodfg_partial_point *tmp = n > 64 ? iodfg_bigmem_alloc(n * sizeof(*tmp)) : NULL;
-    uint64_t *count = tmp ? malloc(BUCKETS * sizeof(*count)) : NULL;
+    uint64_t *count = n > 64 ? malloc(BUCKETS * sizeof(*count)) : NULL;
     if (!count) { // small, or no memory for the radix passes
-        free(tmp);
         qsort(pts, n, sizeof(*pts), cmp_point);
         return;
     }
@@ -81,5 +81,117 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
         memcpy(pts, src, n * sizeof(*pts));
     }
     free(count);
+}
+
+void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
+{
+    struct iodfg_partial_point *tmp = n > 64 ? iodfg_bigmem_alloc(n * sizeof(*tmp)) : NULL;
+    if (!tmp) {
+        qsort(pts, n, sizeof(*pts), cmp_point);
+        return;
+    }
+    sort_with(pts, n, tmp);
     free(tmp);
+}
+
+/* ---- the percentiles' buckets ---- */
+
+#define SIGN ((uint64_t)1 << 63)
+
+/* A power of two and the 3 bits below it of x: monotone, 0..495; small x (< 8) exactly. */
+static uint32_t log_of(uint64_t x)
+{
+    if (x < 8) {
+        return (uint32_t)x;
+    }
+    int e = 63 - __builtin_clzll(x);
+    return (uint32_t)(8 * (e - 2)) + (uint32_t)((x >> (e - 3)) & 7);
+}
+
+/* The range [*lo, *hi] of the x with log_of(x) == k. */
+static void log_range(uint32_t k, uint64_t *lo, uint64_t *hi)
+{
+    if (k < 8) {
+        *lo = *hi = k;
+        return;
+    }
+    int e = (int)(k / 8) + 2;
+    *lo = (uint64_t)(8 + k % 8) << (e - 3);
+    *hi = *lo + (((uint64_t)1 << (e - 3)) - 1);
+}
+
+/* The log scale's bucket of v: negative values below 512 (larger magnitudes lower), others from
+ * 512 on. */
+static uint32_t log_bucket(int64_t v)
+{
+    return v >= 0 ? 512 + log_of((uint64_t)v) : 511 - log_of(~(uint64_t)v);
+}
+
+void iodfg_partial_cut_all(struct iodfg_partial_cut *c)
+{
+    *c = (struct iodfg_partial_cut){0, UINT64_MAX, 0, 1};
+}
+
+static uint32_t bucket_of(const struct iodfg_partial_cut *c, int64_t v)
+{
+    return c->log ? log_bucket(v) : (uint32_t)((((uint64_t)v ^ SIGN) - c->lo) >> c->shift);
+}
+
+static int in_cut(const struct iodfg_partial_cut *c, int64_t v)
+{
+    uint64_t u = (uint64_t)v ^ SIGN;
+    return u >= c->lo && u <= c->hi;
+}
+
+void iodfg_partial_hist(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
+                        uint64_t *hist)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (in_cut(c, v[i])) {
+            hist[bucket_of(c, v[i])]++;
+        }
+    }
+}
+
+uint32_t iodfg_partial_narrow(struct iodfg_partial_cut *c, const uint64_t *hist, uint64_t *rank)
+{
+    uint32_t b = 0;
+    uint64_t below = 0;
+    while (b + 1 < IODFG_PARTIAL_BUCKETS && below + hist[b] < *rank) {
+        below += hist[b++];
+    }
+    *rank -= below;
+    if (c->log) {
+        uint64_t lo, hi;
+        log_range(b >= 512 ? b - 512 : 511 - b, &lo, &hi);
+        c->lo = b >= 512 ? lo ^ SIGN : ~hi ^ SIGN; // negative v = ~x: the order turns
+        c->hi = b >= 512 ? hi ^ SIGN : ~lo ^ SIGN;
+        c->log = 0;
+    } else {
+        uint64_t lo = c->lo + ((uint64_t)b << c->shift), width = ((uint64_t)1 << c->shift) - 1;
+        c->hi = c->hi - lo < width ? c->hi : lo + width;
+        c->lo = lo;
+    }
+    uint64_t span = c->hi - c->lo;
+    int bits = span ? 64 - __builtin_clzll(span) : 0;
+    c->shift = bits > 10 ? bits - 10 : 0; // IODFG_PARTIAL_BUCKETS = 2^10 equal parts
+    return b;
+}
+
+int iodfg_partial_cut_value(const struct iodfg_partial_cut *c, int64_t *v)
+{
+    *v = (int64_t)(c->lo ^ SIGN);
+    return !c->log && c->lo == c->hi;
+}
+
+uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
+                            int64_t *out)
+{
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (in_cut(c, v[i])) {
+            out[k++] = v[i];
+        }
+    }
+    return k;
 }

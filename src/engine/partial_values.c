@@ -15,6 +15,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
+#include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
 /* What the walks over the session's selection read. */
@@ -32,20 +33,6 @@ static struct part part_of(const struct iodfg_session *s)
     struct part p = {log, iodfg_analysis_selection(an), iodfg_analysis_activities(an),
                      iodfg_eventlog_columns(log)};
     return p;
-}
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-/* Sort each group of values in place (groups are off[i] .. off[i+1]). */
-static void sort_groups(int64_t *v, const uint64_t *off, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        qsort(v + off[i], (size_t)(off[i + 1] - off[i]), sizeof(*v), cmp_i64);
-    }
 }
 
 /* An edge's gap, tagged with its slot, while the traces are walked. */
@@ -125,7 +112,6 @@ static int durations(const struct iodfg_session *s, struct iodfg_partial_values 
     }
     memmove(v->act_off + 1, v->act_off, (size_t)v->nact * sizeof(*v->act_off)); // back to starts
     v->act_off[0] = 0;
-    sort_groups(v->act_v, v->act_off, v->nact);
     return 0;
 }
 
@@ -169,7 +155,6 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     free(fill);
-    sort_groups(v->edge_v, v->edge_off, v->nslots);
     return 0;
 }
 
@@ -200,20 +185,6 @@ void iodfg_partial_values_fini(struct iodfg_partial_values *v)
     memset(v, 0, sizeof(*v));
 }
 
-uint64_t iodfg_partial_count_le(const int64_t *v, uint64_t n, int64_t x)
-{
-    uint64_t lo = 0, hi = n; // the first value > x
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
 uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 {
     uint64_t rank = ((uint64_t)pct * n + 99) / 100; // as iodfg_stats_percentile
@@ -222,38 +193,47 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 
 /* ---- concurrency ---- */
 
+/* Per event of the log: 0 when the selection leaves it out, else its case's clock + 1. */
+static uint8_t *selected_clocks(const struct part *pa)
+{
+    uint64_t n = iodfg_eventlog_event_count(pa->log);
+    uint8_t *mark = calloc((size_t)n + 1, 1);
+    for (uint32_t c = 0; mark && c < iodfg_eventlog_case_count(pa->log); c++) {
+        uint64_t lo, hi;
+        if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
+            memset(mark + lo, iodfg_eventlog_case(pa->log, c)->clock + 1, (size_t)(hi - lo));
+        }
+    }
+    return mark;
+}
+
 int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
                          struct iodfg_error *err)
 {
     struct part pa = part_of(s);
-    const struct iodfg_eventlog *log = pa.log;
-    const struct iodfg_selection *sel = pa.sel;
-    const uint32_t *act = pa.act;
     const struct iodfg_columns *col = pa.col;
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    size_t cap = 2 * (size_t)iodfg_eventlog_event_count(log) + 1, k = 0;
-    struct iodfg_partial_point *p = iodfg_bigmem_alloc(cap * sizeof(*p));
-    if (!p) {
+    // the session's timeline is already in the sweep's order: keep its selected, mapped points
+    const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
+    uint64_t cap = 2 * iodfg_eventlog_event_count(pa.log), k = 0;
+    struct iodfg_partial_point *p = iodfg_bigmem_alloc((size_t)(cap + 1) * sizeof(*p));
+    uint8_t *mark = p ? selected_clocks(&pa) : NULL;
+    if (!mark) {
+        free(p);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    for (uint32_t c = 0; c < nc && col->dur_ns; c++) {
-        uint64_t lo, hi;
-        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+    for (uint64_t i = 0; i < tl->npts && col->dur_ns && k < cap; i++) {
+        uint32_t e = tl->pts[i] & ~IODFG_PT_START;
+        uint32_t a = mark[e] ? pa.act[col->key[e]] : IODFG_NO_ACTIVITY;
+        if (a == IODFG_NO_ACTIVITY || col->dur_ns[e] <= 0) {
             continue;
         }
-        uint8_t clock = (uint8_t)iodfg_eventlog_case(log, c)->clock;
-        for (uint64_t e = lo; e < hi; e++) {
-            uint32_t a = act[col->key[e]];
-            if (a == IODFG_NO_ACTIVITY || col->dur_ns[e] <= 0) { // the timeline's intervals
-                continue;
-            }
-            p[k++] = (struct iodfg_partial_point){col->start_ns[e], a, clock, 1, 0};
-            p[k++] =
-                (struct iodfg_partial_point){col->start_ns[e] + col->dur_ns[e], a, clock, 0, 0};
-        }
+        int start = (tl->pts[i] & IODFG_PT_START) != 0;
+        int64_t t = col->start_ns[e] + (start ? 0 : col->dur_ns[e]);
+        p[k++] = (struct iodfg_partial_point){t, a, (uint8_t)(mark[e] - 1), (uint8_t)start, 0};
     }
+    free(mark);
     *pts = p;
-    *n = k;
+    *n = (size_t)k;
     return 0;
 }
 
@@ -276,23 +256,86 @@ void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, i
     }
 }
 
-int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
-                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err)
+/* The heads of sorted runs as a binary heap (the least point on top), for their merged order. */
+struct heads {
+    const struct iodfg_partial_point *const *run;
+    const size_t *len;
+    size_t *at;  /* next point of each run */
+    size_t *top; /* heap of the runs that have points left */
+    size_t n;
+};
+
+static int head_less(const struct heads *h, size_t a, size_t b)
+{
+    int c = iodfg_partial_point_cmp(&h->run[a][h->at[a]], &h->run[b][h->at[b]]);
+    return c < 0 || (c == 0 && a < b);
+}
+
+static void heads_down(struct heads *h, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->n && head_less(h, h->top[l], h->top[m])) {
+            m = l;
+        }
+        if (l + 1 < h->n && head_less(h, h->top[l + 1], h->top[m])) {
+            m = l + 1;
+        }
+        if (m == i) {
+            return;
+        }
+        size_t t = h->top[i];
+        h->top[i] = h->top[m];
+        h->top[m] = t;
+        i = m;
+    }
+}
+
+int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
+                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
+                             int64_t *when, struct iodfg_error *err)
 {
     int64_t *cur = malloc(((size_t)nact + 1) * sizeof(*cur));
-    if (!cur) {
+    struct heads h = {runs, len, calloc(nruns + 1, sizeof(size_t)),
+                      calloc(nruns + 1, sizeof(size_t)), 0};
+    if (!cur || !h.at || !h.top) {
+        free(cur);
+        free(h.at);
+        free(h.top);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     memcpy(cur, carry, (size_t)nact * sizeof(*cur));
-    for (size_t i = 0; i < n; i++) {
-        const struct iodfg_partial_point *p = &pts[i];
+    for (size_t r = 0; r < nruns; r++) {
+        if (len[r]) {
+            h.top[h.n++] = r;
+        }
+    }
+    for (size_t i = h.n; i-- > 0;) {
+        heads_down(&h, i);
+    }
+    // equal points of one activity have the same effect, so the order among them is free
+    while (h.n) {
+        size_t r = h.top[0];
+        const struct iodfg_partial_point *p = &runs[r][h.at[r]++];
         if (!p->start) {
             cur[p->act]--;
         } else if (++cur[p->act] > best[p->act]) {
             best[p->act] = cur[p->act];
             when[p->act] = p->time_ns;
         }
+        if (h.at[r] == len[r]) {
+            h.top[0] = h.top[--h.n];
+        }
+        heads_down(&h, 0);
     }
     free(cur);
+    free(h.at);
+    free(h.top);
     return 0;
+}
+
+int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
+                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err)
+{
+    return iodfg_partial_sweep_runs(&pts, &n, 1, carry, nact, best, when, err);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* iodfg-mpi: the reductions of the analysis that are more than sums (doc/mpi.md): nearest-rank
- * percentiles by a bisection on counts, maximum concurrency by a sweep over time ranges. */
+ * percentiles by summed histograms that narrow the range, maximum concurrency by a sweep over
+ * time ranges. */
 #ifndef IODFG_MPI_REDUCE_H
 #define IODFG_MPI_REDUCE_H
 
@@ -13,7 +14,7 @@ struct iodfg_error;
 struct iodfg_session;
 
 /* One percentile to find: the rank-th smallest (1-based) of the values that every process holds
- * sorted at v[0..n) (its own part; rank counts over all). */
+ * at v[0..n) (its own part, in any order; rank counts over all). */
 struct mpi_pctl {
     const int64_t *v;
     uint64_t n;    /* this process's values */

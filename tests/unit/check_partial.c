@@ -117,23 +117,24 @@ static void fixture_fini(struct fixture *f)
     free(f->dir);
 }
 
-/* The rank-th smallest value over every part's sorted values v[p][0..n[p]), by bisection on
- * summed counts (as iodfg-mpi does over processes). */
+/* The rank-th smallest value over every part's values v[p][0..n[p]), by histograms of the parts
+ * summed and the range narrowed (as iodfg-mpi does over processes). */
 static int64_t bisect(const int64_t *const *v, const uint64_t *n, int nparts, uint64_t rank)
 {
-    uint64_t lo = 0, hi = UINT64_MAX;
-    for (int round = 0; round < 64; round++) {
-        uint64_t mid = lo + (hi - lo) / 2, cnt = 0;
+    struct iodfg_partial_cut c;
+    iodfg_partial_cut_all(&c);
+    uint64_t hist[IODFG_PARTIAL_BUCKETS];
+    int64_t x;
+    int rounds = 0;
+    do {
+        memset(hist, 0, sizeof(hist));
         for (int p = 0; p < nparts; p++) {
-            cnt += iodfg_partial_count_le(v[p], n[p], (int64_t)(mid ^ (1ULL << 63)));
+            iodfg_partial_hist(v[p], n[p], &c, hist);
         }
-        if (cnt >= rank) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    return (int64_t)(lo ^ (1ULL << 63));
+        iodfg_partial_narrow(&c, hist, &rank);
+        ck_assert_int_le(++rounds, 8);
+    } while (!iodfg_partial_cut_value(&c, &x));
+    return x;
 }
 
 /* The present edges of session s's DFG in slot order into g. */
@@ -163,6 +164,9 @@ static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
         struct iodfg_partial_point *pts;
         size_t k;
         ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
+        for (size_t i = 1; i < k; i++) { // in the sweep's order, from the timeline
+            ck_assert_int_le(iodfg_partial_point_cmp(&pts[i - 1], &pts[i]), 0);
+        }
         all = realloc(all, (n + k + 1) * sizeof(*all));
         memcpy(all + n, pts, k * sizeof(*pts));
         n += k;
@@ -423,6 +427,85 @@ START_TEST(points_sort_in_sweep_order)
 }
 END_TEST
 
+/* A sweep over sorted runs finds what a sweep over their merge finds. */
+START_TEST(sweep_of_runs_is_sweep_of_merge)
+{
+    size_t n = 3000, len[3] = {1000, 0, 2000};
+    struct iodfg_partial_point *p = calloc(n, sizeof(*p));
+    uint64_t x = 2463534242ull;
+    for (size_t i = 0; i < n; i += 2) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t t = (int64_t)(x % 500);
+        uint32_t a = (uint32_t)(x >> 20) % 3;
+        p[i] = (struct iodfg_partial_point){t, a, 0, 1, 0};
+        p[i + 1] = (struct iodfg_partial_point){t + 1 + (int64_t)(x >> 30) % 40, a, 0, 0, 0};
+    }
+    iodfg_partial_points_sort(p, 1000); // two runs, each sorted
+    iodfg_partial_points_sort(p + 1000, 2000);
+    const struct iodfg_partial_point *runs[3] = {p, p + 1000, p + 1000};
+    int64_t zero[3] = {0}, best[2][3], when[2][3];
+    for (int a = 0; a < 3; a++) {
+        best[0][a] = best[1][a] = INT64_MIN;
+    }
+    struct iodfg_error err;
+    ck_assert_int_eq(iodfg_partial_sweep_runs(runs, len, 3, zero, 3, best[0], when[0], &err), 0);
+    iodfg_partial_points_sort(p, n);
+    ck_assert_int_eq(iodfg_partial_sweep(p, n, zero, 3, best[1], when[1], &err), 0);
+    for (int a = 0; a < 3; a++) {
+        ck_assert_int_gt(best[0][a], 1);
+        ck_assert_int_eq(best[0][a], best[1][a]);
+        ck_assert_int_eq(when[0][a], when[1][a]);
+    }
+    free(p);
+}
+END_TEST
+
+static int cmp_int64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Every rank of values with ties, negative and extreme ones, in two parts, as a sort gives it; the
+ * values one part keeps while narrowing find the same. */
+START_TEST(percentile_cuts_find_every_rank)
+{
+    enum { N = 2000 };
+    int64_t *v = malloc(N * sizeof(*v)), *w = malloc(N * sizeof(*w));
+    int64_t *kept = malloc(N * sizeof(*kept));
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[i] = i % 3   ? (int64_t)(x % 1000) * 1000 - 20000
+               : i % 7 ? (int64_t)x
+                       : (i % 2 ? INT64_MIN : INT64_MAX);
+        w[i] = v[i];
+    }
+    qsort(w, N, sizeof(*w), cmp_int64);
+    const int64_t *parts[2] = {v, v + 700};
+    uint64_t n[2] = {700, N - 700};
+    for (uint64_t rank = 1; rank <= N; rank += 37) {
+        ck_assert_int_eq(bisect(parts, n, 2, rank), w[rank - 1]);
+        struct iodfg_partial_cut c;
+        iodfg_partial_cut_all(&c);
+        uint64_t hist[IODFG_PARTIAL_BUCKETS], r = rank, m = N;
+        int64_t got;
+        memcpy(kept, v, sizeof(*v) * N);
+        do {
+            memset(hist, 0, sizeof(hist));
+            iodfg_partial_hist(kept, m, &c, hist);
+            iodfg_partial_narrow(&c, hist, &r);
+            m = iodfg_partial_keep(kept, m, &c, kept);
+        } while (!iodfg_partial_cut_value(&c, &got));
+        ck_assert_int_eq(got, w[rank - 1]);
+        ck_assert_uint_ge(m, 1);
+    }
+    free(v);
+    free(w);
+    free(kept);
+}
+END_TEST
+
 /* The selection of part p (cases from lo) without case 5: binned measures do not mix clocks. */
 static void one_clock(struct iodfg_session *s, const struct iodfg_eventlog *log, uint32_t lo,
                       uint8_t *mask, struct iodfg_selection *sel)
@@ -617,6 +700,8 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, one_part);
     tcase_add_test(tc, groups_results_go_with_groups);
     tcase_add_test(tc, points_sort_in_sweep_order);
+    tcase_add_test(tc, sweep_of_runs_is_sweep_of_merge);
+    tcase_add_test(tc, percentile_cuts_find_every_rank);
     tcase_add_test(tc, characterization_in_parts);
     suite_add_tcase(s, tc);
     return s;
