@@ -4,6 +4,11 @@
 # cores). Weak scaling: 250,000 lines per process at 1, 2 and 4 processes (4 oversubscribed on
 # two cores): time, the largest resident memory of one process, the log's metadata (HDF5
 # objects, bytes of metadata per h5stat). Timings taken while other work runs are not figures.
+# Beside the wall time of the whole job (mpirun's launch, MPI_Init and MPI_Finalize included,
+# which do not divide among the processes), the time in the program between MPI_Init and
+# MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. MPIRUN_FLAGS go
+# to mpirun (e.g. '--mca pml ob1 --mca btl self,vader': Open MPI's MPI_Init then skips
+# probing UCX, 0.30 -> 0.08 s on this machine).
 set -eu
 : "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}"
 MPI=$IODFG_BUILDDIR/iodfg-mpi
@@ -13,22 +18,35 @@ trap 'rm -rf "$work"' EXIT
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
-# best N ARGS...: the best wall time of $runs runs of iodfg-mpi ARGS on N processes, and the
-# largest resident memory of one process (KiB)
+# min A B: the smaller number (A empty: B)
+min() {
+  awk -v a="$1" -v t="$2" 'BEGIN { print (a == "" || t + 0 < a + 0) ? t : a }'
+}
+
+# best N ARGS...: the best wall time of $runs runs of iodfg-mpi ARGS on N processes, the largest
+# resident memory of one process (KiB), the best time in the program and the best MPI_Init
 best() {
   n=$1; shift
-  b=
+  b= in= init=
   for r in $(seq "$runs"); do
     rm -f "$work"/rss.* "$work/out.h5"
     t0=$(date +%s.%N)
-    mpirun --oversubscribe -n "$n" sh -c \
+    mpirun ${MPIRUN_FLAGS:-} --oversubscribe -n "$n" -x IODFG_MPI_TIME=1 sh -c \
       '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" "$MPI" "$@" \
       >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-    b=$(awk -v a="$b" -v t="$t" 'BEGIN { print (a == "" || t + 0 < a + 0) ? t : a }')
+    b=$(min "$b" "$t")
+    line=$(grep 'iodfg-mpi: in program' "$work/err")
+    in=$(min "$in" "$(echo "$line" | sed 's/.*in program \([0-9.]*\) s.*/\1/')")
+    init=$(min "$init" "$(echo "$line" | sed 's/.*MPI_Init \([0-9.]*\) s.*/\1/')")
   done
   rss=$(cat "$work"/rss.* | sort -n | tail -1)
-  echo "$b $rss"
+  echo "$b $rss $in $init"
+}
+
+# ratio A B: A / B with two decimals
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
@@ -44,18 +62,21 @@ for cmd in convert stats; do
       [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
       set -- stats --format tsv "$work/strong.h5"
     fi
-    r=$(best "$n" "$@")
-    eval "t_${cmd}_$n=\${r%% *}"
-    echo "  $cmd on $n: ${r%% *} s, largest process $(( ${r##* } / 1024 )) MiB"
+    set -- $(best "$n" "$@")
+    eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
+    printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
+      "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
   done
 done
-echo "  speedup at 2: convert $(awk -v a="$t_convert_1" -v b="$t_convert_2" 'BEGIN { printf "%.2f", a / b }')x, stats $(awk -v a="$t_stats_1" -v b="$t_stats_2" 'BEGIN { printf "%.2f", a / b }')x (goal 1.7x)"
+echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
+echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
 
 echo "weak scaling: 8 files of 31,250 lines per process"
 for n in 1 2 4; do
   rm -rf "$work/weak" && mkdir -p "$work/weak"
   "$BENCH_DIR/bench_parse" --generate "$work/weak" $((8 * n)) 31250
   r=$(best "$n" convert -q -f -o "$work/out.h5" "$work/weak")
+  r=${r% * *}
   "$MPI" convert -q -f -o "$work/w.h5" "$work/weak"
   meta=$(h5stat -S "$work/w.h5" 2>/dev/null | sed -n 's/.*File metadata: *\([0-9]*\) bytes.*/\1/p')
   objs=$(h5stat -g "$work/w.h5" 2>/dev/null | sed -n 's/.*Total # of groups: *\([0-9]*\).*/\1/p')
