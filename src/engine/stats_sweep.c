@@ -49,7 +49,7 @@ struct iodfg_sweep {
     uint32_t *idx;
     uint32_t nfew;        /* coded sweep of at most SW_FEW dirty activities: how many */
     uint32_t few[SW_FEW]; /* those activities */
-    uint8_t *slot;        /* per code up to na: its index in few, or SW_FEW */
+    int few_on;           /* the coded sweep of sw->few only */
 };
 
 static int bit_of(const uint64_t *b, uint64_t e)
@@ -79,53 +79,85 @@ static inline void step(struct sweep_seg *sg, uint32_t a, int start, uint64_t i)
     }
 }
 
-/* The coded sweep of the few dirty activities sw->few: the counts live in registers, so that no
- * point waits for the count its predecessor stored (same results as sweep_seg_run for them). */
-static void sweep_seg_run_few(struct iodfg_sweep *sw, struct sweep_seg *sg)
+/* One point of the coded sweep of the few activities: slot K (activity f##K, count c##K, best
+ * b##K first reached at point i##K) counts it when the point's code is its activity (codes of no
+ * activity and outside the selection are at least na, never equal to one). */
+#define SW_FEW_POINT(K)                                                                            \
+    do {                                                                                           \
+        c##K += a == f##K ? inc : 0;                                                               \
+        if (a == f##K && c##K > b##K) {                                                            \
+            b##K = c##K;                                                                           \
+            i##K = (uint32_t)i;                                                                    \
+        }                                                                                          \
+    } while (0)
+
+/* The coded sweep of nf (1 to SW_FEW, a constant after inlining) dirty activities sw->few: the
+ * counts live in registers, so that no point waits for the count its predecessor stored, and
+ * only the slots in use are counted (same results as sweep_seg_run for them). */
+static inline __attribute__((always_inline)) void sweep_few_n(struct iodfg_sweep *sw,
+                                                              struct sweep_seg *sg, const int nf)
 {
-    const uint32_t *pts = sw->tl->pts;
-    const uint16_t *codes = sw->codes;
-    const uint8_t *slot = sw->slot;
-    uint32_t na = sw->na;
+    const uint32_t *restrict pts = sw->tl->pts;
+    const uint16_t *restrict codes = sw->codes;
+    const uint32_t f0 = sw->few[0], f1 = nf > 1 ? sw->few[1] : UINT32_MAX;
+    const uint32_t f2 = nf > 2 ? sw->few[2] : UINT32_MAX, f3 = nf > 3 ? sw->few[3] : UINT32_MAX;
     int32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
     int32_t b0 = INT32_MIN, b1 = INT32_MIN, b2 = INT32_MIN, b3 = INT32_MIN;
     uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
-    for (uint64_t i = sg->lo; i < sg->hi; i++) {
-        uint32_t p = pts[i];
-        if (i + SW_AHEAD < sg->hi) {
-            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);
-        }
-        uint32_t a = codes[p & ~IODFG_PT_START];
-        uint32_t k = slot[a < na ? a : na];
-        int32_t inc = p >> 31 ? 1 : -1;
-        c0 += k == 0 ? inc : 0;
-        c1 += k == 1 ? inc : 0;
-        c2 += k == 2 ? inc : 0;
-        c3 += k == 3 ? inc : 0;
-        if (k == 0 && c0 > b0) {
-            b0 = c0;
-            i0 = (uint32_t)i;
-        }
-        if (k == 1 && c1 > b1) {
-            b1 = c1;
-            i1 = (uint32_t)i;
-        }
-        if (k == 2 && c2 > b2) {
-            b2 = c2;
-            i2 = (uint32_t)i;
-        }
-        if (k == 3 && c3 > b3) {
-            b3 = c3;
-            i3 = (uint32_t)i;
-        }
+    uint64_t i = sg->lo, ahead = sg->hi - sg->lo > SW_AHEAD ? sg->hi - SW_AHEAD : sg->lo;
+#define SW_FEW_BODY(PF)                                                                            \
+    do {                                                                                           \
+        uint32_t p = pts[i];                                                                       \
+        if (PF) {                                                                                  \
+            __builtin_prefetch(&codes[pts[i + SW_AHEAD] & ~IODFG_PT_START]);                       \
+        }                                                                                          \
+        uint32_t a = codes[p & ~IODFG_PT_START];                                                   \
+        int32_t inc = (int32_t)(p >> 31) * 2 - 1;                                                  \
+        SW_FEW_POINT(0);                                                                           \
+        if (nf > 1) {                                                                              \
+            SW_FEW_POINT(1);                                                                       \
+        }                                                                                          \
+        if (nf > 2) {                                                                              \
+            SW_FEW_POINT(2);                                                                       \
+        }                                                                                          \
+        if (nf > 3) {                                                                              \
+            SW_FEW_POINT(3);                                                                       \
+        }                                                                                          \
+    } while (0)
+    for (; i < ahead; i++) {
+        SW_FEW_BODY(1);
     }
+    for (; i < sg->hi; i++) {
+        SW_FEW_BODY(0);
+    }
+#undef SW_FEW_BODY
     const int32_t c[SW_FEW] = {c0, c1, c2, c3}, b[SW_FEW] = {b0, b1, b2, b3};
     const uint32_t bi[SW_FEW] = {i0, i1, i2, i3};
-    for (uint32_t k = 0; k < sw->nfew; k++) {
+    for (int k = 0; k < nf; k++) {
         uint32_t a = sw->few[k];
         sg->cur[a] = c[k];
         sg->best[a] = b[k];
         sg->besti[a] = bi[k];
+    }
+}
+
+static void sweep_seg_run_few(struct iodfg_sweep *sw, struct sweep_seg *sg)
+{
+    switch (sw->nfew) {
+    case 1:
+        sweep_few_n(sw, sg, 1);
+        break;
+    case 2:
+        sweep_few_n(sw, sg, 2);
+        break;
+    case 3:
+        sweep_few_n(sw, sg, 3);
+        break;
+    case 4:
+        sweep_few_n(sw, sg, 4);
+        break;
+    default: // no dirty activity: nothing to count
+        break;
     }
 }
 
@@ -254,7 +286,7 @@ static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
         }
         return;
     }
-    if (sw->slot) {
+    if (sw->few_on) {
         sweep_seg_run_few(sw, sg);
         return;
     }
@@ -310,16 +342,9 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
         nd += dirty[a] != 0;
     }
     if (sw->codes && dirty && nd <= SW_FEW) {
-        sw->slot = malloc(nn);
-        if (!sw->slot) {
-            iodfg_sweep_free(sw);
-            iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
-            return NULL;
-        }
-        memset(sw->slot, SW_FEW, nn);
+        sw->few_on = 1;
         for (uint32_t a = 0; a < na; a++) {
             if (dirty[a]) {
-                sw->slot[a] = (uint8_t)sw->nfew;
                 sw->few[sw->nfew++] = a;
             }
         }
@@ -371,9 +396,9 @@ void iodfg_sweep_work(struct iodfg_sweep *sw)
             return;
         }
         unsigned m = sw->nseg - t < SW_GROUP ? sw->nseg - t : SW_GROUP;
-        if (sw->codes && !sw->slot && m == 4) {
+        if (sw->codes && !sw->few_on && m == 4) {
             sweep_seg_run4(sw, &sw->seg[t]);
-        } else if (sw->codes && !sw->slot && m >= 2) {
+        } else if (sw->codes && !sw->few_on && m >= 2) {
             sweep_seg_run2(sw, &sw->seg[t]);
             for (unsigned r = 2; r < m; r++) {
                 sweep_seg_run(sw, &sw->seg[t + r]);
@@ -417,7 +442,6 @@ void iodfg_sweep_free(struct iodfg_sweep *sw)
     if (sw) {
         free(sw->ints);
         free(sw->idx);
-        free(sw->slot);
         free(sw);
     }
 }

@@ -268,7 +268,8 @@ END_TEST
 
 /* The exact sweep over the timeline with per-event codes (segments swept two or four at once,
  * interleaved) against brute force, on logs whose timelines cut into 1 to 32 segments, every
- * activity or most of them flagged, on one and two threads. */
+ * activity, most of them or one to four of them (the sweep of a few) flagged, on one and two
+ * threads. */
 START_TEST(sweep_interleaved_segments)
 {
     static const int sizes[] = {20, 150, 175, 200, 230, 260, 600, 1200};
@@ -307,18 +308,29 @@ START_TEST(sweep_interleaved_segments)
         uint16_t *codes = malloc(n * sizeof(*codes));
         uint8_t *dirty = malloc(na);
         iodfg_stats_select_bits(bits, LOG, &sel);
-        for (int variant = 0; variant < 4; variant++) {
-            memset(dirty, 1, na);
+        // variants 0-3: every activity or all but the first (the general coded sweep), codes
+        // rebuilt or kept, one or two threads; 4-7: 1 to 4 flagged activities (the few sweep)
+        for (int variant = 0; variant < 8; variant++) {
+            int nf = variant - 3;
+            memset(dirty, variant < 4, na);
             dirty[0] = 0;
+            for (int k = 0; k < nf; k++) {
+                dirty[na - 1 - (uint32_t)k] = 1;
+            }
             ck_assert_int_eq(iodfg_stats_resize(&ST, na, NULL), 0);
             for (uint32_t a = 0; a < na; a++) {
                 ST.act[a].mc = 12345;
             }
-            ck_assert_int_eq(iodfg_stats_sweep(&ST, LOG, &tl, codes, variant < 2, bits,
-                                               MAP.activity_of_key, variant % 2 ? dirty : NULL,
-                                               NULL, NULL, 1 + variant / 2, NULL),
-                             0);
-            for (uint32_t a = variant % 2 ? 1 : 0; a < na; a++) {
+            int flagged = variant % 2 || variant >= 4;
+            ck_assert_int_eq(
+                iodfg_stats_sweep(&ST, LOG, &tl, codes, variant < 2 || variant >= 4, bits,
+                                  MAP.activity_of_key, flagged ? dirty : NULL, NULL, NULL,
+                                  variant < 4 ? 1 + variant / 2 : 1 + variant % 2, NULL),
+                0);
+            for (uint32_t a = 0; a < na; a++) {
+                if (flagged && !dirty[a]) {
+                    continue;
+                }
                 uint32_t mc = 0;
                 int64_t mc_t = IODFG_UNKNOWN;
                 for (uint64_t e = 0; e < n; e++) {
@@ -341,7 +353,7 @@ START_TEST(sweep_interleaved_segments)
                               sizes[si], variant, a, ST.act[a].mc, (long long)ST.act[a].mc_time_ns,
                               mc, (long long)mc_t);
             }
-            if (variant % 2) {
+            if (flagged) {
                 ck_assert_uint_eq(ST.act[0].mc, 12345); // not flagged: left alone
             }
         }
