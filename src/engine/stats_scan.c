@@ -19,6 +19,8 @@
 #include "stats_priv.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+/* A trace of at least this many events per activity counts its activities' cases after it. */
+#define SCAN_LATE_RATIO 8
 
 uint64_t iodfg_scan_split_min = 1u << 14;
 uint32_t iodfg_scan_dense_max = 512;
@@ -208,7 +210,9 @@ static ALWAYS_INLINE void take_fast(struct fast_group *restrict f, int64_t *rest
 
 /* scan_trace of a fast pass (no histogram counted, edges through the dense table, the start and
  * dur columns present, the activity groups those of the table's activities or none): first
- * counts the cases of the wanted activities, acts takes durations. */
+ * counts the cases of the wanted activities (1: on an activity's first event in the trace, 2:
+ * every event stamps its activity and the wanted ones stamped are counted after the trace, which
+ * is cheaper when the trace is long against the activities), acts takes durations. */
 static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, uint64_t hi,
                                           uint32_t tr, const int first, const int acts,
                                           const int coded)
@@ -244,7 +248,9 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
         }
         int64_t d = dur[e], s = start[e];
         if (acts) {
-            if (first && aw[a] && stamp[a] != tr) {
+            if (first == 2) { // the trace's activities are counted after it
+                stamp[a] = tr;
+            } else if (first && aw[a] && stamp[a] != tr) {
                 stamp[a] = tr;
                 ncases[a]++;
             }
@@ -260,6 +266,9 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
         }
         prev = a;
         prev_end = s + (d == IODFG_UNKNOWN ? 0 : d);
+    }
+    for (uint32_t a = 0; first == 2 && a < J->na; a++) {
+        ncases[a] += aw[a] && stamp[a] == tr;
     }
 }
 
@@ -298,14 +307,19 @@ static void scan_run(struct scan_worker *w)
         if (!per_pid) {
             if (J->fast) {
                 uint32_t tr = w->base + 1;
+                int late = (uint64_t)J->na * SCAN_LATE_RATIO <= hi - lo;
                 if (!J->na) {
                     scan_trace_fast(w, lo, hi, tr, 0, 0, 0);
                 } else if (J->codes) {
-                    if (!J->pass) {
+                    if (!J->pass && late) {
+                        scan_trace_fast(w, lo, hi, tr, 2, 1, 1);
+                    } else if (!J->pass) {
                         scan_trace_fast(w, lo, hi, tr, 1, 1, 1);
                     } else {
                         scan_trace_fast(w, lo, hi, tr, 0, 1, 1);
                     }
+                } else if (!J->pass && late) {
+                    scan_trace_fast(w, lo, hi, tr, 2, 1, 0);
                 } else if (!J->pass) {
                     scan_trace_fast(w, lo, hi, tr, 1, 1, 0);
                 } else {

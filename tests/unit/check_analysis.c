@@ -328,6 +328,30 @@ static int rec_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
     return 0;
 }
 
+/* The cases of every activity (one trace per case) equal a brute-force count: the cases with a
+ * selected event of the activity. */
+static void assert_cases_brute_force(const struct iodfg_analysis *an,
+                                     const struct iodfg_selection *sel)
+{
+    const struct iodfg_columns *col = iodfg_eventlog_columns(LOG);
+    const uint32_t *act = iodfg_analysis_activities(an);
+    const struct iodfg_stats *st = iodfg_analysis_stats(an);
+    for (uint32_t a = 0; a < st->nactivities; a++) {
+        uint64_t cases = 0;
+        for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
+            uint64_t lo, hi, e;
+            if (!iodfg_trace_case_range(LOG, sel, c, &lo, &hi)) {
+                continue;
+            }
+            for (e = lo; e < hi && act[col->key[e]] != a; e++) {
+            }
+            cases += e < hi;
+        }
+        ck_assert_msg(st->act[a].cases == cases, "activity %u: %llu cases, expected %llu", a,
+                      (unsigned long long)st->act[a].cases, (unsigned long long)cases);
+    }
+}
+
 /* mc, durations and gap medians of an analysis equal a brute-force computation. */
 static void assert_brute_force(const struct iodfg_analysis *an, const struct iodfg_selection *sel)
 {
@@ -371,6 +395,9 @@ static void assert_brute_force(const struct iodfg_analysis *an, const struct iod
         ck_assert_int_eq(st->act[a].mc_time_ns, mc_t);
         ck_assert_int_eq(st->act[a].dur_p95_ns, ref_pct(v, m, 95));
         ck_assert_int_eq(st->act[a].dur_median_ns, ref_pct(v, m, 50));
+    }
+    if (!sel->per_pid) {
+        assert_cases_brute_force(an, sel);
     }
     struct gap_list gl = {malloc((n + 1) * sizeof(struct gap_rec)), 0};
     for (uint32_t c = 0; c < iodfg_eventlog_case_count(LOG); c++) {
@@ -745,6 +772,39 @@ START_TEST(full_rebuilds_fused_equal_old_path)
 }
 END_TEST
 
+/* Few activities against long traces: the statistics walk counts the cases of the activities
+ * after each trace instead of on their first event in it; exact against brute force, on one and
+ * two workers, after a full build and under edits. */
+START_TEST(cases_of_few_activities_exact)
+{
+    uint64_t split = iodfg_scan_split_min;
+    random_log(23, 12);
+    tlog_map_fhat(&MAP, LOG);
+    MAP.nactivities = 3;
+    for (uint32_t k = 0; k < MAP.nkeys; k++) {
+        MAP.activity_of_key[k] = k % 3 ? k % 3 : IODFG_NO_ACTIVITY;
+    }
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    for (int path = 0; path < 2; path++) {
+        iodfg_scan_split_min = path ? 0 : UINT64_MAX;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        assert_brute_force(an, &sel);
+        srand(7 + (unsigned)path);
+        for (int round = 0; round < 10; round++) {
+            uint32_t k = (uint32_t)rand() % MAP.nkeys;
+            MAP.activity_of_key[k] = rand() % 4 ? (uint32_t)rand() % 3 : IODFG_NO_ACTIVITY;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+        }
+        iodfg_analysis_free(an);
+    }
+    iodfg_scan_split_min = split;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -757,6 +817,7 @@ static Suite *suite(void)
     tcase_add_test(tc, selection_change_is_full_rebuild);
     tcase_add_test(tc, exact_against_brute_force);
     tcase_add_test(tc, exact_against_brute_force_wide);
+    tcase_add_test(tc, cases_of_few_activities_exact);
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
