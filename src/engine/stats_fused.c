@@ -115,7 +115,8 @@ static uint32_t *ch_gap_hist(struct ch_worker *w, size_t slot)
 /* Count one trace made of the events [lo, hi) (count_trace of dfg.c plus the histograms). A run
  * of events on one edge adds up in registers and is stored when the edge changes. */
 static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker *w, uint64_t lo,
-                                                               uint64_t hi, const int with_sums)
+                                                               uint64_t hi, const int with_sums,
+                                                               const int with_codes)
 {
     struct iodfg_dfg *g = w->g;
     const struct iodfg_columns *col = iodfg_eventlog_columns(w->log);
@@ -137,6 +138,7 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
     uint32_t prev = IODFG_NODE_START, stamp = g->next_stamp + 1;
     int64_t prev_end = 0;
     size_t cur = SIZE_MAX;  // the slot of the running edge
+    uint32_t run_from = IODFG_NO_ACTIVITY, run_to = IODFG_NO_ACTIVITY; // and its ends
     uint64_t run_n = 0;     // its occurrences in the run
     int64_t run_gap = 0;    // and the sum of their gaps
     uint32_t *run_h = NULL; // its gap histogram
@@ -149,18 +151,21 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
                                size ? size[e] : IODFG_UNKNOWN);
         }
         uint32_t a = act[k];
-        if (codes) {
+        if (with_codes) {
             codes[e] = a == IODFG_NO_ACTIVITY ? IODFG_CODE_NONE : (uint16_t)a;
         }
         if (a == IODFG_NO_ACTIVITY) {
             continue;
         }
-        uint32_t t = tab ? tab[(size_t)(prev == IODFG_NODE_START ? na : prev) * (na + 1) + a] : 0;
-        size_t slot = t ? t - 1 : ch_slot(w, prev, a);
-        if (slot == SIZE_MAX) {
-            return -1;
-        }
-        if (slot != cur) {
+        if (a != run_to || prev != run_from) { // another edge than the running one
+            uint32_t t =
+                tab ? tab[(size_t)(prev == IODFG_NODE_START ? na : prev) * (na + 1) + a] : 0;
+            size_t slot = t ? t - 1 : ch_slot(w, prev, a);
+            if (slot == SIZE_MAX) {
+                return -1;
+            }
+            run_from = prev;
+            run_to = a;
             if (cur != SIZE_MAX) {
                 struct iodfg_dfg_edge *ed = &g->edges[cur];
                 ed->count += run_n;
@@ -217,12 +222,12 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
 
 static int ch_trace(struct ch_worker *w, uint64_t lo, uint64_t hi)
 {
-    return ch_trace_impl(w, lo, hi, 0);
+    return w->codes ? ch_trace_impl(w, lo, hi, 0, 1) : ch_trace_impl(w, lo, hi, 0, 0);
 }
 
 static int ch_trace_sums(struct ch_worker *w, uint64_t lo, uint64_t hi)
 {
-    return ch_trace_impl(w, lo, hi, 1);
+    return w->codes ? ch_trace_impl(w, lo, hi, 1, 1) : ch_trace_impl(w, lo, hi, 1, 0);
 }
 
 static void codes_off(uint16_t *codes, uint64_t lo, uint64_t hi)
