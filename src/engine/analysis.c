@@ -96,6 +96,52 @@ static int set_sel(struct iodfg_analysis *an, const struct iodfg_selection *sel,
     return 0;
 }
 
+static int same_selection(const struct iodfg_selection *a, const struct iodfg_selection *b,
+                          uint32_t ncases)
+{
+    return a->from_ns == b->from_ns && a->to_ns == b->to_ns && !a->per_pid == !b->per_pid &&
+           !a->case_on == !b->case_on && (!a->case_on || !memcmp(a->case_on, b->case_on, ncases));
+}
+
+/* Point an->sums at the memo of the current selection: 1 when its sums are known, 0 when they
+ * are to be made (in the other memo when the current one is in use, the previous selection's
+ * being dropped). */
+static int sums_recall(struct iodfg_analysis *an)
+{
+    for (int i = 0; i < 2; i++) {
+        int m = (an->cur + i) % 2;
+        if (an->memo[m].valid && same_selection(&an->memo[m].sel, &an->sel, an->ncases)) {
+            an->cur = m;
+            an->sums = an->memo[m].sums;
+            return 1;
+        }
+    }
+    an->cur = an->memo[an->cur].valid ? !an->cur : an->cur;
+    an->memo[an->cur].valid = 0;
+    an->sums = an->memo[an->cur].sums;
+    return 0;
+}
+
+/* The current memo's sums were made for the current selection: keep a copy of it. */
+static void sums_remember(struct iodfg_analysis *an)
+{
+    struct iodfg_sums_memo *m = &an->memo[an->cur];
+    uint8_t *on = NULL;
+    if (an->sel.case_on) {
+        on = realloc(m->case_on, an->ncases ? an->ncases : 1);
+        if (!on) {
+            return; // not remembered: made anew next time
+        }
+        memcpy(on, an->sel.case_on, an->ncases);
+    } else {
+        free(m->case_on);
+    }
+    m->case_on = on;
+    m->sel = an->sel;
+    m->sel.case_on = on;
+    m->valid = 1;
+}
+
 static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                    struct iodfg_error *err)
 {
@@ -150,8 +196,9 @@ int iodfg_analysis_fused_full = 1;
  * there are no codes) and the statistics walk. */
 static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
                          const uint32_t *act, uint32_t nact, uint64_t *bits,
-                         struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
-                         struct iodfg_stats *st, struct iodfg_hstore *hs, struct iodfg_error *err)
+                         struct iodfg_key_sums *sums, int sums_known, uint16_t *codes,
+                         struct iodfg_dfg *g, struct iodfg_stats *st, struct iodfg_hstore *hs,
+                         struct iodfg_error *err)
 {
     struct sweep_job job = {0};
     codes = nact <= IODFG_CODE_MAX_ACT ? codes : NULL;
@@ -161,7 +208,7 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
     }
     iodfg_dfg_clear(g);
     g->nactivities = nact;
-    int rc = iodfg_dfg_count_full(g, an->log, act, sel, hs, codes, sums, err);
+    int rc = iodfg_dfg_count_full(g, an->log, act, sel, hs, codes, sums_known ? NULL : sums, err);
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
     if (!rc && codes &&
         sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, 0, bits, act, NULL, NULL,
@@ -178,11 +225,13 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
 }
 
 /* Full computation of act over sel into g and st, with bits, sums and codes (NULL: none) as
- * scratch; the large groups' histograms go to hs (NULL: dropped). */
+ * scratch (sums_known: sums are those of sel already, the fused count does not add them up);
+ * the large groups' histograms go to hs (NULL: dropped). */
 static int compute_full(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
                         const uint32_t *act, uint32_t nact, uint64_t *bits,
-                        struct iodfg_key_sums *sums, uint16_t *codes, struct iodfg_dfg *g,
-                        struct iodfg_stats *st, struct iodfg_hstore *hs, struct iodfg_error *err)
+                        struct iodfg_key_sums *sums, int sums_known, uint16_t *codes,
+                        struct iodfg_dfg *g, struct iodfg_stats *st, struct iodfg_hstore *hs,
+                        struct iodfg_error *err)
 {
     if (hs) {
         iodfg_hstore_clear(hs);
@@ -193,7 +242,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     }
     iodfg_stats_select_bits(bits, an->log, sel);
     if (iodfg_analysis_fused_full && (!sel->per_pid || !iodfg_eventlog_columns(an->log)->pid)) {
-        return compute_fused(an, sel, act, nact, bits, sums, codes, g, st, hs, err);
+        return compute_fused(an, sel, act, nact, bits, sums, sums_known, codes, g, st, hs, err);
     }
     // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
     struct sweep_job job;
@@ -237,8 +286,14 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     an->last.cases_recounted = an->ncases;
     an->last.activities_dirty = an->nactivities;
     an->codes_valid = an->codes && an->nactivities <= IODFG_CODE_MAX_ACT;
-    int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums,
+    int known = sums_recall(an);
+    int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums, known,
                           an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, &an->hs, err);
+    if (!rc) {
+        sums_remember(an);
+    } else {
+        an->memo[an->cur].valid = 0;
+    }
     an->codes_valid = an->codes_valid && !rc;
     an->last.edges_dirty = an->dfg.nedges;
     return rc;
@@ -268,10 +323,14 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
     uint64_t n = iodfg_eventlog_event_count(log);
     an->act = malloc(((size_t)an->nkeys + 1) * sizeof(*an->act));
     an->bits = iodfg_bigmem_alloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
-    an->sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
+    for (int m = 0; m < 2; m++) {
+        an->memo[m].sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
+    }
+    an->sums = an->memo[0].sums;
     an->case_mark = calloc((size_t)an->ncases + 1, 1);
     an->moved = calloc((size_t)((n + 63) / 64 + 1), sizeof(*an->moved));
-    if (!an->act || !an->bits || !an->sums || !an->case_mark || !an->moved) {
+    if (!an->act || !an->bits || !an->memo[0].sums || !an->memo[1].sums || !an->case_mark ||
+        !an->moved) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
         goto fail;
     }
@@ -304,7 +363,10 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     free(an->codes);
     free(an->moved);
     free(an->bits);
-    free(an->sums);
+    for (int m = 0; m < 2; m++) {
+        free(an->memo[m].sums);
+        free(an->memo[m].case_on);
+    }
     free(an->kc_off);
     free(an->kc);
     free(an->case_mark);
@@ -720,7 +782,7 @@ int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_s
     if (!bits || !sums) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
     } else {
-        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, NULL, g, st, NULL, err);
+        rc = compute_full(an, sel, an->act, an->nactivities, bits, sums, 0, NULL, g, st, NULL, err);
     }
     free(bits);
     free(sums);
@@ -731,9 +793,9 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
 {
     uint64_t n = iodfg_eventlog_event_count(an->log);
     size_t m = sizeof(*an);
-    m += (size_t)an->nkeys * (sizeof(*an->act) + sizeof(*an->sums) + sizeof(*an->kc_off));
+    m += (size_t)an->nkeys * (sizeof(*an->act) + 2 * sizeof(*an->sums) + sizeof(*an->kc_off));
     m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
-    m += (size_t)an->ncases * 2;
+    m += (size_t)an->ncases * 4; /* case_on, case_mark, the memos' selections */
     m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);
     m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */
     m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;

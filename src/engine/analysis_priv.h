@@ -17,6 +17,16 @@
 
 struct iodfg_mapping;
 
+/* The key sums of one selection (they depend on the selection, not on the mapping): a rebuild
+ * for the current selection or the one before it (undo, redo, a filter toggled back) reuses
+ * them instead of adding them up in its walk. */
+struct iodfg_sums_memo {
+    struct iodfg_key_sums *sums;
+    struct iodfg_selection sel; /* sel.case_on is case_on */
+    uint8_t *case_on;           /* owned copy, NULL: all cases */
+    int valid;
+};
+
 struct iodfg_analysis {
     const struct iodfg_eventlog *log;
     struct iodfg_selection sel;
@@ -29,7 +39,9 @@ struct iodfg_analysis {
     int codes_valid; /* codes match act and sel */
     uint64_t *moved; /* per event: its key changed in the running update (scratch, kept zero) */
     uint64_t *bits;  /* selected events */
-    struct iodfg_key_sums *sums; /* per key, over the selection */
+    struct iodfg_key_sums *sums;    /* per key, over the selection: memo[cur].sums */
+    struct iodfg_sums_memo memo[2]; /* the selection's key sums and the previous selection's */
+    int cur;
     uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
     uint32_t *kc;
     uint8_t *case_mark; /* ncases scratch */

@@ -37,8 +37,8 @@ struct ch_worker {
     uint32_t c0, c1; /* cases [c0, c1) */
     struct iodfg_dfg *g;
     uint16_t *codes;             /* per event: its code written on the way, or NULL */
-    int full;                    /* full count: codes of unselected events too, key sums */
-    struct iodfg_key_sums *sums; /* per key: sums of the worker's events (full count) */
+    int full;                    /* full count: codes of unselected events too */
+    struct iodfg_key_sums *sums; /* per key: sums of the worker's events, or NULL: none */
     uint32_t na;
     uint32_t *tab;      /* dense: (prev, to) -> slot + 1, prev na = ●, to na = ■; or NULL */
     uint32_t **ah;      /* per activity: duration histogram or NULL */
@@ -244,7 +244,7 @@ static void ch_run(struct ch_worker *w)
         uint64_t lo, hi;
         if (!iodfg_trace_case_range(w->log, w->sel, c, &lo, &hi)) {
             lo = hi = off[c + 1];
-        } else if (w->full ? ch_trace_sums(w, lo, hi) : ch_trace(w, lo, hi)) {
+        } else if (w->sums ? ch_trace_sums(w, lo, hi) : ch_trace(w, lo, hi)) {
             w->rc = -1;
         }
         if (w->full && w->codes) { // the events of the case outside the selection
@@ -346,8 +346,9 @@ struct ch_plan {
     const uint8_t *dirty;
     struct iodfg_hstore *hs;
     uint16_t *codes;
-    struct iodfg_key_sums *sums;
+    struct iodfg_key_sums *sums; /* NULL: none added */
     uint32_t na, nkeys;
+    int full; /* a full count (iodfg_dfg_count_full) */
 };
 
 /* Worker t over cases [c0, c1) counting into g: its tables, key sums and the activity
@@ -363,7 +364,7 @@ static int ch_setup(struct ch_worker *w, const struct ch_plan *p, int t, uint32_
     w->c1 = c1;
     w->g = g;
     w->codes = p->codes;
-    w->full = p->sums != NULL;
+    w->full = p->full;
     w->na = na;
     w->last_from = w->last_to = IODFG_NO_ACTIVITY;
     w->nalloc = p->hs ? 0 : iodfg_count_hist_max; // nothing to keep: no edge histograms
@@ -383,7 +384,7 @@ static int ch_setup(struct ch_worker *w, const struct ch_plan *p, int t, uint32_
     }
     // a full count knows no group sizes yet: every activity's histogram, when few
     const struct iodfg_stats *st = p->st;
-    int all = p->sums && na <= iodfg_count_full_act_max;
+    int all = p->full && na <= iodfg_count_full_act_max;
     for (uint32_t a = 0; p->hs && (all || st) && a < na && (all || a < st->nactivities); a++) {
         if (all || ((!p->dirty || p->dirty[a]) && st->act[a].dur_n >= iodfg_pctl_large)) {
             w->ah[a] = calloc(IODFG_PB_N, sizeof(**w->ah));
@@ -463,10 +464,11 @@ static void keep_large(struct iodfg_hstore *hs, const struct iodfg_dfg *g, struc
 static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
                       const struct iodfg_selection *sel, const struct iodfg_stats *st,
                       const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
-                      struct iodfg_key_sums *sums, struct iodfg_error *err)
+                      struct iodfg_key_sums *sums, int full, struct iodfg_error *err)
 {
-    struct ch_plan p = {log, sel, act, st, dirty, hs, codes, sums, g->nactivities,
-                        iodfg_eventlog_key_count(log)};
+    struct ch_plan p = {
+        log, sel, act, st, dirty, hs, codes, sums, g->nactivities, iodfg_eventlog_key_count(log),
+        full};
     uint32_t nc = iodfg_eventlog_case_count(log);
     struct ch_worker W[2];
     struct iodfg_dfg g1;
@@ -494,7 +496,7 @@ static int count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, con
     if (nw > 1 && merge_edges(g, &g1, &W[0], &W[1])) {
         goto nomem;
     }
-    keep_large(hs, g, &W[0], sums != NULL);
+    keep_large(hs, g, &W[0], full);
     rc = 0;
     goto out;
 nomem:
@@ -514,7 +516,7 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
                          const uint8_t *dirty, struct iodfg_hstore *hs, uint16_t *codes,
                          struct iodfg_error *err)
 {
-    return count_hist(g, log, act, sel, st, dirty, hs, codes, NULL, err);
+    return count_hist(g, log, act, sel, st, dirty, hs, codes, NULL, 0, err);
 }
 
 int iodfg_dfg_count_full(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
@@ -527,5 +529,5 @@ int iodfg_dfg_count_full(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
         codes_off(codes, 0, off[0]);
         codes_off(codes, off[nc], iodfg_eventlog_event_count(log));
     }
-    return count_hist(g, log, act, sel, NULL, NULL, hs, codes, sums, err);
+    return count_hist(g, log, act, sel, NULL, NULL, hs, codes, sums, 1, err);
 }

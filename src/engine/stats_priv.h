@@ -170,11 +170,11 @@ int iodfg_dfg_count_hist(struct iodfg_dfg *g, const struct iodfg_eventlog *log, 
 extern uint32_t iodfg_count_hist_max;
 /* The fused full count (one trace per case): iodfg_dfg_count_hist into g (cleared, nactivities
  * set) that also fills sums (nkeys entries of the log; exactly what iodfg_stats_key_sums gives for
- * the selection), writes the code of every event to codes (NULL: none; IODFG_CODE_OFF outside
- * the selection) and keeps in hs (NULL: none) the histograms of the activities with at least
- * iodfg_pctl_large durations (counted for every activity while g->nactivities is at most
- * iodfg_count_full_act_max; above, the statistics walk counts them) and of the large edges.
- * 0 or -1 with err (out of memory; g, sums and codes are then half made). */
+ * the selection; NULL: the caller knows them), writes the code of every event to codes (NULL: none;
+ * IODFG_CODE_OFF outside the selection) and keeps in hs (NULL: none) the histograms of the
+ * activities with at least iodfg_pctl_large durations (counted for every activity while
+ * g->nactivities is at most iodfg_count_full_act_max; above, the statistics walk counts them) and
+ * of the large edges. 0 or -1 with err (out of memory; g, sums and codes are then half made). */
 int iodfg_dfg_count_full(struct iodfg_dfg *g, const struct iodfg_eventlog *log, const uint32_t *act,
                          const struct iodfg_selection *sel, struct iodfg_hstore *hs,
                          uint16_t *codes, struct iodfg_key_sums *sums, struct iodfg_error *err);

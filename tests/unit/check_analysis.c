@@ -805,6 +805,48 @@ START_TEST(cases_of_few_activities_exact)
 }
 END_TEST
 
+/* Selections that come back (undo, redo, a filter toggled back) reuse the key sums made for
+ * them: every rebuild and the rule edits after it equal fresh builds, also when the case mask
+ * changes in place under the same pointer, and for time windows and per-pid cases. */
+START_TEST(selections_coming_back_exact)
+{
+    random_log(31, 12);
+    tlog_map_fhat(&MAP, LOG);
+    uint32_t nc = iodfg_eventlog_case_count(LOG);
+    uint8_t *mask = malloc(nc);
+    struct iodfg_selection all, half, window, pids;
+    iodfg_selection_all(&all);
+    half = window = pids = all;
+    half.case_on = mask;
+    window.from_ns = 1700000000000000000LL + 20000;
+    window.to_ns = 1700000000000000000LL + 90000;
+    pids.per_pid = 1;
+    for (uint32_t c = 0; c < nc; c++) {
+        mask[c] = c % 2;
+    }
+    struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &all, NULL);
+    ck_assert_ptr_nonnull(an);
+    const struct iodfg_selection *seq[] = {&half,   &all,  &half, &all,  &half, &window, &half,
+                                           &window, &pids, &all,  &half, &half, &all};
+    srand(3);
+    for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+        if (i == 4 || i == 11) { // the mask changes in place: other cases, same pointer
+            for (uint32_t c = 0; c < nc; c++) {
+                mask[c] = (uint8_t)(rand() % 2);
+            }
+        }
+        ck_assert_int_eq(iodfg_analysis_set_selection(an, seq[i], NULL), 0);
+        assert_equal(an, seq[i]);
+        uint32_t k = (uint32_t)rand() % MAP.nkeys;
+        MAP.activity_of_key[k] = (uint32_t)rand() % MAP.nactivities;
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+        assert_equal(an, seq[i]);
+    }
+    iodfg_analysis_free(an);
+    free(mask);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -818,6 +860,7 @@ static Suite *suite(void)
     tcase_add_test(tc, exact_against_brute_force);
     tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, cases_of_few_activities_exact);
+    tcase_add_test(tc, selections_coming_back_exact);
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
