@@ -12,7 +12,9 @@
  *   two threads in the fused walk that also adds the per-key sums, writes the activity codes
  *   (the sweep then starts without recoding) and counts the large groups' histograms (the
  *   statistics walk then needs one pass). With per-pid cases the key sums come from their own
- *   pass and the DFG from one walk, the sweep recoding meanwhile on a second thread. */
+ *   pass and the DFG from one walk, the sweep recoding meanwhile on a second thread.
+ * - The key sums of the current and the previous selection are kept: a rebuild for either (a
+ *   full recount, undo or redo of a filter) does not add them up again. */
 #include "config.h"
 
 #include "iodfg/analysis.h"
