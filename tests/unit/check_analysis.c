@@ -427,6 +427,21 @@ static void assert_brute_force(const struct iodfg_analysis *an, const struct iod
     free(v);
 }
 
+/* rounds random one-key edits (to one of the first nact activities, or to none), each checked
+ * against brute force and a fresh build. */
+static void brute_force_edits(struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                              unsigned seed, int rounds, uint32_t nact)
+{
+    srand(seed);
+    for (int round = 0; round < rounds; round++) {
+        uint32_t k = (uint32_t)rand() % MAP.nkeys;
+        MAP.activity_of_key[k] = rand() % 5 ? (uint32_t)rand() % nact : IODFG_NO_ACTIVITY;
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+        assert_brute_force(an, sel);
+        assert_equal(an, sel);
+    }
+}
+
 /* Exactness against brute force, through both percentile paths (gather and select, and
  * histogram then second pass), one or two scan workers and a sweep cut into time segments,
  * under random edits. */
@@ -448,15 +463,7 @@ START_TEST(exact_against_brute_force)
         struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
         ck_assert_ptr_nonnull(an);
         assert_brute_force(an, &sel);
-        srand(5 + (unsigned)path);
-        for (int round = 0; round < 20; round++) {
-            uint32_t k = (uint32_t)rand() % MAP.nkeys;
-            MAP.activity_of_key[k] =
-                rand() % 5 ? (uint32_t)rand() % MAP.nactivities : IODFG_NO_ACTIVITY;
-            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
-            assert_brute_force(an, &sel);
-            assert_equal(an, &sel);
-        }
+        brute_force_edits(an, &sel, 5 + (unsigned)path, 20, MAP.nactivities);
         iodfg_analysis_free(an);
     }
     iodfg_pctl_large = keep;
@@ -791,14 +798,7 @@ START_TEST(cases_of_few_activities_exact)
         struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
         ck_assert_ptr_nonnull(an);
         assert_brute_force(an, &sel);
-        srand(7 + (unsigned)path);
-        for (int round = 0; round < 10; round++) {
-            uint32_t k = (uint32_t)rand() % MAP.nkeys;
-            MAP.activity_of_key[k] = rand() % 4 ? (uint32_t)rand() % 3 : IODFG_NO_ACTIVITY;
-            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
-            assert_brute_force(an, &sel);
-            assert_equal(an, &sel);
-        }
+        brute_force_edits(an, &sel, 7 + (unsigned)path, 10, 3);
         iodfg_analysis_free(an);
     }
     iodfg_scan_split_min = split;
