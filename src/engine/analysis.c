@@ -440,6 +440,7 @@ struct inc_update {
     int recode;      /* the timeline codes fit the new activities */
     int one_trace;   /* one trace per case (no per-pid traces) */
     int coded_count; /* the scratch count writes the codes, the sweep starts after it */
+    int codes_ready; /* the codes match the new mapping before the recount (moved ones recoded) */
     int swept;       /* job runs */
     struct sweep_job job;
 };
@@ -482,9 +483,15 @@ static int start_sweep(struct iodfg_analysis *an, struct inc_update *u, struct i
 {
     uint16_t *codes = u->recode ? an->codes : NULL;
     int recode_all = u->recode && (!an->codes_valid || u->scratch);
-    if (sweep_start(&u->job, iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all,
-                                             an->bits, u->nact, u->dirty, an->moved,
-                                             u->scratch ? NULL : u->src, err))) {
+    struct iodfg_sweep *sw =
+        iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all, an->bits, u->nact,
+                        u->dirty, an->moved, u->scratch ? NULL : u->src, err);
+    if (sw && u->recode && !recode_all) {
+        // only the moved events: recoded here, so that the statistics walk reads the codes
+        iodfg_sweep_recode_now(sw);
+        u->codes_ready = 1;
+    }
+    if (sweep_start(&u->job, sw)) {
         return -1;
     }
     an->codes_valid = u->recode;
@@ -574,9 +581,10 @@ static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
         }
     }
     scan_cases = cases_of(an, u->nact, pick, NULL, &nscan);
-    if (scan_cases && !iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, u->nact, &an->sel,
-                                             scan_cases, nscan, u->dirty, 0, edge_dirty, &an->hs,
-                                             u->coded_count ? an->codes : NULL, err)) {
+    if (scan_cases &&
+        !iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, u->nact, &an->sel, scan_cases, nscan,
+                               u->dirty, 0, edge_dirty, &an->hs,
+                               u->coded_count || u->codes_ready ? an->codes : NULL, err)) {
         rc = 0;
     }
 out:

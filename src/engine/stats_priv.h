@@ -118,6 +118,9 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
  * the others, so that the last caller must be one that does not return before the end: join the
  * other threads after calling this). */
 void iodfg_sweep_work(struct iodfg_sweep *sw);
+/* Update the codes now, on the calling thread, before any thread works on the sweep (then the
+ * codes are complete for readers beside the sweep). */
+void iodfg_sweep_recode_now(struct iodfg_sweep *sw);
 /* After every worker returned: combine the segments into mc and mc_time_ns of st. */
 void iodfg_sweep_end(struct iodfg_sweep *sw, struct iodfg_stats *st);
 void iodfg_sweep_free(struct iodfg_sweep *sw);

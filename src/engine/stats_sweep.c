@@ -379,6 +379,14 @@ static void sweep_recode(struct iodfg_sweep *sw)
     }
 }
 
+void iodfg_sweep_recode_now(struct iodfg_sweep *sw)
+{
+    if (!atomic_load(&sw->ready) && !atomic_exchange(&sw->claim, 1)) {
+        sweep_recode(sw);
+        atomic_store(&sw->ready, 1);
+    }
+}
+
 void iodfg_sweep_work(struct iodfg_sweep *sw)
 {
     if (!atomic_load(&sw->ready)) {
