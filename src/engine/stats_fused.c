@@ -112,6 +112,14 @@ static uint32_t *ch_gap_hist(struct ch_worker *w, size_t slot)
     return h;
 }
 
+/* A run of n occurrences of one edge, with their gaps' sum when they have gaps, into its slot. */
+static inline void ch_run_store(struct iodfg_dfg_edge *ed, uint64_t n, int has_gap, int64_t gap)
+{
+    ed->count += n;
+    ed->gap_n += has_gap ? n : 0;
+    ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, gap);
+}
+
 /* Count one trace made of the events [lo, hi) (count_trace of dfg.c plus the histograms). A run
  * of events on one edge adds up in registers and is stored when the edge changes. */
 static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker *w, uint64_t lo,
@@ -167,10 +175,7 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
             run_from = prev;
             run_to = a;
             if (cur != SIZE_MAX) {
-                struct iodfg_dfg_edge *ed = &g->edges[cur];
-                ed->count += run_n;
-                ed->gap_n += run_has_gap ? run_n : 0;
-                ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, run_gap);
+                ch_run_store(&g->edges[cur], run_n, run_has_gap, run_gap);
             }
             cur = slot;
             run_n = 0;
@@ -201,15 +206,12 @@ static inline __attribute__((always_inline)) int ch_trace_impl(struct ch_worker 
     if (prev == IODFG_NODE_START) {
         return 0;
     }
-    struct iodfg_dfg_edge *ed = &g->edges[cur];
-    ed->count += run_n;
-    ed->gap_n += run_has_gap ? run_n : 0;
-    ed->gap_sum_ns = iodfg_sat_add(ed->gap_sum_ns, run_gap);
+    ch_run_store(&g->edges[cur], run_n, run_has_gap, run_gap);
     size_t slot = ch_slot(w, prev, IODFG_NODE_END);
     if (slot == SIZE_MAX) {
         return -1;
     }
-    ed = &g->edges[slot];
+    struct iodfg_dfg_edge *ed = &g->edges[slot];
     g->touched[slot] = 1;
     ed->count++;
     if (g->stamp[slot] != stamp) {
