@@ -41,10 +41,17 @@ run() {
   check "$name: no raw control on stdout or stderr" raw "$T/$name.out" "$T/$name.err"
 }
 
+# exits NAME CODE WHAT: NAME's run ended with CODE; if not, show its status and error output
+exits() {
+  if [ "$(cat "$T/$1.rc")" = "$2" ]; then ok "$1: $3"; return; fi
+  fail "$1: $3 (exit status $(cat "$T/$1.rc"), expected $2)"
+  sed 's/^/  stderr: /' "$T/$1.err" | head -20 | cat -v
+}
+
 for loc in C.UTF-8 C; do
   export LC_ALL=$loc
   run "convert-$loc" convert -f -o "$T/h.h5" "$H"
-  check "convert-$loc: succeeded" test "$(cat "$T/convert-$loc.rc")" = 0
+  exits "convert-$loc" 0 succeeded
   run "info-$loc" info --cases 0 "$T/h.h5"
   run "info-json-$loc" info --json "$T/h.h5"
   run "info-traces-$loc" info "$H"
@@ -64,7 +71,7 @@ for loc in C.UTF-8 C; do
   run "badfilter-$loc" stats --filter "path~(${esc}[2J" "$T/h.h5"
   printf 'map path ~ (%s]0;x%s => y\n' "$esc" "$bel" >"$T/bad${esc}[1m.rules"
   run "badrules-$loc" stats --rules "$T/bad${esc}[1m.rules" "$T/h.h5"
-  check "badrules-$loc: refused" test "$(cat "$T/badrules-$loc.rc")" = 1
+  exits "badrules-$loc" 1 refused
 done
 unset LC_ALL
 
