@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "iodfg/glyph.h"
 
 #include "cli/cli.h"
+#include "mpi_phases.h"
 
 struct command {
     const char *name;
@@ -75,26 +75,13 @@ static int dispatch(const struct mpi_job *job, int argc, char **argv)
     return CLI_USAGE;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* With IODFG_MPI_TIME set (not "0"), process 0 prints to standard error the job's time between
- * MPI_Init and MPI_Finalize (its slowest process), and MPI_Init's and MPI_Finalize's own: what
- * the job's wall time holds besides the launch (make bench-mpi). */
-static int timing(void)
-{
-    const char *env = getenv("IODFG_MPI_TIME");
-    return env && *env && strcmp(env, "0") != 0;
-}
-
 int main(int argc, char **argv)
 {
     int provided = 0;
-    double t_start = now();
+    // With IODFG_MPI_TIME set, process 0 prints to standard error the job's time between
+    // MPI_Init and MPI_Finalize (its slowest process), and MPI_Init's and MPI_Finalize's own:
+    // what the job's wall time holds besides the launch (make bench-mpi).
+    double t_start = mpi_wall_now();
     // Open MPI's processes poll for messages at full speed while they wait in a collective; on
     // a shared node (or more processes than cores) that takes the CPU from the processes still
     // parsing or coding (doc/mpi.md, profile). The job's few collectives lose nothing by
@@ -102,7 +89,7 @@ int main(int argc, char **argv)
     setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
     // Parsing threads never call MPI: only the main thread does.
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    double t_init = now();
+    double t_init = mpi_wall_now();
     struct mpi_job job = {MPI_COMM_WORLD, 0, 1};
     MPI_Comm_rank(job.comm, &job.rank);
     MPI_Comm_size(job.comm, &job.size);
@@ -116,16 +103,16 @@ int main(int argc, char **argv)
     }
     int rc = dispatch(&job, argc, argv);
     fflush(stdout);
-    double t[2] = {now() - t_init, t_init - t_start}, most[2] = {0, 0};
-    int timed = timing();
+    double t[2] = {mpi_wall_now() - t_init, t_init - t_start}, most[2] = {0, 0};
+    int timed = mpi_env_switch("IODFG_MPI_TIME");
     if (timed) {
         MPI_Reduce(t, most, 2, MPI_DOUBLE, MPI_MAX, 0, job.comm);
     }
-    double t_fini = now();
+    double t_fini = mpi_wall_now();
     MPI_Finalize();
     if (timed && job.rank == 0) {
         fprintf(stderr, "iodfg-mpi: in program %.3f s, MPI_Init %.3f s, MPI_Finalize %.3f s\n",
-                most[0], most[1], now() - t_fini);
+                most[0], most[1], mpi_wall_now() - t_fini);
     }
     return rc;
 }

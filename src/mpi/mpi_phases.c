@@ -9,19 +9,34 @@
 #include <string.h>
 #include <time.h>
 
-static double cpu_now(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_now(void)
+{
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+double mpi_wall_now(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
+}
+
+int mpi_env_switch(const char *name)
+{
+    const char *env = getenv(name);
+    return env && *env && strcmp(env, "0") != 0;
 }
 
 void mpi_phases_start(struct mpi_phases *p, const struct mpi_job *job)
 {
-    const char *env = getenv("IODFG_MPI_PHASES");
     memset(p, 0, sizeof(*p));
     p->job = job;
-    p->on = env && *env && strcmp(env, "0") != 0;
+    p->on = mpi_env_switch("IODFG_MPI_PHASES");
     p->wall0 = MPI_Wtime();
     p->cpu0 = cpu_now();
 }

@@ -17,6 +17,11 @@ struct mpi_phases {
     double wall0, cpu0;
 };
 
+/* Whether the environment variable name is set and not "0" (IODFG_MPI_PHASES, IODFG_MPI_TIME). */
+int mpi_env_switch(const char *name);
+/* Wall-clock seconds, readable before MPI_Init (MPI_Wtime is not). */
+double mpi_wall_now(void);
+
 /* Start the clock (on when IODFG_MPI_PHASES is set and not "0"). */
 void mpi_phases_start(struct mpi_phases *p, const struct mpi_job *job);
 /* The phase that ends now is called name (a string literal). Returns 0 (for use in a chain of
