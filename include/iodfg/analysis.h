@@ -25,6 +25,11 @@ struct iodfg_analysis_info {
     size_t edges_dirty;        /* edges whose gap medians were recomputed */
 };
 
+/* 1 in every process of an iodfg-mpi job over several processes (set by iodfg-mpi only): the
+ * job's merge sweeps the whole log for the maximum concurrency (doc/mpi.md), so full builds
+ * leave mc and mc_time_ns of their part unset instead of sweeping it. 0 (the default): sweep. */
+extern int iodfg_analysis_job_part;
+
 /* Index log (borrowed: it must outlive the analysis and not change) and build the DFG and
  * statistics of map over sel (both copied). NULL with err when out of memory or when the log
  * lacks the start/key columns or holds 2^32 events or more. */

@@ -193,6 +193,7 @@ static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
 }
 
 int iodfg_analysis_fused_full = 1;
+int iodfg_analysis_job_part = 0;
 
 /* compute_full with one trace per case: the fused count first, then the sweep (meanwhile when
  * there are no codes) and the statistics walk. */
@@ -204,15 +205,16 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
 {
     struct sweep_job job = {0};
     codes = nact <= IODFG_CODE_MAX_ACT ? codes : NULL;
-    if (!codes && sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, NULL, 0, bits, act, NULL,
-                                                    NULL, NULL, err))) {
+    if (!codes && !iodfg_analysis_job_part &&
+        sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, NULL, 0, bits, act, NULL, NULL,
+                                          NULL, err))) {
         return -1;
     }
     iodfg_dfg_clear(g);
     g->nactivities = nact;
     int rc = iodfg_dfg_count_full(g, an->log, act, sel, hs, codes, sums_known ? NULL : sums, err);
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
-    if (!rc && codes &&
+    if (!rc && codes && !iodfg_analysis_job_part &&
         sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, 0, bits, act, NULL, NULL,
                                           NULL, err))) {
         rc = -1;
@@ -247,8 +249,9 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
         return compute_fused(an, sel, act, nact, bits, sums, sums_known, codes, g, st, hs, err);
     }
     // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
-    struct sweep_job job;
-    if (sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,
+    struct sweep_job job = {0};
+    if (!iodfg_analysis_job_part &&
+        sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,
                                           NULL, NULL, NULL, err))) {
         return -1;
     }

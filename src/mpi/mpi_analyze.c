@@ -414,6 +414,9 @@ int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
                             &self,     job_sum,   mpi_charz, mpi_charz_file_names,
                             job_groups};
     cli_job = &hooks;
+    // the merge sweeps the whole job for the maximum concurrency: the sessions need not sweep
+    // their parts (dfg and stats; one process merges nothing and keeps its session's)
+    iodfg_analysis_job_part = job->size > 1 && strcmp(argv[0], "characterize") != 0;
     mpi_phases_start(&phases, job);
     int rc = strcmp(argv[0], "dfg") == 0            ? cli_dfg(argc, argv)
              : strcmp(argv[0], "characterize") == 0 ? cli_characterize(argc, argv)
