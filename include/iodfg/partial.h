@@ -120,6 +120,33 @@ struct iodfg_partial_point {
  * with err. */
 int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
                          struct iodfg_error *err);
+/* The same points without copying them: positions of the session's timeline, whose every entry
+ * (selected and mapped or not) has a place in the sweep's order. A process sweeps its own points
+ * from here and copies only those it sends (16 bytes a point of fresh memory cost more than
+ * reading the columns again). */
+struct iodfg_partial_view {
+    const uint32_t *ent; /* the timeline's entries */
+    uint64_t n;          /* how many */
+    uint8_t *clk;        /* per event of the log: its case's clock, | 0x80 when selected */
+    const uint32_t *act; /* activity of each key */
+    const int64_t *start_ns, *dur_ns;
+    const uint32_t *key;
+};
+/* The session's view (borrowing the session, which must not change meanwhile). 0, or -1 with
+ * err. */
+int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
+                            struct iodfg_error *err);
+void iodfg_partial_view_fini(struct iodfg_partial_view *v);
+/* Position i's place in the sweep's order into *pt (its act field only when it is a point); 1
+ * when it is one of the session's points, else 0. */
+int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
+                          struct iodfg_partial_point *pt);
+/* The first position in [0, v->n) whose place is not below p. */
+uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
+                                  const struct iodfg_partial_point *p);
+/* Copy the points at positions [lo, hi) to out (room for hi - lo); how many. */
+size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
+                               struct iodfg_partial_point *out);
 /* The sweep's order: clock, time, ends before starts (as the engine's timeline). <0, 0, >0. */
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
                             const struct iodfg_partial_point *b);
@@ -134,6 +161,12 @@ int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const i
 /* The same over the merged order of nruns sorted runs (runs[r], len[r] points), without
  * merging them into one array. */
 int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
+                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
+                             int64_t *when, struct iodfg_error *err);
+/* The same with one more run: the points at positions [lo, hi) of view (none when view is
+ * NULL). */
+int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
+                             const struct iodfg_partial_point *const *runs, const size_t *len,
                              size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
                              int64_t *when, struct iodfg_error *err);
 

@@ -193,48 +193,95 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 
 /* ---- concurrency ---- */
 
-/* Per event of the log: 0 when the selection leaves it out, else its case's clock + 1. */
-static uint8_t *selected_clocks(const struct part *pa)
+/* Per event of the log: its case's clock, | SELECTED when the selection keeps it. */
+#define SELECTED 0x80
+static uint8_t *event_clocks(const struct part *pa)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
-    uint8_t *mark = calloc((size_t)n + 1, 1);
-    for (uint32_t c = 0; mark && c < iodfg_eventlog_case_count(pa->log); c++) {
+    const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
+    uint8_t *clk = malloc((size_t)n + 1);
+    for (uint32_t c = 0; clk && c < iodfg_eventlog_case_count(pa->log); c++) {
+        uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
         uint64_t lo, hi;
+        memset(clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
         if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
-            memset(mark + lo, iodfg_eventlog_case(pa->log, c)->clock + 1, (size_t)(hi - lo));
+            memset(clk + lo, clock | SELECTED, (size_t)(hi - lo));
         }
     }
-    return mark;
+    return clk;
+}
+
+int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
+                            struct iodfg_error *err)
+{
+    struct part pa = part_of(s);
+    // the session's timeline is already in the sweep's order
+    const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
+    *v = (struct iodfg_partial_view){tl->pts,           pa.col->dur_ns ? tl->npts : 0,
+                                     event_clocks(&pa), pa.act,
+                                     pa.col->start_ns,  pa.col->dur_ns,
+                                     pa.col->key};
+    return v->clk ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+}
+
+void iodfg_partial_view_fini(struct iodfg_partial_view *v)
+{
+    free(v->clk);
+    memset(v, 0, sizeof(*v));
+}
+
+int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
+                          struct iodfg_partial_point *pt)
+{
+    uint32_t e = v->ent[i] & ~IODFG_PT_START;
+    int start = (v->ent[i] & IODFG_PT_START) != 0;
+    uint32_t a = v->act[v->key[e]];
+    int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
+    *pt = (struct iodfg_partial_point){t, a, (uint8_t)(v->clk[e] & ~SELECTED), (uint8_t)start, 0};
+    return (v->clk[e] & SELECTED) && a != IODFG_NO_ACTIVITY;
+}
+
+uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
+                                  const struct iodfg_partial_point *p)
+{
+    uint64_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        struct iodfg_partial_point m;
+        iodfg_partial_view_at(v, mid, &m);
+        if (iodfg_partial_point_cmp(&m, p) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
+                               struct iodfg_partial_point *out)
+{
+    size_t k = 0;
+    for (uint64_t i = lo; i < hi; i++) {
+        k += (size_t)iodfg_partial_view_at(v, i, &out[k]);
+    }
+    return k;
 }
 
 int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
                          struct iodfg_error *err)
 {
-    struct part pa = part_of(s);
-    const struct iodfg_columns *col = pa.col;
-    // the session's timeline is already in the sweep's order: keep its selected, mapped points
-    const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
-    uint64_t cap = 2 * iodfg_eventlog_event_count(pa.log), k = 0;
-    struct iodfg_partial_point *p = iodfg_bigmem_alloc((size_t)(cap + 1) * sizeof(*p));
-    uint8_t *mark = p ? selected_clocks(&pa) : NULL;
-    if (!mark) {
-        free(p);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    struct iodfg_partial_view v;
+    if (iodfg_partial_view_init(s, &v, err)) {
+        return -1;
     }
-    for (uint64_t i = 0; i < tl->npts && col->dur_ns && k < cap; i++) {
-        uint32_t e = tl->pts[i] & ~IODFG_PT_START;
-        uint32_t a = mark[e] ? pa.act[col->key[e]] : IODFG_NO_ACTIVITY;
-        if (a == IODFG_NO_ACTIVITY || col->dur_ns[e] <= 0) {
-            continue;
-        }
-        int start = (tl->pts[i] & IODFG_PT_START) != 0;
-        int64_t t = col->start_ns[e] + (start ? 0 : col->dur_ns[e]);
-        p[k++] = (struct iodfg_partial_point){t, a, (uint8_t)(mark[e] - 1), (uint8_t)start, 0};
+    struct iodfg_partial_point *p = iodfg_bigmem_alloc((size_t)(v.n + 1) * sizeof(*p));
+    if (p) {
+        *n = iodfg_partial_view_copy(&v, 0, v.n, p);
+        *pts = p;
     }
-    free(mark);
-    *pts = p;
-    *n = (size_t)k;
-    return 0;
+    iodfg_partial_view_fini(&v);
+    return p ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
 }
 
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
@@ -256,18 +303,41 @@ void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, i
     }
 }
 
-/* The heads of sorted runs as a binary heap (the least point on top), for their merged order. */
+/* The heads of sorted runs as a binary heap (the least point on top), for their merged order;
+ * run nruns, when there is a view, is the view's positions [vat, vhi). */
 struct heads {
     const struct iodfg_partial_point *const *run;
     const size_t *len;
-    size_t *at;  /* next point of each run */
-    size_t *top; /* heap of the runs that have points left */
+    size_t nruns;
+    const struct iodfg_partial_view *view;
+    uint64_t vat, vhi;
+    struct iodfg_partial_point *head; /* each run's next point */
+    size_t *at;                       /* the position after it */
+    size_t *top;                      /* heap of the runs that have points left */
     size_t n;
 };
 
+/* Run r's next point into h->head[r]; 0 when it has none left. */
+static int head_next(struct heads *h, size_t r)
+{
+    if (r < h->nruns) {
+        if (h->at[r] == h->len[r]) {
+            return 0;
+        }
+        h->head[r] = h->run[r][h->at[r]++];
+        return 1;
+    }
+    while (h->vat < h->vhi) {
+        if (iodfg_partial_view_at(h->view, h->vat++, &h->head[r])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int head_less(const struct heads *h, size_t a, size_t b)
 {
-    int c = iodfg_partial_point_cmp(&h->run[a][h->at[a]], &h->run[b][h->at[b]]);
+    int c = iodfg_partial_point_cmp(&h->head[a], &h->head[b]);
     return c < 0 || (c == 0 && a < b);
 }
 
@@ -291,22 +361,33 @@ static void heads_down(struct heads *h, size_t i)
     }
 }
 
-int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
+int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
+                             const struct iodfg_partial_point *const *runs, const size_t *len,
                              size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
                              int64_t *when, struct iodfg_error *err)
 {
+    size_t all = nruns + (view != NULL);
     int64_t *cur = malloc(((size_t)nact + 1) * sizeof(*cur));
-    struct heads h = {runs, len, calloc(nruns + 1, sizeof(size_t)),
-                      calloc(nruns + 1, sizeof(size_t)), 0};
-    if (!cur || !h.at || !h.top) {
+    struct heads h = {runs,
+                      len,
+                      nruns,
+                      view,
+                      lo,
+                      hi,
+                      calloc(all + 1, sizeof(*h.head)),
+                      calloc(all + 1, sizeof(size_t)),
+                      calloc(all + 1, sizeof(size_t)),
+                      0};
+    if (!cur || !h.head || !h.at || !h.top) {
         free(cur);
+        free(h.head);
         free(h.at);
         free(h.top);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     memcpy(cur, carry, (size_t)nact * sizeof(*cur));
-    for (size_t r = 0; r < nruns; r++) {
-        if (len[r]) {
+    for (size_t r = 0; r < all; r++) {
+        if (head_next(&h, r)) {
             h.top[h.n++] = r;
         }
     }
@@ -316,22 +397,30 @@ int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, cons
     // equal points of one activity have the same effect, so the order among them is free
     while (h.n) {
         size_t r = h.top[0];
-        const struct iodfg_partial_point *p = &runs[r][h.at[r]++];
-        if (!p->start) {
-            cur[p->act]--;
-        } else if (++cur[p->act] > best[p->act]) {
-            best[p->act] = cur[p->act];
-            when[p->act] = p->time_ns;
+        const struct iodfg_partial_point p = h.head[r];
+        if (!p.start) {
+            cur[p.act]--;
+        } else if (++cur[p.act] > best[p.act]) {
+            best[p.act] = cur[p.act];
+            when[p.act] = p.time_ns;
         }
-        if (h.at[r] == len[r]) {
+        if (!head_next(&h, r)) {
             h.top[0] = h.top[--h.n];
         }
         heads_down(&h, 0);
     }
     free(cur);
+    free(h.head);
     free(h.at);
     free(h.top);
     return 0;
+}
+
+int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
+                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
+                             int64_t *when, struct iodfg_error *err)
+{
+    return iodfg_partial_sweep_view(NULL, 0, 0, runs, len, nruns, carry, nact, best, when, err);
 }
 
 int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,

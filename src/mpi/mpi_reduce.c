@@ -129,9 +129,9 @@ static MPI_Datatype point_type(void)
 }
 
 /* Splitters: size - 1 points cutting the job's sorted points in about equal runs: the quantiles
- * of every process's own sorted points, gathered, sorted, and their quantiles taken. *nsplit of
- * them (none when no process has a point). */
-static int splitters(const struct mpi_job *job, const struct iodfg_partial_point *sorted, size_t n,
+ * of every process's timeline positions, gathered, sorted, and their quantiles taken. *nsplit
+ * of them (none when no process has a point). */
+static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v,
                      struct iodfg_partial_point *split, int *nsplit)
 {
     int want = job->size - 1;
@@ -141,9 +141,10 @@ static int splitters(const struct mpi_job *job, const struct iodfg_partial_point
     int ok = mine && all && have;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     if (ok) {
-        int k = n ? want : 0;
+        int k = v->n ? want : 0;
         for (int i = 0; i < k; i++) {
-            mine[i] = sorted[(size_t)((double)(i + 1) * (double)n / (double)(want + 1))];
+            iodfg_partial_view_at(v, (uint64_t)((double)(i + 1) * (double)v->n / (want + 1)),
+                                  &mine[i]);
         }
         MPI_Allgather(&k, 1, MPI_INT, have, 1, MPI_INT, job->comm);
         MPI_Datatype type = point_type();
@@ -167,75 +168,89 @@ static int splitters(const struct mpi_job *job, const struct iodfg_partial_point
     return ok ? 0 : -1;
 }
 
-/* The first of the n sorted points that is not below s: where the run of the process owning
- * the points from splitter s on starts (equal points go together). */
-static size_t run_start(const struct iodfg_partial_point *sorted, size_t n,
-                        const struct iodfg_partial_point *s)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (iodfg_partial_point_cmp(&sorted[mid], s) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-/* What one process sweeps: its points (in the sweep's order), the points other processes sent
- * it, and the sorted runs of both that fall in its time range. */
+/* What one process sweeps: its own points where they lie (the positions [lo, hi) of its view,
+ * with net: their starts minus ends per activity), and the runs other processes sent it. */
 struct sweep_bufs {
-    struct iodfg_partial_point *pts, *got;
-    size_t n, got_cap;
-    const struct iodfg_partial_point **run; /* one per process */
+    struct iodfg_partial_view view;
+    uint64_t lo, hi;
+    int64_t *net;
+    struct iodfg_partial_point *got;
+    const struct iodfg_partial_point **run; /* one per process (its own: none) */
     size_t *len;
 };
 
-/* Send each other process the run of this process's sorted points that falls in its time range;
- * keep the own run where it is, receive the others' runs into b->got (each sorted) and point
- * b->run at all of them. 0, or -1 (every process). */
+/* The points this process sends: those of its positions that fall in other processes' time
+ * ranges, copied in process order into *out, counts and offsets in scount and sdispl; the own
+ * range into b->lo, b->hi. Its own points' net is minus the net of those sent: every event's
+ * start and end are both among its points. 0, or -1 when out of memory. */
+static int pack_sends(const struct mpi_job *job, struct sweep_bufs *b,
+                      const struct iodfg_partial_point *split, int nsplit, uint32_t nact,
+                      struct iodfg_partial_point **out, int *scount, int *sdispl)
+{
+    uint64_t n = b->view.n, away = 0;
+    uint64_t *cut = calloc((size_t)job->size + 1, sizeof(*cut));
+    for (int p = 0; cut && p <= job->size; p++) {
+        cut[p] = p == 0 ? 0 : p <= nsplit ? iodfg_partial_view_lower(&b->view, &split[p - 1]) : n;
+    }
+    for (int p = 0; cut && p < job->size; p++) {
+        away += p == job->rank ? 0 : cut[p + 1] - cut[p];
+    }
+    *out = cut ? iodfg_bigmem_alloc((size_t)(away + 1) * sizeof(**out)) : NULL;
+    if (!*out) {
+        free(cut);
+        return -1;
+    }
+    size_t k = 0;
+    for (int p = 0; p < job->size; p++) {
+        size_t m =
+            p == job->rank ? 0 : iodfg_partial_view_copy(&b->view, cut[p], cut[p + 1], *out + k);
+        sdispl[p] = (int)k;
+        scount[p] = (int)m;
+        k += m;
+    }
+    b->lo = cut[job->rank];
+    b->hi = cut[job->rank + 1];
+    iodfg_partial_points_net(*out, k, b->net);
+    for (uint32_t a = 0; a < nact; a++) {
+        b->net[a] = -b->net[a];
+    }
+    free(cut);
+    return 0;
+}
+
+/* Send each other process the points of this process that fall in its time range and receive
+ * theirs into b->got (each run sorted), pointing b->run at them. 0, or -1 (every process). */
 static int exchange(const struct mpi_job *job, struct sweep_bufs *b,
-                    const struct iodfg_partial_point *split, int nsplit)
+                    const struct iodfg_partial_point *split, int nsplit, uint32_t nact)
 {
     int P = job->size;
     int *scount = calloc((size_t)P, sizeof(int)), *rcount = calloc((size_t)P, sizeof(int));
     int *sdispl = calloc((size_t)P, sizeof(int)), *rdispl = calloc((size_t)P, sizeof(int));
-    int ok = scount && rcount && sdispl && rdispl;
+    struct iodfg_partial_point *send = NULL;
+    int ok = scount && rcount && sdispl && rdispl &&
+             pack_sends(job, b, split, nsplit, nact, &send, scount, sdispl) == 0;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
-    size_t own = 0, ngot = 0;
+    size_t ngot = 0;
     if (ok) {
-        for (int p = 0; p < P; p++) {
-            size_t lo = p == 0 ? 0 : p <= nsplit ? run_start(b->pts, b->n, &split[p - 1]) : b->n;
-            size_t hi = p < nsplit ? run_start(b->pts, b->n, &split[p]) : b->n;
-            sdispl[p] = (int)lo;
-            scount[p] = p == job->rank ? 0 : (int)(hi - lo);
-            own = p == job->rank ? lo : own;
-            b->len[p] = p == job->rank ? hi - lo : 0;
-        }
         MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, job->comm);
         for (int p = 0; p < P; p++) {
             rdispl[p] = (int)ngot;
             ngot += (size_t)rcount[p];
         }
-        if (ngot > b->got_cap) {
-            free(b->got);
-            b->got = iodfg_bigmem_alloc((ngot + 1) * sizeof(*b->got));
-            b->got_cap = b->got ? ngot : 0;
-        }
+        b->got = iodfg_bigmem_alloc((ngot + 1) * sizeof(*b->got));
         ok = b->got != NULL;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     }
     if (ok) {
         MPI_Datatype type = point_type();
-        MPI_Alltoallv(b->pts, scount, sdispl, type, b->got, rcount, rdispl, type, job->comm);
+        MPI_Alltoallv(send, scount, sdispl, type, b->got, rcount, rdispl, type, job->comm);
         MPI_Type_free(&type);
         for (int p = 0; p < P; p++) {
-            b->run[p] = p == job->rank ? b->pts + own : b->got + rdispl[p];
-            b->len[p] = p == job->rank ? b->len[p] : (size_t)rcount[p];
+            b->run[p] = b->got + rdispl[p];
+            b->len[p] = p == job->rank ? 0 : (size_t)rcount[p];
         }
     }
+    free(send);
     free(scount);
     free(rcount);
     free(sdispl);
@@ -243,63 +258,53 @@ static int exchange(const struct mpi_job *job, struct sweep_bufs *b,
     return ok ? 0 : -1;
 }
 
-/* This process's range of the sweep: its sorted runs, the count carried in from the earlier
- * ranges (an exclusive scan of the ranges' net changes), and its best counts. */
+/* This process's range of the sweep: its own and the received runs, the count carried in from
+ * the earlier ranges (an exclusive scan of the ranges' net changes), and its best counts. */
 static int sweep_range(const struct mpi_job *job, const struct sweep_bufs *sb, uint32_t nact,
                        struct best *b, struct iodfg_error *err)
 {
-    int64_t *net = calloc((size_t)nact + 1, sizeof(*net));
     int64_t *carry = calloc((size_t)nact + 1, sizeof(*carry));
     int64_t *best = malloc(((size_t)nact + 1) * sizeof(*best));
     int64_t *when = calloc((size_t)nact + 1, sizeof(*when));
-    int ok = net && carry && best && when;
+    int ok = carry && best && when;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     int rc = ok ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (ok) {
         for (int p = 0; p < job->size; p++) {
-            iodfg_partial_points_net(sb->run[p], sb->len[p], net);
+            iodfg_partial_points_net(sb->run[p], sb->len[p], sb->net);
         }
-        MPI_Exscan(net, carry, (int)nact, MPI_INT64_T, MPI_SUM, job->comm);
+        MPI_Exscan(sb->net, carry, (int)nact, MPI_INT64_T, MPI_SUM, job->comm);
         if (job->rank == 0) {
             memset(carry, 0, (size_t)nact * sizeof(*carry));
         }
         for (uint32_t a = 0; a < nact; a++) {
             best[a] = INT64_MIN;
         }
-        rc = iodfg_partial_sweep_runs(sb->run, sb->len, (size_t)job->size, carry, nact, best, when,
-                                      err);
+        rc = iodfg_partial_sweep_view(&sb->view, sb->lo, sb->hi, sb->run, sb->len,
+                                      (size_t)job->size, carry, nact, best, when, err);
         for (uint32_t a = 0; a < nact; a++) {
             b[a] = (struct best){best[a], when[a], job->rank};
         }
     }
-    free(net);
     free(carry);
     free(best);
     free(when);
     return rc;
 }
 
-/* The process's points, in the sweep's order, in b->pts, as its one run; with other processes,
- * room in b->got for a share of the exchange a little above its own (untouched pages cost
- * nothing). 0, or -1 with err. */
-static int own_points(const struct mpi_job *job, const struct iodfg_session *s,
+/* The process's view of its points, all of them its own run until the exchange. 0, or -1 with
+ * err. */
+static int own_points(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
                       struct sweep_bufs *b, struct iodfg_error *err)
 {
     b->run = calloc((size_t)job->size, sizeof(*b->run));
     b->len = calloc((size_t)job->size, sizeof(*b->len));
-    if (!b->run || !b->len || iodfg_partial_points(s, &b->pts, &b->n, err)) {
+    b->net = calloc((size_t)nact + 1, sizeof(*b->net));
+    if (!b->run || !b->len || !b->net || iodfg_partial_view_init(s, &b->view, err)) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    b->run[0] = b->pts;
-    b->len[0] = b->n;
-    if (job->size > 1) {
-        b->got_cap = b->n / 2 + b->n / 4 + 64;
-        b->got = iodfg_bigmem_alloc((b->got_cap + 1) * sizeof(*b->got));
-        if (!b->got) {
-            b->got_cap = 0;
-            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        }
-    }
+    b->lo = 0;
+    b->hi = b->view.n;
     return 0;
 }
 
@@ -311,11 +316,11 @@ int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, ui
     struct best *b = calloc((size_t)nact + 1, sizeof(*b)),
                 *all = calloc((size_t)nact + 1, sizeof(*all));
     int nsplit = 0;
-    int rc = split && b && all ? own_points(job, s, &bufs, err)
+    int rc = split && b && all ? own_points(job, s, nact, &bufs, err)
                                : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) ||
-        (job->size > 1 && (splitters(job, bufs.pts, bufs.n, split, &nsplit) ||
-                           exchange(job, &bufs, split, nsplit))) ||
+        (job->size > 1 && (splitters(job, &bufs.view, split, &nsplit) ||
+                           exchange(job, &bufs, split, nsplit, nact))) ||
         mpi_agree(job, sweep_range(job, &bufs, nact, b, err), err)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
     } else {
@@ -332,7 +337,8 @@ int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, ui
             when[a] = all[a].best > 0 ? all[a].when : IODFG_UNKNOWN;
         }
     }
-    free(bufs.pts);
+    iodfg_partial_view_fini(&bufs.view);
+    free(bufs.net);
     free(bufs.got);
     free(bufs.run);
     free(bufs.len);
