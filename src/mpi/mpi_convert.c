@@ -16,6 +16,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
 #include "iodfg/store_par.h"
@@ -268,14 +269,18 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     struct iodfg_buf packed;
     iodfg_buf_init(&packed);
     int rc = mpi_tables_pack(cv->part, &packed) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
-    char *all = NULL;
-    uint64_t *off = NULL;
+    char *all = NULL, *handles = NULL;
+    uint64_t *off = NULL, *hoff = NULL;
     struct mpi_merged m;
     memset(&m, 0, sizeof(m));
+    const struct iodfg_handle *mine = iodfg_eventlog_handles(cv->part);
+    uint64_t hbytes = (uint64_t)iodfg_eventlog_handle_count(cv->part) * sizeof(*mine);
     if (mpi_agree(cv->job, rc, err) == 0 &&
-        mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0) {
+        mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0 &&
+        mpi_allgather_bytes(cv->job, mine, hbytes, &handles, &hoff, err) == 0) {
         mpi_phase(&cv->ph, "tables: gather");
-        rc = mpi_tables_merge(all, off, cv->job->size, cv->job->rank, &m, err);
+        rc = mpi_tables_merge(all, off, handles, hoff, cv->job->size, cv->job->rank, &m, err);
+        handles = NULL;
         mpi_phase(&cv->ph, "tables: merge");
     } else {
         rc = -1;
@@ -283,6 +288,8 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     iodfg_buf_fini(&packed);
     free(all);
     free(off);
+    free(handles);
+    free(hoff);
     char *tmp = NULL;
     if (mpi_agree(cv->job, rc, err) == 0 && make_temp(cv, &tmp, err) == 0) {
         if (cv->job->rank == 0) {

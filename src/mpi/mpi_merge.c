@@ -37,8 +37,7 @@ int mpi_tables_pack(const struct iodfg_eventlog *log, struct iodfg_buf *out)
     put(out, iodfg_strpool_offsets(pool), ((size_t)ns + 1) * sizeof(uint64_t));
     put(out, &nk, sizeof(nk));
     put(out, iodfg_eventlog_keys(log), (size_t)nk * sizeof(struct iodfg_key));
-    put(out, &nh, sizeof(nh));
-    put(out, iodfg_eventlog_handles(log), (size_t)nh * sizeof(struct iodfg_handle));
+    put(out, &nh, sizeof(nh)); // the rows travel apart (mpi_tables_merge)
     put(out, &nc, sizeof(nc));
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t rows = coff[c + 1] - coff[c];
@@ -113,28 +112,25 @@ static int merge_keys(struct cursor *c, struct iodfg_eventlog *tab, const uint32
     return *kmap ? 0 : -1;
 }
 
-static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t *smap, uint32_t ns)
+/* Process handles: its rows of m->handles, [m->nhandles, + the count its tables give, which must
+ * be rows bytes), moved to the file's string, case and handle ids where they lie. */
+static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t *smap, uint32_t ns,
+                         uint64_t rows)
 {
     uint32_t nh;
-    const char *hs = take_u32(c, &nh) ? NULL : take(c, (uint64_t)nh * sizeof(struct iodfg_handle));
-    if (!hs || (uint64_t)m->nhandles + nh > UINT32_MAX - 1) {
+    if (take_u32(c, &nh) || (uint64_t)nh * sizeof(struct iodfg_handle) != rows ||
+        (uint64_t)m->nhandles + nh > UINT32_MAX - 1) {
         return -1;
     }
-    struct iodfg_handle *all = realloc(m->handles, ((size_t)m->nhandles + nh + 1) * sizeof(*all));
-    if (!all) {
-        return -1;
-    }
-    m->handles = all;
     uint32_t base = m->nhandles;
     for (uint32_t i = 0; i < nh; i++) {
-        struct iodfg_handle h;
-        memcpy(&h, hs + (size_t)i * sizeof(h), sizeof(h));
-        if (h.path >= ns || h.call >= ns || h.flags >= ns || h.layer >= ns) {
+        struct iodfg_handle *h = &m->handles[base + i];
+        if (h->path >= ns || h->call >= ns || h->flags >= ns || h->layer >= ns) {
             return -1;
         }
-        iodfg_handle_move(&h, smap, m->ncases, base);
-        all[m->nhandles++] = h;
+        iodfg_handle_move(h, smap, m->ncases, base);
     }
+    m->nhandles += nh;
     return 0;
 }
 
@@ -182,10 +178,11 @@ static int merge_cases(struct cursor *c, struct mpi_merged *m, const uint32_t *s
     return 0;
 }
 
-int mpi_tables_merge(const char *all, const uint64_t *off, int n, int mine, struct mpi_merged *m,
-                     struct iodfg_error *err)
+int mpi_tables_merge(const char *all, const uint64_t *off, char *handles, const uint64_t *hoff,
+                     int n, int mine, struct mpi_merged *m, struct iodfg_error *err)
 {
     memset(m, 0, sizeof(*m));
+    m->handles = (struct iodfg_handle *)(void *)handles; // malloc'd: aligned for any type
     m->tab = iodfg_eventlog_new(0);
     m->case_first = calloc(1, sizeof(*m->case_first));
     if (!m->tab || !m->case_first) {
@@ -197,7 +194,8 @@ int mpi_tables_merge(const char *all, const uint64_t *off, int n, int mine, stru
         uint32_t *smap = NULL, *kmap = NULL, ns = 0, hbase = m->nhandles;
         uint64_t first = m->case_first[m->ncases], rows = 0;
         int rc = merge_strings(&c, pool, &smap, &ns) || merge_keys(&c, m->tab, smap, ns, &kmap) ||
-                 merge_handles(&c, m, smap, ns) || merge_cases(&c, m, smap, ns, &rows);
+                 merge_handles(&c, m, smap, ns, hoff[p + 1] - hoff[p]) ||
+                 merge_cases(&c, m, smap, ns, &rows);
         if (rc == 0 && p == mine) {
             m->smap = smap;
             m->kmap = kmap;
