@@ -123,6 +123,11 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
     const struct iodfg_eventlog *log = iodfg_session_log(s);
     const struct iodfg_selection *sel = iodfg_analysis_selection(an);
     struct gaps gs = {iodfg_analysis_dfg(an), NULL, 0, 0};
+    // at most one gap per event: room for all at once, as doubling copies and faults in more
+    // (untouched pages cost nothing)
+    uint64_t most = iodfg_eventlog_event_count(log);
+    gs.v = iodfg_bigmem_alloc((size_t)(most + 1) * sizeof(*gs.v));
+    gs.cap = gs.v ? (size_t)most + 1 : 0;
     uint32_t nc = iodfg_eventlog_case_count(log);
     int rc = 0;
     for (uint32_t c = 0; rc == 0 && c < nc; c++) {
