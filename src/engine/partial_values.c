@@ -35,15 +35,14 @@ static struct part part_of(const struct iodfg_session *s)
     return p;
 }
 
-/* An edge's gap, tagged with its slot, while the traces are walked. */
-struct gap {
-    uint64_t slot;
-    int64_t gap;
-};
+/* The edges' gaps while the traces are walked: each edge's go to its own place, known from
+ * its gap count in the session's DFG (the count of the same walk), so no tagged copy is made. */
 struct gaps {
     const struct iodfg_dfg *g;
-    struct gap *v;
-    size_t n, cap;
+    const uint64_t *off; /* edge slot i's gaps: v[off[i] .. off[i + 1]) */
+    uint64_t *fill;      /* how many each has so far */
+    int64_t *v;
+    int over; /* a gap beyond an edge's count met */
 };
 
 static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t gap_ns,
@@ -56,16 +55,12 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
     if (!e) {
         return 0;
     }
-    if (gs->n == gs->cap) {
-        size_t cap = gs->cap ? gs->cap * 2 : 4096;
-        struct gap *p = iodfg_bigmem_realloc(gs->v, gs->n * sizeof(*p), cap * sizeof(*p));
-        if (!p) {
-            return -1;
-        }
-        gs->v = p;
-        gs->cap = cap;
+    size_t slot = (size_t)(e - iodfg_dfg_edge_at(gs->g, 0));
+    if (gs->fill[slot] == gs->off[slot + 1] - gs->off[slot]) {
+        gs->over = 1; // more gaps than the DFG counted: not the session's walk
+        return -1;
     }
-    gs->v[gs->n++] = (struct gap){(uint64_t)(e - iodfg_dfg_edge_at(gs->g, 0)), gap_ns};
+    gs->v[gs->off[slot] + gs->fill[slot]++] = gap_ns;
     return 0;
 }
 
@@ -122,12 +117,19 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
     const struct iodfg_analysis *an = iodfg_session_analysis(s);
     const struct iodfg_eventlog *log = iodfg_session_log(s);
     const struct iodfg_selection *sel = iodfg_analysis_selection(an);
-    struct gaps gs = {iodfg_analysis_dfg(an), NULL, 0, 0};
-    // at most one gap per event: room for all at once, as doubling copies and faults in more
-    // (untouched pages cost nothing)
-    uint64_t most = iodfg_eventlog_event_count(log);
-    gs.v = iodfg_bigmem_alloc((size_t)(most + 1) * sizeof(*gs.v));
-    gs.cap = gs.v ? (size_t)most + 1 : 0;
+    const struct iodfg_dfg *g = iodfg_analysis_dfg(an);
+    v->edge_off = calloc(v->nslots + 2, sizeof(*v->edge_off));
+    for (size_t i = 0; v->edge_off && i < v->nslots; i++) {
+        v->edge_off[i + 1] = v->edge_off[i] + iodfg_dfg_edge_at(g, i)->gap_n;
+    }
+    struct gaps gs = {g, v->edge_off, calloc(v->nslots + 1, sizeof(uint64_t)), NULL, 0};
+    if (v->edge_off) {
+        v->edge_v = gs.v = iodfg_bigmem_alloc((v->edge_off[v->nslots] + 1) * sizeof(*v->edge_v));
+    }
+    if (!gs.fill || !gs.v) {
+        free(gs.fill);
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     uint32_t nc = iodfg_eventlog_case_count(log);
     int rc = 0;
     for (uint32_t c = 0; rc == 0 && c < nc; c++) {
@@ -138,29 +140,14 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
             rc = -1;
         }
     }
-    v->edge_off = rc ? NULL : calloc(v->nslots + 2, sizeof(*v->edge_off));
-    v->edge_v = v->edge_off ? iodfg_bigmem_alloc((gs.n + 1) * sizeof(*v->edge_v)) : NULL;
-    if (rc || !v->edge_v) {
-        free(gs.v);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    for (size_t i = 0; rc == 0 && i < v->nslots; i++) {
+        gs.over |= gs.fill[i] != v->edge_off[i + 1] - v->edge_off[i];
     }
-    for (size_t i = 0; i < gs.n; i++) {
-        v->edge_off[gs.v[i].slot + 1]++;
+    free(gs.fill);
+    if (gs.over) {
+        return iodfg_error_set(err, IODFG_E_ARG, "the gaps do not match the session's DFG");
     }
-    for (size_t i = 0; i < v->nslots; i++) {
-        v->edge_off[i + 1] += v->edge_off[i];
-    }
-    uint64_t *fill = calloc(v->nslots + 1, sizeof(*fill));
-    for (size_t i = 0; fill && i < gs.n; i++) {
-        uint64_t s0 = gs.v[i].slot;
-        v->edge_v[v->edge_off[s0] + fill[s0]++] = gs.v[i].gap;
-    }
-    free(gs.v);
-    if (!fill) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    free(fill);
-    return 0;
+    return rc;
 }
 
 int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_partial_values *v,
