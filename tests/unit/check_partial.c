@@ -153,6 +153,53 @@ static void add_edges(struct iodfg_dfg *g, uint32_t na, const struct iodfg_sessi
     free(e);
 }
 
+/* A part's view of its points (what iodfg-mpi sweeps in place) against their copy pts (k of
+ * them): the cut before a point is where the copy has it, and sweeping the view from a cut on,
+ * with the count carried in, finds what sweeping the copy from there finds. */
+static void view_matches_points(const struct iodfg_session *s,
+                                const struct iodfg_partial_point *pts, size_t k, uint32_t na)
+{
+    struct iodfg_partial_view v;
+    struct iodfg_error err;
+    ck_assert_int_eq(iodfg_partial_view_init(s, &v, &err), 0);
+    struct iodfg_partial_point *tmp = malloc((v.n + 1) * sizeof(*tmp));
+    size_t mid = k / 2;
+    for (size_t j = 0; k && j < 4; j++) {
+        size_t at = j * (k - 1) / 3, first = at;
+        while (first > 0 && iodfg_partial_point_cmp(&pts[first - 1], &pts[at]) == 0) {
+            first--;
+        }
+        uint64_t lower = iodfg_partial_view_lower(&v, &pts[at]);
+        ck_assert_uint_eq(iodfg_partial_view_copy(&v, 0, lower, tmp), first);
+        mid = j == 2 ? first : mid;
+    }
+    int64_t *carry = calloc(na + 1, sizeof(*carry)), *best[2], *when[2];
+    iodfg_partial_points_net(pts, mid, carry);
+    for (int r = 0; r < 2; r++) {
+        best[r] = malloc((na + 1) * sizeof(**best));
+        when[r] = calloc(na + 1, sizeof(**when));
+        for (uint32_t a = 0; a < na; a++) {
+            best[r][a] = INT64_MIN;
+        }
+    }
+    uint64_t lo = k ? iodfg_partial_view_lower(&v, &pts[mid < k ? mid : k - 1]) : 0;
+    lo = mid < k ? lo : v.n;
+    ck_assert_int_eq(
+        iodfg_partial_sweep_view(&v, lo, v.n, NULL, NULL, 0, carry, na, best[0], when[0], &err), 0);
+    ck_assert_int_eq(iodfg_partial_sweep(pts + mid, k - mid, carry, na, best[1], when[1], &err), 0);
+    for (uint32_t a = 0; a < na; a++) {
+        ck_assert_int_eq(best[0][a], best[1][a]);
+        ck_assert_int_eq(when[0][a], when[1][a]);
+    }
+    for (int r = 0; r < 2; r++) {
+        free(best[r]);
+        free(when[r]);
+    }
+    free(carry);
+    free(tmp);
+    iodfg_partial_view_fini(&v);
+}
+
 /* The maximum concurrency over all parts' points, swept in two time ranges with the count
  * carried from the first into the second (as two processes would). */
 static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
@@ -167,6 +214,7 @@ static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
         for (size_t i = 1; i < k; i++) { // in the sweep's order, from the timeline
             ck_assert_int_le(iodfg_partial_point_cmp(&pts[i - 1], &pts[i]), 0);
         }
+        view_matches_points(f->sp[p], pts, k, na);
         all = realloc(all, (n + k + 1) * sizeof(*all));
         memcpy(all + n, pts, k * sizeof(*pts));
         n += k;
