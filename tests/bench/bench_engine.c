@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the engine: full DFG+stats rebuild, one-rule incremental update, memory per event,
  * on a synthetic IOR-like log (file per process, write then read phases, a few shared files).
- * Usage: bench_engine [--events N] [--cases C] [--runs R] [--dump PREFIX]
+ * Usage: bench_engine [--events N] [--cases C] [--runs R] [--dump PREFIX] [--only STEP]
  *        (defaults 10000000 events, 1000 cases, 5 runs of each timed step)
+ * --only runs one timed step (full_rebuild, one_rule, move_most, filter), so that a profiler
+ * (valgrind --tool=callgrind --toggle-collect=iodfg_analysis_*) counts just that step.
  * Each timed step prints "NAME_ms: min X median Y (R runs)", and its CPU time over all threads.
  * filter_change alternates half of the cases and all of them (undo and redo of a filter);
  * filter_to_new_selection goes to another mask every run.
@@ -67,6 +69,20 @@ static void report(const char *name, struct series *s)
     printf("%s_cpu_ms: min %.1f median %.1f (all threads)\n", name, s->cpu[0], s->cpu[s->n / 2]);
     qsort(s->faults, (size_t)s->n, sizeof(double), cmp_double);
     printf("%s_page_faults: min %.0f median %.0f\n", name, s->faults[0], s->faults[s->n / 2]);
+}
+
+/* Step name runs: no --only, or --only names it. */
+static int step_on(const char *only, const char *name)
+{
+    return !only || !strcmp(only, name);
+}
+
+/* report() of a step that ran (not left out by --only). */
+static void report_on(const char *name, struct series *s)
+{
+    if (s->n) {
+        report(name, s);
+    }
 }
 
 /* Time and page faults since a, ac and af (now_ms, cpu_ms, minflt) into the next run of s. */
@@ -249,7 +265,7 @@ int main(int argc, char **argv)
     uint64_t nev = 10000000;
     uint32_t ncases = 1000;
     int runs = 5;
-    const char *dump_prefix = NULL;
+    const char *dump_prefix = NULL, *only = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--events")) {
             nev = strtoull(argv[i + 1], NULL, 10);
@@ -259,10 +275,17 @@ int main(int argc, char **argv)
             runs = atoi(argv[i + 1]);
         } else if (!strcmp(argv[i], "--dump")) {
             dump_prefix = argv[i + 1];
+        } else if (!strcmp(argv[i], "--only")) {
+            only = argv[i + 1];
         } else {
             fprintf(stderr, "bench_engine: unknown option %s\n", argv[i]);
             return 2;
         }
+    }
+    if (only && !step_on(only, "full_rebuild") && !step_on(only, "one_rule") &&
+        !step_on(only, "move_most") && !step_on(only, "filter")) {
+        fprintf(stderr, "bench_engine: --only takes full_rebuild, one_rule, move_most or filter\n");
+        return 2;
     }
     if (ncases == 0 || nev < 16 * (uint64_t)ncases || runs < 1 || runs > MAX_RUNS / 2) {
         fprintf(stderr, "bench_engine: needs 1 to %d runs and at least 16 events per case\n",
@@ -315,14 +338,14 @@ int main(int argc, char **argv)
     double t3 = now_ms();
     printf("index_and_first_build_ms: %.1f\n", t3 - t2);
     struct series full = {0};
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < runs && step_on(only, "full_rebuild"); r++) {
         double a = now_ms(), ac = cpu_ms(), af = minflt();
         if (iodfg_analysis_rebuild(an, &map, &err)) {
             die(&err);
         }
         record(&full, a, ac, af);
     }
-    report("full_rebuild", &full);
+    report_on("full_rebuild", &full);
 
     // one rule edit: one rank's writes get their own activity, then go back
     uint32_t key = UINT32_MAX, rank = ncases > 17 ? 17 : ncases - 1;
@@ -343,7 +366,7 @@ int main(int argc, char **argv)
     map.name_of[map.nactivities] = intern(map.names, "write:one_rank");
     uint32_t fresh = map.nactivities++;
     struct series one = {0};
-    for (int r = 0; r < 2 * runs; r++) {
+    for (int r = 0; r < 2 * runs && step_on(only, "one_rule"); r++) {
         map.activity_of_key[key] = r % 2 ? old : fresh;
         double a = now_ms(), ac = cpu_ms(), af = minflt();
         if (iodfg_analysis_update(an, &map, &key, 1, &err)) {
@@ -357,7 +380,7 @@ int main(int argc, char **argv)
                    in->edges_dirty);
         }
     }
-    report("incremental_one_rule", &one);
+    report_on("incremental_one_rule", &one);
     // a rule edit that moves nearly every event (as bench_tui's live edit does): the scratch
     // files of even and odd ranks get activities of their own per call, then fold back
     uint32_t *fold = malloc(map.nkeys * sizeof(*fold));
@@ -380,7 +403,7 @@ int main(int argc, char **argv)
         }
     }
     struct series big = {0};
-    for (int r = 0; r < 2 * runs; r++) {
+    for (int r = 0; r < 2 * runs && step_on(only, "move_most"); r++) {
         memcpy(map.activity_of_key, r % 2 ? fold : split_act, map.nkeys * sizeof(*fold));
         double a = now_ms(), ac = cpu_ms(), af = minflt();
         if (iodfg_analysis_update(an, &map, NULL, 0, &err)) {
@@ -398,30 +421,33 @@ int main(int argc, char **argv)
     memcpy(map.activity_of_key, fold, map.nkeys * sizeof(*fold));
     free(fold);
     free(split_act);
-    report("incremental_move_most_events", &big);
-    // a template edit that renames every activity (the partition of the events stays)
-    uint32_t nbefore = map.nactivities;
-    for (uint32_t a = 0; a < nbefore; a++) {
-        char name[300];
-        snprintf(name, sizeof(name), "renamed:%s", iodfg_strpool_get(map.names, map.name_of[a]));
-        map.name_of[map.nactivities++] = intern(map.names, name);
+    report_on("incremental_move_most_events", &big);
+    if (!only) {
+        // a template edit that renames every activity (the partition of the events stays)
+        uint32_t nbefore = map.nactivities;
+        for (uint32_t a = 0; a < nbefore; a++) {
+            char name[300];
+            snprintf(name, sizeof(name), "renamed:%s",
+                     iodfg_strpool_get(map.names, map.name_of[a]));
+            map.name_of[map.nactivities++] = intern(map.names, name);
+        }
+        for (uint32_t k = 0; k < map.nkeys; k++) {
+            map.activity_of_key[k] += nbefore;
+        }
+        double ra = now_ms();
+        if (iodfg_analysis_update(an, &map, NULL, 0, &err)) {
+            die(&err);
+        }
+        printf("rename_every_activity_ms: %.1f (cases recounted %llu)\n", now_ms() - ra,
+               (unsigned long long)iodfg_analysis_last(an)->cases_recounted);
     }
-    for (uint32_t k = 0; k < map.nkeys; k++) {
-        map.activity_of_key[k] += nbefore;
-    }
-    double ra = now_ms();
-    if (iodfg_analysis_update(an, &map, NULL, 0, &err)) {
-        die(&err);
-    }
-    printf("rename_every_activity_ms: %.1f (cases recounted %llu)\n", now_ms() - ra,
-           (unsigned long long)iodfg_analysis_last(an)->cases_recounted);
     // a filter change: half of the cases
     uint8_t *on = malloc(ncases);
     for (uint32_t c = 0; c < ncases; c++) {
         on[c] = c % 2;
     }
     struct series filter = {0}, to_half = {0}, to_all = {0};
-    for (int r = 0; r < 2 * runs; r++) {
+    for (int r = 0; r < 2 * runs && step_on(only, "filter"); r++) {
         sel.case_on = r % 2 ? NULL : on;
         double a = now_ms(), ac = cpu_ms(), af = minflt();
         if (iodfg_analysis_set_selection(an, &sel, &err)) {
@@ -432,14 +458,14 @@ int main(int argc, char **argv)
     }
     // the runs alternate between half of the cases and all of them (a full rebuild): the median
     // of both together is the faster of the slower half
-    report("filter_change", &filter);
-    report("filter_to_half", &to_half);
-    report("filter_to_all", &to_all);
+    report_on("filter_change", &filter);
+    report_on("filter_to_half", &to_half);
+    report_on("filter_to_all", &to_all);
     // a filter to a selection never seen before (the analysis remembers the key sums of the
     // current and the previous selection only): every run another mask of about half the cases
     struct series fresh_sel = {0};
     sel.case_on = on;
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < runs && step_on(only, "filter"); r++) {
         for (uint32_t c = 0; c < ncases; c++) {
             on[c] = (uint8_t)((c / (uint32_t)(r + 2)) % 2);
         }
@@ -449,7 +475,7 @@ int main(int argc, char **argv)
         }
         record(&fresh_sel, a, ac, af);
     }
-    report("filter_to_new_selection", &fresh_sel);
+    report_on("filter_to_new_selection", &fresh_sel);
     sel.case_on = NULL; // back to every case for the check below
     if (iodfg_analysis_set_selection(an, &sel, &err)) {
         die(&err);
