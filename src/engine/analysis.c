@@ -445,6 +445,8 @@ struct inc_update {
     int coded_count; /* the scratch count writes the codes, the sweep starts after it */
     int codes_ready; /* the codes match the new mapping before the recount (moved ones recoded) */
     int swept;       /* job runs */
+    int relabel;     /* no changed key goes to or from no activity: the events with an activity,
+                        hence every trace's event pairs, stay; only their labels change */
     struct sweep_job job;
 };
 
@@ -466,9 +468,11 @@ static int plan_update(struct iodfg_analysis *an, struct inc_update *u, struct i
         moved_events += off[u->cases[i] + 1] - off[u->cases[i]];
     }
     u->scratch = 2 * moved_events > iodfg_eventlog_event_count(an->log);
+    u->relabel = 1;
     for (uint32_t k = 0; k < an->nkeys; k++) {
         if (u->key_changed[k]) {
             u->src[an->act[k] == IODFG_NO_ACTIVITY ? map->nactivities : an->act[k]] = 1;
+            u->relabel &= an->act[k] != IODFG_NO_ACTIVITY && u->nact[k] != IODFG_NO_ACTIVITY;
         }
     }
     u->recode = an->codes && map->nactivities <= IODFG_CODE_MAX_ACT;
@@ -557,7 +561,17 @@ static int recount_changed(struct iodfg_analysis *an, const struct inc_update *u
     return 0;
 }
 
-/* Edge medians and durations of what changed: every occurrence of a touched edge lies in a
+/* Whether the gap median of touched edge e is to be found anew: always after a recount from
+ * scratch (every slot is new); else when the update only relabels events, an edge between
+ * activities (or ●) that did not change has the same event pairs as before, and its median. */
+static int edge_changed(const struct inc_update *u, const struct iodfg_dfg_edge *e)
+{
+    uint32_t na = u->map->nactivities;
+    return u->scratch || !u->relabel || (e->from < na && u->dirty[e->from]) ||
+           (e->to < na && u->dirty[e->to]);
+}
+
+/* Edge medians and durations of what changed: every occurrence of a changed edge lies in a
  * case holding its source activity (or its target, for edges from ●); durations lie in cases
  * holding the activity. Scans just those cases. 0 or -1. */
 static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
@@ -576,7 +590,7 @@ static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
     memcpy(pick, u->dirty, nacts);
     for (size_t i = 0; i < ne; i++) {
         const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
-        edge_dirty[i] = an->dfg.touched[i];
+        edge_dirty[i] = an->dfg.touched[i] && edge_changed(u, e);
         an->last.edges_dirty += edge_dirty[i];
         uint32_t from = e->from == IODFG_NODE_START ? e->to : e->from;
         if (edge_dirty[i] && from < nacts) {
