@@ -53,6 +53,8 @@ struct scan_job {
     const uint16_t *codes;  /* per event: its activity code (ready), or NULL: act[key] */
     int fast;               /* no group counts a histogram in this pass and etab is set: the
                                groups' ranges decide alone (scan_trace_fast) */
+    int sparse;             /* a fast pass where some activity takes no durations: an event's
+                               times are read only when one of its values is taken */
 };
 
 struct scan_worker {
@@ -67,6 +69,7 @@ struct scan_worker {
     uint32_t base;         /* trace numbers used so far */
     uint32_t last_from, last_to, last_gi; /* one-entry cache of hash lookups */
     struct fast_group *fg;                /* per group, in a fast pass */
+    uint8_t *takes; /* per activity, in a sparse pass: its group takes durations */
     int rc;
     struct iodfg_error err;
 };
@@ -212,10 +215,12 @@ static ALWAYS_INLINE void take_fast(struct fast_group *restrict f, int64_t *rest
  * dur columns present, the activity groups those of the table's activities or none): first
  * counts the cases of the wanted activities (1: on an activity's first event in the trace, 2:
  * every event stamps its activity and the wanted ones stamped are counted after the trace, which
- * is cheaper when the trace is long against the activities), acts takes durations. */
+ * is cheaper when the trace is long against the activities), acts takes durations; sparse reads
+ * the times of an event only when its activity (w->takes) or its edge takes a value, so that the
+ * runs of events taking none (after a rule edit, most) cost the code column alone. */
 static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, uint64_t hi,
                                           uint32_t tr, const int first, const int acts,
-                                          const int coded)
+                                          const int coded, const int sparse)
 {
     const uint16_t *restrict codes = w->J->codes;
     const struct scan_job *J = w->J;
@@ -231,7 +236,9 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
     int64_t *restrict vals = J->P->vals;
     const int64_t step = w->step;
     const uint32_t tdim = J->any_edge ? J->tdim : 0; // no edge takes values: never looked up
+    const uint8_t *restrict takes = w->takes;
     uint32_t prev = IODFG_NODE_START;
+    uint64_t prev_e = lo;
     int64_t prev_end = 0;
     for (uint64_t e = lo; e < hi; e++) {
         uint32_t a;
@@ -246,7 +253,7 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
                 continue;
             }
         }
-        int64_t d = dur[e], s = start[e];
+        int64_t d = sparse ? 0 : dur[e], s = sparse ? 0 : start[e];
         if (acts) {
             if (first == 2) { // the trace's activities are counted after it
                 stamp[a] = tr;
@@ -254,21 +261,39 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
                 stamp[a] = tr;
                 ncases[a]++;
             }
-            if (d != IODFG_UNKNOWN) {
+            d = sparse && takes[a] ? dur[e] : d;
+            if ((!sparse || takes[a]) && d != IODFG_UNKNOWN) {
                 take_fast(&fg[a], vals, step, d);
             }
         }
         if (prev < tdim) { // ● first, above every activity
             uint32_t gi = etab[(size_t)prev * tdim + a];
             if (gi != IODFG_PB_NONE) {
+                if (sparse) { // the previous event's end, read now
+                    int64_t pd = dur[prev_e];
+                    prev_end = start[prev_e] + (pd == IODFG_UNKNOWN ? 0 : pd);
+                    s = start[e];
+                }
                 take_fast(&fg[gi], vals, step, s - prev_end);
             }
         }
         prev = a;
-        prev_end = s + (d == IODFG_UNKNOWN ? 0 : d);
+        prev_e = e;
+        prev_end = sparse ? prev_end : s + (d == IODFG_UNKNOWN ? 0 : d);
     }
     for (uint32_t a = 0; first == 2 && a < J->na; a++) {
         ncases[a] += aw[a] && stamp[a] == tr;
+    }
+}
+
+/* scan_trace_fast with acts, sparse when the pass is. */
+static ALWAYS_INLINE void scan_fast(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t tr,
+                                    const int first, const int coded)
+{
+    if (w->J->sparse) {
+        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 1);
+    } else {
+        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 0);
     }
 }
 
@@ -288,6 +313,9 @@ static void scan_fast_setup(struct scan_worker *w)
         }
         f->fill0 = w->fill[i];
         f->fill1 = w->fill1[i];
+        if (i < J->na) {
+            w->takes[i] = (f->lo0 | f->span0 | f->lo1 | f->span1) != 0;
+        }
     }
 }
 
@@ -309,21 +337,21 @@ static void scan_run(struct scan_worker *w)
                 uint32_t tr = w->base + 1;
                 int late = (uint64_t)J->na * SCAN_LATE_RATIO <= hi - lo;
                 if (!J->na) {
-                    scan_trace_fast(w, lo, hi, tr, 0, 0, 0);
+                    scan_trace_fast(w, lo, hi, tr, 0, 0, 0, 0);
                 } else if (J->codes) {
                     if (!J->pass && late) {
-                        scan_trace_fast(w, lo, hi, tr, 2, 1, 1);
+                        scan_fast(w, lo, hi, tr, 2, 1);
                     } else if (!J->pass) {
-                        scan_trace_fast(w, lo, hi, tr, 1, 1, 1);
+                        scan_fast(w, lo, hi, tr, 1, 1);
                     } else {
-                        scan_trace_fast(w, lo, hi, tr, 0, 1, 1);
+                        scan_fast(w, lo, hi, tr, 0, 1);
                     }
                 } else if (!J->pass && late) {
-                    scan_trace_fast(w, lo, hi, tr, 2, 1, 0);
+                    scan_fast(w, lo, hi, tr, 2, 0);
                 } else if (!J->pass) {
-                    scan_trace_fast(w, lo, hi, tr, 1, 1, 0);
+                    scan_fast(w, lo, hi, tr, 1, 0);
                 } else {
-                    scan_trace_fast(w, lo, hi, tr, 0, 1, 0);
+                    scan_fast(w, lo, hi, tr, 0, 0);
                 }
             } else {
                 scan_trace(w, lo, hi, w->base + 1);
@@ -389,9 +417,12 @@ static void scan_pass_setup(struct scan_job *J, int pass)
     }
     J->fast = (J->etab != NULL || !J->g) && J->col->start_ns && J->col->dur_ns &&
               (!J->na || (J->g && J->na == J->tdim)) && !(J->sel->per_pid && J->col->pid);
+    J->sparse = 0;
     for (uint32_t i = 0; i < P->ng; i++) {
         J->fast = J->fast && P->g[i].mode != PM_HIST;
+        J->sparse |= i < J->na && (P->g[i].mode == PM_SKIP || !J->aw[i]);
     }
+    J->sparse &= J->fast;
     J->any_edge = 0;
     size_t ne = J->g ? J->g->nedges : 0;
     if (J->etab) {
@@ -479,10 +510,12 @@ static int worker_setup(struct scan_worker *w, struct scan_job *J, struct pctl *
     w->fill = malloc(((size_t)P->ng + 1) * sizeof(*w->fill));
     w->fill1 = malloc(((size_t)P->ng + 1) * sizeof(*w->fill1));
     w->fg = malloc(((size_t)P->ng + 1) * sizeof(*w->fg));
+    w->takes = malloc((size_t)J->na + 1);
     w->stamp = calloc((size_t)J->na + 1, sizeof(*w->stamp));
     w->ncases = calloc((size_t)J->na + 1, sizeof(*w->ncases));
     w->hist = t ? (P->nh ? calloc((size_t)P->nh * IODFG_PB_N, sizeof(*w->hist)) : NULL) : P->hist;
-    return !w->fill || !w->fill1 || !w->fg || !w->stamp || !w->ncases || (P->nh && !w->hist)
+    return !w->fill || !w->fill1 || !w->fg || !w->takes || !w->stamp || !w->ncases ||
+                   (P->nh && !w->hist)
                ? -1
                : 0;
 }
@@ -492,6 +525,7 @@ static void worker_free(struct scan_worker *w, int t)
     free(w->fill);
     free(w->fill1);
     free(w->fg);
+    free(w->takes);
     free(w->stamp);
     free(w->ncases);
     if (t) {
