@@ -340,7 +340,8 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
         goto fail;
     }
     if (set_sel(an, sel, err) || set_act(an, map, err) || build_key_index(an, err) ||
-        iodfg_timeline_build(&an->tl, log, err)) {
+        iodfg_timeline_build(&an->tl, log, err) ||
+        !(an->key_span = iodfg_sweep_key_spans(&an->tl, log, err))) {
         goto fail;
     }
     an->codes = iodfg_bigmem_alloc((size_t)(n ? n : 1) * sizeof(*an->codes));
@@ -375,6 +376,7 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     free(an->kc_off);
     free(an->kc);
     free(an->case_mark);
+    free(an->key_span);
     iodfg_dfg_fini(&an->dfg);
     iodfg_stats_fini(&an->stats);
     iodfg_hstore_fini(&an->hs);
@@ -493,6 +495,9 @@ static int start_sweep(struct iodfg_analysis *an, struct inc_update *u, struct i
     struct iodfg_sweep *sw =
         iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all, an->bits, u->nact,
                         u->dirty, an->moved, u->scratch ? NULL : u->src, err);
+    if (sw) { // the dirty activities' points only
+        iodfg_sweep_limit(sw, an->key_span, an->nkeys);
+    }
     if (sw && u->recode && !recode_all) {
         // only the moved events: recoded here, so that the statistics walk reads the codes
         iodfg_sweep_recode_now(sw);
@@ -534,8 +539,12 @@ static int recount_all(struct iodfg_analysis *an, struct inc_update *u, struct i
         return -1;
     }
     if (u->coded_count) {
-        if (sweep_start(&u->job, iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
-                                                 an->bits, u->nact, u->dirty, NULL, NULL, err))) {
+        struct iodfg_sweep *sw = iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
+                                                 an->bits, u->nact, u->dirty, NULL, NULL, err);
+        if (sw) {
+            iodfg_sweep_limit(sw, an->key_span, an->nkeys);
+        }
+        if (sweep_start(&u->job, sw)) {
             return -1;
         }
         an->codes_valid = 1;
@@ -820,7 +829,8 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
 {
     uint64_t n = iodfg_eventlog_event_count(an->log);
     size_t m = sizeof(*an);
-    m += (size_t)an->nkeys * (sizeof(*an->act) + 2 * sizeof(*an->sums) + sizeof(*an->kc_off));
+    m += (size_t)an->nkeys * (sizeof(*an->act) + 2 * sizeof(*an->sums) + sizeof(*an->kc_off) +
+                              2 * sizeof(*an->key_span));
     m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
     m += (size_t)an->ncases * 4; /* case_on, case_mark, the memos' selections */
     m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);

@@ -45,6 +45,7 @@ struct iodfg_analysis {
     uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
     uint32_t *kc;
     uint8_t *case_mark; /* ncases scratch */
+    uint64_t *key_span; /* per key: the range of timeline points of its events (2 per key) */
     struct iodfg_dfg dfg;
     struct iodfg_stats stats;
     struct iodfg_hstore hs; /* histograms of the large percentile groups of dfg and stats */

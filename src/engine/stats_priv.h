@@ -113,6 +113,14 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
                                     int rebuild_codes, const uint64_t *bits, const uint32_t *act,
                                     const uint8_t *dirty, const uint64_t *moved, const uint8_t *src,
                                     struct iodfg_error *err);
+/* Per key k of the log, the timeline points its events hold: within [span[2k], span[2k+1])
+ * (empty: UINT64_MAX, 0). Malloc'd; NULL with err when out of memory. */
+uint64_t *iodfg_sweep_key_spans(const struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
+                                struct iodfg_error *err);
+/* Before any work: a sweep of dirty activities (else nothing changes) covers only the points
+ * between the first and the last one of their keys under its act (span of
+ * iodfg_sweep_key_spans): the others hold none of theirs, so the results are the same. */
+void iodfg_sweep_limit(struct iodfg_sweep *sw, const uint64_t *span, uint32_t nkeys);
 /* Sweep time segments until none is left; any number of threads may call this at once (the
  * first one updates the codes first; one arriving meanwhile returns at once, leaving the work to
  * the others, so that the last caller must be one that does not return before the end: join the

@@ -300,6 +300,30 @@ static void sweep_seg_run(struct iodfg_sweep *sw, struct sweep_seg *sg)
     }
 }
 
+/* Segments of a sweep over n points: small timelines get segments too, so that the exact
+ * combination is always exercised. */
+static unsigned seg_count(uint64_t n)
+{
+    return n / 64 < 1 ? 1 : n / 64 > SW_SEGS ? SW_SEGS : (unsigned)(n / 64);
+}
+
+/* Cut the points [lo, hi) in segments (at most as many as the first layout, over the whole
+ * timeline, made room for). */
+static void sweep_layout(struct iodfg_sweep *sw, uint64_t lo, uint64_t hi)
+{
+    uint64_t n = hi - lo;
+    sw->nseg = seg_count(n);
+    size_t nn = (size_t)sw->na + 1;
+    for (unsigned t = 0; t < sw->nseg; t++) {
+        struct sweep_seg *sg = &sw->seg[t];
+        sg->lo = lo + n * t / sw->nseg;
+        sg->hi = lo + n * (t + 1) / sw->nseg;
+        sg->cur = sw->ints + nn * 2 * t;
+        sg->best = sg->cur + nn;
+        sg->besti = sw->idx + nn * t;
+    }
+}
+
 struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct iodfg_eventlog *log,
                                     const struct iodfg_timeline *tl, uint16_t *codes,
                                     int rebuild_codes, const uint64_t *bits, const uint32_t *act,
@@ -320,10 +344,7 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
     sw->act = act;
     sw->dirty = dirty;
     sw->na = na;
-    // small timelines get segments too, so that the exact combination is always exercised
-    sw->nseg = tl->npts / 64 < 1         ? 1
-               : tl->npts / 64 > SW_SEGS ? SW_SEGS
-                                         : (unsigned)(tl->npts / 64);
+    sw->nseg = seg_count(tl->npts);
     atomic_init(&sw->next, 0);
     sw->recode = sw->codes && (rebuild_codes || sw->moved) ? (rebuild_codes ? 2 : 1) : 0;
     atomic_init(&sw->claim, 0);
@@ -349,15 +370,46 @@ struct iodfg_sweep *iodfg_sweep_new(const struct iodfg_stats *st, const struct i
             }
         }
     }
-    for (unsigned t = 0; t < sw->nseg; t++) {
-        struct sweep_seg *sg = &sw->seg[t];
-        sg->lo = tl->npts * t / sw->nseg;
-        sg->hi = tl->npts * (t + 1) / sw->nseg;
-        sg->cur = sw->ints + nn * 2 * t;
-        sg->best = sg->cur + nn;
-        sg->besti = sw->idx + nn * t;
-    }
+    sweep_layout(sw, 0, tl->npts);
     return sw;
+}
+
+uint64_t *iodfg_sweep_key_spans(const struct iodfg_timeline *tl, const struct iodfg_eventlog *log,
+                                struct iodfg_error *err)
+{
+    uint32_t nk = iodfg_eventlog_key_count(log);
+    const uint32_t *key = iodfg_eventlog_columns(log)->key;
+    uint64_t *span = malloc(((size_t)nk + 1) * 2 * sizeof(*span));
+    if (!span) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the timeline's key spans");
+        return NULL;
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        span[2 * (size_t)k] = UINT64_MAX;
+        span[2 * (size_t)k + 1] = 0;
+    }
+    for (uint64_t i = 0; i < tl->npts; i++) {
+        uint64_t *sk = &span[2 * (size_t)key[tl->pts[i] & ~IODFG_PT_START]];
+        sk[0] = sk[0] == UINT64_MAX ? i : sk[0];
+        sk[1] = i + 1;
+    }
+    return span;
+}
+
+void iodfg_sweep_limit(struct iodfg_sweep *sw, const uint64_t *span, uint32_t nkeys)
+{
+    if (!sw->dirty) {
+        return;
+    }
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        uint32_t a = sw->act[k];
+        if (a < sw->na && sw->dirty[a]) {
+            lo = span[2 * (size_t)k] < lo ? span[2 * (size_t)k] : lo;
+            hi = span[2 * (size_t)k + 1] > hi ? span[2 * (size_t)k + 1] : hi;
+        }
+    }
+    sweep_layout(sw, lo < hi ? lo : 0, lo < hi ? hi : 0);
 }
 
 /* Update the codes before the sweep (one thread). */

@@ -805,6 +805,90 @@ START_TEST(cases_of_few_activities_exact)
 }
 END_TEST
 
+/* Cases that write their own file, then read it, in time order: after tlog_map_fhat every
+ * activity's events lie in one phase of the timeline. */
+static void phased_log(int ncases, int nev)
+{
+    char *text = malloc((size_t)nev * 80 + 1);
+    srand(41);
+    for (int c = 0; c < ncases; c++) {
+        size_t len = 0;
+        long t = rand() % 20;
+        for (int i = 0; i < nev; i++) {
+            t += 1 + rand() % 4;
+            int r = rand() % 10;
+            len += (size_t)snprintf(
+                text + len, 80, "%d 1700000000.%06ld %s(3</%s/f%d>) = 1 <0.%06d>\n", 100 + c, t,
+                i < nev / 2 ? "write" : "read", r ? "w" : "etc", r ? c : 0, rand() % 9);
+        }
+        char name[32];
+        snprintf(name, sizeof(name), "case%d", c);
+        tlog_add_case(LOG, name, text);
+    }
+    free(text);
+}
+
+/* Rule edits that only relabel events (no key to or from no activity) keep the gap medians of
+ * the edges between unchanged activities, walk reading times only for the events that take
+ * values, and sweep only the timeline points between the changed activities' first and last:
+ * each equals brute force and a fresh build, also with kept histograms and two workers. */
+START_TEST(relabel_edits_exact)
+{
+    uint64_t keep = iodfg_pctl_large;
+    phased_log(16, 120);
+    tlog_map_fhat(&MAP, LOG);
+    // three activities: the cases' writes, their reads, the shared file's calls
+    const struct iodfg_key *keys = iodfg_eventlog_keys(LOG);
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(LOG);
+    uint32_t act3[3] = {tlog_new_act(&MAP, "w"), tlog_new_act(&MAP, "r"), tlog_new_act(&MAP, "e")};
+    for (uint32_t k = 0; k < MAP.nkeys; k++) {
+        const char *call = iodfg_strpool_get(pool, keys[k].call);
+        const char *path = iodfg_strpool_get(pool, keys[k].path);
+        MAP.activity_of_key[k] = act3[strstr(path, "/etc/") ? 2 : strcmp(call, "write") ? 1 : 0];
+    }
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    for (int path = 0; path < 2; path++) {
+        iodfg_pctl_large = path ? 1 : keep;
+        struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &sel, NULL);
+        ck_assert_ptr_nonnull(an);
+        // every key's timeline points lie in its span, whose ends are two of them
+        const struct iodfg_timeline *tl = iodfg_analysis_timeline(an);
+        uint64_t *span = iodfg_sweep_key_spans(tl, LOG, NULL);
+        ck_assert_ptr_nonnull(span);
+        const uint32_t *key = iodfg_eventlog_columns(LOG)->key;
+        for (uint64_t i = 0; i < tl->npts; i++) {
+            uint32_t k = key[tl->pts[i] & ~IODFG_PT_START];
+            ck_assert(span[2 * k] <= i && i < span[2 * k + 1]);
+            ck_assert_uint_eq(key[tl->pts[span[2 * k]] & ~IODFG_PT_START], k);
+            ck_assert_uint_eq(key[tl->pts[span[2 * k + 1] - 1] & ~IODFG_PT_START], k);
+        }
+        free(span);
+        uint32_t fresh = tlog_new_act(&MAP, "one");
+        for (int round = 0; round < 12; round++) {
+            uint32_t k = (uint32_t)rand() % MAP.nkeys, old = MAP.activity_of_key[k];
+            if (old == IODFG_NO_ACTIVITY) {
+                continue;
+            }
+            MAP.activity_of_key[k] = round % 3 ? fresh : (uint32_t)rand() % fresh;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+            if (round % 3) { // the read->read edge and others between unchanged ones stay
+                ck_assert_uint_lt(iodfg_analysis_last(an)->edges_dirty,
+                                  iodfg_analysis_dfg(an)->nedges);
+            }
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+            MAP.activity_of_key[k] = old; // and back
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+            assert_brute_force(an, &sel);
+            assert_equal(an, &sel);
+        }
+        iodfg_analysis_free(an);
+    }
+    iodfg_pctl_large = keep;
+}
+END_TEST
+
 /* Selections that come back (undo, redo, a filter toggled back) reuse the key sums made for
  * them: every rebuild and the rule edits after it equal fresh builds, also when the case mask
  * changes in place under the same pointer, and for time windows and per-pid cases. */
@@ -861,6 +945,7 @@ static Suite *suite(void)
     tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, cases_of_few_activities_exact);
     tcase_add_test(tc, selections_coming_back_exact);
+    tcase_add_test(tc, relabel_edits_exact);
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
