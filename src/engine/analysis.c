@@ -105,23 +105,86 @@ static int same_selection(const struct iodfg_selection *a, const struct iodfg_se
            !a->case_on == !b->case_on && (!a->case_on || !memcmp(a->case_on, b->case_on, ncases));
 }
 
+/* The memo of the current selection, or -1. */
+static int memo_of_sel(const struct iodfg_analysis *an)
+{
+    for (int i = 0; i < 2; i++) {
+        int m = (an->cur + i) % 2;
+        if (an->memo[m].valid && same_selection(&an->memo[m].sel, &an->sel, an->ncases)) {
+            return m;
+        }
+    }
+    return -1;
+}
+
 /* Point an->sums at the memo of the current selection: 1 when its sums are known, 0 when they
  * are to be made (in the other memo when the current one is in use, the previous selection's
  * being dropped). */
 static int sums_recall(struct iodfg_analysis *an)
 {
-    for (int i = 0; i < 2; i++) {
-        int m = (an->cur + i) % 2;
-        if (an->memo[m].valid && same_selection(&an->memo[m].sel, &an->sel, an->ncases)) {
-            an->cur = m;
-            an->sums = an->memo[m].sums;
-            return 1;
-        }
+    int m = memo_of_sel(an);
+    if (m >= 0) {
+        an->cur = m;
+        an->sums = an->memo[m].sums;
+        return 1;
     }
     an->cur = an->memo[an->cur].valid ? !an->cur : an->cur;
     an->memo[an->cur].valid = 0;
+    an->memo[an->cur].results = 0;
     an->sums = an->memo[an->cur].sums;
     return 0;
+}
+
+static void results_swap(struct iodfg_analysis *an, struct iodfg_sums_memo *m)
+{
+    struct iodfg_dfg g = an->dfg;
+    an->dfg = m->dfg;
+    m->dfg = g;
+    struct iodfg_stats st = an->stats;
+    an->stats = m->stats;
+    m->stats = st;
+    struct iodfg_hstore hs = an->hs;
+    an->hs = m->hs;
+    m->hs = hs;
+}
+
+/* Before the selection changes: the results of the current one (its memo made, this log's)
+ * go to its memo, to be taken back when the selection comes back. 1 when they went. */
+static int results_stash(struct iodfg_analysis *an)
+{
+    struct iodfg_sums_memo *m = &an->memo[an->cur];
+    if (an->adopted || !m->valid || !same_selection(&m->sel, &an->sel, an->ncases)) {
+        return 0;
+    }
+    results_swap(an, m);
+    memcpy(m->act, an->act, (size_t)an->nkeys * sizeof(*m->act));
+    m->nactivities = an->nactivities;
+    m->results = 1;
+    return 1;
+}
+
+/* The results of the new current selection when its memo holds them under the current
+ * mapping: taken back (the selection bits made for it; the codes are made anew when next
+ * needed). 1 when taken, 0 when they are to be computed. */
+static int results_recall(struct iodfg_analysis *an)
+{
+    int i = memo_of_sel(an);
+    struct iodfg_sums_memo *m = i >= 0 ? &an->memo[i] : NULL;
+    if (!m || !m->results || m->nactivities != an->nactivities ||
+        memcmp(m->act, an->act, (size_t)an->nkeys * sizeof(*m->act))) {
+        return 0;
+    }
+    an->cur = i;
+    an->sums = m->sums;
+    results_swap(an, m);
+    m->results = 0;
+    iodfg_stats_select_bits(an->bits, an->log, &an->sel);
+    an->codes_valid = 0;
+    memset(&an->last, 0, sizeof(an->last));
+    an->last.full = 1;
+    an->last.keys_changed = an->nkeys;
+    an->last.activities_dirty = an->nactivities;
+    return 1;
 }
 
 /* The current memo's sums were made for the current selection: keep a copy of it. */
@@ -330,12 +393,16 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
     an->bits = iodfg_bigmem_alloc((size_t)((n + 63) / 64 + 1) * sizeof(*an->bits));
     for (int m = 0; m < 2; m++) {
         an->memo[m].sums = malloc(((size_t)an->nkeys + 1) * sizeof(*an->sums));
+        an->memo[m].act = malloc(((size_t)an->nkeys + 1) * sizeof(*an->act));
+        iodfg_dfg_init(&an->memo[m].dfg);
+        iodfg_stats_init(&an->memo[m].stats);
+        iodfg_hstore_init(&an->memo[m].hs);
     }
     an->sums = an->memo[0].sums;
     an->case_mark = calloc((size_t)an->ncases + 1, 1);
     an->moved = calloc((size_t)((n + 63) / 64 + 1), sizeof(*an->moved));
-    if (!an->act || !an->bits || !an->memo[0].sums || !an->memo[1].sums || !an->case_mark ||
-        !an->moved) {
+    if (!an->act || !an->bits || !an->memo[0].sums || !an->memo[1].sums || !an->memo[0].act ||
+        !an->memo[1].act || !an->case_mark || !an->moved) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
         goto fail;
     }
@@ -372,6 +439,10 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     for (int m = 0; m < 2; m++) {
         free(an->memo[m].sums);
         free(an->memo[m].case_on);
+        free(an->memo[m].act);
+        iodfg_dfg_fini(&an->memo[m].dfg);
+        iodfg_stats_fini(&an->memo[m].stats);
+        iodfg_hstore_fini(&an->memo[m].hs);
     }
     free(an->kc_off);
     free(an->kc);
@@ -731,10 +802,15 @@ int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping 
 int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,
                                  struct iodfg_error *err)
 {
+    int stashed = results_stash(an);
     if (set_sel(an, sel, err)) {
+        if (stashed) { // the selection stays: so do its results
+            results_swap(an, &an->memo[an->cur]);
+            an->memo[an->cur].results = 0;
+        }
         return -1;
     }
-    return rebuild(an, err);
+    return results_recall(an) ? 0 : rebuild(an, err);
 }
 
 int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping *map,
@@ -766,6 +842,7 @@ void iodfg_analysis_adopt(struct iodfg_analysis *an, struct iodfg_dfg *g, struct
     iodfg_hstore_clear(&an->hs); // they counted this log's values
     an->codes_valid = 0;
     an->adopted = 1;
+    an->memo[0].results = an->memo[1].results = 0;
 }
 
 uint64_t iodfg_analysis_key_events(const struct iodfg_analysis *an, uint32_t k)
@@ -838,5 +915,11 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;
     m += (size_t)an->stats.nactivities * sizeof(struct iodfg_activity_stats);
     m += iodfg_hstore_memory(&an->hs);
+    for (int i = 0; i < 2; i++) { // the previous selection's results
+        const struct iodfg_sums_memo *r = &an->memo[i];
+        m += (size_t)an->nkeys * sizeof(*r->act) + iodfg_hstore_memory(&r->hs);
+        m += r->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + r->dfg.index_cap * 4;
+        m += (size_t)r->stats.nactivities * sizeof(struct iodfg_activity_stats);
+    }
     return m;
 }

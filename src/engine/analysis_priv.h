@@ -19,12 +19,18 @@ struct iodfg_mapping;
 
 /* The key sums of one selection (they depend on the selection, not on the mapping): a rebuild
  * for the current selection or the one before it (undo, redo, a filter toggled back) reuses
- * them instead of adding them up in its walk. */
+ * them instead of adding them up in its walk. The previous selection's results are kept with
+ * them: a filter toggled back under the same mapping takes them back without a rebuild. */
 struct iodfg_sums_memo {
     struct iodfg_key_sums *sums;
     struct iodfg_selection sel; /* sel.case_on is case_on */
     uint8_t *case_on;           /* owned copy, NULL: all cases */
     int valid;
+    int results;                /* dfg, stats and hs are the selection's under the mapping act */
+    uint32_t *act, nactivities; /* that mapping (nkeys entries) */
+    struct iodfg_dfg dfg;
+    struct iodfg_stats stats;
+    struct iodfg_hstore hs;
 };
 
 struct iodfg_analysis {

@@ -805,6 +805,62 @@ START_TEST(cases_of_few_activities_exact)
 }
 END_TEST
 
+/* A filter toggled back under the same mapping (undo, redo) takes the results kept for it: they
+ * equal a fresh build, and so do edits after it (the codes are made anew). After a rule edit,
+ * or when the mask changed in place, it is built anew; after the edit is undone it is taken
+ * back again. */
+START_TEST(filter_toggles_take_results_back)
+{
+    random_log(37, 12);
+    tlog_map_fhat(&MAP, LOG);
+    uint32_t nc = iodfg_eventlog_case_count(LOG);
+    uint8_t *mask = malloc(nc);
+    struct iodfg_selection all, half;
+    iodfg_selection_all(&all);
+    half = all;
+    half.case_on = mask;
+    for (uint32_t c = 0; c < nc; c++) {
+        mask[c] = c % 3 != 0;
+    }
+    struct iodfg_analysis *an = iodfg_analysis_new(LOG, &MAP, &all, NULL);
+    ck_assert_ptr_nonnull(an);
+    // steps: 0 toggle, 1 rule edit then toggle, 2 undo of that edit then toggle, 3 mask changed in
+    // place then toggle; whether the toggle takes results back
+    static const int step[] = {0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 1, 2, 2};
+    static const int back[] = {0, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1};
+    uint32_t k = 0, old = 0;
+    srand(5);
+    for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+        const struct iodfg_selection *to = i % 2 ? &all : &half;
+        if (step[i] == 1) {
+            k = (uint32_t)rand() % MAP.nkeys;
+            old = MAP.activity_of_key[k];
+            MAP.activity_of_key[k] = (old + 1) % MAP.nactivities;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+        } else if (step[i] == 2) {
+            MAP.activity_of_key[k] = old;
+            ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &k, 1, NULL), 0);
+        } else if (step[i] == 3) {
+            for (uint32_t c = 0; c < nc; c++) {
+                mask[c] = (uint8_t)(rand() % 2);
+            }
+        }
+        ck_assert_int_eq(iodfg_analysis_set_selection(an, to, NULL), 0);
+        ck_assert_msg((iodfg_analysis_last(an)->cases_recounted == 0) == back[i], "step %zu", i);
+        assert_equal(an, to);
+        uint32_t e = (uint32_t)rand() % MAP.nkeys, keep = MAP.activity_of_key[e];
+        MAP.activity_of_key[e] = (keep + 1) % MAP.nactivities; // an edit after it, and its undo
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &e, 1, NULL), 0);
+        assert_equal(an, to);
+        MAP.activity_of_key[e] = keep;
+        ck_assert_int_eq(iodfg_analysis_update(an, &MAP, &e, 1, NULL), 0);
+        assert_equal(an, to);
+    }
+    iodfg_analysis_free(an);
+    free(mask);
+}
+END_TEST
+
 /* Cases that write their own file, then read it, in time order: after tlog_map_fhat every
  * activity's events lie in one phase of the timeline. */
 static void phased_log(int ncases, int nev)
@@ -946,6 +1002,7 @@ static Suite *suite(void)
     tcase_add_test(tc, cases_of_few_activities_exact);
     tcase_add_test(tc, selections_coming_back_exact);
     tcase_add_test(tc, relabel_edits_exact);
+    tcase_add_test(tc, filter_toggles_take_results_back);
     tcase_add_test(tc, remap_every_key_equals_full);
     tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
