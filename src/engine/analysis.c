@@ -52,12 +52,17 @@ static int build_key_index(struct iodfg_analysis *an, struct iodfg_error *err)
             for (uint64_t e = off[c]; e < off[c + 1]; e++) {
                 uint32_t k = key[e];
                 if (seen[k] == c + 1) {
+                    if (pass) { // the case's entry of k was the last one filled
+                        an->kc_span[2 * (an->kc_off[k] - 1) + 1] = e + 1;
+                    }
                     continue;
                 }
                 seen[k] = c + 1;
                 if (pass == 0) {
                     an->kc_off[k + 1]++;
                 } else {
+                    an->kc_span[2 * an->kc_off[k]] = e;
+                    an->kc_span[2 * an->kc_off[k] + 1] = e + 1;
                     an->kc[an->kc_off[k]++] = c;
                 }
             }
@@ -67,7 +72,8 @@ static int build_key_index(struct iodfg_analysis *an, struct iodfg_error *err)
                 an->kc_off[k + 1] += an->kc_off[k];
             }
             an->kc = malloc((size_t)(an->kc_off[an->nkeys] + 1) * sizeof(*an->kc));
-            if (!an->kc) {
+            an->kc_span = malloc((size_t)(an->kc_off[an->nkeys] + 1) * 2 * sizeof(*an->kc_span));
+            if (!an->kc || !an->kc_span) {
                 free(seen);
                 return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the key index");
             }
@@ -446,6 +452,7 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     }
     free(an->kc_off);
     free(an->kc);
+    free(an->kc_span);
     free(an->case_mark);
     free(an->key_span);
     iodfg_dfg_fini(&an->dfg);
@@ -641,6 +648,40 @@ static int recount_changed(struct iodfg_analysis *an, const struct inc_update *u
     return 0;
 }
 
+/* Per listed case i (cases, in order): the events of the keys with pick[act[k]] lie in
+ * [span[2i], span[2i+1]). Malloc'd, NULL when out of memory. */
+static uint64_t *pick_spans(const struct iodfg_analysis *an, const uint32_t *act,
+                            const uint8_t *pick, const uint32_t *cases, size_t ncases)
+{
+    uint64_t *per_case = malloc(((size_t)an->ncases + 1) * 2 * sizeof(*per_case));
+    uint64_t *span = malloc((ncases + 1) * 2 * sizeof(*span));
+    if (!per_case || !span) {
+        free(per_case);
+        free(span);
+        return NULL;
+    }
+    for (uint32_t c = 0; c < an->ncases; c++) {
+        per_case[2 * (size_t)c] = UINT64_MAX;
+        per_case[2 * (size_t)c + 1] = 0;
+    }
+    for (uint32_t k = 0; k < an->nkeys; k++) {
+        if (act[k] == IODFG_NO_ACTIVITY || !pick[act[k]]) {
+            continue;
+        }
+        for (uint64_t j = an->kc_off[k]; j < an->kc_off[k + 1]; j++) {
+            uint64_t *pc = &per_case[2 * (size_t)an->kc[j]];
+            pc[0] = an->kc_span[2 * j] < pc[0] ? an->kc_span[2 * j] : pc[0];
+            pc[1] = an->kc_span[2 * j + 1] > pc[1] ? an->kc_span[2 * j + 1] : pc[1];
+        }
+    }
+    for (size_t i = 0; i < ncases; i++) {
+        span[2 * i] = per_case[2 * (size_t)cases[i]];
+        span[2 * i + 1] = per_case[2 * (size_t)cases[i] + 1];
+    }
+    free(per_case);
+    return span;
+}
+
 /* Whether the gap median of touched edge e is to be found anew: always after a recount from
  * scratch (every slot is new); else when the update only relabels events, an edge between
  * activities (or ●) that did not change has the same event pairs as before, and its median. */
@@ -662,6 +703,7 @@ static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
     uint8_t *edge_dirty = malloc(ne ? ne : 1);
     uint8_t *pick = calloc((size_t)nacts + 1, 1);
     uint32_t *scan_cases = NULL;
+    uint64_t *span = NULL;
     int rc = -1;
     if (!edge_dirty || !pick) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the update");
@@ -678,16 +720,26 @@ static int rescan_touched(struct iodfg_analysis *an, const struct inc_update *u,
         }
     }
     scan_cases = cases_of(an, u->nact, pick, NULL, &nscan);
-    if (scan_cases &&
-        !iodfg_stats_scan_kept(&an->stats, &an->dfg, an->log, u->nact, &an->sel, scan_cases, nscan,
-                               u->dirty, 0, edge_dirty, &an->hs,
-                               u->coded_count || u->codes_ready ? an->codes : NULL, err)) {
+    // the walk's span in each case: the dirty activities' events (their durations, the gaps to
+    // them) and those of the sources of changed edges to others (the gaps after them)
+    memcpy(pick, u->dirty, nacts);
+    for (size_t i = 0; i < ne; i++) {
+        const struct iodfg_dfg_edge *e = &an->dfg.edges[i];
+        if (edge_dirty[i] && e->from < nacts && e->to < nacts && !u->dirty[e->to]) {
+            pick[e->from] = 1;
+        }
+    }
+    span = scan_cases ? pick_spans(an, u->nact, pick, scan_cases, nscan) : NULL;
+    if (span && !iodfg_stats_scan_spans(&an->stats, &an->dfg, an->log, u->nact, &an->sel,
+                                        scan_cases, nscan, span, u->dirty, 0, edge_dirty, &an->hs,
+                                        u->coded_count || u->codes_ready ? an->codes : NULL, err)) {
         rc = 0;
     }
 out:
     free(edge_dirty);
     free(pick);
     free(scan_cases);
+    free(span);
     return rc;
 }
 
@@ -908,7 +960,7 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     size_t m = sizeof(*an);
     m += (size_t)an->nkeys * (sizeof(*an->act) + 2 * sizeof(*an->sums) + sizeof(*an->kc_off) +
                               2 * sizeof(*an->key_span));
-    m += (size_t)an->kc_off[an->nkeys] * sizeof(*an->kc);
+    m += (size_t)an->kc_off[an->nkeys] * (sizeof(*an->kc) + 2 * sizeof(*an->kc_span));
     m += (size_t)an->ncases * 4; /* case_on, case_mark, the memos' selections */
     m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);
     m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */

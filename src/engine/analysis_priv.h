@@ -48,8 +48,9 @@ struct iodfg_analysis {
     struct iodfg_key_sums *sums;    /* per key, over the selection: memo[cur].sums */
     struct iodfg_sums_memo memo[2]; /* the selection's key sums and the previous selection's */
     int cur;
-    uint64_t *kc_off;            /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
+    uint64_t *kc_off; /* nkeys+1: cases holding key k are kc[kc_off[k]..kc_off[k+1]) */
     uint32_t *kc;
+    uint64_t *kc_span;  /* per kc entry j: its case's events of the key in [2j, 2j+1) */
     uint8_t *case_mark; /* ncases scratch */
     uint64_t *key_span; /* per key: the range of timeline points of its events (2 per key) */
     struct iodfg_dfg dfg;

@@ -42,6 +42,9 @@ struct scan_job {
     const uint32_t *act;
     const struct iodfg_selection *sel;
     const uint32_t *cases; /* NULL = every case */
+    const uint64_t *span;  /* per listed case: the events taking values lie in [span[2k],
+                              span[2k+1]) or are the one with an activity after it; NULL:
+                              anywhere */
     struct iodfg_dfg *g;
     struct pctl *P;
     uint32_t na;    /* activity groups (0 without statistics) */
@@ -220,7 +223,8 @@ static ALWAYS_INLINE void take_fast(struct fast_group *restrict f, int64_t *rest
  * runs of events taking none (after a rule edit, most) cost the code column alone. */
 static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, uint64_t hi,
                                           uint32_t tr, const int first, const int acts,
-                                          const int coded, const int sparse)
+                                          const int coded, const int sparse, uint32_t prev0,
+                                          uint64_t prev_e0)
 {
     const uint16_t *restrict codes = w->J->codes;
     const struct scan_job *J = w->J;
@@ -237,9 +241,13 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
     const int64_t step = w->step;
     const uint32_t tdim = J->any_edge ? J->tdim : 0; // no edge takes values: never looked up
     const uint8_t *restrict takes = w->takes;
-    uint32_t prev = IODFG_NODE_START;
-    uint64_t prev_e = lo;
+    uint32_t prev = prev0; // the activity (or ●) before lo, at event prev_e
+    uint64_t prev_e = prev_e0;
     int64_t prev_end = 0;
+    if (!sparse && prev < tdim) {
+        int64_t pd = dur[prev_e];
+        prev_end = start[prev_e] + (pd == IODFG_UNKNOWN ? 0 : pd);
+    }
     for (uint64_t e = lo; e < hi; e++) {
         uint32_t a;
         if (coded) { // selected events only: NONE for no activity
@@ -286,14 +294,60 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
     }
 }
 
-/* scan_trace_fast with acts, sparse when the pass is. */
-static ALWAYS_INLINE void scan_fast(struct scan_worker *w, uint64_t lo, uint64_t hi, uint32_t tr,
-                                    const int first, const int coded)
+/* The activity of event e of a fast pass, or IODFG_NO_ACTIVITY. */
+static inline uint32_t fast_act(const struct scan_job *J, uint64_t e)
 {
+    if (J->codes) {
+        return J->codes[e] < IODFG_CODE_NONE ? J->codes[e] : IODFG_NO_ACTIVITY;
+    }
+    return J->act[J->col->key[e]];
+}
+
+/* Narrow the trace [*lo, *hi) of listed case k to its span (J->span), widened to the event
+ * with an activity just after it (its gap from the span's last one); *prev, *prev_e: the
+ * activity before the span (● when none) and its event, for the span's first gap. */
+static void fast_span(const struct scan_job *J, uint32_t k, uint64_t *lo, uint64_t *hi,
+                      uint32_t *prev, uint64_t *prev_e)
+{
+    uint64_t a = J->span[2 * (size_t)k], b = J->span[2 * (size_t)k + 1];
+    if (a >= b || a >= *hi || b <= *lo) {
+        *hi = *lo; // no event of the case takes a value
+        return;
+    }
+    a = a > *lo ? a : *lo;
+    b = b < *hi ? b : *hi;
+    for (; b < *hi; b++) {
+        if (fast_act(J, b) != IODFG_NO_ACTIVITY) {
+            b++;
+            break;
+        }
+    }
+    for (uint64_t e = a; e-- > *lo;) {
+        uint32_t p = fast_act(J, e);
+        if (p != IODFG_NO_ACTIVITY) {
+            *prev = p;
+            *prev_e = e;
+            break;
+        }
+    }
+    *lo = a;
+    *hi = b;
+}
+
+/* scan_trace_fast with acts, sparse when the pass is, over listed case k's span when there is
+ * one. */
+static ALWAYS_INLINE void scan_fast(struct scan_worker *w, uint32_t k, uint64_t lo, uint64_t hi,
+                                    uint32_t tr, const int first, const int coded)
+{
+    uint32_t prev = IODFG_NODE_START;
+    uint64_t prev_e = lo;
+    if (w->J->span) {
+        fast_span(w->J, k, &lo, &hi, &prev, &prev_e);
+    }
     if (w->J->sparse) {
-        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 1);
+        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 1, prev, prev_e);
     } else {
-        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 0);
+        scan_trace_fast(w, lo, hi, tr, first, 1, coded, 0, prev, prev_e);
     }
 }
 
@@ -337,21 +391,21 @@ static void scan_run(struct scan_worker *w)
                 uint32_t tr = w->base + 1;
                 int late = (uint64_t)J->na * SCAN_LATE_RATIO <= hi - lo;
                 if (!J->na) {
-                    scan_trace_fast(w, lo, hi, tr, 0, 0, 0, 0);
+                    scan_trace_fast(w, lo, hi, tr, 0, 0, 0, 0, IODFG_NODE_START, lo);
                 } else if (J->codes) {
                     if (!J->pass && late) {
-                        scan_fast(w, lo, hi, tr, 2, 1);
+                        scan_fast(w, k, lo, hi, tr, 2, 1);
                     } else if (!J->pass) {
-                        scan_fast(w, lo, hi, tr, 1, 1);
+                        scan_fast(w, k, lo, hi, tr, 1, 1);
                     } else {
-                        scan_fast(w, lo, hi, tr, 0, 1);
+                        scan_fast(w, k, lo, hi, tr, 0, 1);
                     }
                 } else if (!J->pass && late) {
-                    scan_fast(w, lo, hi, tr, 2, 0);
+                    scan_fast(w, k, lo, hi, tr, 2, 0);
                 } else if (!J->pass) {
-                    scan_fast(w, lo, hi, tr, 1, 0);
+                    scan_fast(w, k, lo, hi, tr, 1, 0);
                 } else {
-                    scan_fast(w, lo, hi, tr, 0, 0);
+                    scan_fast(w, k, lo, hi, tr, 0, 0);
                 }
             } else {
                 scan_trace(w, lo, hi, w->base + 1);
@@ -592,6 +646,17 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
                           struct iodfg_hstore *hs, const uint16_t *codes, struct iodfg_error *err)
 {
+    return iodfg_stats_scan_spans(st, g, log, act, sel, cases, ncases, NULL, dirty, act_dirty_none,
+                                  edge_dirty, hs, codes, err);
+}
+
+int iodfg_stats_scan_spans(struct iodfg_stats *st, struct iodfg_dfg *g,
+                           const struct iodfg_eventlog *log, const uint32_t *act,
+                           const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
+                           const uint64_t *span, const uint8_t *dirty, int act_dirty_none,
+                           const uint8_t *edge_dirty, struct iodfg_hstore *hs,
+                           const uint16_t *codes, struct iodfg_error *err)
+{
     uint32_t na = st ? st->nactivities : 0;
     size_t ne = g ? g->nedges : 0;
     struct pctl P;
@@ -617,6 +682,7 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
     J.act = act;
     J.sel = sel;
     J.cases = cases;
+    J.span = cases ? span : NULL;
     J.codes = g && g->nactivities <= IODFG_CODE_MAX_ACT ? codes : NULL;
     J.g = g;
     J.P = &P;
