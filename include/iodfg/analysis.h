@@ -46,14 +46,17 @@ void iodfg_analysis_free(struct iodfg_analysis *an);
  * when even that fails, the previous results remain). */
 int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                           const uint32_t *changed, size_t nchanged, struct iodfg_error *err);
-/* New selection (cases, window, per_pid): a full rebuild. 0 or -1 with err. */
+/* New selection (cases, window, per_pid): a full rebuild, unless it is the previous selection
+ * under the mapping its results were made with (a filter undone or redone): those results are
+ * taken back. 0 or -1 with err. */
 int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,
                                  struct iodfg_error *err);
 /* Full rebuild with map. 0 or -1 with err. */
 int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                            struct iodfg_error *err);
 
-/* New mapping and selection at once: one full rebuild. 0 or -1 with err. */
+/* New mapping and selection at once: one full rebuild (or the previous selection's results
+ * taken back, as iodfg_analysis_set_selection). 0 or -1 with err. */
 int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                          const struct iodfg_selection *sel, struct iodfg_error *err);
 

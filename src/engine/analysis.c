@@ -851,11 +851,13 @@ int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping 
     return rc;
 }
 
-int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,
-                                 struct iodfg_error *err)
+/* A new selection, and mapping map (NULL: the same): the results of the one left are kept,
+ * those of the new one taken back when kept, else rebuilt. */
+static int reselect(struct iodfg_analysis *an, const struct iodfg_mapping *map,
+                    const struct iodfg_selection *sel, struct iodfg_error *err)
 {
     int stashed = results_stash(an);
-    if (set_sel(an, sel, err)) {
+    if ((map && set_act(an, map, err)) || set_sel(an, sel, err)) {
         if (stashed) { // the selection stays: so do its results
             results_swap(an, &an->memo[an->cur]);
             an->memo[an->cur].results = 0;
@@ -863,6 +865,12 @@ int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_s
         return -1;
     }
     return results_recall(an) ? 0 : rebuild(an, err);
+}
+
+int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                                 struct iodfg_error *err)
+{
+    return reselect(an, NULL, sel, err);
 }
 
 int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping *map,
@@ -877,10 +885,7 @@ int iodfg_analysis_rebuild(struct iodfg_analysis *an, const struct iodfg_mapping
 int iodfg_analysis_reset(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                          const struct iodfg_selection *sel, struct iodfg_error *err)
 {
-    if (set_act(an, map, err) || set_sel(an, sel, err)) {
-        return -1;
-    }
-    return rebuild(an, err);
+    return reselect(an, map, sel, err);
 }
 
 void iodfg_analysis_adopt(struct iodfg_analysis *an, struct iodfg_dfg *g, struct iodfg_stats *st)
