@@ -14,7 +14,9 @@
  *   statistics walk then needs one pass). With per-pid cases the key sums come from their own
  *   pass and the DFG from one walk, the sweep recoding meanwhile on a second thread.
  * - The key sums of the current and the previous selection are kept: a rebuild for either (a
- *   full recount, undo or redo of a filter) does not add them up again. */
+ *   full recount, undo or redo of a filter) does not add them up again; and the results of the
+ *   selection left: coming back to it under the same mapping takes them back (analysis_memo.c).
+ */
 #include "config.h"
 
 #include "iodfg/analysis.h"
@@ -102,115 +104,6 @@ static int set_sel(struct iodfg_analysis *an, const struct iodfg_selection *sel,
     an->sel = *sel;
     an->sel.case_on = on;
     return 0;
-}
-
-static int same_selection(const struct iodfg_selection *a, const struct iodfg_selection *b,
-                          uint32_t ncases)
-{
-    return a->from_ns == b->from_ns && a->to_ns == b->to_ns && !a->per_pid == !b->per_pid &&
-           !a->case_on == !b->case_on && (!a->case_on || !memcmp(a->case_on, b->case_on, ncases));
-}
-
-/* The memo of the current selection, or -1. */
-static int memo_of_sel(const struct iodfg_analysis *an)
-{
-    for (int i = 0; i < 2; i++) {
-        int m = (an->cur + i) % 2;
-        if (an->memo[m].valid && same_selection(&an->memo[m].sel, &an->sel, an->ncases)) {
-            return m;
-        }
-    }
-    return -1;
-}
-
-/* Point an->sums at the memo of the current selection: 1 when its sums are known, 0 when they
- * are to be made (in the other memo when the current one is in use, the previous selection's
- * being dropped). */
-static int sums_recall(struct iodfg_analysis *an)
-{
-    int m = memo_of_sel(an);
-    if (m >= 0) {
-        an->cur = m;
-        an->sums = an->memo[m].sums;
-        return 1;
-    }
-    an->cur = an->memo[an->cur].valid ? !an->cur : an->cur;
-    an->memo[an->cur].valid = 0;
-    an->memo[an->cur].results = 0;
-    an->sums = an->memo[an->cur].sums;
-    return 0;
-}
-
-static void results_swap(struct iodfg_analysis *an, struct iodfg_sums_memo *m)
-{
-    struct iodfg_dfg g = an->dfg;
-    an->dfg = m->dfg;
-    m->dfg = g;
-    struct iodfg_stats st = an->stats;
-    an->stats = m->stats;
-    m->stats = st;
-    struct iodfg_hstore hs = an->hs;
-    an->hs = m->hs;
-    m->hs = hs;
-}
-
-/* Before the selection changes: the results of the current one (its memo made, this log's)
- * go to its memo, to be taken back when the selection comes back. 1 when they went. */
-static int results_stash(struct iodfg_analysis *an)
-{
-    struct iodfg_sums_memo *m = &an->memo[an->cur];
-    if (an->adopted || !m->valid || !same_selection(&m->sel, &an->sel, an->ncases)) {
-        return 0;
-    }
-    results_swap(an, m);
-    memcpy(m->act, an->act, (size_t)an->nkeys * sizeof(*m->act));
-    m->nactivities = an->nactivities;
-    m->results = 1;
-    return 1;
-}
-
-/* The results of the new current selection when its memo holds them under the current
- * mapping: taken back (the selection bits made for it; the codes are made anew when next
- * needed). 1 when taken, 0 when they are to be computed. */
-static int results_recall(struct iodfg_analysis *an)
-{
-    int i = memo_of_sel(an);
-    struct iodfg_sums_memo *m = i >= 0 ? &an->memo[i] : NULL;
-    if (!m || !m->results || m->nactivities != an->nactivities ||
-        memcmp(m->act, an->act, (size_t)an->nkeys * sizeof(*m->act))) {
-        return 0;
-    }
-    an->cur = i;
-    an->sums = m->sums;
-    results_swap(an, m);
-    m->results = 0;
-    iodfg_stats_select_bits(an->bits, an->log, &an->sel);
-    an->codes_valid = 0;
-    memset(&an->last, 0, sizeof(an->last));
-    an->last.full = 1;
-    an->last.keys_changed = an->nkeys;
-    an->last.activities_dirty = an->nactivities;
-    return 1;
-}
-
-/* The current memo's sums were made for the current selection: keep a copy of it. */
-static void sums_remember(struct iodfg_analysis *an)
-{
-    struct iodfg_sums_memo *m = &an->memo[an->cur];
-    uint8_t *on = NULL;
-    if (an->sel.case_on) {
-        on = realloc(m->case_on, an->ncases ? an->ncases : 1);
-        if (!on) {
-            return; // not remembered: made anew next time
-        }
-        memcpy(on, an->sel.case_on, an->ncases);
-    } else {
-        free(m->case_on);
-    }
-    m->case_on = on;
-    m->sel = an->sel;
-    m->sel.case_on = on;
-    m->valid = 1;
 }
 
 static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
@@ -360,11 +253,11 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     an->last.cases_recounted = an->ncases;
     an->last.activities_dirty = an->nactivities;
     an->codes_valid = an->codes && an->nactivities <= IODFG_CODE_MAX_ACT;
-    int known = sums_recall(an);
+    int known = iodfg_memo_sums_recall(an);
     int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums, known,
                           an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, &an->hs, err);
     if (!rc) {
-        sums_remember(an);
+        iodfg_memo_sums_remember(an);
     } else {
         an->memo[an->cur].valid = 0;
     }
@@ -856,15 +749,15 @@ int iodfg_analysis_update(struct iodfg_analysis *an, const struct iodfg_mapping 
 static int reselect(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                     const struct iodfg_selection *sel, struct iodfg_error *err)
 {
-    int stashed = results_stash(an);
+    int stashed = iodfg_memo_results_stash(an);
     if ((map && set_act(an, map, err)) || set_sel(an, sel, err)) {
         if (stashed) { // the selection stays: so do its results
-            results_swap(an, &an->memo[an->cur]);
+            iodfg_memo_results_swap(an, &an->memo[an->cur]);
             an->memo[an->cur].results = 0;
         }
         return -1;
     }
-    return results_recall(an) ? 0 : rebuild(an, err);
+    return iodfg_memo_results_recall(an) ? 0 : rebuild(an, err);
 }
 
 int iodfg_analysis_set_selection(struct iodfg_analysis *an, const struct iodfg_selection *sel,

@@ -60,6 +60,21 @@ struct iodfg_analysis {
     int adopted; /* dfg and stats are a whole job's (iodfg_analysis_adopt): update = rebuild */
 };
 
+/* The memos (analysis_memo.c). Point an->sums at the memo of the current selection: 1 when its
+ * sums are known, 0 when they are to be made (in the other memo when the current one is in use,
+ * the previous selection's being dropped). */
+int iodfg_memo_sums_recall(struct iodfg_analysis *an);
+/* The current memo's sums were made for the current selection: keep a copy of it. */
+void iodfg_memo_sums_remember(struct iodfg_analysis *an);
+/* Swap the results (DFG, statistics, kept histograms) of an and m. */
+void iodfg_memo_results_swap(struct iodfg_analysis *an, struct iodfg_sums_memo *m);
+/* Before the selection changes: the results of the current one go to its memo. 1 when they
+ * went. */
+int iodfg_memo_results_stash(struct iodfg_analysis *an);
+/* The results of the new current selection taken back when its memo holds them under the
+ * current mapping: 1 when taken, 0 when they are to be computed. */
+int iodfg_memo_results_recall(struct iodfg_analysis *an);
+
 /* A pure rename: when the new mapping is the old one followed by a one-to-one relabelling of the
  * activities (every key keeps its events' partition), the DFG and statistics are the old ones
  * relabelled; nothing is recounted. Returns 1 when applied, 0 when map is no rename, -1 when out
