@@ -127,7 +127,7 @@ if [ -x "$BENCH_DIR/bench_engine" ]; then
   for m in full_rebuild:100 incremental_one_rule:30 filter_change:60 filter_to_new_selection:60; do
     name=${m%%:*}
     set -- $(sed -n "s/^${name}_ms: min \([0-9.]*\) median \([0-9.]*\).*/\1 \2/p" "$work/eng")
-    label=$(echo "$name" | tr _ ' ' | sed 's/^filter change$/filter toggled back (kept results)/')
+    label=$(echo "$name" | tr _ ' ' | sed 's/^filter change$/filter undo\/redo (kept results)/')
     row "engine: $label, $mev M events" "ms" "<= ${m##*:}" "$1" "$2"
   done
 fi

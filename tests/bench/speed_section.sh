@@ -17,7 +17,7 @@ section() {
     /^=== SUMMARY/ { summary = 1; next }
     summary && /^measure\|/ { next }
     summary && /\|/ { n++; split($0, f, "|"); m[n] = f[1]; b[n] = f[2]; md[n] = f[3]
-      g[n] = f[5] " " f[4]; s[n] = f[6] }
+      g[n] = f[5] " " f[4]; s[n] = f[6]; if (length(f[1]) > w) w = length(f[1]) }
     END {
       if (!n) { print "no SUMMARY block in the bench output" > "/dev/stderr"; exit 1 }
       print "Speed"
@@ -27,9 +27,9 @@ section() {
       print "installs, builds and runs it. Trace set: " traces " (generated, IOR-like);"
       print "engine and UI: " engine "."
       print ""
-      printf "    %-51s %7s %7s  %-19s %s\n", "measure", "best", "median", "goal", ""
+      printf "    %-" w "s %7s %7s  %-19s %s\n", "measure", "best", "median", "goal", ""
       for (i = 1; i <= n; i++)
-        printf "    %-51s %7s %7s  %-19s %s\n", m[i], b[i], md[i], g[i], s[i]
+        printf "    %-" w "s %7s %7s  %-19s %s\n", m[i], b[i], md[i], g[i], s[i]
       print ""
     }' "$out" | sed 's/ *$//'
 }
