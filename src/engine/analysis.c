@@ -306,8 +306,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
         goto fail;
     }
     if (set_sel(an, sel, err) || set_act(an, map, err) || build_key_index(an, err) ||
-        iodfg_timeline_build(&an->tl, log, err) ||
-        !(an->key_span = iodfg_sweep_key_spans(&an->tl, log, err))) {
+        iodfg_timeline_build(&an->tl, log, err)) {
         goto fail;
     }
     an->codes = iodfg_bigmem_alloc((size_t)(n ? n : 1) * sizeof(*an->codes));
@@ -457,18 +456,30 @@ static int plan_update(struct iodfg_analysis *an, struct inc_update *u, struct i
     return 0;
 }
 
+/* sw (NULL allowed) limited to the span of the timeline that holds the dirty activities'
+ * points. The key spans are made on the first update, so that a session that never updates
+ * (the CLI's) does not pay a pass over the timeline for them; without them (out of memory) the
+ * sweep covers the whole timeline, with the same results. */
+static struct iodfg_sweep *limit_sweep(struct iodfg_analysis *an, struct iodfg_sweep *sw)
+{
+    if (sw && !an->key_span) {
+        an->key_span = iodfg_sweep_key_spans(&an->tl, an->log, NULL);
+    }
+    if (sw && an->key_span) {
+        iodfg_sweep_limit(sw, an->key_span, an->nkeys);
+    }
+    return sw;
+}
+
 /* Start the sweep of the dirty activities beside the recount (it recodes the moved keys'
  * events first). 0 or -1. */
 static int start_sweep(struct iodfg_analysis *an, struct inc_update *u, struct iodfg_error *err)
 {
     uint16_t *codes = u->recode ? an->codes : NULL;
     int recode_all = u->recode && (!an->codes_valid || u->scratch);
-    struct iodfg_sweep *sw =
-        iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all, an->bits, u->nact,
-                        u->dirty, an->moved, u->scratch ? NULL : u->src, err);
-    if (sw) { // the dirty activities' points only
-        iodfg_sweep_limit(sw, an->key_span, an->nkeys);
-    }
+    struct iodfg_sweep *sw = limit_sweep(
+        an, iodfg_sweep_new(&an->stats, an->log, &an->tl, codes, recode_all, an->bits, u->nact,
+                            u->dirty, an->moved, u->scratch ? NULL : u->src, err));
     if (sw && u->recode && !recode_all) {
         // only the moved events: recoded here, so that the statistics walk reads the codes
         iodfg_sweep_recode_now(sw);
@@ -510,12 +521,9 @@ static int recount_all(struct iodfg_analysis *an, struct inc_update *u, struct i
         return -1;
     }
     if (u->coded_count) {
-        struct iodfg_sweep *sw = iodfg_sweep_new(&an->stats, an->log, &an->tl, an->codes, 0,
-                                                 an->bits, u->nact, u->dirty, NULL, NULL, err);
-        if (sw) {
-            iodfg_sweep_limit(sw, an->key_span, an->nkeys);
-        }
-        if (sweep_start(&u->job, sw)) {
+        if (sweep_start(&u->job, limit_sweep(an, iodfg_sweep_new(&an->stats, an->log, &an->tl,
+                                                                 an->codes, 0, an->bits, u->nact,
+                                                                 u->dirty, NULL, NULL, err)))) {
             return -1;
         }
         an->codes_valid = 1;
@@ -852,24 +860,28 @@ int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_s
     return rc;
 }
 
+/* Bytes held by one set of results: a DFG, its statistics and their kept histograms. */
+static size_t results_memory(const struct iodfg_dfg *g, const struct iodfg_stats *st,
+                             const struct iodfg_hstore *hs)
+{
+    return g->cap * (sizeof(struct iodfg_dfg_edge) + 5) + g->index_cap * 4 +
+           (size_t)st->nactivities * sizeof(struct iodfg_activity_stats) + iodfg_hstore_memory(hs);
+}
+
 size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
 {
     uint64_t n = iodfg_eventlog_event_count(an->log);
     size_t m = sizeof(*an);
     m += (size_t)an->nkeys * (sizeof(*an->act) + 2 * sizeof(*an->sums) + sizeof(*an->kc_off) +
-                              2 * sizeof(*an->key_span));
+                              (an->key_span ? 2 * sizeof(*an->key_span) : 0));
     m += (size_t)an->kc_off[an->nkeys] * (sizeof(*an->kc) + 2 * sizeof(*an->kc_span));
     m += (size_t)an->ncases * 4; /* case_on, case_mark, the memos' selections */
     m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);
     m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */
-    m += an->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + an->dfg.index_cap * 4;
-    m += (size_t)an->stats.nactivities * sizeof(struct iodfg_activity_stats);
-    m += iodfg_hstore_memory(&an->hs);
-    for (int i = 0; i < 2; i++) { // the previous selection's results
+    m += results_memory(&an->dfg, &an->stats, &an->hs);
+    for (int i = 0; i < 2; i++) { // the selections' kept results and their mappings
         const struct iodfg_sums_memo *r = &an->memo[i];
-        m += (size_t)an->nkeys * sizeof(*r->act) + iodfg_hstore_memory(&r->hs);
-        m += r->dfg.cap * (sizeof(struct iodfg_dfg_edge) + 5) + r->dfg.index_cap * 4;
-        m += (size_t)r->stats.nactivities * sizeof(struct iodfg_activity_stats);
+        m += (size_t)an->nkeys * sizeof(*r->act) + results_memory(&r->dfg, &r->stats, &r->hs);
     }
     return m;
 }
