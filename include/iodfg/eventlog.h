@@ -238,6 +238,10 @@ void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_
 /* Building: begin a case, push its events, end it (which sorts them by start, ties in seq
  * order). Strings in info must be ids of this log's pool. All return 0 or -1 with err set. */
 int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct iodfg_error *err);
+/* The same, and room for one case of that many events (its input order too): a log that will
+ * hold one case, as a file's, then grows nothing while it is built. */
+int iodfg_eventlog_reserve_case(struct iodfg_eventlog *log, uint64_t events,
+                                struct iodfg_error *err);
 int iodfg_eventlog_begin_case(struct iodfg_eventlog *log, const struct iodfg_case_info *info,
                               struct iodfg_error *err);
 int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev, uint64_t seq,

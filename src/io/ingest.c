@@ -124,7 +124,7 @@ static struct iodfg_eventlog *parse_file(const struct iodfg_input *in,
     // strace lines are rarely shorter than 60 bytes: reserve once instead of doubling.
     if (ci.name != UINT32_MAX && ci.cid != UINT32_MAX && ci.host != UINT32_MAX &&
         ci.rid != UINT32_MAX && ci.source != UINT32_MAX &&
-        iodfg_eventlog_reserve(log, size / 60 + 16, err) == 0 &&
+        iodfg_eventlog_reserve_case(log, size / 60 + 16, err) == 0 &&
         iodfg_eventlog_begin_case(log, &ci, err) == 0) {
         struct tick_ctx t = {done};
         // Read in blocks rather than mapped: faulting in a mapping page by page costs more

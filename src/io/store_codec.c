@@ -160,11 +160,70 @@ static void flush_bits(struct bitwriter *bw)
         }                                                                                          \
     } while (0)
 
+/* The 8 bytes at o as a big-endian v. */
+static inline void store_be64(unsigned char *o, uint64_t v)
+{
+    v = swap_be64(v);
+    memcpy(o, &v, 8);
+}
+
+/* Values of at most 56 bits, with no branch per value: g values at a time (as many as fit in
+ * 56 bits) are joined, then the pending bits (at most 7 + 56) are stored as 8 big-endian bytes
+ * and the whole bytes among them passed over; the bytes past them are overwritten by the next
+ * store (the payload has 8 bytes of slack). Joining first keeps the chain through the
+ * accumulator one step per g values. */
+#define PACK_NARROW_WITH(T, VALUE)                                                                 \
+    do {                                                                                           \
+        const T *x = values;                                                                       \
+        T f = (T)p->fill, m = (T)min;                                                              \
+        (void)f;                                                                                   \
+        unsigned g = PACK_NARROW_MAX / w, gw = g * w, n = 0;                                       \
+        uint64_t acc = 0;                                                                          \
+        size_t k = 0, total = p->nelmts;                                                           \
+        for (; k + g <= total; k += g) {                                                           \
+            uint64_t v = 0;                                                                        \
+            for (size_t e = k; e < k + g; e++) {                                                   \
+                v = v << w | (VALUE(T, e));                                                        \
+            }                                                                                      \
+            acc = acc << gw | v;                                                                   \
+            n += gw;                                                                               \
+            store_be64(payload, acc << (64 - n));                                                  \
+            payload += n >> 3;                                                                     \
+            n &= 7;                                                                                \
+        }                                                                                          \
+        for (; k < total; k++) {                                                                   \
+            acc = acc << w | (VALUE(T, k));                                                        \
+            n += w;                                                                                \
+            store_be64(payload, acc << (64 - n));                                                  \
+            payload += n >> 3;                                                                     \
+            n &= 7;                                                                                \
+        }                                                                                          \
+    } while (0)
+#define FILL_VALUE(T, e) (x[e] == f ? ones : (uint64_t)(T)(x[e] - m))
+#define PLAIN_VALUE(T, e) ((uint64_t)(T)(x[e] - m))
+#define PACK_NARROW(T)                                                                             \
+    do {                                                                                           \
+        if (p->has_fill) {                                                                         \
+            PACK_NARROW_WITH(T, FILL_VALUE);                                                       \
+        } else {                                                                                   \
+            PACK_NARROW_WITH(T, PLAIN_VALUE);                                                      \
+        }                                                                                          \
+    } while (0)
+#define PACK_NARROW_MAX 56
+
 /* Values minus min (fill values as all ones) in w bits each, most significant first. */
 static void pack(const struct store_so_params *p, const void *values, uint64_t min, unsigned w,
                  unsigned char *payload)
 {
     uint64_t ones = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+    if (w <= PACK_NARROW_MAX) {
+        if (p->size == 8) {
+            PACK_NARROW(uint64_t);
+        } else {
+            PACK_NARROW(uint32_t);
+        }
+        return;
+    }
     struct bitwriter bw = {0, 0, payload};
     if (p->size == 8) {
         PACK(uint64_t);
@@ -176,8 +235,12 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
 
 /* The least and greatest value that is not the fill value (0, 0 when there is none), as
  * bit patterns; one branch-free loop per type, which the compiler vectorises. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE __attribute__((optimize("O3"))) // -O2 leaves these loops scalar
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// -O2 leaves these loops scalar; the x86-64 baseline has no 64-bit compare, AVX2 has (chosen
+// at load time, where the processor has it)
+#define VECTORIZE __attribute__((optimize("O3"), target_clones("avx2", "default")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("O3")))
 #else
 #define VECTORIZE
 #endif

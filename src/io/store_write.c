@@ -12,7 +12,6 @@
 #include <hdf5.h>
 
 #include "iodfg/atomicfile.h"
-#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -34,8 +33,7 @@ struct iodfg_store_writer {
     int case_views;               // give case groups virtual views of their rows
     struct store_case_row *crows; // /case_table, written at commit
     uint32_t crows_cap;
-    struct iodfg_handle *handles; // the handle table, ids and strings already ours
-    uint32_t nhandles, handles_cap;
+    struct store_handle_table handles; // ids and strings already ours
 };
 
 static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)
@@ -123,7 +121,7 @@ static void free_writer(struct iodfg_store_writer *w)
 {
     iodfg_eventlog_free(w->tab);
     free(w->crows);
-    free(w->handles);
+    store_handle_table_free(&w->handles);
     free(w->final_path);
     free(w->tmp_path);
     free(w);
@@ -511,27 +509,13 @@ static int add_handles(struct iodfg_store_writer *w, const struct store_wmaps *m
 {
     uint32_t n = iodfg_eventlog_handle_count(m->src);
     const struct iodfg_handle *hs = iodfg_eventlog_handles(m->src);
-    if ((uint64_t)w->nhandles + n > UINT32_MAX - 1) {
-        return -1;
-    }
-    if (w->nhandles + n > w->handles_cap) {
-        uint32_t cap = w->handles_cap ? w->handles_cap : 256;
-        while (cap < w->nhandles + n) {
-            size_t grown = iodfg_bigmem_grow(cap, sizeof(*w->handles), 256);
-            cap = grown > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)grown;
-        }
-        struct iodfg_handle *p = iodfg_bigmem_realloc(
-            w->handles, (size_t)w->handles_cap * sizeof(*p), (size_t)cap * sizeof(*p));
-        if (!p) {
+    for (uint32_t i = 0; i < n; i++) {
+        struct iodfg_handle *h = store_handle_table_next(&w->handles);
+        if (!h) {
             return -1;
         }
-        w->handles = p;
-        w->handles_cap = cap;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        struct iodfg_handle h = hs[i];
-        iodfg_handle_move(&h, m->smap, w->ncases, m->hbase);
-        w->handles[w->nhandles++] = h;
+        *h = hs[i];
+        iodfg_handle_move(h, m->smap, w->ncases, m->hbase);
     }
     return 0;
 }
@@ -547,7 +531,7 @@ int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eve
     if ((uint64_t)w->ncases + ncases > UINT32_MAX - 1) {
         return iodfg_error_set(err, IODFG_E_LIMIT, "too many cases");
     }
-    struct store_wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->nhandles};
+    struct store_wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->handles.n};
     int rc = 0;
     if (build_maps(w, &m) || add_handles(w, &m)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -595,8 +579,7 @@ static int put_table(hid_t loc, const char *name, hid_t (*type)(int), const void
     return rc;
 }
 
-int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
-                       const struct iodfg_handle *handles, uint32_t nhandles)
+int store_write_strings_keys(hid_t file, const struct iodfg_eventlog *tab)
 {
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(tab);
     uint64_t nbytes;
@@ -620,11 +603,7 @@ int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
             }
             rc = put_array(gk, "path", H5T_STD_U32LE, H5T_NATIVE_UINT32, col, nk);
         }
-        // The /handles table: one compound row per handle (row h-1 = handle h).
-        rc = rc || write_key_attrs(gk, keys, nk, col) ||
-                     put_table(file, STORE_HANDLES, store_handle_type, handles, nhandles)
-                 ? -1
-                 : 0;
+        rc = rc || write_key_attrs(gk, keys, nk, col) ? -1 : 0;
     }
     if (gk >= 0) {
         H5Gclose(gk);
@@ -634,6 +613,16 @@ int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
     }
     free(col);
     return rc;
+}
+
+// The /handles table: one compound row per handle (row h-1 = handle h).
+int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
+                       const struct iodfg_handle *handles, uint32_t nhandles)
+{
+    return store_write_strings_keys(file, tab) ||
+                   put_table(file, STORE_HANDLES, store_handle_type, handles, nhandles)
+               ? -1
+               : 0;
 }
 
 int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n)
@@ -656,7 +645,8 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
 {
     store_h5_quiet();
     if (store_events_finish(&w->ev) || store_write_case_table(w->file, w->crows, w->ncases) ||
-        store_write_tables(w->file, w->tab, w->handles, w->nhandles) ||
+        store_write_strings_keys(w->file, w->tab) ||
+        store_handle_table_write(w->file, &w->handles) ||
         store_write_root(w->file, w->ncases, w->nevents)) {
         store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write the event log tables");
         goto fail;

@@ -36,9 +36,24 @@ int store_case_attrs(hid_t g, const struct store_case_row *r, const struct iodfg
  * [first, first + n). */
 void store_case_row_fill(struct store_case_row *r, const struct iodfg_case_info *ci,
                          const uint32_t *smap, uint64_t first, uint64_t n);
-/* /strings, /keys (string and key tables of tab) and /handles. 0 or -1. */
+/* /strings and /keys (string and key tables of tab). 0 or -1. */
+int store_write_strings_keys(hid_t file, const struct iodfg_eventlog *tab);
+/* /strings, /keys and /handles (nhandles rows). 0 or -1. */
 int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
                        const struct iodfg_handle *handles, uint32_t nhandles);
+
+/* A handle table growing in fixed blocks, so that no row is ever moved. */
+struct store_handle_table {
+    struct iodfg_handle **block;
+    uint32_t nblocks, blocks_cap;
+    uint32_t n;          // rows
+    uint32_t first_rows; // rows the first block holds (smaller until it fills)
+};
+/* The next row (uninitialised; counted in t->n), NULL when out of memory or ids. */
+struct iodfg_handle *store_handle_table_next(struct store_handle_table *t);
+/* The rows as /handles of file. 0 or -1. */
+int store_handle_table_write(hid_t file, const struct store_handle_table *t);
+void store_handle_table_free(struct store_handle_table *t);
 /* /case_table: n rows in case order. 0 or -1. */
 int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n);
 /* The root attributes. 0 or -1. */

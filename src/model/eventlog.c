@@ -330,6 +330,19 @@ int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct i
     return 0;
 }
 
+int iodfg_eventlog_reserve_case(struct iodfg_eventlog *log, uint64_t events,
+                                struct iodfg_error *err)
+{
+    if (iodfg_eventlog_reserve(log, events, err)) {
+        return -1;
+    }
+    if (events > log->seq_cap && eventlog_grow_seq(log, events)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for %llu events",
+                               (unsigned long long)events);
+    }
+    return 0;
+}
+
 int iodfg_eventlog_adopt(struct iodfg_eventlog *log, struct iodfg_columns *cols, uint64_t events,
                          struct iodfg_case_info *cases, uint64_t *offsets, uint32_t case_count,
                          struct iodfg_error *err)

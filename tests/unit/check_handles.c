@@ -330,6 +330,41 @@ START_TEST(store_roundtrip)
 }
 END_TEST
 
+START_TEST(store_table_over_blocks)
+{
+    // The writer keeps the table in blocks of about 52,000 rows: 2 x 40,000 handles cross one
+    // block's end and the small first block's growth, in the file's order.
+    enum { N = 40000 };
+    size_t cap = (size_t)N * 120, at = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    for (unsigned i = 0; i < N; i++) {
+        at += (size_t)snprintf(text + at, cap - at,
+                               "1 00:00:%02u.%06u open(\"/f%u\", O_RDONLY) = 3</f%u>\n", i / 20000,
+                               i % 20000 * 10, i, i);
+        at += (size_t)snprintf(text + at, cap - at, "1 00:00:%02u.%06u close(3</f%u>) = 0\n",
+                               i / 20000, i % 20000 * 10 + 5, i);
+    }
+    parse(text);
+    free(text);
+    ck_assert_uint_eq(NH(), N);
+    struct iodfg_eventlog *back;
+    roundtrip(IODFG_COL_ALL, &back);
+    ck_assert_uint_eq(iodfg_eventlog_handle_count(back), 2 * N);
+    const struct iodfg_handle *a = iodfg_eventlog_handles(LOG), *b = iodfg_eventlog_handles(back);
+    const struct iodfg_strpool *pb = iodfg_eventlog_pool(back);
+    for (uint32_t i = 0; i < 2 * N; i++) {
+        const struct iodfg_handle *x = &a[i % N], *y = &b[i];
+        ck_assert_uint_eq(y->case_id, i / N);
+        ck_assert_int_eq(y->fd, 3);
+        ck_assert_int_eq(y->created_ns, x->created_ns);
+        ck_assert_int_eq(y->destroyed_ns, x->destroyed_ns);
+        ck_assert_str_eq(iodfg_strpool_get(pb, y->path), S(x->path));
+    }
+    iodfg_eventlog_free(back);
+}
+END_TEST
+
 START_TEST(store_reads_minor_0)
 {
     struct iodfg_error err;
@@ -369,6 +404,7 @@ static Suite *suite(void)
     TCase *ts = tcase_create("store");
     tcase_add_checked_fixture(ts, NULL, teardown);
     tcase_add_test(ts, store_roundtrip);
+    tcase_add_test(ts, store_table_over_blocks);
     tcase_add_test(ts, store_reads_minor_0);
     suite_add_tcase(s, ts);
     return s;
