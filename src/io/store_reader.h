@@ -58,6 +58,7 @@ struct store_event_cols {
     uint64_t addr[STORE_C__N];              // contiguous raw columns: where the data starts
     struct store_chunk *chunks[STORE_C__N]; // chunked raw columns: each whole chunk
     struct store_so_params so[STORE_C__N];  // their scale-offset parameters (coded chunks)
+    int inflate_tail[STORE_C__N];           // chunked: the filters are scale-offset then deflate
     uint64_t tail_first[STORE_C__N];        // raw columns: rows from here on are in tail
     void *tail[STORE_C__N]; // the rows of the last, partial chunk (native values, read at open)
 };
@@ -165,6 +166,11 @@ int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
  * 0 = so, 1 = HDF5 must read them, -1 = error (err set: no memory, or a damaged chunk). */
 int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
                         uint64_t nfull);
+/* Rows [ev->tail_first[c], n) of chunked column c, the start of its last chunk, into out
+ * ourselves when that chunk is coded and deflated as our writer leaves it (zlib, then our
+ * decoder). 0 = done, 1 = HDF5 must read them. */
+int store_read_deflated_tail(const struct reader *r, const struct store_event_cols *ev, int c,
+                             uint64_t n, void *out);
 /* Read all n elements (esize bytes each in memory type mt) of dataset d into buf, with pread
  * when it is stored as exactly that, else H5Dread. 0, or -1 (HDF5's stack or errno says why). */
 int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,
