@@ -377,26 +377,43 @@ void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys
     }
 }
 
+/* Put k rows of the source from row `at` on into the slots of the /events columns; with
+ * from (a whole chunk into empty buffers) plain columns are only pointed at there. */
+static void put_rows(struct iodfg_store_writer *w, const struct store_wmaps *m, uint64_t at,
+                     uint32_t k, const void **from)
+{
+    const struct iodfg_columns *src = iodfg_eventlog_columns(m->src);
+    for (int c = 0; c < STORE_C__N; c++) {
+        void *to = store_events_slot(&w->ev, (enum store_col)c);
+        const char *plain = store_plain_source(src, (enum store_col)c);
+        if (from) {
+            from[c] = plain ? plain + at * store_cols[c].size : NULL;
+        }
+        if (plain && !from) { // native columns are copied as they are
+            memcpy(to, plain + at * store_cols[c].size, (size_t)k * store_cols[c].size);
+        } else if (!plain) {
+            store_fill_column(m, iodfg_eventlog_keys(w->tab), (enum store_col)c, at, k, to);
+        }
+    }
+}
+
 /* Append the source's events [first, first + n) to the /events columns. */
 static int append_rows(struct iodfg_store_writer *w, const struct store_wmaps *m, uint64_t first,
                        uint64_t n)
 {
-    const struct iodfg_columns *src = iodfg_eventlog_columns(m->src);
     for (uint64_t done = 0; done < n;) {
         uint32_t k = store_events_room(&w->ev);
         k = n - done < k ? (uint32_t)(n - done) : k;
-        for (int c = 0; c < STORE_C__N; c++) {
-            void *to = store_events_slot(&w->ev, (enum store_col)c);
-            const char *plain = store_plain_source(src, (enum store_col)c);
-            if (plain) { // native columns are copied as they are
-                memcpy(to, plain + (first + done) * store_cols[c].size,
-                       (size_t)k * store_cols[c].size);
-            } else {
-                store_fill_column(m, iodfg_eventlog_keys(w->tab), (enum store_col)c, first + done,
-                                  k, to);
-            }
+        int rc;
+        if (k == STORE_EVENT_CHUNK_ROWS) { // a whole chunk: no copy of the native columns
+            const void *from[STORE_C__N];
+            put_rows(w, m, first + done, k, from);
+            rc = store_events_put_chunk(&w->ev, from);
+        } else {
+            put_rows(w, m, first + done, k, NULL);
+            rc = store_events_advance(&w->ev, k);
         }
-        if (store_events_advance(&w->ev, k)) {
+        if (rc) {
             return -1;
         }
         done += k;

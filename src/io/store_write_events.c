@@ -99,15 +99,15 @@ void store_events_free(struct store_events *ev)
     ev->group = -1;
 }
 
-/* Write the full buffers as chunk number ev->chunks, scale-offset coded by us (filter mask:
- * deflate, the second filter, skipped). */
-static int flush_chunk(struct store_events *ev)
+/* Write chunk number ev->chunks, scale-offset coded by us (filter mask: deflate, the second
+ * filter, skipped), from column c's rows at from[c], or in its buffer where that is NULL. */
+static int write_chunk(struct store_events *ev, const void *const *from)
 {
     hsize_t dims[1] = {((hsize_t)ev->chunks + 1) * STORE_EVENT_CHUNK_ROWS};
     hsize_t offset[1] = {(hsize_t)ev->chunks * STORE_EVENT_CHUNK_ROWS};
     for (int c = 0; c < STORE_C__N; c++) {
         struct store_so_params p = so_params((enum store_col)c);
-        size_t bytes = store_so_encode(&p, ev->buf[c], ev->coded);
+        size_t bytes = store_so_encode(&p, from && from[c] ? from[c] : ev->buf[c], ev->coded);
         if (H5Dset_extent(ev->d[c], dims) < 0 ||
             H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, STORE_MASK_DEFLATE_SKIPPED, offset, bytes,
                            ev->coded) < 0) {
@@ -133,7 +133,16 @@ int store_events_advance(struct store_events *ev, uint32_t n)
 {
     ev->fill += n;
     ev->rows += n;
-    return ev->fill == STORE_EVENT_CHUNK_ROWS ? flush_chunk(ev) : 0;
+    return ev->fill == STORE_EVENT_CHUNK_ROWS ? write_chunk(ev, NULL) : 0;
+}
+
+int store_events_put_chunk(struct store_events *ev, const void *const *from)
+{
+    if (ev->fill != 0) {
+        return -1;
+    }
+    ev->rows += STORE_EVENT_CHUNK_ROWS;
+    return write_chunk(ev, from);
 }
 
 /* Values [from, rows) of a buffer of column c set to the column's fill value. */

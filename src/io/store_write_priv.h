@@ -101,6 +101,9 @@ uint32_t store_events_room(const struct store_events *ev);
 void *store_events_slot(const struct store_events *ev, enum store_col c);
 /* n rows (n <= room) were put in every column's slot: writes the chunk when it is full. 0 or -1. */
 int store_events_advance(struct store_events *ev, uint32_t n);
+/* With the buffers empty: one whole chunk of rows, column c's at from[c] (NULL: put in its slot
+ * already), coded from where they lie instead of copied first. 0 or -1. */
+int store_events_put_chunk(struct store_events *ev, const void *const *from);
 /* Write the last partial chunk and set the columns' final length. 0 or -1. */
 int store_events_finish(struct store_events *ev);
 /* Give case group g a virtual view of rows [first, first + n) of every /events column, under
