@@ -236,8 +236,8 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
 /* The least and greatest value that is not the fill value (0, 0 when there is none), as
  * bit patterns; one branch-free loop per type, which the compiler vectorises. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-// -O2 leaves these loops scalar; the x86-64 baseline has no 64-bit compare, AVX2 has (chosen
-// at load time, where the processor has it)
+// -O2 leaves these loops scalar; the x86-64 baseline lacks unsigned and 64-bit vector compares,
+// AVX2 has them (chosen at load time where the processor has it)
 #define VECTORIZE __attribute__((optimize("O3"), target_clones("avx2", "default")))
 #elif defined(__GNUC__) && !defined(__clang__)
 #define VECTORIZE __attribute__((optimize("O3")))
