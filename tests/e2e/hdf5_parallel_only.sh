@@ -21,7 +21,7 @@ h5par=$(pcfile hdf5-openmpi) && pcfile ompi-c >/dev/null ||
 PC="$T/pkgconfig"
 mkdir "$PC"
 cp "$h5par" "$PC/hdf5.pc" # under Spack's name, the only HDF5 there is
-for m in ompi-c ompi ncursesw libpcre2-8 libxxhash check libsubunit otf2 otf2-backend; do
+for m in ompi-c ompi ncursesw libpcre2-8 libxxhash zlib check libsubunit otf2 otf2-backend; do
   f=$(pcfile "$m") && cp "$f" "$PC/"
 done
 PKG_CONFIG_LIBDIR="$PC"

@@ -43,6 +43,7 @@ class Iodfg(AutotoolsPackage):
     depends_on("ncurses")  # ncursesw, the wide-character library
     depends_on("pcre2")
     depends_on("xxhash")
+    depends_on("zlib-api")  # the last chunk of each event column is deflated by iodfg itself
     # direct chunk I/O (H5Dwrite_chunk, H5Dget_chunk_info_by_coord) needs HDF5 1.10.5. One
     # environment holds one HDF5: with +mpi, configure --with-mpi builds iodfg against the
     # parallel one too (it runs without mpirun, on HDF5's default file driver).
