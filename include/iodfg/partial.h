@@ -124,10 +124,11 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
  * (selected and mapped or not) has a place in the sweep's order. A process sweeps its own points
  * from here and copies only those it sends (16 bytes a point of fresh memory cost more than
  * reading the columns again). */
+#define IODFG_PARTIAL_SELECTED 0x80 /* in clk: the selection keeps the event */
 struct iodfg_partial_view {
     const uint32_t *ent; /* the timeline's entries */
     uint64_t n;          /* how many */
-    uint8_t *clk;        /* per event of the log: its case's clock, | 0x80 when selected */
+    uint8_t *clk;        /* per event of the log: its case's clock, | IODFG_PARTIAL_SELECTED */
     const uint32_t *act; /* activity of each key */
     const int64_t *start_ns, *dur_ns;
     const uint32_t *key;
@@ -169,6 +170,55 @@ int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo,
                              const struct iodfg_partial_point *const *runs, const size_t *len,
                              size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
                              int64_t *when, struct iodfg_error *err);
+
+/* ---- the pruned sweep: buckets of the sweep's order (doc/mpi.md says why it is exact) ----
+ * The job's points are cut into nb buckets at nb - 1 splitters shared by every part (bucket b:
+ * the points from split[b - 1] on and below split[b]; equal points share a bucket). Per pair
+ * (bucket, activity) a part sums its points' net change, its rise (the highest count above the
+ * bucket's start count right after one of its starts, at least 0) and its starts. Summed over
+ * the parts, the nets give the exact count at each bucket's start and the rises an upper bound
+ * of the highest count inside; only pairs whose bound can still reach the maximum are swept,
+ * with every part's points of the pair. Sums are indexed [k][b][a]: k one of the enum, b the
+ * bucket, a the activity (IODFG_PARTIAL_SUMS * nb * nact entries). */
+enum { IODFG_PARTIAL_NET, IODFG_PARTIAL_RISE, IODFG_PARTIAL_STARTS, IODFG_PARTIAL_SUMS };
+/* The view's first position of every bucket into pos (nb + 1 entries: pos[0] = 0, pos[nb] =
+ * v->n). */
+void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
+                              const struct iodfg_partial_point *split, uint32_t nb, uint64_t *pos);
+/* This part's sums of its points (one pass over the view). */
+void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
+                               uint32_t nact, int64_t *sums);
+/* From the sums of all parts: at[b * nact + a] the count of activity a at bucket b's start, and
+ * pick[b * nact + a] 1 when the pair must be swept (it may hold the first point reaching the
+ * maximum), else 0. How many pairs are picked. */
+uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t nact, int64_t *at,
+                                   uint8_t *pick);
+/* How many of this part's points (by its own sums) lie in picked pairs of buckets [b0, b1). */
+uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t nact,
+                                    const uint8_t *pick, uint32_t b0, uint32_t b1);
+/* Copy the view's points of picked pairs of buckets [b0, b1) to out, in the sweep's order; how
+ * many. */
+size_t iodfg_partial_bucket_copy(const struct iodfg_partial_view *v, const uint64_t *pos,
+                                 uint32_t nact, const uint8_t *pick, uint32_t b0, uint32_t b1,
+                                 struct iodfg_partial_point *out);
+/* What a pruned sweep covers: buckets [b0, b1) of nb cut at split (nb - 1 points), the view's
+ * positions pos of them, each pair's count at its bucket's start, the pairs swept (NULL: all). */
+struct iodfg_partial_buckets {
+    uint32_t nb, b0, b1;
+    const struct iodfg_partial_point *split;
+    const uint64_t *pos;
+    const int64_t *at;
+    const uint8_t *pick;
+};
+/* Sweep the picked pairs of bk's buckets over the view's points there (none when view is NULL)
+ * and nruns sorted runs (points of picked pairs only), each pair from its count at its bucket's
+ * start: best[a] and when[a] as iodfg_partial_sweep (the first point reaching the highest count
+ * over the pairs swept). 0, or -1 with err (memory). */
+int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
+                                const struct iodfg_partial_buckets *bk,
+                                const struct iodfg_partial_point *const *runs, const size_t *len,
+                                size_t nruns, uint32_t nact, int64_t *best, int64_t *when,
+                                struct iodfg_error *err);
 
 /* ---- characterisation (iodfg/characterize.h) of parts holding different cases ---- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Partial results that do not add up: the sorted values behind the percentiles (a process
- * counts how many lie below a bound, and those counts add up) and the interval boundaries of
- * the concurrency sweep (swept over time ranges with the count carried in). doc/mpi.md. */
+/* Partial results that do not add up: the values behind the percentiles (a process counts how
+ * many lie in each bucket of a range, and those counts add up) and the interval boundaries of
+ * the concurrency sweep, read in place from the session's timeline (partial_conc.c sweeps
+ * them). doc/mpi.md. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -186,7 +187,7 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 /* ---- concurrency ---- */
 
 /* Per event of the log: its case's clock, | SELECTED when the selection keeps it. */
-#define SELECTED 0x80
+#define SELECTED IODFG_PARTIAL_SELECTED
 static uint8_t *event_clocks(const struct part *pa)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
@@ -293,130 +294,4 @@ void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, i
     for (size_t i = 0; i < n; i++) {
         net[pts[i].act] += pts[i].start ? 1 : -1;
     }
-}
-
-/* The heads of sorted runs as a binary heap (the least point on top), for their merged order;
- * run nruns, when there is a view, is the view's positions [vat, vhi). */
-struct heads {
-    const struct iodfg_partial_point *const *run;
-    const size_t *len;
-    size_t nruns;
-    const struct iodfg_partial_view *view;
-    uint64_t vat, vhi;
-    struct iodfg_partial_point *head; /* each run's next point */
-    size_t *at;                       /* the position after it */
-    size_t *top;                      /* heap of the runs that have points left */
-    size_t n;
-};
-
-/* Run r's next point into h->head[r]; 0 when it has none left. */
-static int head_next(struct heads *h, size_t r)
-{
-    if (r < h->nruns) {
-        if (h->at[r] == h->len[r]) {
-            return 0;
-        }
-        h->head[r] = h->run[r][h->at[r]++];
-        return 1;
-    }
-    while (h->vat < h->vhi) {
-        if (iodfg_partial_view_at(h->view, h->vat++, &h->head[r])) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int head_less(const struct heads *h, size_t a, size_t b)
-{
-    int c = iodfg_partial_point_cmp(&h->head[a], &h->head[b]);
-    return c < 0 || (c == 0 && a < b);
-}
-
-static void heads_down(struct heads *h, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < h->n && head_less(h, h->top[l], h->top[m])) {
-            m = l;
-        }
-        if (l + 1 < h->n && head_less(h, h->top[l + 1], h->top[m])) {
-            m = l + 1;
-        }
-        if (m == i) {
-            return;
-        }
-        size_t t = h->top[i];
-        h->top[i] = h->top[m];
-        h->top[m] = t;
-        i = m;
-    }
-}
-
-int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
-                             const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err)
-{
-    size_t all = nruns + (view != NULL);
-    int64_t *cur = malloc(((size_t)nact + 1) * sizeof(*cur));
-    struct heads h = {runs,
-                      len,
-                      nruns,
-                      view,
-                      lo,
-                      hi,
-                      calloc(all + 1, sizeof(*h.head)),
-                      calloc(all + 1, sizeof(size_t)),
-                      calloc(all + 1, sizeof(size_t)),
-                      0};
-    if (!cur || !h.head || !h.at || !h.top) {
-        free(cur);
-        free(h.head);
-        free(h.at);
-        free(h.top);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    memcpy(cur, carry, (size_t)nact * sizeof(*cur));
-    for (size_t r = 0; r < all; r++) {
-        if (head_next(&h, r)) {
-            h.top[h.n++] = r;
-        }
-    }
-    for (size_t i = h.n; i-- > 0;) {
-        heads_down(&h, i);
-    }
-    // equal points of one activity have the same effect, so the order among them is free
-    while (h.n) {
-        size_t r = h.top[0];
-        const struct iodfg_partial_point p = h.head[r];
-        if (!p.start) {
-            cur[p.act]--;
-        } else if (++cur[p.act] > best[p.act]) {
-            best[p.act] = cur[p.act];
-            when[p.act] = p.time_ns;
-        }
-        if (!head_next(&h, r)) {
-            h.top[0] = h.top[--h.n];
-        }
-        heads_down(&h, 0);
-    }
-    free(cur);
-    free(h.head);
-    free(h.at);
-    free(h.top);
-    return 0;
-}
-
-int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err)
-{
-    return iodfg_partial_sweep_view(NULL, 0, 0, runs, len, nruns, carry, nact, best, when, err);
-}
-
-int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
-                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err)
-{
-    return iodfg_partial_sweep_runs(&pts, &n, 1, carry, nact, best, when, err);
 }

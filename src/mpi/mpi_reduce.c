@@ -97,11 +97,14 @@ void mpi_percentiles(const struct mpi_job *job, const struct mpi_pctl *t, size_t
     free(h);
 }
 
-/* ---- concurrency: points sent to the owner of their time range, swept with a carried count ----
+/* ---- concurrency: bucket sums reduced, then only the pairs that can hold the maximum swept ----
  */
 
+/* Pairs (bucket, activity) of the pruned sweep at most: the sums' all-reduction stays small. */
+enum { CONC_PAIRS = 1 << 16, CONC_BUCKETS = 4096 };
+
 /* The best count of an activity at one process, for the reduction: the higher wins, and of
- * equal ones the lower process (it owns the earlier time range). */
+ * equal ones the lower process (it owns the earlier buckets). */
 struct best {
     int64_t best, when;
     int64_t rank;
@@ -128,13 +131,12 @@ static MPI_Datatype point_type(void)
     return type;
 }
 
-/* Splitters: size - 1 points cutting the job's sorted points in about equal runs: the quantiles
- * of every process's timeline positions, gathered, sorted, and their quantiles taken. *nsplit
- * of them (none when no process has a point). */
-static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v,
+/* Splitters: want points cutting the job's sorted points in about equal runs: the quantiles of
+ * every process's timeline positions, gathered, sorted, and their quantiles taken. *nsplit of
+ * them (none when no process has a point). 0, or -1 when out of memory (every process). */
+static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v, int want,
                      struct iodfg_partial_point *split, int *nsplit)
 {
-    int want = job->size - 1;
     struct iodfg_partial_point *mine = calloc((size_t)want + 1, sizeof(*mine));
     struct iodfg_partial_point *all = calloc((size_t)job->size * want + 1, sizeof(*all));
     int *have = calloc((size_t)job->size, sizeof(*have));
@@ -168,86 +170,118 @@ static int splitters(const struct mpi_job *job, const struct iodfg_partial_view 
     return ok ? 0 : -1;
 }
 
-/* What one process sweeps: its own points where they lie (the positions [lo, hi) of its view,
- * with net: their starts minus ends per activity), and the runs other processes sent it. */
-struct sweep_bufs {
+/* What one process holds for the pruned sweep: its view and its buckets' positions in it, its
+ * own bucket sums and everyone's, and the points other processes sent it (one run each). */
+struct conc {
     struct iodfg_partial_view view;
-    uint64_t lo, hi;
-    int64_t *net;
+    struct iodfg_partial_buckets bk;
+    struct iodfg_partial_point *split;
+    uint64_t *pos;
+    int64_t *mine, *sums, *at;
+    uint8_t *pick;
     struct iodfg_partial_point *got;
-    const struct iodfg_partial_point **run; /* one per process (its own: none) */
+    const struct iodfg_partial_point **run;
     size_t *len;
 };
 
-/* The points this process sends: those of its positions that fall in other processes' time
- * ranges, copied in process order into *out, counts and offsets in scount and sdispl; the own
- * range into b->lo, b->hi. Its own points' net is minus the net of those sent: every event's
- * start and end are both among its points. 0, or -1 when out of memory. */
-static int pack_sends(const struct mpi_job *job, struct sweep_bufs *b,
-                      const struct iodfg_partial_point *split, int nsplit, uint32_t nact,
-                      struct iodfg_partial_point **out, int *scount, int *sdispl)
+/* The first bucket process p owns (p = size: nb); owners hold consecutive buckets. */
+static uint32_t first_bucket(const struct mpi_job *job, uint32_t nb, int p)
 {
-    uint64_t n = b->view.n, away = 0;
-    uint64_t *cut = calloc((size_t)job->size + 1, sizeof(*cut));
-    for (int p = 0; cut && p <= job->size; p++) {
-        cut[p] = p == 0 ? 0 : p <= nsplit ? iodfg_partial_view_lower(&b->view, &split[p - 1]) : n;
-    }
-    for (int p = 0; cut && p < job->size; p++) {
-        away += p == job->rank ? 0 : cut[p + 1] - cut[p];
-    }
-    *out = cut ? iodfg_bigmem_alloc((size_t)(away + 1) * sizeof(**out)) : NULL;
-    if (!*out) {
-        free(cut);
-        return -1;
-    }
-    size_t k = 0;
-    for (int p = 0; p < job->size; p++) {
-        size_t m =
-            p == job->rank ? 0 : iodfg_partial_view_copy(&b->view, cut[p], cut[p + 1], *out + k);
-        sdispl[p] = (int)k;
-        scount[p] = (int)m;
-        k += m;
-    }
-    b->lo = cut[job->rank];
-    b->hi = cut[job->rank + 1];
-    iodfg_partial_points_net(*out, k, b->net);
-    for (uint32_t a = 0; a < nact; a++) {
-        b->net[a] = -b->net[a];
-    }
-    free(cut);
-    return 0;
+    return (uint32_t)((uint64_t)nb * (uint64_t)p / (uint64_t)job->size);
 }
 
-/* Send each other process the points of this process that fall in its time range and receive
- * theirs into b->got (each run sorted), pointing b->run at them. 0, or -1 (every process). */
-static int exchange(const struct mpi_job *job, struct sweep_bufs *b,
-                    const struct iodfg_partial_point *split, int nsplit, uint32_t nact)
+/* The buckets: as many as fit CONC_PAIRS for nact activities, cut at splitters, and this
+ * process's positions of them. 0, or -1 when out of memory (every process). */
+static int cut_buckets(const struct mpi_job *job, struct conc *c, uint32_t nact)
+{
+    uint32_t nb = CONC_PAIRS / (nact ? nact : 1);
+    nb = nb > CONC_BUCKETS ? CONC_BUCKETS : nb < 2 ? 2 : nb;
+    int nsplit = 0;
+    c->split = calloc(nb, sizeof(*c->split));
+    int ok = c->split != NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
+    if (!ok || splitters(job, &c->view, (int)nb - 1, c->split, &nsplit)) {
+        return -1;
+    }
+    nb = (uint32_t)nsplit + 1;
+    size_t np = (size_t)nb * nact;
+    c->pos = malloc((nb + 1) * sizeof(*c->pos));
+    c->mine = malloc((IODFG_PARTIAL_SUMS * np + 1) * sizeof(*c->mine));
+    c->sums = malloc((IODFG_PARTIAL_SUMS * np + 1) * sizeof(*c->sums));
+    c->at = malloc((np + 1) * sizeof(*c->at));
+    c->pick = malloc(np + 1);
+    ok = c->pos && c->mine && c->sums && c->at && c->pick;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
+    if (ok) {
+        iodfg_partial_bucket_pos(&c->view, c->split, nb, c->pos);
+        c->bk = (struct iodfg_partial_buckets){nb,
+                                               first_bucket(job, nb, job->rank),
+                                               first_bucket(job, nb, job->rank + 1),
+                                               c->split,
+                                               c->pos,
+                                               c->at,
+                                               c->pick};
+    }
+    return ok ? 0 : -1;
+}
+
+/* The sums of every process added, and the pairs to sweep picked from them (the same on every
+ * process). */
+static void pick_pairs(const struct mpi_job *job, struct conc *c, uint32_t nact)
+{
+    size_t np = (size_t)c->bk.nb * nact;
+    iodfg_partial_bucket_sums(&c->view, c->pos, c->bk.nb, nact, c->mine);
+    MPI_Allreduce(c->mine, c->sums, (int)(IODFG_PARTIAL_SUMS * np), MPI_INT64_T, MPI_SUM,
+                  job->comm);
+    iodfg_partial_bucket_pick(c->sums, c->bk.nb, nact, c->at, c->pick);
+}
+
+/* Send each process this process's points of the picked pairs of that process's buckets and
+ * receive theirs of this process's buckets into c->got (a sorted run per process), pointing
+ * c->run at them. 0, or -1 when out of memory (every process). */
+static int exchange(const struct mpi_job *job, struct conc *c, uint32_t nact)
 {
     int P = job->size;
     int *scount = calloc((size_t)P, sizeof(int)), *rcount = calloc((size_t)P, sizeof(int));
     int *sdispl = calloc((size_t)P, sizeof(int)), *rdispl = calloc((size_t)P, sizeof(int));
-    struct iodfg_partial_point *send = NULL;
-    int ok = scount && rcount && sdispl && rdispl &&
-             pack_sends(job, b, split, nsplit, nact, &send, scount, sdispl) == 0;
+    int ok = scount && rcount && sdispl && rdispl;
+    size_t nsend = 0, ngot = 0;
+    for (int p = 0; ok && p < P; p++) {
+        uint32_t b0 = first_bucket(job, c->bk.nb, p), b1 = first_bucket(job, c->bk.nb, p + 1);
+        uint64_t m = p == job->rank
+                         ? 0
+                         : iodfg_partial_bucket_count(c->mine, c->bk.nb, nact, c->pick, b0, b1);
+        sdispl[p] = (int)nsend;
+        scount[p] = (int)m;
+        nsend += m;
+    }
+    struct iodfg_partial_point *send = ok ? iodfg_bigmem_alloc((nsend + 1) * sizeof(*send)) : NULL;
+    ok = send != NULL;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
-    size_t ngot = 0;
     if (ok) {
+        for (int p = 0; p < P; p++) {
+            uint32_t b0 = first_bucket(job, c->bk.nb, p), b1 = first_bucket(job, c->bk.nb, p + 1);
+            if (p != job->rank) {
+                iodfg_partial_bucket_copy(&c->view, c->pos, nact, c->pick, b0, b1,
+                                          send + sdispl[p]);
+            }
+        }
         MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, job->comm);
         for (int p = 0; p < P; p++) {
             rdispl[p] = (int)ngot;
             ngot += (size_t)rcount[p];
         }
-        b->got = iodfg_bigmem_alloc((ngot + 1) * sizeof(*b->got));
-        ok = b->got != NULL;
+        c->got = iodfg_bigmem_alloc((ngot + 1) * sizeof(*c->got));
+        ok = c->got != NULL;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     }
     if (ok) {
         MPI_Datatype type = point_type();
-        MPI_Alltoallv(send, scount, sdispl, type, b->got, rcount, rdispl, type, job->comm);
+        MPI_Alltoallv(send, scount, sdispl, type, c->got, rcount, rdispl, type, job->comm);
         MPI_Type_free(&type);
         for (int p = 0; p < P; p++) {
-            b->run[p] = b->got + rdispl[p];
-            b->len[p] = p == job->rank ? 0 : (size_t)rcount[p];
+            c->run[p] = c->got + rdispl[p];
+            c->len[p] = (size_t)rcount[p];
         }
     }
     free(send);
@@ -258,91 +292,79 @@ static int exchange(const struct mpi_job *job, struct sweep_bufs *b,
     return ok ? 0 : -1;
 }
 
-/* This process's range of the sweep: its own and the received runs, the count carried in from
- * the earlier ranges (an exclusive scan of the ranges' net changes), and its best counts. */
-static int sweep_range(const struct mpi_job *job, const struct sweep_bufs *sb, uint32_t nact,
-                       struct best *b, struct iodfg_error *err)
+/* This process's buckets swept (its own points in place, the received runs beside them): its
+ * best counts per activity. */
+static int sweep_own(const struct mpi_job *job, const struct conc *c, uint32_t nact, struct best *b,
+                     struct iodfg_error *err)
 {
-    int64_t *carry = calloc((size_t)nact + 1, sizeof(*carry));
     int64_t *best = malloc(((size_t)nact + 1) * sizeof(*best));
     int64_t *when = calloc((size_t)nact + 1, sizeof(*when));
-    int ok = carry && best && when;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
-    int rc = ok ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (ok) {
-        for (int p = 0; p < job->size; p++) {
-            iodfg_partial_points_net(sb->run[p], sb->len[p], sb->net);
-        }
-        MPI_Exscan(sb->net, carry, (int)nact, MPI_INT64_T, MPI_SUM, job->comm);
-        if (job->rank == 0) {
-            memset(carry, 0, (size_t)nact * sizeof(*carry));
-        }
-        for (uint32_t a = 0; a < nact; a++) {
-            best[a] = INT64_MIN;
-        }
-        rc = iodfg_partial_sweep_view(&sb->view, sb->lo, sb->hi, sb->run, sb->len,
-                                      (size_t)job->size, carry, nact, best, when, err);
+    int rc = best && when ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    for (uint32_t a = 0; rc == 0 && a < nact; a++) {
+        best[a] = INT64_MIN;
+    }
+    if (rc == 0) {
+        rc = iodfg_partial_sweep_buckets(&c->view, &c->bk, c->run, c->len, (size_t)job->size, nact,
+                                         best, when, err);
         for (uint32_t a = 0; a < nact; a++) {
             b[a] = (struct best){best[a], when[a], job->rank};
         }
     }
-    free(carry);
     free(best);
     free(when);
     return rc;
 }
 
-/* The process's view of its points, all of them its own run until the exchange. 0, or -1 with
- * err. */
-static int own_points(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
-                      struct sweep_bufs *b, struct iodfg_error *err)
+static void conc_fini(struct conc *c)
 {
-    b->run = calloc((size_t)job->size, sizeof(*b->run));
-    b->len = calloc((size_t)job->size, sizeof(*b->len));
-    b->net = calloc((size_t)nact + 1, sizeof(*b->net));
-    if (!b->run || !b->len || !b->net || iodfg_partial_view_init(s, &b->view, err)) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    iodfg_partial_view_fini(&c->view);
+    free(c->split);
+    free(c->pos);
+    free(c->mine);
+    free(c->sums);
+    free(c->at);
+    free(c->pick);
+    free(c->got);
+    free(c->run);
+    free(c->len);
+}
+
+/* The best counts of every process reduced to process 0's mc and when. */
+static void reduce_best(const struct mpi_job *job, const struct best *b, struct best *all,
+                        uint32_t nact, uint32_t *mc, int64_t *when)
+{
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Type_contiguous((int)sizeof(*b), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(best_op, 1, &op);
+    MPI_Reduce(b, all, (int)nact, type, op, 0, job->comm);
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+    for (uint32_t a = 0; job->rank == 0 && a < nact; a++) {
+        mc[a] = all[a].best > 0 ? (uint32_t)all[a].best : 0;
+        when[a] = all[a].best > 0 ? all[a].when : IODFG_UNKNOWN;
     }
-    b->lo = 0;
-    b->hi = b->view.n;
-    return 0;
 }
 
 int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, uint32_t nact,
                     uint32_t *mc, int64_t *when, struct iodfg_error *err)
 {
-    struct sweep_bufs bufs = {0};
-    struct iodfg_partial_point *split = calloc((size_t)job->size, sizeof(*split));
+    struct conc c = {0};
     struct best *b = calloc((size_t)nact + 1, sizeof(*b)),
                 *all = calloc((size_t)nact + 1, sizeof(*all));
-    int nsplit = 0;
-    int rc = split && b && all ? own_points(job, s, nact, &bufs, err)
-                               : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (mpi_agree(job, rc, err) ||
-        (job->size > 1 && (splitters(job, &bufs.view, split, &nsplit) ||
-                           exchange(job, &bufs, split, nsplit, nact))) ||
-        mpi_agree(job, sweep_range(job, &bufs, nact, b, err), err)) {
+    c.run = calloc((size_t)job->size, sizeof(*c.run));
+    c.len = calloc((size_t)job->size, sizeof(*c.len));
+    int rc = b && all && c.run && c.len ? iodfg_partial_view_init(s, &c.view, err)
+                                        : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (mpi_agree(job, rc, err) || cut_buckets(job, &c, nact) ||
+        (pick_pairs(job, &c, nact), exchange(job, &c, nact)) ||
+        mpi_agree(job, sweep_own(job, &c, nact, b, err), err)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
     } else {
-        MPI_Datatype type;
-        MPI_Op op;
-        MPI_Type_contiguous((int)sizeof(*b), MPI_BYTE, &type);
-        MPI_Type_commit(&type);
-        MPI_Op_create(best_op, 1, &op);
-        MPI_Reduce(b, all, (int)nact, type, op, 0, job->comm);
-        MPI_Op_free(&op);
-        MPI_Type_free(&type);
-        for (uint32_t a = 0; job->rank == 0 && a < nact; a++) {
-            mc[a] = all[a].best > 0 ? (uint32_t)all[a].best : 0;
-            when[a] = all[a].best > 0 ? all[a].when : IODFG_UNKNOWN;
-        }
+        reduce_best(job, b, all, nact, mc, when);
     }
-    iodfg_partial_view_fini(&bufs.view);
-    free(bufs.net);
-    free(bufs.got);
-    free(bufs.run);
-    free(bufs.len);
-    free(split);
+    conc_fini(&c);
     free(b);
     free(all);
     return rc;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* iodfg-mpi: the reductions of the analysis that are more than sums (doc/mpi.md): nearest-rank
- * percentiles by summed histograms that narrow the range, maximum concurrency by a sweep over
- * time ranges. */
+ * percentiles by summed histograms that narrow the range, maximum concurrency by bucket sums
+ * that bound it and a sweep of the few buckets that may hold it. */
 #ifndef IODFG_MPI_REDUCE_H
 #define IODFG_MPI_REDUCE_H
 

@@ -9,6 +9,43 @@ D=$IODFG_TEST_DATA/traces
 R=$IODFG_TEST_DATA/rules
 mpi_logs
 
+# The maximum concurrency's pruned sweep (doc/mpi.md) under stress: times on a 10 us grid (ends
+# at the times of starts, buckets cut between equal points), reads of no duration, one read
+# spanning the whole run (and so every bucket), and bursts every 100 calls where every case of a
+# clock starts a read at once: the highest count is reached at every burst with the same count,
+# and on both clocks (cases 0-3 on the time of day with the long read, 4-8 with -ttt stamps:
+# five each), so only the first burst's time is right.
+LC_ALL=C awk -v dir="$T/ties" 'BEGIN {
+  system("mkdir -p " dir)
+  for (c = 0; c < 9; c++) {
+    out = sprintf("%s/ties_%d.st", dir, c); x = c * 7919 + 17
+    for (i = 0; i < 2000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648
+      burst = i % 100 == 50; j = burst ? 0 : int(x / 65536) % 3
+      t = 3600 * 10 + (i * 3 + j) * 0.00001
+      dur = c == 0 && i == 0 ? 70000 : burst ? 30 : int(x / 256) % 2 * 10
+      call = burst || dur > 30 || int(x / 1024) % 3 ? "read" : int(x / 4096) % 2 ? "write" : "lseek"
+      stamp = c >= 4 ? sprintf("%.6f", 1753944587 + t) : \
+        sprintf("%02d:%02d:%09.6f", int(t / 3600), int(t / 60) % 60, t - 60 * int(t / 60))
+      if (call == "lseek")
+        line = sprintf("lseek(3</p/scratch/f%d>, 0, SEEK_SET) = 0", c)
+      else
+        line = sprintf("%s(3</p/scratch/f%d>, \"\"..., 4096) = 4096", call, c)
+      printf "%d %s %s <0.%06d>\n", 300 + c, stamp, line, dur > out
+    }
+    close(out)
+  }
+}'
+"$IODFG_BIN" convert -q -o "$T/ties.h5" "$T/ties"
+"$IODFG_BIN" stats --format json "$T/ties.h5" >"$T/ties.json"
+check "ties: the bursts reach the highest count of reads" \
+  grep -q '"activity":"read:/p/scratch",.*"mc":5,"mc_time_ns":36000001500000' "$T/ties.json"
+for n in 1 2 3 4; do
+  same "$n" ties stats --format json
+  same "$n" ties stats --format tsv --per-pid --sort mc
+  same "$n" ties stats --time @36000.002..@36000.06 --format json # from the second burst on
+done
+
 for n in 1 2 4; do
   for set in ior paper formats char; do
     same "$n" "$set" stats

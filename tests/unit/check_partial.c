@@ -72,16 +72,18 @@ static struct iodfg_session *session_over(struct iodfg_eventlog *log)
     return s;
 }
 
-/* The log written and read back whole and in parts cut at cuts[0..nparts-2]. */
-static void fixture_init(struct fixture *f, const uint32_t *cuts, int nparts)
+/* The log of ncases cases of text written and read back whole and in parts cut at
+ * cuts[0..nparts-2]. */
+static void fixture_init_text(struct fixture *f, const uint32_t *cuts, int nparts,
+                              void (*text_of)(uint32_t, char *, size_t), uint32_t ncases)
 {
     memset(f, 0, sizeof(*f));
     f->dir = testutil_tmpdir();
     snprintf(f->path, sizeof(f->path), "%s/log.h5", f->dir);
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
     char text[4096], name[32];
-    for (uint32_t c = 0; c < NCASES; c++) {
-        case_text(c, text, sizeof(text));
+    for (uint32_t c = 0; c < ncases; c++) {
+        text_of(c, text, sizeof(text));
         snprintf(name, sizeof(name), "c%02u", c);
         tlog_add_case(log, name, text);
     }
@@ -97,12 +99,17 @@ static void fixture_init(struct fixture *f, const uint32_t *cuts, int nparts)
     f->sw = session_over(f->whole);
     f->nparts = nparts;
     for (int p = 0; p < nparts; p++) {
-        uint32_t lo = p ? cuts[p - 1] : 0, hi = p + 1 < nparts ? cuts[p] : NCASES;
+        uint32_t lo = p ? cuts[p - 1] : 0, hi = p + 1 < nparts ? cuts[p] : ncases;
         f->part[p] =
             iodfg_store_load_cases(f->path, IODFG_COL_ANALYSIS, lo, hi - lo, NULL, NULL, &err);
         ck_assert_msg(f->part[p] != NULL, "part %d: %s", p, err.msg);
         f->sp[p] = session_over(f->part[p]);
     }
+}
+
+static void fixture_init(struct fixture *f, const uint32_t *cuts, int nparts)
+{
+    fixture_init_text(f, cuts, nparts, case_text, NCASES);
 }
 
 static void fixture_fini(struct fixture *f)
@@ -508,6 +515,284 @@ START_TEST(sweep_of_runs_is_sweep_of_merge)
 }
 END_TEST
 
+/* A log made to stress the pruned concurrency sweep: times and durations on a 10 us grid (many
+ * equal times, ends where starts are), reads of no duration, one read spanning the whole run,
+ * bursts where every case of a clock starts a read at once (the same highest count twice on a
+ * clock, and on both clocks: cases 4 to 7 are on the epoch clock). */
+static void stress_text(uint32_t c, char *buf, size_t size)
+{
+    size_t at = 0;
+    uint32_t x = c * 2654435761u + 7;
+    for (uint32_t i = 0; i < 40; i++) {
+        x = x * 1103515245u + 12345u;
+        int burst = i == 3 || i == 20, grid = (int)(x >> 16) % 3;
+        double t = 3600 * 9 + (i * 3 + (burst ? 0 : grid)) * 1e-5;
+        int dur = c == 0 && i == 0 ? 20000 : burst ? 30 : (int)(x >> 8) % 2 * 10;
+        const char *call = burst || (x >> 20) % 3 ? "read" : "write";
+        char stamp[40];
+        if (c >= 4) {
+            snprintf(stamp, sizeof(stamp), "%.6f", 1753944587 + t);
+        } else {
+            snprintf(stamp, sizeof(stamp), "%02d:%02d:%09.6f", (int)(t / 3600), (int)(t / 60) % 60,
+                     t - 60 * (int)(t / 60));
+        }
+        at += (size_t)snprintf(buf + at, size - at,
+                               "%u %s %s(3</scratch/s/f>, \"\", 8192) = 10 <0.%06d>\n", 100 + c,
+                               stamp, call, dur);
+    }
+}
+
+/* The points of all parts in the sweep's order (*n of them). */
+static struct iodfg_partial_point *all_points(const struct fixture *f, size_t *n)
+{
+    struct iodfg_partial_point *all = NULL;
+    struct iodfg_error err;
+    *n = 0;
+    for (int p = 0; p < f->nparts; p++) {
+        struct iodfg_partial_point *pts;
+        size_t k;
+        ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
+        all = realloc(all, (*n + k + 1) * sizeof(*all));
+        memcpy(all + *n, pts, k * sizeof(*pts));
+        *n += k;
+        free(pts);
+    }
+    iodfg_partial_points_sort(all, *n);
+    return all;
+}
+
+/* Brute force over n sorted points cut at split (nb buckets): each pair's net, rise and starts
+ * (sums) and, unless top is NULL, the highest count after a start in each pair (INT64_MIN:
+ * none) and each pair's count at its bucket's start (at). */
+static void brute_sums(const struct iodfg_partial_point *pts, size_t n,
+                       const struct iodfg_partial_point *split, uint32_t nb, uint32_t na,
+                       int64_t *sums, int64_t *top, int64_t *at)
+{
+    size_t np = (size_t)nb * na, b = 0;
+    int64_t *count = calloc(na + 1, sizeof(*count));
+    int64_t *net = sums + IODFG_PARTIAL_NET * np, *rise = sums + IODFG_PARTIAL_RISE * np;
+    memset(sums, 0, IODFG_PARTIAL_SUMS * np * sizeof(*sums));
+    for (size_t i = 0; top && i < np; i++) {
+        top[i] = INT64_MIN;
+        at[i] = 0;
+    }
+    for (size_t i = 0; i <= n; i++) {
+        while (b + 1 < nb && (i == n || iodfg_partial_point_cmp(&pts[i], &split[b]) >= 0)) {
+            b++;
+            for (uint32_t a = 0; top && a < na; a++) {
+                at[b * na + a] = count[a];
+            }
+        }
+        if (i == n) {
+            break;
+        }
+        size_t k = b * na + pts[i].act;
+        count[pts[i].act] += pts[i].start ? 1 : -1;
+        net[k] += pts[i].start ? 1 : -1;
+        if (pts[i].start) {
+            sums[IODFG_PARTIAL_STARTS * np + k]++;
+            rise[k] = net[k] > rise[k] ? net[k] : rise[k];
+            if (top && count[pts[i].act] > top[k]) {
+                top[k] = count[pts[i].act];
+            }
+        }
+    }
+    free(count);
+}
+
+/* nb - 1 splitters at equal steps of n sorted points, as iodfg-mpi takes them (nb 1 if none). */
+static uint32_t split_points(const struct iodfg_partial_point *all, size_t n, uint32_t nb,
+                             struct iodfg_partial_point *split)
+{
+    nb = n ? nb : 1;
+    for (uint32_t i = 0; i + 1 < nb; i++) {
+        split[i] = all[(size_t)((double)(i + 1) * (double)n / nb)];
+    }
+    return nb;
+}
+
+/* Each part's bucket sums are the brute force's over its points; summed, the counts at the
+ * buckets' starts are exact, the rises bound the highest counts inside, and every pair holding a
+ * count at least the maximum (the first one reaching it included) is picked. */
+static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_point *all, size_t n,
+                              const struct iodfg_partial_point *split, uint32_t nb, uint32_t na,
+                              int64_t *total, uint64_t *pos, uint8_t *pick)
+{
+    size_t np = (size_t)nb * na, ns = IODFG_PARTIAL_SUMS * np;
+    int64_t *mine = calloc(ns + 1, sizeof(*mine)), *want = calloc(ns + 1, sizeof(*want));
+    int64_t *top = calloc(np + 1, sizeof(*top)), *at = calloc(np + 1, sizeof(*at));
+    int64_t *at_want = calloc(np + 1, sizeof(*at_want));
+    struct iodfg_error err;
+    memset(total, 0, ns * sizeof(*total));
+    for (int p = 0; p < f->nparts; p++) {
+        struct iodfg_partial_view v;
+        struct iodfg_partial_point *pts;
+        size_t k;
+        ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &v, &err), 0);
+        ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
+        iodfg_partial_bucket_pos(&v, split, nb, pos + (size_t)p * (nb + 1));
+        iodfg_partial_bucket_sums(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
+        brute_sums(pts, k, split, nb, na, want, NULL, NULL);
+        ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
+        for (size_t i = 0; i < ns; i++) {
+            total[i] += mine[i];
+        }
+        iodfg_partial_view_fini(&v);
+        free(pts);
+    }
+    iodfg_partial_bucket_pick(total, nb, na, at, pick);
+    brute_sums(all, n, split, nb, na, want, top, at_want);
+    ck_assert_mem_eq(at, at_want, np * sizeof(*at));
+    const struct iodfg_stats *st = iodfg_session_stats(f->sw);
+    for (size_t i = 0; i < np; i++) {
+        ck_assert_int_le(top[i], at[i] + total[IODFG_PARTIAL_RISE * np + i]);
+    }
+    for (uint32_t a = 0; a < na; a++) { // the first bucket reaching the maximum is picked
+        size_t b = 0;
+        while (b < nb && top[b * na + a] < (int64_t)st->act[a].mc) {
+            b++;
+        }
+        ck_assert_int_eq(b<nb, st->act[a].mc> 0);
+        ck_assert_msg(b == nb || pick[b * na + a], "activity %u, bucket %zu of %u", a, b, nb);
+    }
+    free(mine);
+    free(want);
+    free(top);
+    free(at);
+    free(at_want);
+}
+
+/* Part q's sweep of its buckets (of nb, cut at split) as process q of iodfg-mpi sweeps them: its
+ * own points in place, every other part's points of the picked pairs there copied (as many as
+ * their sums say); into best and when (na each). */
+static void sweep_part(struct fixture *f, int q, const struct iodfg_partial_buckets *all_bk,
+                       uint32_t na, int64_t *best, int64_t *when)
+{
+    struct iodfg_partial_view v[MAXPARTS];
+    struct iodfg_partial_point *run[MAXPARTS] = {0};
+    size_t len[MAXPARTS] = {0}, np = (size_t)all_bk->nb * na;
+    int64_t *sums = calloc(IODFG_PARTIAL_SUMS * np + 1, sizeof(*sums));
+    struct iodfg_partial_buckets bk = *all_bk;
+    struct iodfg_error err;
+    bk.b0 = (uint32_t)((uint64_t)bk.nb * (uint64_t)q / (uint64_t)f->nparts);
+    bk.b1 = (uint32_t)((uint64_t)bk.nb * (uint64_t)(q + 1) / (uint64_t)f->nparts);
+    for (int p = 0; p < f->nparts; p++) {
+        const uint64_t *pos = all_bk->pos + (size_t)p * (bk.nb + 1);
+        ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &v[p], &err), 0);
+        iodfg_partial_bucket_sums(&v[p], pos, bk.nb, na, sums);
+        uint64_t k = iodfg_partial_bucket_count(sums, bk.nb, na, bk.pick, bk.b0, bk.b1);
+        run[p] = malloc((k + 1) * sizeof(**run));
+        len[p] = iodfg_partial_bucket_copy(&v[p], pos, na, bk.pick, bk.b0, bk.b1, run[p]);
+        ck_assert_uint_eq(len[p], k);
+        len[p] = p == q ? 0 : len[p]; // q's own are swept in place
+    }
+    bk.pos = all_bk->pos + (size_t)q * (bk.nb + 1);
+    for (uint32_t a = 0; a < na; a++) {
+        best[a] = INT64_MIN;
+    }
+    const struct iodfg_partial_point *const *runs = (const struct iodfg_partial_point *const *)run;
+    ck_assert_int_eq(
+        iodfg_partial_sweep_buckets(&v[q], &bk, runs, len, (size_t)f->nparts, na, best, when, &err),
+        0);
+    for (int p = 0; p < f->nparts; p++) {
+        iodfg_partial_view_fini(&v[p]);
+        free(run[p]);
+    }
+    free(sums);
+}
+
+/* The maximum concurrency found with nb buckets (parts as processes, each sweeping its buckets'
+ * picked pairs) is the whole log's; how many pairs reach their activity's maximum after the
+ * first one that does (ties the pruning must not take). */
+static uint64_t check_pruned(struct fixture *f, uint32_t want_nb)
+{
+    uint32_t na = iodfg_session_mapping(f->sp[0])->nactivities;
+    size_t n;
+    struct iodfg_partial_point *all = all_points(f, &n);
+    struct iodfg_partial_point *split = calloc(want_nb + 1, sizeof(*split));
+    uint32_t nb = split_points(all, n, want_nb, split);
+    size_t np = (size_t)nb * na;
+    int64_t *sums = calloc(IODFG_PARTIAL_SUMS * np + 1, sizeof(*sums));
+    int64_t *at = calloc(np + 1, sizeof(*at)), *top = calloc(np + 1, sizeof(*top));
+    int64_t best[MAXPARTS][64], when[MAXPARTS][64];
+    uint64_t *pos = calloc((size_t)f->nparts * (nb + 1) + 1, sizeof(*pos));
+    uint8_t *pick = calloc(np + 1, 1);
+    ck_assert_uint_le(na, 64);
+    check_bucket_sums(f, all, n, split, nb, na, sums, pos, pick);
+    iodfg_partial_bucket_pick(sums, nb, na, at, pick);
+    const struct iodfg_partial_buckets bk = {nb, 0, nb, split, pos, at, pick};
+    for (int q = 0; q < f->nparts; q++) {
+        sweep_part(f, q, &bk, na, best[q], when[q]);
+    }
+    const struct iodfg_stats *st = iodfg_session_stats(f->sw);
+    for (uint32_t a = 0; a < na; a++) {
+        int r = 0;
+        for (int q = 1; q < f->nparts; q++) { // the higher count, on equal ones the earlier part
+            r = best[q][a] > best[r][a] ? q : r;
+        }
+        ck_assert_uint_eq(best[r][a] > 0 ? (uint32_t)best[r][a] : 0, st->act[a].mc);
+        ck_assert_int_eq(best[r][a] > 0 ? when[r][a] : IODFG_UNKNOWN, st->act[a].mc_time_ns);
+    }
+    uint64_t ties = 0;
+    brute_sums(all, n, split, nb, na, sums, top, at);
+    for (uint32_t a = 0; a < na; a++) {
+        size_t b = 0;
+        while (b < nb && top[b * na + a] < (int64_t)st->act[a].mc) {
+            b++;
+        }
+        for (b++; b < nb; b++) {
+            ties += st->act[a].mc > 0 && top[b * na + a] == (int64_t)st->act[a].mc;
+        }
+    }
+    free(all);
+    free(split);
+    free(sums);
+    free(at);
+    free(top);
+    free(pos);
+    free(pick);
+    return ties;
+}
+
+/* The pruned sweep over bucket counts from one to more than there are points (empty buckets,
+ * splitters between equal points), on the parts cut at cuts; the ties it met. */
+static uint64_t check_pruned_cuts(void (*text_of)(uint32_t, char *, size_t), uint32_t ncases,
+                                  const uint32_t *cuts, int nparts)
+{
+    struct fixture f;
+    fixture_init_text(&f, cuts, nparts, text_of, ncases);
+    size_t n;
+    free(all_points(&f, &n));
+    const uint32_t nbs[] = {1, 2, 3, 7, 64, (uint32_t)n / 2 + 1, (uint32_t)n, 2 * (uint32_t)n + 1};
+    uint64_t ties = 0;
+    for (size_t i = 0; i < sizeof(nbs) / sizeof(*nbs); i++) {
+        ties += check_pruned(&f, nbs[i]);
+    }
+    fixture_fini(&f);
+    return ties;
+}
+
+START_TEST(pruned_concurrency_is_exact)
+{
+    static const uint32_t two[] = {12}, four[] = {1, 9, 17}, empty[] = {0, 5, 24};
+    check_pruned_cuts(case_text, NCASES, two, 2);
+    check_pruned_cuts(case_text, NCASES, four, 4);
+    check_pruned_cuts(case_text, NCASES, empty, 4);
+    check_pruned_cuts(case_text, NCASES, NULL, 1);
+}
+END_TEST
+
+/* Bursts reaching the same count twice on each clock, ends at the times of starts, reads of no
+ * duration and one spanning every bucket. */
+START_TEST(pruned_concurrency_of_ties)
+{
+    static const uint32_t two[] = {4}, four[] = {2, 4, 6}, uneven[] = {1, 2, 7};
+    ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, two, 2), 0);
+    ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, four, 4), 0);
+    ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, uneven, 4), 0);
+}
+END_TEST
+
 static int cmp_int64(const void *pa, const void *pb)
 {
     int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
@@ -749,6 +1034,8 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, groups_results_go_with_groups);
     tcase_add_test(tc, points_sort_in_sweep_order);
     tcase_add_test(tc, sweep_of_runs_is_sweep_of_merge);
+    tcase_add_test(tc, pruned_concurrency_is_exact);
+    tcase_add_test(tc, pruned_concurrency_of_ties);
     tcase_add_test(tc, percentile_cuts_find_every_rank);
     tcase_add_test(tc, characterization_in_parts);
     suite_add_tcase(s, tc);
