@@ -1,18 +1,137 @@
 /* SPDX-License-Identifier: MIT */
-/* The maximum concurrency of parts: per bucket of the sweep's order each part's net change, rise
- * and starts per activity (they add up to exact counts at the buckets' starts and bounds of the
- * counts inside), which pairs of bucket and activity must be swept, and the sweep of sorted runs
- * in their merged order with the count of each pair carried in. doc/mpi.md says why it is
- * exact. */
+/* The maximum concurrency of parts: a session's interval boundaries read in place from its
+ * timeline; per bucket of the sweep's order each part's net change, rise and starts per activity
+ * (they add up to exact counts at the buckets' starts and bounds of the counts inside); which
+ * pairs of bucket and activity must be swept; and the sweep of sorted runs in their merged order
+ * with the count of each pair carried in. doc/mpi.md says why it is exact. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/analysis.h"
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
+#include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/partial.h"
+#include "iodfg/session.h"
 #include "iodfg/timeline.h"
+#include "iodfg/trace.h"
+
+#include "partial_priv.h"
+
+/* ---- the session's points, read in place from its timeline ---- */
+
+/* Per event of the log: its case's clock, | SELECTED when the selection keeps it. */
+#define SELECTED IODFG_PARTIAL_SELECTED
+static uint8_t *event_clocks(const struct part *pa)
+{
+    uint64_t n = iodfg_eventlog_event_count(pa->log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
+    uint8_t *clk = iodfg_bigmem_alloc((size_t)n + 1);
+    for (uint32_t c = 0; clk && c < iodfg_eventlog_case_count(pa->log); c++) {
+        uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
+        uint64_t lo, hi;
+        memset(clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
+        if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
+            memset(clk + lo, clock | SELECTED, (size_t)(hi - lo));
+        }
+    }
+    return clk;
+}
+
+int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
+                            struct iodfg_error *err)
+{
+    struct part pa = part_of(s);
+    // the session's timeline is already in the sweep's order
+    const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
+    *v = (struct iodfg_partial_view){tl->pts,           pa.col->dur_ns ? tl->npts : 0,
+                                     event_clocks(&pa), pa.act,
+                                     pa.col->start_ns,  pa.col->dur_ns,
+                                     pa.col->key};
+    return v->clk ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+}
+
+void iodfg_partial_view_fini(struct iodfg_partial_view *v)
+{
+    free(v->clk);
+    memset(v, 0, sizeof(*v));
+}
+
+int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
+                          struct iodfg_partial_point *pt)
+{
+    uint32_t e = v->ent[i] & ~IODFG_PT_START;
+    int start = (v->ent[i] & IODFG_PT_START) != 0;
+    uint32_t a = v->act[v->key[e]];
+    int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
+    *pt = (struct iodfg_partial_point){t, a, (uint8_t)(v->clk[e] & ~SELECTED), (uint8_t)start, 0};
+    return (v->clk[e] & SELECTED) && a != IODFG_NO_ACTIVITY;
+}
+
+uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
+                                  const struct iodfg_partial_point *p)
+{
+    uint64_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        struct iodfg_partial_point m;
+        iodfg_partial_view_at(v, mid, &m);
+        if (iodfg_partial_point_cmp(&m, p) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
+                               struct iodfg_partial_point *out)
+{
+    size_t k = 0;
+    for (uint64_t i = lo; i < hi; i++) {
+        k += (size_t)iodfg_partial_view_at(v, i, &out[k]);
+    }
+    return k;
+}
+
+int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
+                         struct iodfg_error *err)
+{
+    struct iodfg_partial_view v;
+    if (iodfg_partial_view_init(s, &v, err)) {
+        return -1;
+    }
+    struct iodfg_partial_point *p = iodfg_bigmem_alloc((size_t)(v.n + 1) * sizeof(*p));
+    if (p) {
+        *n = iodfg_partial_view_copy(&v, 0, v.n, p);
+        *pts = p;
+    }
+    iodfg_partial_view_fini(&v);
+    return p ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+}
+
+int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
+                            const struct iodfg_partial_point *b)
+{
+    if (a->clock != b->clock) {
+        return a->clock < b->clock ? -1 : 1;
+    }
+    if (a->time_ns != b->time_ns) {
+        return a->time_ns < b->time_ns ? -1 : 1;
+    }
+    return (int)a->start - (int)b->start;
+}
+
+void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net)
+{
+    for (size_t i = 0; i < n; i++) {
+        net[pts[i].act] += pts[i].start ? 1 : -1;
+    }
+}
 
 /* ---- the buckets' sums and the pairs picked ---- */
 
@@ -152,32 +271,38 @@ struct heads {
     const struct iodfg_partial_view *view;
     const struct iodfg_partial_buckets *bk;
     uint32_t nact, vb; /* the bucket of the view's next position */
-    uint64_t vat;
+    uint64_t vat, vend;
     struct iodfg_partial_point *head; /* each run's next point */
     size_t *at;                       /* the position after it */
     size_t *top;                      /* heap of the runs that have points left */
     size_t n;
 };
 
+/* Go to bucket h->vb of the view: its positions, none when it has no pair to sweep. */
+static void view_enter(struct heads *h)
+{
+    const struct iodfg_partial_buckets *bk = h->bk;
+    h->vat = bk->pos[h->vb];
+    h->vend = bucket_picked(bk->pick, h->nact, h->vb) ? bk->pos[h->vb + 1] : h->vat;
+}
+
 /* The view's next point of a picked pair into *pt; 0 when it has none left. */
 static int view_next(struct heads *h, struct iodfg_partial_point *pt)
 {
     const struct iodfg_partial_buckets *bk = h->bk;
-    while (h->vb < bk->b1) {
-        if (h->vat == bk->pos[h->vb] && !bucket_picked(bk->pick, h->nact, h->vb)) {
-            h->vat = bk->pos[h->vb + 1]; // a bucket without pairs to sweep is skipped whole
+    for (;;) {
+        const uint8_t *in = bk->pick ? bk->pick + (size_t)h->vb * h->nact : NULL;
+        while (h->vat < h->vend) {
+            if (iodfg_partial_view_at(h->view, h->vat++, pt) && (!in || in[pt->act])) {
+                return 1;
+            }
         }
-        if (h->vat == bk->pos[h->vb + 1]) {
-            h->vb++;
-            continue;
+        if (h->vb + 1 >= bk->b1) {
+            return 0;
         }
-        uint32_t a = act_at(h->view, h->vat++);
-        if (a != IODFG_NO_ACTIVITY && (!bk->pick || bk->pick[(size_t)h->vb * h->nact + a])) {
-            iodfg_partial_view_at(h->view, h->vat - 1, pt);
-            return 1;
-        }
+        h->vb++;
+        view_enter(h);
     }
-    return 0;
 }
 
 /* Run r's next point into h->head[r]; 0 when it has none left. */
@@ -261,8 +386,10 @@ int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
                       .view = view,
                       .bk = bk,
                       .nact = nact,
-                      .vb = bk->b0,
-                      .vat = view ? bk->pos[bk->b0] : 0};
+                      .vb = bk->b0};
+    if (view && bk->b0 < bk->b1) {
+        view_enter(&h);
+    }
     if (!cur || !in || heads_init(&h, nruns + (view != NULL))) {
         free(cur);
         free(in);

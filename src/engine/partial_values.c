@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Partial results that do not add up: the values behind the percentiles (a process counts how
- * many lie in each bucket of a range, and those counts add up) and the interval boundaries of
- * the concurrency sweep, read in place from the session's timeline (partial_conc.c sweeps
- * them). doc/mpi.md. */
+ * many lie in each bucket of a range, and those counts add up; partial_conc.c has the
+ * concurrency's). doc/mpi.md. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -19,22 +18,7 @@
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
-/* What the walks over the session's selection read. */
-struct part {
-    const struct iodfg_eventlog *log;
-    const struct iodfg_selection *sel;
-    const uint32_t *act; /* activity of each key */
-    const struct iodfg_columns *col;
-};
-
-static struct part part_of(const struct iodfg_session *s)
-{
-    const struct iodfg_analysis *an = iodfg_session_analysis(s);
-    const struct iodfg_eventlog *log = iodfg_session_log(s);
-    struct part p = {log, iodfg_analysis_selection(an), iodfg_analysis_activities(an),
-                     iodfg_eventlog_columns(log)};
-    return p;
-}
+#include "partial_priv.h"
 
 /* The edges' gaps while the traces are walked: each edge's go to its own place, known from
  * its gap count in the session's DFG (the count of the same walk), so no tagged copy is made. */
@@ -182,116 +166,4 @@ uint64_t iodfg_partial_rank(uint64_t n, unsigned pct)
 {
     uint64_t rank = ((uint64_t)pct * n + 99) / 100; // as iodfg_stats_percentile
     return rank < 1 ? 1 : rank;
-}
-
-/* ---- concurrency ---- */
-
-/* Per event of the log: its case's clock, | SELECTED when the selection keeps it. */
-#define SELECTED IODFG_PARTIAL_SELECTED
-static uint8_t *event_clocks(const struct part *pa)
-{
-    uint64_t n = iodfg_eventlog_event_count(pa->log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
-    uint8_t *clk = malloc((size_t)n + 1);
-    for (uint32_t c = 0; clk && c < iodfg_eventlog_case_count(pa->log); c++) {
-        uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
-        uint64_t lo, hi;
-        memset(clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
-        if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
-            memset(clk + lo, clock | SELECTED, (size_t)(hi - lo));
-        }
-    }
-    return clk;
-}
-
-int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
-                            struct iodfg_error *err)
-{
-    struct part pa = part_of(s);
-    // the session's timeline is already in the sweep's order
-    const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
-    *v = (struct iodfg_partial_view){tl->pts,           pa.col->dur_ns ? tl->npts : 0,
-                                     event_clocks(&pa), pa.act,
-                                     pa.col->start_ns,  pa.col->dur_ns,
-                                     pa.col->key};
-    return v->clk ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-}
-
-void iodfg_partial_view_fini(struct iodfg_partial_view *v)
-{
-    free(v->clk);
-    memset(v, 0, sizeof(*v));
-}
-
-int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
-                          struct iodfg_partial_point *pt)
-{
-    uint32_t e = v->ent[i] & ~IODFG_PT_START;
-    int start = (v->ent[i] & IODFG_PT_START) != 0;
-    uint32_t a = v->act[v->key[e]];
-    int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
-    *pt = (struct iodfg_partial_point){t, a, (uint8_t)(v->clk[e] & ~SELECTED), (uint8_t)start, 0};
-    return (v->clk[e] & SELECTED) && a != IODFG_NO_ACTIVITY;
-}
-
-uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
-                                  const struct iodfg_partial_point *p)
-{
-    uint64_t lo = 0, hi = v->n;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        struct iodfg_partial_point m;
-        iodfg_partial_view_at(v, mid, &m);
-        if (iodfg_partial_point_cmp(&m, p) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
-                               struct iodfg_partial_point *out)
-{
-    size_t k = 0;
-    for (uint64_t i = lo; i < hi; i++) {
-        k += (size_t)iodfg_partial_view_at(v, i, &out[k]);
-    }
-    return k;
-}
-
-int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_point **pts, size_t *n,
-                         struct iodfg_error *err)
-{
-    struct iodfg_partial_view v;
-    if (iodfg_partial_view_init(s, &v, err)) {
-        return -1;
-    }
-    struct iodfg_partial_point *p = iodfg_bigmem_alloc((size_t)(v.n + 1) * sizeof(*p));
-    if (p) {
-        *n = iodfg_partial_view_copy(&v, 0, v.n, p);
-        *pts = p;
-    }
-    iodfg_partial_view_fini(&v);
-    return p ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-}
-
-int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
-                            const struct iodfg_partial_point *b)
-{
-    if (a->clock != b->clock) {
-        return a->clock < b->clock ? -1 : 1;
-    }
-    if (a->time_ns != b->time_ns) {
-        return a->time_ns < b->time_ns ? -1 : 1;
-    }
-    return (int)a->start - (int)b->start;
-}
-
-void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net)
-{
-    for (size_t i = 0; i < n; i++) {
-        net[pts[i].act] += pts[i].start ? 1 : -1;
-    }
 }
