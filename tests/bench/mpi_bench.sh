@@ -6,9 +6,10 @@
 # objects, bytes of metadata per h5stat). Timings taken while other work runs are not figures.
 # Beside the wall time of the whole job (mpirun's launch, MPI_Init and MPI_Finalize included,
 # which do not divide among the processes), the time in the program between MPI_Init and
-# MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. MPIRUN_FLAGS go
-# to mpirun (e.g. '--mca pml ob1 --mca btl self,vader': Open MPI's MPI_Init then skips
-# probing UCX, 0.30 -> 0.08 s on this machine).
+# MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. Strong scaling is
+# measured with Open MPI's default transport (UCX, which MPI_Init probes: about 0.3 s here) and
+# with its single-node shared-memory one ('--mca pml ob1 --mca btl self,vader': MPI_Init about
+# 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go to every mpirun.
 set -eu
 : "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}"
 MPI=$IODFG_BUILDDIR/iodfg-mpi
@@ -31,7 +32,7 @@ best() {
   for r in $(seq "$runs"); do
     rm -f "$work"/rss.* "$work/out.h5"
     t0=$(date +%s.%N)
-    mpirun ${MPIRUN_FLAGS:-} --oversubscribe -n "$n" -x IODFG_MPI_TIME=1 sh -c \
+    mpirun ${MPIRUN_FLAGS:-} ${TRANSPORT:-} --oversubscribe -n "$n" -x IODFG_MPI_TIME=1 sh -c \
       '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" "$MPI" "$@" \
       >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
@@ -54,22 +55,28 @@ echo "runs: best of $runs"
 mkdir -p "$work/strong"
 "$BENCH_DIR/bench_parse" --generate "$work/strong" 96 32000
 echo "strong scaling: 96 files, $(cat "$work"/strong/*.st | wc -l) lines, $(($(cat "$work"/strong/*.st | wc -c) / 1000000)) MB"
-for cmd in convert stats; do
-  for n in 1 2; do
-    if [ "$cmd" = convert ]; then
-      set -- convert -q -f -o "$work/out.h5" "$work/strong"
-    else
-      [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
-      set -- stats --format tsv "$work/strong.h5"
-    fi
-    set -- $(best "$n" "$@")
-    eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
-    printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
-      "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
+for transport in default shm; do
+  TRANSPORT=
+  [ "$transport" = default ] || TRANSPORT='--mca pml ob1 --mca btl self,vader'
+  echo " transport: $([ "$transport" = default ] && echo "Open MPI's default (UCX)" || echo "shared memory, one node (ob1 + vader)")"
+  for cmd in convert stats; do
+    for n in 1 2; do
+      if [ "$cmd" = convert ]; then
+        set -- convert -q -f -o "$work/out.h5" "$work/strong"
+      else
+        [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
+        set -- stats --format tsv "$work/strong.h5"
+      fi
+      set -- $(best "$n" "$@")
+      eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
+      printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
+        "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
+    done
   done
+  echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
+  echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
 done
-echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
-echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
+TRANSPORT=
 
 echo "weak scaling: 8 files of 31,250 lines per process"
 for n in 1 2 4; do
