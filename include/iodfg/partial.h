@@ -104,6 +104,10 @@ int iodfg_partial_cut_value(const struct iodfg_partial_cut *c, int64_t *v);
 /* Copy those of the n values at v that lie in c's range to out; how many. */
 uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
                             int64_t *out);
+/* The same for two ranges of the same values in one pass: how many into *k1 and *k2. */
+void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c1,
+                         int64_t *out1, uint64_t *k1, const struct iodfg_partial_cut *c2,
+                         int64_t *out2, uint64_t *k2);
 
 /* ---- maximum concurrency: a sweep over time ranges with the count carried in ---- */
 

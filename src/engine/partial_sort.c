@@ -195,3 +195,17 @@ uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_par
     }
     return k;
 }
+
+void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c1,
+                         int64_t *out1, uint64_t *k1, const struct iodfg_partial_cut *c2,
+                         int64_t *out2, uint64_t *k2)
+{
+    uint64_t a = 0, b = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        out1[a] = out2[b] = v[i];
+        a += (uint64_t)in_cut(c1, v[i]);
+        b += (uint64_t)in_cut(c2, v[i]);
+    }
+    *k1 = a;
+    *k2 = b;
+}

@@ -22,8 +22,50 @@ struct hunt {
     uint64_t rank, n;
     const int64_t *v;
     int64_t *own;
+    int64_t *keep; /* this round's values in the narrowed range, until they replace v */
     int done;
 };
+
+/* Whether two hunts count the same values (an activity's median and p95 before the first
+ * narrowing): in the same range one histogram serves both, and one pass keeps both's values. */
+static int same_values(const struct hunt *a, const struct hunt *b)
+{
+    return a->v == b->v && a->n == b->n;
+}
+
+static int same_range(const struct hunt *a, const struct hunt *b)
+{
+    return same_values(a, b) && memcmp(&a->cut, &b->cut, sizeof(a->cut)) == 0;
+}
+
+/* Hunt i's values in its new range (counted k) replace those it had. */
+static void take_kept(struct hunt *h, uint64_t k)
+{
+    free(h->own);
+    h->v = h->own = h->keep;
+    h->n = k;
+    h->keep = NULL;
+}
+
+/* Every narrowed hunt keeps its values in its new range (h[i].keep), two hunts of the same values
+ * in one pass. */
+static void keep_all(struct hunt *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!h[i].keep) {
+            continue;
+        }
+        if (i + 1 < n && h[i + 1].keep && same_values(&h[i], &h[i + 1])) {
+            uint64_t k[2];
+            iodfg_partial_keep2(h[i].v, h[i].n, &h[i].cut, h[i].keep, &k[0], &h[i + 1].cut,
+                                h[i + 1].keep, &k[1]);
+            take_kept(&h[i], k[0]);
+            take_kept(&h[++i], k[1]);
+        } else {
+            take_kept(&h[i], iodfg_partial_keep(h[i].v, h[i].n, &h[i].cut, h[i].keep));
+        }
+    }
+}
 
 /* One round over the unfinished hunts: their histograms summed over the processes, each range
  * narrowed to the bucket holding its rank and this process's values in it kept. 0, or -1 when
@@ -36,8 +78,14 @@ static int hunt_round(const struct mpi_job *job, struct hunt *h, size_t n, size_
     int ok = hist && mine;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     for (size_t i = 0, j = 0; ok && i < n; i++) {
-        if (!h[i].done) {
-            iodfg_partial_hist(h[i].v, h[i].n, &h[i].cut, hist + B * j++);
+        if (h[i].done) {
+            continue;
+        }
+        uint64_t *to = hist + B * j++;
+        if (i > 0 && !h[i - 1].done && same_range(&h[i - 1], &h[i])) {
+            memcpy(to, to - B, B * sizeof(*to)); // the previous open hunt's histogram
+        } else {
+            iodfg_partial_hist(h[i].v, h[i].n, &h[i].cut, to);
         }
     }
     if (ok) {
@@ -54,14 +102,16 @@ static int hunt_round(const struct mpi_job *job, struct hunt *h, size_t n, size_
             h[i].done = 1;
             continue;
         }
-        int64_t *keep = malloc((mine[at + b] + 1) * sizeof(*keep));
-        ok = keep != NULL;
-        if (ok) {
-            h[i].n = iodfg_partial_keep(h[i].v, h[i].n, &h[i].cut, keep);
-            free(h[i].own);
-            h[i].v = h[i].own = keep;
+        h[i].keep = malloc((mine[at + b] + 1) * sizeof(*h[i].keep));
+        ok = h[i].keep != NULL;
+    }
+    for (size_t i = 0; i < n; i++) { // kept when all have room, else freed
+        if (!ok) {
+            free(h[i].keep);
+            h[i].keep = NULL;
         }
     }
+    keep_all(h, n);
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     free(hist);
     free(mine);
@@ -77,7 +127,7 @@ void mpi_percentiles(const struct mpi_job *job, const struct mpi_pctl *t, size_t
         out[i] = IODFG_UNKNOWN;
         if (ok) {
             iodfg_partial_cut_all(&h[i].cut);
-            h[i] = (struct hunt){h[i].cut, t[i].rank, t[i].n, t[i].v, NULL, t[i].rank == 0};
+            h[i] = (struct hunt){h[i].cut, t[i].rank, t[i].n, t[i].v, NULL, NULL, t[i].rank == 0};
         }
     }
     // every process sees the same sums, so all finish the same hunts in the same round

@@ -833,6 +833,24 @@ START_TEST(percentile_cuts_find_every_rank)
         ck_assert_int_eq(got, w[rank - 1]);
         ck_assert_uint_ge(m, 1);
     }
+    // two ranges of the same values kept in one pass: what two passes keep
+    struct iodfg_partial_cut c[2];
+    uint64_t hist[IODFG_PARTIAL_BUCKETS] = {0}, r[2] = {N / 2, N - N / 20}, k[2];
+    int64_t *two = malloc(2 * (N + 1) * sizeof(*two));
+    iodfg_partial_cut_all(&c[0]);
+    c[1] = c[0];
+    iodfg_partial_hist(v, N, &c[0], hist);
+    for (int i = 0; i < 2; i++) {
+        iodfg_partial_narrow(&c[i], hist, &r[i]);
+    }
+    iodfg_partial_keep2(v, N, &c[0], two, &k[0], &c[1], two + N + 1, &k[1]);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_uint_eq(iodfg_partial_keep(v, N, &c[i], kept), k[i]);
+        ck_assert_mem_eq(kept, two + i * (N + 1), k[i] * sizeof(*kept));
+        ck_assert_uint_gt(k[i], 0);
+    }
+    ck_assert(memcmp(&c[0], &c[1], sizeof(c[0])) != 0);
+    free(two);
     free(v);
     free(w);
     free(kept);
