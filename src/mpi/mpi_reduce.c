@@ -181,35 +181,38 @@ static MPI_Datatype point_type(void)
     return type;
 }
 
-/* Splitters: want points cutting the job's sorted points in about equal runs: the quantiles of
- * every process's timeline positions, gathered, sorted, and their quantiles taken. *nsplit of
- * them (none when no process has a point). 0, or -1 when out of memory (every process). */
+/* Splitters: want points cutting the job's sorted points in about equal runs: quantiles of
+ * every process's timeline positions (about 4 per bucket in all, so that the gathered samples
+ * stay small with many processes), gathered, sorted, and their quantiles taken. *nsplit of them
+ * (none when no process has a point). 0, or -1 when out of memory (every process). */
 static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v, int want,
                      struct iodfg_partial_point *split, int *nsplit)
 {
-    struct iodfg_partial_point *mine = calloc((size_t)want + 1, sizeof(*mine));
-    struct iodfg_partial_point *all = calloc((size_t)job->size * want + 1, sizeof(*all));
+    int take = (int)(4 * ((int64_t)want + 1) / job->size);
+    take = take > want ? want : take < 1 ? 1 : take;
+    struct iodfg_partial_point *mine = calloc((size_t)take + 1, sizeof(*mine));
+    struct iodfg_partial_point *all = calloc((size_t)job->size * take + 1, sizeof(*all));
     int *have = calloc((size_t)job->size, sizeof(*have));
     int ok = mine && all && have;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     if (ok) {
-        int k = v->n ? want : 0;
+        int k = v->n ? take : 0;
         for (int i = 0; i < k; i++) {
-            iodfg_partial_view_at(v, (uint64_t)((double)(i + 1) * (double)v->n / (want + 1)),
+            iodfg_partial_view_at(v, (uint64_t)((double)(i + 1) * (double)v->n / (take + 1)),
                                   &mine[i]);
         }
         MPI_Allgather(&k, 1, MPI_INT, have, 1, MPI_INT, job->comm);
         MPI_Datatype type = point_type();
-        MPI_Allgather(mine, want, type, all, want, type, job->comm);
+        MPI_Allgather(mine, take, type, all, take, type, job->comm);
         MPI_Type_free(&type);
         size_t m = 0;
         for (int p = 0; p < job->size; p++) {
             for (int i = 0; i < have[p]; i++) {
-                all[m++] = all[(size_t)p * want + i];
+                all[m++] = all[(size_t)p * take + i];
             }
         }
         iodfg_partial_points_sort(all, m);
-        *nsplit = m ? want : 0;
+        *nsplit = m ? want : 0; // fewer samples than splitters: some buckets are empty
         for (int i = 0; i < *nsplit; i++) {
             split[i] = all[(size_t)((double)(i + 1) * (double)m / (double)(want + 1))];
         }
