@@ -156,24 +156,6 @@ size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, 
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
                             const struct iodfg_partial_point *b);
 void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n);
-/* Add each activity's starts minus ends among the n points to net (nact entries). */
-void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net);
-/* Sweep n sorted points with carry[a] events of activity a active before the first: best[a]
- * (INT64_MIN when none) gets the highest count after a start and when[a] the time it was
- * first reached, where this beats best[a] as given. 0, or -1 with err (memory). */
-int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
-                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err);
-/* The same over the merged order of nruns sorted runs (runs[r], len[r] points), without
- * merging them into one array. */
-int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err);
-/* The same with one more run: the points at positions [lo, hi) of view (none when view is
- * NULL). */
-int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
-                             const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err);
 
 /* ---- the pruned sweep: buckets of the sweep's order (doc/mpi.md says why it is exact) ----
  * The job's points are cut into nb buckets at nb - 1 splitters shared by every part (bucket b:
@@ -216,8 +198,9 @@ struct iodfg_partial_buckets {
 };
 /* Sweep the picked pairs of bk's buckets over the view's points there (none when view is NULL)
  * and nruns sorted runs (points of picked pairs only), each pair from its count at its bucket's
- * start: best[a] and when[a] as iodfg_partial_sweep (the first point reaching the highest count
- * over the pairs swept). 0, or -1 with err (memory). */
+ * start: best[a] (INT64_MIN when none, as the caller sets it) gets the highest count just after
+ * a start and when[a] the time it is first reached, where this beats best[a] as given. 0, or -1
+ * with err (memory). */
 int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
                                 const struct iodfg_partial_buckets *bk,
                                 const struct iodfg_partial_point *const *runs, const size_t *len,

@@ -126,13 +126,6 @@ int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
     return (int)a->start - (int)b->start;
 }
 
-void iodfg_partial_points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net)
-{
-    for (size_t i = 0; i < n; i++) {
-        net[pts[i].act] += pts[i].start ? 1 : -1;
-    }
-}
-
 /* ---- the buckets' sums and the pairs picked ---- */
 
 /* The activity of the point at position i of the view, IODFG_NO_ACTIVITY when it is not one of
@@ -423,27 +416,4 @@ int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
     free(in);
     heads_fini(&h);
     return 0;
-}
-
-int iodfg_partial_sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
-                             const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err)
-{
-    const uint64_t pos[2] = {lo, hi};
-    const struct iodfg_partial_buckets one = {1, 0, 1, NULL, pos, carry, NULL};
-    return iodfg_partial_sweep_buckets(view, &one, runs, len, nruns, nact, best, when, err);
-}
-
-int iodfg_partial_sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, const int64_t *carry, uint32_t nact, int64_t *best,
-                             int64_t *when, struct iodfg_error *err)
-{
-    return iodfg_partial_sweep_view(NULL, 0, 0, runs, len, nruns, carry, nact, best, when, err);
-}
-
-int iodfg_partial_sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry,
-                        uint32_t nact, int64_t *best, int64_t *when, struct iodfg_error *err)
-{
-    return iodfg_partial_sweep_runs(&pts, &n, 1, carry, nact, best, when, err);
 }

@@ -160,6 +160,32 @@ static void add_edges(struct iodfg_dfg *g, uint32_t na, const struct iodfg_sessi
     free(e);
 }
 
+/* The sweep of one range, as one bucket holding it: the view's positions [lo, hi) (none when
+ * view is NULL) and nruns sorted runs, from the counts carry. */
+static int sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
+                      const struct iodfg_partial_point *const *runs, const size_t *len,
+                      size_t nruns, const int64_t *carry, uint32_t na, int64_t *best, int64_t *when,
+                      struct iodfg_error *err)
+{
+    const uint64_t pos[2] = {lo, hi};
+    const struct iodfg_partial_buckets one = {1, 0, 1, NULL, pos, carry, NULL};
+    return iodfg_partial_sweep_buckets(view, &one, runs, len, nruns, na, best, when, err);
+}
+
+static int sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry, uint32_t na,
+                 int64_t *best, int64_t *when, struct iodfg_error *err)
+{
+    return sweep_view(NULL, 0, 0, &pts, &n, 1, carry, na, best, when, err);
+}
+
+/* Each activity's starts minus ends among n points, added to net. */
+static void points_net(const struct iodfg_partial_point *pts, size_t n, int64_t *net)
+{
+    for (size_t i = 0; i < n; i++) {
+        net[pts[i].act] += pts[i].start ? 1 : -1;
+    }
+}
+
 /* A part's view of its points (what iodfg-mpi sweeps in place) against their copy pts (k of
  * them): the cut before a point is where the copy has it, and sweeping the view from a cut on,
  * with the count carried in, finds what sweeping the copy from there finds. */
@@ -181,7 +207,7 @@ static void view_matches_points(const struct iodfg_session *s,
         mid = j == 2 ? first : mid;
     }
     int64_t *carry = calloc(na + 1, sizeof(*carry)), *best[2], *when[2];
-    iodfg_partial_points_net(pts, mid, carry);
+    points_net(pts, mid, carry);
     for (int r = 0; r < 2; r++) {
         best[r] = malloc((na + 1) * sizeof(**best));
         when[r] = calloc(na + 1, sizeof(**when));
@@ -191,9 +217,8 @@ static void view_matches_points(const struct iodfg_session *s,
     }
     uint64_t lo = k ? iodfg_partial_view_lower(&v, &pts[mid < k ? mid : k - 1]) : 0;
     lo = mid < k ? lo : v.n;
-    ck_assert_int_eq(
-        iodfg_partial_sweep_view(&v, lo, v.n, NULL, NULL, 0, carry, na, best[0], when[0], &err), 0);
-    ck_assert_int_eq(iodfg_partial_sweep(pts + mid, k - mid, carry, na, best[1], when[1], &err), 0);
+    ck_assert_int_eq(sweep_view(&v, lo, v.n, NULL, NULL, 0, carry, na, best[0], when[0], &err), 0);
+    ck_assert_int_eq(sweep(pts + mid, k - mid, carry, na, best[1], when[1], &err), 0);
     for (uint32_t a = 0; a < na; a++) {
         ck_assert_int_eq(best[0][a], best[1][a]);
         ck_assert_int_eq(when[0][a], when[1][a]);
@@ -241,9 +266,9 @@ static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
             best[r][a] = INT64_MIN;
         }
     }
-    iodfg_partial_points_net(all, cut, net);
-    ck_assert_int_eq(iodfg_partial_sweep(all, cut, zero, na, best[0], when[0], &err), 0);
-    ck_assert_int_eq(iodfg_partial_sweep(all + cut, n - cut, net, na, best[1], when[1], &err), 0);
+    points_net(all, cut, net);
+    ck_assert_int_eq(sweep(all, cut, zero, na, best[0], when[0], &err), 0);
+    ck_assert_int_eq(sweep(all + cut, n - cut, net, na, best[1], when[1], &err), 0);
     for (uint32_t a = 0; a < na; a++) {
         int r = best[1][a] > best[0][a]; // on equal counts the earlier range
         st->act[a].mc = best[r][a] > 0 ? (uint32_t)best[r][a] : 0;
@@ -503,9 +528,9 @@ START_TEST(sweep_of_runs_is_sweep_of_merge)
         best[0][a] = best[1][a] = INT64_MIN;
     }
     struct iodfg_error err;
-    ck_assert_int_eq(iodfg_partial_sweep_runs(runs, len, 3, zero, 3, best[0], when[0], &err), 0);
+    ck_assert_int_eq(sweep_view(NULL, 0, 0, runs, len, 3, zero, 3, best[0], when[0], &err), 0);
     iodfg_partial_points_sort(p, n);
-    ck_assert_int_eq(iodfg_partial_sweep(p, n, zero, 3, best[1], when[1], &err), 0);
+    ck_assert_int_eq(sweep(p, n, zero, 3, best[1], when[1], &err), 0);
     for (int a = 0; a < 3; a++) {
         ck_assert_int_gt(best[0][a], 1);
         ck_assert_int_eq(best[0][a], best[1][a]);
