@@ -58,6 +58,14 @@ enum iodfg_clock iodfg_clock_majority(const uint32_t *n);
  * (bins, a shared time axis) then covers the cases of one clock. Returns how many it cleared. */
 uint32_t iodfg_eventlog_keep_clock(const struct iodfg_eventlog *log, uint8_t *mask,
                                    enum iodfg_clock clock);
+/* The earliest start of the log's cases, INT64_MAX when it has no events. */
+int64_t iodfg_eventlog_earliest_start(const struct iodfg_eventlog *log);
+/* Where relative times (--time 1.5..2) count from: the earliest start (0 without events), or
+ * the origin given, which a part of a larger log (one process's cases in an MPI job) takes
+ * from the whole log. */
+int64_t iodfg_eventlog_time_origin(const struct iodfg_eventlog *log);
+void iodfg_eventlog_set_time_origin(struct iodfg_eventlog *log, int64_t ns);
+
 /* Shift every case's times (events and handles) so that its first event starts at 0 and call
  * its clock relative: the cases are then compared as if they had started together (--align
  * start). 0, or -1 when out of memory (nothing changed). */

@@ -360,6 +360,8 @@ struct cli_job {
      * process, else CLI_FAIL after iodfg's message about all the shared cases (collective). */
     int (*groups)(void *ctx, const struct iodfg_session *ses, const struct iodfg_filter_stack *g,
                   const struct iodfg_filter_stack *r);
+    /* The least t over the job's processes, in place on every process (collective). */
+    void (*least)(void *ctx, int64_t *t);
 };
 /* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
 extern const struct cli_job *cli_job;

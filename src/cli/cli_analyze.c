@@ -516,6 +516,15 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
     memset(&totals, 0, sizeof(totals));
     if (rc == CLI_OK) {
         *log = cli_load(inputs, n, columns, &o->ingest, &totals, &err);
+    }
+    if (cli_job) { // relative times count from the whole log's start (every process comes here)
+        int64_t t = *log ? iodfg_eventlog_earliest_start(*log) : INT64_MAX;
+        cli_job->least(cli_job->ctx, &t);
+        if (*log && t != INT64_MAX) {
+            iodfg_eventlog_set_time_origin(*log, t);
+        }
+    }
+    if (rc == CLI_OK) {
         if (!*log || !(*ses = iodfg_session_new(*log, &err)) ||
             (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err))) {
             cli_error(&err);

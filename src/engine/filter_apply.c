@@ -96,20 +96,6 @@ void iodfg_filter_result_fini(struct iodfg_filter_result *r)
     memset(r, 0, sizeof(*r));
 }
 
-static int64_t log_start(const struct iodfg_eventlog *log)
-{
-    const struct iodfg_columns *cols = iodfg_eventlog_columns(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    int64_t start = INT64_MAX;
-    for (uint32_t c = 0; cols->start_ns && c < nc; c++) {
-        if (off[c] < off[c + 1] && cols->start_ns[off[c]] < start) {
-            start = cols->start_ns[off[c]]; // cases are sorted by start
-        }
-    }
-    return start == INT64_MAX ? 0 : start;
-}
-
 static int64_t add_sat(int64_t a, int64_t b)
 {
     return (b > 0 && a > INT64_MAX - b) ? INT64_MAX : a + b;
@@ -154,7 +140,7 @@ int iodfg_filter_stack_apply(const struct iodfg_filter_stack *fs, const struct i
     r->ncases = nc;
     r->nkeys = nk;
     r->regex_evals = 0;
-    r->log_start_ns = log_start(log);
+    r->log_start_ns = iodfg_eventlog_time_origin(log);
     r->from_ns = INT64_MIN;
     r->to_ns = INT64_MAX;
     r->min_edge = iodfg_filter_stack_min_edge(fs);

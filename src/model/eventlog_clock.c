@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The clocks of a log's cases: which are used, and aligning every case at its start. */
+/* The clocks of a log's cases: which are used, aligning every case at its start, and where
+ * relative times count from. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -55,6 +56,7 @@ int iodfg_eventlog_align_starts(struct iodfg_eventlog *log)
     if (!t0) {
         return -1;
     }
+    log->has_origin = 0; // every case starts at 0 now
     for (uint32_t c = 0; c < log->ncases; c++) {
         uint64_t lo = log->offsets[c], hi = log->offsets[c + 1];
         t0[c] = start && hi > lo ? start[lo] : 0; // a case is sorted by start
@@ -71,4 +73,31 @@ int iodfg_eventlog_align_starts(struct iodfg_eventlog *log)
     }
     free(t0);
     return 0;
+}
+
+int64_t iodfg_eventlog_earliest_start(const struct iodfg_eventlog *log)
+{
+    const int64_t *start = log->cols.start_ns;
+    int64_t t = INT64_MAX;
+    for (uint32_t c = 0; start && c < log->ncases; c++) {
+        if (log->offsets[c] < log->offsets[c + 1] && start[log->offsets[c]] < t) {
+            t = start[log->offsets[c]]; // cases are sorted by start
+        }
+    }
+    return t;
+}
+
+int64_t iodfg_eventlog_time_origin(const struct iodfg_eventlog *log)
+{
+    if (log->has_origin) {
+        return log->origin_ns;
+    }
+    int64_t t = iodfg_eventlog_earliest_start(log);
+    return t == INT64_MAX ? 0 : t;
+}
+
+void iodfg_eventlog_set_time_origin(struct iodfg_eventlog *log, int64_t ns)
+{
+    log->has_origin = 1;
+    log->origin_ns = ns;
 }

@@ -23,6 +23,8 @@ struct iodfg_eventlog {
     uint64_t *seq; // input order of the open case's events (index 0 = its first), for sorting
     uint64_t seq_cap;
     int building, sorted;
+    int has_origin;    // origin_ns was given (a part of a larger log)
+    int64_t origin_ns; // where relative times count from, when given
     struct iodfg_case_info *cases;
     uint64_t *offsets; // ncases+1 (plus one while building)
     uint32_t ncases, cases_cap;

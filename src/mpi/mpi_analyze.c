@@ -407,12 +407,18 @@ static void job_sum(void *ctx, uint32_t *v, size_t n)
     MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT32_T, MPI_SUM, job->comm);
 }
 
+static void job_least(void *ctx, int64_t *t)
+{
+    const struct mpi_job *job = ctx;
+    MPI_Allreduce(MPI_IN_PLACE, t, 1, MPI_INT64_T, MPI_MIN, job->comm);
+}
+
 int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
 {
     struct mpi_job self = *job;
-    struct cli_job hooks = {job_cases, job_agree, job_merge, job->rank == 0,
-                            &self,     job_sum,   mpi_charz, mpi_charz_file_names,
-                            job_groups};
+    struct cli_job hooks = {job_cases,  job_agree, job_merge, job->rank == 0,
+                            &self,      job_sum,   mpi_charz, mpi_charz_file_names,
+                            job_groups, job_least};
     cli_job = &hooks;
     // the merge sweeps the whole job for the maximum concurrency: the sessions need not sweep
     // their parts (dfg and stats; one process merges nothing and keeps its session's)

@@ -46,6 +46,29 @@ for n in 1 2 3 4; do
   same "$n" ties stats --time @36000.002..@36000.06 --format json # from the second burst on
 done
 
+# Relative times (--time 1.0..1.03) count from the whole log's first event, not from each
+# process's: the second trace starts a second after the first, so on two processes each part
+# would start at its own first event.
+LC_ALL=C awk -v dir="$T/late" 'BEGIN {
+  system("mkdir -p " dir)
+  for (c = 0; c < 2; c++) {
+    out = sprintf("%s/late_%d.st", dir, c)
+    for (i = 0; i < 300; i++) {
+      t = 36000 + c + i * 0.01
+      printf "%d %02d:%02d:%09.6f read(3</p/scratch/l%d>, \"\"..., 4096) = 4096 <0.000500>\n",
+        400 + c, int(t / 3600), int(t / 60) % 60, t - 60 * int(t / 60), c > out
+    }
+    close(out)
+  }
+}'
+"$IODFG_BIN" convert -q -o "$T/late.h5" "$T/late"
+"$IODFG_BIN" stats --time 1.0..1.03 --format tsv "$T/late.h5" >"$T/late.tsv"
+check "late: the window holds events of both traces" grep -q 'read:/p/scratch' "$T/late.tsv"
+for n in 2 3; do
+  same "$n" late stats --time 1.0..1.03 --format json
+  same "$n" late dfg --time 0.5..1.5 --format tsv
+done
+
 for n in 1 2 4; do
   for set in ior paper formats char; do
     same "$n" "$set" stats

@@ -125,6 +125,31 @@ START_TEST(stable_sort_by_start_then_seq)
 }
 END_TEST
 
+START_TEST(time_origin_of_a_part)
+{
+    // Relative times count from the earliest start over the cases, or from an origin given
+    // (one process's part of a larger log); aligning the cases makes it 0 again.
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_int_eq(iodfg_eventlog_earliest_start(log), INT64_MAX);
+    ck_assert_int_eq(iodfg_eventlog_time_origin(log), 0);
+    begin(log, "late");
+    push(log, "read", "/x", 900, 1);
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    begin(log, "early");
+    push(log, "read", "/x", 700, 1);
+    push(log, "read", "/x", 800, 2);
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    ck_assert_int_eq(iodfg_eventlog_earliest_start(log), 700);
+    ck_assert_int_eq(iodfg_eventlog_time_origin(log), 700);
+    iodfg_eventlog_set_time_origin(log, 100);
+    ck_assert_int_eq(iodfg_eventlog_time_origin(log), 100);
+    ck_assert_int_eq(iodfg_eventlog_earliest_start(log), 700);
+    ck_assert_int_eq(iodfg_eventlog_align_starts(log), 0);
+    ck_assert_int_eq(iodfg_eventlog_time_origin(log), 0);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(keys_shared_and_kinds)
 {
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
@@ -301,6 +326,7 @@ int main(void)
     Suite *s = suite_create("eventlog");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, stable_sort_by_start_then_seq);
+    tcase_add_test(tc, time_origin_of_a_part);
     tcase_add_test(tc, times_clamped_to_range);
     tcase_add_test(tc, keys_shared_and_kinds);
     tcase_add_test(tc, append_remaps);
