@@ -386,13 +386,13 @@ static void put_rows(struct iodfg_store_writer *w, const struct store_wmaps *m, 
     for (int c = 0; c < STORE_C__N; c++) {
         void *to = store_events_slot(&w->ev, (enum store_col)c);
         const char *plain = store_plain_source(src, (enum store_col)c);
+        if (!plain) { // computed: ids mapped to ours, defaults
+            store_fill_column(m, iodfg_eventlog_keys(w->tab), (enum store_col)c, at, k, to);
+        } else if (!from) { // native columns are copied as they are
+            memcpy(to, plain + at * store_cols[c].size, (size_t)k * store_cols[c].size);
+        }
         if (from) {
             from[c] = plain ? plain + at * store_cols[c].size : NULL;
-        }
-        if (plain && !from) { // native columns are copied as they are
-            memcpy(to, plain + at * store_cols[c].size, (size_t)k * store_cols[c].size);
-        } else if (!plain) {
-            store_fill_column(m, iodfg_eventlog_keys(w->tab), (enum store_col)c, at, k, to);
         }
     }
 }

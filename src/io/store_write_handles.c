@@ -17,6 +17,9 @@
 /* Rows per block: 4 MiB of rows, two whole huge pages (iodfg/bigmem.h). */
 #define BLOCK_ROWS ((uint32_t)(((size_t)4 << 20) / sizeof(struct iodfg_handle)))
 
+/* Rows of the first block until it fills: a log with few handles stays small. */
+#define FIRST_ROWS 256u
+
 struct iodfg_handle *store_handle_table_next(struct store_handle_table *t)
 {
     if (t->n == UINT32_MAX - 1) {
@@ -33,22 +36,19 @@ struct iodfg_handle *store_handle_table_next(struct store_handle_table *t)
             t->block = p;
             t->blocks_cap = cap;
         }
-        // The first block as small as its rows allow: a log with few handles stays small.
-        size_t rows = t->nblocks ? BLOCK_ROWS : 256;
+        size_t rows = b ? BLOCK_ROWS : FIRST_ROWS;
         t->block[b] = iodfg_bigmem_alloc(rows * sizeof(struct iodfg_handle));
         if (!t->block[b]) {
             return NULL;
         }
-        t->first_rows = t->nblocks ? t->first_rows : (uint32_t)rows;
         t->nblocks++;
-    } else if (b == 0 && t->n == t->first_rows) { // the small first block is full: a whole one
+    } else if (t->n == FIRST_ROWS) { // the small first block is full: a whole one
         struct iodfg_handle *p = iodfg_bigmem_realloc(t->block[0], (size_t)t->n * sizeof(*p),
                                                       (size_t)BLOCK_ROWS * sizeof(*p));
         if (!p) {
             return NULL;
         }
         t->block[0] = p;
-        t->first_rows = BLOCK_ROWS;
     }
     struct iodfg_handle *h = &t->block[b][t->n % BLOCK_ROWS];
     t->n++;
@@ -64,24 +64,6 @@ void store_handle_table_free(struct store_handle_table *t)
     *t = (struct store_handle_table){0};
 }
 
-/* Rows [first, first + n) of dataset d from memory rows, of memory type mt. */
-static int write_rows(hid_t d, hid_t mt, uint64_t first, uint64_t n, const void *rows)
-{
-    hsize_t start[1] = {first}, count[1] = {n};
-    hid_t fsp = H5Dget_space(d);
-    hid_t msp = H5Screate_simple(1, count, NULL);
-    int rc = fsp < 0 || msp < 0 ||
-             H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-             H5Dwrite(d, mt, msp, fsp, H5P_DEFAULT, rows) < 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
-    return rc ? -1 : 0;
-}
-
 int store_handle_table_write(hid_t file, const struct store_handle_table *t)
 {
     hid_t ft = store_handle_type(1), mt = store_handle_type(0);
@@ -94,7 +76,7 @@ int store_handle_table_write(hid_t file, const struct store_handle_table *t)
     for (uint32_t b = 0; rc == 0 && b < t->nblocks; b++) {
         uint64_t first = (uint64_t)b * BLOCK_ROWS;
         uint64_t n = t->n - first < BLOCK_ROWS ? t->n - first : BLOCK_ROWS;
-        rc = n ? write_rows(d, mt, first, n, t->block[b]) : 0;
+        rc = n ? store_h5_rows(d, mt, first, n, t->block[b], 1) : 0;
     }
     if (d >= 0) {
         H5Dclose(d);

@@ -46,8 +46,7 @@ int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
 struct store_handle_table {
     struct iodfg_handle **block;
     uint32_t nblocks, blocks_cap;
-    uint32_t n;          // rows
-    uint32_t first_rows; // rows the first block holds (smaller until it fills)
+    uint32_t n; // rows
 };
 /* The next row (uninitialised; counted in t->n), NULL when out of memory or ids. */
 struct iodfg_handle *store_handle_table_next(struct store_handle_table *t);
