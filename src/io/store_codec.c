@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "store_codec_simd.h"
+
 static uint64_t width_mask(unsigned size)
 {
     return size == 8 ? UINT64_MAX : UINT32_MAX;
@@ -459,8 +461,8 @@ static inline uint64_t get_narrow(const unsigned char *in, uint64_t bit, unsigne
         }                                                                                          \
     } while (0)
 
-void store_so_decode(const struct store_so_params *p, const struct store_so_chunk *h,
-                     const unsigned char *in, uint64_t i, uint64_t n, void *out)
+void store_so_decode_portable(const struct store_so_params *p, const struct store_so_chunk *h,
+                              const unsigned char *in, uint64_t i, uint64_t n, void *out)
 {
     unsigned w = h->minbits;
     if (w == p->size * 8) {
@@ -476,4 +478,25 @@ void store_so_decode(const struct store_so_params *p, const struct store_so_chun
     } else {
         UNPACK(uint32_t);
     }
+}
+
+void store_so_decode(const struct store_so_params *p, const struct store_so_chunk *h,
+                     const unsigned char *in, uint64_t i, uint64_t n, void *out)
+{
+    unsigned w = h->minbits;
+    if (w < 1 || w > STORE_SO_SIMD_MAX_BITS || n < 64 || !store_so_simd_available()) {
+        store_so_decode_portable(p, h, in, i, n, out);
+        return;
+    }
+    // The values before the first that starts on a byte, whole groups of eight, the rest.
+    uint64_t lead = 0, skip = i * w % 8;
+    while ((i + lead) * w % 8 != 0) {
+        lead++;
+    }
+    store_so_decode_portable(p, h, in, i, lead, out);
+    const unsigned char *g = in + (skip + lead * w) / 8;
+    size_t readable = (size_t)((skip + n * w + 7) / 8 + 8 - (skip + lead * w) / 8);
+    char *o = (char *)out + lead * p->size;
+    size_t done = store_so_simd_groups(p, h, g, readable, (size_t)((n - lead) / 8), o);
+    store_so_decode_portable(p, h, g + done * w, 0, n - lead - done * 8, o + done * 8 * p->size);
 }

@@ -47,5 +47,8 @@ void store_so_span(const struct store_so_params *p, const struct store_so_chunk 
  * store_so_span named, read into in; in must be followed by 8 readable bytes. */
 void store_so_decode(const struct store_so_params *p, const struct store_so_chunk *h,
                      const unsigned char *in, uint64_t i, uint64_t n, void *out);
+/* The same one value at a time, without vector instructions (tests compare the two). */
+void store_so_decode_portable(const struct store_so_params *p, const struct store_so_chunk *h,
+                              const unsigned char *in, uint64_t i, uint64_t n, void *out);
 
 #endif
