@@ -337,6 +337,10 @@ int main(int argc, char **argv)
     tui_app_command(app, TUI_CMD_VIEW_RULES);
     tui_app_command(app, TUI_CMD_MOVE_FIRST); // the first rule
     tui_app_command(app, TUI_CMD_RULE_ADD);
+    // The first text maps as the rules already do (nothing to rebuild): it is not timed, so
+    // every timed edit moves events between activities.
+    tui_app_prompt_change(app, "map path ~ ^/p/scratch/ => {call}:scratch");
+    tui_ui_draw(ui, app);
     double r[10];
     for (int i = 0; i < 10; i++) {
         double s = now_ms();
