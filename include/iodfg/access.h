@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct iodfg_cancel;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_mapping;
@@ -52,10 +53,12 @@ void iodfg_access_fini(struct iodfg_access *ac);
  * lseek sets the offset column's result, read/write advance by their size, p* calls use their
  * offset column, close forgets) and count the selected reads and writes (window, mapped keys)
  * with a known size. alignment (bytes, > 0; e.g. 4096) judges unaligned offsets. 0 or -1 with
- * err (out of memory; the log lacks the offset, fd or pid column: load it with them). */
+ * err (out of memory; the log lacks the offset, fd or pid column: load it with them;
+ * IODFG_E_CANCELLED when cancel was set: cancel.h). */
 int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       int64_t alignment, struct iodfg_error *err);
+                       int64_t alignment, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err);
 
 /* The access offset of every event of case c into out[e - first event of c]: the offset of a
  * successful read or write when its position is known (tracked as iodfg_access_build does),

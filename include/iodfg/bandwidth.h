@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct iodfg_buf;
+struct iodfg_cancel;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_mapping;
@@ -74,10 +75,11 @@ struct iodfg_serial {
 void iodfg_serial_init(struct iodfg_serial *s);
 void iodfg_serial_fini(struct iodfg_serial *s);
 /* Compute over the selected events. tl is the log's timeline (stats.h), or NULL to build one
- * here. 0 or -1 with err. */
+ * here. 0 or -1 with err (IODFG_E_CANCELLED when cancel was set: cancel.h). */
 int iodfg_serial_build(struct iodfg_serial *s, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       const struct iodfg_timeline *tl, struct iodfg_error *err);
+                       const struct iodfg_timeline *tl, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err);
 
 /* ---- stacked time-share bars ---- */
 

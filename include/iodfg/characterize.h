@@ -11,6 +11,7 @@
 #include "iodfg/bandwidth.h"
 #include "iodfg/metrics.h"
 
+struct iodfg_cancel;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_mapping;
@@ -28,10 +29,11 @@ void iodfg_characterization_init(struct iodfg_characterization *ch);
 void iodfg_characterization_fini(struct iodfg_characterization *ch);
 /* Compute all four over sel. tl: the log's timeline (stats.h) or NULL to build one. nthreads
  * 2 runs the stair-case sweep beside the per-case passes. 0 or -1 with err (the first error;
- * then every part is emptied). */
+ * then every part is emptied; IODFG_E_CANCELLED soon after cancel is set: cancel.h). */
 int iodfg_characterize(struct iodfg_characterization *ch, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                        const struct iodfg_bin_opts *o, int64_t alignment,
-                       const struct iodfg_timeline *tl, int nthreads, struct iodfg_error *err);
+                       const struct iodfg_timeline *tl, int nthreads,
+                       const struct iodfg_cancel *cancel, struct iodfg_error *err);
 
 #endif

@@ -16,7 +16,8 @@
     X(E_REGEX, "invalid regular expression")                                                       \
     X(E_HDF5, "HDF5 error")                                                                        \
     X(E_EMPTY, "nothing to do")                                                                    \
-    X(E_LIMIT, "limit exceeded")
+    X(E_LIMIT, "limit exceeded")                                                                   \
+    X(E_CANCELLED, "stopped on request")
 
 enum iodfg_status {
 #define IODFG_X_ENUM(name, text) IODFG_##name,

@@ -10,6 +10,7 @@
 
 struct iodfg_buf;
 struct iodfg_counters;
+struct iodfg_cancel;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_mapping;
@@ -86,10 +87,12 @@ int iodfg_binned_alloc(struct iodfg_binned *b, uint32_t nservers, uint32_t nbins
  * compute the metrics. An event's bytes and its one operation are spread over the bins its
  * [start, start+dur) overlaps in proportion to time; dur 0 or unknown puts all in the start bin.
  * The grid spans the selected events (any call): t_start = first start, t_end = last end.
- * 0, or -1 with err (out of memory, too many bins, no start/dur/size/key column). */
+ * 0, or -1 with err (out of memory, too many bins, no start/dur/size/key column;
+ * IODFG_E_CANCELLED when cancel was set: cancel.h). */
 int iodfg_binned_build(struct iodfg_binned *b, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       const struct iodfg_bin_opts *o, struct iodfg_error *err);
+                       const struct iodfg_bin_opts *o, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err);
 /* Resample counter samples onto a common grid of width o->dt_ns by El Sayed et al. 2016's Eq. (1)
  * and compute the metrics; the volume of a bin is the difference of the interpolated cumulative
  * counters at its edges. 0 or -1 with err. */

@@ -588,7 +588,7 @@ static int compute(struct iodfg_characterization *r, const struct cli_metrics *m
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    if (iodfg_characterize(r, m->log, m->map, sel, &o->bin, o->alignment, NULL, 2, &err)) {
+    if (iodfg_characterize(r, m->log, m->map, sel, &o->bin, o->alignment, NULL, 2, NULL, &err)) {
         cli_error(&err);
         return CLI_FAIL;
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/cancel.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -310,7 +311,8 @@ static int scan_case(struct ctx *x, uint32_t c, uint64_t from, uint64_t to)
 
 int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       int64_t alignment, struct iodfg_error *err)
+                       int64_t alignment, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err)
 {
     iodfg_access_fini(ac);
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
@@ -334,7 +336,7 @@ int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log
     x.key_row = calloc((size_t)nk + 1, sizeof(*x.key_row));
     x.key_used = calloc((size_t)nk + 1, 1);
     x.touched = malloc(((size_t)nk + 1) * sizeof(uint32_t));
-    int rc = -1;
+    int rc = -1, stopped = 0;
     if (!kf || !x.fs.stamp || !x.fs.idx || !ac->act || !x.key_row || !x.key_used || !x.touched) {
         goto out;
     }
@@ -342,6 +344,9 @@ int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log
     const uint64_t *off = iodfg_eventlog_case_offsets(log);
     uint32_t nc = iodfg_eventlog_case_count(log);
     for (uint32_t c = 0; c < nc; c++) {
+        if ((stopped = iodfg_cancel_requested(cancel)) != 0) {
+            goto out;
+        }
         if ((!sel->case_on || sel->case_on[c]) && scan_case(&x, c, off[c], off[c + 1])) {
             goto out;
         }
@@ -349,7 +354,7 @@ int iodfg_access_build(struct iodfg_access *ac, const struct iodfg_eventlog *log
     rc = 0;
 out:
     if (rc) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        iodfg_error_set(err, stopped ? IODFG_E_CANCELLED : IODFG_E_NOMEM, NULL);
         iodfg_access_fini(ac);
     }
     free(kf);

@@ -78,7 +78,7 @@ static int judge_access(struct ins_ctx *x, struct iodfg_error *err)
 {
     struct iodfg_access ac;
     iodfg_access_init(&ac);
-    if (iodfg_access_build(&ac, x->log, x->map, x->sel, 4096, err)) {
+    if (iodfg_access_build(&ac, x->log, x->map, x->sel, 4096, NULL, err)) {
         return -1;
     }
     // only activities of files: pipes, sockets and terminals have no offsets to follow
@@ -112,7 +112,7 @@ static int judge_stairs(struct ins_ctx *x, struct iodfg_error *err)
 {
     struct iodfg_serial sr;
     iodfg_serial_init(&sr);
-    if (iodfg_serial_build(&sr, x->log, x->map, x->sel, NULL, err)) {
+    if (iodfg_serial_build(&sr, x->log, x->map, x->sel, NULL, NULL, err)) {
         return -1;
     }
     int rc = 0;
@@ -164,7 +164,7 @@ static int judge_bursts(struct ins_ctx *x, struct iodfg_error *err)
     struct iodfg_binned b;
     iodfg_binned_init(&b);
     struct iodfg_bin_opts o = {.dt_ns = 0, .threshold = 0, .by = IODFG_BY_CASE};
-    if (iodfg_binned_build(&b, x->log, x->map, x->sel, &o, err)) {
+    if (iodfg_binned_build(&b, x->log, x->map, x->sel, &o, NULL, err)) {
         return -1;
     }
     int rc = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/cancel.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -451,7 +452,8 @@ void iodfg_binned_spread_events(struct iodfg_binned *b, const struct iodfg_event
 
 static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
                       const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                      const struct iodfg_bin_opts *o, const uint8_t *kf, struct iodfg_error *err)
+                      const struct iodfg_bin_opts *o, const uint8_t *kf,
+                      const struct iodfg_cancel *cancel, struct iodfg_error *err)
 {
     // pass 1: the span of the selected events and the servers doing reads or writes
     struct iodfg_binned_servers sv;
@@ -475,7 +477,11 @@ static int bin_events(struct iodfg_binned *b, const struct iodfg_eventlog *log,
             goto out;
         }
     }
-    // pass 2: spread the reads and writes
+    // pass 2: spread the reads and writes (each pass a look at cancel)
+    if (iodfg_cancel_requested(cancel)) {
+        iodfg_error_set(err, IODFG_E_CANCELLED, NULL);
+        goto out;
+    }
     iodfg_binned_spread_events(b, log, map, sel, o->by, kf, sv.of);
     rc = 0;
 out:
@@ -485,7 +491,8 @@ out:
 
 int iodfg_binned_build(struct iodfg_binned *b, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       const struct iodfg_bin_opts *o, struct iodfg_error *err)
+                       const struct iodfg_bin_opts *o, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     iodfg_binned_fini(b);
@@ -502,7 +509,7 @@ int iodfg_binned_build(struct iodfg_binned *b, const struct iodfg_eventlog *log,
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     iodfg_metrics_key_flags(log, kf);
-    int rc = bin_events(b, log, map, sel, o, kf, err);
+    int rc = bin_events(b, log, map, sel, o, kf, cancel, err);
     free(kf);
     if (rc) {
         iodfg_binned_fini(b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iodfg/bandwidth.h"
+#include "iodfg/cancel.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -51,13 +52,18 @@ void iodfg_serial_step(struct iodfg_serial_row *r, struct iodfg_serial_state *x,
     }
 }
 
-static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
-                  const struct iodfg_timeline *tl, const uint64_t *bits, const uint32_t *act,
-                  struct iodfg_serial_state *st)
+/* 0, or 1 when cancel was set (a look every CANCEL_EVERY points). */
+static int sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
+                 const struct iodfg_timeline *tl, const uint64_t *bits, const uint32_t *act,
+                 struct iodfg_serial_state *st, const struct iodfg_cancel *cancel)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     enum { AHEAD = 16 }; // points in time order hop between cases: fetch their events early
+    enum { CANCEL_EVERY = 1 << 16 };
     for (uint64_t i = 0; i < tl->npts; i++) {
+        if (i % CANCEL_EVERY == 0 && iodfg_cancel_requested(cancel)) {
+            return 1;
+        }
         if (i + AHEAD < tl->npts) {
             uint32_t f = tl->pts[i + AHEAD] & ~IODFG_PT_START;
             __builtin_prefetch(&col->key[f]);
@@ -75,11 +81,13 @@ static void sweep(struct iodfg_serial *sr, const struct iodfg_eventlog *log,
         int64_t s = col->start_ns[e];
         iodfg_serial_step(&sr->act[a], &st[a], (p & IODFG_PT_START) != 0, s, s + col->dur_ns[e]);
     }
+    return 0;
 }
 
 int iodfg_serial_build(struct iodfg_serial *s, const struct iodfg_eventlog *log,
                        const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                       const struct iodfg_timeline *tl, struct iodfg_error *err)
+                       const struct iodfg_timeline *tl, const struct iodfg_cancel *cancel,
+                       struct iodfg_error *err)
 {
     iodfg_serial_fini(s);
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
@@ -110,7 +118,11 @@ int iodfg_serial_build(struct iodfg_serial *s, const struct iodfg_eventlog *log,
     }
     s->nactivities = map->nactivities;
     iodfg_stats_select_bits(bits, log, sel);
-    sweep(s, log, tl, bits, map->activity_of_key, st);
+    if (sweep(s, log, tl, bits, map->activity_of_key, st, cancel)) {
+        iodfg_error_set(err, IODFG_E_CANCELLED, NULL);
+        iodfg_serial_fini(s);
+        goto out;
+    }
     for (uint32_t a = 0; a < s->nactivities; a++) {
         struct iodfg_serial_row *r = &s->act[a];
         r->stair = r->busy_ns > 0 ? (double)r->staggered_ns / (double)r->busy_ns : 0;

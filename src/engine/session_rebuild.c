@@ -248,6 +248,12 @@ int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err)
     return prepare(s, err);
 }
 
+int iodfg_session_pending(const struct iodfg_session *s)
+{
+    const struct iodfg_session_change *ch = &s->pending;
+    return !s->an || ch->selection || ch->mapping || ch->groups || ch->pruning;
+}
+
 int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
 {
     double t0 = now_ms();

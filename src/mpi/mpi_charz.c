@@ -372,7 +372,7 @@ int mpi_charz(void *ctx, const struct cli_metrics *m, const struct iodfg_selecti
     iodfg_error_clear(&err);
     iodfg_characterization_fini(r);
     int rc = iodfg_bandwidth_build(&r->bw, m->log, m->map, sel, &err) ||
-                     iodfg_access_build(&r->access, m->log, m->map, sel, alignment, &err)
+                     iodfg_access_build(&r->access, m->log, m->map, sel, alignment, NULL, &err)
                  ? -1
                  : 0;
     if (mpi_agree(job, rc, &err) || merge_bandwidth(job, &r->bw, &err) ||

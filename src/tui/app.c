@@ -186,6 +186,12 @@ static void close_views(struct tui_app *app)
 
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
 {
+    if (iodfg_session_prepare(app->ses, err)) {
+        return -1;
+    }
+    if (iodfg_session_pending(app->ses)) {
+        tui_app_charz_cancel(app); // its results are about to be stale: free the processors
+    }
     if (iodfg_session_rebuild(app->ses, err)) {
         return -1;
     }

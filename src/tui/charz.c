@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "iodfg/analysis.h"
+#include "iodfg/cancel.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -32,6 +33,7 @@ struct tui_charz_job {
     pthread_t th;
     int threaded; /* th runs job_run and is not joined yet */
     atomic_int done;
+    struct iodfg_cancel cancel; /* set when a rebuild makes the result stale */
     const struct iodfg_eventlog *log;
     struct iodfg_mapping map; /* activity_of_key copied; no names */
     uint8_t *mask[2];
@@ -96,9 +98,9 @@ static int compute_partial(struct iodfg_characterization *ch, const struct tui_c
                            struct iodfg_error *err)
 {
     iodfg_characterization_fini(ch);
-    if (iodfg_binned_build(&ch->bins, j->log, &j->map, sel, &j->opts, err) ||
+    if (iodfg_binned_build(&ch->bins, j->log, &j->map, sel, &j->opts, &j->cancel, err) ||
         iodfg_bandwidth_build(&ch->bw, j->log, &j->map, sel, err) ||
-        iodfg_serial_build(&ch->serial, j->log, &j->map, sel, tl, err)) {
+        iodfg_serial_build(&ch->serial, j->log, &j->map, sel, tl, &j->cancel, err)) {
         iodfg_characterization_fini(ch);
         return -1;
     }
@@ -113,7 +115,7 @@ static void *job_run(void *arg)
     j->rc = 0;
     for (int g = 0; g < j->ngroups && j->rc == 0; g++) {
         j->rc = j->access ? iodfg_characterize(&j->res[g], j->log, &j->map, &j->sel[g], &j->opts,
-                                               ALIGNMENT, tl, 2, &j->err)
+                                               ALIGNMENT, tl, 2, &j->cancel, &j->err)
                           : compute_partial(&j->res[g], j, &j->sel[g], tl, &j->err);
     }
     // G and R on one Δt (the wider of their automatic ones) so the charts compare
@@ -122,7 +124,8 @@ static void *job_run(void *arg)
         int g = dt0 < dt1 ? 0 : 1;
         struct iodfg_bin_opts o = j->opts;
         o.dt_ns = dt0 > dt1 ? dt0 : dt1;
-        j->rc = iodfg_binned_build(&j->res[g].bins, j->log, &j->map, &j->sel[g], &o, &j->err);
+        j->rc = iodfg_binned_build(&j->res[g].bins, j->log, &j->map, &j->sel[g], &o, &j->cancel,
+                                   &j->err);
     }
     j->ms = now_ms() - t0;
     atomic_store(&j->done, 1);
@@ -159,6 +162,7 @@ static struct tui_charz_job *job_new(struct tui_app *app)
     iodfg_characterization_init(&j->res[0]);
     iodfg_characterization_init(&j->res[1]);
     iodfg_error_clear(&j->err);
+    iodfg_cancel_init(&j->cancel);
     j->log = app->log;
     j->map.nkeys = app->map->nkeys;
     j->map.nactivities = app->map->nactivities;
@@ -203,6 +207,10 @@ static void install(struct tui_charz *cz)
         j->threaded = 0;
     }
     cz->job = NULL;
+    if (j->rc && j->err.code == IODFG_E_CANCELLED) {
+        job_free(j); // stale: the next update starts a job for the current inputs
+        return;
+    }
     cz->res_gen = j->gen;
     cz->res_seq = j->seq;
     cz->compute_ms = j->ms;
@@ -247,6 +255,9 @@ int tui_app_charz_update(struct tui_app *app)
 {
     struct tui_charz *cz = &app->charz;
     int installed = tui_app_charz_poll(app);
+    if (cz->job && (cz->job->gen != app->generation || cz->job->seq != cz->param_seq)) {
+        iodfg_cancel_request(&cz->job->cancel); // computed for inputs that are gone
+    }
     int stale = cz->res_gen != app->generation || cz->res_seq != cz->param_seq ||
                 (!cz->have && !cz->error[0]);
     if (!cz->job && stale) {
@@ -266,6 +277,13 @@ int tui_app_charz_update(struct tui_app *app)
         }
     }
     return installed;
+}
+
+void tui_app_charz_cancel(struct tui_app *app)
+{
+    if (app->charz.job) {
+        iodfg_cancel_request(&app->charz.job->cancel);
+    }
 }
 
 void tui_app_charz_wait(struct tui_app *app)

@@ -52,6 +52,9 @@ void tui_charz_fini(struct tui_charz *cz);
 int tui_app_charz_update(struct tui_app *app);
 /* Install a finished job without starting one (the event loop polls this while busy). */
 int tui_app_charz_poll(struct tui_app *app);
+/* Ask the running job to stop: its inputs are about to change. A stopped job installs
+ * nothing; the next update starts one for the new inputs. */
+void tui_app_charz_cancel(struct tui_app *app);
 /* Wait for the running job and install its results (tests, quitting). */
 void tui_app_charz_wait(struct tui_app *app);
 /* 1 while a job runs. */

@@ -136,13 +136,13 @@ int main(int argc, char **argv)
     double a = now();
     int rc = iodfg_timeline_build(&tl, log, &err);
     double b = now();
-    rc |= iodfg_binned_build(&bn, log, &map, &sel, &o, &err);
+    rc |= iodfg_binned_build(&bn, log, &map, &sel, &o, NULL, &err);
     double c = now();
     rc |= iodfg_bandwidth_build(&bw, log, &map, &sel, &err);
     double d = now();
-    rc |= iodfg_serial_build(&sr, log, &map, &sel, &tl, &err);
+    rc |= iodfg_serial_build(&sr, log, &map, &sel, &tl, NULL, &err);
     double e = now();
-    rc |= iodfg_access_build(&ac, log, &map, &sel, 4096, &err);
+    rc |= iodfg_access_build(&ac, log, &map, &sel, 4096, NULL, &err);
     double f = now();
     if (rc) {
         fprintf(stderr, "bench_metrics: %s\n", err.msg);
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
     double best = 1e9;
     for (int rep = 0; rep < 3; rep++) {
         double g = now();
-        if (iodfg_characterize(&ch, log, &map, &sel, &o, 4096, &tl, 2, &err)) {
+        if (iodfg_characterize(&ch, log, &map, &sel, &o, 4096, &tl, 2, NULL, &err)) {
             fprintf(stderr, "bench_metrics: %s\n", err.msg);
             return 1;
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iodfg/access.h"
+#include "iodfg/cancel.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -55,7 +56,7 @@ static void build(const struct iodfg_selection *sel)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_access_build(&AC, LOG, &MAP, sel, 4096, &err), 0);
+    ck_assert_int_eq(iodfg_access_build(&AC, LOG, &MAP, sel, 4096, NULL, &err), 0);
 }
 
 static void check_writes(const struct iodfg_access_dir *w)
@@ -73,6 +74,23 @@ static void check_writes(const struct iodfg_access_dir *w)
     ck_assert_uint_eq(w->hist[3], 1);
     ck_assert_uint_eq(w->hist[1], 1);
 }
+
+/* A set cancel request stops the scan: an error saying so, and nothing built. */
+START_TEST(test_cancelled)
+{
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_cancel stop;
+    iodfg_cancel_init(&stop);
+    iodfg_cancel_request(&stop);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_access_build(&AC, LOG, &MAP, &sel, 4096, &stop, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_CANCELLED);
+    ck_assert_uint_eq(AC.nactivities, 0);
+    ck_assert_ptr_null(AC.act);
+}
+END_TEST
 
 START_TEST(test_patterns)
 {
@@ -174,7 +192,7 @@ START_TEST(test_needs_columns)
     iodfg_selection_all(&sel);
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_access_build(&AC, small, &map, &sel, 4096, &err), -1);
+    ck_assert_int_eq(iodfg_access_build(&AC, small, &map, &sel, 4096, NULL, &err), -1);
     ck_assert_int_eq(err.code, IODFG_E_ARG);
     tlog_map_free(&map);
     iodfg_eventlog_free(small);
@@ -187,6 +205,7 @@ int main(void)
     TCase *tc = tcase_create("patterns");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_patterns);
+    tcase_add_test(tc, test_cancelled);
     tcase_add_test(tc, test_without_lseek_offsets_are_inferred);
     tcase_add_test(tc, test_unselected_events_still_move_positions);
     tcase_add_test(tc, test_bins);

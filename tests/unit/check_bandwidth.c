@@ -10,6 +10,7 @@
 
 #include "iodfg/bandwidth.h"
 #include "iodfg/buf.h"
+#include "iodfg/cancel.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
@@ -116,9 +117,30 @@ static const struct iodfg_serial_row *serial(struct iodfg_serial *s)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_serial_build(s, LOG, &MAP, &SEL, NULL, &err), 0);
+    ck_assert_int_eq(iodfg_serial_build(s, LOG, &MAP, &SEL, NULL, NULL, &err), 0);
     return &s->act[tlog_act(&MAP, "write:/d/s")];
 }
+
+/* A set cancel request stops the sweep: an error saying so, and nothing built. */
+START_TEST(test_serial_cancelled)
+{
+    serial_log((const double[]){1, 1, 1}, (const double[]){1, 2, 3}, 3);
+    struct iodfg_cancel stop;
+    iodfg_cancel_init(&stop);
+    struct iodfg_serial s;
+    iodfg_serial_init(&s);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_serial_build(&s, LOG, &MAP, &SEL, NULL, &stop, &err), 0);
+    ck_assert_uint_gt(s.nactivities, 0);
+    iodfg_cancel_request(&stop);
+    ck_assert_int_eq(iodfg_serial_build(&s, LOG, &MAP, &SEL, NULL, &stop, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_CANCELLED);
+    ck_assert_uint_eq(s.nactivities, 0);
+    ck_assert_ptr_null(s.act);
+    iodfg_serial_fini(&s);
+}
+END_TEST
 
 START_TEST(test_stair)
 {
@@ -198,6 +220,7 @@ int main(void)
     TCase *tc = tcase_create("bandwidth");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_bandwidth);
+    tcase_add_test(tc, test_serial_cancelled);
     tcase_add_test(tc, test_stair);
     tcase_add_test(tc, test_parallel);
     tcase_add_test(tc, test_chain_and_gap);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/cancel.h"
+#include "iodfg/characterize.h"
 #include "iodfg/counters.h"
 #include "iodfg/counters_csv.h"
 #include "iodfg/error.h"
@@ -176,6 +178,47 @@ static struct iodfg_eventlog *two_case_log(void)
     return log;
 }
 
+/* A set cancel request stops the binning, and the whole characterisation: an error saying so,
+ * and nothing built. */
+START_TEST(test_build_cancelled)
+{
+    struct iodfg_eventlog *log = two_case_log();
+    struct iodfg_mapping map;
+    tlog_map_fhat(&map, log);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_bin_opts o = {.dt_ns = 500000000, .threshold = 0, .by = IODFG_BY_HOST};
+    struct iodfg_cancel stop;
+    iodfg_cancel_init(&stop);
+    iodfg_cancel_request(&stop);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, &stop, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_CANCELLED);
+    ck_assert_uint_eq(B.nbins, 0);
+    ck_assert_uint_eq(B.nservers, 0);
+    struct iodfg_characterization ch;
+    iodfg_characterization_init(&ch);
+    for (int threads = 1; threads <= 2; threads++) {
+        iodfg_error_clear(&err);
+        ck_assert_int_eq(
+            iodfg_characterize(&ch, log, &map, &sel, &o, 4096, NULL, threads, &stop, &err), -1);
+        ck_assert_int_eq(err.code, IODFG_E_CANCELLED);
+        ck_assert_uint_eq(ch.bins.nbins, 0);
+        ck_assert_ptr_null(ch.serial.act);
+        ck_assert_ptr_null(ch.access.act);
+    }
+    // not requested: the same call builds
+    iodfg_cancel_init(&stop);
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_characterize(&ch, log, &map, &sel, &o, 4096, NULL, 2, &stop, &err), 0);
+    ck_assert_uint_eq(ch.bins.nbins, 3);
+    iodfg_characterization_fini(&ch);
+    tlog_map_free(&map);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(test_build_from_log)
 {
     struct iodfg_eventlog *log = two_case_log();
@@ -186,7 +229,7 @@ START_TEST(test_build_from_log)
     struct iodfg_bin_opts o = {.dt_ns = 500000000, .threshold = 0, .by = IODFG_BY_HOST};
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, &err), 0);
+    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, NULL, &err), 0);
     // span 1.0 s .. 2.25 s: three bins of 0.5 s; hosts unknown, so servers are the cases
     ck_assert_int_eq(B.span_ns, 1250000000);
     ck_assert_uint_eq(B.nbins, 3);
@@ -216,7 +259,7 @@ START_TEST(test_build_from_log)
     ck_assert_double_eq_tol(r->parallel, 0, EPS);
     // by file: the same numbers, servers named by path
     o.by = IODFG_BY_FILE;
-    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, &err), 0);
+    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, NULL, &err), 0);
     ck_assert_str_eq(B.server[0], "/d/f");
     ck_assert_double_eq_tol(B.dir[W].parallel, 1.0 / 3, EPS);
     // a window keeping only case B's events: one server, and the grid follows the selection
@@ -224,7 +267,7 @@ START_TEST(test_build_from_log)
     sel.to_ns = 1900000000;
     o.by = IODFG_BY_CASE;
     o.dt_ns = 0;
-    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, &err), 0);
+    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, NULL, &err), 0);
     ck_assert_uint_eq(B.nservers, 1);
     ck_assert_int_eq(B.dt_ns, 10000000); // default: 1 s span -> 10 ms
     ck_assert_uint_eq(B.nbins, 100);
@@ -235,7 +278,7 @@ START_TEST(test_build_from_log)
     // nothing selected: no bins, everything 0
     uint8_t none[2] = {0, 0};
     sel.case_on = none;
-    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, &err), 0);
+    ck_assert_int_eq(iodfg_binned_build(&B, log, &map, &sel, &o, NULL, &err), 0);
     ck_assert_uint_eq(B.nbins, 0);
     ck_assert_double_eq_tol(B.dir[R].intensity, 0, EPS);
     tlog_map_free(&map);
@@ -335,6 +378,7 @@ int main(void)
     tcase_add_test(tc, test_default_dt);
     tcase_add_test(tc, test_interpolate);
     tcase_add_test(tc, test_build_from_log);
+    tcase_add_test(tc, test_build_cancelled);
     tcase_add_test(tc, test_counters);
     tcase_add_test(tc, test_chart);
     tcase_add_test(tc, test_call_flags);

@@ -938,7 +938,7 @@ static void check_stair(struct fixture *f, const struct iodfg_selection *sel,
     struct iodfg_serial sr, psr;
     iodfg_serial_init(&sr);
     iodfg_serial_init(&psr);
-    ck_assert_int_eq(iodfg_serial_build(&sr, f->whole, map, sel, NULL, &err), 0);
+    ck_assert_int_eq(iodfg_serial_build(&sr, f->whole, map, sel, NULL, NULL, &err), 0);
     struct iodfg_partial_span *all = NULL, *sp;
     size_t nall = 0, n;
     for (int p = 0; p < f->nparts; p++) {
@@ -995,8 +995,8 @@ static void check_bins(struct fixture *f, const struct iodfg_selection *sel,
     iodfg_binned_init(&bn);
     iodfg_binned_init(&pbn);
     iodfg_binned_init(&grid);
-    ck_assert_int_eq(iodfg_binned_build(&bn, f->whole, iodfg_session_mapping(f->sw), sel, &o, &err),
-                     0);
+    ck_assert_int_eq(
+        iodfg_binned_build(&bn, f->whole, iodfg_session_mapping(f->sw), sel, &o, NULL, &err), 0);
     struct iodfg_binned_servers sv[MAXPARTS];
     uint8_t *kf[MAXPARTS];
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;

@@ -219,6 +219,29 @@ START_TEST(test_filters_recompute)
 }
 END_TEST
 
+/* A rebuild while a job runs asks it to stop. Whether it stops or finishes first, what it
+ * leaves is never taken for the new inputs and is no error; the next update computes them. */
+START_TEST(test_rebuild_stops_the_running_job)
+{
+    compute();
+    uint64_t gen = APP->generation;
+    APP->prompt = TUI_PROMPT_FILTER;
+    tui_app_prompt_done(APP, "call=write");
+    ck_assert_uint_gt(APP->generation, gen);
+    tui_app_charz_update(APP); // a job for the filtered selection
+    ck_assert(tui_app_charz_busy(APP));
+    tui_app_command(APP, TUI_CMD_POP_FILTER); // all calls again: a rebuild
+    tui_app_charz_wait(APP);
+    ck_assert_str_eq(APP->charz.error, "");
+    ck_assert_uint_ne(APP->charz.res_gen, APP->generation);
+    compute();
+    ck_assert_uint_eq(APP->charz.res_gen, APP->generation);
+    const struct iodfg_characterization *ch = &APP->charz.res[0];
+    ck_assert_double_eq_tol(ch->bins.dir[0].volume, 8192, 1e-9);
+    ck_assert_double_eq_tol(ch->bins.dir[1].volume, 2000, 1e-9);
+}
+END_TEST
+
 START_TEST(test_params)
 {
     ck_assert_int_eq(tui_charz_dt_step(1000000, -1), 500000);
@@ -366,6 +389,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_selection);
     tcase_add_test(tc, test_groups);
     tcase_add_test(tc, test_filters_recompute);
+    tcase_add_test(tc, test_rebuild_stops_the_running_job);
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_page_activity);
     tcase_add_test(tc, test_missing_columns);
