@@ -95,9 +95,10 @@ int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err);
  * group masks and the selections are up to date, without the DFG and statistics (for commands
  * that compute other measures over the selection). 0 or -1 with err. */
 int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err);
-/* After iodfg_session_prepare: whether the next rebuild recomputes anything (the inputs
- * changed the selection, the mapping, the groups or the pruning since the last rebuild). */
-int iodfg_session_pending(const struct iodfg_session *s);
+/* fn(ctx) runs in each rebuild that is about to recompute results (the inputs changed the
+ * selection, the mapping, the groups or the pruning), before it does: a front-end stops there
+ * the background work that the new results make stale. NULL: none. */
+void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx);
 /* 1 once a rebuild has succeeded (the results below exist). */
 int iodfg_session_ready(const struct iodfg_session *s);
 

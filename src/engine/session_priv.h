@@ -34,6 +34,8 @@ struct iodfg_session {
     uint64_t rules_gen, filters_gen;
     int per_pid_built;
     int64_t from_ns, to_ns; /* the window */
+    void (*on_recompute)(void *ctx); /* iodfg_session_on_recompute */
+    void *on_recompute_ctx;
 
     /* results */
     struct iodfg_filter_result fres;

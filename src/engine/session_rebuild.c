@@ -248,10 +248,10 @@ int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err)
     return prepare(s, err);
 }
 
-int iodfg_session_pending(const struct iodfg_session *s)
+void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx)
 {
-    const struct iodfg_session_change *ch = &s->pending;
-    return !s->an || ch->selection || ch->mapping || ch->groups || ch->pruning;
+    s->on_recompute = fn;
+    s->on_recompute_ctx = ctx;
 }
 
 int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
@@ -261,6 +261,9 @@ int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
         return -1;
     }
     struct iodfg_session_change ch = s->pending;
+    if (s->on_recompute && (!s->an || ch.selection || ch.mapping || ch.groups || ch.pruning)) {
+        s->on_recompute(s->on_recompute_ctx);
+    }
     if ((ch.selection || ch.mapping || !s->an) && analyse(s, ch.selection, err)) {
         s->built = 0;
         return -1;

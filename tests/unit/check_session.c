@@ -112,6 +112,35 @@ START_TEST(first_rebuild_is_full_and_ready)
 }
 END_TEST
 
+static void count_call(void *ctx)
+{
+    ++*(int *)ctx;
+}
+
+/* The recompute hook runs before each rebuild that recomputes results, and only then. */
+START_TEST(recompute_hook_runs_before_real_rebuilds)
+{
+    struct iodfg_session *s = new_session();
+    int calls = 0;
+    iodfg_session_on_recompute(s, count_call, &calls);
+    rebuild(s); // the first: everything
+    ck_assert_int_eq(calls, 1);
+    rebuild(s); // nothing changed
+    ck_assert_int_eq(calls, 1);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    const char *rule = "map path ~ ^/usr/lib/ => {call}:libs";
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(s), 1, rule, &err), 0);
+    rebuild(s); // a mapping change
+    ck_assert_int_eq(calls, 2);
+    iodfg_session_on_recompute(s, NULL, NULL);
+    ck_assert_int_eq(iodfg_rules_delete_line(iodfg_session_rules(s), 1, &err), 0);
+    rebuild(s);
+    ck_assert_int_eq(calls, 2);
+    iodfg_session_free(s);
+}
+END_TEST
+
 START_TEST(rule_edit_is_incremental_and_exact)
 {
     struct iodfg_session *s = new_session(), *fresh = new_session();
@@ -395,6 +424,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, first_rebuild_is_full_and_ready);
+    tcase_add_test(tc, recompute_hook_runs_before_real_rebuilds);
     tcase_add_test(tc, rule_edit_is_incremental_and_exact);
     tcase_add_test(tc, call_filter_is_incremental_case_filter_full);
     tcase_add_test(tc, unmapped_counts_dropped_not_filtered);
