@@ -22,7 +22,13 @@ struct iodfg_fork {
     int pending; /* a join is still due */
 };
 
-/* Start task(arg) on a second thread when want_thread is true and a thread can be started. */
+/* The processors this process may run on: its affinity mask (taskset, a Slurm allocation,
+ * mpirun's binding of one process to one core), else the online ones; at least 1. Thread
+ * counts start from it: more threads than processors only take turns. */
+unsigned iodfg_cpu_count(void);
+
+/* Start task(arg) on a second thread when want_thread is true, the process may run on more
+ * than one processor, and a thread can be started. */
 void iodfg_fork_start(struct iodfg_fork *f, int want_thread, enum iodfg_fork_kind kind,
                       void *(*task)(void *), void *arg);
 /* Wait for the thread, or run a task here when no thread ran it. Once per start; a second

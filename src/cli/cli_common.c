@@ -253,7 +253,7 @@ const char cli_ingest_usage[] =
     "  -p, --name-pattern P    how trace file names give cid, host and rid: a\n"
     "                          template ('{cid}_{host}_{rid}.st', the default) or\n"
     "                          a PCRE2 regex with those named groups\n"
-    "  -j, --jobs N            parse N trace files at a time (default: the cores)\n"
+    "  -j, --jobs N            parse N trace files at a time (default: usable cores)\n"
     "      --mounts FILE       mount table (/proc/self/mounts format) giving each\n"
     "                          file's file system; default: mounts.txt beside the\n"
     "                          traces, else a built-in list\n";

@@ -32,7 +32,7 @@ static const char convert_usage[] =
     "                          with a '/' it matches the path below the directory\n"
     "                          given: '{cid}/stio.{rid}.{host}.st' (default:\n"
     "                          {cid}_{host}_{rid}.st)\n"
-    "  -j, --jobs N            parse N files at a time (default: number of cores)\n"
+    "  -j, --jobs N            parse N files at a time (default: usable cores)\n"
     "  -f, --force             replace OUT if it exists\n"
     "      --strict            exit with status 3 if any line could not be parsed\n"
     "      --mounts FILE       mount table (cat /proc/self/mounts) giving each file's\n"

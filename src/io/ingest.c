@@ -220,8 +220,7 @@ static void *worker(void *arg)
 
 static unsigned default_jobs(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
+    return iodfg_cpu_count();
 }
 
 static uint64_t total_bytes(const struct iodfg_input *files, size_t count)

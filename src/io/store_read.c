@@ -84,13 +84,13 @@ static uint64_t *key_pairs(struct reader *r)
     return kcp;
 }
 
-/* Threads for a load of total events: `threads`, or (0) one per core, each with enough events
- * to be worth starting; at most MAX_THREADS. */
+/* Threads for a load of total events: `threads`, or (0) one per processor this process may
+ * use, each with enough events to be worth starting; at most MAX_THREADS. */
 static unsigned thread_count(unsigned threads, uint64_t total)
 {
     if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus < 1 ? 1 : cpus > (long)MAX_THREADS ? MAX_THREADS : (unsigned)cpus;
+        unsigned cpus = iodfg_cpu_count();
+        threads = cpus > MAX_THREADS ? MAX_THREADS : cpus;
         while (threads > 1 && total / threads < MIN_EVENTS_PER_THREAD) {
             threads--;
         }

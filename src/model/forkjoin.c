@@ -4,13 +4,29 @@
 
 #include "iodfg/forkjoin.h"
 
+#include <sched.h>
+#include <unistd.h>
+
+unsigned iodfg_cpu_count(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+        return (unsigned)CPU_COUNT(&set);
+    }
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
 void iodfg_fork_start(struct iodfg_fork *f, int want_thread, enum iodfg_fork_kind kind,
                       void *(*task)(void *), void *arg)
 {
     f->task = task;
     f->arg = arg;
     f->kind = kind;
-    f->started = want_thread && pthread_create(&f->thread, NULL, task, arg) == 0;
+    f->started =
+        want_thread && iodfg_cpu_count() > 1 && pthread_create(&f->thread, NULL, task, arg) == 0;
     f->pending = 1;
 }
 
