@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store_codec_simd.h"
+#include "store_vectorize.h"
 
 static uint64_t width_mask(unsigned size)
 {
@@ -237,18 +238,9 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
 
 /* The least and greatest value that is not the fill value (0, 0 when there is none), as
  * bit patterns; one branch-free loop per type, which the compiler vectorises. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-// -O2 leaves these loops scalar; the x86-64 baseline lacks unsigned and 64-bit vector compares,
-// AVX2 has them (chosen at load time where the processor has it)
-#define VECTORIZE __attribute__((optimize("O3"), target_clones("avx2", "default")))
-#elif defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE __attribute__((optimize("O3")))
-#else
-#define VECTORIZE
-#endif
 #define RANGE_OF(T, NAME)                                                                          \
-    VECTORIZE static void NAME(const T *v, size_t n, int has_fill, T f, uint64_t *min,            \
-                               uint64_t *max)                                                      \
+    STORE_VECTORIZE static void NAME(const T *v, size_t n, int has_fill, T f, uint64_t *min,       \
+                                     uint64_t *max)                                                \
     {                                                                                              \
         size_t k = 0;                                                                              \
         while (k < n && has_fill && v[k] == f) {                                                   \

@@ -223,12 +223,19 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
         check_totals(r, sum);
         goto done;
     }
-    if ((r->columns & (IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE)) && store_load_handles(r)) {
+    // each case's run of handle ids, counted as the table is checked (NULL: ids looked up)
+    struct store_handle_span *spans = calloc((size_t)r->ncases + 1, sizeof(*spans));
+    if ((r->columns & (IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE)) &&
+        store_load_handles(r, spans)) {
+        free(spans);
         store_stop_helpers(&L, tid, &started); // the table's error comes first, as without threads
         goto done;
     }
     L.handles = iodfg_eventlog_handles(r->log);
-    store_handle_spans(&L);
+    if (spans) {
+        store_handle_spans_finish(spans, r->ncases);
+    }
+    L.spans = spans;
     if (read_other_cases(r, &L, &x, &rows, pr)) {
         store_stop_helpers(&L, tid, &started);
         goto done;

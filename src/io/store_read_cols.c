@@ -21,6 +21,7 @@
 
 #include "store_priv.h"
 #include "store_reader.h"
+#include "store_vectorize.h"
 
 /* The column of the log filled from dataset c, NULL when not asked for. */
 static void *log_column(const struct iodfg_columns *c, int col)
@@ -163,16 +164,11 @@ void store_scratch_free(struct scratch *x)
 /* Index of the first of n rows that fails a check (n when none does), and why. Branch-free
  * passes find whether any row does (ranges and order first, so that the key lookups that follow
  * stay in bounds); only then are the rows looked at one by one. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE __attribute__((optimize("O3"))) // the default -O2 leaves these loops scalar
-#else
-#define VECTORIZE
-#endif
 
 /* Largest key and err ids and whether start ever decreases, over n rows. */
-VECTORIZE static void scan_ranges(const uint32_t *key, const uint32_t *err, const int64_t *start,
-                                  size_t n, uint32_t *kmax_out, uint32_t *emax_out,
-                                  int *unsorted_out)
+STORE_VECTORIZE static void scan_ranges(const uint32_t *key, const uint32_t *err,
+                                        const int64_t *start, size_t n, uint32_t *kmax_out,
+                                        uint32_t *emax_out, int *unsorted_out)
 {
     uint32_t kmax = 0, emax = 0;
     int64_t unsorted = 0;
@@ -189,7 +185,7 @@ VECTORIZE static void scan_ranges(const uint32_t *key, const uint32_t *err, cons
 }
 
 /* Whether any of n durations is neither unknown nor in [0, IODFG_DUR_MAX]. */
-VECTORIZE static int any_bad_dur(const int64_t *d, size_t n)
+STORE_VECTORIZE static int any_bad_dur(const int64_t *d, size_t n)
 {
     uint64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -242,8 +238,8 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
 /* Index of the first of n handle ids of case cs that is neither 0 nor one of the case's
  * handles (n when all are). Most cases own one run of ids: then a branch-free pass over the
  * ids decides, and only a failing block is looked at row by row. */
-VECTORIZE static size_t first_bad_handle(const struct loader *L, uint32_t cs, const uint32_t *h,
-                                         size_t n)
+STORE_VECTORIZE static size_t first_bad_handle(const struct loader *L, uint32_t cs,
+                                               const uint32_t *h, size_t n)
 {
     const struct store_handle_span *sp = L->spans ? &L->spans[cs] : NULL;
     if (sp && sp->exact) {
@@ -263,26 +259,11 @@ VECTORIZE static size_t first_bad_handle(const struct loader *L, uint32_t cs, co
     return n;
 }
 
-void store_handle_spans(struct loader *L)
+void store_handle_spans_finish(struct store_handle_span *spans, uint32_t ncases)
 {
-    uint32_t nc = L->r->ncases, nh = L->r->nhandles;
-    L->spans = calloc((size_t)nc + 1, sizeof(*L->spans));
-    if (!L->spans) {
-        return; // every id is then looked up
-    }
-    for (uint32_t cs = 0; cs < nc; cs++) {
-        L->spans[cs].lo = 1;
-    }
-    for (uint32_t id = 1; id <= nh; id++) {
-        struct store_handle_span *sp = &L->spans[L->handles[id - 1].case_id];
-        if (sp->count == 0) {
-            sp->lo = id;
-        }
-        sp->count++;
-        sp->last = id;
-    }
-    for (uint32_t cs = 0; cs < nc; cs++) {
-        struct store_handle_span *sp = &L->spans[cs];
+    for (uint32_t cs = 0; cs < ncases; cs++) {
+        struct store_handle_span *sp = &spans[cs];
+        sp->lo = sp->count ? sp->lo : 1;
         sp->exact = sp->count == 0 || sp->last - sp->lo + 1 == sp->count;
     }
 }

@@ -511,8 +511,41 @@ int store_get_table(struct reader *r, const char *name, hid_t (*type)(int), size
     return rc;
 }
 
+/* Why handle row i is damaged, or NULL. */
+static const char *handle_fault(const struct reader *r, const struct iodfg_handle *h, uint64_t i)
+{
+    return h->case_id >= r->ncases ? "case out of range"
+           : h->parent > i         ? "parent is not an earlier handle"
+           : h->path >= r->nstr || h->call >= r->nstr || h->flags >= r->nstr || h->layer >= r->nstr
+               ? "string id out of range"
+           : h->origin >= IODFG_HANDLE_ORIGIN__N ? "unknown origin"
+                                                 : NULL;
+}
+
+/* Whether any of the n rows is damaged, in one pass without branches on the rows; counts each
+ * case's ids into spans (ncases + 1 of them, the last for rows whose case is out of range). */
+static int any_handle_fault(const struct reader *r, const struct iodfg_handle *hs, uint64_t n,
+                            struct store_handle_span *spans)
+{
+    uint32_t nc = r->ncases, ns = r->nstr;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const struct iodfg_handle *h = &hs[i];
+        bad |= (uint64_t)(h->case_id >= nc) | (uint64_t)(h->parent > i) |
+               (uint64_t)(h->path >= ns) | (uint64_t)(h->call >= ns) | (uint64_t)(h->flags >= ns) |
+               (uint64_t)(h->layer >= ns) | (uint64_t)(h->origin >= IODFG_HANDLE_ORIGIN__N);
+        if (spans) {
+            struct store_handle_span *sp = &spans[h->case_id < nc ? h->case_id : nc];
+            sp->lo = sp->count ? sp->lo : (uint32_t)(i + 1);
+            sp->count++;
+            sp->last = (uint32_t)(i + 1);
+        }
+    }
+    return bad != 0;
+}
+
 /* /handles (since 1.1): every row checked, then added to the log in order. */
-int store_load_handles(struct reader *r)
+int store_load_handles(struct reader *r, struct store_handle_span *spans)
 {
     htri_t ex = H5Lexists(r->file, STORE_HANDLES, H5P_DEFAULT);
     if (ex <= 0) {
@@ -524,18 +557,11 @@ int store_load_handles(struct reader *r)
                              UINT32_MAX - 1, &n, &buf);
     struct iodfg_handle *hs = buf;
     const char *bad = NULL;
-    uint64_t i = 0;
-    for (; rc == 0 && !bad && i < n; i++) {
-        const struct iodfg_handle *h = &hs[i];
-        if (h->case_id >= r->ncases) {
-            bad = "case out of range";
-        } else if (h->parent > i) {
-            bad = "parent is not an earlier handle";
-        } else if (h->path >= r->nstr || h->call >= r->nstr || h->flags >= r->nstr ||
-                   h->layer >= r->nstr) {
-            bad = "string id out of range";
-        } else if (h->origin >= IODFG_HANDLE_ORIGIN__N) {
-            bad = "unknown origin";
+    uint64_t i = 0; // the 1-based id of the first damaged row
+    if (rc == 0 && any_handle_fault(r, hs, n, spans)) {
+        while (!bad && i < n) {
+            bad = handle_fault(r, &hs[i], i);
+            i++;
         }
     }
     if (bad) {

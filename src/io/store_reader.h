@@ -185,7 +185,7 @@ int store_load_strings(struct reader *r);
 /* Create r->log (taking r->pool) and fill its key table. 0 or -1. */
 int store_load_keys(struct reader *r, unsigned columns);
 /* /handles, each row checked, into r->log (absent before 1.1). 0 or -1. */
-int store_load_handles(struct reader *r);
+int store_load_handles(struct reader *r, struct store_handle_span *spans);
 
 /* ---- cases: groups, attributes and layout (store_read_case.c) -------------------------------- */
 
@@ -247,9 +247,9 @@ void store_run_items(struct loader *L, struct scratch *x, struct progress *pr);
 void *store_worker(void *arg);
 /* Stop the helpers (they finish the item in hand) and wait for them. */
 void store_stop_helpers(struct loader *L, pthread_t *tid, unsigned *started);
-/* Work out L->spans from the handle table (left NULL when out of memory: ids are then looked
- * up one by one). Before any handle id is checked. */
-void store_handle_spans(struct loader *L);
+/* Complete the spans store_load_handles counted (before any handle id is checked): a case
+ * without handles gets the empty span at 1; a span is exact when its ids run without a gap. */
+void store_handle_spans_finish(struct store_handle_span *spans, uint32_t ncases);
 /* Check the handle columns of the raw cases up to case `last` against the handle table. */
 void store_check_raw_handles(struct loader *L, uint32_t last);
 

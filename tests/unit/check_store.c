@@ -1739,6 +1739,21 @@ START_TEST(load_bad_columns)
         ck_assert_str_eq(err.where, PATH);
     }
     iodfg_eventlog_free(load_ok(PATH, IODFG_COL_ANALYSIS));
+    // Each other check of a row, alone: the first damaged row is named (1-based id).
+    static const struct {
+        const char *member;
+        uint32_t value;
+        const char *want;
+    } faults[] = {{"parent", 3, "handle 2: parent is not an earlier handle"},
+                  {"flags", 4000000000u, "handle 2: string id out of range"},
+                  {"layer", 4000000000u, "handle 2: string id out of range"},
+                  {"origin", 4, "handle 2: unknown origin"}};
+    for (size_t k = 0; k < sizeof(faults) / sizeof(faults[0]); k++) {
+        ck_assert_int_eq(system(copy), 0);
+        poke_member("/handles", 1, faults[k].member, H5T_NATIVE_UINT32, &faults[k].value);
+        poke_member("/handles", 2, faults[k].member, H5T_NATIVE_UINT32, &faults[k].value);
+        load_fails(PATH, IODFG_E_FORMAT, faults[k].want);
+    }
 
     // A handle id past the table, or of another case.
     ck_assert_int_eq(system(copy), 0);
