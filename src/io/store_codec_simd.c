@@ -92,6 +92,51 @@ __attribute__((target("avx2"))) static void groups64(const unsigned char *in, si
     }
 }
 
+/* Wider values (up to 57 bits) into 8-byte columns, four at a time: each value's 8 bytes,
+ * read as a big-endian word, hold it from bit (j * w) % 8 on, as 7 + w <= 64. */
+__attribute__((target("avx2"))) static inline __m256i
+wide4(const unsigned char *b, const unsigned *at, __m256i shift, __m128i right, __m256i swap)
+{
+    uint64_t x[4];
+    for (int j = 0; j < 4; j++) {
+        memcpy(&x[j], b + at[j], 8);
+    }
+    // from registers: a store and a 32-byte load of x would stall on store forwarding
+    __m256i v =
+        _mm256_set_epi64x((long long)x[3], (long long)x[2], (long long)x[1], (long long)x[0]);
+    v = _mm256_shuffle_epi8(v, swap); // big-endian words
+    return _mm256_srl_epi64(_mm256_sllv_epi64(v, shift), right);
+}
+
+__attribute__((target("avx2"))) static void groups64_wide(const unsigned char *in, size_t groups,
+                                                          unsigned w, uint64_t m, int has_fill,
+                                                          uint64_t f, uint64_t *out)
+{
+    unsigned at[8];
+    uint64_t left[8];
+    for (unsigned j = 0; j < 8; j++) {
+        at[j] = j * w / 8;
+        left[j] = j * w % 8;
+    }
+    __m256i shift_lo = _mm256_loadu_si256((const __m256i *)left);
+    __m256i shift_hi = _mm256_loadu_si256((const __m256i *)(left + 4));
+    __m256i swap = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
+                                    4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+    __m128i right = _mm_cvtsi32_si128((int)(64 - w));
+    __m256i min = _mm256_set1_epi64x((long long)m), fill = _mm256_set1_epi64x((long long)f);
+    __m256i ones = _mm256_set1_epi64x((long long)((1ull << w) - 1));
+    for (size_t t = 0; t < groups; t++, in += w, out += 8) {
+        for (int h = 0; h < 2; h++) {
+            __m256i v = wide4(in, at + 4 * h, h ? shift_hi : shift_lo, right, swap);
+            __m256i r = _mm256_add_epi64(v, min);
+            if (has_fill) {
+                r = _mm256_blendv_epi8(r, fill, _mm256_cmpeq_epi64(v, ones));
+            }
+            _mm256_storeu_si256((__m256i *)(out + 4 * h), r);
+        }
+    }
+}
+
 int store_so_simd_available(void)
 {
     return __builtin_cpu_supports("avx2") != 0; // libgcc has read the processor's features
@@ -101,14 +146,19 @@ size_t store_so_simd_groups(const struct store_so_params *p, const struct store_
                             const unsigned char *in, size_t readable, size_t groups, void *out)
 {
     unsigned w = h->minbits;
-    if (w < 1 || w > STORE_SO_SIMD_MAX_BITS || !store_so_simd_available()) {
+    int wide = w > STORE_SO_SIMD_MAX_BITS;
+    if (w < 1 || w > (p->size == 8 ? STORE_SO_SIMD_MAX_BITS_8 : STORE_SO_SIMD_MAX_BITS) ||
+        !store_so_simd_available()) {
         return 0;
     }
-    // A step reads 16 bytes from 4 * w / 8 on: stop where that would pass the readable bytes.
-    size_t reach = 4 * w / 8 + 16;
+    // A step reads 16 bytes from 4 * w / 8 on (wide: 8 from 7 * w / 8 on): stop where that
+    // would pass the readable bytes.
+    size_t reach = wide ? 7 * w / 8 + 8 : 4 * w / 8 + 16;
     size_t can = readable < reach ? 0 : (readable - reach) / w + 1;
     groups = groups < can ? groups : can;
-    if (p->size == 8) {
+    if (wide) {
+        groups64_wide(in, groups, w, h->minval, p->has_fill, p->fill, out);
+    } else if (p->size == 8) {
         groups64(in, groups, w, h->minval, p->has_fill, p->fill, out);
     } else {
         groups32(in, groups, w, (uint32_t)h->minval, p->has_fill, (uint32_t)p->fill, out);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Vector instructions for the scale-offset decoder (store_codec.h): whole groups of eight
- * values, each group starting on a byte, decoded at once on x86-64 processors with AVX2 (the
- * check is made at run time). Elsewhere nothing is decoded here and the portable loop does
- * all of it; both give the same values (tests/unit/check_store_codec). */
+ * values, each group starting on a byte, decoded eight (wider values: four) at once on x86-64
+ * processors with AVX2 (the check is made at run time). Elsewhere nothing is decoded here and the
+ * portable loop does all of it; both give the same values (tests/unit/check_store_codec). */
 #ifndef IODFG_IO_STORE_CODEC_SIMD_H
 #define IODFG_IO_STORE_CODEC_SIMD_H
 
@@ -15,8 +15,10 @@
 #else
 #define STORE_SO_SIMD 0
 #endif
-/* Widest values decoded here: a value and its shift within a byte fit a 32-bit word. */
+/* Widest values decoded here: a value and its shift within a byte fit a 32-bit word; into
+ * 8-byte columns, a 64-bit word. */
 #define STORE_SO_SIMD_MAX_BITS 25u
+#define STORE_SO_SIMD_MAX_BITS_8 57u
 
 /* Whether this processor runs the vector decoder. */
 int store_so_simd_available(void);
