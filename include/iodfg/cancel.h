@@ -12,20 +12,9 @@ struct iodfg_cancel {
     atomic_int requested;
 };
 
-static inline void iodfg_cancel_init(struct iodfg_cancel *c)
-{
-    atomic_init(&c->requested, 0);
-}
-
-static inline void iodfg_cancel_request(struct iodfg_cancel *c)
-{
-    atomic_store_explicit(&c->requested, 1, memory_order_relaxed);
-}
-
-/* Whether c was set (relaxed: a look a little late only stops a little later). */
-static inline int iodfg_cancel_requested(const struct iodfg_cancel *c)
-{
-    return c && atomic_load_explicit(&c->requested, memory_order_relaxed);
-}
+void iodfg_cancel_init(struct iodfg_cancel *c);
+void iodfg_cancel_request(struct iodfg_cancel *c);
+/* Whether c was set (a relaxed look: one a little late only stops a little later). */
+int iodfg_cancel_requested(const struct iodfg_cancel *c);
 
 #endif
