@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The scale-offset decoder's inner loop with AVX2 (store_codec_simd.h): eight values of at
- * most 25 bits per step, where the portable loop cuts them one by one. */
+ * most 25 bits per step, or four 8-byte values of at most 57, where the portable loop cuts
+ * them one by one. */
 #include "config.h"
 
 #include "store_codec_simd.h"
