@@ -30,8 +30,8 @@ struct iodfg_partial_key {
     int64_t dur_sum_ns, bytes;
     int64_t dur_min_ns, dur_max_ns; /* INT64_MAX and INT64_MIN while dur_n = 0 */
 };
-/* The sums of the session's selected events per key (the log's key count of entries). 0, or
- * -1 with err (memory). */
+/* The sums of the session's selected events per key (the log's key count of entries): those
+ * its last rebuild added, read without a walk. 0 (err is kept for other sources). */
 int iodfg_partial_keys(const struct iodfg_session *s, struct iodfg_partial_key *out,
                        struct iodfg_error *err);
 /* Add src into dst (nkeys entries). */
@@ -39,8 +39,9 @@ void iodfg_partial_keys_add(struct iodfg_partial_key *dst, const struct iodfg_pa
                             uint32_t nkeys);
 /* Go on with each key's sum of per-event rates over the session's selected events, in event
  * order: sum[k] (when has[k]) or 0 takes each rate in turn, and has[k] is set by a key's first
- * rate. Parts folded one after the other in case order give the serial sums exactly. 0, or -1
- * with err. */
+ * rate. Parts folded one after the other in case order give the serial sums exactly. A key
+ * without has[k] takes the session's own sum (the same additions from 0); only keys with it are
+ * walked again. 0, or -1 with err (memory). */
 int iodfg_partial_dr_fold(const struct iodfg_session *s, double *sum, uint8_t *has,
                           struct iodfg_error *err);
 

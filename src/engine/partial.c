@@ -17,48 +17,30 @@
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
 
+#include "analysis_priv.h"
 #include "dfg_priv.h"
 #include "keysums.h"
 #include "stats_priv.h"
 
-/* The selected events of the session's analysis as a bitmap (malloc'd), NULL when out of
- * memory; *log and *sel set. */
-static uint64_t *selected(const struct iodfg_session *s, const struct iodfg_eventlog **log,
-                          const struct iodfg_selection **sel)
+/* The session's own key sums over its selection, which its last rebuild made (or recalled): the
+ * sums of its selected events added in event order (analysis_priv.h). */
+static const struct iodfg_key_sums *session_sums(const struct iodfg_session *s)
 {
-    const struct iodfg_analysis *an = iodfg_session_analysis(s);
-    *log = iodfg_session_log(s);
-    *sel = iodfg_analysis_selection(an);
-    uint64_t n = iodfg_eventlog_event_count(*log);
-    uint64_t *bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*bits));
-    if (bits) {
-        iodfg_stats_select_bits(bits, *log, *sel);
-    }
-    return bits;
+    return iodfg_session_analysis(s)->sums;
 }
 
 int iodfg_partial_keys(const struct iodfg_session *s, struct iodfg_partial_key *out,
                        struct iodfg_error *err)
 {
-    const struct iodfg_eventlog *log;
-    const struct iodfg_selection *sel;
-    uint64_t *bits = selected(s, &log, &sel);
-    uint32_t nkeys = iodfg_eventlog_key_count(log);
-    struct iodfg_key_sums *sums = malloc(((size_t)nkeys + 1) * sizeof(*sums));
-    if (!bits || !sums) {
-        free(bits);
-        free(sums);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    iodfg_stats_key_sums(sums, nkeys, log, bits);
+    (void)err;
+    const struct iodfg_key_sums *sums = session_sums(s);
+    uint32_t nkeys = iodfg_eventlog_key_count(iodfg_session_log(s));
     for (uint32_t k = 0; k < nkeys; k++) {
         const struct iodfg_key_sums *ks = &sums[k];
         out[k] =
             (struct iodfg_partial_key){ks->count, ks->dur_n,      ks->dr_n,      ks->dur_sum_ns,
                                        ks->bytes, ks->dur_min_ns, ks->dur_max_ns};
     }
-    free(sums);
-    free(bits);
     return 0;
 }
 
@@ -78,19 +60,15 @@ void iodfg_partial_keys_add(struct iodfg_partial_key *dst, const struct iodfg_pa
     }
 }
 
-int iodfg_partial_dr_fold(const struct iodfg_session *s, double *sum, uint8_t *has,
-                          struct iodfg_error *err)
+/* Go on with the sums of the keys marked in refold over the selected events, in event order. */
+static void dr_refold(const struct iodfg_session *s, const uint8_t *refold, double *sum)
 {
-    const struct iodfg_eventlog *log;
-    const struct iodfg_selection *sel;
-    uint64_t *bits = selected(s, &log, &sel);
-    if (!bits) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
-    uint64_t n = iodfg_eventlog_event_count(log);
+    const struct iodfg_analysis *an = iodfg_session_analysis(s);
+    const uint64_t *bits = an->bits; // the selected events (the last rebuild's)
+    const struct iodfg_columns *col = iodfg_eventlog_columns(an->log);
+    uint64_t n = iodfg_eventlog_event_count(an->log);
     for (uint64_t e = 0; col->dur_ns && col->size && col->key && e < n; e++) {
-        if (!(bits[e / 64] >> (e & 63) & 1)) {
+        if (!(bits[e / 64] >> (e & 63) & 1) || !refold[col->key[e]]) {
             continue;
         }
         int64_t d = col->dur_ns[e], z = col->size[e];
@@ -98,14 +76,36 @@ int iodfg_partial_dr_fold(const struct iodfg_session *s, double *sum, uint8_t *h
         if (z == IODFG_UNKNOWN || d == IODFG_UNKNOWN || d <= 0) {
             continue;
         }
-        uint32_t k = col->key[e];
-        if (!has[k]) {
-            sum[k] = 0.0;
-            has[k] = 1;
-        }
-        sum[k] += (double)z * 1e9 / (double)d;
+        sum[col->key[e]] += (double)z * 1e9 / (double)d;
     }
-    free(bits);
+}
+
+int iodfg_partial_dr_fold(const struct iodfg_session *s, double *sum, uint8_t *has,
+                          struct iodfg_error *err)
+{
+    const struct iodfg_key_sums *own = session_sums(s);
+    uint32_t nkeys = iodfg_eventlog_key_count(iodfg_session_log(s));
+    uint8_t *refold = NULL;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        if (!own[k].dr_n) {
+            continue;
+        }
+        if (!has[k]) {
+            // from 0, the session's own sum is the very fold: its rates added in event order
+            sum[k] = own[k].dr_sum;
+            has[k] = 1;
+            continue;
+        }
+        refold = refold ? refold : calloc((size_t)nkeys + 1, 1);
+        if (!refold) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        refold[k] = 1;
+    }
+    if (refold) {
+        dr_refold(s, refold, sum);
+    }
+    free(refold);
     return 0;
 }
 

@@ -16,12 +16,14 @@
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
 #include "iodfg/store.h"
+#include "iodfg/trace.h"
 
 #include "dfg_testlog.h"
 #include "testutil.h"
@@ -483,6 +485,84 @@ START_TEST(groups_results_go_with_groups)
     iodfg_dfg_free(g);
     iodfg_stats_fini(&st);
     fixture_fini(&f);
+}
+END_TEST
+
+/* The whole log's key sums over session sw's selection, by a walk over its selected events in
+ * event order (the rates' sums as a serial pass adds them). */
+static void walked_sums(const struct iodfg_session *sw, struct iodfg_partial_key *keys, double *dr,
+                        uint8_t *has)
+{
+    const struct iodfg_eventlog *log = iodfg_session_log(sw);
+    const struct iodfg_selection *sel = iodfg_analysis_selection(iodfg_session_analysis(sw));
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(log); c++) {
+        uint64_t lo = 0, hi = 0;
+        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            int64_t d = col->dur_ns[e], z = col->size[e];
+            uint32_t k = col->key[e];
+            keys[k].count++;
+            keys[k].dur_n += d != IODFG_UNKNOWN;
+            keys[k].dur_sum_ns += d != IODFG_UNKNOWN ? d : 0;
+            if (z != IODFG_UNKNOWN && d != IODFG_UNKNOWN && d > 0) {
+                dr[k] = (has[k] ? dr[k] : 0.0) + (double)z * 1e9 / (double)d;
+                has[k] = 1;
+            }
+        }
+    }
+}
+
+/* Each part's key sums (the session's own) added, and the rates' sums folded part after part
+ * (a key's first part takes its session's sum, later ones go on adding), are the walk over the
+ * whole log's selected events, bit for bit; with every case and with a case filter. */
+START_TEST(key_sums_and_rate_fold_are_the_walk)
+{
+    static const uint32_t cuts[2][3] = {{12}, {1, 9, 17}};
+    static const int nparts[2] = {2, 4};
+    for (int i = 0; i < 4; i++) {
+        struct fixture f;
+        struct iodfg_error err;
+        fixture_init(&f, cuts[i % 2], nparts[i % 2]);
+        for (int p = -1; i >= 2 && p < f.nparts; p++) { // odd cases only
+            struct iodfg_session *s = p < 0 ? f.sw : f.sp[p];
+            ck_assert_int_eq(
+                iodfg_filter_stack_push_text(iodfg_session_filters(s), "name~[13579]$", NULL), 0);
+            ck_assert_int_eq(iodfg_session_rebuild(s, &err), 0);
+        }
+        uint32_t nk = iodfg_eventlog_key_count(f.whole);
+        struct iodfg_partial_key *want = calloc(nk + 1, sizeof(*want)),
+                                 *got = calloc(nk + 1, sizeof(*got)),
+                                 *one = calloc(nk + 1, sizeof(*one));
+        double *want_dr = calloc(nk + 1, sizeof(double)), *got_dr = calloc(nk + 1, sizeof(double));
+        uint8_t *want_has = calloc(nk + 1, 1), *got_has = calloc(nk + 1, 1);
+        walked_sums(f.sw, want, want_dr, want_has);
+        int refolded = 0;
+        for (int p = 0; p < f.nparts; p++) {
+            ck_assert_int_eq(iodfg_partial_keys(f.sp[p], one, &err), 0);
+            for (uint32_t k = 0; k < nk; k++) {
+                refolded += got_has[k] && one[k].dr_n;
+                got[k].count += one[k].count;
+                got[k].dur_n += one[k].dur_n;
+                got[k].dur_sum_ns += one[k].dur_sum_ns;
+            }
+            ck_assert_int_eq(iodfg_partial_dr_fold(f.sp[p], got_dr, got_has, &err), 0);
+        }
+        ck_assert_int_gt(refolded, 0); // keys met again in a later part: their sums go on
+        for (uint32_t k = 0; k < nk; k++) {
+            ck_assert_uint_eq(got[k].count, want[k].count);
+            ck_assert_uint_eq(got[k].dur_n, want[k].dur_n);
+            ck_assert_int_eq(got[k].dur_sum_ns, want[k].dur_sum_ns);
+            ck_assert_uint_eq(got_has[k], want_has[k]);
+            ck_assert_msg(memcmp(&got_dr[k], &want_dr[k], sizeof(double)) == 0,
+                          "rate sum of key %u: %.17g, walked %.17g", k, got_dr[k], want_dr[k]);
+        }
+        free(want), free(got), free(one), free(want_dr), free(got_dr), free(want_has);
+        free(got_has);
+        fixture_fini(&f);
+    }
 }
 END_TEST
 
@@ -1075,6 +1155,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, empty_parts);
     tcase_add_test(tc, one_part);
     tcase_add_test(tc, groups_results_go_with_groups);
+    tcase_add_test(tc, key_sums_and_rate_fold_are_the_walk);
     tcase_add_test(tc, points_sort_in_sweep_order);
     tcase_add_test(tc, sweep_of_runs_is_sweep_of_merge);
     tcase_add_test(tc, pruned_concurrency_is_exact);
