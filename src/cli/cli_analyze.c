@@ -336,8 +336,10 @@ int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx
     struct iodfg_error err;
     iodfg_error_clear(&err);
     char *tmp = NULL;
+    cli_temp_hold();
     int fd = iodfg_atomic_tmpfile(o->output, &tmp, &err);
     if (fd < 0) {
+        cli_temp_forget();
         cli_error(&err);
         return CLI_FAIL;
     }

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -433,12 +434,29 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* Block (how = SIG_BLOCK) or unblock the signals that remove the temp file. */
+static void hold_signals(int how)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(how, &set, NULL);
+}
+
+void cli_temp_hold(void)
+{
+    hold_signals(SIG_BLOCK);
+}
+
 void cli_temp_guard(const char *path)
 {
     snprintf(guarded, sizeof(guarded), "%s", path);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
+    hold_signals(SIG_UNBLOCK); // one that came meanwhile is handled now
 }
 
 void cli_temp_forget(void)
@@ -447,6 +465,7 @@ void cli_temp_forget(void)
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     guarded[0] = '\0';
+    hold_signals(SIG_UNBLOCK);
 }
 
 /* ---- progress bar ---------------------------------------------------------- */

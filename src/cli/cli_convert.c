@@ -151,6 +151,7 @@ static int run(const struct cli_convert_opts *co, char *const *inputs, int n)
         struct iodfg_error ignored; // an unreadable directory fails at the create just below
         iodfg_atomic_clean_stale(out, cli_convert_stale_note, NULL, &ignored);
     }
+    cli_temp_hold();
     cc.w = mounts ? iodfg_store_create(out, co->force, &err) : NULL;
     int rc = CLI_FAIL;
     if (cc.w && iodfg_store_set_case_views(cc.w, co->views, &err)) {
@@ -182,8 +183,8 @@ static int run(const struct cli_convert_opts *co, char *const *inputs, int n)
             cli_progress_end();
             iodfg_store_abort(cc.w);
         }
-        cli_temp_forget();
     }
+    cli_temp_forget();
     if (rc != CLI_OK) {
         cli_error(&err);
     } else {

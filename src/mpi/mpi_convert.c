@@ -291,6 +291,9 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     free(handles);
     free(hoff);
     char *tmp = NULL;
+    if (cv->job->rank == 0) {
+        cli_temp_hold(); // until the temp file is guarded (cli.h)
+    }
     if (mpi_agree(cv->job, rc, err) == 0 && make_temp(cv, &tmp, err) == 0) {
         if (cv->job->rank == 0) {
             cli_temp_guard(tmp);
@@ -310,6 +313,9 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         mpi_phase(&cv->ph, "agree, rename");
     } else {
         rc = -1;
+        if (cv->job->rank == 0) {
+            cli_temp_forget();
+        }
     }
     free(tmp);
     mpi_merged_fini(&m);
