@@ -476,8 +476,7 @@ void store_so_decode(const struct store_so_params *p, const struct store_so_chun
                      const unsigned char *in, uint64_t i, uint64_t n, void *out)
 {
     unsigned w = h->minbits;
-    unsigned most = p->size == 8 ? STORE_SO_SIMD_MAX_BITS_8 : STORE_SO_SIMD_MAX_BITS;
-    if (w < 1 || w > most || n < 64 || !store_so_simd_available()) {
+    if (n < 64 || !store_so_simd_takes(p, w)) {
         store_so_decode_portable(p, h, in, i, n, out);
         return;
     }

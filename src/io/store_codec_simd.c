@@ -143,13 +143,18 @@ int store_so_simd_available(void)
     return __builtin_cpu_supports("avx2") != 0; // libgcc has read the processor's features
 }
 
+int store_so_simd_takes(const struct store_so_params *p, unsigned w)
+{
+    unsigned most = p->size == 8 ? STORE_SO_SIMD_MAX_BITS_8 : STORE_SO_SIMD_MAX_BITS;
+    return w >= 1 && w <= most && store_so_simd_available();
+}
+
 size_t store_so_simd_groups(const struct store_so_params *p, const struct store_so_chunk *h,
                             const unsigned char *in, size_t readable, size_t groups, void *out)
 {
     unsigned w = h->minbits;
     int wide = w > STORE_SO_SIMD_MAX_BITS;
-    if (w < 1 || w > (p->size == 8 ? STORE_SO_SIMD_MAX_BITS_8 : STORE_SO_SIMD_MAX_BITS) ||
-        !store_so_simd_available()) {
+    if (!store_so_simd_takes(p, w)) {
         return 0;
     }
     // A step reads 16 bytes from 4 * w / 8 on (wide: 8 from 7 * w / 8 on): stop where that
@@ -171,6 +176,12 @@ size_t store_so_simd_groups(const struct store_so_params *p, const struct store_
 
 int store_so_simd_available(void)
 {
+    return 0;
+}
+
+int store_so_simd_takes(const struct store_so_params *p, unsigned w)
+{
+    (void)p, (void)w;
     return 0;
 }
 

@@ -22,6 +22,8 @@
 
 /* Whether this processor runs the vector decoder. */
 int store_so_simd_available(void);
+/* Whether it decodes values of w bits into p's columns here (width and processor). */
+int store_so_simd_takes(const struct store_so_params *p, unsigned w);
 /* Decode up to `groups` groups of eight values (h->minbits bits each) from in, which starts
  * on a group and has `readable` bytes, into out (p->size bytes per value). Returns how many
  * groups were decoded: 0 when the width or the processor does not suit, fewer near the end

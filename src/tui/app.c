@@ -184,6 +184,12 @@ static void close_views(struct tui_app *app)
     }
 }
 
+/* The session's recompute hook: new results make a running characterisation stale. */
+static void on_recompute(void *app)
+{
+    tui_app_charz_cancel(app);
+}
+
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
 {
     if (iodfg_session_rebuild(app->ses, err)) {
@@ -229,8 +235,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     }
     app->rules = iodfg_session_rules(app->ses);
     app->filters = iodfg_session_filters(app->ses);
-    // new results make a running characterisation stale: free the processors for the rebuild
-    iodfg_session_on_recompute(app->ses, tui_app_charz_cancel_cb, app);
+    iodfg_session_on_recompute(app->ses, on_recompute, app); // frees the processors for it
     const char *text = rules_text ? rules_text : iodfg_rules_default_text();
     if (iodfg_session_set_rules(app->ses, text, strlen(text), rules_path ? rules_path : "rules",
                                 err)) {

@@ -286,11 +286,6 @@ void tui_app_charz_cancel(struct tui_app *app)
     }
 }
 
-void tui_app_charz_cancel_cb(void *app)
-{
-    tui_app_charz_cancel(app);
-}
-
 void tui_app_charz_wait(struct tui_app *app)
 {
     if (app->charz.job) {

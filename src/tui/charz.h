@@ -55,8 +55,6 @@ int tui_app_charz_poll(struct tui_app *app);
 /* Ask the running job to stop: its inputs are about to change. A stopped job installs
  * nothing; the next update starts one for the new inputs. */
 void tui_app_charz_cancel(struct tui_app *app);
-/* The same as an iodfg_session_on_recompute callback (ctx: the app). */
-void tui_app_charz_cancel_cb(void *app);
 /* Wait for the running job and install its results (tests, quitting). */
 void tui_app_charz_wait(struct tui_app *app);
 /* 1 while a job runs. */
