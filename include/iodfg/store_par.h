@@ -14,9 +14,9 @@ struct iodfg_handle;
 
 /* What every process passes alike: the file's tables. */
 struct iodfg_store_par_meta {
-    const struct iodfg_eventlog *tab;   /* the file's string pool and key table (no events) */
-    const struct iodfg_handle *handles; /* the file's handle table (file ids) */
-    uint32_t nhandles;
+    const struct iodfg_eventlog *tab;    /* the file's string pool and key table (no events) */
+    uint32_t nhandles;                   /* rows of the file's handle table, over all processes */
+    uint32_t max_part_handles;           /* the largest part's handles (over all processes) */
     const struct iodfg_case_info *cases; /* every case in case order (string ids of tab) */
     uint32_t ncases;
     const uint64_t *case_first; /* ncases + 1 entries: case i has rows [i], [i+1] */
@@ -24,13 +24,16 @@ struct iodfg_store_par_meta {
     int case_views;             /* as iodfg_store_set_case_views */
 };
 
-/* What each process passes: its events, a contiguous run of the file's rows. */
+/* What each process passes: its events, a contiguous run of the file's rows, and its handles,
+ * a contiguous run of the file's handle table. */
 struct iodfg_store_par_part {
-    const struct iodfg_eventlog *log; /* this process's cases (its own pool, keys and handles) */
-    uint32_t *smap;                   /* log's string ids -> the file's (not changed) */
-    uint32_t *kmap;                   /* log's key ids -> the file's (not changed) */
-    uint32_t hbase;                   /* the file's id of log's handle 1, minus 1 */
-    uint64_t first;                   /* the file's row of log's first event */
+    const struct iodfg_eventlog *log;   /* this process's cases (its own pool, keys and handles) */
+    uint32_t *smap;                     /* log's string ids -> the file's (not changed) */
+    uint32_t *kmap;                     /* log's key ids -> the file's (not changed) */
+    uint32_t hbase;                     /* the file's id of log's handle 1, minus 1 */
+    uint64_t first;                     /* the file's row of log's first event */
+    const struct iodfg_handle *handles; /* log's handles in the file's ids: rows hbase, + n */
+    uint32_t nhandles;
 };
 
 /* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): create path

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* HDF5 store written by every process of an MPI job at once (iodfg-mpi): the tables and case
- * groups are written by all processes alike (collective metadata), the /events columns by a
- * collective write of each process's slab. HDF5 codes the columns with its scale-offset filter
- * here: direct chunk writes are not safe in parallel HDF5 (they allocate file space on one
- * process only), so the columns have no deflate filter, which HDF5 would apply to every chunk
- * and which would keep loaders from decoding the chunks in place. Compiled only against the
- * MPI build of HDF5, whose <hdf5.h> brings the MPI types. */
+/* HDF5 store written by every process of an MPI job at once (iodfg-mpi): the string and key
+ * tables and case groups are written by all processes alike (collective metadata), the /events
+ * columns and /handles by collective writes of each process's slab. HDF5 codes the columns with its
+ * scale-offset filter here: direct chunk writes are not safe in parallel HDF5 (they allocate file
+ * space on one process only), so the columns have no deflate filter, which HDF5 would apply to
+ * every chunk and which would keep loaders from decoding the chunks in place. Compiled only against
+ * the MPI build of HDF5, whose <hdf5.h> brings the MPI types. */
 #include "config.h"
 
 #include "iodfg/store_par.h"
@@ -17,6 +17,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/handles.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
@@ -65,8 +66,9 @@ static void part_rows(const struct iodfg_store_par_meta *meta,
     store_fill_column(&m, iodfg_eventlog_keys(meta->tab), c, at, n, buf);
 }
 
-/* One collective write of rows [first + at, + n) of column d (n may be 0 on some processes). */
-static int write_slab(const struct par *p, hid_t d, enum store_col c, uint64_t first, uint64_t n,
+/* One collective write of n rows of memory type mtype from buf to rows [first, + n) of d (n may
+ * be 0 on some processes). */
+static int write_slab(const struct par *p, hid_t d, hid_t mtype, uint64_t first, uint64_t n,
                       const void *buf)
 {
     hsize_t start[1] = {first}, count[1] = {n ? n : 1};
@@ -77,7 +79,7 @@ static int write_slab(const struct par *p, hid_t d, enum store_col c, uint64_t f
     } else if (ok) {
         ok = H5Sselect_none(fsp) >= 0 && H5Sselect_none(msp) >= 0;
     }
-    ok = ok && H5Dwrite(d, store_col_type(c, 0), msp, fsp, p->dxpl, buf) >= 0;
+    ok = ok && H5Dwrite(d, mtype, msp, fsp, p->dxpl, buf) >= 0;
     if (msp >= 0) {
         H5Sclose(msp);
     }
@@ -108,7 +110,8 @@ static int write_events(const struct par *p, const struct iodfg_store_par_meta *
                 part_rows(meta, part, (enum store_col)c, at, n, buf);
             }
             // a failed process still takes part in the collective writes, with nothing
-            if (write_slab(p, d, (enum store_col)c, part->first + at, rc || d < 0 ? 0 : n, buf)) {
+            if (write_slab(p, d, store_col_type((enum store_col)c, 0), part->first + at,
+                           rc || d < 0 ? 0 : n, buf)) {
                 rc = -1;
             }
         }
@@ -117,6 +120,38 @@ static int write_events(const struct par *p, const struct iodfg_store_par_meta *
         }
     }
     free(buf);
+    return rc;
+}
+
+/* /handles: every process writes its own rows in the same number of collective writes (pieces
+ * of at most 2^22 rows, which MPI-IO counts in an int), so that no process holds the whole
+ * table. */
+static int write_handles(const struct par *p, const struct iodfg_store_par_meta *meta,
+                         const struct iodfg_store_par_part *part)
+{
+    const uint64_t piece = (uint64_t)1 << 22;
+    hid_t ft = store_handle_type(1), mt = store_handle_type(0);
+    hsize_t dims[1] = {meta->nhandles};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t d = ft < 0 || mt < 0 || sp < 0 ? -1
+                                         : H5Dcreate2(p->file, STORE_HANDLES, ft, sp, H5P_DEFAULT,
+                                                      H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    uint64_t rounds = (meta->max_part_handles + piece - 1) / piece;
+    for (uint64_t r = 0; r < rounds; r++) {
+        uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
+        uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
+        if (write_slab(p, d, mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
+            rc = -1;
+        }
+    }
+    hid_t ids[] = {d, sp, ft, mt};
+    herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
+    for (int i = 0; i < 4; i++) {
+        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
+            rc = -1;
+        }
+    }
     return rc;
 }
 
@@ -188,8 +223,8 @@ int iodfg_store_par_write(const char *path, const void *mpi_comm,
     if (rc == 0 && write_events(&p, meta, part)) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
     }
-    if (rc == 0 && (write_cases(&p, meta) ||
-                    store_write_tables(p.file, meta->tab, meta->handles, meta->nhandles) ||
+    if (rc == 0 && (write_cases(&p, meta) || store_write_strings_keys(p.file, meta->tab) ||
+                    write_handles(&p, meta, part) ||
                     store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases]))) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }

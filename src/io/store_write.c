@@ -633,15 +633,6 @@ int store_write_strings_keys(hid_t file, const struct iodfg_eventlog *tab)
 }
 
 // The /handles table: one compound row per handle (row h-1 = handle h).
-int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
-                       const struct iodfg_handle *handles, uint32_t nhandles)
-{
-    return store_write_strings_keys(file, tab) ||
-                   put_table(file, STORE_HANDLES, store_handle_type, handles, nhandles)
-               ? -1
-               : 0;
-}
-
 int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n)
 {
     return put_table(file, STORE_CASE_TABLE, store_case_type, rows, n);

@@ -38,9 +38,6 @@ void store_case_row_fill(struct store_case_row *r, const struct iodfg_case_info 
                          const uint32_t *smap, uint64_t first, uint64_t n);
 /* /strings and /keys (string and key tables of tab). 0 or -1. */
 int store_write_strings_keys(hid_t file, const struct iodfg_eventlog *tab);
-/* /strings, /keys and /handles (nhandles rows). 0 or -1. */
-int store_write_tables(hid_t file, const struct iodfg_eventlog *tab,
-                       const struct iodfg_handle *handles, uint32_t nhandles);
 
 /* A handle table growing in fixed blocks, so that no row is ever moved. */
 struct store_handle_table {

@@ -269,18 +269,16 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     struct iodfg_buf packed;
     iodfg_buf_init(&packed);
     int rc = mpi_tables_pack(cv->part, &packed) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
-    char *all = NULL, *handles = NULL;
-    uint64_t *off = NULL, *hoff = NULL;
+    char *all = NULL;
+    uint64_t *off = NULL;
     struct mpi_merged m;
     memset(&m, 0, sizeof(m));
-    const struct iodfg_handle *mine = iodfg_eventlog_handles(cv->part);
-    uint64_t hbytes = (uint64_t)iodfg_eventlog_handle_count(cv->part) * sizeof(*mine);
     if (mpi_agree(cv->job, rc, err) == 0 &&
-        mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0 &&
-        mpi_allgather_bytes(cv->job, mine, hbytes, &handles, &hoff, err) == 0) {
+        mpi_allgather_bytes(cv->job, packed.data, packed.len, &all, &off, err) == 0) {
         mpi_phase(&cv->ph, "tables: gather");
-        rc = mpi_tables_merge(all, off, handles, hoff, cv->job->size, cv->job->rank, &m, err);
-        handles = NULL;
+        rc = mpi_tables_merge(all, off, iodfg_eventlog_handle_get(cv->part, 1),
+                              iodfg_eventlog_handle_count(cv->part), cv->job->size, cv->job->rank,
+                              &m, err);
         mpi_phase(&cv->ph, "tables: merge");
     } else {
         rc = -1;
@@ -288,8 +286,6 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     iodfg_buf_fini(&packed);
     free(all);
     free(off);
-    free(handles);
-    free(hoff);
     char *tmp = NULL;
     if (cv->job->rank == 0) {
         cli_temp_hold(); // until the temp file is guarded (cli.h)
@@ -298,9 +294,10 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         if (cv->job->rank == 0) {
             cli_temp_guard(tmp);
         }
-        struct iodfg_store_par_meta meta = {m.tab,    m.handles,    m.nhandles, m.cases,
-                                            m.ncases, m.case_first, m.max_rows, cv->o.views};
-        struct iodfg_store_par_part part = {cv->part, m.smap, m.kmap, m.hbase, m.first};
+        struct iodfg_store_par_meta meta = {m.tab,    m.nhandles,   m.max_handles, m.cases,
+                                            m.ncases, m.case_first, m.max_rows,    cv->o.views};
+        struct iodfg_store_par_part part = {cv->part, m.smap,    m.kmap, m.hbase,
+                                            m.first,  m.handles, m.nmine};
         mpi_phase(&cv->ph, "temporary file");
         rc = iodfg_store_par_write(tmp, &cv->job->comm, &meta, &part, err);
         mpi_phase(&cv->ph, "parallel HDF5 write");

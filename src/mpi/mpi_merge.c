@@ -112,25 +112,29 @@ static int merge_keys(struct cursor *c, struct iodfg_eventlog *tab, const uint32
     return *kmap ? 0 : -1;
 }
 
-/* Process handles: its rows of m->handles, [m->nhandles, + the count its tables give, which must
- * be rows bytes), moved to the file's string, case and handle ids where they lie. */
+/* Process handles: counted; when they are this process's own rows (own, not NULL), moved to the
+ * file's string, case and handle ids where they lie. */
 static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t *smap, uint32_t ns,
-                         uint64_t rows)
+                         struct iodfg_handle *own, uint32_t nown)
 {
     uint32_t nh;
-    if (take_u32(c, &nh) || (uint64_t)nh * sizeof(struct iodfg_handle) != rows ||
-        (uint64_t)m->nhandles + nh > UINT32_MAX - 1) {
+    if (take_u32(c, &nh) || (own && nh != nown) || (uint64_t)m->nhandles + nh > UINT32_MAX - 1) {
         return -1;
     }
     uint32_t base = m->nhandles;
-    for (uint32_t i = 0; i < nh; i++) {
-        struct iodfg_handle *h = &m->handles[base + i];
+    m->nhandles += nh;
+    m->max_handles = nh > m->max_handles ? nh : m->max_handles;
+    for (uint32_t i = 0; own && i < nh; i++) {
+        struct iodfg_handle *h = &own[i];
         if (h->path >= ns || h->call >= ns || h->flags >= ns || h->layer >= ns) {
             return -1;
         }
         iodfg_handle_move(h, smap, m->ncases, base);
     }
-    m->nhandles += nh;
+    if (own) {
+        m->handles = own;
+        m->nmine = nh;
+    }
     return 0;
 }
 
@@ -178,11 +182,10 @@ static int merge_cases(struct cursor *c, struct mpi_merged *m, const uint32_t *s
     return 0;
 }
 
-int mpi_tables_merge(const char *all, const uint64_t *off, char *handles, const uint64_t *hoff,
+int mpi_tables_merge(const char *all, const uint64_t *off, struct iodfg_handle *own, uint32_t nown,
                      int n, int mine, struct mpi_merged *m, struct iodfg_error *err)
 {
     memset(m, 0, sizeof(*m));
-    m->handles = (struct iodfg_handle *)(void *)handles; // malloc'd: aligned for any type
     m->tab = iodfg_eventlog_new(0);
     m->case_first = calloc(1, sizeof(*m->case_first));
     if (!m->tab || !m->case_first) {
@@ -194,7 +197,7 @@ int mpi_tables_merge(const char *all, const uint64_t *off, char *handles, const 
         uint32_t *smap = NULL, *kmap = NULL, ns = 0, hbase = m->nhandles;
         uint64_t first = m->case_first[m->ncases], rows = 0;
         int rc = merge_strings(&c, pool, &smap, &ns) || merge_keys(&c, m->tab, smap, ns, &kmap) ||
-                 merge_handles(&c, m, smap, ns, hoff[p + 1] - hoff[p]) ||
+                 merge_handles(&c, m, smap, ns, p == mine ? own : NULL, nown) ||
                  merge_cases(&c, m, smap, ns, &rows);
         if (rc == 0 && p == mine) {
             m->smap = smap;
@@ -217,7 +220,6 @@ int mpi_tables_merge(const char *all, const uint64_t *off, char *handles, const 
 void mpi_merged_fini(struct mpi_merged *m)
 {
     iodfg_eventlog_free(m->tab);
-    free(m->handles);
     free(m->cases);
     free(m->case_first);
     free(m->smap);

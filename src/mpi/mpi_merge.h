@@ -18,8 +18,11 @@ int mpi_tables_pack(const struct iodfg_eventlog *log, struct iodfg_buf *out);
 
 struct mpi_merged {
     struct iodfg_eventlog *tab;   /* the file's string pool and keys (no events) */
-    struct iodfg_handle *handles; /* the file's handle table */
-    uint32_t nhandles;
+    uint32_t nhandles;            /* rows of the file's handle table */
+    uint32_t max_handles;         /* handles of the largest part */
+    struct iodfg_handle *handles; /* this process's handles in the file's ids (rows hbase, + n):
+                                   * the rows passed as own, not owned */
+    uint32_t nmine;
     struct iodfg_case_info *cases; /* every case, strings in tab's pool */
     uint32_t ncases;
     uint64_t *case_first;  /* ncases + 1 row offsets */
@@ -31,12 +34,11 @@ struct mpi_merged {
 
 /* Merge the packed tables of n processes (process p's at all + off[p] .. off[p + 1]) in process
  * order, interning each one's strings and keys in its own order as a serial writer meets them;
- * mine: this process. The handle rows come apart, gathered back to back in process order
- * (handles + hoff[p] .. hoff[p + 1], malloc'd): m->handles takes them over, even on failure,
- * and they are moved to the file's ids where they lie (13 MB of them on the strong-scaling set
- * are then neither packed nor copied again). 0, or -1 with err (memory, damaged tables). Release
- * with mpi_merged_fini. */
-int mpi_tables_merge(const char *all, const uint64_t *off, char *handles, const uint64_t *hoff,
+ * mine: this process, whose handle rows (own, nown of them: its log's, which it writes next and
+ * reads no more) are moved to the file's ids where they lie. The other processes' handles are
+ * only counted: each process writes its own rows, so no process holds the whole table. 0, or -1
+ * with err (memory, damaged tables). Release with mpi_merged_fini. */
+int mpi_tables_merge(const char *all, const uint64_t *off, struct iodfg_handle *own, uint32_t nown,
                      int n, int mine, struct mpi_merged *m, struct iodfg_error *err);
 void mpi_merged_fini(struct mpi_merged *m);
 

@@ -30,6 +30,11 @@ for set in ior paper formats many; do
     same_log "$set on $n" "$T/$set.h5" "$T/$set-$n.h5"
   done
 done
+# more processes than trace files: three of four have no events and no handles to write
+mkdir "$T/one" && cp "$D/ior/$(ls "$D/ior" | grep '\.st$' | head -1)" "$T/one/"
+"$IODFG_BIN" convert -q -o "$T/one.h5" "$T/one"
+job 4 convert -q -o "$T/one-4.h5" "$T/one" 2>"$T/err"
+same_log "one trace file on 4 processes" "$T/one.h5" "$T/one-4.h5"
 # --name-pattern with directories, --case-views (virtual datasets), a summary like iodfg's
 "$IODFG_BIN" convert -q --case-views -o "$T/dirs.h5" --name-pattern '{cid}/stio.{rid}.{host}.juwels.st' "$D/dirs"
 job 2 convert --case-views -o "$T/dirs-2.h5" --name-pattern '{cid}/stio.{rid}.{host}.juwels.st' "$D/dirs" >"$T/out" 2>/dev/null
