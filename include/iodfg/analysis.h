@@ -25,10 +25,12 @@ struct iodfg_analysis_info {
     size_t edges_dirty;        /* edges whose gap medians were recomputed */
 };
 
-/* 1 in every process of an iodfg-mpi job over several processes (set by iodfg-mpi only): the
- * job's merge sweeps the whole log for the maximum concurrency (doc/mpi.md), so full builds
- * leave mc and mc_time_ns of their part unset instead of sweeping it. 0 (the default): sweep. */
-extern int iodfg_analysis_job_part;
+/* What an analysis may leave out (iodfg_analysis_new_with). */
+enum iodfg_analysis_flags {
+    /* One part of an iodfg-mpi job whose merge sweeps the whole log for the maximum concurrency
+     * (doc/mpi.md): full builds leave mc and mc_time_ns unset instead of sweeping this part. */
+    IODFG_ANALYSIS_NO_SWEEP = 1u << 0,
+};
 
 /* Index log (borrowed: it must outlive the analysis and not change) and build the DFG and
  * statistics of map over sel (both copied). NULL with err when out of memory or when the log
@@ -37,6 +39,11 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
                                           const struct iodfg_mapping *map,
                                           const struct iodfg_selection *sel,
                                           struct iodfg_error *err);
+/* The same with flags (enum iodfg_analysis_flags; 0: iodfg_analysis_new). */
+struct iodfg_analysis *iodfg_analysis_new_with(const struct iodfg_eventlog *log,
+                                               const struct iodfg_mapping *map,
+                                               const struct iodfg_selection *sel, unsigned flags,
+                                               struct iodfg_error *err);
 void iodfg_analysis_free(struct iodfg_analysis *an);
 
 /* Switch to map (same key count; activity ids stable, nactivities may grow). changed lists the

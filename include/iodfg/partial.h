@@ -67,7 +67,8 @@ void iodfg_partial_dfg_finish(struct iodfg_dfg *g, const int64_t *gap_median);
 /* ---- percentiles: histograms of values add up ---- */
 
 /* The values whose nearest-rank percentiles the statistics give, of the session's selection:
- * per activity its known durations, per edge slot of the session's DFG its gaps (unsorted). */
+ * per activity its known durations, per edge slot of the session's DFG its gaps (unsorted; with
+ * gaps 0 no edge has values: for outputs that show no gap medians). */
 struct iodfg_partial_values {
     uint32_t nact;
     uint64_t *act_off; /* nact + 1: activity a's values are act_v[act_off[a] .. act_off[a+1]) */
@@ -76,8 +77,8 @@ struct iodfg_partial_values {
     uint64_t *edge_off; /* nslots + 1, likewise for edge slot i */
     int64_t *edge_v;
 };
-int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_partial_values *v,
-                               struct iodfg_error *err);
+int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
+                               struct iodfg_partial_values *v, struct iodfg_error *err);
 void iodfg_partial_values_fini(struct iodfg_partial_values *v);
 /* The 1-based rank of the nearest-rank pct-th percentile of n values (as the engine's). */
 uint64_t iodfg_partial_rank(uint64_t n, unsigned pct);

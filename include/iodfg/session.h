@@ -99,6 +99,10 @@ int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err);
  * selection, the mapping, the groups or the pruning), before it does: a front-end stops there
  * the background work that the new results make stale. NULL: none. */
 void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx);
+/* Before the first rebuild: this session is one part of an iodfg-mpi job whose merge sweeps the
+ * whole log for the maximum concurrency (doc/mpi.md), so its builds leave mc and mc_time_ns
+ * unset instead of sweeping its part (IODFG_ANALYSIS_NO_SWEEP). */
+void iodfg_session_set_job_part(struct iodfg_session *s);
 /* 1 once a rebuild has succeeded (the results below exist). */
 int iodfg_session_ready(const struct iodfg_session *s);
 

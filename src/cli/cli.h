@@ -202,6 +202,8 @@ struct cli_analyze_opts {
     int per_pid;                        /* --per-pid: a case is (trace file, pid) */
     const char *output;                 /* -o FILE; NULL = standard output */
     int force;                          /* --force: replace an existing -o FILE */
+    int edge_gaps; /* set by the command: its output shows the edges' gap medians (iodfg-mpi's
+                    * merge finds them only then) */
 };
 /* 0, or -1 when out of memory (after saying so). */
 int cli_analyze_opts_init(struct cli_analyze_opts *o);
@@ -366,6 +368,9 @@ struct cli_job {
                   const struct iodfg_filter_stack *r);
     /* The least t over the job's processes, in place on every process (collective). */
     void (*least)(void *ctx, int64_t *t);
+    /* 1: the merge finds the maximum concurrency over the whole job, so this process's session
+     * need not sweep its part (iodfg_session_set_job_part). */
+    int part;
 };
 /* NULL in iodfg; iodfg-mpi sets it before it runs a command. */
 extern const struct cli_job *cli_job;

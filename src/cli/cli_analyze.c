@@ -531,6 +531,8 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
             (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err))) {
             cli_error(&err);
             rc = CLI_FAIL;
+        } else if (cli_job && cli_job->part) {
+            iodfg_session_set_job_part(*ses);
         }
     }
     free(rules);

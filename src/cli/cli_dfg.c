@@ -274,6 +274,7 @@ int cli_dfg(int argc, char **argv)
         cli_analyze_opts_fini(&d.a);
         return rc < 0 ? CLI_OK : rc;
     }
+    d.a.edge_gaps = d.format != FMT_DOT; // TSV and JSON list the edges' gap medians
     rc = cli_output_check(&d.a);
     struct cli_analysis ca;
     memset(&ca, 0, sizeof(ca));

@@ -522,6 +522,7 @@ int cli_stats(int argc, char **argv)
         cli_analyze_opts_fini(&s.a);
         return rc < 0 ? CLI_OK : rc;
     }
+    s.a.edge_gaps = s.transitions;
     rc = cli_output_check(&s.a);
     struct cli_analysis ca;
     memset(&ca, 0, sizeof(ca));

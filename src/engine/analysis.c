@@ -155,7 +155,12 @@ static void sweep_finish(struct sweep_job *j, struct iodfg_stats *st)
 }
 
 int iodfg_analysis_fused_full = 1;
-int iodfg_analysis_job_part = 0;
+
+/* Whether full builds sweep for the maximum concurrency. */
+static int sweeps(const struct iodfg_analysis *an)
+{
+    return !(an->flags & IODFG_ANALYSIS_NO_SWEEP);
+}
 
 /* compute_full with one trace per case: the fused count first, then the sweep (meanwhile when
  * there are no codes) and the statistics walk. */
@@ -167,7 +172,7 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
 {
     struct sweep_job job = {0};
     codes = nact <= IODFG_CODE_MAX_ACT ? codes : NULL;
-    if (!codes && !iodfg_analysis_job_part &&
+    if (!codes && sweeps(an) &&
         sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, NULL, 0, bits, act, NULL, NULL,
                                           NULL, err))) {
         return -1;
@@ -176,7 +181,7 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
     g->nactivities = nact;
     int rc = iodfg_dfg_count_full(g, an->log, act, sel, hs, codes, sums_known ? NULL : sums, err);
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
-    if (!rc && codes && !iodfg_analysis_job_part &&
+    if (!rc && codes && sweeps(an) &&
         sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, 0, bits, act, NULL, NULL,
                                           NULL, err))) {
         rc = -1;
@@ -212,9 +217,8 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     }
     // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
     struct sweep_job job = {0};
-    if (!iodfg_analysis_job_part &&
-        sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL, bits, act,
-                                          NULL, NULL, NULL, err))) {
+    if (sweeps(an) && sweep_start(&job, iodfg_sweep_new(st, an->log, &an->tl, codes, codes != NULL,
+                                                        bits, act, NULL, NULL, NULL, err))) {
         return -1;
     }
     // one trace per case: the key sums are added in the walk that counts the DFG (the cases'
@@ -271,6 +275,14 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
                                           const struct iodfg_selection *sel,
                                           struct iodfg_error *err)
 {
+    return iodfg_analysis_new_with(log, map, sel, 0, err);
+}
+
+struct iodfg_analysis *iodfg_analysis_new_with(const struct iodfg_eventlog *log,
+                                               const struct iodfg_mapping *map,
+                                               const struct iodfg_selection *sel, unsigned flags,
+                                               struct iodfg_error *err)
+{
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     if (!col->start_ns || !col->key) {
         iodfg_error_set(err, IODFG_E_ARG, "the event log lacks the start or key column");
@@ -282,6 +294,7 @@ struct iodfg_analysis *iodfg_analysis_new(const struct iodfg_eventlog *log,
         return NULL;
     }
     an->log = log;
+    an->flags = flags;
     an->nkeys = iodfg_eventlog_key_count(log);
     an->ncases = iodfg_eventlog_case_count(log);
     iodfg_dfg_init(&an->dfg);

@@ -35,6 +35,7 @@ struct iodfg_sums_memo {
 
 struct iodfg_analysis {
     const struct iodfg_eventlog *log;
+    unsigned flags; /* enum iodfg_analysis_flags */
     struct iodfg_selection sel;
     uint8_t *case_on; /* owned copy of sel.case_on (NULL = all) */
     uint32_t nkeys, ncases, nactivities;

@@ -135,8 +135,16 @@ static int edge_gaps(const struct iodfg_session *s, struct iodfg_partial_values 
     return rc;
 }
 
-int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_partial_values *v,
-                               struct iodfg_error *err)
+/* No edge has values. */
+static int no_gaps(struct iodfg_partial_values *v, struct iodfg_error *err)
+{
+    v->edge_off = calloc(v->nslots + 2, sizeof(*v->edge_off));
+    v->edge_v = malloc(sizeof(*v->edge_v));
+    return v->edge_off && v->edge_v ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+}
+
+int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
+                               struct iodfg_partial_values *v, struct iodfg_error *err)
 {
     memset(v, 0, sizeof(*v));
     const struct iodfg_analysis *an = iodfg_session_analysis(s);
@@ -146,7 +154,7 @@ int iodfg_partial_values_build(const struct iodfg_session *s, struct iodfg_parti
         iodfg_partial_values_fini(v);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    if (edge_gaps(s, v, err)) {
+    if (gaps ? edge_gaps(s, v, err) : no_gaps(v, err)) {
         iodfg_partial_values_fini(v);
         return -1;
     }

@@ -34,6 +34,7 @@ struct iodfg_session {
     uint64_t rules_gen, filters_gen;
     int per_pid_built;
     int64_t from_ns, to_ns; /* the window */
+    unsigned analysis_flags;         /* iodfg_session_set_job_part */
     void (*on_recompute)(void *ctx); /* iodfg_session_on_recompute */
     void *on_recompute_ctx;
 

@@ -182,7 +182,7 @@ static int analyse(struct iodfg_session *s, int selection_changed, struct iodfg_
     struct iodfg_selection sel;
     iodfg_session_selection(s, IODFG_GROUP_NONE, &sel);
     if (!s->an) {
-        s->an = iodfg_analysis_new(s->log, &s->map, &sel, err);
+        s->an = iodfg_analysis_new_with(s->log, &s->map, &sel, s->analysis_flags, err);
         return s->an ? 0 : -1;
     }
     if (selection_changed) {
@@ -252,6 +252,11 @@ void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), 
 {
     s->on_recompute = fn;
     s->on_recompute_ctx = ctx;
+}
+
+void iodfg_session_set_job_part(struct iodfg_session *s)
+{
+    s->analysis_flags |= IODFG_ANALYSIS_NO_SWEEP;
 }
 
 int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)

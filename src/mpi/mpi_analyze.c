@@ -90,6 +90,7 @@ struct merged {
     struct iodfg_stats st;
     struct iodfg_diff groups; // with --green/--red: the groups' DFGs and compared sums
     uint32_t group_cases[2];
+    int edge_gaps; // the output shows the edges' gap medians: else they stay unknown
 };
 
 static void key_op(void *in, void *inout, int *len, MPI_Datatype *type)
@@ -241,12 +242,13 @@ static int merge_groups(const struct mpi_job *job, const struct iodfg_session *s
     return 0;
 }
 
-/* Nearest-rank percentiles: durations (median, p95) per activity, gap medians per edge. */
+/* Nearest-rank percentiles: durations (median, p95) per activity, gap medians per edge (unknown
+ * when the output shows none). */
 static int merge_percentiles(const struct mpi_job *job, const struct iodfg_session *s,
                              uint32_t nact, struct merged *m, int64_t *out, struct iodfg_error *err)
 {
     struct iodfg_partial_values v;
-    int rc = iodfg_partial_values_build(s, &v, err);
+    int rc = iodfg_partial_values_build(s, m->edge_gaps, &v, err);
     size_t ne = iodfg_dfg_slots(m->g), nt = 2 * (size_t)nact + ne;
     struct mpi_pctl *t = calloc(nt + 1, sizeof(*t));
     uint64_t *n = calloc(nt + 1, sizeof(*n));
@@ -362,7 +364,6 @@ static int merge_all(const struct mpi_job *job, struct iodfg_session *s, struct 
 static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyze_opts *o)
 {
     const struct mpi_job *job = ctx;
-    (void)o;
     const struct iodfg_mapping *map = iodfg_session_mapping(ca->ses);
     uint32_t shape[2] = {map->nkeys, map->nactivities}, low[2], high[2];
     MPI_Allreduce(shape, low, 2, MPI_UINT32_T, MPI_MIN, job->comm);
@@ -387,6 +388,7 @@ static int job_merge(void *ctx, struct cli_analysis *ca, const struct cli_analyz
     iodfg_stats_init(&m.st);
     iodfg_diff_init(&m.groups);
     m.g = iodfg_dfg_new(&err);
+    m.edge_gaps = o->edge_gaps;
     int rc = mpi_agree(job, m.g ? 0 : -1, &err) ? -1 : merge_all(job, ca->ses, &m, &err);
     if (rc && job->rank == 0) {
         cli_error(&err);
@@ -416,13 +418,13 @@ static void job_least(void *ctx, int64_t *t)
 int mpi_analyze(const struct mpi_job *job, int argc, char **argv)
 {
     struct mpi_job self = *job;
-    struct cli_job hooks = {job_cases,  job_agree, job_merge, job->rank == 0,
-                            &self,      job_sum,   mpi_charz, mpi_charz_file_names,
-                            job_groups, job_least};
-    cli_job = &hooks;
     // the merge sweeps the whole job for the maximum concurrency: the sessions need not sweep
     // their parts (dfg and stats; one process merges nothing and keeps its session's)
-    iodfg_analysis_job_part = job->size > 1 && strcmp(argv[0], "characterize") != 0;
+    int part = job->size > 1 && strcmp(argv[0], "characterize") != 0;
+    struct cli_job hooks = {job_cases,  job_agree, job_merge, job->rank == 0,
+                            &self,      job_sum,   mpi_charz, mpi_charz_file_names,
+                            job_groups, job_least, part};
+    cli_job = &hooks;
     mpi_phases_start(&phases, job);
     int rc = strcmp(argv[0], "dfg") == 0            ? cli_dfg(argc, argv)
              : strcmp(argv[0], "characterize") == 0 ? cli_characterize(argc, argv)

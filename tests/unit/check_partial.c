@@ -295,7 +295,7 @@ static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st,
     const int64_t *vals[MAXPARTS];
     uint64_t cnt[MAXPARTS];
     for (int p = 0; p < f->nparts; p++) {
-        ck_assert_int_eq(iodfg_partial_values_build(f->sp[p], &v[p], &err), 0);
+        ck_assert_int_eq(iodfg_partial_values_build(f->sp[p], 1, &v[p], &err), 0);
     }
     for (uint32_t a = 0; a < na; a++) {
         uint64_t total = 0;
@@ -434,6 +434,33 @@ END_TEST
 START_TEST(one_part)
 {
     check_split(NULL, 1);
+}
+END_TEST
+
+/* Without gaps the durations are those with gaps, and no edge has a value. */
+START_TEST(values_without_gaps)
+{
+    static const uint32_t cuts[] = {12};
+    struct fixture f;
+    fixture_init(&f, cuts, 2);
+    struct iodfg_error err;
+    for (int p = 0; p < 2; p++) {
+        struct iodfg_partial_values with, without;
+        ck_assert_int_eq(iodfg_partial_values_build(f.sp[p], 1, &with, &err), 0);
+        ck_assert_int_eq(iodfg_partial_values_build(f.sp[p], 0, &without, &err), 0);
+        ck_assert_uint_eq(with.nact, without.nact);
+        ck_assert_uint_eq(with.nslots, without.nslots);
+        ck_assert_mem_eq(with.act_off, without.act_off, (with.nact + 1) * sizeof(uint64_t));
+        ck_assert_uint_gt(with.act_off[with.nact], 0);
+        ck_assert_mem_eq(with.act_v, without.act_v, with.act_off[with.nact] * sizeof(int64_t));
+        ck_assert_uint_gt(with.edge_off[with.nslots], 0);
+        for (size_t i = 0; i <= without.nslots; i++) {
+            ck_assert_uint_eq(without.edge_off[i], 0);
+        }
+        iodfg_partial_values_fini(&with);
+        iodfg_partial_values_fini(&without);
+    }
+    fixture_fini(&f);
 }
 END_TEST
 
@@ -1154,6 +1181,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, four_uneven_parts);
     tcase_add_test(tc, empty_parts);
     tcase_add_test(tc, one_part);
+    tcase_add_test(tc, values_without_gaps);
     tcase_add_test(tc, groups_results_go_with_groups);
     tcase_add_test(tc, key_sums_and_rate_fold_are_the_walk);
     tcase_add_test(tc, points_sort_in_sweep_order);

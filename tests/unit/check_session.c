@@ -112,6 +112,32 @@ START_TEST(first_rebuild_is_full_and_ready)
 }
 END_TEST
 
+/* A session that is one part of a job builds the same DFG and statistics but for the maximum
+ * concurrency, which it leaves unset (the job's merge finds it). */
+START_TEST(job_part_leaves_concurrency_to_the_merge)
+{
+    struct iodfg_session *whole = new_session(), *part = new_session();
+    iodfg_session_set_job_part(part);
+    rebuild(whole);
+    rebuild(part);
+    const struct iodfg_stats *a = iodfg_session_stats(whole), *b = iodfg_session_stats(part);
+    ck_assert_uint_eq(a->nactivities, b->nactivities);
+    uint32_t swept = 0;
+    for (uint32_t i = 0; i < a->nactivities; i++) {
+        ck_assert_uint_eq(a->act[i].count, b->act[i].count);
+        ck_assert_int_eq(a->act[i].dur_sum_ns, b->act[i].dur_sum_ns);
+        ck_assert_int_eq(a->act[i].dur_median_ns, b->act[i].dur_median_ns);
+        ck_assert_uint_eq(b->act[i].mc, 0);
+        swept += a->act[i].mc > 0;
+    }
+    ck_assert_uint_gt(swept, 0);
+    ck_assert_uint_eq(iodfg_dfg_edge_count(iodfg_session_dfg(whole)),
+                      iodfg_dfg_edge_count(iodfg_session_dfg(part)));
+    iodfg_session_free(whole);
+    iodfg_session_free(part);
+}
+END_TEST
+
 static void count_call(void *ctx)
 {
     ++*(int *)ctx;
@@ -425,6 +451,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, first_rebuild_is_full_and_ready);
     tcase_add_test(tc, recompute_hook_runs_before_real_rebuilds);
+    tcase_add_test(tc, job_part_leaves_concurrency_to_the_merge);
     tcase_add_test(tc, rule_edit_is_incremental_and_exact);
     tcase_add_test(tc, call_filter_is_incremental_case_filter_full);
     tcase_add_test(tc, unmapped_counts_dropped_not_filtered);
