@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 
+#include "iodfg/cpus.h"
+
 enum iodfg_fork_kind {
     IODFG_FORK_TASK, /* must run: in the join when no thread ran it */
     IODFG_FORK_HELP, /* may be skipped: the caller does all of it without a thread */
@@ -21,11 +23,6 @@ struct iodfg_fork {
     int started; /* a thread runs task */
     int pending; /* a join is still due */
 };
-
-/* The processors this process may run on: its affinity mask (taskset, a Slurm allocation,
- * mpirun's binding of one process to one core), else the online ones; at least 1. Thread
- * counts start from it: more threads than processors only take turns. */
-unsigned iodfg_cpu_count(void);
 
 /* Start task(arg) on a second thread when want_thread is true, the process may run on more
  * than one processor, and a thread can be started. */

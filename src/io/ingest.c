@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "iodfg/casename.h"
+#include "iodfg/cpus.h"
 #include "iodfg/csvlog.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"

@@ -15,6 +15,7 @@
 #include <hdf5.h>
 
 #include "iodfg/bigmem.h"
+#include "iodfg/cpus.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/forkjoin.h"

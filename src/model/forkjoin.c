@@ -4,21 +4,6 @@
 
 #include "iodfg/forkjoin.h"
 
-#include <sched.h>
-#include <unistd.h>
-
-unsigned iodfg_cpu_count(void)
-{
-#ifdef CPU_COUNT
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
-        return (unsigned)CPU_COUNT(&set);
-    }
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
 void iodfg_fork_start(struct iodfg_fork *f, int want_thread, enum iodfg_fork_kind kind,
                       void *(*task)(void *), void *arg)
 {

@@ -15,6 +15,9 @@ struct mpi_job {
     int rank, size;
 };
 
+/* Collective: limit this process's threads to its share of the processors it shares with the
+ * job's other processes on its node (iodfg_cpu_share); how many it may now use. */
+unsigned mpi_share_cores(const struct mpi_job *job);
 /* Collective: 0 when every process passed rc 0; else -1 on every process, with err set on each
  * to the error of the lowest-ranked process that failed. */
 int mpi_agree(const struct mpi_job *job, int rc, struct iodfg_error *err);

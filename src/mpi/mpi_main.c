@@ -80,7 +80,8 @@ int main(int argc, char **argv)
     int provided = 0;
     // With IODFG_MPI_TIME set, process 0 prints to standard error the job's time between
     // MPI_Init and MPI_Finalize (its slowest process), and MPI_Init's and MPI_Finalize's own:
-    // what the job's wall time holds besides the launch (make bench-mpi).
+    // what the job's wall time holds besides the launch (make bench-mpi); and the processors
+    // its processes may use (the fewest and the most of one process).
     double t_start = mpi_wall_now();
     // Open MPI's processes poll for messages at full speed while they wait in a collective; on
     // a shared node (or more processes than cores) that takes the CPU from the processes still
@@ -93,6 +94,7 @@ int main(int argc, char **argv)
     struct mpi_job job = {MPI_COMM_WORLD, 0, 1};
     MPI_Comm_rank(job.comm, &job.rank);
     MPI_Comm_size(job.comm, &job.size);
+    unsigned cpus = mpi_share_cores(&job); // before any thread starts
     setlocale(LC_ALL, "");
     cli_program = "iodfg-mpi";
     iodfg_glyph_init(-1);
@@ -103,16 +105,20 @@ int main(int argc, char **argv)
     }
     int rc = dispatch(&job, argc, argv);
     fflush(stdout);
-    double t[2] = {mpi_wall_now() - t_init, t_init - t_start}, most[2] = {0, 0};
+    // the fewest processors as the most of their negations: one reduction
+    double t[4] = {mpi_wall_now() - t_init, t_init - t_start, -(double)cpus, (double)cpus};
+    double most[4] = {0, 0, 0, 0};
     int timed = mpi_env_switch("IODFG_MPI_TIME");
     if (timed) {
-        MPI_Reduce(t, most, 2, MPI_DOUBLE, MPI_MAX, 0, job.comm);
+        MPI_Reduce(t, most, 4, MPI_DOUBLE, MPI_MAX, 0, job.comm);
     }
     double t_fini = mpi_wall_now();
     MPI_Finalize();
     if (timed && job.rank == 0) {
-        fprintf(stderr, "iodfg-mpi: in program %.3f s, MPI_Init %.3f s, MPI_Finalize %.3f s\n",
-                most[0], most[1], mpi_wall_now() - t_fini);
+        fprintf(stderr,
+                "iodfg-mpi: in program %.3f s, MPI_Init %.3f s, MPI_Finalize %.3f s, processors "
+                "per process %u-%u\n",
+                most[0], most[1], mpi_wall_now() - t_fini, (unsigned)-most[2], (unsigned)most[3]);
     }
     return rc;
 }

@@ -156,6 +156,20 @@ for c in bandwidth info handles; do
   check "$c: once, naming iodfg $c" [ "$(grep -c "run \`iodfg $c\` on the event log" "$T/err")" -eq 1 ]
   check "$c: nothing on stdout" [ ! -s "$T/out" ]
 done
+# processes on one node divide the processors they share: not bound, two processes each use half
+# of what the test may use (at least 1); bound to cores, one each (IODFG_MPI_TIME says)
+cpus=$(nproc)
+half=$((cpus / 2 > 0 ? cpus / 2 : 1))
+for bind in "none $half $cpus" "core:overload-allowed 1 1"; do
+  set -- $bind
+  for n in 1 2; do
+    want=$([ "$n" -eq 1 ] && echo "$3" || echo "$2")
+    "$MPIRUN" --oversubscribe --bind-to "$1" -n "$n" -x IODFG_MPI_TIME=1 "$IODFG_MPI" stats \
+      "$T/ior.h5" >/dev/null 2>"$T/err"
+    check "bound to $1, $n of them: $want of $cpus processors each" \
+      grep -q "processors per process $want-$want\$" "$T/err"
+  done
+done
 job 1 --help >"$T/help"
 check "iodfg-mpi --help" grep -q "^usage: mpirun -n P iodfg-mpi COMMAND" "$T/help"
 check "iodfg-mpi --help: lines of at most 80 columns" sh -c "! grep -q '.\{81\}' '$T/help'"
