@@ -1473,10 +1473,10 @@ START_TEST(read_compound_layout)
 END_TEST
 
 /* Replace column `col` of group `group` (/events, or a 2.0 case group) by a dataset of type
- * ftype (chunk rows per chunk, 0 for contiguous; deflate level, 0 for none) holding the same
- * values. */
-static void rewrite_column(const char *group, const char *col, hid_t ftype, hsize_t chunk,
-                           unsigned deflate)
+ * ftype (chunk rows per chunk, 0 for contiguous; HDF5's scale-offset filter when so; deflate
+ * level, 0 for none) holding the same values. */
+static void rewrite_column_with(const char *group, const char *col, hid_t ftype, hsize_t chunk,
+                                int so, unsigned deflate)
 {
     hid_t f = edit();
     hid_t c = H5Gopen2(f, group, H5P_DEFAULT);
@@ -1489,6 +1489,9 @@ static void rewrite_column(const char *group, const char *col, hid_t ftype, hsiz
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (chunk) {
         ck_assert_int_ge(H5Pset_chunk(dcpl, 1, ch), 0);
+    }
+    if (so) {
+        ck_assert_int_ge(H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT), 0);
     }
     if (deflate) {
         ck_assert_int_ge(H5Pset_deflate(dcpl, deflate), 0);
@@ -1503,6 +1506,41 @@ static void rewrite_column(const char *group, const char *col, hid_t ftype, hsiz
     H5Gclose(c);
     H5Fclose(f);
 }
+
+static void rewrite_column(const char *group, const char *col, hid_t ftype, hsize_t chunk,
+                           unsigned deflate)
+{
+    rewrite_column_with(group, col, ftype, chunk, 0, deflate);
+}
+
+START_TEST(read_hdf5_coded_columns)
+{
+    // Columns coded by HDF5's own scale-offset filter, as iodfg-mpi writes them (no deflate):
+    // whole chunks and the last, partial one (1,177 of 4,096 rows) are decoded by iodfg, whole
+    // logs and ranges of cases alike. Then one column HDF5 also deflated: HDF5 reads it.
+    const uint32_t sizes[] = {3000, 2500, 70000, 1, 3500};
+    struct iodfg_eventlog *log = sized_log(5, sizes, 0, 5);
+    write_log(log, PATH);
+    rewrite_column_with("events", "start", H5T_NATIVE_INT64, 4096, 1, 0);
+    rewrite_column_with("events", "key", H5T_NATIVE_UINT32, 4096, 1, 0);
+    rewrite_column_with("events", "size", H5T_NATIVE_INT64, 4096, 1, 0);
+    for (int deflated = 0; deflated < 2; deflated++) {
+        if (deflated) {
+            rewrite_column_with("events", "dur", H5T_NATIVE_INT64, 4096, 1, 1);
+        }
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            struct iodfg_eventlog *back = load_threads(PATH, IODFG_COL_ALL, threads);
+            same_log(log, back, IODFG_COL_ALL);
+            iodfg_eventlog_free(back);
+        }
+        static const uint32_t ranges[][2] = {{0, 2}, {2, 1}, {3, 2}, {4, 1}};
+        for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+            same_range(log, PATH, ranges[i][0], ranges[i][1]);
+        }
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
 
 START_TEST(read_converted_columns)
 {
@@ -1844,6 +1882,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);
+    tcase_add_test(tc, read_hdf5_coded_columns);
     tcase_add_test(tc, read_repacked);
     tcase_add_test(tc, threads_agree);
     suite_add_tcase(s, tc);
