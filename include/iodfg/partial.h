@@ -135,9 +135,8 @@ struct iodfg_partial_view {
     const uint32_t *ent; /* the timeline's entries */
     uint64_t n;          /* how many */
     uint8_t *clk;        /* per event of the log: its case's clock, | IODFG_PARTIAL_SELECTED */
-    const uint32_t *act; /* activity of each key */
+    uint32_t *pact;      /* per event: its activity when selected, else IODFG_NO_ACTIVITY */
     const int64_t *start_ns, *dur_ns;
-    const uint32_t *key;
 };
 /* The session's view (borrowing the session, which must not change meanwhile). 0, or -1 with
  * err. */

@@ -23,22 +23,32 @@
 
 /* ---- the session's points, read in place from its timeline ---- */
 
-/* Per event of the log: its case's clock, | SELECTED when the selection keeps it. */
+/* Per event of the log: its case's clock, | SELECTED when the selection keeps it, into v->clk,
+ * and its activity when selected (else IODFG_NO_ACTIVITY) into v->pact: the passes over the
+ * points then read one array per point, not the key and its activity. 0, or -1 (memory). */
 #define SELECTED IODFG_PARTIAL_SELECTED
-static uint8_t *event_clocks(const struct part *pa)
+static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
     const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
-    uint8_t *clk = iodfg_bigmem_alloc((size_t)n + 1);
-    for (uint32_t c = 0; clk && c < iodfg_eventlog_case_count(pa->log); c++) {
+    v->clk = iodfg_bigmem_alloc((size_t)n + 1);
+    v->pact = iodfg_bigmem_alloc(((size_t)n + 1) * sizeof(*v->pact));
+    if (!v->clk || !v->pact) {
+        return -1;
+    }
+    const uint32_t *key = pa->col->key;
+    for (uint32_t c = 0; c < iodfg_eventlog_case_count(pa->log); c++) {
         uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
-        uint64_t lo, hi;
-        memset(clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
+        uint64_t lo = off[c], hi = off[c];
+        memset(v->clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
         if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
-            memset(clk + lo, clock | SELECTED, (size_t)(hi - lo));
+            memset(v->clk + lo, clock | SELECTED, (size_t)(hi - lo));
+        }
+        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
+            v->pact[e] = e >= lo && e < hi ? pa->act[key[e]] : IODFG_NO_ACTIVITY;
         }
     }
-    return clk;
+    return 0;
 }
 
 int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
@@ -47,16 +57,19 @@ int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_
     struct part pa = part_of(s);
     // the session's timeline is already in the sweep's order
     const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
-    *v = (struct iodfg_partial_view){tl->pts,           pa.col->dur_ns ? tl->npts : 0,
-                                     event_clocks(&pa), pa.act,
-                                     pa.col->start_ns,  pa.col->dur_ns,
-                                     pa.col->key};
-    return v->clk ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    *v = (struct iodfg_partial_view){
+        tl->pts, pa.col->dur_ns ? tl->npts : 0, NULL, NULL, pa.col->start_ns, pa.col->dur_ns};
+    if (event_tags(&pa, v)) {
+        iodfg_partial_view_fini(v);
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    return 0;
 }
 
 void iodfg_partial_view_fini(struct iodfg_partial_view *v)
 {
     free(v->clk);
+    free(v->pact);
     memset(v, 0, sizeof(*v));
 }
 
@@ -65,10 +78,10 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
 {
     uint32_t e = v->ent[i] & ~IODFG_PT_START;
     int start = (v->ent[i] & IODFG_PT_START) != 0;
-    uint32_t a = v->act[v->key[e]];
+    uint32_t a = v->pact[e];
     int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
     *pt = (struct iodfg_partial_point){t, a, (uint8_t)(v->clk[e] & ~SELECTED), (uint8_t)start, 0};
-    return (v->clk[e] & SELECTED) && a != IODFG_NO_ACTIVITY;
+    return a != IODFG_NO_ACTIVITY;
 }
 
 uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
@@ -132,8 +145,7 @@ int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
  * the session's points (cheaper than iodfg_partial_view_at: no time is read). */
 static inline uint32_t act_at(const struct iodfg_partial_view *v, uint64_t i)
 {
-    uint32_t e = v->ent[i] & ~IODFG_PT_START;
-    return v->clk[e] & IODFG_PARTIAL_SELECTED ? v->act[v->key[e]] : IODFG_NO_ACTIVITY;
+    return v->pact[v->ent[i] & ~IODFG_PT_START];
 }
 
 /* Whether bucket b has a pair to sweep (pick NULL: all are swept). */
@@ -161,17 +173,20 @@ void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_
         int64_t *net = sums + IODFG_PARTIAL_NET * np + (size_t)b * nact;
         int64_t *rise = sums + IODFG_PARTIAL_RISE * np + (size_t)b * nact;
         int64_t *starts = sums + IODFG_PARTIAL_STARTS * np + (size_t)b * nact;
+        // branch-free but for the skip: an end lowers net below a rise already reached, so
+        // taking the maximum at every point gives the rise of the starts
         for (uint64_t i = pos[b]; i < pos[b + 1]; i++) {
-            uint32_t a = act_at(v, i);
+            if (i + 16 < pos[b + 1]) {
+                __builtin_prefetch(&v->pact[v->ent[i + 16] & ~IODFG_PT_START]);
+            }
+            uint32_t p = v->ent[i], a = v->pact[p & ~IODFG_PT_START];
             if (a == IODFG_NO_ACTIVITY) {
                 continue;
             }
-            if (v->ent[i] & IODFG_PT_START) {
-                starts[a]++;
-                rise[a] = ++net[a] > rise[a] ? net[a] : rise[a];
-            } else {
-                net[a]--;
-            }
+            int64_t start = (int64_t)(p >> 31);
+            net[a] += 2 * start - 1;
+            starts[a] += start;
+            rise[a] = net[a] > rise[a] ? net[a] : rise[a];
         }
     }
 }
