@@ -183,7 +183,7 @@ void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_
             if (a == IODFG_NO_ACTIVITY) {
                 continue;
             }
-            int64_t start = (int64_t)(p >> 31);
+            int64_t start = (p & IODFG_PT_START) != 0;
             net[a] += 2 * start - 1;
             starts[a] += start;
             rise[a] = net[a] > rise[a] ? net[a] : rise[a];
