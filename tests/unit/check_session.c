@@ -138,6 +138,44 @@ START_TEST(job_part_leaves_concurrency_to_the_merge)
 }
 END_TEST
 
+/* A job part with one case per pid, edited after its first build, counts as a whole session
+ * does (its full builds write no activity codes for a sweep: an edit must not count on them). */
+START_TEST(job_part_per_pid_edits_exactly)
+{
+    struct iodfg_session *whole = new_session(), *part = new_session();
+    iodfg_session_set_job_part(part);
+    iodfg_session_set_per_pid(whole, 1);
+    iodfg_session_set_per_pid(part, 1);
+    rebuild(whole);
+    rebuild(part);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    const char *rule = "map path ~ ^/usr/lib/ => {call}:libs";
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(whole), 1, rule, &err), 0);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(part), 1, rule, &err), 0);
+    rebuild(whole);
+    rebuild(part);
+    const struct iodfg_dfg *a = iodfg_session_dfg(whole), *b = iodfg_session_dfg(part);
+    ck_assert_uint_eq(iodfg_dfg_edge_count(a), iodfg_dfg_edge_count(b));
+    for (size_t i = 0; i < iodfg_dfg_slots(a); i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(a, i);
+        if (e->count) {
+            const struct iodfg_dfg_edge *f = iodfg_dfg_find(b, e->from, e->to);
+            ck_assert_ptr_nonnull(f);
+            ck_assert_uint_eq(e->count, f->count);
+        }
+    }
+    const struct iodfg_stats *sa = iodfg_session_stats(whole), *sb = iodfg_session_stats(part);
+    for (uint32_t i = 0; i < sa->nactivities; i++) {
+        ck_assert_uint_eq(sa->act[i].count, sb->act[i].count);
+        ck_assert_uint_eq(sa->act[i].cases, sb->act[i].cases);
+        ck_assert(sb->act[i].mc == 0 || sb->act[i].mc == sa->act[i].mc); // unset or exact
+    }
+    iodfg_session_free(whole);
+    iodfg_session_free(part);
+}
+END_TEST
+
 static void count_call(void *ctx)
 {
     ++*(int *)ctx;
@@ -452,6 +490,7 @@ static Suite *suite(void)
     tcase_add_test(tc, first_rebuild_is_full_and_ready);
     tcase_add_test(tc, recompute_hook_runs_before_real_rebuilds);
     tcase_add_test(tc, job_part_leaves_concurrency_to_the_merge);
+    tcase_add_test(tc, job_part_per_pid_edits_exactly);
     tcase_add_test(tc, rule_edit_is_incremental_and_exact);
     tcase_add_test(tc, call_filter_is_incremental_case_filter_full);
     tcase_add_test(tc, unmapped_counts_dropped_not_filtered);
