@@ -130,11 +130,10 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
  * (selected and mapped or not) has a place in the sweep's order. A process sweeps its own points
  * from here and copies only those it sends (16 bytes a point of fresh memory cost more than
  * reading the columns again). */
-#define IODFG_PARTIAL_SELECTED 0x80 /* in clk: the selection keeps the event */
 struct iodfg_partial_view {
     const uint32_t *ent; /* the timeline's entries */
     uint64_t n;          /* how many */
-    uint8_t *clk;        /* per event of the log: its case's clock, | IODFG_PARTIAL_SELECTED */
+    uint8_t *clk;        /* per event of the log: its case's clock */
     uint32_t *pact;      /* per event: its activity when selected, else IODFG_NO_ACTIVITY */
     const int64_t *start_ns, *dur_ns;
 };

@@ -23,10 +23,9 @@
 
 /* ---- the session's points, read in place from its timeline ---- */
 
-/* Per event of the log: its case's clock, | SELECTED when the selection keeps it, into v->clk,
- * and its activity when selected (else IODFG_NO_ACTIVITY) into v->pact: the passes over the
- * points then read one array per point, not the key and its activity. 0, or -1 (memory). */
-#define SELECTED IODFG_PARTIAL_SELECTED
+/* Per event of the log: its case's clock into v->clk, and its activity when the selection keeps
+ * it (else IODFG_NO_ACTIVITY) into v->pact: the passes over the points then read one array per
+ * point, not the key and its activity. 0, or -1 (memory). */
 static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
@@ -39,10 +38,10 @@ static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
     const uint32_t *key = pa->col->key;
     for (uint32_t c = 0; c < iodfg_eventlog_case_count(pa->log); c++) {
         uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
-        uint64_t lo = off[c], hi = off[c];
+        uint64_t lo, hi;
         memset(v->clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
-        if (iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
-            memset(v->clk + lo, clock | SELECTED, (size_t)(hi - lo));
+        if (!iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
+            lo = hi = off[c]; // none selected
         }
         for (uint64_t e = off[c]; e < off[c + 1]; e++) {
             v->pact[e] = e >= lo && e < hi ? pa->act[key[e]] : IODFG_NO_ACTIVITY;
@@ -80,7 +79,7 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
     int start = (v->ent[i] & IODFG_PT_START) != 0;
     uint32_t a = v->pact[e];
     int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
-    *pt = (struct iodfg_partial_point){t, a, (uint8_t)(v->clk[e] & ~SELECTED), (uint8_t)start, 0};
+    *pt = (struct iodfg_partial_point){t, a, v->clk[e], (uint8_t)start, 0};
     return a != IODFG_NO_ACTIVITY;
 }
 

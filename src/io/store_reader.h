@@ -51,7 +51,6 @@ struct store_chunk {
     struct store_so_chunk so;
 };
 
-/* The /events columns of a 3.0 or 4.0 file (those the load needs are open). */
 /* How the last, partial chunk of a chunked column is stored, for store_read_coded_tail. */
 enum store_tail {
     STORE_TAIL_HDF5,     /* filters we do not decode: HDF5 reads it */
@@ -59,6 +58,7 @@ enum store_tail {
     STORE_TAIL_DEFLATED, /* scale-offset, then deflate (our serial writer) */
 };
 
+/* The /events columns of a 3.0 or 4.0 file (those the load needs are open). */
 struct store_event_cols {
     hid_t ids[STORE_C__N];
     uint64_t chunk_rows[STORE_C__N];        // raw columns: rows per chunk, 0 when contiguous

@@ -632,7 +632,6 @@ int store_write_strings_keys(hid_t file, const struct iodfg_eventlog *tab)
     return rc;
 }
 
-// The /handles table: one compound row per handle (row h-1 = handle h).
 int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n)
 {
     return put_table(file, STORE_CASE_TABLE, store_case_type, rows, n);

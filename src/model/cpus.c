@@ -19,13 +19,13 @@ static unsigned online(void)
 
 unsigned iodfg_cpu_count(void)
 {
-    unsigned n = online();
-#ifdef CPU_COUNT
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
-        n = (unsigned)CPU_COUNT(&set);
+    uint64_t mask[IODFG_CPU_MASK_WORDS];
+    iodfg_cpu_mask(mask);
+    unsigned n = 0;
+    for (unsigned w = 0; w < IODFG_CPU_MASK_WORDS; w++) {
+        n += (unsigned)__builtin_popcountll(mask[w]);
     }
-#endif
+    n = n ? n : 1;
     unsigned limit = atomic_load(&cpu_limit);
     return limit && limit < n ? limit : n;
 }

@@ -296,8 +296,14 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         }
         struct iodfg_store_par_meta meta = {m.tab,    m.nhandles,   m.max_handles, m.cases,
                                             m.ncases, m.case_first, m.max_rows,    cv->o.views};
-        struct iodfg_store_par_part part = {cv->part, m.smap,    m.kmap, m.hbase,
-                                            m.first,  m.handles, m.nmine};
+        // the log's handles: mpi_tables_merge moved them to the file's ids
+        struct iodfg_store_par_part part = {cv->part,
+                                            m.smap,
+                                            m.kmap,
+                                            m.hbase,
+                                            m.first,
+                                            iodfg_eventlog_handles(cv->part),
+                                            iodfg_eventlog_handle_count(cv->part)};
         mpi_phase(&cv->ph, "temporary file");
         rc = iodfg_store_par_write(tmp, &cv->job->comm, &meta, &part, err);
         mpi_phase(&cv->ph, "parallel HDF5 write");

@@ -131,10 +131,6 @@ static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t 
         }
         iodfg_handle_move(h, smap, m->ncases, base);
     }
-    if (own) {
-        m->handles = own;
-        m->nmine = nh;
-    }
     return 0;
 }
 

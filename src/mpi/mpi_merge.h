@@ -20,9 +20,6 @@ struct mpi_merged {
     struct iodfg_eventlog *tab;   /* the file's string pool and keys (no events) */
     uint32_t nhandles;            /* rows of the file's handle table */
     uint32_t max_handles;         /* handles of the largest part */
-    struct iodfg_handle *handles; /* this process's handles in the file's ids (rows hbase, + n):
-                                   * the rows passed as own, not owned */
-    uint32_t nmine;
     struct iodfg_case_info *cases; /* every case, strings in tab's pool */
     uint32_t ncases;
     uint64_t *case_first;  /* ncases + 1 row offsets */
