@@ -100,15 +100,16 @@ static int locate_one(struct reader *r, struct store_event_cols *ev, int c, uint
 }
 
 int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
-                        uint64_t nfull)
+                        uint64_t n)
 {
     int so, nfilters;
+    uint64_t nfull = n / cr, nall = nfull + (n % cr != 0);
     // Every chunk takes at least a header's bytes: more than fit means damage HDF5 will name.
-    if (filters_of(ev, c, cr, &so, &nfilters) || nfull > r->vfd_size / STORE_SO_HEADER) {
+    if (filters_of(ev, c, cr, &so, &nfilters) || nall > r->vfd_size / STORE_SO_HEADER) {
         return 1;
     }
-    struct store_chunk *at = nfull ? calloc((size_t)nfull, sizeof(*at)) : NULL;
-    if (nfull && !at) {
+    struct store_chunk *at = nall ? calloc((size_t)nall, sizeof(*at)) : NULL;
+    if (nall && !at) {
         return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
     }
     unsigned all = (1u << nfilters) - 1;
@@ -119,9 +120,17 @@ int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, ui
             return rc;
         }
     }
+    // The last, partial chunk holds a whole chunk's values (HDF5 fills the rest) and is read
+    // like the others when it is coded alike (iodfg-mpi's), so only rows asked for are decoded.
+    int tail = nall > nfull ? locate_one(r, ev, c, cr, so, all, nfull, &at[nfull]) : 1;
+    if (tail < 0) {
+        free(at);
+        return -1;
+    }
+    H5Eclear2(H5E_DEFAULT);
     ev->chunk_rows[c] = cr;
     ev->chunks[c] = at;
-    ev->tail_first[c] = nfull * cr;
+    ev->tail_first[c] = tail == 0 ? n : nfull * cr;
     // filters_of allows only deflate second
     ev->tail_coding[c] = so != 0         ? STORE_TAIL_HDF5
                          : nfilters == 2 ? STORE_TAIL_DEFLATED

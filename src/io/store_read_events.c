@@ -84,12 +84,12 @@ int store_load_case_table(struct reader *r, uint64_t *total)
 /* ---- the /events columns --------------------------------------------------------------------- */
 
 /* The rows of column c from ev->tail_first[c] on (the last, partial chunk: deflated by our
- * writer, scale-offset only by iodfg-mpi's) into ev->tail[c]: decoded here, or through H5Dread.
- * 0, or -1 (err set). */
-static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint64_t n)
+ * writer, scale-offset only by iodfg-mpi's) into ev->tail[c]: decoded here, or through H5Dread;
+ * not read when no case to load reaches it (end: the end of their rows). 0, or -1 (err set). */
+static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint64_t n, uint64_t end)
 {
     uint64_t first = ev->tail_first[c];
-    if (first >= n) {
+    if (first >= n || end <= first) {
         return 0;
     }
     ev->tail[c] = malloc((size_t)(n - first) * store_cols[c].size);
@@ -107,9 +107,10 @@ static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint6
 }
 
 /* Whether column c (n values) can be read with pread: contiguous data (chunk_rows 0, addr), or
- * whole chunks stored as they are (the last, partial one is read now through HDF5). 0 = yes,
- * 1 = HDF5 must read it, -1 = error (err set). */
-static int locate_raw(struct reader *r, struct store_event_cols *ev, int c, uint64_t n)
+ * whole chunks stored as they are (the last, partial one is read now when rows before end need
+ * it). 0 = yes, 1 = HDF5 must read it, -1 = error (err set). */
+static int locate_raw(struct reader *r, struct store_event_cols *ev, int c, uint64_t n,
+                      uint64_t end)
 {
     hid_t d = ev->ids[c];
     size_t esz = store_cols[c].size;
@@ -142,13 +143,13 @@ static int locate_raw(struct reader *r, struct store_event_cols *ev, int c, uint
             rc = 0;
         }
     } else if (chunked) {
-        rc = store_locate_chunks(r, ev, c, chunk[0], n / chunk[0]);
+        rc = store_locate_chunks(r, ev, c, chunk[0], n);
         if (rc < 0) {
             return -1;
         }
     }
     H5Eclear2(H5E_DEFAULT);
-    return rc == 0 && read_tail(r, ev, c, n) ? -1 : rc;
+    return rc == 0 && read_tail(r, ev, c, n, end) ? -1 : rc;
 }
 
 /* Open /events/<c>: an integer 1-D dataset of n values. */
@@ -195,6 +196,11 @@ int store_open_event_columns(struct reader *r, uint64_t total)
         ev->ids[c] = -1;
     }
     unsigned need = store_needed_datasets(r->columns);
+    uint64_t end = 0; // of the rows of the cases to load (a range of them, or all)
+    for (uint32_t i = 0; i < r->ncases; i++) {
+        uint64_t e = r->plan[i].first + r->plan[i].rows;
+        end = e > end ? e : end;
+    }
     int raw = 1;
     for (int c = 0; c < STORE_C__N; c++) {
         if (!(need & 1u << c)) {
@@ -203,7 +209,7 @@ int store_open_event_columns(struct reader *r, uint64_t total)
         if (open_event_column(r, ev, c, total)) {
             return -1;
         }
-        int rc = locate_raw(r, ev, c, total);
+        int rc = locate_raw(r, ev, c, total, end);
         if (rc < 0) {
             return -1;
         }

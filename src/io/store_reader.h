@@ -168,11 +168,12 @@ int store_open_log(struct reader *r, unsigned *version);
 /* Read `bytes` at offset `at` of descriptor fd into buf: 0, or -1 with errno (0 when the file
  * ended first). */
 int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
-/* Where the whole chunks of chunked column c (dataset d, cr rows per chunk, nfull whole ones)
- * lie and how they are coded, when we can read them ourselves: ev->chunks[c], ev->so[c].
+/* Where the chunks of chunked column c (n values, cr rows per chunk) lie and how they are
+ * coded, when we can read them ourselves: ev->chunks[c], ev->so[c]; the last, partial one too
+ * when it is coded like the whole ones (else ev->tail_first[c] says where it starts).
  * 0 = so, 1 = HDF5 must read them, -1 = error (err set: no memory, or a damaged chunk). */
 int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
-                        uint64_t nfull);
+                        uint64_t n);
 /* Rows [ev->tail_first[c], n) of chunked column c, the start of its last chunk, into out
  * ourselves when that chunk is scale-offset coded, deflated or not (zlib when deflated, then our
  * decoder): HDF5's decoder takes a byte at a time. 0 = done, 1 = HDF5 must read them. */

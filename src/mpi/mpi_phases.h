@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* iodfg-mpi: where a job's time goes. With IODFG_MPI_PHASES=1 in the environment, process 0
  * prints to standard error, per phase, the wall time of the slowest process and each process's
- * CPU time (the figures of doc/mpi.md's profile); otherwise nothing is measured. */
+ * CPU time and the kernel's part of it (the figures of doc/mpi.md's profile); otherwise nothing is
+ * measured. */
 #ifndef IODFG_MPI_PHASES_H
 #define IODFG_MPI_PHASES_H
 
@@ -13,8 +14,8 @@ struct mpi_phases {
     const struct mpi_job *job;
     int on, n;
     const char *name[MPI_PHASES_MAX];
-    double wall[MPI_PHASES_MAX], cpu[MPI_PHASES_MAX];
-    double wall0, cpu0;
+    double wall[MPI_PHASES_MAX], cpu[MPI_PHASES_MAX], sys[MPI_PHASES_MAX];
+    double wall0, cpu0, sys0;
 };
 
 /* Whether the environment variable name is set and not "0" (IODFG_MPI_PHASES, IODFG_MPI_TIME). */
