@@ -134,7 +134,9 @@ struct iodfg_partial_view {
     const uint32_t *ent; /* the timeline's entries */
     uint64_t n;          /* how many */
     uint8_t *clk;        /* per event of the log: its case's clock */
-    uint32_t *pact;      /* per event: its activity when selected, else IODFG_NO_ACTIVITY */
+    const uint16_t *code; /* per event: the session's own activity code (borrowed), or NULL */
+    uint32_t
+        *pact; /* without codes, per event: its activity when selected, else IODFG_NO_ACTIVITY */
     const int64_t *start_ns, *dur_ns;
 };
 /* The session's view (borrowing the session, which must not change meanwhile). 0, or -1 with

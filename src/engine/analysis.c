@@ -162,6 +162,12 @@ static int sweeps(const struct iodfg_analysis *an)
     return !(an->flags & IODFG_ANALYSIS_NO_SWEEP);
 }
 
+/* Whether compute_full counts one trace per case in the fused walk (which writes the codes). */
+static int fused_walk(const struct iodfg_analysis *an, const struct iodfg_selection *sel)
+{
+    return iodfg_analysis_fused_full && (!sel->per_pid || !iodfg_eventlog_columns(an->log)->pid);
+}
+
 /* compute_full with one trace per case: the fused count first, then the sweep (meanwhile when
  * there are no codes) and the statistics walk. */
 static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
@@ -212,7 +218,7 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
         return -1;
     }
     iodfg_stats_select_bits(bits, an->log, sel);
-    if (iodfg_analysis_fused_full && (!sel->per_pid || !iodfg_eventlog_columns(an->log)->pid)) {
+    if (fused_walk(an, sel)) {
         return compute_fused(an, sel, act, nact, bits, sums, sums_known, codes, g, st, hs, err);
     }
     // the sweep (codes first) runs on a second thread meanwhile; it reads none of the sums
@@ -265,7 +271,8 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     } else {
         an->memo[an->cur].valid = 0;
     }
-    an->codes_valid = an->codes_valid && !rc;
+    // the codes are written by the fused walk or else by the sweep
+    an->codes_valid = an->codes_valid && !rc && (fused_walk(an, &an->sel) || sweeps(an));
     an->last.edges_dirty = an->dfg.nedges;
     return rc;
 }
@@ -854,6 +861,11 @@ const struct iodfg_timeline *iodfg_analysis_timeline(const struct iodfg_analysis
 const uint32_t *iodfg_analysis_activities(const struct iodfg_analysis *an)
 {
     return an->act;
+}
+
+const uint16_t *iodfg_analysis_event_codes(const struct iodfg_analysis *an)
+{
+    return an->codes_valid ? an->codes : NULL;
 }
 
 int iodfg_analysis_compute(const struct iodfg_analysis *an, const struct iodfg_selection *sel,

@@ -61,6 +61,10 @@ struct iodfg_analysis {
     int adopted; /* dfg and stats are a whole job's (iodfg_analysis_adopt): update = rebuild */
 };
 
+/* Per event, its activity code under the current mapping and selection (stats_priv.h's
+ * IODFG_CODE_*), when the last computation wrote them; else NULL. */
+const uint16_t *iodfg_analysis_event_codes(const struct iodfg_analysis *an);
+
 /* The memos (analysis_memo.c). Point an->sums at the memo of the current selection: 1 when its
  * sums are known, 0 when they are to be made (in the other memo when the current one is in use,
  * the previous selection's being dropped). */

@@ -19,20 +19,22 @@
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
+#include "analysis_priv.h"
 #include "partial_priv.h"
 
 /* ---- the session's points, read in place from its timeline ---- */
 
-/* Per event of the log: its case's clock into v->clk, and its activity when the selection keeps
- * it (else IODFG_NO_ACTIVITY) into v->pact: the passes over the points then read one array per
- * point, not the key and its activity. 0, or -1 (memory). */
+/* Per event of the log: its case's clock into v->clk; and, when the session wrote no activity
+ * codes, its activity when the selection keeps it (else IODFG_NO_ACTIVITY) into v->pact: the
+ * passes over the points then read one array per point, not the key and its activity. 0, or -1
+ * (memory). */
 static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
     const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
     v->clk = iodfg_bigmem_alloc((size_t)n + 1);
-    v->pact = iodfg_bigmem_alloc(((size_t)n + 1) * sizeof(*v->pact));
-    if (!v->clk || !v->pact) {
+    v->pact = v->code ? NULL : iodfg_bigmem_alloc(((size_t)n + 1) * sizeof(*v->pact));
+    if (!v->clk || (!v->code && !v->pact)) {
         return -1;
     }
     const uint32_t *key = pa->col->key;
@@ -40,6 +42,9 @@ static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
         uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
         uint64_t lo, hi;
         memset(v->clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
+        if (v->code) {
+            continue;
+        }
         if (!iodfg_trace_case_range(pa->log, pa->sel, c, &lo, &hi)) {
             lo = hi = off[c]; // none selected
         }
@@ -50,14 +55,27 @@ static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
     return 0;
 }
 
+/* Event e's activity in the view, IODFG_NO_ACTIVITY when it has none or is not selected. */
+static inline uint32_t event_act(const struct iodfg_partial_view *v, uint32_t e)
+{
+    if (v->code) {
+        uint16_t c = v->code[e];
+        return c < IODFG_CODE_NONE ? c : IODFG_NO_ACTIVITY;
+    }
+    return v->pact[e];
+}
+
 int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
                             struct iodfg_error *err)
 {
     struct part pa = part_of(s);
     // the session's timeline is already in the sweep's order
     const struct iodfg_timeline *tl = iodfg_analysis_timeline(iodfg_session_analysis(s));
-    *v = (struct iodfg_partial_view){
-        tl->pts, pa.col->dur_ns ? tl->npts : 0, NULL, NULL, pa.col->start_ns, pa.col->dur_ns};
+    *v = (struct iodfg_partial_view){.ent = tl->pts,
+                                     .n = pa.col->dur_ns ? tl->npts : 0,
+                                     .code = iodfg_analysis_event_codes(iodfg_session_analysis(s)),
+                                     .start_ns = pa.col->start_ns,
+                                     .dur_ns = pa.col->dur_ns};
     if (event_tags(&pa, v)) {
         iodfg_partial_view_fini(v);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -77,7 +95,7 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
 {
     uint32_t e = v->ent[i] & ~IODFG_PT_START;
     int start = (v->ent[i] & IODFG_PT_START) != 0;
-    uint32_t a = v->pact[e];
+    uint32_t a = event_act(v, e);
     int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
     *pt = (struct iodfg_partial_point){t, a, v->clk[e], (uint8_t)start, 0};
     return a != IODFG_NO_ACTIVITY;
@@ -144,7 +162,7 @@ int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
  * the session's points (cheaper than iodfg_partial_view_at: no time is read). */
 static inline uint32_t act_at(const struct iodfg_partial_view *v, uint64_t i)
 {
-    return v->pact[v->ent[i] & ~IODFG_PT_START];
+    return event_act(v, v->ent[i] & ~IODFG_PT_START);
 }
 
 /* Whether bucket b has a pair to sweep (pick NULL: all are swept). */
@@ -163,30 +181,84 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
     pos[nb] = v->n;
 }
 
+/* The running sums of one bucket's pass: its point at i, then the next one. */
+struct bucket_run {
+    uint64_t i, end;
+    int64_t *net, *rise, *starts;
+};
+
+/* Point i of the view into r's sums (coded: the view has the session's codes), prefetching the
+ * activity of the point `ahead` positions on. Branch-free but for the skip: an end lowers net
+ * below a rise already reached, so taking the maximum at every point gives the rise of the
+ * starts. */
+static inline __attribute__((always_inline)) void bucket_point(const struct iodfg_partial_view *v,
+                                                               struct bucket_run *r, int coded)
+{
+    enum { AHEAD = 16 };
+    uint64_t i = r->i++;
+    uint32_t ahead = i + AHEAD < r->end ? v->ent[i + AHEAD] & ~IODFG_PT_START : 0;
+    uint32_t p = v->ent[i], e = p & ~IODFG_PT_START, a;
+    if (coded) {
+        __builtin_prefetch(&v->code[ahead]);
+        a = v->code[e] < IODFG_CODE_NONE ? v->code[e] : IODFG_NO_ACTIVITY;
+    } else {
+        __builtin_prefetch(&v->pact[ahead]);
+        a = v->pact[e];
+    }
+    if (a == IODFG_NO_ACTIVITY) {
+        return;
+    }
+    int64_t start = (p & IODFG_PT_START) != 0;
+    r->net[a] += 2 * start - 1;
+    r->starts[a] += start;
+    r->rise[a] = r->net[a] > r->rise[a] ? r->net[a] : r->rise[a];
+}
+
+/* The pass of iodfg_partial_bucket_sums, made once per kind of activity array so that the loop
+ * tests neither. Four buckets are walked side by side: their points lie apart in the columns,
+ * so four lookups miss the cache at once instead of one after the other. */
+static inline __attribute__((always_inline)) void bucket_pass(const struct iodfg_partial_view *v,
+                                                              const uint64_t *pos, uint32_t nb,
+                                                              uint32_t nact, int64_t *sums,
+                                                              int coded)
+{
+    enum { WAYS = 4 };
+    size_t np = (size_t)nb * nact;
+    for (uint32_t b = 0; b < nb; b += WAYS) {
+        struct bucket_run r[WAYS];
+        uint32_t ways = nb - b < WAYS ? nb - b : WAYS;
+        uint64_t common = UINT64_MAX;
+        for (uint32_t j = 0; j < ways; j++) {
+            size_t at = (size_t)(b + j) * nact;
+            r[j] = (struct bucket_run){
+                pos[b + j], pos[b + j + 1], sums + IODFG_PARTIAL_NET * np + at,
+                sums + IODFG_PARTIAL_RISE * np + at, sums + IODFG_PARTIAL_STARTS * np + at};
+            common = r[j].end - r[j].i < common ? r[j].end - r[j].i : common;
+        }
+        if (ways == WAYS) {
+            for (uint64_t k = 0; k < common; k++) {
+                bucket_point(v, &r[0], coded);
+                bucket_point(v, &r[1], coded);
+                bucket_point(v, &r[2], coded);
+                bucket_point(v, &r[3], coded);
+            }
+        }
+        for (uint32_t j = 0; j < ways; j++) {
+            while (r[j].i < r[j].end) {
+                bucket_point(v, &r[j], coded);
+            }
+        }
+    }
+}
+
 void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
                                uint32_t nact, int64_t *sums)
 {
-    size_t np = (size_t)nb * nact;
-    memset(sums, 0, IODFG_PARTIAL_SUMS * np * sizeof(*sums));
-    for (uint32_t b = 0; b < nb; b++) {
-        int64_t *net = sums + IODFG_PARTIAL_NET * np + (size_t)b * nact;
-        int64_t *rise = sums + IODFG_PARTIAL_RISE * np + (size_t)b * nact;
-        int64_t *starts = sums + IODFG_PARTIAL_STARTS * np + (size_t)b * nact;
-        // branch-free but for the skip: an end lowers net below a rise already reached, so
-        // taking the maximum at every point gives the rise of the starts
-        for (uint64_t i = pos[b]; i < pos[b + 1]; i++) {
-            if (i + 16 < pos[b + 1]) {
-                __builtin_prefetch(&v->pact[v->ent[i + 16] & ~IODFG_PT_START]);
-            }
-            uint32_t p = v->ent[i], a = v->pact[p & ~IODFG_PT_START];
-            if (a == IODFG_NO_ACTIVITY) {
-                continue;
-            }
-            int64_t start = (p & IODFG_PT_START) != 0;
-            net[a] += 2 * start - 1;
-            starts[a] += start;
-            rise[a] = net[a] > rise[a] ? net[a] : rise[a];
-        }
+    memset(sums, 0, IODFG_PARTIAL_SUMS * (size_t)nb * nact * sizeof(*sums));
+    if (v->code) {
+        bucket_pass(v, pos, nb, nact, sums, 1);
+    } else {
+        bucket_pass(v, pos, nb, nact, sums, 0);
     }
 }
 
@@ -300,7 +372,10 @@ static int view_next(struct heads *h, struct iodfg_partial_point *pt)
     for (;;) {
         const uint8_t *in = bk->pick ? bk->pick + (size_t)h->vb * h->nact : NULL;
         while (h->vat < h->vend) {
-            if (iodfg_partial_view_at(h->view, h->vat++, pt) && (!in || in[pt->act])) {
+            uint64_t i = h->vat++;
+            uint32_t a = act_at(h->view, i); // the times are read for points of picked pairs only
+            if (a != IODFG_NO_ACTIVITY && (!in || in[a])) {
+                iodfg_partial_view_at(h->view, i, pt);
                 return 1;
             }
         }
