@@ -135,8 +135,7 @@ struct iodfg_partial_view {
     uint64_t n;          /* how many */
     uint8_t *clk;        /* per event of the log: its case's clock */
     const uint16_t *code; /* per event: the session's own activity code (borrowed), or NULL */
-    uint32_t
-        *pact; /* without codes, per event: its activity when selected, else IODFG_NO_ACTIVITY */
+    uint32_t *pact;       /* without codes, per event: its activity (IODFG_NO_ACTIVITY: none) */
     const int64_t *start_ns, *dur_ns;
 };
 /* The session's view (borrowing the session, which must not change meanwhile). 0, or -1 with
