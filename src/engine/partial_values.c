@@ -18,6 +18,7 @@
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
+#include "analysis_priv.h"
 #include "partial_priv.h"
 
 /* The edges' gaps while the traces are walked: each edge's go to its own place, known from
@@ -49,45 +50,83 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
     return 0;
 }
 
-/* Activity a's known durations of the selected events, grouped by activity. */
-static int durations(const struct iodfg_session *s, struct iodfg_partial_values *v)
+/* Put the known duration of each selected event of an activity at its activity's place: act_off
+ * holds each activity's first free place and end its end. With the session's activity codes
+ * one pass over them, else over the selected cases' events and their keys. 0, or -1 when an
+ * activity has more values than its place (counts not of this selection). */
+static int scatter_durations(const struct iodfg_session *s, struct iodfg_partial_values *v,
+                             const uint64_t *end)
 {
     struct part p = part_of(s);
-    const struct iodfg_eventlog *log = p.log;
-    const struct iodfg_selection *sel = p.sel;
-    const uint32_t *act = p.act;
-    const struct iodfg_columns *col = p.col;
-    uint32_t nc = iodfg_eventlog_case_count(log);
-    v->act_off = calloc((size_t)v->nact + 2, sizeof(*v->act_off));
-    for (int pass = 0; v->act_off && pass < 2; pass++) {
-        for (uint32_t c = 0; c < nc && col->dur_ns; c++) {
-            uint64_t lo, hi;
-            if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+    const int64_t *dur = p.col->dur_ns;
+    const uint16_t *code = iodfg_analysis_event_codes(iodfg_session_analysis(s));
+    uint64_t n = iodfg_eventlog_event_count(p.log);
+    uint32_t nc = iodfg_eventlog_case_count(p.log);
+    for (uint32_t c = 0; c < (code ? 1 : nc) && dur; c++) {
+        uint64_t lo = 0, hi = n;
+        if (!code && !iodfg_trace_case_range(p.log, p.sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            uint32_t a = code ? (code[e] < IODFG_CODE_NONE ? code[e] : IODFG_NO_ACTIVITY)
+                              : p.act[p.col->key[e]];
+            if (a == IODFG_NO_ACTIVITY || dur[e] == IODFG_UNKNOWN) {
                 continue;
             }
-            for (uint64_t e = lo; e < hi; e++) {
-                uint32_t a = act[col->key[e]];
-                if (a == IODFG_NO_ACTIVITY || col->dur_ns[e] == IODFG_UNKNOWN) {
-                    continue;
-                }
-                if (pass == 0) {
-                    v->act_off[a + 1]++;
-                } else {
-                    v->act_v[v->act_off[a]++] = col->dur_ns[e];
-                }
-            }
-        }
-        if (pass == 0) {
-            for (uint32_t a = 0; a < v->nact; a++) {
-                v->act_off[a + 1] += v->act_off[a];
-            }
-            v->act_v = iodfg_bigmem_alloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
-            if (!v->act_v) {
+            if (v->act_off[a] == end[a]) {
                 return -1;
             }
+            v->act_v[v->act_off[a]++] = dur[e];
         }
     }
-    if (!v->act_off) {
+    return 0;
+}
+
+/* Count each activity's known durations of the selected events into counts[a + 1]. */
+static void count_durations(const struct iodfg_session *s, uint64_t *counts)
+{
+    struct part p = part_of(s);
+    uint32_t nc = iodfg_eventlog_case_count(p.log);
+    for (uint32_t c = 0; c < nc && p.col->dur_ns; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_trace_case_range(p.log, p.sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            uint32_t a = p.act[p.col->key[e]];
+            counts[a + 1] += a != IODFG_NO_ACTIVITY && p.col->dur_ns[e] != IODFG_UNKNOWN;
+        }
+    }
+}
+
+/* Activity a's known durations of the selected events, grouped by activity. The session's
+ * statistics count them (dur_n), which lays them out without a counting pass; should those
+ * counts not match (they are the key sums of the same events), they are counted. */
+static int durations(const struct iodfg_session *s, struct iodfg_partial_values *v)
+{
+    const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
+    uint64_t *end = calloc((size_t)v->nact + 2, sizeof(*end));
+    v->act_off = calloc((size_t)v->nact + 2, sizeof(*v->act_off));
+    int rc = end && v->act_off ? 1 : -1;
+    for (int counted = 0; rc == 1 && counted < 2; counted++) {
+        memset(v->act_off, 0, ((size_t)v->nact + 2) * sizeof(*v->act_off));
+        if (counted) {
+            count_durations(s, v->act_off);
+        }
+        for (uint32_t a = 0; a < v->nact; a++) {
+            v->act_off[a + 1] +=
+                v->act_off[a] + (counted || st->nactivities != v->nact ? 0 : st->act[a].dur_n);
+            end[a] = v->act_off[a + 1];
+        }
+        free(v->act_v);
+        v->act_v = iodfg_bigmem_alloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
+        rc = !v->act_v ? -1 : scatter_durations(s, v, end) == 0 ? 0 : 1;
+        for (uint32_t a = 0; rc == 0 && a < v->nact; a++) {
+            rc = v->act_off[a] == end[a] ? 0 : 1; // every place filled
+        }
+    }
+    free(end);
+    if (rc) {
         return -1;
     }
     memmove(v->act_off + 1, v->act_off, (size_t)v->nact * sizeof(*v->act_off)); // back to starts
