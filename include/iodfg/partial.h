@@ -133,7 +133,8 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
 struct iodfg_partial_view {
     const uint32_t *ent; /* the timeline's entries */
     uint64_t n;          /* how many */
-    uint8_t *clk;        /* per event of the log: its case's clock */
+    uint8_t *clk;        /* per event of the log: its case's clock; NULL when all have clock */
+    uint8_t clock;
     const uint16_t *code; /* per event: the session's own activity code (borrowed), or NULL */
     uint32_t *pact;       /* without codes, per event: its activity (IODFG_NO_ACTIVITY: none) */
     const int64_t *start_ns, *dur_ns;

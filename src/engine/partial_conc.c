@@ -24,24 +24,32 @@
 
 /* ---- the session's points, read in place from its timeline ---- */
 
-/* Per event of the log: its case's clock into v->clk; and, when the session wrote no activity
- * codes, its activity when the selection keeps it (else IODFG_NO_ACTIVITY) into v->pact: the
- * passes over the points then read one array per point, not the key and its activity. 0, or -1
- * (memory). */
+/* Per event of the log: its case's clock into v->clk when the cases have more than one (else
+ * v->clock is every event's); and, when the session wrote no activity codes, its activity when
+ * the selection keeps it (else IODFG_NO_ACTIVITY) into v->pact: the passes over the points then
+ * read one array per point, not the key and its activity. 0, or -1 (memory). */
 static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
 {
     uint64_t n = iodfg_eventlog_event_count(pa->log);
+    uint32_t nc = iodfg_eventlog_case_count(pa->log);
     const uint64_t *off = iodfg_eventlog_case_offsets(pa->log);
-    v->clk = iodfg_bigmem_alloc((size_t)n + 1);
+    int one_clock = 1;
+    v->clock = nc ? (uint8_t)iodfg_eventlog_case(pa->log, 0)->clock : 0;
+    for (uint32_t c = 1; c < nc; c++) {
+        one_clock &= (uint8_t)iodfg_eventlog_case(pa->log, c)->clock == v->clock;
+    }
+    v->clk = one_clock ? NULL : iodfg_bigmem_alloc((size_t)n + 1);
     v->pact = v->code ? NULL : iodfg_bigmem_alloc(((size_t)n + 1) * sizeof(*v->pact));
-    if (!v->clk || (!v->code && !v->pact)) {
+    if ((!one_clock && !v->clk) || (!v->code && !v->pact)) {
         return -1;
     }
     const uint32_t *key = pa->col->key;
-    for (uint32_t c = 0; c < iodfg_eventlog_case_count(pa->log); c++) {
+    for (uint32_t c = 0; c < nc; c++) {
         uint8_t clock = (uint8_t)iodfg_eventlog_case(pa->log, c)->clock;
         uint64_t lo, hi;
-        memset(v->clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
+        if (v->clk) {
+            memset(v->clk + off[c], clock, (size_t)(off[c + 1] - off[c]));
+        }
         if (v->code) {
             continue;
         }
@@ -97,7 +105,7 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
     int start = (v->ent[i] & IODFG_PT_START) != 0;
     uint32_t a = event_act(v, e);
     int64_t t = v->start_ns[e] + (start ? 0 : v->dur_ns[e]);
-    *pt = (struct iodfg_partial_point){t, a, v->clk[e], (uint8_t)start, 0};
+    *pt = (struct iodfg_partial_point){t, a, v->clk ? v->clk[e] : v->clock, (uint8_t)start, 0};
     return a != IODFG_NO_ACTIVITY;
 }
 
