@@ -52,14 +52,15 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
 
 /* Put the known duration of each selected event of an activity at its activity's place: act_off
  * holds each activity's first free place and end its end. With the session's activity codes
- * one pass over them, else over the selected cases' events and their keys. 0, or -1 when an
- * activity has more values than its place (counts not of this selection). */
+ * (when codes and it has them) one pass over them, else over the selected cases' events and
+ * their keys. 0, or -1 when an activity has more values than its place (counts not of this
+ * selection). */
 static int scatter_durations(const struct iodfg_session *s, struct iodfg_partial_values *v,
-                             const uint64_t *end)
+                             const uint64_t *end, int codes)
 {
     struct part p = part_of(s);
     const int64_t *dur = p.col->dur_ns;
-    const uint16_t *code = iodfg_analysis_event_codes(iodfg_session_analysis(s));
+    const uint16_t *code = codes ? iodfg_analysis_event_codes(iodfg_session_analysis(s)) : NULL;
     uint64_t n = iodfg_eventlog_event_count(p.log);
     uint32_t nc = iodfg_eventlog_case_count(p.log);
     for (uint32_t c = 0; c < (code ? 1 : nc) && dur; c++) {
@@ -101,7 +102,8 @@ static void count_durations(const struct iodfg_session *s, uint64_t *counts)
 
 /* Activity a's known durations of the selected events, grouped by activity. The session's
  * statistics count them (dur_n), which lays them out without a counting pass; should those
- * counts not match (they are the key sums of the same events), they are counted. */
+ * counts not match (they are the key sums of the same events), they are counted and placed
+ * from the keys, as the counts are. */
 static int durations(const struct iodfg_session *s, struct iodfg_partial_values *v)
 {
     const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
@@ -120,7 +122,7 @@ static int durations(const struct iodfg_session *s, struct iodfg_partial_values 
         }
         free(v->act_v);
         v->act_v = iodfg_bigmem_alloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
-        rc = !v->act_v ? -1 : scatter_durations(s, v, end) == 0 ? 0 : 1;
+        rc = !v->act_v ? -1 : scatter_durations(s, v, end, !counted) == 0 ? 0 : 1;
         for (uint32_t a = 0; rc == 0 && a < v->nact; a++) {
             rc = v->act_off[a] == end[a] ? 0 : 1; // every place filled
         }
