@@ -67,8 +67,7 @@ static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
 static inline uint32_t event_act(const struct iodfg_partial_view *v, uint32_t e)
 {
     if (v->code) {
-        uint16_t c = v->code[e];
-        return c < IODFG_CODE_NONE ? c : IODFG_NO_ACTIVITY;
+        return iodfg_code_activity(v->code[e]);
     }
     return v->pact[e];
 }
@@ -208,7 +207,7 @@ static inline __attribute__((always_inline)) void bucket_point(const struct iodf
     uint32_t p = v->ent[i], e = p & ~IODFG_PT_START, a;
     if (coded) {
         __builtin_prefetch(&v->code[ahead]);
-        a = v->code[e] < IODFG_CODE_NONE ? v->code[e] : IODFG_NO_ACTIVITY;
+        a = iodfg_code_activity(v->code[e]);
     } else {
         __builtin_prefetch(&v->pact[ahead]);
         a = v->pact[e];

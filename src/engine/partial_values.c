@@ -69,8 +69,7 @@ static int scatter_durations(const struct iodfg_session *s, struct iodfg_partial
             continue;
         }
         for (uint64_t e = lo; e < hi; e++) {
-            uint32_t a = code ? (code[e] < IODFG_CODE_NONE ? code[e] : IODFG_NO_ACTIVITY)
-                              : p.act[p.col->key[e]];
+            uint32_t a = code ? iodfg_code_activity(code[e]) : p.act[p.col->key[e]];
             if (a == IODFG_NO_ACTIVITY || dur[e] == IODFG_UNKNOWN) {
                 continue;
             }

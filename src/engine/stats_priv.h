@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "iodfg/eventlog.h"
+#include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
 
@@ -42,6 +43,12 @@ void iodfg_stats_aggregate(struct iodfg_stats *st, const struct iodfg_key_sums *
 #define IODFG_CODE_OFF 0x7fffu
 #define IODFG_CODE_NONE 0x7ffeu
 #define IODFG_CODE_MAX_ACT 0x7ffeu
+
+/* The activity a code stands for: IODFG_NO_ACTIVITY for IODFG_CODE_OFF and IODFG_CODE_NONE. */
+static inline uint32_t iodfg_code_activity(uint16_t code)
+{
+    return code < IODFG_CODE_NONE ? code : IODFG_NO_ACTIVITY;
+}
 /* Recompute mc and mc_time_ns of the flagged activities (NULL = all) with one exact sweep over
  * tl. codes (tl->n entries, one per event, or NULL to look activities up per point) is rebuilt
  * from bits and act when rebuild_codes; otherwise it holds the previous mapping's codes, and the

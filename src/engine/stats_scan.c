@@ -298,7 +298,7 @@ static ALWAYS_INLINE void scan_trace_fast(struct scan_worker *w, uint64_t lo, ui
 static inline uint32_t fast_act(const struct scan_job *J, uint64_t e)
 {
     if (J->codes) {
-        return J->codes[e] < IODFG_CODE_NONE ? J->codes[e] : IODFG_NO_ACTIVITY;
+        return iodfg_code_activity(J->codes[e]);
     }
     return J->act[J->col->key[e]];
 }

@@ -131,15 +131,12 @@ int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, ui
     ev->chunk_rows[c] = cr;
     ev->chunks[c] = at;
     ev->tail_first[c] = tail == 0 ? n : nfull * cr;
-    // filters_of allows only deflate second
-    ev->tail_coding[c] = so != 0         ? STORE_TAIL_HDF5
-                         : nfilters == 2 ? STORE_TAIL_DEFLATED
-                                         : STORE_TAIL_CODED;
+    ev->tail_deflated[c] = so == 0 && nfilters == 2; // filters_of allows only deflate second
     return 0;
 }
 
-int store_read_coded_tail(const struct reader *r, const struct store_event_cols *ev, int c,
-                          uint64_t n, void *out)
+int store_read_deflated_tail(const struct reader *r, const struct store_event_cols *ev, int c,
+                             uint64_t n, void *out)
 {
     uint64_t cr = ev->chunk_rows[c], first = ev->tail_first[c];
     hsize_t off[1] = {first};
@@ -148,25 +145,19 @@ int store_read_coded_tail(const struct reader *r, const struct store_event_cols 
     hsize_t size = 0;
     const struct store_so_params *p = &ev->so[c];
     size_t plain = store_so_bound(p);
-    enum store_tail how = ev->tail_coding[c];
-    if (how == STORE_TAIL_HDF5 || cr == 0 || first >= n || n - first > cr ||
+    if (!ev->tail_deflated[c] || cr == 0 || first >= n || n - first > cr ||
         H5Dget_chunk_info_by_coord(ev->ids[c], off, &mask, &a, &size) < 0 || mask != 0 ||
         a == HADDR_UNDEF || a > r->vfd_size || size > r->vfd_size - a || size > plain) {
         H5Eclear2(H5E_DEFAULT);
         return 1;
     }
-    int deflated = how == STORE_TAIL_DEFLATED;
-    unsigned char *z = deflated ? malloc((size_t)size) : NULL, *coded = malloc(plain + 8);
-    uLongf got = (uLongf)size;
+    unsigned char *z = malloc((size_t)size), *coded = malloc(plain + 8);
+    uLongf got = (uLongf)plain;
     struct store_so_chunk h;
     const char *why = NULL;
-    int rc = (deflated && !z) || !coded ||
-             store_pread_all(r->vfd, deflated ? z : coded, (size_t)size, a);
-    if (rc == 0 && deflated) {
-        got = (uLongf)plain;
-        rc = uncompress(coded, &got, z, (uLong)size) != Z_OK;
-    }
-    rc = rc || store_so_header(p, coded, got, &h, &why) != 0;
+    int rc = !z || !coded || store_pread_all(r->vfd, z, (size_t)size, a) ||
+             uncompress(coded, &got, z, (uLong)size) != Z_OK ||
+             store_so_header(p, coded, got, &h, &why) != 0;
     if (rc == 0) { // the decoder reads up to 8 bytes past the values
         memset(coded + got, 0, 8);
         store_so_decode(p, &h, coded + STORE_SO_HEADER, 0, n - first, out);

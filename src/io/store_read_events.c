@@ -83,9 +83,10 @@ int store_load_case_table(struct reader *r, uint64_t *total)
 
 /* ---- the /events columns --------------------------------------------------------------------- */
 
-/* The rows of column c from ev->tail_first[c] on (the last, partial chunk: deflated by our
- * writer, scale-offset only by iodfg-mpi's) into ev->tail[c]: decoded here, or through H5Dread;
- * not read when no case to load reaches it (end: the end of their rows). 0, or -1 (err set). */
+/* The rows of column c from ev->tail_first[c] on (the last, partial chunk, when it is not coded
+ * like the others: deflated by our writer, or other filters) into ev->tail[c]: decoded here, or
+ * through H5Dread; not read when no case to load reaches it (end: the end of their rows). 0, or
+ * -1 (err set). */
 static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint64_t n, uint64_t end)
 {
     uint64_t first = ev->tail_first[c];
@@ -96,7 +97,7 @@ static int read_tail(struct reader *r, struct store_event_cols *ev, int c, uint6
     if (!ev->tail[c]) {
         return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
     }
-    if (store_read_coded_tail(r, ev, c, n, ev->tail[c]) == 0) {
+    if (store_read_deflated_tail(r, ev, c, n, ev->tail[c]) == 0) {
         return 0;
     }
     int rc = store_h5_rows(ev->ids[c], store_col_type((enum store_col)c, 0), first, n - first,

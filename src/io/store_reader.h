@@ -51,13 +51,6 @@ struct store_chunk {
     struct store_so_chunk so;
 };
 
-/* How the last, partial chunk of a chunked column is stored, for store_read_coded_tail. */
-enum store_tail {
-    STORE_TAIL_HDF5,     /* filters we do not decode: HDF5 reads it */
-    STORE_TAIL_CODED,    /* scale-offset only (iodfg-mpi's files: HDF5's filter) */
-    STORE_TAIL_DEFLATED, /* scale-offset, then deflate (our serial writer) */
-};
-
 /* The /events columns of a 3.0 or 4.0 file (those the load needs are open). */
 struct store_event_cols {
     hid_t ids[STORE_C__N];
@@ -65,7 +58,7 @@ struct store_event_cols {
     uint64_t addr[STORE_C__N];              // contiguous raw columns: where the data starts
     struct store_chunk *chunks[STORE_C__N]; // chunked raw columns: each whole chunk
     struct store_so_params so[STORE_C__N];  // their scale-offset parameters (coded chunks)
-    enum store_tail tail_coding[STORE_C__N]; // chunked: how the last, partial chunk is coded
+    int tail_deflated[STORE_C__N]; // chunked: the last, partial chunk is scale-offset, then deflate
     uint64_t tail_first[STORE_C__N];        // raw columns: rows from here on are in tail
     void *tail[STORE_C__N]; // the rows of the last, partial chunk (native values, read at open)
 };
@@ -175,10 +168,11 @@ int store_pread_all(int fd, void *buf, size_t bytes, uint64_t at);
 int store_locate_chunks(struct reader *r, struct store_event_cols *ev, int c, uint64_t cr,
                         uint64_t n);
 /* Rows [ev->tail_first[c], n) of chunked column c, the start of its last chunk, into out
- * ourselves when that chunk is scale-offset coded, deflated or not (zlib when deflated, then our
- * decoder): HDF5's decoder takes a byte at a time. 0 = done, 1 = HDF5 must read them. */
-int store_read_coded_tail(const struct reader *r, const struct store_event_cols *ev, int c,
-                          uint64_t n, void *out);
+ * ourselves when that chunk is scale-offset coded and then deflated (our serial writer's: zlib,
+ * then our decoder; HDF5's decoder takes a byte at a time). A last chunk coded like the others
+ * (iodfg-mpi's) is read where it lies (store_locate_chunks). 0 = done, 1 = HDF5 must read them. */
+int store_read_deflated_tail(const struct reader *r, const struct store_event_cols *ev, int c,
+                             uint64_t n, void *out);
 /* Read all n elements (esize bytes each in memory type mt) of dataset d into buf, with pread
  * when it is stored as exactly that, else H5Dread. 0, or -1 (HDF5's stack or errno says why). */
 int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, uint64_t n,
