@@ -28,7 +28,6 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
-#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
@@ -116,34 +115,6 @@ static int set_act(struct iodfg_analysis *an, const struct iodfg_mapping *map,
     memcpy(an->act, map->activity_of_key, (size_t)an->nkeys * sizeof(*an->act));
     an->nactivities = map->nactivities;
     return 0;
-}
-
-static void *sweep_main(void *vsw)
-{
-    iodfg_sweep_work(vsw);
-    return NULL;
-}
-
-int iodfg_sweep_job_start(struct iodfg_sweep_job *j, struct iodfg_sweep *sw)
-{
-    j->sw = sw;
-    if (!sw) {
-        return -1;
-    }
-    iodfg_fork_start(&j->helper, 1, IODFG_FORK_HELP, sweep_main, sw);
-    return 0;
-}
-
-void iodfg_sweep_job_finish(struct iodfg_sweep_job *j, struct iodfg_stats *st)
-{
-    if (!j->sw) {
-        return;
-    }
-    iodfg_sweep_work(j->sw);
-    iodfg_fork_join(&j->helper);
-    iodfg_sweep_end(j->sw, st);
-    iodfg_sweep_free(j->sw);
-    j->sw = NULL;
 }
 
 int iodfg_analysis_fused_full = 1;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "iodfg/analysis.h"
-#include "iodfg/forkjoin.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
@@ -87,17 +86,6 @@ int iodfg_memo_results_recall(struct iodfg_analysis *an);
  * of memory (nothing changed). */
 int iodfg_analysis_try_rename(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                               struct iodfg_error *err);
-
-/* The concurrency sweep on a second thread while the calling one walks the traces; finishing
- * helps with the segments left (analysis.c). */
-struct iodfg_sweep_job {
-    struct iodfg_sweep *sw;
-    struct iodfg_fork helper;
-};
-/* Start sw (NULL: -1, nothing started). 0 or -1. */
-int iodfg_sweep_job_start(struct iodfg_sweep_job *j, struct iodfg_sweep *sw);
-/* Finish the sweep here and wait for the thread; results into st. */
-void iodfg_sweep_job_finish(struct iodfg_sweep_job *j, struct iodfg_stats *st);
 
 /* An edit recounted incrementally (analysis_update.c): only the cases holding a changed key
  * (key_changed) are recounted, only the dirty activities swept and rescanned; the caller checked

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
@@ -139,6 +140,16 @@ void iodfg_sweep_recode_now(struct iodfg_sweep *sw);
 /* After every worker returned: combine the segments into mc and mc_time_ns of st. */
 void iodfg_sweep_end(struct iodfg_sweep *sw, struct iodfg_stats *st);
 void iodfg_sweep_free(struct iodfg_sweep *sw);
+/* The sweep on a second thread while the calling one walks the traces; finishing helps with the
+ * segments left. */
+struct iodfg_sweep_job {
+    struct iodfg_sweep *sw;
+    struct iodfg_fork helper;
+};
+/* Start sw (NULL: -1, nothing started). 0 or -1. */
+int iodfg_sweep_job_start(struct iodfg_sweep_job *j, struct iodfg_sweep *sw);
+/* Finish the sweep here and wait for the thread; results into st (then sw is freed). */
+void iodfg_sweep_job_finish(struct iodfg_sweep_job *j, struct iodfg_stats *st);
 
 /* Histograms of large percentile groups (activity durations, edge gaps by edge slot) kept
  * between scans, so that a later scan of such a group needs no counting pass. A kept histogram

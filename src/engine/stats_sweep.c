@@ -532,3 +532,33 @@ int iodfg_stats_sweep(struct iodfg_stats *st, const struct iodfg_eventlog *log,
     iodfg_sweep_free(sw);
     return 0;
 }
+
+/* ---- the sweep as a job beside the caller's walk ---- */
+
+static void *sweep_main(void *vsw)
+{
+    iodfg_sweep_work(vsw);
+    return NULL;
+}
+
+int iodfg_sweep_job_start(struct iodfg_sweep_job *j, struct iodfg_sweep *sw)
+{
+    j->sw = sw;
+    if (!sw) {
+        return -1;
+    }
+    iodfg_fork_start(&j->helper, 1, IODFG_FORK_HELP, sweep_main, sw);
+    return 0;
+}
+
+void iodfg_sweep_job_finish(struct iodfg_sweep_job *j, struct iodfg_stats *st)
+{
+    if (!j->sw) {
+        return;
+    }
+    iodfg_sweep_work(j->sw);
+    iodfg_fork_join(&j->helper);
+    iodfg_sweep_end(j->sw, st);
+    iodfg_sweep_free(j->sw);
+    j->sw = NULL;
+}
