@@ -66,15 +66,14 @@ void iodfg_partial_dfg_finish(struct iodfg_dfg *g, const int64_t *gap_median);
 
 /* ---- percentiles: histograms of values add up ---- */
 
-/* The values whose nearest-rank percentiles the statistics give, of the session's selection:
- * per activity its known durations, per edge slot of the session's DFG its gaps (unsorted; with
- * gaps 0 no edge has values: for outputs that show no gap medians). */
+/* The gaps whose nearest-rank medians the statistics give, of the session's selection: per edge
+ * slot of the session's DFG its gaps (unsorted; with gaps 0 no edge has values: for outputs that
+ * show no gap medians). The activities' durations are not copied: iodfg_partial_dur_hist and
+ * iodfg_partial_dur_keep read them where they lie. */
 struct iodfg_partial_values {
-    uint32_t nact;
-    uint64_t *act_off; /* nact + 1: activity a's values are act_v[act_off[a] .. act_off[a+1]) */
-    int64_t *act_v;
     size_t nslots;
-    uint64_t *edge_off; /* nslots + 1, likewise for edge slot i */
+    uint64_t
+        *edge_off; /* nslots + 1: edge slot i's gaps are edge_v[edge_off[i] .. edge_off[i+1]) */
     int64_t *edge_v;
 };
 int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
@@ -110,6 +109,23 @@ uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_par
 void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c1,
                          int64_t *out1, uint64_t *k1, const struct iodfg_partial_cut *c2,
                          int64_t *out2, uint64_t *k2);
+/* The activities' durations straight from the session's columns, in the first round: add to
+ * hist[a * IODFG_PARTIAL_BUCKETS + b] the known durations of the selected events of activity a
+ * in bucket b of the first cut (iodfg_partial_cut_all); the session's activities' worth of
+ * histograms. */
+void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist);
+/* Where the next round keeps an activity's durations: those in cut go to out (room for cap; out
+ * NULL: none kept), counted in k. */
+struct iodfg_partial_keep_to {
+    struct iodfg_partial_cut cut;
+    int64_t *out;
+    uint64_t cap, k;
+};
+/* For each activity a, keep[2a] and keep[2a + 1] (its median's and its 95th percentile's
+ * ranges) take the known durations of the session's selected events of a in their cut, in one
+ * pass over the columns. 0, or -1 when a range holds more than its cap (the caps come from
+ * iodfg_partial_dur_hist of the same session, so they do not). */
+int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep);
 
 /* ---- maximum concurrency: a sweep over time ranges with the count carried in ---- */
 

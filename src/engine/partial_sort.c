@@ -11,6 +11,8 @@
 #include "iodfg/bigmem.h"
 #include "iodfg/partial.h"
 
+#include "partial_priv.h"
+
 enum { TIME_DIGITS = 4, DIGIT_BITS = 16, BUCKETS = 1 << DIGIT_BITS };
 
 /* The time as an unsigned number in the same order. */
@@ -96,19 +98,9 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
 
 /* ---- the percentiles' buckets ---- */
 
-#define SIGN ((uint64_t)1 << 63)
+#define SIGN IODFG_CUT_SIGN
 
-/* A power of two and the 3 bits below it of x: monotone, 0..495; small x (< 8) exactly. */
-static uint32_t log_of(uint64_t x)
-{
-    if (x < 8) {
-        return (uint32_t)x;
-    }
-    int e = 63 - __builtin_clzll(x);
-    return (uint32_t)(8 * (e - 2)) + (uint32_t)((x >> (e - 3)) & 7);
-}
-
-/* The range [*lo, *hi] of the x with log_of(x) == k. */
+/* The range [*lo, *hi] of the x with iodfg_cut_log_of(x) == k. */
 static void log_range(uint32_t k, uint64_t *lo, uint64_t *hi)
 {
     if (k < 8) {
@@ -120,35 +112,17 @@ static void log_range(uint32_t k, uint64_t *lo, uint64_t *hi)
     *hi = *lo + (((uint64_t)1 << (e - 3)) - 1);
 }
 
-/* The log scale's bucket of v: negative values below 512 (larger magnitudes lower), others from
- * 512 on. */
-static uint32_t log_bucket(int64_t v)
-{
-    return v >= 0 ? 512 + log_of((uint64_t)v) : 511 - log_of(~(uint64_t)v);
-}
-
 void iodfg_partial_cut_all(struct iodfg_partial_cut *c)
 {
     *c = (struct iodfg_partial_cut){0, UINT64_MAX, 0, 1};
-}
-
-static uint32_t bucket_of(const struct iodfg_partial_cut *c, int64_t v)
-{
-    return c->log ? log_bucket(v) : (uint32_t)((((uint64_t)v ^ SIGN) - c->lo) >> c->shift);
-}
-
-static int in_cut(const struct iodfg_partial_cut *c, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ SIGN;
-    return u >= c->lo && u <= c->hi;
 }
 
 void iodfg_partial_hist(const int64_t *v, uint64_t n, const struct iodfg_partial_cut *c,
                         uint64_t *hist)
 {
     for (uint64_t i = 0; i < n; i++) {
-        if (in_cut(c, v[i])) {
-            hist[bucket_of(c, v[i])]++;
+        if (iodfg_cut_holds(c, v[i])) {
+            hist[iodfg_cut_bucket(c, v[i])]++;
         }
     }
 }
@@ -189,7 +163,7 @@ uint64_t iodfg_partial_keep(const int64_t *v, uint64_t n, const struct iodfg_par
 {
     uint64_t k = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (in_cut(c, v[i])) {
+        if (iodfg_cut_holds(c, v[i])) {
             out[k++] = v[i];
         }
     }
@@ -203,8 +177,8 @@ void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partia
     uint64_t a = 0, b = 0;
     for (uint64_t i = 0; i < n; i++) {
         out1[a] = out2[b] = v[i];
-        a += (uint64_t)in_cut(c1, v[i]);
-        b += (uint64_t)in_cut(c2, v[i]);
+        a += (uint64_t)iodfg_cut_holds(c1, v[i]);
+        b += (uint64_t)iodfg_cut_holds(c2, v[i]);
     }
     *k1 = a;
     *k2 = b;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Partial results that do not add up: the values behind the percentiles (a process counts how
  * many lie in each bucket of a range, and those counts add up; partial_conc.c has the
- * concurrency's). doc/mpi.md. */
+ * concurrency's): the edges' gaps collected, the activities' durations read where they lie.
+ * doc/mpi.md. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -47,91 +48,6 @@ static int add_gap(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_t g
         return -1;
     }
     gs->v[gs->off[slot] + gs->fill[slot]++] = gap_ns;
-    return 0;
-}
-
-/* Put the known duration of each selected event of an activity at its activity's place: act_off
- * holds each activity's first free place and end its end. With the session's activity codes
- * (when codes and it has them) one pass over them, else over the selected cases' events and
- * their keys. 0, or -1 when an activity has more values than its place (counts not of this
- * selection). */
-static int scatter_durations(const struct iodfg_session *s, struct iodfg_partial_values *v,
-                             const uint64_t *end, int codes)
-{
-    struct part p = part_of(s);
-    const int64_t *dur = p.col->dur_ns;
-    const uint16_t *code = codes ? iodfg_analysis_event_codes(iodfg_session_analysis(s)) : NULL;
-    uint64_t n = iodfg_eventlog_event_count(p.log);
-    uint32_t nc = iodfg_eventlog_case_count(p.log);
-    for (uint32_t c = 0; c < (code ? 1 : nc) && dur; c++) {
-        uint64_t lo = 0, hi = n;
-        if (!code && !iodfg_trace_case_range(p.log, p.sel, c, &lo, &hi)) {
-            continue;
-        }
-        for (uint64_t e = lo; e < hi; e++) {
-            uint32_t a = code ? iodfg_code_activity(code[e]) : p.act[p.col->key[e]];
-            if (a == IODFG_NO_ACTIVITY || dur[e] == IODFG_UNKNOWN) {
-                continue;
-            }
-            if (v->act_off[a] == end[a]) {
-                return -1;
-            }
-            v->act_v[v->act_off[a]++] = dur[e];
-        }
-    }
-    return 0;
-}
-
-/* Count each activity's known durations of the selected events into counts[a + 1]. */
-static void count_durations(const struct iodfg_session *s, uint64_t *counts)
-{
-    struct part p = part_of(s);
-    uint32_t nc = iodfg_eventlog_case_count(p.log);
-    for (uint32_t c = 0; c < nc && p.col->dur_ns; c++) {
-        uint64_t lo, hi;
-        if (!iodfg_trace_case_range(p.log, p.sel, c, &lo, &hi)) {
-            continue;
-        }
-        for (uint64_t e = lo; e < hi; e++) {
-            uint32_t a = p.act[p.col->key[e]];
-            counts[a + 1] += a != IODFG_NO_ACTIVITY && p.col->dur_ns[e] != IODFG_UNKNOWN;
-        }
-    }
-}
-
-/* Activity a's known durations of the selected events, grouped by activity. The session's
- * statistics count them (dur_n), which lays them out without a counting pass; should those
- * counts not match (they are the key sums of the same events), they are counted and placed
- * from the keys, as the counts are. */
-static int durations(const struct iodfg_session *s, struct iodfg_partial_values *v)
-{
-    const struct iodfg_stats *st = iodfg_analysis_stats(iodfg_session_analysis(s));
-    uint64_t *end = calloc((size_t)v->nact + 2, sizeof(*end));
-    v->act_off = calloc((size_t)v->nact + 2, sizeof(*v->act_off));
-    int rc = end && v->act_off ? 1 : -1;
-    for (int counted = 0; rc == 1 && counted < 2; counted++) {
-        memset(v->act_off, 0, ((size_t)v->nact + 2) * sizeof(*v->act_off));
-        if (counted) {
-            count_durations(s, v->act_off);
-        }
-        for (uint32_t a = 0; a < v->nact; a++) {
-            v->act_off[a + 1] +=
-                v->act_off[a] + (counted || st->nactivities != v->nact ? 0 : st->act[a].dur_n);
-            end[a] = v->act_off[a + 1];
-        }
-        free(v->act_v);
-        v->act_v = iodfg_bigmem_alloc((size_t)(v->act_off[v->nact] + 1) * sizeof(*v->act_v));
-        rc = !v->act_v ? -1 : scatter_durations(s, v, end, !counted) == 0 ? 0 : 1;
-        for (uint32_t a = 0; rc == 0 && a < v->nact; a++) {
-            rc = v->act_off[a] == end[a] ? 0 : 1; // every place filled
-        }
-    }
-    free(end);
-    if (rc) {
-        return -1;
-    }
-    memmove(v->act_off + 1, v->act_off, (size_t)v->nact * sizeof(*v->act_off)); // back to starts
-    v->act_off[0] = 0;
     return 0;
 }
 
@@ -187,13 +103,7 @@ int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
                                struct iodfg_partial_values *v, struct iodfg_error *err)
 {
     memset(v, 0, sizeof(*v));
-    const struct iodfg_analysis *an = iodfg_session_analysis(s);
-    v->nact = iodfg_session_mapping(s)->nactivities;
-    v->nslots = iodfg_dfg_slots(iodfg_analysis_dfg(an));
-    if (durations(s, v)) {
-        iodfg_partial_values_fini(v);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
+    v->nslots = iodfg_dfg_slots(iodfg_analysis_dfg(iodfg_session_analysis(s)));
     if (gaps ? edge_gaps(s, v, err) : no_gaps(v, err)) {
         iodfg_partial_values_fini(v);
         return -1;
@@ -201,10 +111,86 @@ int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
     return 0;
 }
 
+/* ---- the durations read where they lie, for iodfg-mpi's rounds ---- */
+
+/* A walk over the durations: each counted in its activity's first-cut histogram, or kept when
+ * one of its activity's two ranges holds it. */
+struct dur_walk {
+    uint64_t *hist;
+    struct iodfg_partial_keep_to *keep;
+    int over; /* a range got more than its cap */
+};
+
+static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, uint32_t a,
+                                                           int64_t d, int keeping)
+{
+    if (!keeping) {
+        w->hist[(size_t)a * IODFG_PARTIAL_BUCKETS + iodfg_cut_log_bucket(d)]++;
+        return;
+    }
+    for (size_t j = 2 * (size_t)a; j < 2 * (size_t)a + 2; j++) {
+        struct iodfg_partial_keep_to *k = &w->keep[j];
+        if (k->out && iodfg_cut_holds(&k->cut, d)) {
+            if (k->k == k->cap) {
+                w->over = 1;
+            } else {
+                k->out[k->k++] = d;
+            }
+        }
+    }
+}
+
+/* Every known duration of the session's selected, mapped events into w, in event order: over
+ * the session's activity codes when it wrote them, else over the selected cases' keys. */
+static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_session *s,
+                                                           struct dur_walk *w, int keeping)
+{
+    struct part p = part_of(s);
+    const int64_t *dur = p.col->dur_ns;
+    const uint16_t *code = iodfg_analysis_event_codes(iodfg_session_analysis(s));
+    if (!dur) {
+        return;
+    }
+    if (code) {
+        uint64_t n = iodfg_eventlog_event_count(p.log);
+        for (uint64_t e = 0; e < n; e++) {
+            uint32_t a = iodfg_code_activity(code[e]);
+            if (a != IODFG_NO_ACTIVITY && dur[e] != IODFG_UNKNOWN) {
+                dur_take(w, a, dur[e], keeping);
+            }
+        }
+        return;
+    }
+    uint32_t nc = iodfg_eventlog_case_count(p.log);
+    for (uint32_t c = 0; c < nc; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_trace_case_range(p.log, p.sel, c, &lo, &hi)) {
+            continue;
+        }
+        for (uint64_t e = lo; e < hi; e++) {
+            uint32_t a = p.act[p.col->key[e]];
+            if (a != IODFG_NO_ACTIVITY && dur[e] != IODFG_UNKNOWN) {
+                dur_take(w, a, dur[e], keeping);
+            }
+        }
+    }
+}
+
+void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist)
+{
+    struct dur_walk w = {hist, NULL, 0};
+    dur_walk(s, &w, 0);
+}
+
+int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep)
+{
+    struct dur_walk w = {NULL, keep, 0};
+    dur_walk(s, &w, 1);
+    return w.over ? -1 : 0;
+}
+
 void iodfg_partial_values_fini(struct iodfg_partial_values *v)
 {
-    free(v->act_off);
-    free(v->act_v);
     free(v->edge_off);
     free(v->edge_v);
     memset(v, 0, sizeof(*v));

@@ -252,21 +252,31 @@ static int merge_percentiles(const struct mpi_job *job, const struct iodfg_sessi
     size_t ne = iodfg_dfg_slots(m->g), nt = 2 * (size_t)nact + ne;
     struct mpi_pctl *t = calloc(nt + 1, sizeof(*t));
     uint64_t *n = calloc(nt + 1, sizeof(*n));
-    if (rc == 0 && (!t || !n)) {
+    // the durations stay in the columns: their first round's histograms, counted in one pass
+    uint64_t *first = calloc((size_t)nact * IODFG_PARTIAL_BUCKETS + 1, sizeof(*first));
+    if (rc == 0 && (!t || !n || !first)) {
+        iodfg_partial_values_fini(&v);
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     if (mpi_agree(job, rc, err)) {
         free(t);
         free(n);
+        free(first);
         if (rc == 0) {
             iodfg_partial_values_fini(&v);
         }
         return -1;
     }
+    iodfg_partial_dur_hist(s, first);
     const struct iodfg_dfg *local = iodfg_analysis_dfg(iodfg_session_analysis(s));
     for (uint32_t a = 0; a < nact; a++) {
-        t[2 * a].v = t[2 * a + 1].v = v.act_v + v.act_off[a];
-        t[2 * a].n = t[2 * a + 1].n = v.act_off[a + 1] - v.act_off[a];
+        const uint64_t *h = first + (size_t)a * IODFG_PARTIAL_BUCKETS;
+        uint64_t k = 0;
+        for (size_t b = 0; b < IODFG_PARTIAL_BUCKETS; b++) {
+            k += h[b];
+        }
+        t[2 * a] = (struct mpi_pctl){.n = k, .first = h, .slot = 2 * (size_t)a};
+        t[2 * a + 1] = (struct mpi_pctl){.n = k, .first = h, .slot = 2 * (size_t)a + 1};
     }
     for (size_t i = 0; i < ne; i++) {
         const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(m->g, i);
@@ -283,9 +293,10 @@ static int merge_percentiles(const struct mpi_job *job, const struct iodfg_sessi
         unsigned pct = i < 2 * (size_t)nact && (i & 1) ? 95 : 50;
         t[i].rank = n[i] ? iodfg_partial_rank(n[i], pct) : 0;
     }
-    mpi_percentiles(job, t, nt, out);
+    mpi_percentiles(job, s, t, nt, out);
     free(t);
     free(n);
+    free(first);
     iodfg_partial_values_fini(&v);
     return 0;
 }

@@ -26,6 +26,7 @@
 #include "iodfg/timeline.h"
 #include "iodfg/trace.h"
 
+#include "../../src/engine/analysis_priv.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
 
@@ -145,6 +146,57 @@ static int64_t bisect(const int64_t *const *v, const uint64_t *n, int nparts, ui
         ck_assert_int_le(++rounds, 8);
     } while (!iodfg_partial_cut_value(&c, &x));
     return x;
+}
+
+/* A part's known durations of its selected, mapped events per activity, by a plain walk over its
+ * selected cases and their keys (the reference of the reads from the columns): activity a's
+ * are v[off[a] .. off[a + 1]). */
+struct durations {
+    uint32_t nact;
+    uint64_t *off;
+    int64_t *v;
+};
+
+static void durations_of(const struct iodfg_session *s, struct durations *d)
+{
+    const struct iodfg_eventlog *log = iodfg_session_log(s);
+    const struct iodfg_analysis *an = iodfg_session_analysis(s);
+    const struct iodfg_selection *sel = iodfg_analysis_selection(an);
+    const uint32_t *act = iodfg_analysis_activities(an);
+    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
+    d->nact = iodfg_session_mapping(s)->nactivities;
+    d->off = calloc((size_t)d->nact + 2, sizeof(*d->off));
+    d->v = malloc((iodfg_eventlog_event_count(log) + 1) * sizeof(*d->v));
+    uint64_t *fill = calloc((size_t)d->nact + 1, sizeof(*fill));
+    for (int place = 0; place < 2; place++) { // count, then place
+        for (uint32_t c = 0; c < iodfg_eventlog_case_count(log); c++) {
+            uint64_t lo = 0, hi = 0;
+            if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
+                continue;
+            }
+            for (uint64_t e = lo; e < hi; e++) {
+                uint32_t a = act[col->key[e]];
+                if (a == IODFG_NO_ACTIVITY || col->dur_ns[e] == IODFG_UNKNOWN) {
+                    continue;
+                }
+                if (place) {
+                    d->v[d->off[a] + fill[a]++] = col->dur_ns[e];
+                } else {
+                    d->off[a + 1]++;
+                }
+            }
+        }
+        for (uint32_t a = 0; !place && a < d->nact; a++) {
+            d->off[a + 1] += d->off[a];
+        }
+    }
+    free(fill);
+}
+
+static void durations_fini(struct durations *d)
+{
+    free(d->off);
+    free(d->v);
 }
 
 /* The present edges of session s's DFG in slot order into g. */
@@ -292,17 +344,19 @@ static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st,
                         const struct iodfg_dfg *g, int64_t *gap_median)
 {
     struct iodfg_partial_values v[MAXPARTS];
+    struct durations dur[MAXPARTS];
     struct iodfg_error err;
     const int64_t *vals[MAXPARTS];
     uint64_t cnt[MAXPARTS];
     for (int p = 0; p < f->nparts; p++) {
         ck_assert_int_eq(iodfg_partial_values_build(f->sp[p], 1, &v[p], &err), 0);
+        durations_of(f->sp[p], &dur[p]);
     }
     for (uint32_t a = 0; a < na; a++) {
         uint64_t total = 0;
         for (int p = 0; p < f->nparts; p++) {
-            vals[p] = v[p].act_v + v[p].act_off[a];
-            cnt[p] = v[p].act_off[a + 1] - v[p].act_off[a];
+            vals[p] = dur[p].v + dur[p].off[a];
+            cnt[p] = dur[p].off[a + 1] - dur[p].off[a];
             total += cnt[p];
         }
         ck_assert_uint_eq(total, st->act[a].dur_n);
@@ -328,6 +382,7 @@ static void percentiles(struct fixture *f, uint32_t na, struct iodfg_stats *st,
     }
     for (int p = 0; p < f->nparts; p++) {
         iodfg_partial_values_fini(&v[p]);
+        durations_fini(&dur[p]);
     }
 }
 
@@ -438,7 +493,7 @@ START_TEST(one_part)
 }
 END_TEST
 
-/* Without gaps the durations are those with gaps, and no edge has a value. */
+/* Without gaps no edge has a value. */
 START_TEST(values_without_gaps)
 {
     static const uint32_t cuts[] = {12};
@@ -449,11 +504,7 @@ START_TEST(values_without_gaps)
         struct iodfg_partial_values with, without;
         ck_assert_int_eq(iodfg_partial_values_build(f.sp[p], 1, &with, &err), 0);
         ck_assert_int_eq(iodfg_partial_values_build(f.sp[p], 0, &without, &err), 0);
-        ck_assert_uint_eq(with.nact, without.nact);
         ck_assert_uint_eq(with.nslots, without.nslots);
-        ck_assert_mem_eq(with.act_off, without.act_off, (with.nact + 1) * sizeof(uint64_t));
-        ck_assert_uint_gt(with.act_off[with.nact], 0);
-        ck_assert_mem_eq(with.act_v, without.act_v, with.act_off[with.nact] * sizeof(int64_t));
         ck_assert_uint_gt(with.edge_off[with.nslots], 0);
         for (size_t i = 0; i <= without.nslots; i++) {
             ck_assert_uint_eq(without.edge_off[i], 0);
@@ -1017,6 +1068,83 @@ START_TEST(percentile_cuts_find_every_rank)
 }
 END_TEST
 
+/* Part s's durations read from its columns, as iodfg-mpi's percentile rounds read them, are the
+ * values collected: the same first-round histograms, and the same values kept in two ranges of
+ * each activity (those of its median and its 95th percentile, and any others). */
+static void check_durations_in_columns(const struct iodfg_session *s)
+{
+    struct durations v;
+    durations_of(s, &v);
+    size_t B = IODFG_PARTIAL_BUCKETS;
+    uint64_t *hist = calloc(v.nact * B + 1, sizeof(*hist)), *want = calloc(B, sizeof(*want));
+    struct iodfg_partial_keep_to *to = calloc(2 * (size_t)v.nact + 1, sizeof(*to));
+    iodfg_partial_dur_hist(s, hist);
+    for (uint32_t a = 0; a < v.nact; a++) {
+        const int64_t *va = v.v + v.off[a];
+        uint64_t n = v.off[a + 1] - v.off[a];
+        struct iodfg_partial_cut c;
+        iodfg_partial_cut_all(&c);
+        memset(want, 0, B * sizeof(*want));
+        iodfg_partial_hist(va, n, &c, want);
+        ck_assert_mem_eq(hist + a * B, want, B * sizeof(*want));
+        for (int j = 0; j < 2; j++) { // the median's and the p95's range, or for j = 1 all
+            uint64_t rank = iodfg_partial_rank(n, j ? 95 : 50);
+            struct iodfg_partial_cut cj = c;
+            if (n && !(j && a % 2)) {
+                iodfg_partial_narrow(&cj, want, &rank);
+            }
+            to[2 * a + j] =
+                (struct iodfg_partial_keep_to){cj, malloc((n + 1) * sizeof(int64_t)), n, 0};
+        }
+    }
+    ck_assert_int_eq(iodfg_partial_dur_keep(s, to), 0);
+    int64_t *kept = malloc((v.off[v.nact] + 1) * sizeof(*kept));
+    for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
+        const int64_t *va = v.v + v.off[i / 2];
+        uint64_t k = iodfg_partial_keep(va, v.off[i / 2 + 1] - v.off[i / 2], &to[i].cut, kept);
+        ck_assert_uint_eq(to[i].k, k);
+        ck_assert_mem_eq(to[i].out, kept, k * sizeof(*kept));
+    }
+    // a range with less room than it holds is refused, not overrun
+    for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
+        to[i].cap = to[i].k ? to[i].k - 1 : 0;
+        to[i].k = 0;
+    }
+    ck_assert_int_eq(iodfg_partial_dur_keep(s, to), v.off[v.nact] ? -1 : 0);
+    for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
+        ck_assert_uint_le(to[i].k, to[i].cap);
+        free(to[i].out);
+    }
+    free(kept);
+    free(to);
+    free(hist);
+    free(want);
+    durations_fini(&v);
+}
+
+/* With the session's activity codes, and without them (per-pid cases of a job part). */
+START_TEST(durations_read_where_they_lie)
+{
+    static const uint32_t cuts[] = {7};
+    struct fixture f;
+    fixture_init(&f, cuts, 2);
+    struct iodfg_error err;
+    for (int p = 0; p < 2; p++) {
+        ck_assert_ptr_nonnull(iodfg_analysis_event_codes(iodfg_session_analysis(f.sp[p])));
+        check_durations_in_columns(f.sp[p]);
+        struct iodfg_session *pp = iodfg_session_new(f.part[p], &err);
+        ck_assert_ptr_nonnull(pp);
+        iodfg_session_set_job_part(pp);
+        iodfg_session_set_per_pid(pp, 1);
+        ck_assert_int_eq(iodfg_session_rebuild(pp, &err), 0);
+        ck_assert_ptr_null(iodfg_analysis_event_codes(iodfg_session_analysis(pp)));
+        check_durations_in_columns(pp);
+        iodfg_session_free(pp);
+    }
+    fixture_fini(&f);
+}
+END_TEST
+
 /* The selection of part p (cases from lo) without case 5: binned measures do not mix clocks. */
 static void one_clock(struct iodfg_session *s, const struct iodfg_eventlog *log, uint32_t lo,
                       uint8_t *mask, struct iodfg_selection *sel)
@@ -1217,6 +1345,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, pruned_concurrency_is_exact);
     tcase_add_test(tc, pruned_concurrency_of_ties);
     tcase_add_test(tc, percentile_cuts_find_every_rank);
+    tcase_add_test(tc, durations_read_where_they_lie);
     tcase_add_test(tc, characterization_in_parts);
     suite_add_tcase(s, tc);
     return s;
