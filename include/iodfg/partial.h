@@ -186,9 +186,13 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n);
  * bucket, a the activity (IODFG_PARTIAL_SUMS * nb * nact entries). */
 enum { IODFG_PARTIAL_NET, IODFG_PARTIAL_RISE, IODFG_PARTIAL_STARTS, IODFG_PARTIAL_SUMS };
 /* The view's first position of every bucket into pos (nb + 1 entries: pos[0] = 0, pos[nb] =
- * v->n). */
+ * v->n). known (nknown of them, NULL: none) are the view's points at positions at (increasing),
+ * such as the samples the splitters were chosen from: each search then covers only the
+ * positions between the two of them around its splitter (a few hundred instead of millions). */
 void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
-                              const struct iodfg_partial_point *split, uint32_t nb, uint64_t *pos);
+                              const struct iodfg_partial_point *split, uint32_t nb,
+                              const struct iodfg_partial_point *known, const uint64_t *at,
+                              size_t nknown, uint64_t *pos);
 /* This part's sums of its points (one pass over the view). */
 void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
                                uint32_t nact, int64_t *sums);

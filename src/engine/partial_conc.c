@@ -108,10 +108,10 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
     return a != IODFG_NO_ACTIVITY;
 }
 
-uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
-                                  const struct iodfg_partial_point *p)
+/* The first position in [lo, hi) whose place is not below p, or hi. */
+static uint64_t lower_in(const struct iodfg_partial_view *v, const struct iodfg_partial_point *p,
+                         uint64_t lo, uint64_t hi)
 {
-    uint64_t lo = 0, hi = v->n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
         struct iodfg_partial_point m;
@@ -123,6 +123,12 @@ uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
         }
     }
     return lo;
+}
+
+uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
+                                  const struct iodfg_partial_point *p)
+{
+    return lower_in(v, p, 0, v->n);
 }
 
 size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
@@ -179,11 +185,22 @@ static int bucket_picked(const uint8_t *pick, uint32_t nact, uint32_t b)
 }
 
 void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
-                              const struct iodfg_partial_point *split, uint32_t nb, uint64_t *pos)
+                              const struct iodfg_partial_point *split, uint32_t nb,
+                              const struct iodfg_partial_point *known, const uint64_t *at,
+                              size_t nknown, uint64_t *pos)
 {
     pos[0] = 0;
+    size_t k = 0; // the first known point not below the splitter: the answer is at or before it
     for (uint32_t b = 1; b < nb; b++) {
-        pos[b] = iodfg_partial_view_lower(v, &split[b - 1]);
+        while (k < nknown && iodfg_partial_point_cmp(&known[k], &split[b - 1]) < 0) {
+            k++;
+        }
+        uint64_t lo = k ? at[k - 1] + 1 : 0, hi = k < nknown ? at[k] : v->n;
+        lo = lo > pos[b - 1] ? lo : pos[b - 1]; // the splitters are sorted
+        if (lo > hi || hi > v->n) {             // known points not of this view: search it all
+            lo = pos[b - 1], hi = v->n;
+        }
+        pos[b] = lower_in(v, &split[b - 1], lo, hi);
     }
     pos[nb] = v->n;
 }

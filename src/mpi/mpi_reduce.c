@@ -223,22 +223,26 @@ static MPI_Datatype point_type(void)
 /* Splitters: want points cutting the job's sorted points in about equal runs: quantiles of
  * every process's timeline positions (about 4 per bucket in all, so that the gathered samples
  * stay small with many processes), gathered, sorted, and their quantiles taken. *nsplit of them
- * (none when no process has a point). 0, or -1 when out of memory (every process). */
+ * (none when no process has a point). This process's samples stay in *mine, their positions in
+ * *at (*nmine of them), to narrow the search of the splitters in its timeline. 0, or -1 when out
+ * of memory (every process). */
 static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v, int want,
-                     struct iodfg_partial_point *split, int *nsplit)
+                     struct iodfg_partial_point *split, int *nsplit,
+                     struct iodfg_partial_point **mine_out, uint64_t **at, int *nmine)
 {
     int take = (int)(4 * ((int64_t)want + 1) / job->size);
     take = take > want ? want : take < 1 ? 1 : take;
-    struct iodfg_partial_point *mine = calloc((size_t)take + 1, sizeof(*mine));
+    struct iodfg_partial_point *mine = *mine_out = calloc((size_t)take + 1, sizeof(*mine));
     struct iodfg_partial_point *all = calloc((size_t)job->size * take + 1, sizeof(*all));
     int *have = calloc((size_t)job->size, sizeof(*have));
-    int ok = mine && all && have;
+    *at = calloc((size_t)take + 1, sizeof(**at));
+    int ok = mine && all && have && *at;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     if (ok) {
-        int k = v->n ? take : 0;
+        int k = *nmine = v->n ? take : 0;
         for (int i = 0; i < k; i++) {
-            iodfg_partial_view_at(v, (uint64_t)((double)(i + 1) * (double)v->n / (take + 1)),
-                                  &mine[i]);
+            (*at)[i] = (uint64_t)((double)(i + 1) * (double)v->n / (take + 1));
+            iodfg_partial_view_at(v, (*at)[i], &mine[i]);
         }
         MPI_Allgather(&k, 1, MPI_INT, have, 1, MPI_INT, job->comm);
         MPI_Datatype type = point_type();
@@ -256,7 +260,6 @@ static int splitters(const struct mpi_job *job, const struct iodfg_partial_view 
             split[i] = all[(size_t)((double)(i + 1) * (double)m / (double)(want + 1))];
         }
     }
-    free(mine);
     free(all);
     free(have);
     return ok ? 0 : -1;
@@ -268,6 +271,9 @@ struct conc {
     struct iodfg_partial_view view;
     struct iodfg_partial_buckets bk;
     struct iodfg_partial_point *split;
+    struct iodfg_partial_point *sample; /* this process's samples for the splitters */
+    uint64_t *sample_at;                /* their positions */
+    int nsample;
     uint64_t *pos;
     int64_t *mine, *sums, *at;
     uint8_t *pick;
@@ -292,7 +298,8 @@ static int cut_buckets(const struct mpi_job *job, struct conc *c, uint32_t nact)
     c->split = calloc(nb, sizeof(*c->split));
     int ok = c->split != NULL;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
-    if (!ok || splitters(job, &c->view, (int)nb - 1, c->split, &nsplit)) {
+    if (!ok || splitters(job, &c->view, (int)nb - 1, c->split, &nsplit, &c->sample, &c->sample_at,
+                         &c->nsample)) {
         return -1;
     }
     nb = (uint32_t)nsplit + 1;
@@ -305,7 +312,8 @@ static int cut_buckets(const struct mpi_job *job, struct conc *c, uint32_t nact)
     ok = c->pos && c->mine && c->sums && c->at && c->pick;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     if (ok) {
-        iodfg_partial_bucket_pos(&c->view, c->split, nb, c->pos);
+        iodfg_partial_bucket_pos(&c->view, c->split, nb, c->sample, c->sample_at,
+                                 (size_t)c->nsample, c->pos);
         c->bk = (struct iodfg_partial_buckets){nb,
                                                first_bucket(job, nb, job->rank),
                                                first_bucket(job, nb, job->rank + 1),
@@ -411,6 +419,8 @@ static void conc_fini(struct conc *c)
 {
     iodfg_partial_view_fini(&c->view);
     free(c->split);
+    free(c->sample);
+    free(c->sample_at);
     free(c->pos);
     free(c->mine);
     free(c->sums);

@@ -824,6 +824,28 @@ static void check_sums_without_codes(const struct iodfg_partial_view *v, const u
     free(sums);
 }
 
+/* The buckets' positions found with known points of the view (every step-th position, as the
+ * splitters' samples, from 1 to every point) are those found by searching it all. */
+static void check_pos_with_known(const struct iodfg_partial_view *v,
+                                 const struct iodfg_partial_point *split, uint32_t nb,
+                                 const uint64_t *want)
+{
+    struct iodfg_partial_point *known = calloc(v->n + 1, sizeof(*known));
+    uint64_t *at = calloc(v->n + 1, sizeof(*at)), *pos = calloc(nb + 1, sizeof(*pos));
+    for (uint64_t step = 1; step <= v->n + 1; step = step * 3 + 1) {
+        size_t k = 0;
+        for (uint64_t i = step / 2; i < v->n; i += step) {
+            at[k] = i;
+            iodfg_partial_view_at(v, i, &known[k++]);
+        }
+        iodfg_partial_bucket_pos(v, split, nb, known, at, k, pos);
+        ck_assert_mem_eq(pos, want, (nb + 1) * sizeof(*pos));
+    }
+    free(known);
+    free(at);
+    free(pos);
+}
+
 static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_point *all, size_t n,
                               const struct iodfg_partial_point *split, uint32_t nb, uint32_t na,
                               int64_t *total, uint64_t *pos, uint8_t *pick)
@@ -840,7 +862,8 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
         size_t k;
         ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &v, &err), 0);
         ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
-        iodfg_partial_bucket_pos(&v, split, nb, pos + (size_t)p * (nb + 1));
+        iodfg_partial_bucket_pos(&v, split, nb, NULL, NULL, 0, pos + (size_t)p * (nb + 1));
+        check_pos_with_known(&v, split, nb, pos + (size_t)p * (nb + 1));
         iodfg_partial_bucket_sums(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
         brute_sums(pts, k, split, nb, na, want, NULL, NULL);
         ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
