@@ -685,16 +685,22 @@ int cli_agree(int rc)
     return cli_job ? cli_job->agree(cli_job->ctx, rc) : rc;
 }
 
+struct job_part {
+    const struct cli_job *job;
+    const char *path;
+};
+
+static void job_part_cases(void *ctx, uint64_t ncases, uint32_t *first, uint32_t *count)
+{
+    const struct job_part *jp = ctx;
+    jp->job->cases(jp->job->ctx, jp->path, ncases, first, count);
+}
+
 /* This process's cases of the event log at path (under a job). */
 static struct iodfg_eventlog *load_part(const char *path, unsigned columns, struct iodfg_error *err)
 {
-    uint64_t ncases = 0;
-    uint32_t first = 0, count = 0;
-    if (iodfg_store_stat(path, &ncases, NULL, NULL, err)) {
-        return NULL;
-    }
-    cli_job->cases(cli_job->ctx, path, ncases, &first, &count);
-    return iodfg_store_load_cases(path, columns, first, count, NULL, NULL, err);
+    struct job_part jp = {cli_job, path};
+    return iodfg_store_load_part(path, columns, job_part_cases, &jp, err);
 }
 
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,

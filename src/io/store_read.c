@@ -372,16 +372,25 @@ struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
     return iodfg_store_load_threads(path, columns, 0, progress, ctx, err);
 }
 
-/* Load path (cases [lo, hi) when ranged). */
+/* The cases a load reads: all, [lo, hi), or those part chooses from the log's case count. */
+struct load_range {
+    int ranged;
+    uint32_t lo, hi;
+    iodfg_store_part_fn part;
+    void *part_ctx;
+};
+
+/* Load path (the cases of range). */
 static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
-                                   iodfg_progress_fn progress, void *ctx, int ranged, uint32_t lo,
-                                   uint32_t hi, struct iodfg_error *err);
+                                   iodfg_progress_fn progress, void *ctx,
+                                   const struct load_range *range, struct iodfg_error *err);
 
 struct iodfg_eventlog *iodfg_store_load_threads(const char *path, unsigned columns,
                                                 unsigned threads, iodfg_progress_fn progress,
                                                 void *ctx, struct iodfg_error *err)
 {
-    return load(path, columns, threads, progress, ctx, 0, 0, 0, err);
+    const struct load_range all = {0};
+    return load(path, columns, threads, progress, ctx, &all, err);
 }
 
 struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns, uint32_t first,
@@ -390,8 +399,36 @@ struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns
 {
     // handles belong to the whole log's cases
     columns &= ~(unsigned)(IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE);
-    uint32_t hi = n > UINT32_MAX - first ? UINT32_MAX : first + n;
-    return load(path, columns, 1, progress, ctx, 1, first, hi, err);
+    const struct load_range some = {1, first, n > UINT32_MAX - first ? UINT32_MAX : first + n, NULL,
+                                    NULL};
+    return load(path, columns, 1, progress, ctx, &some, err);
+}
+
+struct iodfg_eventlog *iodfg_store_load_part(const char *path, unsigned columns,
+                                             iodfg_store_part_fn part, void *part_ctx,
+                                             struct iodfg_error *err)
+{
+    columns &= ~(unsigned)(IODFG_COL_HANDLE | IODFG_COL_HANDLE_TABLE);
+    const struct load_range chosen = {1, 0, 0, part, part_ctx};
+    return load(path, columns, 1, NULL, NULL, &chosen, err);
+}
+
+/* The range part chooses from the log's case count (its root attribute). 0, or -1 with r->err. */
+static int choose_range(struct reader *r, const struct load_range *range)
+{
+    uint64_t nc = 0;
+    int a = store_get_uint(r, r->file, "cases", &nc);
+    if (a > 0) {
+        store_damaged(r, "%s", "root attribute cases is missing");
+    }
+    if (a) {
+        return -1;
+    }
+    uint32_t first = 0, count = 0;
+    range->part(range->part_ctx, nc, &first, &count);
+    r->case_lo = first;
+    r->case_hi = count > UINT32_MAX - first ? UINT32_MAX : first + count;
+    return 0;
 }
 
 /* A reader of path with nothing open yet, reporting to err (NULL: to *local, cleared). */
@@ -409,21 +446,21 @@ static struct reader reader_closed(const char *path, struct iodfg_error *err,
 }
 
 static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
-                                   iodfg_progress_fn progress, void *ctx, int ranged, uint32_t lo,
-                                   uint32_t hi, struct iodfg_error *err)
+                                   iodfg_progress_fn progress, void *ctx,
+                                   const struct load_range *range, struct iodfg_error *err)
 {
     struct iodfg_error local;
     struct reader r = reader_closed(path, err, &local);
     r.columns = columns;
-    r.ranged = ranged;
-    r.case_lo = lo;
-    r.case_hi = hi;
+    r.ranged = range->ranged;
+    r.case_lo = range->lo;
+    r.case_hi = range->hi;
     struct progress pr = {.fn = progress, .ctx = ctx};
     unsigned version;
     uint64_t total = 0;
     int rc = -1;
-    if (store_open_log(&r, &version) == 0 && store_load_strings(&r) == 0 &&
-        store_load_keys(&r, columns) == 0) {
+    if (store_open_log(&r, &version) == 0 && (!range->part || choose_range(&r, range) == 0) &&
+        store_load_strings(&r) == 0 && store_load_keys(&r, columns) == 0) {
         r.mtype = store_row_type(0);
         r.ftype = store_row_type(1);
         if (r.mtype < 0 || r.ftype < 0) {
@@ -432,7 +469,7 @@ static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned 
             int usable = root_totals(&r, &total);
             if (version >= 3) {
                 rc = load_v3(&r, usable, total, threads, &pr);
-            } else if (ranged) {
+            } else if (range->ranged) {
                 iodfg_error_set(r.err, IODFG_E_VERSION,
                                 "a part of the cases is read from format 3.0 or newer only "
                                 "(convert the traces again)");

@@ -327,15 +327,35 @@ static void roundtrip(struct iodfg_eventlog *log)
 
 /* ---- round trips ----------------------------------------------------------------------------- */
 
-/* Cases [first, first + n) of path equal those cases of the whole log (strings and keys whole). */
-static void same_range(const struct iodfg_eventlog *all, const char *path, uint32_t first,
-                       uint32_t n)
+/* A range chosen once the log is open: the one asked for, and the case count seen. */
+struct chosen_range {
+    uint32_t first, n;
+    uint64_t seen;
+};
+
+static void choose_range(void *ctx, uint64_t ncases, uint32_t *first, uint32_t *count)
+{
+    struct chosen_range *c = ctx;
+    c->seen = ncases;
+    *first = c->first;
+    *count = c->n;
+}
+
+/* Cases [first, first + n) of path, given (chosen: by a chooser that sees the log's case count),
+ * equal those cases of the whole log (strings and keys whole). */
+static void same_range_as(const struct iodfg_eventlog *all, const char *path, uint32_t first,
+                          uint32_t n, int chosen)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
+    struct chosen_range pick = {first, n, UINT64_MAX};
     struct iodfg_eventlog *part =
-        iodfg_store_load_cases(path, IODFG_COL_ALL, first, n, NULL, NULL, &err);
+        chosen ? iodfg_store_load_part(path, IODFG_COL_ALL, choose_range, &pick, &err)
+               : iodfg_store_load_cases(path, IODFG_COL_ALL, first, n, NULL, NULL, &err);
     ck_assert_msg(part != NULL, "load cases %u+%u: %s", first, n, err.msg);
+    if (chosen) {
+        ck_assert_uint_eq(pick.seen, iodfg_eventlog_case_count(all));
+    }
     no_open_objects();
     uint32_t nc = iodfg_eventlog_case_count(all);
     uint32_t lo = first < nc ? first : nc, hi = n < nc - lo ? lo + n : nc;
@@ -362,6 +382,13 @@ static void same_range(const struct iodfg_eventlog *all, const char *path, uint3
         }
     }
     iodfg_eventlog_free(part);
+}
+
+static void same_range(const struct iodfg_eventlog *all, const char *path, uint32_t first,
+                       uint32_t n)
+{
+    same_range_as(all, path, first, n, 0);
+    same_range_as(all, path, first, n, 1);
 }
 
 /* Ranges of cases (what one process of an MPI job reads): small cases read in runs, a case over
