@@ -1,9 +1,13 @@
 #!/bin/sh
-# make bench-mpi: iodfg-mpi's scaling on this machine. Strong scaling: convert and stats of one
-# generated IOR-like set of over 3 M lines at 1 and 2 processes (the goal: 1.7x at 2 on two
-# cores). Weak scaling: 250,000 lines per process at 1, 2 and 4 processes (4 oversubscribed on
-# two cores): time, the largest resident memory of one process, the log's metadata (HDF5
-# objects, bytes of metadata per h5stat). Timings taken while other work runs are not figures.
+# make bench-mpi: iodfg-mpi's scaling on this machine. Strong scaling: convert and stats at 1 and
+# 2 processes (the goal: 1.7x at 2 on two cores) of two trace sets recorded now: 96 processes of
+# an IOR-like workload (tests/tools/miniior: write, then read, 512-byte blocks of a shared file
+# or of its own, with pwrite/pread or lseek and write/read) run at once under the paper's strace
+# wrapper (tests/tools/strace.sh), about 3.2 M and 9.6 M lines. Where ptrace is not permitted,
+# generated IOR-like sets of the same sizes stand in, and the output says so. Weak scaling
+# (generated sets): 250,000 lines per process at 1, 2 and 4 processes (4 oversubscribed on two
+# cores): time, the largest resident memory of one process, the log's metadata (HDF5 objects,
+# bytes of metadata per h5stat). Timings taken while other work runs are not figures.
 # Beside the wall time of the whole job (mpirun's launch, MPI_Init and MPI_Finalize included,
 # which do not divide among the processes), the time in the program between MPI_Init and
 # MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. Strong scaling is
@@ -11,8 +15,9 @@
 # with its single-node shared-memory one ('--mca pml ob1 --mca btl self,vader': MPI_Init about
 # 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go to every mpirun.
 set -eu
-: "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}"
+: "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}" "${IODFG_SRCDIR:?}"
 MPI=$IODFG_BUILDDIR/iodfg-mpi
+MINIIOR=$IODFG_BUILDDIR/tests/tools/miniior
 runs=${RUNS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-bench-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -50,32 +55,58 @@ ratio() {
   awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
 }
 
+# record DIR LINES: 96 processes of miniior under the strace wrapper at once, about LINES lines
+# each (half of them lseek and write/read, 4 lines a block; half pwrite/pread, 2 a block; half
+# on one shared file, half on a file each); the generated set instead without ptrace
+record() {
+  dir=$1 lines=$2
+  mkdir -p "$dir" "$work/io/ssf" "$work/io/fpp"
+  if ! strace -f -o /dev/null true 2>/dev/null; then
+    "$BENCH_DIR/bench_parse" --generate "$dir" 96 "$lines"
+    kind="generated (ptrace is not permitted here)"
+    return
+  fi
+  for r in $(seq 0 95); do
+    mode=ssf api=lseek blocks=$((lines / 4))
+    [ $((r % 2)) = 1 ] && mode=fpp
+    [ $((r / 2 % 2)) = 1 ] && api=pio blocks=$((lines / 2))
+    IODFG_OUTDIR=$dir IODFG_CID=$mode$api IODFG_HOST=$(printf 'node%03d' $((r / 8))) \
+      "$IODFG_SRCDIR/tests/tools/strace.sh" "$MINIIOR" "$work/io" $mode $r 96 $blocks 512 $api &
+  done
+  wait
+  rm -rf "$work/io"
+  kind="recorded now"
+}
+
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo "runs: best of $runs"
-mkdir -p "$work/strong"
-"$BENCH_DIR/bench_parse" --generate "$work/strong" 96 32000
-echo "strong scaling: 96 files, $(cat "$work"/strong/*.st | wc -l) lines, $(($(cat "$work"/strong/*.st | wc -c) / 1000000)) MB"
-for transport in default shm; do
-  TRANSPORT=
-  [ "$transport" = default ] || TRANSPORT='--mca pml ob1 --mca btl self,vader'
-  echo " transport: $([ "$transport" = default ] && echo "Open MPI's default (UCX)" || echo "shared memory, one node (ob1 + vader)")"
-  for cmd in convert stats; do
-    for n in 1 2; do
-      if [ "$cmd" = convert ]; then
-        set -- convert -q -f -o "$work/out.h5" "$work/strong"
-      else
-        [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
-        set -- stats --format tsv "$work/strong.h5"
-      fi
-      set -- $(best "$n" "$@")
-      eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
-      printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
-        "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
+for size in 33000 100000; do
+  rm -rf "$work/strong" "$work/strong.h5"
+  record "$work/strong" $size
+  echo "strong scaling: 96 files $kind, $(cat "$work"/strong/*.st | wc -l) lines, $(($(cat "$work"/strong/*.st | wc -c) / 1000000)) MB"
+  for transport in default shm; do
+    TRANSPORT=
+    [ "$transport" = default ] || TRANSPORT='--mca pml ob1 --mca btl self,vader'
+    echo " transport: $([ "$transport" = default ] && echo "Open MPI's default (UCX)" || echo "shared memory, one node (ob1 + vader)")"
+    for cmd in convert stats; do
+      for n in 1 2; do
+        if [ "$cmd" = convert ]; then
+          set -- convert -q -f -o "$work/out.h5" "$work/strong"
+        else
+          [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
+          set -- stats --format tsv "$work/strong.h5"
+        fi
+        set -- $(best "$n" "$@")
+        eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
+        printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
+          "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
+      done
     done
+    echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
+    echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
   done
-  echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
-  echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
 done
+rm -rf "$work/strong" "$work/strong.h5"
 TRANSPORT=
 
 echo "weak scaling: 8 files of 31,250 lines per process"
