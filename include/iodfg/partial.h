@@ -122,10 +122,11 @@ struct iodfg_partial_keep_to {
     uint64_t cap, k;
 };
 /* For each activity a, keep[2a] and keep[2a + 1] (its median's and its 95th percentile's
- * ranges) take the known durations of the session's selected events of a in their cut, in one
- * pass over the columns. 0, or -1 when a range holds more than its cap (the caps come from
- * iodfg_partial_dur_hist of the same session, so they do not). */
-int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep);
+ * ranges; none from nkeep on) take the known durations of the session's selected events of a in
+ * their cut, in one pass over the columns. 0, or -1 when a range holds more than its cap (the
+ * caps come from iodfg_partial_dur_hist of the same session, so they do not). */
+int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep,
+                           size_t nkeep);
 
 /* ---- maximum concurrency: a sweep over time ranges with the count carried in ---- */
 

@@ -118,6 +118,7 @@ int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
 struct dur_walk {
     uint64_t *hist;
     struct iodfg_partial_keep_to *keep;
+    size_t nkeep;
     int over; /* a range got more than its cap */
 };
 
@@ -128,7 +129,7 @@ static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, u
         w->hist[(size_t)a * IODFG_PARTIAL_BUCKETS + iodfg_cut_log_bucket(d)]++;
         return;
     }
-    for (size_t j = 2 * (size_t)a; j < 2 * (size_t)a + 2; j++) {
+    for (size_t j = 2 * (size_t)a; j < 2 * (size_t)a + 2 && j < w->nkeep; j++) {
         struct iodfg_partial_keep_to *k = &w->keep[j];
         if (k->out && iodfg_cut_holds(&k->cut, d)) {
             if (k->k == k->cap) {
@@ -178,13 +179,14 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
 
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist)
 {
-    struct dur_walk w = {hist, NULL, 0};
+    struct dur_walk w = {hist, NULL, 0, 0};
     dur_walk(s, &w, 0);
 }
 
-int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep)
+int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep,
+                           size_t nkeep)
 {
-    struct dur_walk w = {NULL, keep, 0};
+    struct dur_walk w = {NULL, keep, nkeep, 0};
     dur_walk(s, &w, 1);
     return w.over ? -1 : 0;
 }

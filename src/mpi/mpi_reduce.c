@@ -61,14 +61,13 @@ static int keep_durations(const struct iodfg_session *s, struct hunt *h, size_t 
     if (nslots == 0) {
         return 1;
     }
-    nslots += nslots % 2; // an activity's two ranges
     struct iodfg_partial_keep_to *to = calloc(nslots, sizeof(*to));
     for (size_t i = 0; to && i < n; i++) {
         if (h[i].keep && h[i].first) {
             to[h[i].slot] = (struct iodfg_partial_keep_to){h[i].cut, h[i].keep, h[i].n, 0};
         }
     }
-    int ok = to && iodfg_partial_dur_keep(s, to) == 0;
+    int ok = to && iodfg_partial_dur_keep(s, to, nslots) == 0;
     for (size_t i = 0; i < n; i++) {
         if (h[i].keep && h[i].first) {
             h[i].first = NULL;

@@ -1120,7 +1120,7 @@ static void check_durations_in_columns(const struct iodfg_session *s)
                 (struct iodfg_partial_keep_to){cj, malloc((n + 1) * sizeof(int64_t)), n, 0};
         }
     }
-    ck_assert_int_eq(iodfg_partial_dur_keep(s, to), 0);
+    ck_assert_int_eq(iodfg_partial_dur_keep(s, to, 2 * (size_t)v.nact), 0);
     int64_t *kept = malloc((v.off[v.nact] + 1) * sizeof(*kept));
     for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
         const int64_t *va = v.v + v.off[i / 2];
@@ -1128,12 +1128,25 @@ static void check_durations_in_columns(const struct iodfg_session *s)
         ck_assert_uint_eq(to[i].k, k);
         ck_assert_mem_eq(to[i].out, kept, k * sizeof(*kept));
     }
+    // fewer ranges than activities: the others keep nothing, and nothing beyond them is read
+    for (size_t nkeep = 0; nkeep < 2 * (size_t)v.nact; nkeep += 3) {
+        struct iodfg_partial_keep_to *few = calloc(nkeep + 1, sizeof(*few));
+        for (size_t i = 0; i < nkeep; i++) {
+            few[i] = to[i];
+            few[i].k = 0;
+        }
+        ck_assert_int_eq(iodfg_partial_dur_keep(s, few, nkeep), 0);
+        for (size_t i = 0; i < nkeep; i++) {
+            ck_assert_uint_eq(few[i].k, to[i].k);
+        }
+        free(few);
+    }
     // a range with less room than it holds is refused, not overrun
     for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
         to[i].cap = to[i].k ? to[i].k - 1 : 0;
         to[i].k = 0;
     }
-    ck_assert_int_eq(iodfg_partial_dur_keep(s, to), v.off[v.nact] ? -1 : 0);
+    ck_assert_int_eq(iodfg_partial_dur_keep(s, to, 2 * (size_t)v.nact), v.off[v.nact] ? -1 : 0);
     for (size_t i = 0; i < 2 * (size_t)v.nact; i++) {
         ck_assert_uint_le(to[i].k, to[i].cap);
         free(to[i].out);
