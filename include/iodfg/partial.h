@@ -185,7 +185,18 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n);
  * of the highest count inside; only pairs whose bound can still reach the maximum are swept,
  * with every part's points of the pair. Sums are indexed [k][b][a]: k one of the enum, b the
  * bucket, a the activity (IODFG_PARTIAL_SUMS * nb * nact entries). */
-enum { IODFG_PARTIAL_NET, IODFG_PARTIAL_RISE, IODFG_PARTIAL_STARTS, IODFG_PARTIAL_SUMS };
+/* Two more per part and pair tighten the lower bound of the maximum: its fall (the lowest count
+ * of its own points below the bucket's start count, at most 0; the falls add up too) and its
+ * peak (its rise minus its fall when the rise is at least 1, else INT64_MIN), of which the parts'
+ * highest is taken, not their sum: the kinds before IODFG_PARTIAL_PEAK add up. */
+enum {
+    IODFG_PARTIAL_NET,
+    IODFG_PARTIAL_RISE,
+    IODFG_PARTIAL_STARTS,
+    IODFG_PARTIAL_FALL,
+    IODFG_PARTIAL_PEAK,
+    IODFG_PARTIAL_SUMS
+};
 /* The view's first position of every bucket into pos (nb + 1 entries: pos[0] = 0, pos[nb] =
  * v->n). known (nknown of them, NULL: none) are the view's points at positions at (increasing),
  * such as the samples the splitters were chosen from: each search then covers only the
@@ -194,9 +205,9 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
                               const struct iodfg_partial_point *split, uint32_t nb,
                               const struct iodfg_partial_point *known, const uint64_t *at,
                               size_t nknown, uint64_t *pos);
-/* This part's sums of its points (one pass over the view). */
-void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
-                               uint32_t nact, int64_t *sums);
+/* This part's sums of its points (one pass over the view). 0, or -1 when out of memory. */
+int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
+                              uint32_t nact, int64_t *sums);
 /* From the sums of all parts: at[b * nact + a] the count of activity a at bucket b's start, and
  * pick[b * nact + a] 1 when the pair must be swept (it may hold the first point reaching the
  * maximum), else 0. How many pairs are picked. */

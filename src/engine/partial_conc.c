@@ -205,16 +205,21 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
     pos[nb] = v->n;
 }
 
-/* The running sums of one bucket's pass: its point at i, then the next one. */
+/* One pair's running sums in the bucket pass, side by side: a point touches one cache line. */
+struct pair_acc {
+    int64_t net, rise, starts, fall;
+};
+
+/* The running sums of one bucket's pass: its point at i, then the next one, and its pairs. */
 struct bucket_run {
     uint64_t i, end;
-    int64_t *net, *rise, *starts;
+    struct pair_acc *acc;
 };
 
 /* Point i of the view into r's sums (coded: the view has the session's codes), prefetching the
  * activity of the point `ahead` positions on. Branch-free but for the skip: an end lowers net
- * below a rise already reached, so taking the maximum at every point gives the rise of the
- * starts. */
+ * below a rise already reached and a start raises it above a fall, so taking the maximum and the
+ * minimum at every point gives the rise of the starts and the fall of the ends. */
 static inline __attribute__((always_inline)) void bucket_point(const struct iodfg_partial_view *v,
                                                                struct bucket_run *r, int coded)
 {
@@ -233,30 +238,45 @@ static inline __attribute__((always_inline)) void bucket_point(const struct iodf
         return;
     }
     int64_t start = (p & IODFG_PT_START) != 0;
-    r->net[a] += 2 * start - 1;
-    r->starts[a] += start;
-    r->rise[a] = r->net[a] > r->rise[a] ? r->net[a] : r->rise[a];
+    struct pair_acc *x = &r->acc[a];
+    int64_t net = x->net + 2 * start - 1;
+    x->net = net;
+    x->starts += start;
+    x->rise = net > x->rise ? net : x->rise;
+    x->fall = net < x->fall ? net : x->fall;
+}
+
+/* The pairs of bucket b, summed in acc, into sums ([k][b][a]), and acc cleared. */
+static void bucket_out(struct pair_acc *acc, uint32_t b, uint32_t nb, uint32_t nact, int64_t *sums)
+{
+    size_t np = (size_t)nb * nact, at = (size_t)b * nact;
+    for (uint32_t a = 0; a < nact; a++) {
+        const struct pair_acc *x = &acc[a];
+        sums[IODFG_PARTIAL_NET * np + at + a] = x->net;
+        sums[IODFG_PARTIAL_RISE * np + at + a] = x->rise;
+        sums[IODFG_PARTIAL_STARTS * np + at + a] = x->starts;
+        sums[IODFG_PARTIAL_FALL * np + at + a] = x->fall;
+        sums[IODFG_PARTIAL_PEAK * np + at + a] = x->rise >= 1 ? x->rise - x->fall : INT64_MIN;
+    }
+    memset(acc, 0, nact * sizeof(*acc));
 }
 
 /* The pass of iodfg_partial_bucket_sums, made once per kind of activity array so that the loop
  * tests neither. Four buckets are walked side by side: their points lie apart in the columns,
- * so four lookups miss the cache at once instead of one after the other. */
+ * so four lookups miss the cache at once instead of one after the other. acc: room for four
+ * buckets' pairs, cleared. */
 static inline __attribute__((always_inline)) void bucket_pass(const struct iodfg_partial_view *v,
                                                               const uint64_t *pos, uint32_t nb,
                                                               uint32_t nact, int64_t *sums,
-                                                              int coded)
+                                                              struct pair_acc *acc, int coded)
 {
     enum { WAYS = 4 };
-    size_t np = (size_t)nb * nact;
     for (uint32_t b = 0; b < nb; b += WAYS) {
         struct bucket_run r[WAYS];
         uint32_t ways = nb - b < WAYS ? nb - b : WAYS;
         uint64_t common = UINT64_MAX;
         for (uint32_t j = 0; j < ways; j++) {
-            size_t at = (size_t)(b + j) * nact;
-            r[j] = (struct bucket_run){
-                pos[b + j], pos[b + j + 1], sums + IODFG_PARTIAL_NET * np + at,
-                sums + IODFG_PARTIAL_RISE * np + at, sums + IODFG_PARTIAL_STARTS * np + at};
+            r[j] = (struct bucket_run){pos[b + j], pos[b + j + 1], acc + (size_t)j * nact};
             common = r[j].end - r[j].i < common ? r[j].end - r[j].i : common;
         }
         if (ways == WAYS) {
@@ -271,23 +291,32 @@ static inline __attribute__((always_inline)) void bucket_pass(const struct iodfg
             while (r[j].i < r[j].end) {
                 bucket_point(v, &r[j], coded);
             }
+            bucket_out(r[j].acc, b + j, nb, nact, sums);
         }
     }
 }
 
-void iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
-                               uint32_t nact, int64_t *sums)
+int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
+                              uint32_t nact, int64_t *sums)
 {
-    memset(sums, 0, IODFG_PARTIAL_SUMS * (size_t)nb * nact * sizeof(*sums));
-    if (v->code) {
-        bucket_pass(v, pos, nb, nact, sums, 1);
-    } else {
-        bucket_pass(v, pos, nb, nact, sums, 0);
+    struct pair_acc *acc = calloc(4 * (size_t)nact + 1, sizeof(*acc));
+    if (!acc) {
+        return -1;
     }
+    if (v->code) {
+        bucket_pass(v, pos, nb, nact, sums, acc, 1);
+    } else {
+        bucket_pass(v, pos, nb, nact, sums, acc, 0);
+    }
+    free(acc);
+    return 0;
 }
 
 /* Activity a's lower bound of the maximum and the first bucket known to reach it: a bucket with
- * a start reaches at least 1 and at least its end count (only ends follow its last start). */
+ * a start reaches at least 1 and at least its end count (only ends follow its last start); and
+ * just after the start where a part reaches its rise, the count is at least the start count plus
+ * that rise plus every other part's fall: the start count, the falls of all and the highest peak
+ * (doc/mpi.md). */
 static int64_t lower_bound(const int64_t *sums, const int64_t *at, uint32_t nb, uint32_t nact,
                            uint32_t a, uint32_t *first)
 {
@@ -296,7 +325,10 @@ static int64_t lower_bound(const int64_t *sums, const int64_t *at, uint32_t nb, 
     for (uint32_t b = 0; b < nb; b++) {
         size_t i = (size_t)b * nact + a;
         int64_t end = at[i] + sums[IODFG_PARTIAL_NET * np + i];
-        int64_t reach = end > 1 ? end : 1;
+        int64_t reach = end > 1 ? end : 1, peak = sums[IODFG_PARTIAL_PEAK * np + i];
+        if (peak != INT64_MIN && at[i] + sums[IODFG_PARTIAL_FALL * np + i] + peak > reach) {
+            reach = at[i] + sums[IODFG_PARTIAL_FALL * np + i] + peak;
+        }
         if (sums[IODFG_PARTIAL_STARTS * np + i] > 0 && reach > low) {
             low = reach;
             *first = b;

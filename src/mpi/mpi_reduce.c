@@ -325,14 +325,21 @@ static int cut_buckets(const struct mpi_job *job, struct conc *c, uint32_t nact)
 }
 
 /* The sums of every process added, and the pairs to sweep picked from them (the same on every
- * process). */
-static void pick_pairs(const struct mpi_job *job, struct conc *c, uint32_t nact)
+ * process). 0, or -1 when out of memory (every process). */
+static int pick_pairs(const struct mpi_job *job, struct conc *c, uint32_t nact)
 {
     size_t np = (size_t)c->bk.nb * nact;
-    iodfg_partial_bucket_sums(&c->view, c->pos, c->bk.nb, nact, c->mine);
-    MPI_Allreduce(c->mine, c->sums, (int)(IODFG_PARTIAL_SUMS * np), MPI_INT64_T, MPI_SUM,
+    int ok = iodfg_partial_bucket_sums(&c->view, c->pos, c->bk.nb, nact, c->mine) == 0;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
+    if (!ok) {
+        return -1;
+    }
+    MPI_Allreduce(c->mine, c->sums, (int)(IODFG_PARTIAL_PEAK * np), MPI_INT64_T, MPI_SUM,
                   job->comm);
+    MPI_Allreduce(c->mine + IODFG_PARTIAL_PEAK * np, c->sums + IODFG_PARTIAL_PEAK * np, (int)np,
+                  MPI_INT64_T, MPI_MAX, job->comm);
     iodfg_partial_bucket_pick(c->sums, c->bk.nb, nact, c->at, c->pick);
+    return 0;
 }
 
 /* Send each process this process's points of the picked pairs of that process's buckets and
@@ -458,9 +465,8 @@ int mpi_concurrency(const struct mpi_job *job, const struct iodfg_session *s, ui
     c.len = calloc((size_t)job->size, sizeof(*c.len));
     int rc = b && all && c.run && c.len ? iodfg_partial_view_init(s, &c.view, err)
                                         : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (mpi_agree(job, rc, err) || cut_buckets(job, &c, nact) ||
-        (pick_pairs(job, &c, nact), exchange(job, &c, nact)) ||
-        mpi_agree(job, sweep_own(job, &c, nact, b, err), err)) {
+    if (mpi_agree(job, rc, err) || cut_buckets(job, &c, nact) || pick_pairs(job, &c, nact) ||
+        exchange(job, &c, nact) || mpi_agree(job, sweep_own(job, &c, nact, b, err), err)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the concurrency sweep");
     } else {
         reduce_best(job, b, all, nact, mc, when);

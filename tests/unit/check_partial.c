@@ -755,6 +755,7 @@ static void brute_sums(const struct iodfg_partial_point *pts, size_t n,
     size_t np = (size_t)nb * na, b = 0;
     int64_t *count = calloc(na + 1, sizeof(*count));
     int64_t *net = sums + IODFG_PARTIAL_NET * np, *rise = sums + IODFG_PARTIAL_RISE * np;
+    int64_t *fall = sums + IODFG_PARTIAL_FALL * np, *peak = sums + IODFG_PARTIAL_PEAK * np;
     memset(sums, 0, IODFG_PARTIAL_SUMS * np * sizeof(*sums));
     for (size_t i = 0; top && i < np; i++) {
         top[i] = INT64_MIN;
@@ -773,6 +774,7 @@ static void brute_sums(const struct iodfg_partial_point *pts, size_t n,
         size_t k = b * na + pts[i].act;
         count[pts[i].act] += pts[i].start ? 1 : -1;
         net[k] += pts[i].start ? 1 : -1;
+        fall[k] = net[k] < fall[k] ? net[k] : fall[k];
         if (pts[i].start) {
             sums[IODFG_PARTIAL_STARTS * np + k]++;
             rise[k] = net[k] > rise[k] ? net[k] : rise[k];
@@ -780,6 +782,9 @@ static void brute_sums(const struct iodfg_partial_point *pts, size_t n,
                 top[k] = count[pts[i].act];
             }
         }
+    }
+    for (size_t i = 0; i < np; i++) {
+        peak[i] = rise[i] >= 1 ? rise[i] - fall[i] : INT64_MIN;
     }
     free(count);
 }
@@ -818,7 +823,7 @@ static void check_sums_without_codes(const struct iodfg_partial_view *v, const u
         int on = iodfg_partial_view_at(v, i, &pt);
         w.pact[v->ent[i] & ~IODFG_PT_START] = on ? pt.act : IODFG_NO_ACTIVITY;
     }
-    iodfg_partial_bucket_sums(&w, pos, nb, na, sums);
+    ck_assert_int_eq(iodfg_partial_bucket_sums(&w, pos, nb, na, sums), 0);
     ck_assert_mem_eq(sums, with, ns * sizeof(*sums));
     free(w.pact);
     free(sums);
@@ -864,12 +869,14 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
         ck_assert_int_eq(iodfg_partial_points(f->sp[p], &pts, &k, &err), 0);
         iodfg_partial_bucket_pos(&v, split, nb, NULL, NULL, 0, pos + (size_t)p * (nb + 1));
         check_pos_with_known(&v, split, nb, pos + (size_t)p * (nb + 1));
-        iodfg_partial_bucket_sums(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
+        ck_assert_int_eq(iodfg_partial_bucket_sums(&v, pos + (size_t)p * (nb + 1), nb, na, mine),
+                         0);
         brute_sums(pts, k, split, nb, na, want, NULL, NULL);
         ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
         check_sums_without_codes(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
-        for (size_t i = 0; i < ns; i++) {
-            total[i] += mine[i];
+        for (size_t i = 0; i < ns; i++) { // the peaks: the highest, the others: the sum
+            int64_t *t = &total[i];
+            *t = i < IODFG_PARTIAL_PEAK * np ? *t + mine[i] : p == 0 || mine[i] > *t ? mine[i] : *t;
         }
         iodfg_partial_view_fini(&v);
         free(pts);
@@ -878,8 +885,12 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
     brute_sums(all, n, split, nb, na, want, top, at_want);
     ck_assert_mem_eq(at, at_want, np * sizeof(*at));
     const struct iodfg_stats *st = iodfg_session_stats(f->sw);
-    for (size_t i = 0; i < np; i++) {
+    for (size_t i = 0; i < np; i++) { // the bounds of each pair hold
         ck_assert_int_le(top[i], at[i] + total[IODFG_PARTIAL_RISE * np + i]);
+        int64_t peak = total[IODFG_PARTIAL_PEAK * np + i];
+        if (peak != INT64_MIN) {
+            ck_assert_int_ge(top[i], at[i] + total[IODFG_PARTIAL_FALL * np + i] + peak);
+        }
     }
     for (uint32_t a = 0; a < na; a++) { // the first bucket reaching the maximum is picked
         size_t b = 0;
@@ -913,7 +924,7 @@ static void sweep_part(struct fixture *f, int q, const struct iodfg_partial_buck
     for (int p = 0; p < f->nparts; p++) {
         const uint64_t *pos = all_bk->pos + (size_t)p * (bk.nb + 1);
         ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &v[p], &err), 0);
-        iodfg_partial_bucket_sums(&v[p], pos, bk.nb, na, sums);
+        ck_assert_int_eq(iodfg_partial_bucket_sums(&v[p], pos, bk.nb, na, sums), 0);
         uint64_t k = iodfg_partial_bucket_count(sums, bk.nb, na, bk.pick, bk.b0, bk.b1);
         run[p] = malloc((k + 1) * sizeof(**run));
         len[p] = iodfg_partial_bucket_copy(&v[p], pos, na, bk.pick, bk.b0, bk.b1, run[p]);
