@@ -2,8 +2,8 @@
 # make bench-mpi: iodfg-mpi's scaling on this machine. Strong scaling: convert and stats at 1 and
 # 2 processes (the goal: 1.7x at 2 on two cores) of two trace sets recorded now: 96 processes of
 # an IOR-like workload (tests/tools/miniior: write, then read, 512-byte blocks of a shared file
-# or of its own, with pwrite/pread or lseek and write/read) run at once under the paper's strace
-# wrapper (tests/tools/strace.sh), about 3.2 M and 9.6 M lines. Where ptrace is not permitted,
+# or of its own, with pwrite/pread or lseek and write/read) run at once under the strace wrapper
+# of Sankaran et al. 2024 (tests/tools/strace.sh), about 3.2 M and 9.6 M lines. Where ptrace is not permitted,
 # generated IOR-like sets of the same sizes stand in, and the output says so. Weak scaling
 # (generated sets): 250,000 lines per process at 1, 2 and 4 processes (4 oversubscribed on two
 # cores): time, the largest resident memory of one process, the log's metadata (HDF5 objects,
