@@ -98,8 +98,6 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n)
 
 /* ---- the percentiles' buckets ---- */
 
-#define SIGN IODFG_CUT_SIGN
-
 /* The range [*lo, *hi] of the x with iodfg_cut_log_of(x) == k. */
 static void log_range(uint32_t k, uint64_t *lo, uint64_t *hi)
 {
@@ -138,8 +136,9 @@ uint32_t iodfg_partial_narrow(struct iodfg_partial_cut *c, const uint64_t *hist,
     if (c->log) {
         uint64_t lo, hi;
         log_range(b >= 512 ? b - 512 : 511 - b, &lo, &hi);
-        c->lo = b >= 512 ? lo ^ SIGN : ~hi ^ SIGN; // negative v = ~x: the order turns
-        c->hi = b >= 512 ? hi ^ SIGN : ~lo ^ SIGN;
+        c->lo = b >= 512 ? lo ^ IODFG_CUT_SIGN
+                         : ~hi ^ IODFG_CUT_SIGN; // negative v = ~x: the order turns
+        c->hi = b >= 512 ? hi ^ IODFG_CUT_SIGN : ~lo ^ IODFG_CUT_SIGN;
         c->log = 0;
     } else {
         uint64_t lo = c->lo + ((uint64_t)b << c->shift), width = ((uint64_t)1 << c->shift) - 1;
@@ -154,7 +153,7 @@ uint32_t iodfg_partial_narrow(struct iodfg_partial_cut *c, const uint64_t *hist,
 
 int iodfg_partial_cut_value(const struct iodfg_partial_cut *c, int64_t *v)
 {
-    *v = (int64_t)(c->lo ^ SIGN);
+    *v = (int64_t)(c->lo ^ IODFG_CUT_SIGN);
     return !c->log && c->lo == c->hi;
 }
 

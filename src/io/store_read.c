@@ -328,12 +328,26 @@ static int check_totals(struct reader *r, uint64_t total)
     return 0;
 }
 
-/* Keep only cases [case_lo, case_hi) of the case table (their plans keep their rows of the
- * /events columns); *sum becomes their events. */
-static void keep_range(struct reader *r, uint64_t *sum)
+/* The cases a load reads: all, [lo, hi), or those part chooses from the log's case count. */
+struct load_range {
+    int ranged;
+    uint32_t lo, hi;
+    iodfg_store_part_fn part;
+    void *part_ctx;
+};
+
+/* Keep only the cases of range of the case table (their plans keep their rows of the /events
+ * columns); *sum becomes their events. */
+static void keep_range(struct reader *r, const struct load_range *range, uint64_t *sum)
 {
-    uint32_t lo = r->case_lo < r->ncases ? r->case_lo : r->ncases;
-    uint32_t hi = r->case_hi < r->ncases ? r->case_hi : r->ncases;
+    uint32_t lo = range->lo, hi = range->hi;
+    if (range->part) { // chosen from the case table's count (root_totals checked the root's)
+        uint32_t count = 0;
+        range->part(range->part_ctx, r->ncases, &lo, &count);
+        hi = count > UINT32_MAX - lo ? UINT32_MAX : lo + count;
+    }
+    lo = lo < r->ncases ? lo : r->ncases;
+    hi = hi < r->ncases ? hi : r->ncases;
     hi = hi < lo ? lo : hi;
     memmove(r->cases_info, r->cases_info + lo, (size_t)(hi - lo) * sizeof(*r->cases_info));
     memmove(r->plan, r->plan + lo, (size_t)(hi - lo) * sizeof(*r->plan));
@@ -345,9 +359,10 @@ static void keep_range(struct reader *r, uint64_t *sum)
     }
 }
 
-/* A 3.0 file: the case table, then the /events columns. usable and total as root_totals says. */
+/* A 3.0 file: the case table, then the /events columns of range's cases. usable and total as
+ * root_totals says. */
 static int load_v3(struct reader *r, int usable, uint64_t total, unsigned threads,
-                   struct progress *pr)
+                   struct progress *pr, const struct load_range *range)
 {
     uint64_t sum = 0;
     if (usable < 0 || store_load_case_table(r, &sum)) {
@@ -359,8 +374,8 @@ static int load_v3(struct reader *r, int usable, uint64_t total, unsigned thread
         }
         return -1;
     }
-    if (r->ranged) {
-        keep_range(r, &sum);
+    if (range->ranged) {
+        keep_range(r, range, &sum);
     }
     return store_open_event_columns(r, total) ? -1 : read_events(r, sum, threads, pr);
 }
@@ -371,14 +386,6 @@ struct iodfg_eventlog *iodfg_store_load(const char *path, unsigned columns,
 {
     return iodfg_store_load_threads(path, columns, 0, progress, ctx, err);
 }
-
-/* The cases a load reads: all, [lo, hi), or those part chooses from the log's case count. */
-struct load_range {
-    int ranged;
-    uint32_t lo, hi;
-    iodfg_store_part_fn part;
-    void *part_ctx;
-};
 
 /* Load path (the cases of range). */
 static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned threads,
@@ -413,24 +420,6 @@ struct iodfg_eventlog *iodfg_store_load_part(const char *path, unsigned columns,
     return load(path, columns, 1, NULL, NULL, &chosen, err);
 }
 
-/* The range part chooses from the log's case count (its root attribute). 0, or -1 with r->err. */
-static int choose_range(struct reader *r, const struct load_range *range)
-{
-    uint64_t nc = 0;
-    int a = store_get_uint(r, r->file, "cases", &nc);
-    if (a > 0) {
-        store_damaged(r, "%s", "root attribute cases is missing");
-    }
-    if (a) {
-        return -1;
-    }
-    uint32_t first = 0, count = 0;
-    range->part(range->part_ctx, nc, &first, &count);
-    r->case_lo = first;
-    r->case_hi = count > UINT32_MAX - first ? UINT32_MAX : first + count;
-    return 0;
-}
-
 /* A reader of path with nothing open yet, reporting to err (NULL: to *local, cleared). */
 static struct reader reader_closed(const char *path, struct iodfg_error *err,
                                    struct iodfg_error *local)
@@ -452,15 +441,12 @@ static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned 
     struct iodfg_error local;
     struct reader r = reader_closed(path, err, &local);
     r.columns = columns;
-    r.ranged = range->ranged;
-    r.case_lo = range->lo;
-    r.case_hi = range->hi;
     struct progress pr = {.fn = progress, .ctx = ctx};
     unsigned version;
     uint64_t total = 0;
     int rc = -1;
-    if (store_open_log(&r, &version) == 0 && (!range->part || choose_range(&r, range) == 0) &&
-        store_load_strings(&r) == 0 && store_load_keys(&r, columns) == 0) {
+    if (store_open_log(&r, &version) == 0 && store_load_strings(&r) == 0 &&
+        store_load_keys(&r, columns) == 0) {
         r.mtype = store_row_type(0);
         r.ftype = store_row_type(1);
         if (r.mtype < 0 || r.ftype < 0) {
@@ -468,7 +454,7 @@ static struct iodfg_eventlog *load(const char *path, unsigned columns, unsigned 
         } else if (store_open_cases(&r) == 0) {
             int usable = root_totals(&r, &total);
             if (version >= 3) {
-                rc = load_v3(&r, usable, total, threads, &pr);
+                rc = load_v3(&r, usable, total, threads, &pr, range);
             } else if (range->ranged) {
                 iodfg_error_set(r.err, IODFG_E_VERSION,
                                 "a part of the cases is read from format 3.0 or newer only "

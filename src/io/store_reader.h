@@ -38,8 +38,6 @@ struct reader {
     uint64_t vfd_size; // its size
     struct case_plan *plan;
     struct store_event_cols *ev; // 3.0: the /events columns (NULL for older layouts)
-    int ranged;                  // load only cases [case_lo, case_hi) (3.0 and later)
-    uint32_t case_lo, case_hi;
     struct iodfg_error *err;
 };
 

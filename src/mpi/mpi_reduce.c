@@ -222,8 +222,8 @@ static MPI_Datatype point_type(void)
 /* Splitters: want points cutting the job's sorted points in about equal runs: quantiles of
  * every process's timeline positions (about 4 per bucket in all, so that the gathered samples
  * stay small with many processes), gathered, sorted, and their quantiles taken. *nsplit of them
- * (none when no process has a point). This process's samples stay in *mine, their positions in
- * *at (*nmine of them), to narrow the search of the splitters in its timeline. 0, or -1 when out
+ * (none when no process has a point). This process's samples stay in *mine_out, their positions
+ * in *at (*nmine of them), to narrow the search of the splitters in its timeline. 0, or -1 when out
  * of memory (every process). */
 static int splitters(const struct mpi_job *job, const struct iodfg_partial_view *v, int want,
                      struct iodfg_partial_point *split, int *nsplit,
