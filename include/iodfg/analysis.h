@@ -30,6 +30,10 @@ enum iodfg_analysis_flags {
     /* One part of an iodfg-mpi job whose merge sweeps the whole log for the maximum concurrency
      * (doc/mpi.md): full builds leave mc and mc_time_ns unset instead of sweeping this part. */
     IODFG_ANALYSIS_NO_SWEEP = 1u << 0,
+    /* A part of such a job whose merge finds the nearest-rank percentiles over the whole job:
+     * full builds leave the durations' median and p95 and the gaps' medians unset, and keep no
+     * histograms for later updates (the part is built once). */
+    IODFG_ANALYSIS_NO_PERCENTILES = 1u << 1,
 };
 
 /* Index log (borrowed: it must outlive the analysis and not change) and build the DFG and

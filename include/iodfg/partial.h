@@ -208,6 +208,23 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
 /* This part's sums of its points (one pass over the view). 0, or -1 when out of memory. */
 int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
                               uint32_t nact, int64_t *sums);
+/* The pairs of a part's sums that have points, packed: for adding up parts where most pairs
+ * have none (np = nb * nact pairs). */
+struct iodfg_partial_pair_sums {
+    uint64_t pair; /* b * nact + a */
+    int64_t v[IODFG_PARTIAL_SUMS];
+};
+/* How many of the np pairs of sums have points. */
+uint64_t iodfg_partial_pairs_count(const int64_t *sums, size_t np);
+/* Those pairs into out (room for their count), in pair order; how many. */
+uint64_t iodfg_partial_pairs_pack(const int64_t *sums, size_t np,
+                                  struct iodfg_partial_pair_sums *out);
+/* sums (np pairs) as of no part: zero, and no peak. */
+void iodfg_partial_sums_clear(int64_t *sums, size_t np);
+/* Add n packed pairs of a part into sums, as the parts' sums add up (peaks: the highest). 0, or
+ * -1 when a pair is not below np (sums then half added). */
+int iodfg_partial_pairs_add(int64_t *sums, size_t np, const struct iodfg_partial_pair_sums *in,
+                            uint64_t n);
 /* From the sums of all parts: at[b * nact + a] the count of activity a at bucket b's start, and
  * pick[b * nact + a] 1 when the pair must be swept (it may hold the first point reaching the
  * maximum), else 0. How many pairs are picked. */

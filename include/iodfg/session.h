@@ -100,8 +100,9 @@ int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err);
  * the background work that the new results make stale. NULL: none. */
 void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx);
 /* Before the first rebuild: this session is one part of an iodfg-mpi job whose merge sweeps the
- * whole log for the maximum concurrency (doc/mpi.md), so its builds leave mc and mc_time_ns
- * unset instead of sweeping its part (IODFG_ANALYSIS_NO_SWEEP). */
+ * whole log for the maximum concurrency and finds the percentiles over it (doc/mpi.md), so its
+ * builds leave mc, mc_time_ns and the percentiles unset instead of finding them for its part
+ * (IODFG_ANALYSIS_NO_SWEEP, IODFG_ANALYSIS_NO_PERCENTILES). */
 void iodfg_session_set_job_part(struct iodfg_session *s);
 /* 1 once a rebuild has succeeded (the results below exist). */
 int iodfg_session_ready(const struct iodfg_session *s);

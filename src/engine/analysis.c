@@ -125,6 +125,12 @@ static int sweeps(const struct iodfg_analysis *an)
     return !(an->flags & IODFG_ANALYSIS_NO_SWEEP);
 }
 
+/* Whether full builds find the percentiles (a job part's merge finds them over the job). */
+static int finds_percentiles(const struct iodfg_analysis *an)
+{
+    return !(an->flags & IODFG_ANALYSIS_NO_PERCENTILES);
+}
+
 /* Whether compute_full counts one trace per case in the fused walk (which writes the codes). */
 static int fused_walk(const struct iodfg_analysis *an, const struct iodfg_selection *sel)
 {
@@ -157,8 +163,9 @@ static int compute_fused(const struct iodfg_analysis *an, const struct iodfg_sel
     }
     if (!rc) {
         iodfg_dfg_finish_means(g);
-        rc =
-            iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, codes, err);
+        rc = finds_percentiles(an) ? iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL,
+                                                           0, NULL, hs, codes, err)
+                                   : iodfg_stats_count_cases(st, an->log, act, sel, codes, err);
     }
     iodfg_sweep_job_finish(&job, st);
     return rc;
@@ -212,7 +219,9 @@ static int compute_full(const struct iodfg_analysis *an, const struct iodfg_sele
     iodfg_stats_aggregate(st, sums, act, an->nkeys, NULL);
     if (!rc) {
         iodfg_dfg_finish_means(g);
-        rc = iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL, 0, NULL, hs, NULL, err);
+        rc = finds_percentiles(an) ? iodfg_stats_scan_kept(st, g, an->log, act, sel, NULL, 0, NULL,
+                                                           0, NULL, hs, NULL, err)
+                                   : iodfg_stats_count_cases(st, an->log, act, sel, NULL, err);
     }
     iodfg_sweep_job_finish(&job, st);
     return rc;
@@ -229,7 +238,8 @@ static int rebuild(struct iodfg_analysis *an, struct iodfg_error *err)
     an->codes_valid = an->codes && an->nactivities <= IODFG_CODE_MAX_ACT;
     int known = iodfg_memo_sums_recall(an);
     int rc = compute_full(an, &an->sel, an->act, an->nactivities, an->bits, an->sums, known,
-                          an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats, &an->hs, err);
+                          an->codes_valid ? an->codes : NULL, &an->dfg, &an->stats,
+                          finds_percentiles(an) ? &an->hs : NULL, err);
     if (!rc) {
         iodfg_memo_sums_remember(an);
     } else {

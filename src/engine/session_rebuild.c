@@ -256,7 +256,7 @@ void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), 
 
 void iodfg_session_set_job_part(struct iodfg_session *s)
 {
-    s->analysis_flags |= IODFG_ANALYSIS_NO_SWEEP;
+    s->analysis_flags |= IODFG_ANALYSIS_NO_SWEEP | IODFG_ANALYSIS_NO_PERCENTILES;
 }
 
 int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)

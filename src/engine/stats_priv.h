@@ -221,6 +221,11 @@ int iodfg_stats_scan_kept(struct iodfg_stats *st, struct iodfg_dfg *g,
                           const struct iodfg_selection *sel, const uint32_t *cases, size_t ncases,
                           const uint8_t *dirty, int act_dirty_none, const uint8_t *edge_dirty,
                           struct iodfg_hstore *hs, const uint16_t *codes, struct iodfg_error *err);
+/* Only the traces holding each activity into st->act[a].cases, as iodfg_stats_scan_kept counts
+ * them in a full build (codes as there; NULL: act[key]). 0, or -1 with err (memory). */
+int iodfg_stats_count_cases(struct iodfg_stats *st, const struct iodfg_eventlog *log,
+                            const uint32_t *act, const struct iodfg_selection *sel,
+                            const uint16_t *codes, struct iodfg_error *err);
 /* iodfg_stats_scan_kept where, in listed case k (cases not NULL), every event taking a value
  * (its duration, or the gap from the event with an activity before it) lies in [span[2k],
  * span[2k+1]) or is the event with an activity just after it: the fast walk reads only those

@@ -851,6 +851,28 @@ static void check_pos_with_known(const struct iodfg_partial_view *v,
     free(pos);
 }
 
+/* The pairs of part sums with points, packed: the others are empty; added up, the packed pairs
+ * of the parts so far (into packed) go on equal to the whole arrays added. */
+static void add_packed(const int64_t *mine, size_t np, int64_t *packed)
+{
+    struct iodfg_partial_pair_sums *pairs = calloc(np + 1, sizeof(*pairs));
+    uint64_t k = iodfg_partial_pairs_pack(mine, np, pairs);
+    ck_assert_uint_eq(k, iodfg_partial_pairs_count(mine, np));
+    for (size_t i = 0, j = 0; i < np; i++) {
+        if (j < k && pairs[j].pair == i) {
+            j++;
+            continue;
+        }
+        for (int q = 0; q < IODFG_PARTIAL_SUMS; q++) {
+            ck_assert_int_eq(mine[(size_t)q * np + i], q == IODFG_PARTIAL_PEAK ? INT64_MIN : 0);
+        }
+    }
+    ck_assert_int_eq(iodfg_partial_pairs_add(packed, np, pairs, k), 0);
+    pairs[0].pair = np; // no such pair: refused before anything is added
+    ck_assert_int_eq(iodfg_partial_pairs_add(packed, np, pairs, 1), -1);
+    free(pairs);
+}
+
 static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_point *all, size_t n,
                               const struct iodfg_partial_point *split, uint32_t nb, uint32_t na,
                               int64_t *total, uint64_t *pos, uint8_t *pick)
@@ -858,9 +880,10 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
     size_t np = (size_t)nb * na, ns = IODFG_PARTIAL_SUMS * np;
     int64_t *mine = calloc(ns + 1, sizeof(*mine)), *want = calloc(ns + 1, sizeof(*want));
     int64_t *top = calloc(np + 1, sizeof(*top)), *at = calloc(np + 1, sizeof(*at));
-    int64_t *at_want = calloc(np + 1, sizeof(*at_want));
+    int64_t *at_want = calloc(np + 1, sizeof(*at_want)), *packed = calloc(ns + 1, sizeof(*packed));
     struct iodfg_error err;
     memset(total, 0, ns * sizeof(*total));
+    iodfg_partial_sums_clear(packed, np);
     for (int p = 0; p < f->nparts; p++) {
         struct iodfg_partial_view v;
         struct iodfg_partial_point *pts;
@@ -878,9 +901,12 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
             int64_t *t = &total[i];
             *t = i < IODFG_PARTIAL_PEAK * np ? *t + mine[i] : p == 0 || mine[i] > *t ? mine[i] : *t;
         }
+        add_packed(mine, np, packed);
+        ck_assert_mem_eq(packed, total, ns * sizeof(*total));
         iodfg_partial_view_fini(&v);
         free(pts);
     }
+    free(packed);
     iodfg_partial_bucket_pick(total, nb, na, at, pick);
     brute_sums(all, n, split, nb, na, want, top, at_want);
     ck_assert_mem_eq(at, at_want, np * sizeof(*at));

@@ -113,28 +113,86 @@ START_TEST(first_rebuild_is_full_and_ready)
 END_TEST
 
 /* A session that is one part of a job builds the same DFG and statistics but for the maximum
- * concurrency, which it leaves unset (the job's merge finds it). */
-START_TEST(job_part_leaves_concurrency_to_the_merge)
+ * concurrency and the percentiles, which it leaves unset (the job's merge finds them), with and
+ * without one trace per pid: its case counts come from their own walk then. */
+static void check_job_part(int per_pid)
 {
     struct iodfg_session *whole = new_session(), *part = new_session();
     iodfg_session_set_job_part(part);
+    iodfg_session_set_per_pid(whole, per_pid);
+    iodfg_session_set_per_pid(part, per_pid);
     rebuild(whole);
     rebuild(part);
     const struct iodfg_stats *a = iodfg_session_stats(whole), *b = iodfg_session_stats(part);
     ck_assert_uint_eq(a->nactivities, b->nactivities);
-    uint32_t swept = 0;
+    uint32_t swept = 0, found = 0, more_cases = 0;
     for (uint32_t i = 0; i < a->nactivities; i++) {
         ck_assert_uint_eq(a->act[i].count, b->act[i].count);
+        ck_assert_uint_eq(a->act[i].cases, b->act[i].cases);
         ck_assert_int_eq(a->act[i].dur_sum_ns, b->act[i].dur_sum_ns);
-        ck_assert_int_eq(a->act[i].dur_median_ns, b->act[i].dur_median_ns);
+        ck_assert_int_eq(b->act[i].dur_median_ns, IODFG_UNKNOWN);
+        ck_assert_int_eq(b->act[i].dur_p95_ns, IODFG_UNKNOWN);
         ck_assert_uint_eq(b->act[i].mc, 0);
         swept += a->act[i].mc > 0;
+        found += a->act[i].dur_median_ns != IODFG_UNKNOWN;
+        more_cases += a->act[i].cases > 1;
     }
     ck_assert_uint_gt(swept, 0);
-    ck_assert_uint_eq(iodfg_dfg_edge_count(iodfg_session_dfg(whole)),
-                      iodfg_dfg_edge_count(iodfg_session_dfg(part)));
+    ck_assert_uint_gt(found, 0);
+    ck_assert_uint_gt(more_cases, 0);
+    const struct iodfg_dfg *ga = iodfg_session_dfg(whole), *gb = iodfg_session_dfg(part);
+    ck_assert_uint_eq(iodfg_dfg_edge_count(ga), iodfg_dfg_edge_count(gb));
+    for (size_t i = 0; i < iodfg_dfg_slots(gb); i++) {
+        const struct iodfg_dfg_edge *e = iodfg_dfg_edge_at(gb, i);
+        const struct iodfg_dfg_edge *f = e->count ? iodfg_dfg_find(ga, e->from, e->to) : NULL;
+        ck_assert(!e->count || (f && f->cases == e->cases));
+        ck_assert_int_eq(e->gap_median_ns, IODFG_UNKNOWN);
+    }
     iodfg_session_free(whole);
     iodfg_session_free(part);
+}
+
+START_TEST(job_part_leaves_concurrency_and_percentiles_to_the_merge)
+{
+    check_job_part(0);
+    check_job_part(1);
+}
+END_TEST
+
+/* With one trace per pid a job part counts an activity once in each pid's trace that holds it
+ * (two pids of one case reading: two cases), as a whole session does. */
+START_TEST(job_part_counts_each_pids_trace)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    ck_assert_ptr_nonnull(log);
+    tlog_add_case(log, "two",
+                  "1  1700000000.000000 read(3</a/x>, \"\", 1) = 1 <0.000001>\n"
+                  "2  1700000000.000010 read(3</a/x>, \"\", 1) = 1 <0.000001>\n"
+                  "1  1700000000.000020 read(3</a/x>, \"\", 1) = 1 <0.000001>\n"
+                  "1  1700000000.000040 write(3</b/z>, \"\", 1) = 1 <0.000001>\n");
+    tlog_add_case(log, "one", "3  1700000000.000000 read(3</a/x>, \"\", 1) = 1 <0.000001>\n");
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_session *s[2];
+    for (int i = 0; i < 2; i++) {
+        s[i] = iodfg_session_new(log, &err);
+        ck_assert_ptr_nonnull(s[i]);
+        ck_assert_int_eq(iodfg_session_set_rules(s[i], NULL, 0, NULL, &err), 0);
+        iodfg_session_set_per_pid(s[i], 1);
+    }
+    iodfg_session_set_job_part(s[1]);
+    rebuild(s[0]);
+    rebuild(s[1]);
+    const struct iodfg_stats *a = iodfg_session_stats(s[0]), *b = iodfg_session_stats(s[1]);
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < a->nactivities; i++) {
+        ck_assert_uint_eq(a->act[i].cases, b->act[i].cases);
+        most = a->act[i].cases > most ? a->act[i].cases : most;
+    }
+    ck_assert_uint_eq(most, 3);
+    iodfg_session_free(s[0]);
+    iodfg_session_free(s[1]);
+    iodfg_eventlog_free(log);
 }
 END_TEST
 
@@ -489,7 +547,8 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, first_rebuild_is_full_and_ready);
     tcase_add_test(tc, recompute_hook_runs_before_real_rebuilds);
-    tcase_add_test(tc, job_part_leaves_concurrency_to_the_merge);
+    tcase_add_test(tc, job_part_leaves_concurrency_and_percentiles_to_the_merge);
+    tcase_add_test(tc, job_part_counts_each_pids_trace);
     tcase_add_test(tc, job_part_per_pid_edits_exactly);
     tcase_add_test(tc, rule_edit_is_incremental_and_exact);
     tcase_add_test(tc, call_filter_is_incremental_case_filter_full);
