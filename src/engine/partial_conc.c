@@ -394,120 +394,151 @@ size_t iodfg_partial_bucket_copy(const struct iodfg_partial_view *v, const uint6
     return k;
 }
 
-/* ---- the sweep of sorted runs in their merged order ---- */
+/* ---- the sweep: each bucket's points of every source merged in the sweep's order ---- */
 
-/* The heads of sorted runs as a binary heap (the least point on top), for their merged order;
- * run nruns, when there is a view, is the view's positions of bk's buckets (its points of
- * picked pairs). */
-struct heads {
-    const struct iodfg_partial_point *const *run;
-    const size_t *len;
-    size_t nruns;
-    const struct iodfg_partial_view *view;
+/* The running counts of a sweep: each pair from its count at its bucket's start. */
+struct sweep_run {
     const struct iodfg_partial_buckets *bk;
-    uint32_t nact, vb; /* the bucket of the view's next position */
-    uint64_t vat, vend;
-    struct iodfg_partial_point *head; /* each run's next point */
-    size_t *at;                       /* the position after it */
-    size_t *top;                      /* heap of the runs that have points left */
-    size_t n;
+    uint32_t nact;
+    int64_t *cur, *best, *when;
+    uint32_t *in; /* the bucket cur[a] counts in */
 };
 
-/* Go to bucket h->vb of the view: its positions, none when it has no pair to sweep. */
-static void view_enter(struct heads *h)
+static inline void sweep_point(struct sweep_run *s, uint32_t b, const struct iodfg_partial_point *p)
 {
-    const struct iodfg_partial_buckets *bk = h->bk;
-    h->vat = bk->pos[h->vb];
-    h->vend = bucket_picked(bk->pick, h->nact, h->vb) ? bk->pos[h->vb + 1] : h->vat;
-}
-
-/* The view's next point of a picked pair into *pt; 0 when it has none left. */
-static int view_next(struct heads *h, struct iodfg_partial_point *pt)
-{
-    const struct iodfg_partial_buckets *bk = h->bk;
-    for (;;) {
-        const uint8_t *in = bk->pick ? bk->pick + (size_t)h->vb * h->nact : NULL;
-        while (h->vat < h->vend) {
-            uint64_t i = h->vat++;
-            uint32_t a = act_at(h->view, i); // the times are read for points of picked pairs only
-            if (a != IODFG_NO_ACTIVITY && (!in || in[a])) {
-                iodfg_partial_view_at(h->view, i, pt);
-                return 1;
-            }
-        }
-        if (h->vb + 1 >= bk->b1) {
-            return 0;
-        }
-        h->vb++;
-        view_enter(h);
+    uint32_t a = p->act;
+    if (s->in[a] != b) { // the pair's first point: its count at the bucket's start
+        s->in[a] = b;
+        s->cur[a] = s->bk->at[(size_t)b * s->nact + a];
+    }
+    if (!p->start) {
+        s->cur[a]--;
+    } else if (++s->cur[a] > s->best[a]) {
+        s->best[a] = s->cur[a];
+        s->when[a] = p->time_ns;
     }
 }
 
-/* Run r's next point into h->head[r]; 0 when it has none left. */
-static int head_next(struct heads *h, size_t r)
+/* a before b in the sweep's order (iodfg_partial_point_cmp below 0), inline for the merges. */
+static inline int point_before(const struct iodfg_partial_point *a,
+                               const struct iodfg_partial_point *b)
 {
-    if (r < h->nruns) {
-        if (h->at[r] == h->len[r]) {
-            return 0;
-        }
-        h->head[r] = h->run[r][h->at[r]++];
-        return 1;
-    }
-    return view_next(h, &h->head[r]);
+    return a->clock != b->clock       ? a->clock < b->clock
+           : a->time_ns != b->time_ns ? a->time_ns < b->time_ns
+                                      : a->start < b->start;
 }
 
-static int head_less(const struct heads *h, size_t a, size_t b)
-{
-    int c = iodfg_partial_point_cmp(&h->head[a], &h->head[b]);
-    return c < 0 || (c == 0 && a < b);
-}
+/* One sorted source of a bucket's points: [p, end). */
+struct source {
+    const struct iodfg_partial_point *p, *end;
+};
 
-static void heads_down(struct heads *h, size_t i)
+static void sources_down(const struct source *src, size_t *top, size_t n, size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, m = i;
-        if (l < h->n && head_less(h, h->top[l], h->top[m])) {
+        if (l < n && point_before(src[top[l]].p, src[top[m]].p)) {
             m = l;
         }
-        if (l + 1 < h->n && head_less(h, h->top[l + 1], h->top[m])) {
+        if (l + 1 < n && point_before(src[top[l + 1]].p, src[top[m]].p)) {
             m = l + 1;
         }
         if (m == i) {
             return;
         }
-        size_t t = h->top[i];
-        h->top[i] = h->top[m];
-        h->top[m] = t;
+        size_t t = top[i];
+        top[i] = top[m];
+        top[m] = t;
         i = m;
     }
 }
 
-static void heads_fini(struct heads *h)
+/* Bucket b's n sources (none empty) merged into s: two by a plain merge, more through a heap of
+ * them (top: room for n), the last one left walked alone. Equal points of one activity have the
+ * same effect, so the order among them is free. */
+static void sweep_sources(struct sweep_run *s, uint32_t b, struct source *src, size_t n,
+                          size_t *top)
 {
-    free(h->head);
-    free(h->at);
-    free(h->top);
-}
-
-/* The heap of every run's first point. 0, or -1 when out of memory. */
-static int heads_init(struct heads *h, size_t all)
-{
-    h->head = calloc(all + 1, sizeof(*h->head));
-    h->at = calloc(all + 1, sizeof(size_t));
-    h->top = calloc(all + 1, sizeof(size_t));
-    if (!h->head || !h->at || !h->top) {
-        heads_fini(h);
-        return -1;
-    }
-    for (size_t r = 0; r < all; r++) {
-        if (head_next(h, r)) {
-            h->top[h->n++] = r;
+    if (n == 2) {
+        while (src[0].p < src[0].end && src[1].p < src[1].end) {
+            int y = point_before(src[1].p, src[0].p);
+            sweep_point(s, b, src[y].p++);
+        }
+    } else if (n > 2) {
+        for (size_t i = 0; i < n; i++) {
+            top[i] = i;
+        }
+        for (size_t i = n; i-- > 0;) {
+            sources_down(src, top, n, i);
+        }
+        size_t left = n;
+        while (left > 1) {
+            struct source *r = &src[top[0]];
+            sweep_point(s, b, r->p++);
+            if (r->p == r->end) {
+                top[0] = top[--left];
+            }
+            sources_down(src, top, left, 0);
         }
     }
-    for (size_t i = h->n; i-- > 0;) {
-        heads_down(h, i);
+    for (size_t i = 0; i < n; i++) {
+        while (src[i].p < src[i].end) {
+            sweep_point(s, b, src[i].p++);
+        }
     }
-    return 0;
+}
+
+/* The view's points of bucket b's picked pairs (all with no pick) into out; how many. */
+static size_t bucket_points(const struct iodfg_partial_view *v,
+                            const struct iodfg_partial_buckets *bk, uint32_t nact, uint32_t b,
+                            struct iodfg_partial_point *out)
+{
+    const uint8_t *in = bk->pick ? bk->pick + (size_t)b * nact : NULL;
+    size_t k = 0;
+    for (uint64_t i = bk->pos[b]; i < bk->pos[b + 1]; i++) {
+        uint32_t a = act_at(v, i); // the times are read for points of picked pairs only
+        if (a != IODFG_NO_ACTIVITY && (!in || in[a])) {
+            iodfg_partial_view_at(v, i, &out[k++]);
+        }
+    }
+    return k;
+}
+
+/* The first of run[lo, n) not before p, or n. */
+static size_t run_lower(const struct iodfg_partial_point *run, size_t lo, size_t n,
+                        const struct iodfg_partial_point *p)
+{
+    while (lo < n) {
+        size_t mid = lo + (n - lo) / 2;
+        if (point_before(&run[mid], p)) {
+            lo = mid + 1;
+        } else {
+            n = mid;
+        }
+    }
+    return lo;
+}
+
+/* Bucket b's sources: the view's points (copied to own) and each run's next points below the
+ * bucket's end (at[r]: the run's first point not yet swept, moved past them); how many. */
+static size_t bucket_sources(const struct iodfg_partial_view *view,
+                             const struct iodfg_partial_buckets *bk, uint32_t nact, uint32_t b,
+                             const struct iodfg_partial_point *const *runs, const size_t *len,
+                             size_t nruns, size_t *at, struct iodfg_partial_point *own,
+                             struct source *src)
+{
+    size_t n = 0, k = view ? bucket_points(view, bk, nact, b, own) : 0;
+    if (k) {
+        src[n++] = (struct source){own, own + k};
+    }
+    for (size_t r = 0; r < nruns; r++) {
+        size_t end = b + 1 < bk->nb ? run_lower(runs[r], at[r], len[r], &bk->split[b]) : len[r];
+        if (end > at[r]) {
+            src[n++] = (struct source){runs[r] + at[r], runs[r] + end};
+        }
+        at[r] = end;
+    }
+    return n;
 }
 
 int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
@@ -516,49 +547,31 @@ int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
                                 size_t nruns, uint32_t nact, int64_t *best, int64_t *when,
                                 struct iodfg_error *err)
 {
-    int64_t *cur = malloc(((size_t)nact + 1) * sizeof(*cur));
-    uint32_t *in = malloc(((size_t)nact + 1) * sizeof(*in)); // the bucket cur[a] counts in
-    struct heads h = {.run = runs,
-                      .len = len,
-                      .nruns = nruns,
-                      .view = view,
-                      .bk = bk,
-                      .nact = nact,
-                      .vb = bk->b0};
-    if (view && bk->b0 < bk->b1) {
-        view_enter(&h);
+    uint64_t most = 0; // the view's largest bucket: room for its points
+    for (uint32_t b = bk->b0; view && b < bk->b1; b++) {
+        most = bk->pos[b + 1] - bk->pos[b] > most ? bk->pos[b + 1] - bk->pos[b] : most;
     }
-    if (!cur || !in || heads_init(&h, nruns + (view != NULL))) {
-        free(cur);
-        free(in);
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    struct sweep_run s = {bk,   nact, malloc(((size_t)nact + 1) * sizeof(int64_t)),
+                          best, when, malloc(((size_t)nact + 1) * sizeof(uint32_t))};
+    struct iodfg_partial_point *own = malloc((most + 1) * sizeof(*own));
+    struct source *src = malloc((nruns + 2) * sizeof(*src));
+    size_t *top = malloc((nruns + 2) * sizeof(*top)), *at = calloc(nruns + 1, sizeof(*at));
+    int rc =
+        s.cur && s.in && own && src && top && at ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    if (rc == 0) {
+        memset(s.in, 0xff, ((size_t)nact + 1) * sizeof(*s.in));
     }
-    memset(in, 0xff, ((size_t)nact + 1) * sizeof(*in));
-    uint32_t b = bk->b0;
-    // equal points of one activity have the same effect, so the order among them is free
-    while (h.n) {
-        size_t r = h.top[0];
-        const struct iodfg_partial_point p = h.head[r];
-        while (b + 1 < bk->nb && iodfg_partial_point_cmp(&p, &bk->split[b]) >= 0) {
-            b++;
+    for (uint32_t b = bk->b0; rc == 0 && b < bk->b1; b++) {
+        if (bucket_picked(bk->pick, nact, b)) { // the runs hold no point of the others
+            size_t n = bucket_sources(view, bk, nact, b, runs, len, nruns, at, own, src);
+            sweep_sources(&s, b, src, n, top);
         }
-        if (in[p.act] != b) { // the pair's first point: its count at the bucket's start
-            in[p.act] = b;
-            cur[p.act] = bk->at[(size_t)b * nact + p.act];
-        }
-        if (!p.start) {
-            cur[p.act]--;
-        } else if (++cur[p.act] > best[p.act]) {
-            best[p.act] = cur[p.act];
-            when[p.act] = p.time_ns;
-        }
-        if (!head_next(&h, r)) {
-            h.top[0] = h.top[--h.n];
-        }
-        heads_down(&h, 0);
     }
-    free(cur);
-    free(in);
-    heads_fini(&h);
-    return 0;
+    free(s.cur);
+    free(s.in);
+    free(own);
+    free(src);
+    free(top);
+    free(at);
+    return rc;
 }
