@@ -114,8 +114,9 @@ void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partia
  * in bucket b of the first cut (iodfg_partial_cut_all); the session's activities' worth of
  * histograms. */
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist);
-/* Where the next round keeps an activity's durations: those in cut go to out (room for cap; out
- * NULL: none kept), counted in k. */
+/* Where the next round keeps an activity's durations: those in cut go to out (room for cap + 1:
+ * the pass writes every value and counts those in the range; out NULL: none kept), counted in
+ * k. */
 struct iodfg_partial_keep_to {
     struct iodfg_partial_cut cut;
     int64_t *out;
@@ -124,7 +125,8 @@ struct iodfg_partial_keep_to {
 /* For each activity a, keep[2a] and keep[2a + 1] (its median's and its 95th percentile's
  * ranges; none from nkeep on) take the known durations of the session's selected events of a in
  * their cut, in one pass over the columns. 0, or -1 when a range holds more than its cap (the
- * caps come from iodfg_partial_dur_hist of the same session, so they do not). */
+ * caps come from iodfg_partial_dur_hist of the same session, so they do not) or when out of
+ * memory. */
 int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep,
                            size_t nkeep);
 

@@ -113,13 +113,30 @@ int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
 
 /* ---- the durations read where they lie, for iodfg-mpi's rounds ---- */
 
-/* A walk over the durations: each counted in its activity's first-cut histogram, or kept when
- * one of its activity's two ranges holds it. */
+/* One range of the keeping pass, flat for a walk without branches: a value v is in it when
+ * (v ^ 2^63) - lo <= span. Every value is written at out[k] (room for cap + 1) and counted only
+ * when it is in the range and k is below cap. A range of none: lo = span = 0 (only v = INT64_MIN,
+ * the unknown duration, which the walk skips), out a spare word. */
+struct keep_slot {
+    uint64_t lo, span;
+    int64_t *out;
+    uint64_t k, cap;
+};
+
+static inline void keep_one(struct keep_slot *r, int64_t d, uint64_t *over)
+{
+    uint64_t in = ((uint64_t)d ^ IODFG_CUT_SIGN) - r->lo <= r->span, full = r->k >= r->cap;
+    r->out[r->k] = d;
+    *over |= in & full;
+    r->k += in & !full;
+}
+
+/* A walk over the durations: each counted in its activity's first-cut histogram, or kept by its
+ * activity's two ranges (slot 2a and 2a + 1). */
 struct dur_walk {
     uint64_t *hist;
-    struct iodfg_partial_keep_to *keep;
-    size_t nkeep;
-    int over; /* a range got more than its cap */
+    struct keep_slot *slot;
+    uint64_t over; /* a range got more than its cap */
 };
 
 static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, uint32_t a,
@@ -129,16 +146,8 @@ static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, u
         w->hist[(size_t)a * IODFG_PARTIAL_BUCKETS + iodfg_cut_log_bucket(d)]++;
         return;
     }
-    for (size_t j = 2 * (size_t)a; j < 2 * (size_t)a + 2 && j < w->nkeep; j++) {
-        struct iodfg_partial_keep_to *k = &w->keep[j];
-        if (k->out && iodfg_cut_holds(&k->cut, d)) {
-            if (k->k == k->cap) {
-                w->over = 1;
-            } else {
-                k->out[k->k++] = d;
-            }
-        }
-    }
+    keep_one(&w->slot[2 * (size_t)a], d, &w->over);
+    keep_one(&w->slot[2 * (size_t)a + 1], d, &w->over);
 }
 
 /* Every known duration of the session's selected, mapped events into w, in event order: over
@@ -179,15 +188,30 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
 
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist)
 {
-    struct dur_walk w = {hist, NULL, 0, 0};
+    struct dur_walk w = {hist, NULL, 0};
     dur_walk(s, &w, 0);
 }
 
 int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep,
                            size_t nkeep)
 {
-    struct dur_walk w = {NULL, keep, nkeep, 0};
+    // every activity of the session's codes and of its keys has two slots
+    size_t nslots = 2 * (size_t)iodfg_session_analysis(s)->nactivities;
+    int64_t spare[1];
+    struct dur_walk w = {NULL, calloc(nslots + 1, sizeof(*w.slot)), 0};
+    if (!w.slot) {
+        return -1;
+    }
+    for (size_t j = 0; j < nslots; j++) {
+        const struct iodfg_partial_keep_to *k = j < nkeep && keep[j].out ? &keep[j] : NULL;
+        w.slot[j] = k ? (struct keep_slot){k->cut.lo, k->cut.hi - k->cut.lo, k->out, 0, k->cap}
+                      : (struct keep_slot){0, 0, spare, 0, 0};
+    }
     dur_walk(s, &w, 1);
+    for (size_t j = 0; j < nslots && j < nkeep; j++) {
+        keep[j].k = keep[j].out ? w.slot[j].k : keep[j].k;
+    }
+    free(w.slot);
     return w.over ? -1 : 0;
 }
 

@@ -109,14 +109,14 @@ static int hunt_round(const struct mpi_job *job, const struct iodfg_session *s, 
                       size_t n, size_t open, int64_t *out)
 {
     size_t B = IODFG_PARTIAL_BUCKETS;
-    uint64_t *hist = calloc(open * B + 1, sizeof(*hist)), *mine = malloc((open * B + 1) * 8);
+    uint64_t *mine = calloc(open * B + 1, sizeof(*mine)), *hist = malloc((open * B + 1) * 8);
     int ok = hist && mine;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     for (size_t i = 0, j = 0; ok && i < n; i++) {
         if (h[i].done) {
             continue;
         }
-        uint64_t *to = hist + B * j++;
+        uint64_t *to = mine + B * j++;
         if (i > 0 && !h[i - 1].done && same_range(&h[i - 1], &h[i])) {
             memcpy(to, to - B, B * sizeof(*to)); // the previous open hunt's histogram
         } else if (h[i].first) {
@@ -125,10 +125,7 @@ static int hunt_round(const struct mpi_job *job, const struct iodfg_session *s, 
             iodfg_partial_hist(h[i].v, h[i].n, &h[i].cut, to);
         }
     }
-    if (ok) {
-        memcpy(mine, hist, open * B * sizeof(*hist));
-        MPI_Allreduce(MPI_IN_PLACE, hist, (int)(open * B), MPI_UINT64_T, MPI_SUM, job->comm);
-    }
+    ok = ok && mpi_counts_reduce(job, mine, hist, open * B) == 0;
     for (size_t i = 0, j = 0; ok && i < n; i++) {
         if (h[i].done) {
             continue;

@@ -93,6 +93,17 @@ for n in 1 2 4; do
 done
 same 4 many stats --per-pid --format tsv --transitions
 same 2 many dfg --case 'cid=b' --format tsv
+# the concurrency's bucket sums and the percentiles' histograms added up as whole arrays
+# (IODFG_MPI_DENSE): these sets mostly leave so many entries empty that only the filled ones
+# are sent
+JOB_ENV=IODFG_MPI_DENSE=1
+for n in 2 4; do
+  same "$n" ties stats --format json
+  same "$n" ties stats --format tsv --per-pid --sort mc
+  same "$n" ior stats --format tsv --transitions --per-pid
+  same "$n" many stats --format json --transitions
+done
+JOB_ENV=
 
 # -o writes one file, atomically, from process 0
 job 2 dfg -q -o "$T/g.dot" "$T/ior.h5"

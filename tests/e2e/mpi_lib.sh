@@ -10,9 +10,9 @@ export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base
 # OpenMPI keeps some memory to the end: leak checks of ASan builds would only see that
 ASAN_OPTIONS=detect_leaks=0
 export ASAN_OPTIONS
-job() { # job N ARGS...: iodfg-mpi ARGS on N processes
+job() { # job N ARGS...: iodfg-mpi ARGS on N processes (with JOB_ENV=NAME=VALUE, set for them)
   n=$1; shift
-  "$MPIRUN" --oversubscribe -n "$n" "$IODFG_MPI" "$@"
+  "$MPIRUN" --oversubscribe ${JOB_ENV:+-x "$JOB_ENV"} -n "$n" "$IODFG_MPI" "$@"
 }
 mpi_logs() { # the logs the analysis tests compare: $T/ior.h5, paper, formats, char and many
   # (a generated set of 10,000 small cases)
