@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/error.h"
 #include "iodfg/partial.h"
 
 #include "mpi_phases.h"
@@ -27,46 +28,40 @@ static int packed_is_cheaper(const struct mpi_job *job, uint64_t own, size_t n, 
     return v[1] == 0 && v[0] * packed < (uint64_t)n * elem;
 }
 
-/* The all-gather's element: one packed pair. */
-static MPI_Datatype pair_type(void)
+/* Every process's n packed entries of elem bytes at out, back to back in process order, into
+ * *all (malloc'd; *total of them). 0, or -1 when out of memory (every process). */
+static int gather_packed(const struct mpi_job *job, const void *out, uint64_t n, size_t elem,
+                         char **all, uint64_t *total)
 {
-    MPI_Datatype type;
-    MPI_Type_contiguous((int)sizeof(struct iodfg_partial_pair_sums), MPI_BYTE, &type);
-    MPI_Type_commit(&type);
-    return type;
+    uint64_t *off = NULL;
+    struct iodfg_error err;
+    if (mpi_allgather_bytes(job, out, n * elem, all, &off, &err)) {
+        return -1;
+    }
+    *total = off[job->size] / elem;
+    free(off);
+    return 0;
 }
 
 /* Every process's pairs with points (own of them here) gathered and added up. */
 static int gather_pairs(const struct mpi_job *job, const int64_t *mine, int64_t *sums, size_t np,
                         uint64_t own)
 {
-    int *count = calloc((size_t)job->size, sizeof(*count));
-    int *displ = calloc((size_t)job->size, sizeof(*displ));
-    struct iodfg_partial_pair_sums *out = malloc((own + 1) * sizeof(*out)), *all = NULL;
-    int ok = count && displ && out;
+    struct iodfg_partial_pair_sums *out = malloc((own + 1) * sizeof(*out));
+    char *all = NULL;
     uint64_t total = 0;
+    int ok = out != NULL;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     if (ok) {
-        int n = (int)iodfg_partial_pairs_pack(mine, np, out);
-        MPI_Allgather(&n, 1, MPI_INT, count, 1, MPI_INT, job->comm);
-        for (int p = 0; p < job->size; p++) {
-            displ[p] = (int)total;
-            total += (uint64_t)count[p];
-        }
-        all = malloc((total + 1) * sizeof(*all));
-        ok = all != NULL;
-        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
+        uint64_t n = iodfg_partial_pairs_pack(mine, np, out);
+        ok = gather_packed(job, out, n, sizeof(*out), &all, &total) == 0;
     }
     if (ok) {
-        MPI_Datatype type = pair_type();
-        MPI_Allgatherv(out, count[job->rank], type, all, count, displ, type, job->comm);
-        MPI_Type_free(&type);
         iodfg_partial_sums_clear(sums, np);
         // every process gets the same pairs, so it fails on all or none
-        ok = iodfg_partial_pairs_add(sums, np, all, total) == 0;
+        ok = iodfg_partial_pairs_add(sums, np, (const struct iodfg_partial_pair_sums *)all,
+                                     total) == 0;
     }
-    free(count);
-    free(displ);
     free(out);
     free(all);
     return ok ? 0 : -1;
@@ -97,41 +92,24 @@ struct count_at {
 static int gather_counts(const struct mpi_job *job, const uint64_t *mine, uint64_t *sum, size_t n,
                          uint64_t own)
 {
-    int *count = calloc((size_t)job->size, sizeof(*count));
-    int *displ = calloc((size_t)job->size, sizeof(*displ));
-    struct count_at *out = malloc((own + 1) * sizeof(*out)), *all = NULL;
-    int ok = count && displ && out;
-    uint64_t total = 0;
+    struct count_at *out = malloc((own + 1) * sizeof(*out));
+    char *all = NULL;
+    uint64_t k = 0, total = 0;
+    int ok = out != NULL;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
-    if (ok) {
-        int k = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (mine[i]) {
-                out[k++] = (struct count_at){i, mine[i]};
-            }
+    for (size_t i = 0; ok && i < n; i++) {
+        if (mine[i]) {
+            out[k++] = (struct count_at){i, mine[i]};
         }
-        MPI_Allgather(&k, 1, MPI_INT, count, 1, MPI_INT, job->comm);
-        for (int p = 0; p < job->size; p++) {
-            displ[p] = (int)total;
-            total += (uint64_t)count[p];
-        }
-        all = malloc((total + 1) * sizeof(*all));
-        ok = all != NULL;
-        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     }
+    ok = ok && gather_packed(job, out, k, sizeof(*out), &all, &total) == 0;
     if (ok) {
-        MPI_Datatype type;
-        MPI_Type_contiguous((int)sizeof(*all), MPI_BYTE, &type);
-        MPI_Type_commit(&type);
-        MPI_Allgatherv(out, count[job->rank], type, all, count, displ, type, job->comm);
-        MPI_Type_free(&type);
+        const struct count_at *at = (const struct count_at *)all;
         memset(sum, 0, n * sizeof(*sum));
         for (uint64_t j = 0; j < total; j++) {
-            sum[all[j].i] += all[j].n; // every process's indices are below n
+            sum[at[j].i] += at[j].n; // every process's indices are below n
         }
     }
-    free(count);
-    free(displ);
     free(out);
     free(all);
     return ok ? 0 : -1;
