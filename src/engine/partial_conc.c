@@ -157,16 +157,19 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
     return p ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
 }
 
+/* a before b in the sweep's order: the one definition of it, inline for the merges. */
+static inline int point_before(const struct iodfg_partial_point *a,
+                               const struct iodfg_partial_point *b)
+{
+    return a->clock != b->clock       ? a->clock < b->clock
+           : a->time_ns != b->time_ns ? a->time_ns < b->time_ns
+                                      : a->start < b->start;
+}
+
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
                             const struct iodfg_partial_point *b)
 {
-    if (a->clock != b->clock) {
-        return a->clock < b->clock ? -1 : 1;
-    }
-    if (a->time_ns != b->time_ns) {
-        return a->time_ns < b->time_ns ? -1 : 1;
-    }
-    return (int)a->start - (int)b->start;
+    return point_before(a, b) ? -1 : point_before(b, a);
 }
 
 /* ---- the buckets' sums and the pairs picked ---- */
@@ -417,15 +420,6 @@ static inline void sweep_point(struct sweep_run *s, uint32_t b, const struct iod
         s->best[a] = s->cur[a];
         s->when[a] = p->time_ns;
     }
-}
-
-/* a before b in the sweep's order (iodfg_partial_point_cmp below 0), inline for the merges. */
-static inline int point_before(const struct iodfg_partial_point *a,
-                               const struct iodfg_partial_point *b)
-{
-    return a->clock != b->clock       ? a->clock < b->clock
-           : a->time_ns != b->time_ns ? a->time_ns < b->time_ns
-                                      : a->start < b->start;
 }
 
 /* One sorted source of a bucket's points: [p, end). */

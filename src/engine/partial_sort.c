@@ -136,8 +136,8 @@ uint32_t iodfg_partial_narrow(struct iodfg_partial_cut *c, const uint64_t *hist,
     if (c->log) {
         uint64_t lo, hi;
         log_range(b >= 512 ? b - 512 : 511 - b, &lo, &hi);
-        c->lo = b >= 512 ? lo ^ IODFG_CUT_SIGN
-                         : ~hi ^ IODFG_CUT_SIGN; // negative v = ~x: the order turns
+        // negative v = ~x: the order turns
+        c->lo = b >= 512 ? lo ^ IODFG_CUT_SIGN : ~hi ^ IODFG_CUT_SIGN;
         c->hi = b >= 512 ? hi ^ IODFG_CUT_SIGN : ~lo ^ IODFG_CUT_SIGN;
         c->log = 0;
     } else {

@@ -109,7 +109,8 @@ static int hunt_round(const struct mpi_job *job, const struct iodfg_session *s, 
                       size_t n, size_t open, int64_t *out)
 {
     size_t B = IODFG_PARTIAL_BUCKETS;
-    uint64_t *mine = calloc(open * B + 1, sizeof(*mine)), *hist = malloc((open * B + 1) * 8);
+    uint64_t *mine = calloc(open * B + 1, sizeof(*mine)),
+             *hist = malloc((open * B + 1) * sizeof(*hist));
     int ok = hist && mine;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, job->comm);
     for (size_t i = 0, j = 0; ok && i < n; i++) {
