@@ -184,8 +184,8 @@ void iodfg_partial_points_sort(struct iodfg_partial_point *pts, size_t n);
  * (bucket, activity) a part sums its points' net change, its rise (the highest count above the
  * bucket's start count right after one of its starts, at least 0) and its starts. Summed over
  * the parts, the nets give the exact count at each bucket's start and the rises an upper bound
- * of the highest count inside; only pairs whose bound can still reach the maximum are swept,
- * with every part's points of the pair. Sums are indexed [k][b][a]: k one of the enum, b the
+ * of the highest count inside; only pairs whose bound can still reach the maximum are kept
+ * (as windows, below). Sums are indexed [k][b][a]: k one of the enum, b the
  * bucket, a the activity (IODFG_PARTIAL_SUMS * nb * nact entries). */
 /* Two more per part and pair tighten the lower bound of the maximum: its fall (the lowest count
  * of its own points below the bucket's start count, at most 0; the falls add up too) and its
@@ -229,37 +229,104 @@ int iodfg_partial_pairs_add(int64_t *sums, size_t np, const struct iodfg_partial
                             uint64_t n);
 /* From the sums of all parts: at[b * nact + a] the count of activity a at bucket b's start, and
  * pick[b * nact + a] 1 when the pair must be swept (it may hold the first point reaching the
- * maximum), else 0. How many pairs are picked. */
+ * maximum), else 0; unless NULL, low[a] a count the job reaches (INT64_MIN: a has no start) and
+ * first[a] the first bucket known to reach it (a picked one). How many pairs are picked. */
 uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t nact, int64_t *at,
-                                   uint8_t *pick);
+                                   uint8_t *pick, int64_t *low, uint32_t *first);
 /* How many of this part's points (by its own sums) lie in picked pairs of buckets [b0, b1). */
 uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t nact,
                                     const uint8_t *pick, uint32_t b0, uint32_t b1);
-/* Copy the view's points of picked pairs of buckets [b0, b1) to out, in the sweep's order; how
- * many. */
-size_t iodfg_partial_bucket_copy(const struct iodfg_partial_view *v, const uint64_t *pos,
-                                 uint32_t nact, const uint8_t *pick, uint32_t b0, uint32_t b1,
-                                 struct iodfg_partial_point *out);
-/* What a pruned sweep covers: buckets [b0, b1) of nb cut at split (nb - 1 points), the view's
- * positions pos of them, each pair's count at its bucket's start, the pairs swept (NULL: all). */
-struct iodfg_partial_buckets {
-    uint32_t nb, b0, b1;
-    const struct iodfg_partial_point *split;
-    const uint64_t *pos;
-    const int64_t *at;
-    const uint8_t *pick;
+/* ---- windows: the picked pairs cut finer, round by round, before any point moves ----
+ * A window is a stretch of one activity's points in the sweep's order that may hold its maximum,
+ * with the job's count at its start. The picked pairs are the first windows. A round cuts each
+ * window into `sub` pieces of equal time between the job's first and last point there (a window
+ * whose points lie on more than one clock stays whole, in its first piece), sums each part's
+ * points per piece as the buckets are summed, and keeps the pieces that may still hold the first
+ * point reaching the maximum: they are the next round's windows. A part's copies of its points
+ * carry their window in their act field. */
+struct iodfg_partial_window {
+    int64_t at;      /* the job's count of the activity just before the window */
+    uint32_t act;    /* the activity */
+    uint32_t bucket; /* the bucket it lies in (which process sweeps it) */
 };
-/* Sweep the picked pairs of bk's buckets over the view's points there (none when view is NULL)
- * and nruns sorted runs (points of picked pairs only), each pair from its count at its bucket's
- * start: best[a] (INT64_MIN when none, as the caller sets it) gets the highest count just after
- * a start and when[a] the time it is first reached, where this beats best[a] as given. 0, or -1
- * with err (memory). */
-int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
-                                const struct iodfg_partial_buckets *bk,
+/* What a job knows of each activity between rounds: a count it reaches (INT64_MIN: none), and the
+ * last window at or before whose end it is first reached (IODFG_PARTIAL_NO_WINDOW: none). */
+struct iodfg_partial_reach {
+    int64_t low;
+    uint32_t first;
+};
+#define IODFG_PARTIAL_NO_WINDOW UINT32_MAX
+/* The picked pairs (of iodfg_partial_bucket_pick, with its low and first) as windows in the
+ * sweep's order into w (room for the picked pairs), each pair's window into wid (nb * nact:
+ * IODFG_PARTIAL_NO_WINDOW when not picked), and what is known of each activity into reach. How
+ * many windows. */
+uint32_t iodfg_partial_windows_of_pick(const int64_t *at, const uint8_t *pick, uint32_t nb,
+                                       uint32_t nact, const int64_t *low, const uint32_t *first,
+                                       struct iodfg_partial_window *w, uint32_t *wid,
+                                       struct iodfg_partial_reach *reach);
+/* The first round on the view, before any point is copied: each bucket with a window is cut into
+ * sub pieces of equal time between its splitters (the first and the last bucket, and a bucket
+ * over two clocks, stay whole: piece 0), and the pieces of all its windows are those. Into pp
+ * ((sub + 1) per bucket, buckets without a window untouched) each piece's first position, found
+ * by binary search: no time of any other point is read. */
+void iodfg_partial_piece_pos(const struct iodfg_partial_view *v, const uint64_t *pos,
+                             const struct iodfg_partial_point *split, uint32_t nb, uint32_t nact,
+                             const uint32_t *wid, uint32_t sub, uint64_t *pp);
+/* This part's sums of its points per piece of the windows (wid: each pair's window; piece j of
+ * window w: entry w * sub + j, laid out as the buckets' sums with nw * sub pairs). 0, or -1 when
+ * out of memory. */
+int iodfg_partial_piece_sums(const struct iodfg_partial_view *v, const uint64_t *pp, uint32_t nb,
+                             uint32_t nact, const uint32_t *wid, uint32_t sub, uint32_t nw,
+                             int64_t *sums);
+/* A part's points of the pieces of the round on its view, read where they lie: pp, wid and sub
+ * as above, to each piece's window next (IODFG_PARTIAL_NO_WINDOW: not kept), buckets [b0, b1)
+ * only. */
+struct iodfg_partial_pieces {
+    const struct iodfg_partial_view *v;
+    const uint64_t *pp;
+    uint32_t nb, nact, sub;
+    const uint32_t *wid, *to;
+    uint32_t b0, b1;
+};
+/* Copy those points to out in the sweep's order, their act field set to their window next; how
+ * many (room: iodfg_partial_window_points of this part's piece sums). */
+size_t iodfg_partial_piece_copy(const struct iodfg_partial_pieces *pc,
+                                struct iodfg_partial_point *out);
+/* The least clock, the greatest clock negated, the least time and the greatest time negated of
+ * each window's points pts[0..n) into span[4 * w...] (INT64_MAX each when it has none): the
+ * element-wise minimum over the parts gives the job's. */
+enum { IODFG_PARTIAL_SPAN = 4 };
+void iodfg_partial_window_span(const struct iodfg_partial_point *pts, size_t n, uint32_t nw,
+                               int64_t *span);
+/* This part's sums of its points per piece (window w's piece j: entry w * sub + j, laid out as
+ * the buckets' sums with nw * sub pairs), the pieces cut by the job's span. 0, or -1 when out of
+ * memory. */
+int iodfg_partial_window_sums(const struct iodfg_partial_point *pts, size_t n, const int64_t *span,
+                              uint32_t nw, uint32_t sub, int64_t *sums);
+/* From the sums of all parts: the pieces that may hold the first point reaching an activity's
+ * maximum become the windows next (into next, room for nw * sub, in the sweep's order); to[piece]
+ * their number or IODFG_PARTIAL_NO_WINDOW; reach (nact activities) brought up to date. How many
+ * windows next, or -1 when out of memory. */
+int64_t iodfg_partial_window_pick(const struct iodfg_partial_window *w, uint32_t nw, uint32_t sub,
+                                  const int64_t *sums, uint32_t nact,
+                                  struct iodfg_partial_reach *reach,
+                                  struct iodfg_partial_window *next, uint32_t *to);
+/* This part's points of kept pieces, moved to the front of pts (in order) with their new window;
+ * how many. */
+size_t iodfg_partial_window_keep(struct iodfg_partial_point *pts, size_t n, const int64_t *span,
+                                 uint32_t sub, const uint32_t *to);
+/* The job's points in the pieces kept (by the sums of all parts). */
+uint64_t iodfg_partial_window_points(const int64_t *sums, uint64_t npieces, const uint32_t *to);
+/* Sweep the points of the windows, each window from its count at its start: nruns sorted runs
+ * (each in the sweep's order) and, unless own is NULL, a part's points of the kept pieces of
+ * buckets [own->b0, own->b1) read from its view (the runs then hold points of those buckets
+ * only), every part's points of a window among them. best[a] (INT64_MIN when none, as the caller
+ * sets it) gets each activity's highest count just after a start and when[a] the time it is
+ * first reached. 0, or -1 with err (memory). */
+int iodfg_partial_sweep_windows(const struct iodfg_partial_pieces *own,
                                 const struct iodfg_partial_point *const *runs, const size_t *len,
-                                size_t nruns, uint32_t nact, int64_t *best, int64_t *when,
-                                struct iodfg_error *err);
-
+                                size_t nruns, const struct iodfg_partial_window *w, uint32_t nw,
+                                int64_t *best, int64_t *when, struct iodfg_error *err);
 /* ---- characterisation (iodfg/characterize.h) of parts holding different cases ---- */
 
 /* Add n rows of Wright et al.'s bandwidths (count, cases, sums, first start, last end); their

@@ -2,8 +2,9 @@
 /* The maximum concurrency of parts: a session's interval boundaries read in place from its
  * timeline; per bucket of the sweep's order each part's net change, rise and starts per activity
  * (they add up to exact counts at the buckets' starts and bounds of the counts inside); which
- * pairs of bucket and activity must be swept; and the sweep of sorted runs in their merged order
- * with the count of each pair carried in. doc/mpi.md says why it is exact. */
+ * pairs of bucket and activity may hold the maximum; the first round of their windows on the view
+ * (partial_windows.c cuts them finer, partial_sweep.c sweeps them). doc/mpi.md says why it is
+ * exact. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -61,15 +62,6 @@ static int event_tags(const struct part *pa, struct iodfg_partial_view *v)
         }
     }
     return 0;
-}
-
-/* Event e's activity in the view, IODFG_NO_ACTIVITY when it has none or is not selected. */
-static inline uint32_t event_act(const struct iodfg_partial_view *v, uint32_t e)
-{
-    if (v->code) {
-        return iodfg_code_activity(v->code[e]);
-    }
-    return v->pact[e];
 }
 
 int iodfg_partial_view_init(const struct iodfg_session *s, struct iodfg_partial_view *v,
@@ -157,15 +149,6 @@ int iodfg_partial_points(const struct iodfg_session *s, struct iodfg_partial_poi
     return p ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
 }
 
-/* a before b in the sweep's order: the one definition of it, inline for the merges. */
-static inline int point_before(const struct iodfg_partial_point *a,
-                               const struct iodfg_partial_point *b)
-{
-    return a->clock != b->clock       ? a->clock < b->clock
-           : a->time_ns != b->time_ns ? a->time_ns < b->time_ns
-                                      : a->start < b->start;
-}
-
 int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
                             const struct iodfg_partial_point *b)
 {
@@ -173,19 +156,6 @@ int iodfg_partial_point_cmp(const struct iodfg_partial_point *a,
 }
 
 /* ---- the buckets' sums and the pairs picked ---- */
-
-/* The activity of the point at position i of the view, IODFG_NO_ACTIVITY when it is not one of
- * the session's points (cheaper than iodfg_partial_view_at: no time is read). */
-static inline uint32_t act_at(const struct iodfg_partial_view *v, uint64_t i)
-{
-    return event_act(v, v->ent[i] & ~IODFG_PT_START);
-}
-
-/* Whether bucket b has a pair to sweep (pick NULL: all are swept). */
-static int bucket_picked(const uint8_t *pick, uint32_t nact, uint32_t b)
-{
-    return !pick || memchr(pick + (size_t)b * nact, 1, nact) != NULL;
-}
 
 void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
                               const struct iodfg_partial_point *split, uint32_t nb,
@@ -208,11 +178,6 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
     pos[nb] = v->n;
 }
 
-/* One pair's running sums in the bucket pass, side by side: a point touches one cache line. */
-struct pair_acc {
-    int64_t net, rise, starts, fall;
-};
-
 /* The running sums of one bucket's pass: its point at i, then the next one, and its pairs. */
 struct bucket_run {
     uint64_t i, end;
@@ -220,9 +185,7 @@ struct bucket_run {
 };
 
 /* Point i of the view into r's sums (coded: the view has the session's codes), prefetching the
- * activity of the point `ahead` positions on. Branch-free but for the skip: an end lowers net
- * below a rise already reached and a start raises it above a fall, so taking the maximum and the
- * minimum at every point gives the rise of the starts and the fall of the ends. */
+ * activity of the point `ahead` positions on. Branch-free but for the skip. */
 static inline __attribute__((always_inline)) void bucket_point(const struct iodfg_partial_view *v,
                                                                struct bucket_run *r, int coded)
 {
@@ -240,13 +203,7 @@ static inline __attribute__((always_inline)) void bucket_point(const struct iodf
     if (a == IODFG_NO_ACTIVITY) {
         return;
     }
-    int64_t start = (p & IODFG_PT_START) != 0;
-    struct pair_acc *x = &r->acc[a];
-    int64_t net = x->net + 2 * start - 1;
-    x->net = net;
-    x->starts += start;
-    x->rise = net > x->rise ? net : x->rise;
-    x->fall = net < x->fall ? net : x->fall;
+    pair_acc_add(&r->acc[a], (p & IODFG_PT_START) != 0);
 }
 
 /* The pairs of bucket b, summed in acc, into sums ([k][b][a]), and acc cleared. */
@@ -254,12 +211,7 @@ static void bucket_out(struct pair_acc *acc, uint32_t b, uint32_t nb, uint32_t n
 {
     size_t np = (size_t)nb * nact, at = (size_t)b * nact;
     for (uint32_t a = 0; a < nact; a++) {
-        const struct pair_acc *x = &acc[a];
-        sums[IODFG_PARTIAL_NET * np + at + a] = x->net;
-        sums[IODFG_PARTIAL_RISE * np + at + a] = x->rise;
-        sums[IODFG_PARTIAL_STARTS * np + at + a] = x->starts;
-        sums[IODFG_PARTIAL_FALL * np + at + a] = x->fall;
-        sums[IODFG_PARTIAL_PEAK * np + at + a] = x->rise >= 1 ? x->rise - x->fall : INT64_MIN;
+        pair_acc_out(&acc[a], sums, np, at + a);
     }
     memset(acc, 0, nact * sizeof(*acc));
 }
@@ -341,7 +293,7 @@ static int64_t lower_bound(const int64_t *sums, const int64_t *at, uint32_t nb, 
 }
 
 uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t nact, int64_t *at,
-                                   uint8_t *pick)
+                                   uint8_t *pick, int64_t *low_out, uint32_t *first_out)
 {
     size_t np = (size_t)nb * nact;
     uint64_t n = 0;
@@ -361,6 +313,10 @@ uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t na
                       (bound > low || (bound == low && b <= first));
             n += pick[i];
         }
+        if (low_out) {
+            low_out[a] = low;
+            first_out[a] = first;
+        }
     }
     return n;
 }
@@ -377,195 +333,4 @@ uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t n
                      : 0;
     }
     return n;
-}
-
-size_t iodfg_partial_bucket_copy(const struct iodfg_partial_view *v, const uint64_t *pos,
-                                 uint32_t nact, const uint8_t *pick, uint32_t b0, uint32_t b1,
-                                 struct iodfg_partial_point *out)
-{
-    size_t k = 0;
-    for (uint32_t b = b0; b < b1; b++) {
-        const uint8_t *in = pick + (size_t)b * nact;
-        uint64_t end = bucket_picked(pick, nact, b) ? pos[b + 1] : pos[b];
-        for (uint64_t i = pos[b]; i < end; i++) {
-            uint32_t a = act_at(v, i);
-            if (a != IODFG_NO_ACTIVITY && in[a]) {
-                iodfg_partial_view_at(v, i, &out[k++]);
-            }
-        }
-    }
-    return k;
-}
-
-/* ---- the sweep: each bucket's points of every source merged in the sweep's order ---- */
-
-/* The running counts of a sweep: each pair from its count at its bucket's start. */
-struct sweep_run {
-    const struct iodfg_partial_buckets *bk;
-    uint32_t nact;
-    int64_t *cur, *best, *when;
-    uint32_t *in; /* the bucket cur[a] counts in */
-};
-
-static inline void sweep_point(struct sweep_run *s, uint32_t b, const struct iodfg_partial_point *p)
-{
-    uint32_t a = p->act;
-    if (s->in[a] != b) { // the pair's first point: its count at the bucket's start
-        s->in[a] = b;
-        s->cur[a] = s->bk->at[(size_t)b * s->nact + a];
-    }
-    if (!p->start) {
-        s->cur[a]--;
-    } else if (++s->cur[a] > s->best[a]) {
-        s->best[a] = s->cur[a];
-        s->when[a] = p->time_ns;
-    }
-}
-
-/* One sorted source of a bucket's points: [p, end). */
-struct source {
-    const struct iodfg_partial_point *p, *end;
-};
-
-static void sources_down(const struct source *src, size_t *top, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && point_before(src[top[l]].p, src[top[m]].p)) {
-            m = l;
-        }
-        if (l + 1 < n && point_before(src[top[l + 1]].p, src[top[m]].p)) {
-            m = l + 1;
-        }
-        if (m == i) {
-            return;
-        }
-        size_t t = top[i];
-        top[i] = top[m];
-        top[m] = t;
-        i = m;
-    }
-}
-
-/* Bucket b's n sources (none empty) merged into s: two by a plain merge, more through a heap of
- * them (top: room for n), the last one left walked alone. Equal points of one activity have the
- * same effect, so the order among them is free. */
-static void sweep_sources(struct sweep_run *s, uint32_t b, struct source *src, size_t n,
-                          size_t *top)
-{
-    if (n == 2) {
-        while (src[0].p < src[0].end && src[1].p < src[1].end) {
-            int y = point_before(src[1].p, src[0].p);
-            sweep_point(s, b, src[y].p++);
-        }
-    } else if (n > 2) {
-        for (size_t i = 0; i < n; i++) {
-            top[i] = i;
-        }
-        for (size_t i = n; i-- > 0;) {
-            sources_down(src, top, n, i);
-        }
-        size_t left = n;
-        while (left > 1) {
-            struct source *r = &src[top[0]];
-            sweep_point(s, b, r->p++);
-            if (r->p == r->end) {
-                top[0] = top[--left];
-            }
-            sources_down(src, top, left, 0);
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        while (src[i].p < src[i].end) {
-            sweep_point(s, b, src[i].p++);
-        }
-    }
-}
-
-/* The view's points of bucket b's picked pairs (all with no pick) into out; how many. */
-static size_t bucket_points(const struct iodfg_partial_view *v,
-                            const struct iodfg_partial_buckets *bk, uint32_t nact, uint32_t b,
-                            struct iodfg_partial_point *out)
-{
-    const uint8_t *in = bk->pick ? bk->pick + (size_t)b * nact : NULL;
-    size_t k = 0;
-    for (uint64_t i = bk->pos[b]; i < bk->pos[b + 1]; i++) {
-        uint32_t a = act_at(v, i); // the times are read for points of picked pairs only
-        if (a != IODFG_NO_ACTIVITY && (!in || in[a])) {
-            iodfg_partial_view_at(v, i, &out[k++]);
-        }
-    }
-    return k;
-}
-
-/* The first of run[lo, n) not before p, or n. */
-static size_t run_lower(const struct iodfg_partial_point *run, size_t lo, size_t n,
-                        const struct iodfg_partial_point *p)
-{
-    while (lo < n) {
-        size_t mid = lo + (n - lo) / 2;
-        if (point_before(&run[mid], p)) {
-            lo = mid + 1;
-        } else {
-            n = mid;
-        }
-    }
-    return lo;
-}
-
-/* Bucket b's sources: the view's points (copied to own) and each run's next points below the
- * bucket's end (at[r]: the run's first point not yet swept, moved past them); how many. */
-static size_t bucket_sources(const struct iodfg_partial_view *view,
-                             const struct iodfg_partial_buckets *bk, uint32_t nact, uint32_t b,
-                             const struct iodfg_partial_point *const *runs, const size_t *len,
-                             size_t nruns, size_t *at, struct iodfg_partial_point *own,
-                             struct source *src)
-{
-    size_t n = 0, k = view ? bucket_points(view, bk, nact, b, own) : 0;
-    if (k) {
-        src[n++] = (struct source){own, own + k};
-    }
-    for (size_t r = 0; r < nruns; r++) {
-        size_t end = b + 1 < bk->nb ? run_lower(runs[r], at[r], len[r], &bk->split[b]) : len[r];
-        if (end > at[r]) {
-            src[n++] = (struct source){runs[r] + at[r], runs[r] + end};
-        }
-        at[r] = end;
-    }
-    return n;
-}
-
-int iodfg_partial_sweep_buckets(const struct iodfg_partial_view *view,
-                                const struct iodfg_partial_buckets *bk,
-                                const struct iodfg_partial_point *const *runs, const size_t *len,
-                                size_t nruns, uint32_t nact, int64_t *best, int64_t *when,
-                                struct iodfg_error *err)
-{
-    uint64_t most = 0; // the view's largest bucket: room for its points
-    for (uint32_t b = bk->b0; view && b < bk->b1; b++) {
-        most = bk->pos[b + 1] - bk->pos[b] > most ? bk->pos[b + 1] - bk->pos[b] : most;
-    }
-    struct sweep_run s = {bk,   nact, malloc(((size_t)nact + 1) * sizeof(int64_t)),
-                          best, when, malloc(((size_t)nact + 1) * sizeof(uint32_t))};
-    struct iodfg_partial_point *own = malloc((most + 1) * sizeof(*own));
-    struct source *src = malloc((nruns + 2) * sizeof(*src));
-    size_t *top = malloc((nruns + 2) * sizeof(*top)), *at = calloc(nruns + 1, sizeof(*at));
-    int rc =
-        s.cur && s.in && own && src && top && at ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    if (rc == 0) {
-        memset(s.in, 0xff, ((size_t)nact + 1) * sizeof(*s.in));
-    }
-    for (uint32_t b = bk->b0; rc == 0 && b < bk->b1; b++) {
-        if (bucket_picked(bk->pick, nact, b)) { // the runs hold no point of the others
-            size_t n = bucket_sources(view, bk, nact, b, runs, len, nruns, at, own, src);
-            sweep_sources(&s, b, src, n, top);
-        }
-    }
-    free(s.cur);
-    free(s.in);
-    free(own);
-    free(src);
-    free(top);
-    free(at);
-    return rc;
 }

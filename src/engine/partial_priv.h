@@ -10,6 +10,8 @@
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
 
+#include "stats_priv.h"
+
 struct part {
     const struct iodfg_eventlog *log;
     const struct iodfg_selection *sel;
@@ -24,6 +26,72 @@ static inline struct part part_of(const struct iodfg_session *s)
     struct part p = {log, iodfg_analysis_selection(an), iodfg_analysis_activities(an),
                      iodfg_eventlog_columns(log)};
     return p;
+}
+
+/* ---- the concurrency's running sums of one pair (bucket or window piece, activity) ---- */
+
+struct pair_acc {
+    int64_t net, rise, starts, fall;
+};
+
+/* A point of the pair. Branch-free: an end lowers net below a rise already reached and a start
+ * raises it above a fall, so taking the maximum and the minimum at every point gives the rise of
+ * the starts and the fall of the ends. */
+static inline void pair_acc_add(struct pair_acc *x, int64_t start)
+{
+    int64_t net = x->net + 2 * start - 1;
+    x->net = net;
+    x->starts += start;
+    x->rise = net > x->rise ? net : x->rise;
+    x->fall = net < x->fall ? net : x->fall;
+}
+
+/* The pair's sums into entry i of sums (np pairs a kind). */
+static inline void pair_acc_out(const struct pair_acc *x, int64_t *sums, size_t np, size_t i)
+{
+    sums[IODFG_PARTIAL_NET * np + i] = x->net;
+    sums[IODFG_PARTIAL_RISE * np + i] = x->rise;
+    sums[IODFG_PARTIAL_STARTS * np + i] = x->starts;
+    sums[IODFG_PARTIAL_FALL * np + i] = x->fall;
+    sums[IODFG_PARTIAL_PEAK * np + i] = x->rise >= 1 ? x->rise - x->fall : INT64_MIN;
+}
+
+/* ---- the concurrency's order and windows ---- */
+
+/* Event e's activity in the view, IODFG_NO_ACTIVITY when it has none or is not selected. */
+static inline uint32_t event_act(const struct iodfg_partial_view *v, uint32_t e)
+{
+    if (v->code) {
+        return iodfg_code_activity(v->code[e]);
+    }
+    return v->pact[e];
+}
+
+/* The activity of the point at position i of the view, IODFG_NO_ACTIVITY when it is not one of
+ * the session's points (cheaper than iodfg_partial_view_at: no time is read). */
+static inline uint32_t act_at(const struct iodfg_partial_view *v, uint64_t i)
+{
+    return event_act(v, v->ent[i] & ~IODFG_PT_START);
+}
+
+/* a before b in the sweep's order: the one definition of it, inline for the merges. */
+static inline int point_before(const struct iodfg_partial_point *a,
+                               const struct iodfg_partial_point *b)
+{
+    return a->clock != b->clock       ? a->clock < b->clock
+           : a->time_ns != b->time_ns ? a->time_ns < b->time_ns
+                                      : a->start < b->start;
+}
+
+/* Whether any of a bucket's nact pairs has a window. */
+static inline int has_window(const uint32_t *wid, uint32_t nact)
+{
+    for (uint32_t a = 0; a < nact; a++) {
+        if (wid[a] != IODFG_PARTIAL_NO_WINDOW) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ---- the percentiles' cuts (iodfg_partial_cut), inline for the walks over values ---- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* iodfg-mpi: the reductions of the analysis that are more than sums (doc/mpi.md): nearest-rank
- * percentiles by summed histograms that narrow the range, maximum concurrency by bucket sums
- * that bound it and a sweep of the few buckets that may hold it. */
+ * percentiles by summed histograms that narrow the range (mpi_reduce.c), maximum concurrency by
+ * bucket sums that bound it, windows cut finer, and a sweep of the few points that may hold it
+ * (mpi_conc.c). */
 #ifndef IODFG_MPI_REDUCE_H
 #define IODFG_MPI_REDUCE_H
 

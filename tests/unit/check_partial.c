@@ -215,22 +215,25 @@ static void add_edges(struct iodfg_dfg *g, uint32_t na, const struct iodfg_sessi
     free(e);
 }
 
-/* The sweep of one range, as one bucket holding it: the view's positions [lo, hi) (none when
- * view is NULL) and nruns sorted runs, from the counts carry. */
-static int sweep_view(const struct iodfg_partial_view *view, uint64_t lo, uint64_t hi,
-                      const struct iodfg_partial_point *const *runs, const size_t *len,
+/* The sweep of nruns sorted runs from the counts carry: each activity one window holding all
+ * its points (a point's act is its window). */
+static int sweep_runs(const struct iodfg_partial_point *const *runs, const size_t *len,
                       size_t nruns, const int64_t *carry, uint32_t na, int64_t *best, int64_t *when,
                       struct iodfg_error *err)
 {
-    const uint64_t pos[2] = {lo, hi};
-    const struct iodfg_partial_buckets one = {1, 0, 1, NULL, pos, carry, NULL};
-    return iodfg_partial_sweep_buckets(view, &one, runs, len, nruns, na, best, when, err);
+    struct iodfg_partial_window *w = calloc(na + 1, sizeof(*w));
+    for (uint32_t a = 0; a < na; a++) {
+        w[a] = (struct iodfg_partial_window){carry[a], a, 0};
+    }
+    int rc = iodfg_partial_sweep_windows(NULL, runs, len, nruns, w, na, best, when, err);
+    free(w);
+    return rc;
 }
 
 static int sweep(const struct iodfg_partial_point *pts, size_t n, const int64_t *carry, uint32_t na,
                  int64_t *best, int64_t *when, struct iodfg_error *err)
 {
-    return sweep_view(NULL, 0, 0, &pts, &n, 1, carry, na, best, when, err);
+    return sweep_runs(&pts, &n, 1, carry, na, best, when, err);
 }
 
 /* Each activity's starts minus ends among n points, added to net. */
@@ -241,17 +244,16 @@ static void points_net(const struct iodfg_partial_point *pts, size_t n, int64_t 
     }
 }
 
-/* A part's view of its points (what iodfg-mpi sweeps in place) against their copy pts (k of
- * them): the cut before a point is where the copy has it, and sweeping the view from a cut on,
- * with the count carried in, finds what sweeping the copy from there finds. */
+/* A part's view of its points (what iodfg-mpi reads in place) against their copy pts (k of
+ * them): the cut before a point is where the copy has it, and the view's points from a cut on are
+ * the copy's from there. */
 static void view_matches_points(const struct iodfg_session *s,
-                                const struct iodfg_partial_point *pts, size_t k, uint32_t na)
+                                const struct iodfg_partial_point *pts, size_t k)
 {
     struct iodfg_partial_view v;
     struct iodfg_error err;
     ck_assert_int_eq(iodfg_partial_view_init(s, &v, &err), 0);
     struct iodfg_partial_point *tmp = malloc((v.n + 1) * sizeof(*tmp));
-    size_t mid = k / 2;
     for (size_t j = 0; k && j < 4; j++) {
         size_t at = j * (k - 1) / 3, first = at;
         while (first > 0 && iodfg_partial_point_cmp(&pts[first - 1], &pts[at]) == 0) {
@@ -259,30 +261,9 @@ static void view_matches_points(const struct iodfg_session *s,
         }
         uint64_t lower = iodfg_partial_view_lower(&v, &pts[at]);
         ck_assert_uint_eq(iodfg_partial_view_copy(&v, 0, lower, tmp), first);
-        mid = j == 2 ? first : mid;
+        ck_assert_uint_eq(iodfg_partial_view_copy(&v, lower, v.n, tmp), k - first);
+        ck_assert_mem_eq(tmp, pts + first, (k - first) * sizeof(*tmp));
     }
-    int64_t *carry = calloc(na + 1, sizeof(*carry)), *best[2], *when[2];
-    points_net(pts, mid, carry);
-    for (int r = 0; r < 2; r++) {
-        best[r] = malloc((na + 1) * sizeof(**best));
-        when[r] = calloc(na + 1, sizeof(**when));
-        for (uint32_t a = 0; a < na; a++) {
-            best[r][a] = INT64_MIN;
-        }
-    }
-    uint64_t lo = k ? iodfg_partial_view_lower(&v, &pts[mid < k ? mid : k - 1]) : 0;
-    lo = mid < k ? lo : v.n;
-    ck_assert_int_eq(sweep_view(&v, lo, v.n, NULL, NULL, 0, carry, na, best[0], when[0], &err), 0);
-    ck_assert_int_eq(sweep(pts + mid, k - mid, carry, na, best[1], when[1], &err), 0);
-    for (uint32_t a = 0; a < na; a++) {
-        ck_assert_int_eq(best[0][a], best[1][a]);
-        ck_assert_int_eq(when[0][a], when[1][a]);
-    }
-    for (int r = 0; r < 2; r++) {
-        free(best[r]);
-        free(when[r]);
-    }
-    free(carry);
     free(tmp);
     iodfg_partial_view_fini(&v);
 }
@@ -301,7 +282,7 @@ static void concurrency(struct fixture *f, uint32_t na, struct iodfg_stats *st)
         for (size_t i = 1; i < k; i++) { // in the sweep's order, from the timeline
             ck_assert_int_le(iodfg_partial_point_cmp(&pts[i - 1], &pts[i]), 0);
         }
-        view_matches_points(f->sp[p], pts, k, na);
+        view_matches_points(f->sp[p], pts, k);
         all = realloc(all, (n + k + 1) * sizeof(*all));
         memcpy(all + n, pts, k * sizeof(*pts));
         n += k;
@@ -687,7 +668,7 @@ START_TEST(sweep_of_runs_is_sweep_of_merge)
         best[0][a] = best[1][a] = INT64_MIN;
     }
     struct iodfg_error err;
-    ck_assert_int_eq(sweep_view(NULL, 0, 0, runs, len, 3, zero, 3, best[0], when[0], &err), 0);
+    ck_assert_int_eq(sweep_runs(runs, len, 3, zero, 3, best[0], when[0], &err), 0);
     iodfg_partial_points_sort(p, n);
     ck_assert_int_eq(sweep(p, n, zero, 3, best[1], when[1], &err), 0);
     for (int a = 0; a < 3; a++) {
@@ -723,6 +704,30 @@ static void stress_text(uint32_t c, char *buf, size_t size)
         at += (size_t)snprintf(buf + at, size - at,
                                "%u %s %s(3</scratch/s/f>, \"\", 8192) = 10 <0.%06d>\n", 100 + c,
                                stamp, call, dur);
+    }
+}
+
+/* The stress log with cases 6 and 7 on the relative clock, 50,000 s in: that clock sorts before
+ * the others' and its times are later than theirs, so only the clock orders them. */
+static void clocks_text(uint32_t c, char *buf, size_t size)
+{
+    if (c < 6) {
+        stress_text(c, buf, size);
+        return;
+    }
+    size_t at = 0;
+    uint32_t x = c * 2654435761u + 7;
+    int64_t last_us = 0;
+    for (uint32_t i = 0; i < 40; i++) {
+        x = x * 1103515245u + 12345u;
+        int burst = i == 3 || i == 20, grid = (int)(x >> 16) % 3;
+        int64_t t_us = 50000 * (int64_t)1000000 + (i * 3 + (burst ? 0 : grid)) * 10;
+        int dur = burst ? 30 : (int)(x >> 8) % 2 * 10;
+        int64_t d = t_us - last_us;
+        last_us = t_us;
+        at += (size_t)snprintf(buf + at, size - at,
+                               "%u %6lld.%06lld read(3</scratch/s/f>, \"\", 8192) = 10 <0.%06d>\n",
+                               100 + c, (long long)(d / 1000000), (long long)(d % 1000000), dur);
     }
 }
 
@@ -851,6 +856,19 @@ static void check_pos_with_known(const struct iodfg_partial_view *v,
     free(pos);
 }
 
+/* A part's sums of np pairs added to total (the first part's replace it): the peaks the highest,
+ * the others the sum. */
+static void add_part_sums(int64_t *total, const int64_t *mine, size_t np, int first)
+{
+    for (size_t i = 0; i < IODFG_PARTIAL_SUMS * np; i++) {
+        int64_t *t = &total[i];
+        *t = first                         ? mine[i]
+             : i < IODFG_PARTIAL_PEAK * np ? *t + mine[i]
+             : mine[i] > *t                ? mine[i]
+                                           : *t;
+    }
+}
+
 /* The pairs of part sums with points, packed: the others are empty; added up, the packed pairs
  * of the parts so far (into packed) go on equal to the whole arrays added. */
 static void add_packed(const int64_t *mine, size_t np, int64_t *packed)
@@ -897,17 +915,14 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
         brute_sums(pts, k, split, nb, na, want, NULL, NULL);
         ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
         check_sums_without_codes(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
-        for (size_t i = 0; i < ns; i++) { // the peaks: the highest, the others: the sum
-            int64_t *t = &total[i];
-            *t = i < IODFG_PARTIAL_PEAK * np ? *t + mine[i] : p == 0 || mine[i] > *t ? mine[i] : *t;
-        }
+        add_part_sums(total, mine, np, p == 0);
         add_packed(mine, np, packed);
         ck_assert_mem_eq(packed, total, ns * sizeof(*total));
         iodfg_partial_view_fini(&v);
         free(pts);
     }
     free(packed);
-    iodfg_partial_bucket_pick(total, nb, na, at, pick);
+    iodfg_partial_bucket_pick(total, nb, na, at, pick, NULL, NULL);
     brute_sums(all, n, split, nb, na, want, top, at_want);
     ck_assert_mem_eq(at, at_want, np * sizeof(*at));
     const struct iodfg_stats *st = iodfg_session_stats(f->sw);
@@ -933,49 +948,173 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
     free(at_want);
 }
 
-/* Part q's sweep of its buckets (of nb, cut at split) as process q of iodfg-mpi sweeps them: its
- * own points in place, every other part's points of the picked pairs there copied (as many as
- * their sums say); into best and when (na each). */
-static void sweep_part(struct fixture *f, int q, const struct iodfg_partial_buckets *all_bk,
-                       uint32_t na, int64_t *best, int64_t *when)
-{
+/* How a check cuts the windows: pieces per window of the round on the views (1: no round), then
+ * rounds on the copied points with pieces each. */
+struct window_plan {
+    uint32_t view_pieces, copy_pieces;
+    int rounds;
+};
+
+/* The windows of a job of parts (the same for all) and each part's points in them; the round
+ * on the views (each part's view and piece positions, the pairs' windows, the pieces' next). */
+struct job_windows {
+    struct iodfg_partial_window *w;
+    uint32_t nw;
+    struct iodfg_partial_reach reach[64];
+    struct iodfg_partial_point *own[MAXPARTS];
+    size_t nown[MAXPARTS];
     struct iodfg_partial_view v[MAXPARTS];
-    struct iodfg_partial_point *run[MAXPARTS] = {0};
-    size_t len[MAXPARTS] = {0}, np = (size_t)all_bk->nb * na;
-    int64_t *sums = calloc(IODFG_PARTIAL_SUMS * np + 1, sizeof(*sums));
-    struct iodfg_partial_buckets bk = *all_bk;
-    struct iodfg_error err;
-    bk.b0 = (uint32_t)((uint64_t)bk.nb * (uint64_t)q / (uint64_t)f->nparts);
-    bk.b1 = (uint32_t)((uint64_t)bk.nb * (uint64_t)(q + 1) / (uint64_t)f->nparts);
-    for (int p = 0; p < f->nparts; p++) {
-        const uint64_t *pos = all_bk->pos + (size_t)p * (bk.nb + 1);
-        ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &v[p], &err), 0);
-        ck_assert_int_eq(iodfg_partial_bucket_sums(&v[p], pos, bk.nb, na, sums), 0);
-        uint64_t k = iodfg_partial_bucket_count(sums, bk.nb, na, bk.pick, bk.b0, bk.b1);
-        run[p] = malloc((k + 1) * sizeof(**run));
-        len[p] = iodfg_partial_bucket_copy(&v[p], pos, na, bk.pick, bk.b0, bk.b1, run[p]);
-        ck_assert_uint_eq(len[p], k);
-        len[p] = p == q ? 0 : len[p]; // q's own are swept in place
+    uint64_t *pp[MAXPARTS];
+    uint32_t *wid, *to, sub;
+};
+
+static void job_windows_fini(struct job_windows *jw, int nparts)
+{
+    for (int p = 0; p < nparts; p++) {
+        free(jw->own[p]);
+        free(jw->pp[p]);
+        iodfg_partial_view_fini(&jw->v[p]);
     }
-    bk.pos = all_bk->pos + (size_t)q * (bk.nb + 1);
+    free(jw->w);
+    free(jw->wid);
+    free(jw->to);
+}
+
+/* The picked pairs as windows, cut into sub pieces on each part's view (pos: the parts' bucket
+ * positions), the pieces picked from the parts' sums added up, and each part's points of those
+ * kept copied (as many as its sums say, in the sweep's order). */
+static void windows_on_views(struct fixture *f, const uint64_t *pos,
+                             const struct iodfg_partial_point *split, uint32_t nb, uint32_t na,
+                             const int64_t *at, const uint8_t *pick, const int64_t *low,
+                             const uint32_t *first, uint32_t sub, struct job_windows *jw)
+{
+    size_t np = (size_t)nb * na, picked = 0;
+    for (size_t i = 0; i < np; i++) {
+        picked += pick[i];
+    }
+    struct iodfg_partial_window *w = calloc(picked + 1, sizeof(*w));
+    jw->wid = calloc(np + 1, sizeof(*jw->wid));
+    jw->sub = sub;
+    jw->nw = iodfg_partial_windows_of_pick(at, pick, nb, na, low, first, w, jw->wid, jw->reach);
+    ck_assert_uint_eq(jw->nw, picked);
+    size_t npieces = (size_t)jw->nw * sub;
+    int64_t *mine[MAXPARTS], *total = calloc(IODFG_PARTIAL_SUMS * npieces + 1, sizeof(*total));
+    struct iodfg_error err;
+    for (int p = 0; p < f->nparts; p++) {
+        ck_assert_int_eq(iodfg_partial_view_init(f->sp[p], &jw->v[p], &err), 0);
+        jw->pp[p] = calloc((size_t)nb * (sub + 1) + 1, sizeof(*jw->pp[p]));
+        iodfg_partial_piece_pos(&jw->v[p], pos + (size_t)p * (nb + 1), split, nb, na, jw->wid, sub,
+                                jw->pp[p]);
+        mine[p] = calloc(IODFG_PARTIAL_SUMS * npieces + 1, sizeof(*mine[p]));
+        ck_assert_int_eq(
+            iodfg_partial_piece_sums(&jw->v[p], jw->pp[p], nb, na, jw->wid, sub, jw->nw, mine[p]),
+            0);
+        add_part_sums(total, mine[p], npieces, p == 0);
+    }
+    jw->to = calloc(npieces + 1, sizeof(*jw->to));
+    jw->w = calloc(npieces + 1, sizeof(*jw->w));
+    int64_t n = jw->nw;
+    for (size_t k = 0; sub == 1 && k < npieces; k++) { // one piece a window: all kept
+        jw->to[k] = (uint32_t)k;
+        jw->w[k] = w[k];
+    }
+    if (sub > 1) {
+        n = iodfg_partial_window_pick(w, jw->nw, sub, total, na, jw->reach, jw->w, jw->to);
+    }
+    ck_assert_int_ge(n, 0);
+    jw->nw = (uint32_t)n;
+    for (int p = 0; p < f->nparts; p++) {
+        uint64_t k = iodfg_partial_window_points(mine[p], npieces, jw->to);
+        const struct iodfg_partial_pieces pc = {&jw->v[p], jw->pp[p], nb, na, sub,
+                                                jw->wid,   jw->to,    0,  nb};
+        jw->own[p] = malloc((k + 1) * sizeof(*jw->own[p]));
+        jw->nown[p] = iodfg_partial_piece_copy(&pc, jw->own[p]);
+        ck_assert_uint_eq(jw->nown[p], k);
+        for (size_t i = 1; i < k; i++) {
+            ck_assert_int_le(iodfg_partial_point_cmp(&jw->own[p][i - 1], &jw->own[p][i]), 0);
+        }
+        free(mine[p]);
+    }
+    free(w);
+    free(total);
+}
+
+/* One round on the parts' copied points: the job's time span of each window, each part's sums
+ * of its sub pieces added up, the pieces that may hold the maximum kept as the windows next and
+ * each part's points of them (as many as its sums say). */
+static void windows_on_copies(struct fixture *f, uint32_t na, uint32_t sub, struct job_windows *jw)
+{
+    size_t npieces = (size_t)jw->nw * sub, nspan = IODFG_PARTIAL_SPAN * (size_t)jw->nw;
+    int64_t *span = malloc((nspan + 1) * sizeof(*span)),
+            *part = malloc((nspan + 1) * sizeof(*part));
+    int64_t *mine[MAXPARTS], *total = calloc(IODFG_PARTIAL_SUMS * npieces + 1, sizeof(*total));
+    for (int p = 0; p < f->nparts; p++) { // the parts' minima
+        iodfg_partial_window_span(jw->own[p], jw->nown[p], jw->nw, part);
+        for (size_t i = 0; i < nspan; i++) {
+            span[i] = p == 0 || part[i] < span[i] ? part[i] : span[i];
+        }
+    }
+    for (int p = 0; p < f->nparts; p++) {
+        mine[p] = calloc(IODFG_PARTIAL_SUMS * npieces + 1, sizeof(*mine[p]));
+        ck_assert_int_eq(
+            iodfg_partial_window_sums(jw->own[p], jw->nown[p], span, jw->nw, sub, mine[p]), 0);
+        add_part_sums(total, mine[p], npieces, p == 0);
+    }
+    struct iodfg_partial_window *next = calloc(npieces + 1, sizeof(*next));
+    uint32_t *to = calloc(npieces + 1, sizeof(*to));
+    int64_t n = iodfg_partial_window_pick(jw->w, jw->nw, sub, total, na, jw->reach, next, to);
+    ck_assert_int_ge(n, 0);
+    for (int p = 0; p < f->nparts; p++) {
+        uint64_t k = iodfg_partial_window_points(mine[p], npieces, to);
+        jw->nown[p] = iodfg_partial_window_keep(jw->own[p], jw->nown[p], span, sub, to);
+        ck_assert_uint_eq(jw->nown[p], k);
+        free(mine[p]);
+    }
+    free(jw->w);
+    jw->w = next;
+    jw->nw = (uint32_t)n;
+    free(span);
+    free(part);
+    free(total);
+    free(to);
+}
+
+/* Part q's sweep of the windows in its buckets (of nb: the q-th share, as process q of
+ * iodfg-mpi) with every part's points of them, into best and when (na each); in_place: q's own
+ * points read from its view (the pieces of the round on the views), not from its copy. */
+static void sweep_part(struct fixture *f, int q, const struct job_windows *jw, uint32_t nb,
+                       uint32_t na, int in_place, int64_t *best, int64_t *when)
+{
+    uint32_t b0 = (uint32_t)((uint64_t)nb * (uint64_t)q / (uint64_t)f->nparts);
+    uint32_t b1 = (uint32_t)((uint64_t)nb * (uint64_t)(q + 1) / (uint64_t)f->nparts);
+    const struct iodfg_partial_point *run[MAXPARTS];
+    size_t len[MAXPARTS];
+    for (int p = 0; p < f->nparts; p++) { // the parts' points lie in the buckets' order
+        size_t lo = 0, hi;
+        while (lo < jw->nown[p] && jw->w[jw->own[p][lo].act].bucket < b0) {
+            lo++;
+        }
+        for (hi = lo; hi < jw->nown[p] && jw->w[jw->own[p][hi].act].bucket < b1; hi++) {
+        }
+        run[p] = jw->own[p] + lo;
+        len[p] = p == q && in_place ? 0 : hi - lo;
+    }
     for (uint32_t a = 0; a < na; a++) {
         best[a] = INT64_MIN;
     }
-    const struct iodfg_partial_point *const *runs = (const struct iodfg_partial_point *const *)run;
-    ck_assert_int_eq(
-        iodfg_partial_sweep_buckets(&v[q], &bk, runs, len, (size_t)f->nparts, na, best, when, &err),
-        0);
-    for (int p = 0; p < f->nparts; p++) {
-        iodfg_partial_view_fini(&v[p]);
-        free(run[p]);
-    }
-    free(sums);
+    const struct iodfg_partial_pieces own = {&jw->v[q], jw->pp[q], nb, na, jw->sub,
+                                             jw->wid,   jw->to,    b0, b1};
+    struct iodfg_error err;
+    ck_assert_int_eq(iodfg_partial_sweep_windows(in_place ? &own : NULL, run, len,
+                                                 (size_t)f->nparts, jw->w, jw->nw, best, when,
+                                                 &err),
+                     0);
 }
 
-/* The maximum concurrency found with nb buckets (parts as processes, each sweeping its buckets'
- * picked pairs) is the whole log's; how many pairs reach their activity's maximum after the
- * first one that does (ties the pruning must not take). */
-static uint64_t check_pruned(struct fixture *f, uint32_t want_nb)
+/* The maximum concurrency found with nb buckets cut into windows as plan says (parts as
+ * processes, each sweeping the windows of its buckets) is the whole log's; how many pairs reach
+ * their activity's maximum after the first one that does (ties the pruning must not take). */
+static uint64_t check_pruned(struct fixture *f, uint32_t want_nb, const struct window_plan *plan)
 {
     uint32_t na = iodfg_session_mapping(f->sp[0])->nactivities;
     size_t n;
@@ -985,24 +1124,32 @@ static uint64_t check_pruned(struct fixture *f, uint32_t want_nb)
     size_t np = (size_t)nb * na;
     int64_t *sums = calloc(IODFG_PARTIAL_SUMS * np + 1, sizeof(*sums));
     int64_t *at = calloc(np + 1, sizeof(*at)), *top = calloc(np + 1, sizeof(*top));
-    int64_t best[MAXPARTS][64], when[MAXPARTS][64];
+    int64_t best[MAXPARTS][64], when[MAXPARTS][64], low[64];
+    uint32_t first[64];
     uint64_t *pos = calloc((size_t)f->nparts * (nb + 1) + 1, sizeof(*pos));
     uint8_t *pick = calloc(np + 1, 1);
     ck_assert_uint_le(na, 64);
     check_bucket_sums(f, all, n, split, nb, na, sums, pos, pick);
-    iodfg_partial_bucket_pick(sums, nb, na, at, pick);
-    const struct iodfg_partial_buckets bk = {nb, 0, nb, split, pos, at, pick};
-    for (int q = 0; q < f->nparts; q++) {
-        sweep_part(f, q, &bk, na, best[q], when[q]);
+    iodfg_partial_bucket_pick(sums, nb, na, at, pick, low, first);
+    struct job_windows jw = {0};
+    windows_on_views(f, pos, split, nb, na, at, pick, low, first, plan->view_pieces, &jw);
+    for (int r = 0; r < plan->rounds; r++) {
+        windows_on_copies(f, na, plan->copy_pieces, &jw);
     }
     const struct iodfg_stats *st = iodfg_session_stats(f->sw);
-    for (uint32_t a = 0; a < na; a++) {
-        int r = 0;
-        for (int q = 1; q < f->nparts; q++) { // the higher count, on equal ones the earlier part
-            r = best[q][a] > best[r][a] ? q : r;
+    // own points from the copies, and (with no round on the copies) from the views
+    for (int in_place = 0; in_place <= (plan->rounds == 0); in_place++) {
+        for (int q = 0; q < f->nparts; q++) {
+            sweep_part(f, q, &jw, nb, na, in_place, best[q], when[q]);
         }
-        ck_assert_uint_eq(best[r][a] > 0 ? (uint32_t)best[r][a] : 0, st->act[a].mc);
-        ck_assert_int_eq(best[r][a] > 0 ? when[r][a] : IODFG_UNKNOWN, st->act[a].mc_time_ns);
+        for (uint32_t a = 0; a < na; a++) {
+            int r = 0;
+            for (int q = 1; q < f->nparts; q++) { // the higher count, on equal ones the earlier
+                r = best[q][a] > best[r][a] ? q : r;
+            }
+            ck_assert_uint_eq(best[r][a] > 0 ? (uint32_t)best[r][a] : 0, st->act[a].mc);
+            ck_assert_int_eq(best[r][a] > 0 ? when[r][a] : IODFG_UNKNOWN, st->act[a].mc_time_ns);
+        }
     }
     uint64_t ties = 0;
     brute_sums(all, n, split, nb, na, sums, top, at);
@@ -1015,6 +1162,7 @@ static uint64_t check_pruned(struct fixture *f, uint32_t want_nb)
             ties += st->act[a].mc > 0 && top[b * na + a] == (int64_t)st->act[a].mc;
         }
     }
+    job_windows_fini(&jw, f->nparts);
     free(all);
     free(split);
     free(sums);
@@ -1035,9 +1183,14 @@ static uint64_t check_pruned_cuts(void (*text_of)(uint32_t, char *, size_t), uin
     size_t n;
     free(all_points(&f, &n));
     const uint32_t nbs[] = {1, 2, 3, 7, 64, (uint32_t)n / 2 + 1, (uint32_t)n, 2 * (uint32_t)n + 1};
+    // none, on the views only, on the copies only, both, several rounds of few pieces
+    static const struct window_plan plans[] = {
+        {1, 0, 0}, {16, 0, 0}, {1, 5, 1}, {16, 16, 2}, {3, 2, 3}};
     uint64_t ties = 0;
     for (size_t i = 0; i < sizeof(nbs) / sizeof(*nbs); i++) {
-        ties += check_pruned(&f, nbs[i]);
+        for (size_t j = 0; j < sizeof(plans) / sizeof(*plans); j++) {
+            ties += check_pruned(&f, nbs[i], &plans[j]);
+        }
     }
     fixture_fini(&f);
     return ties;
@@ -1061,6 +1214,16 @@ START_TEST(pruned_concurrency_of_ties)
     ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, two, 2), 0);
     ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, four, 4), 0);
     ck_assert_uint_gt(check_pruned_cuts(stress_text, 8, uneven, 4), 0);
+}
+END_TEST
+
+/* Windows over two clocks (the relative one sorting first with the later times) are not cut by
+ * time: a cut would mix the clocks' points. */
+START_TEST(pruned_concurrency_over_clocks)
+{
+    static const uint32_t two[] = {4}, four[] = {2, 5, 7};
+    check_pruned_cuts(clocks_text, 8, two, 2);
+    check_pruned_cuts(clocks_text, 8, four, 4);
 }
 END_TEST
 
@@ -1417,6 +1580,7 @@ static Suite *partial_suite(void)
     tcase_add_test(tc, sweep_of_runs_is_sweep_of_merge);
     tcase_add_test(tc, pruned_concurrency_is_exact);
     tcase_add_test(tc, pruned_concurrency_of_ties);
+    tcase_add_test(tc, pruned_concurrency_over_clocks);
     tcase_add_test(tc, percentile_cuts_find_every_rank);
     tcase_add_test(tc, durations_read_where_they_lie);
     tcase_add_test(tc, characterization_in_parts);
