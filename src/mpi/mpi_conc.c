@@ -20,7 +20,7 @@
 enum { CONC_PAIRS = 1 << 16, CONC_BUCKETS = 4096 };
 /* The windows' rounds: each cuts a window into at most WINDOW_PIECES pieces (a round's sums no
  * larger than the buckets'), until at most WINDOW_POINTS points per process are left in them, at
- * most WINDOW_ROUNDS times. On the recorded 3.2 M-line set two rounds leave a few thousand of
+ * most WINDOW_ROUNDS times. On the recorded 3.2 M-line set two rounds leave a few hundred of
  * the 600,000 points the buckets picked. */
 enum { WINDOW_PIECES = 16, WINDOW_POINTS = 1 << 13, WINDOW_ROUNDS = 4 };
 
