@@ -279,12 +279,8 @@ static int64_t lower_bound(const int64_t *sums, const int64_t *at, uint32_t nb, 
     int64_t low = INT64_MIN;
     for (uint32_t b = 0; b < nb; b++) {
         size_t i = (size_t)b * nact + a;
-        int64_t end = at[i] + sums[IODFG_PARTIAL_NET * np + i];
-        int64_t reach = end > 1 ? end : 1, peak = sums[IODFG_PARTIAL_PEAK * np + i];
-        if (peak != INT64_MIN && at[i] + sums[IODFG_PARTIAL_FALL * np + i] + peak > reach) {
-            reach = at[i] + sums[IODFG_PARTIAL_FALL * np + i] + peak;
-        }
-        if (sums[IODFG_PARTIAL_STARTS * np + i] > 0 && reach > low) {
+        int64_t reach = pair_reach(sums, np, at[i], i);
+        if (reach > low) {
             low = reach;
             *first = b;
         }
@@ -307,10 +303,7 @@ uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t na
         int64_t low = lower_bound(sums, at, nb, nact, a, &first);
         for (uint32_t b = 0; b < nb; b++) {
             size_t i = (size_t)b * nact + a;
-            int64_t bound = at[i] + sums[IODFG_PARTIAL_RISE * np + i];
-            // the first point reaching the maximum: a later bucket that only ties is not it
-            pick[i] = sums[IODFG_PARTIAL_STARTS * np + i] > 0 &&
-                      (bound > low || (bound == low && b <= first));
+            pick[i] = (uint8_t)pair_may_hold(sums, np, at[i], i, low, b <= first);
             n += pick[i];
         }
         if (low_out) {
@@ -327,10 +320,7 @@ uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t n
     size_t np = (size_t)nb * nact;
     uint64_t n = 0;
     for (size_t i = (size_t)b0 * nact; i < (size_t)b1 * nact; i++) {
-        // starts and ends: the net is starts minus ends
-        n += pick[i] ? (uint64_t)(2 * sums[IODFG_PARTIAL_STARTS * np + i] -
-                                  sums[IODFG_PARTIAL_NET * np + i])
-                     : 0;
+        n += pick[i] ? pair_points(sums, np, i) : 0;
     }
     return n;
 }

@@ -58,6 +58,39 @@ static inline void pair_acc_out(const struct pair_acc *x, int64_t *sums, size_t 
 
 /* ---- the concurrency's order and windows ---- */
 
+/* ---- the rule of the buckets and the windows' pieces (i: one of np pairs of summed sums) ---- */
+
+/* A count pair i is known to reach, with at its count at its start (doc/mpi.md, L(a)): at least
+ * 1 and its end count when it has a start, and a part's rise over every part's fall; INT64_MIN
+ * when it has no start. */
+static inline int64_t pair_reach(const int64_t *sums, size_t np, int64_t at, size_t i)
+{
+    if (sums[IODFG_PARTIAL_STARTS * np + i] == 0) {
+        return INT64_MIN;
+    }
+    int64_t end = at + sums[IODFG_PARTIAL_NET * np + i];
+    int64_t reach = end > 1 ? end : 1, peak = sums[IODFG_PARTIAL_PEAK * np + i];
+    int64_t rise = at + sums[IODFG_PARTIAL_FALL * np + i] + peak;
+    return peak != INT64_MIN && rise > reach ? rise : reach;
+}
+
+/* Whether pair i may hold the first point reaching the maximum, low being reached (by the end of
+ * a later pair unless not_after_first): its bound beats low, or only ties it where it could
+ * still come first. */
+static inline int pair_may_hold(const int64_t *sums, size_t np, int64_t at, size_t i, int64_t low,
+                                int not_after_first)
+{
+    int64_t bound = at + sums[IODFG_PARTIAL_RISE * np + i];
+    return sums[IODFG_PARTIAL_STARTS * np + i] > 0 &&
+           (bound > low || (bound == low && not_after_first));
+}
+
+/* Pair i's points: starts and ends (the net is starts minus ends). */
+static inline uint64_t pair_points(const int64_t *sums, size_t np, size_t i)
+{
+    return (uint64_t)(2 * sums[IODFG_PARTIAL_STARTS * np + i] - sums[IODFG_PARTIAL_NET * np + i]);
+}
+
 /* Event e's activity in the view, IODFG_NO_ACTIVITY when it has none or is not selected. */
 static inline uint32_t event_act(const struct iodfg_partial_view *v, uint32_t e)
 {

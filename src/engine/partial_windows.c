@@ -99,19 +99,6 @@ static void pieces_at(const struct iodfg_partial_window *w, uint32_t nw, uint32_
     }
 }
 
-/* A count piece k reaches (as the buckets' lower bound: at least 1 and its end count when it has
- * a start, and a part's rise over every part's fall), INT64_MIN when it has no start. */
-static int64_t piece_reach(const int64_t *sums, size_t np, const int64_t *at, size_t k)
-{
-    if (sums[IODFG_PARTIAL_STARTS * np + k] == 0) {
-        return INT64_MIN;
-    }
-    int64_t end = at[k] + sums[IODFG_PARTIAL_NET * np + k];
-    int64_t reach = end > 1 ? end : 1, peak = sums[IODFG_PARTIAL_PEAK * np + k];
-    int64_t rise = at[k] + sums[IODFG_PARTIAL_FALL * np + k] + peak;
-    return peak != INT64_MIN && rise > reach ? rise : reach;
-}
-
 /* Per activity: the new count known to be reached and the last piece at or before whose end it
  * is first reached (into low and first_piece). A piece may not show the count its window was
  * known to reach (its bounds are its own): that count is then still reached by the end of the
@@ -130,7 +117,7 @@ static void pieces_reach(const struct iodfg_partial_window *w, uint32_t nw, uint
     }
     for (size_t k = 0; k < np; k++) {
         uint32_t a = w[k / sub].act;
-        int64_t r = piece_reach(sums, np, at, k);
+        int64_t r = pair_reach(sums, np, at[k], k);
         if (r != INT64_MIN && (r > low[a] || (r == low[a] && k < first_piece[a]))) {
             low[a] = r;
             first_piece[a] = k;
@@ -160,10 +147,7 @@ int64_t iodfg_partial_window_pick(const struct iodfg_partial_window *w, uint32_t
     uint32_t n = 0;
     for (size_t k = 0; k < np; k++) {
         uint32_t a = w[k / sub].act;
-        int64_t bound = at[k] + sums[IODFG_PARTIAL_RISE * np + k];
-        // as the buckets: a later piece that only ties cannot hold the first point reaching it
-        int keep = sums[IODFG_PARTIAL_STARTS * np + k] > 0 &&
-                   (bound > low[a] || (bound == low[a] && k <= first_piece[a]));
+        int keep = pair_may_hold(sums, np, at[k], k, low[a], k <= first_piece[a]);
         to[k] = keep ? n : IODFG_PARTIAL_NO_WINDOW;
         if (keep) {
             next[n] = (struct iodfg_partial_window){at[k], a, w[k / sub].bucket};
@@ -196,11 +180,7 @@ uint64_t iodfg_partial_window_points(const int64_t *sums, uint64_t npieces, cons
 {
     uint64_t n = 0;
     for (uint64_t k = 0; k < npieces; k++) {
-        // starts and ends: the net is starts minus ends
-        n += to[k] != IODFG_PARTIAL_NO_WINDOW
-                 ? (uint64_t)(2 * sums[IODFG_PARTIAL_STARTS * npieces + k] -
-                              sums[IODFG_PARTIAL_NET * npieces + k])
-                 : 0;
+        n += to[k] != IODFG_PARTIAL_NO_WINDOW ? pair_points(sums, npieces, k) : 0;
     }
     return n;
 }

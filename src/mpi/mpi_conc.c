@@ -110,6 +110,7 @@ struct conc {
     uint64_t *pos;
     int64_t *mine, *sums, *at;
     uint8_t *pick;
+    uint64_t picked; /* how many pairs are picked */
     int64_t *low;
     uint32_t *first;
     struct iodfg_partial_window *w;
@@ -184,7 +185,7 @@ static int pick_pairs(const struct mpi_job *job, struct conc *c, uint32_t nact)
     if (mpi_sums_reduce(job, c->mine, c->sums, np)) {
         return -1;
     }
-    iodfg_partial_bucket_pick(c->sums, c->nb, nact, c->at, c->pick, c->low, c->first);
+    c->picked = iodfg_partial_bucket_pick(c->sums, c->nb, nact, c->at, c->pick, c->low, c->first);
     return 0;
 }
 
@@ -231,10 +232,7 @@ static int first_windows(const struct mpi_job *job, struct conc *c, uint32_t nac
                          uint64_t *was)
 {
     size_t np = (size_t)c->nb * nact;
-    uint64_t picked = 0;
-    for (size_t i = 0; i < np; i++) {
-        picked += c->pick[i];
-    }
+    uint64_t picked = c->picked;
     *total = *was = iodfg_partial_bucket_count(c->sums, c->nb, nact, c->pick, 0, c->nb);
     uint32_t sub = pieces_per_window(job, (uint32_t)picked, *total, UINT64_MAX);
     size_t npieces = (size_t)picked * sub;
