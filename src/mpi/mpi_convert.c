@@ -40,6 +40,7 @@ struct convert {
     struct iodfg_eventlog *part;   // this process's cases
     struct cli_ingest_totals totals;
     uint64_t cases;
+    char *tmp; // the temporary file beside the output, made before the parse
     struct mpi_progress bar;
     struct mpi_phases ph;
 };
@@ -233,19 +234,29 @@ static void sum_totals(struct convert *cv)
 
 /* ---- writing ---- */
 
-/* Process 0 makes the temporary file beside the output and tells the others its name. */
+/* On process 0: whether the output may be written (it is absent, or --force). */
+static int output_free(const struct convert *cv, struct iodfg_error *err)
+{
+    struct stat st;
+    if (cv->o.force || lstat(cv->o.out, &st) != 0) {
+        return 0;
+    }
+    iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");
+    iodfg_error_at(err, cv->o.out, 0, 0);
+    return -1;
+}
+
+/* Process 0 makes the temporary file beside the output and tells the others its name. Done
+ * before the parse, as iodfg convert does: a job is not to read every trace to be refused. */
 static int make_temp(struct convert *cv, char **tmp, struct iodfg_error *err)
 {
     int rc = 0;
     uint64_t len = 0;
     *tmp = NULL;
     if (cv->job->rank == 0) {
-        struct stat st;
         struct iodfg_error ignored;
         iodfg_atomic_clean_stale(cv->o.out, cli_convert_stale_note, NULL, &ignored);
-        if (!cv->o.force && lstat(cv->o.out, &st) == 0) {
-            iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");
-            iodfg_error_at(err, cv->o.out, 0, 0);
+        if (output_free(cv, err)) {
             rc = -1;
         } else {
             int fd = iodfg_atomic_tmpfile(cv->o.out, tmp, err);
@@ -264,6 +275,7 @@ static int make_temp(struct convert *cv, char **tmp, struct iodfg_error *err)
     return 0;
 }
 
+/* The parsed parts into the temporary file: the tables merged, then one collective write. */
 static int write_log(struct convert *cv, struct iodfg_error *err)
 {
     struct iodfg_buf packed;
@@ -286,14 +298,7 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     iodfg_buf_fini(&packed);
     free(all);
     free(off);
-    char *tmp = NULL;
-    if (cv->job->rank == 0) {
-        cli_temp_hold(); // until the temp file is guarded (cli.h)
-    }
-    if (mpi_agree(cv->job, rc, err) == 0 && make_temp(cv, &tmp, err) == 0) {
-        if (cv->job->rank == 0) {
-            cli_temp_guard(tmp);
-        }
+    if (mpi_agree(cv->job, rc, err) == 0) {
         struct iodfg_store_par_meta meta = {m.tab,    m.nhandles,   m.max_handles, m.cases,
                                             m.ncases, m.case_first, m.max_rows,    cv->o.views};
         // the log's handles: mpi_tables_merge moved them to the file's ids
@@ -304,39 +309,18 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
                                             m.first,
                                             iodfg_eventlog_handles(cv->part),
                                             iodfg_eventlog_handle_count(cv->part)};
-        mpi_phase(&cv->ph, "temporary file");
-        rc = iodfg_store_par_write(tmp, &cv->job->comm, &meta, &part, err);
+        rc = iodfg_store_par_write(cv->tmp, &cv->job->comm, &meta, &part, err);
         mpi_phase(&cv->ph, "parallel HDF5 write");
-        rc = mpi_agree(cv->job, rc, err);
-        if (cv->job->rank == 0) {
-            rc = rc ? (unlink(tmp), -1) : iodfg_atomic_publish(tmp, cv->o.out, cv->o.force, err);
-            cli_temp_forget();
-        }
-        rc = mpi_agree(cv->job, rc, err);
-        mpi_phase(&cv->ph, "agree, rename");
     } else {
         rc = -1;
-        if (cv->job->rank == 0) {
-            cli_temp_forget();
-        }
     }
-    free(tmp);
     mpi_merged_fini(&m);
-    return rc;
+    return mpi_agree(cv->job, rc, err);
 }
 
-static int run(struct convert *cv, struct iodfg_error *err)
+/* Parse this process's share of the traces and add up the job's totals. */
+static int parse_all(struct convert *cv, struct iodfg_error *err)
 {
-    cv->names = iodfg_casename_new(cv->o.in.name_pattern, err);
-    if (mpi_agree(cv->job, cv->names ? 0 : -1, err) || share_list(cv, err)) {
-        return -1;
-    }
-    cv->mounts = cli_mounts_open(cv->inputs, (size_t)cv->ninputs, cv->o.in.mounts,
-                                 cv->totals.mounts, sizeof(cv->totals.mounts), err);
-    if (mpi_agree(cv->job, cv->mounts ? 0 : -1, err)) {
-        return -1;
-    }
-    mpi_phase(&cv->ph, "list, mounts");
     split_by_bytes(cv);
     uint64_t total = 0;
     for (size_t i = 0; i < cv->files.n; i++) {
@@ -358,7 +342,44 @@ static int run(struct convert *cv, struct iodfg_error *err)
                                "strace logs?)",
                                cv->o.out);
     }
-    return rc ? -1 : write_log(cv, err);
+    return rc ? -1 : 0;
+}
+
+static int run(struct convert *cv, struct iodfg_error *err)
+{
+    cv->names = iodfg_casename_new(cv->o.in.name_pattern, err);
+    if (mpi_agree(cv->job, cv->names ? 0 : -1, err) || share_list(cv, err)) {
+        return -1;
+    }
+    cv->mounts = cli_mounts_open(cv->inputs, (size_t)cv->ninputs, cv->o.in.mounts,
+                                 cv->totals.mounts, sizeof(cv->totals.mounts), err);
+    if (mpi_agree(cv->job, cv->mounts ? 0 : -1, err)) {
+        return -1;
+    }
+    mpi_phase(&cv->ph, "list, mounts");
+    if (cv->job->rank == 0) {
+        cli_temp_hold(); // until the temp file is guarded (cli.h)
+    }
+    if (make_temp(cv, &cv->tmp, err)) {
+        if (cv->job->rank == 0) {
+            cli_temp_forget();
+        }
+        return -1;
+    }
+    if (cv->job->rank == 0) {
+        cli_temp_guard(cv->tmp);
+    }
+    mpi_phase(&cv->ph, "temporary file");
+    int rc = mpi_agree(cv->job, parse_all(cv, err), err);
+    rc = rc ? -1 : write_log(cv, err);
+    if (cv->job->rank == 0) { // published once every process succeeded, else removed
+        rc =
+            rc ? (unlink(cv->tmp), -1) : iodfg_atomic_publish(cv->tmp, cv->o.out, cv->o.force, err);
+        cli_temp_forget();
+    }
+    rc = mpi_agree(cv->job, rc, err);
+    mpi_phase(&cv->ph, "agree, rename");
+    return rc;
 }
 
 int mpi_convert(const struct mpi_job *job, int argc, char **argv)
@@ -395,5 +416,6 @@ int mpi_convert(const struct mpi_job *job, int argc, char **argv)
     free(cv.sizes);
     iodfg_mounts_free(cv.mounts);
     iodfg_casename_free(cv.names);
+    free(cv.tmp);
     return rc;
 }

@@ -75,7 +75,8 @@ void mpi_progress_done(struct mpi_progress *p)
 
 void mpi_progress_fini(struct mpi_progress *p)
 {
-    if (p->win != MPI_WIN_NULL) {
+    // a job that stopped before its parse never set the bar up: its window is not MPI_WIN_NULL
+    if (p->job && p->win != MPI_WIN_NULL) {
         MPI_Win_free(&p->win);
     }
     p->on = 0;

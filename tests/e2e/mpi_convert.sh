@@ -47,6 +47,23 @@ rc=0
 job 2 convert -q -o "$T/ior-2.h5" "$D/ior" 2>"$T/err" || rc=$?
 check "an existing output without --force fails (exit 1)" [ "$rc" -eq 1 ]
 check "and says so" grep -q "file exists (use --force to overwrite)" "$T/err"
+# refused before any trace is read, as by iodfg convert (the phase table names the phases run)
+rc=0
+JOB_ENV=IODFG_MPI_PHASES=1 job 2 convert -q -o "$T/ior-2.h5" "$D/ior" 2>"$T/err" || rc=$?
+check "an existing output is refused before the parse" [ "$rc" -eq 1 ]
+check "the phases show no parse" sh -c "grep -q '^list, mounts' '$T/err' && ! grep -q '^parse' '$T/err'"
+rc=0
+JOB_ENV=IODFG_MPI_PHASES=1 job 2 convert -q -o "$T/nodir/x.h5" "$D/ior" 2>"$T/err" || rc=$?
+check "an output in a missing directory fails (exit 1)" [ "$rc" -eq 1 ]
+check "naming it" grep -q "$T/nodir/" "$T/err"
+check "before the parse" sh -c "grep -q '^list, mounts' '$T/err' && ! grep -q '^parse' '$T/err'"
+# an input that does not exist: a clean exit 1 naming it, not an MPI abort
+rc=0
+job 2 convert -q -o "$T/none.h5" "$T/no-such-dir" 2>"$T/err" || rc=$?
+check "a missing input fails the job (exit 1)" [ "$rc" -eq 1 ]
+check "naming it" grep -q "no-such-dir: cannot open" "$T/err"
+check "without an MPI error" sh -c "! grep -q 'MPI_ERR' '$T/err'"
+check "leaving no log" [ ! -e "$T/none.h5" ]
 mkdir "$T/bad" && cp "$D"/ior/*.st "$T/bad/" && chmod 000 "$T/bad/ssf_node1_14732.st"
 if [ "$(id -u)" -ne 0 ]; then
   rc=0
