@@ -233,7 +233,8 @@ int iodfg_partial_pairs_add(int64_t *sums, size_t np, const struct iodfg_partial
  * first[a] the first bucket known to reach it (a picked one). How many pairs are picked. */
 uint64_t iodfg_partial_bucket_pick(const int64_t *sums, uint32_t nb, uint32_t nact, int64_t *at,
                                    uint8_t *pick, int64_t *low, uint32_t *first);
-/* How many of this part's points (by its own sums) lie in picked pairs of buckets [b0, b1). */
+/* How many of this part's points (by its own sums) lie in picked pairs of buckets [b0, b1) (pick
+ * NULL: in any pair). */
 uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t nact,
                                     const uint8_t *pick, uint32_t b0, uint32_t b1);
 /* ---- windows: the picked pairs cut finer, round by round, before any point moves ----

@@ -320,7 +320,7 @@ uint64_t iodfg_partial_bucket_count(const int64_t *sums, uint32_t nb, uint32_t n
     size_t np = (size_t)nb * nact;
     uint64_t n = 0;
     for (size_t i = (size_t)b0 * nact; i < (size_t)b1 * nact; i++) {
-        n += pick[i] ? pair_points(sums, np, i) : 0;
+        n += !pick || pick[i] ? pair_points(sums, np, i) : 0;
     }
     return n;
 }

@@ -224,17 +224,20 @@ static int pick_pieces(const struct mpi_job *job, struct conc *c, uint32_t nact,
     return ok ? 0 : -1;
 }
 
-/* The picked pairs as the first windows; when they hold many points, a first round on the view
- * (each bucket cut into pieces of equal time, found by binary search, so that no point is copied
- * before it): c->pieces, with each piece's window next. 0, or -1 when out of memory (every
- * process). */
+/* The picked pairs as the first windows; when they hold many points, but no more than half of
+ * the job's (else the buckets' bounds did not tell the points apart, as in a log of short events
+ * at a steady pace, and pieces would not either: the rule of the later rounds), a first round on
+ * the view (each bucket cut into pieces of equal time, found by binary search, so that no point
+ * is copied before it): c->pieces, with each piece's window next. 0, or -1 when out of memory
+ * (every process). */
 static int first_windows(const struct mpi_job *job, struct conc *c, uint32_t nact, uint64_t *total,
                          uint64_t *was)
 {
     size_t np = (size_t)c->nb * nact;
     uint64_t picked = c->picked;
     *total = *was = iodfg_partial_bucket_count(c->sums, c->nb, nact, c->pick, 0, c->nb);
-    uint32_t sub = pieces_per_window(job, (uint32_t)picked, *total, UINT64_MAX);
+    uint64_t all = iodfg_partial_bucket_count(c->sums, c->nb, nact, NULL, 0, c->nb);
+    uint32_t sub = pieces_per_window(job, (uint32_t)picked, *total, all);
     size_t npieces = (size_t)picked * sub;
     c->wid = malloc((np + 1) * sizeof(*c->wid));
     c->to = malloc((npieces + 1) * sizeof(*c->to));

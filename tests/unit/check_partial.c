@@ -1131,6 +1131,9 @@ static uint64_t check_pruned(struct fixture *f, uint32_t want_nb, const struct w
     ck_assert_uint_le(na, 64);
     check_bucket_sums(f, all, n, split, nb, na, sums, pos, pick);
     iodfg_partial_bucket_pick(sums, nb, na, at, pick, low, first);
+    // every pair (pick NULL) holds every point; the picked ones some of them
+    ck_assert_uint_eq(iodfg_partial_bucket_count(sums, nb, na, NULL, 0, nb), n);
+    ck_assert_uint_le(iodfg_partial_bucket_count(sums, nb, na, pick, 0, nb), n);
     struct job_windows jw = {0};
     windows_on_views(f, pos, split, nb, na, at, pick, low, first, plan->view_pieces, &jw);
     for (int r = 0; r < plan->rounds; r++) {
