@@ -73,10 +73,12 @@ struct iodfg_eventlog *iodfg_store_load_cases(const char *path, unsigned columns
                                               uint32_t n, iodfg_progress_fn progress, void *ctx,
                                               struct iodfg_error *err);
 
-/* Which cases [*first, *first + *count) of a log of ncases one process reads. */
-typedef void (*iodfg_store_part_fn)(void *ctx, uint64_t ncases, uint32_t *first, uint32_t *count);
+/* Which cases [*first, *first + *count) of a log of ncases, of events[i] events each (NULL when
+ * out of memory), one process reads. */
+typedef void (*iodfg_store_part_fn)(void *ctx, uint64_t ncases, const uint64_t *events,
+                                    uint32_t *first, uint32_t *count);
 /* iodfg_store_load_cases for the cases part(part_ctx, ...) chooses once the log is open from its
- * number of cases: one opening of the file instead of iodfg_store_stat's and the load's. */
+ * case table: one opening of the file instead of iodfg_store_stat's and the load's. */
 struct iodfg_eventlog *iodfg_store_load_part(const char *path, unsigned columns,
                                              iodfg_store_part_fn part, void *part_ctx,
                                              struct iodfg_error *err);

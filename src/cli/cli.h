@@ -343,8 +343,10 @@ void cli_cell_name(struct iodfg_buf *b, enum cli_format f, const char *s, int wi
 /* ---- a command run by the processes of an MPI job at once (iodfg-mpi) ---- */
 
 struct cli_job {
-    /* Which of the ncases cases of the event log at path this process reads. */
-    void (*cases)(void *ctx, const char *path, uint64_t ncases, uint32_t *first, uint32_t *count);
+    /* Which of the ncases cases (events[i] events each, or NULL) of the event log at path this
+     * process reads. */
+    void (*cases)(void *ctx, const char *path, uint64_t ncases, const uint64_t *events,
+                  uint32_t *first, uint32_t *count);
     /* Every process's status after a step (an enum cli_exit): the first failure's on all. */
     int (*agree)(void *ctx, int rc);
     /* After the session is rebuilt over this process's cases: make its results the whole

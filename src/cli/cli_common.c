@@ -690,10 +690,11 @@ struct job_part {
     const char *path;
 };
 
-static void job_part_cases(void *ctx, uint64_t ncases, uint32_t *first, uint32_t *count)
+static void job_part_cases(void *ctx, uint64_t ncases, const uint64_t *events, uint32_t *first,
+                           uint32_t *count)
 {
     const struct job_part *jp = ctx;
-    jp->job->cases(jp->job->ctx, jp->path, ncases, first, count);
+    jp->job->cases(jp->job->ctx, jp->path, ncases, events, first, count);
 }
 
 /* This process's cases of the event log at path (under a job). */

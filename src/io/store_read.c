@@ -341,9 +341,14 @@ struct load_range {
 static void keep_range(struct reader *r, const struct load_range *range, uint64_t *sum)
 {
     uint32_t lo = range->lo, hi = range->hi;
-    if (range->part) { // chosen from the case table's count (root_totals checked the root's)
+    if (range->part) { // chosen from the case table (root_totals checked the root's count)
         uint32_t count = 0;
-        range->part(range->part_ctx, r->ncases, &lo, &count);
+        uint64_t *events = malloc(((size_t)r->ncases + 1) * sizeof(*events));
+        for (uint32_t i = 0; events && i < r->ncases; i++) {
+            events[i] = r->plan[i].rows;
+        }
+        range->part(range->part_ctx, r->ncases, events, &lo, &count);
+        free(events);
         hi = count > UINT32_MAX - lo ? UINT32_MAX : lo + count;
     }
     lo = lo < r->ncases ? lo : r->ncases;

@@ -17,6 +17,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/partial.h"
 #include "iodfg/session.h"
+#include "iodfg/share.h"
 #include "iodfg/stats.h"
 
 #include "cli/cli.h"
@@ -29,14 +30,15 @@ static struct mpi_phases phases;
 /* The index in the log of this process's first case. */
 static uint32_t first_case;
 
-/* Cases [first, first + count) of ncases: about the same number each, in process order. */
-static void job_cases(void *ctx, const char *path, uint64_t ncases, uint32_t *first,
-                      uint32_t *count)
+/* Cases [first, first + count) of ncases: consecutive, in process order, of about the same
+ * number of events each (one process's case may hold most of a job's I/O). */
+static void job_cases(void *ctx, const char *path, uint64_t ncases, const uint64_t *events,
+                      uint32_t *first, uint32_t *count)
 {
     const struct mpi_job *job = ctx;
     (void)path;
-    uint64_t lo = ncases * (uint64_t)job->rank / (uint64_t)job->size;
-    uint64_t hi = ncases * (uint64_t)(job->rank + 1) / (uint64_t)job->size;
+    size_t lo, hi;
+    iodfg_share_of(events, (size_t)ncases, job->rank, job->size, &lo, &hi);
     *first = (uint32_t)lo;
     *count = (uint32_t)(hi - lo);
     first_case = *first;

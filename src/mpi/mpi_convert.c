@@ -19,6 +19,7 @@
 #include "iodfg/handles.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
+#include "iodfg/share.h"
 #include "iodfg/store_par.h"
 
 #include "cli/cli.h"
@@ -145,27 +146,7 @@ static int share_list(struct convert *cv, struct iodfg_error *err)
  * to the process whose share holds its middle byte). */
 static void split_by_bytes(struct convert *cv)
 {
-    uint64_t total = 0, before = 0;
-    for (size_t i = 0; i < cv->files.n; i++) {
-        total += cv->sizes[i];
-    }
-    size_t n = cv->files.n, lo = n, hi = n;
-    for (size_t i = 0; i < n; i++) {
-        // by count when every file is empty
-        double mid = total ? (double)before + cv->sizes[i] / 2.0 : (double)i + 0.5;
-        double all = total ? (double)total : (double)n;
-        int owner = (int)(mid / all * cv->job->size);
-        owner = owner >= cv->job->size ? cv->job->size - 1 : owner;
-        if (owner == cv->job->rank && lo == n) {
-            lo = i;
-        }
-        if (owner > cv->job->rank && hi == n) {
-            hi = i;
-        }
-        before += cv->sizes[i];
-    }
-    cv->lo = lo;
-    cv->hi = hi < lo ? lo : hi;
+    iodfg_share_of(cv->sizes, cv->files.n, cv->job->rank, cv->job->size, &cv->lo, &cv->hi);
 }
 
 /* ---- parsing ---- */

@@ -327,16 +327,22 @@ static void roundtrip(struct iodfg_eventlog *log)
 
 /* ---- round trips ----------------------------------------------------------------------------- */
 
-/* A range chosen once the log is open: the one asked for, and the case count seen. */
+/* A range chosen once the log is open: the one asked for, and the case count and each case's
+ * events seen. */
 struct chosen_range {
     uint32_t first, n;
     uint64_t seen;
+    uint64_t *events;
 };
 
-static void choose_range(void *ctx, uint64_t ncases, uint32_t *first, uint32_t *count)
+static void choose_range(void *ctx, uint64_t ncases, const uint64_t *events, uint32_t *first,
+                         uint32_t *count)
 {
     struct chosen_range *c = ctx;
     c->seen = ncases;
+    ck_assert_ptr_nonnull(events);
+    c->events = malloc((ncases + 1) * sizeof(*c->events));
+    memcpy(c->events, events, ncases * sizeof(*c->events));
     *first = c->first;
     *count = c->n;
 }
@@ -348,13 +354,18 @@ static void same_range_as(const struct iodfg_eventlog *all, const char *path, ui
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    struct chosen_range pick = {first, n, UINT64_MAX};
+    struct chosen_range pick = {first, n, UINT64_MAX, NULL};
     struct iodfg_eventlog *part =
         chosen ? iodfg_store_load_part(path, IODFG_COL_ALL, choose_range, &pick, &err)
                : iodfg_store_load_cases(path, IODFG_COL_ALL, first, n, NULL, NULL, &err);
     ck_assert_msg(part != NULL, "load cases %u+%u: %s", first, n, err.msg);
     if (chosen) {
         ck_assert_uint_eq(pick.seen, iodfg_eventlog_case_count(all));
+        const uint64_t *off = iodfg_eventlog_case_offsets(all);
+        for (uint32_t c = 0; c < pick.seen; c++) { // the chooser saw every case's events
+            ck_assert_uint_eq(pick.events[c], off[c + 1] - off[c]);
+        }
+        free(pick.events);
     }
     no_open_objects();
     uint32_t nc = iodfg_eventlog_case_count(all);
