@@ -10,8 +10,11 @@
 # bytes of metadata per h5stat). Timings taken while other work runs are not figures.
 # Beside the wall time of the whole job (mpirun's launch, MPI_Init and MPI_Finalize included,
 # which do not divide among the processes), the time in the program between MPI_Init and
-# MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. Strong scaling is
-# measured with Open MPI's default transport (UCX, which MPI_Init probes: about 0.3 s here) and
+# MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. The strong-scaling
+# runs alternate one process and two, and the median of those pairs' ratios is printed beside the
+# best against the best: this machine's speed drifts, and a row's runs taken one after the other
+# would compare one minute's one-process runs with another minute's two-process runs. Strong
+# scaling is measured with Open MPI's default transport (UCX, which MPI_Init probes: about 0.3 s here) and
 # with its single-node shared-memory one ('--mca pml ob1 --mca btl self,vader': MPI_Init about
 # 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go to every mpirun.
 set -eu
@@ -29,26 +32,53 @@ min() {
   awk -v a="$1" -v t="$2" 'BEGIN { print (a == "" || t + 0 < a + 0) ? t : a }'
 }
 
-# best N ARGS...: the best wall time of $runs runs of iodfg-mpi ARGS on N processes, the largest
-# resident memory of one process (KiB), the best time in the program and the best MPI_Init
-best() {
+# once N ARGS...: one run of iodfg-mpi ARGS on N processes; appends to $work/runs its wall time,
+# the largest resident memory of one process (KiB), the time in the program and MPI_Init's
+once() {
   n=$1; shift
-  b= in= init=
-  for r in $(seq "$runs"); do
-    rm -f "$work"/rss.* "$work/out.h5"
-    t0=$(date +%s.%N)
-    mpirun ${MPIRUN_FLAGS:-} ${TRANSPORT:-} --oversubscribe -n "$n" -x IODFG_MPI_TIME=1 sh -c \
-      '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" "$MPI" "$@" \
-      >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-    b=$(min "$b" "$t")
-    line=$(grep 'iodfg-mpi: in program' "$work/err")
-    in=$(min "$in" "$(echo "$line" | sed 's/.*in program \([0-9.]*\) s.*/\1/')")
-    init=$(min "$init" "$(echo "$line" | sed 's/.*MPI_Init \([0-9.]*\) s.*/\1/')")
-  done
-  rss=$(cat "$work"/rss.* | sort -n | tail -1)
-  echo "$b $rss $in $init"
+  rm -f "$work"/rss.* "$work/out.h5"
+  t0=$(date +%s.%N)
+  mpirun ${MPIRUN_FLAGS:-} ${TRANSPORT:-} --oversubscribe -n "$n" -x IODFG_MPI_TIME=1 sh -c \
+    '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" "$MPI" "$@" \
+    >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+  t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+  line=$(grep 'iodfg-mpi: in program' "$work/err")
+  echo "$t $(cat "$work"/rss.* | sort -n | tail -1)" \
+    "$(echo "$line" | sed 's/.*in program \([0-9.]*\) s.*/\1/')" \
+    "$(echo "$line" | sed 's/.*MPI_Init \([0-9.]*\) s.*/\1/')" >> "$work/runs"
 }
+
+# best N ARGS...: the best wall time of $runs runs on N processes, the largest resident memory of
+# one process (KiB), the best time in the program and the best MPI_Init
+best() {
+  : > "$work/runs"
+  for r in $(seq "$runs"); do
+    once "$@"
+  done
+  awk '{ if (NR == 1 || $1 < w) w = $1; if ($2 > m) m = $2
+         if (NR == 1 || $3 < p) p = $3; if (NR == 1 || $4 < i) i = $4 }
+       END { print w, m, p, i }' "$work/runs"
+}
+
+# The strong-scaling rows: the best of each side, and the median of the pairs' own ratios in the
+# program (lines of $work/runs: one process, two processes, one, two, ...)
+PAIRS_SUMMARY='
+function best(k,   i, b) { b = v[1, k]; for (i = 2; i <= n; i++) if (v[i, k] < b) b = v[i, k]; return b }
+function most(k,   i, b) { b = v[1, k]; for (i = 2; i <= n; i++) if (v[i, k] > b) b = v[i, k]; return b }
+NR % 2 == 1 { n++; for (k = 1; k <= 4; k++) v[n, k] = $k }
+NR % 2 == 0 { for (k = 1; k <= 4; k++) v[n, k + 4] = $k; r[n] = $3 > 0 ? v[n, 3] / $3 : 0 }
+END {
+  for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+  med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+  for (p = 1; p <= 2; p++) {
+    o = (p - 1) * 4
+    printf "  %s on %d: %.2f s (in the program %.3f s, MPI_Init %.2f s), largest process %d MiB\n", \
+      cmd, p, best(o + 1), best(o + 3), best(o + 4), most(o + 2) / 1024
+  }
+  printf "  %s speedup at 2, best against best: whole job %.2fx, in the program %.2fx;", \
+    cmd, best(1) / best(5), best(3) / best(7)
+  printf " median of the %d pairs in the program %.2fx (goal 1.7x)\n", n, med
+}'
 
 # ratio A B: A / B with two decimals
 ratio() {
@@ -79,7 +109,7 @@ record() {
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
-echo "runs: best of $runs"
+echo "runs: $runs pairs of runs (one process, then two) per row; best of each side"
 for size in 33000 100000; do
   rm -rf "$work/strong" "$work/strong.h5"
   record "$work/strong" $size
@@ -89,21 +119,21 @@ for size in 33000 100000; do
     [ "$transport" = default ] || TRANSPORT='--mca pml ob1 --mca btl self,vader'
     echo " transport: $([ "$transport" = default ] && echo "Open MPI's default (UCX)" || echo "shared memory, one node (ob1 + vader)")"
     for cmd in convert stats; do
-      for n in 1 2; do
-        if [ "$cmd" = convert ]; then
-          set -- convert -q -f -o "$work/out.h5" "$work/strong"
-        else
-          [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
-          set -- stats --format tsv "$work/strong.h5"
-        fi
-        set -- $(best "$n" "$@")
-        eval "t_${cmd}_$n=$1 p_${cmd}_$n=$3"
-        printf '  %s on %s: %s s (in the program %.2f s, MPI_Init %.2f s), largest process %s MiB\n' \
-          "$cmd" "$n" "$1" "$3" "$4" $(($2 / 1024))
+      if [ "$cmd" = convert ]; then
+        set -- convert -q -f -o "$work/out.h5" "$work/strong"
+      else
+        [ -f "$work/strong.h5" ] || "$MPI" convert -q -o "$work/strong.h5" "$work/strong"
+        set -- stats --format tsv "$work/strong.h5"
+      fi
+      # one process, then two, in turn: both see the same state of the machine, whose speed
+      # drifts from minute to minute
+      : > "$work/runs"
+      for r in $(seq "$runs"); do
+        once 1 "$@"
+        once 2 "$@"
       done
+      awk -v cmd="$cmd" "$PAIRS_SUMMARY" "$work/runs"
     done
-    echo "  speedup at 2, wall: convert $(ratio "$t_convert_1" "$t_convert_2")x, stats $(ratio "$t_stats_1" "$t_stats_2")x (goal 1.7x)"
-    echo "  speedup at 2, in the program: convert $(ratio "$p_convert_1" "$p_convert_2")x, stats $(ratio "$p_stats_1" "$p_stats_2")x"
   done
 done
 rm -rf "$work/strong" "$work/strong.h5"
