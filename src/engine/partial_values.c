@@ -134,20 +134,32 @@ static inline void keep_one(struct keep_slot *r, int64_t d, uint64_t *over)
 /* A walk over the durations: each counted in its activity's first-cut histogram, or kept by its
  * activity's two ranges (slot 2a and 2a + 1). */
 struct dur_walk {
-    uint64_t *hist;
+    uint64_t *hist; /* HIST_COPIES histograms of copy_words counts each (or one: copy_words 0) */
+    size_t copy_words;
     struct keep_slot *slot;
     uint64_t over; /* a range got more than its cap */
 };
 
+/* Histograms counted side by side in the first pass, then added up. */
+#define HIST_COPIES 4
+
 static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, uint32_t a,
-                                                           int64_t d, int keeping)
+                                                           int64_t d, uint64_t e, int keeping)
 {
     if (!keeping) {
-        w->hist[(size_t)a * IODFG_PARTIAL_BUCKETS + iodfg_cut_log_bucket(d)]++;
+        // one of HIST_COPIES histograms by event: an activity's durations fall mostly in a few
+        // buckets, and each count waited for the previous one's store to the same word
+        w->hist[(e % HIST_COPIES) * w->copy_words + (size_t)a * IODFG_PARTIAL_BUCKETS +
+                iodfg_cut_log_bucket(d)]++;
         return;
     }
-    keep_one(&w->slot[2 * (size_t)a], d, &w->over);
-    keep_one(&w->slot[2 * (size_t)a + 1], d, &w->over);
+    // most durations lie outside both narrowed ranges: test them before storing anything
+    struct keep_slot *r = &w->slot[2 * (size_t)a];
+    uint64_t u = (uint64_t)d ^ IODFG_CUT_SIGN;
+    if (u - r[0].lo <= r[0].span || u - r[1].lo <= r[1].span) {
+        keep_one(&r[0], d, &w->over);
+        keep_one(&r[1], d, &w->over);
+    }
 }
 
 /* Every known duration of the session's selected, mapped events into w, in event order: over
@@ -166,7 +178,7 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
         for (uint64_t e = 0; e < n; e++) {
             uint32_t a = iodfg_code_activity(code[e]);
             if (a != IODFG_NO_ACTIVITY && dur[e] != IODFG_UNKNOWN) {
-                dur_take(w, a, dur[e], keeping);
+                dur_take(w, a, dur[e], e, keeping);
             }
         }
         return;
@@ -180,7 +192,7 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
         for (uint64_t e = lo; e < hi; e++) {
             uint32_t a = p.act[p.col->key[e]];
             if (a != IODFG_NO_ACTIVITY && dur[e] != IODFG_UNKNOWN) {
-                dur_take(w, a, dur[e], keeping);
+                dur_take(w, a, dur[e], e, keeping);
             }
         }
     }
@@ -188,8 +200,19 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
 
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist)
 {
-    struct dur_walk w = {hist, NULL, 0};
+    size_t words = (size_t)iodfg_session_analysis(s)->nactivities * IODFG_PARTIAL_BUCKETS;
+    uint64_t *copies = words ? iodfg_bigmem_alloc(HIST_COPIES * words * sizeof(*copies)) : NULL;
+    if (copies) {
+        memset(copies, 0, HIST_COPIES * words * sizeof(*copies));
+    }
+    struct dur_walk w = {copies ? copies : hist, copies ? words : 0, NULL, 0};
     dur_walk(s, &w, 0);
+    for (size_t c = 0; copies && c < HIST_COPIES; c++) {
+        for (size_t i = 0; i < words; i++) {
+            hist[i] += copies[c * words + i];
+        }
+    }
+    free(copies);
 }
 
 int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_keep_to *keep,
@@ -198,7 +221,7 @@ int iodfg_partial_dur_keep(const struct iodfg_session *s, struct iodfg_partial_k
     // every activity of the session's codes and of its keys has two slots
     size_t nslots = 2 * (size_t)iodfg_session_analysis(s)->nactivities;
     int64_t spare[1];
-    struct dur_walk w = {NULL, calloc(nslots + 1, sizeof(*w.slot)), 0};
+    struct dur_walk w = {NULL, 0, calloc(nslots + 1, sizeof(*w.slot)), 0};
     if (!w.slot) {
         return -1;
     }
