@@ -114,6 +114,9 @@ void iodfg_partial_keep2(const int64_t *v, uint64_t n, const struct iodfg_partia
  * in bucket b of the first cut (iodfg_partial_cut_all); the session's activities' worth of
  * histograms. */
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist);
+/* Bytes the first round may take to count four histograms side by side (default 4 MiB: 128
+ * activities); with more it counts into hist alone. Tests set 0 to take that way. */
+extern size_t iodfg_partial_hist_copies_max;
 /* Where the next round keeps an activity's durations: those in cut go to out (room for cap + 1:
  * the pass writes every value and counts those in the range; out NULL: none kept), counted in
  * k. */

@@ -140,8 +140,11 @@ struct dur_walk {
     uint64_t over; /* a range got more than its cap */
 };
 
-/* Histograms counted side by side in the first pass, then added up. */
+/* Histograms counted side by side in the first pass, then added up; only while they stay small
+ * (iodfg_partial_hist_copies_max), as a log of thousands of activities would take 32 kB x 4 each.
+ */
 #define HIST_COPIES 4
+size_t iodfg_partial_hist_copies_max = (size_t)4 << 20;
 
 static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, uint32_t a,
                                                            int64_t d, uint64_t e, int keeping)
@@ -201,9 +204,11 @@ static inline __attribute__((always_inline)) void dur_walk(const struct iodfg_se
 void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist)
 {
     size_t words = (size_t)iodfg_session_analysis(s)->nactivities * IODFG_PARTIAL_BUCKETS;
-    uint64_t *copies = words ? iodfg_bigmem_alloc(HIST_COPIES * words * sizeof(*copies)) : NULL;
+    size_t bytes = HIST_COPIES * words * sizeof(uint64_t);
+    uint64_t *copies =
+        words && bytes <= iodfg_partial_hist_copies_max ? iodfg_bigmem_alloc(bytes) : NULL;
     if (copies) {
-        memset(copies, 0, HIST_COPIES * words * sizeof(*copies));
+        memset(copies, 0, bytes);
     }
     struct dur_walk w = {copies ? copies : hist, copies ? words : 0, NULL, 0};
     dur_walk(s, &w, 0);
