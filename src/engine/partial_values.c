@@ -140,9 +140,8 @@ struct dur_walk {
     uint64_t over; /* a range got more than its cap */
 };
 
-/* Histograms counted side by side in the first pass, then added up; only while they stay small
- * (iodfg_partial_hist_copies_max), as a log of thousands of activities would take 32 kB x 4 each.
- */
+/* Histograms counted side by side in the first pass, then added up; only while they are small
+ * (iodfg_partial_hist_copies_max): thousands of activities would take 32 kB each. */
 #define HIST_COPIES 4
 size_t iodfg_partial_hist_copies_max = (size_t)4 << 20;
 
