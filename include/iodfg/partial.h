@@ -118,8 +118,7 @@ void iodfg_partial_dur_hist(const struct iodfg_session *s, uint64_t *hist);
  * activities); with more it counts into hist alone. Tests set 0 to take that way. */
 extern size_t iodfg_partial_hist_copies_max;
 /* Where the next round keeps an activity's durations: those in cut go to out (room for cap + 1:
- * the pass writes every value and counts those in the range; out NULL: none kept), counted in
- * k. */
+ * the pass may write one value past those it counts; out NULL: none kept), counted in k. */
 struct iodfg_partial_keep_to {
     struct iodfg_partial_cut cut;
     int64_t *out;

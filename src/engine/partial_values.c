@@ -113,19 +113,24 @@ int iodfg_partial_values_build(const struct iodfg_session *s, int gaps,
 
 /* ---- the durations read where they lie, for iodfg-mpi's rounds ---- */
 
-/* One range of the keeping pass, flat for a walk without branches: a value v is in it when
- * (v ^ 2^63) - lo <= span. Every value is written at out[k] (room for cap + 1) and counted only
- * when it is in the range and k is below cap. A range of none: lo = span = 0 (only v = INT64_MIN,
- * the unknown duration, which the walk skips), out a spare word. */
+/* One range of the keeping pass: a value v is in it when (v ^ 2^63) - lo <= span. A value in
+ * either range of its activity is written at out[k] of both (room for cap + 1) and counted only
+ * where it is in the range and k is below cap. A range of none: lo = span = 0 (only
+ * v = INT64_MIN, the unknown duration, which the walk skips), out a spare word. */
 struct keep_slot {
     uint64_t lo, span;
     int64_t *out;
     uint64_t k, cap;
 };
 
+static inline uint64_t slot_holds(const struct keep_slot *r, int64_t d)
+{
+    return ((uint64_t)d ^ IODFG_CUT_SIGN) - r->lo <= r->span;
+}
+
 static inline void keep_one(struct keep_slot *r, int64_t d, uint64_t *over)
 {
-    uint64_t in = ((uint64_t)d ^ IODFG_CUT_SIGN) - r->lo <= r->span, full = r->k >= r->cap;
+    uint64_t in = slot_holds(r, d), full = r->k >= r->cap;
     r->out[r->k] = d;
     *over |= in & full;
     r->k += in & !full;
@@ -157,8 +162,7 @@ static inline __attribute__((always_inline)) void dur_take(struct dur_walk *w, u
     }
     // most durations lie outside both narrowed ranges: test them before storing anything
     struct keep_slot *r = &w->slot[2 * (size_t)a];
-    uint64_t u = (uint64_t)d ^ IODFG_CUT_SIGN;
-    if (u - r[0].lo <= r[0].span || u - r[1].lo <= r[1].span) {
+    if (slot_holds(&r[0], d) || slot_holds(&r[1], d)) {
         keep_one(&r[0], d, &w->over);
         keep_one(&r[1], d, &w->over);
     }
