@@ -27,11 +27,6 @@ trap 'rm -rf "$work"' EXIT
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
-# min A B: the smaller number (A empty: B)
-min() {
-  awk -v a="$1" -v t="$2" 'BEGIN { print (a == "" || t + 0 < a + 0) ? t : a }'
-}
-
 # once N ARGS...: one run of iodfg-mpi ARGS on N processes; appends to $work/runs its wall time,
 # the largest resident memory of one process (KiB), the time in the program and MPI_Init's
 once() {
@@ -79,11 +74,6 @@ END {
     cmd, best(1) / best(5), best(3) / best(7)
   printf " median of the %d pairs in the program %.2fx (goal 1.7x)\n", n, med
 }'
-
-# ratio A B: A / B with two decimals
-ratio() {
-  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
-}
 
 # record DIR LINES: 96 processes of miniior under the strace wrapper at once, about LINES lines
 # each (half of them lseek and write/read, 4 lines a block; half pwrite/pread, 2 a block; half
