@@ -209,7 +209,10 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
                               const struct iodfg_partial_point *split, uint32_t nb,
                               const struct iodfg_partial_point *known, const uint64_t *at,
                               size_t nknown, uint64_t *pos);
-/* This part's sums of its points (one pass over the view). 0, or -1 when out of memory. */
+/* This part's sums of its points (one pass over the view), with SSE4.1 where the processor has
+ * it and iodfg_partial_bucket_vector is not 0 (tests set it to 0 to check the plain pass). 0,
+ * or -1 when out of memory. */
+extern int iodfg_partial_bucket_vector;
 int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
                               uint32_t nact, int64_t *sums);
 /* The pairs of a part's sums that have points, packed: for adding up parts where most pairs

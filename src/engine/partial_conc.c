@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The maximum concurrency of parts: a session's interval boundaries read in place from its
- * timeline; per bucket of the sweep's order each part's net change, rise and starts per activity
- * (they add up to exact counts at the buckets' starts and bounds of the counts inside); which
- * pairs of bucket and activity may hold the maximum; the first round of their windows on the view
- * (partial_windows.c cuts them finer, partial_sweep.c sweeps them). doc/mpi.md says why it is
- * exact. */
+ * timeline; the buckets of the sweep's order found in it (partial_buckets.c sums each part's
+ * net change, rise and starts per activity in them: they add up to exact counts at the buckets'
+ * starts and bounds of the counts inside); which pairs of bucket and activity may hold the
+ * maximum (partial_pieces.c cuts their windows finer on the view, partial_windows.c on copies,
+ * partial_sweep.c sweeps them). doc/mpi.md says why it is exact. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -163,108 +163,24 @@ void iodfg_partial_bucket_pos(const struct iodfg_partial_view *v,
                               size_t nknown, uint64_t *pos)
 {
     pos[0] = 0;
-    size_t k = 0; // the first known point not below the splitter: the answer is at or before it
-    for (uint32_t b = 1; b < nb; b++) {
-        while (k < nknown && iodfg_partial_point_cmp(&known[k], &split[b - 1]) < 0) {
-            k++;
-        }
-        uint64_t lo = k ? at[k - 1] + 1 : 0, hi = k < nknown ? at[k] : v->n;
-        lo = lo > pos[b - 1] ? lo : pos[b - 1]; // the splitters are sorted
-        if (lo > hi || hi > v->n) {             // known points not of this view: search it all
-            lo = pos[b - 1], hi = v->n;
-        }
-        pos[b] = lower_in(v, &split[b - 1], lo, hi);
-    }
     pos[nb] = v->n;
-}
-
-/* The running sums of one bucket's pass: its point at i, then the next one, and its pairs. */
-struct bucket_run {
-    uint64_t i, end;
-    struct pair_acc *acc;
-};
-
-/* Point i of the view into r's sums (coded: the view has the session's codes), prefetching the
- * activity of the point `ahead` positions on. Branch-free but for the skip. */
-static inline __attribute__((always_inline)) void bucket_point(const struct iodfg_partial_view *v,
-                                                               struct bucket_run *r, int coded)
-{
-    enum { AHEAD = 16 };
-    uint64_t i = r->i++;
-    uint32_t ahead = i + AHEAD < r->end ? v->ent[i + AHEAD] & ~IODFG_PT_START : 0;
-    uint32_t p = v->ent[i], e = p & ~IODFG_PT_START, a;
-    if (coded) {
-        __builtin_prefetch(&v->code[ahead]);
-        a = iodfg_code_activity(v->code[e]);
-    } else {
-        __builtin_prefetch(&v->pact[ahead]);
-        a = v->pact[e];
-    }
-    if (a == IODFG_NO_ACTIVITY) {
-        return;
-    }
-    pair_acc_add(&r->acc[a], (p & IODFG_PT_START) != 0);
-}
-
-/* The pairs of bucket b, summed in acc, into sums ([k][b][a]), and acc cleared. */
-static void bucket_out(struct pair_acc *acc, uint32_t b, uint32_t nb, uint32_t nact, int64_t *sums)
-{
-    size_t np = (size_t)nb * nact, at = (size_t)b * nact;
-    for (uint32_t a = 0; a < nact; a++) {
-        pair_acc_out(&acc[a], sums, np, at + a);
-    }
-    memset(acc, 0, nact * sizeof(*acc));
-}
-
-/* The pass of iodfg_partial_bucket_sums, made once per kind of activity array so that the loop
- * tests neither. Four buckets are walked side by side: their points lie apart in the columns,
- * so four lookups miss the cache at once instead of one after the other. acc: room for four
- * buckets' pairs, cleared. */
-static inline __attribute__((always_inline)) void bucket_pass(const struct iodfg_partial_view *v,
-                                                              const uint64_t *pos, uint32_t nb,
-                                                              uint32_t nact, int64_t *sums,
-                                                              struct pair_acc *acc, int coded)
-{
-    enum { WAYS = 4 };
-    for (uint32_t b = 0; b < nb; b += WAYS) {
-        struct bucket_run r[WAYS];
-        uint32_t ways = nb - b < WAYS ? nb - b : WAYS;
-        uint64_t common = UINT64_MAX;
-        for (uint32_t j = 0; j < ways; j++) {
-            r[j] = (struct bucket_run){pos[b + j], pos[b + j + 1], acc + (size_t)j * nact};
-            common = r[j].end - r[j].i < common ? r[j].end - r[j].i : common;
-        }
-        if (ways == WAYS) {
-            for (uint64_t k = 0; k < common; k++) {
-                bucket_point(v, &r[0], coded);
-                bucket_point(v, &r[1], coded);
-                bucket_point(v, &r[2], coded);
-                bucket_point(v, &r[3], coded);
+    size_t k = 0; // the first known point not below the splitter: the answer is at or before it
+    for (uint32_t b = 1; b < nb; b += IODFG_PARTIAL_SEARCH_BATCH) {
+        uint64_t lo[IODFG_PARTIAL_SEARCH_BATCH], hi[IODFG_PARTIAL_SEARCH_BATCH];
+        size_t m = nb - b < IODFG_PARTIAL_SEARCH_BATCH ? nb - b : IODFG_PARTIAL_SEARCH_BATCH;
+        for (size_t j = 0; j < m; j++) {
+            while (k < nknown && iodfg_partial_point_cmp(&known[k], &split[b + j - 1]) < 0) {
+                k++;
+            }
+            lo[j] = k ? at[k - 1] + 1 : 0;
+            hi[j] = k < nknown ? at[k] : v->n;
+            if (lo[j] > hi[j] || hi[j] > v->n) { // known points not of this view: search it all
+                lo[j] = 0;
+                hi[j] = v->n;
             }
         }
-        for (uint32_t j = 0; j < ways; j++) {
-            while (r[j].i < r[j].end) {
-                bucket_point(v, &r[j], coded);
-            }
-            bucket_out(r[j].acc, b + j, nb, nact, sums);
-        }
+        iodfg_partial_lower_batch(v, split + b - 1, m, lo, hi, pos + b);
     }
-}
-
-int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
-                              uint32_t nact, int64_t *sums)
-{
-    struct pair_acc *acc = calloc(4 * (size_t)nact + 1, sizeof(*acc));
-    if (!acc) {
-        return -1;
-    }
-    if (v->code) {
-        bucket_pass(v, pos, nb, nact, sums, acc, 1);
-    } else {
-        bucket_pass(v, pos, nb, nact, sums, acc, 0);
-    }
-    free(acc);
-    return 0;
 }
 
 /* Activity a's lower bound of the maximum and the first bucket known to reach it: a bucket with

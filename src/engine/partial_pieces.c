@@ -33,32 +33,33 @@ static inline void place_at(const struct iodfg_partial_view *v, uint64_t i,
     *pt = (struct iodfg_partial_point){t, 0, v->clk ? v->clk[e] : v->clock, start, 0};
 }
 
-/* Searches of at most this many places at once in piece_pos. */
-enum { SEARCH_BATCH = 16 };
-
-/* The first position in [lo, hi) whose place is not below p[k], or hi, for the m (at most
- * SEARCH_BATCH) places p into out: without branches, every search halving the same range at
- * each step, so that the m positions read at a step are in flight at once. */
-static void lower_batch(const struct iodfg_partial_view *v, const struct iodfg_partial_point *p,
-                        size_t m, uint64_t lo, uint64_t hi, uint64_t *out)
+void iodfg_partial_lower_batch(const struct iodfg_partial_view *v,
+                               const struct iodfg_partial_point *p, size_t m, const uint64_t *lo,
+                               const uint64_t *hi, uint64_t *out)
 {
-    uint64_t base[SEARCH_BATCH], n = hi - lo;
+    uint64_t base[IODFG_PARTIAL_SEARCH_BATCH], n[IODFG_PARTIAL_SEARCH_BATCH], most = 0;
     for (size_t k = 0; k < m; k++) {
-        base[k] = lo;
+        base[k] = lo[k];
+        n[k] = hi[k] - lo[k];
+        most = n[k] > most ? n[k] : most;
     }
-    for (; n > 1; n -= n / 2) {
+    for (; most > 1; most -= most / 2) {
         for (size_t k = 0; k < m; k++) {
+            // a range down to one place (or none) halves no more: its read, kept in the view,
+            // moves nothing
+            uint64_t half = n[k] / 2, i = base[k] + half;
             struct iodfg_partial_point x;
-            place_at(v, base[k] + n / 2, &x);
-            base[k] += point_before(&x, &p[k]) ? n / 2 : 0;
+            place_at(v, i < v->n ? i : v->n - 1, &x);
+            base[k] += point_before(&x, &p[k]) ? half : 0;
+            n[k] -= half;
         }
     }
     for (size_t k = 0; k < m; k++) {
         struct iodfg_partial_point x;
-        if (n == 1) {
+        if (n[k] == 1) {
             place_at(v, base[k], &x);
         }
-        out[k] = base[k] + (n == 1 && point_before(&x, &p[k]));
+        out[k] = base[k] + (n[k] == 1 && point_before(&x, &p[k]));
     }
 }
 
@@ -81,14 +82,17 @@ void iodfg_partial_piece_pos(const struct iodfg_partial_view *v, const uint64_t 
         // time t and later, ends first: every point of one time lies in one piece
         int64_t t0 = split[b - 1].time_ns;
         uint64_t width = ((uint64_t)split[b].time_ns - (uint64_t)t0) / sub + 1;
-        for (uint32_t k = 1; k < sub; k += SEARCH_BATCH) {
-            struct iodfg_partial_point at[SEARCH_BATCH];
-            size_t m = sub - k < SEARCH_BATCH ? sub - k : SEARCH_BATCH;
+        for (uint32_t k = 1; k < sub; k += IODFG_PARTIAL_SEARCH_BATCH) {
+            struct iodfg_partial_point at[IODFG_PARTIAL_SEARCH_BATCH];
+            uint64_t lo[IODFG_PARTIAL_SEARCH_BATCH], hi[IODFG_PARTIAL_SEARCH_BATCH];
+            size_t m = sub - k < IODFG_PARTIAL_SEARCH_BATCH ? sub - k : IODFG_PARTIAL_SEARCH_BATCH;
             for (size_t j = 0; j < m; j++) {
                 at[j] = (struct iodfg_partial_point){(int64_t)((uint64_t)t0 + (k + j) * width), 0,
                                                      split[b].clock, 0, 0};
+                lo[j] = pos[b];
+                hi[j] = pos[b + 1];
             }
-            lower_batch(v, at, m, pos[b], pos[b + 1], p + k);
+            iodfg_partial_lower_batch(v, at, m, lo, hi, p + k);
         }
     }
 }

@@ -116,6 +116,17 @@ static inline int point_before(const struct iodfg_partial_point *a,
                                       : a->start < b->start;
 }
 
+/* Searches of at most this many places at once in iodfg_partial_lower_batch. */
+enum { IODFG_PARTIAL_SEARCH_BATCH = 16 };
+
+/* The first position in [lo[k], hi[k]) whose place is not below p[k], or hi[k], for the m (at
+ * most IODFG_PARTIAL_SEARCH_BATCH) places p into out[k]: the m searches halve their ranges step
+ * by step together, without branches, so that the places they read at a step are in flight at
+ * once instead of one cache miss after the other. */
+void iodfg_partial_lower_batch(const struct iodfg_partial_view *v,
+                               const struct iodfg_partial_point *p, size_t m, const uint64_t *lo,
+                               const uint64_t *hi, uint64_t *out);
+
 /* Whether any of a bucket's nact pairs has a window. */
 static inline int has_window(const uint32_t *wid, uint32_t nact)
 {

@@ -915,6 +915,12 @@ static void check_bucket_sums(struct fixture *f, const struct iodfg_partial_poin
         brute_sums(pts, k, split, nb, na, want, NULL, NULL);
         ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
         check_sums_without_codes(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
+        iodfg_partial_bucket_vector = 0; // the plain pass, as on processors without SSE4.1
+        ck_assert_int_eq(iodfg_partial_bucket_sums(&v, pos + (size_t)p * (nb + 1), nb, na, mine),
+                         0);
+        ck_assert_mem_eq(mine, want, ns * sizeof(*mine));
+        check_sums_without_codes(&v, pos + (size_t)p * (nb + 1), nb, na, mine);
+        iodfg_partial_bucket_vector = 1;
         add_part_sums(total, mine, np, p == 0);
         add_packed(mine, np, packed);
         ck_assert_mem_eq(packed, total, ns * sizeof(*total));
