@@ -20,31 +20,15 @@
 
 int iodfg_partial_bucket_vector = 1;
 
-/* One pair's running sums: the fall kept negated, so that every lane but the net's follows a
- * maximum. 32 bits hold them: a part has fewer than 2^31 events. */
-struct bucket_acc {
-    int32_t net, starts, rise, nfall;
-};
-
-/* A point of the pair, as pair_acc_add. */
-static inline void bucket_acc_add(struct bucket_acc *x, int start)
-{
-    int32_t net = x->net + 2 * start - 1;
-    x->net = net;
-    x->starts += start;
-    x->rise = net > x->rise ? net : x->rise;
-    x->nfall = -net > x->nfall ? -net : x->nfall;
-}
-
 #if BUCKET_SSE
-/* The same in one step: the step added, then the lanes' maximum with (net, net, net, -net): the
+/* pair_acc_add in one step: the step added, then the lanes' maximum with (net, net, net, -net): the
  * net and the starts (never below the net) stay, the rise and the negated fall follow it. Each
  * point of a pair waits for the one before (its sums are stored and loaded again): fewer
  * instructions on that path are what makes the pass faster. */
 static const int32_t bucket_step[2][4] = {{-1, 0, 0, 0}, {1, 1, 0, 0}};
+_Static_assert(sizeof(struct pair_acc) == 4 * sizeof(int32_t), "a pair's sums are one vector");
 
-__attribute__((target("sse4.1"))) static inline void bucket_acc_add_sse(struct bucket_acc *x,
-                                                                        int start)
+__attribute__((target("sse4.1"))) static inline void pair_acc_add_sse(struct pair_acc *x, int start)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)x);
     v = _mm_add_epi32(v, _mm_loadu_si128((const __m128i *)bucket_step[start]));
@@ -56,11 +40,11 @@ __attribute__((target("sse4.1"))) static inline void bucket_acc_add_sse(struct b
 /* The running sums of one bucket's pass: its point at i, then the next one, and its pairs. */
 struct bucket_run {
     uint64_t i, end;
-    struct bucket_acc *acc;
+    struct pair_acc *acc;
 };
 
 /* Point i of the view into r's sums (coded: the view has the session's codes; sse: with
- * bucket_acc_add_sse), prefetching the activity of the point `ahead` positions on. Branch-free
+ * pair_acc_add_sse), prefetching the activity of the point `ahead` positions on. Branch-free
  * but for the skip. */
 static inline __attribute__((always_inline)) void
 bucket_point(const struct iodfg_partial_view *v, struct bucket_run *r, int coded, int sse)
@@ -81,23 +65,20 @@ bucket_point(const struct iodfg_partial_view *v, struct bucket_run *r, int coded
     }
 #if BUCKET_SSE
     if (sse) {
-        bucket_acc_add_sse(&r->acc[a], (p & IODFG_PT_START) != 0);
+        pair_acc_add_sse(&r->acc[a], (p & IODFG_PT_START) != 0);
         return;
     }
 #endif
     (void)sse;
-    bucket_acc_add(&r->acc[a], (p & IODFG_PT_START) != 0);
+    pair_acc_add(&r->acc[a], (p & IODFG_PT_START) != 0);
 }
 
 /* The pairs of bucket b, summed in acc, into sums ([k][b][a]), and acc cleared. */
-static void bucket_out(struct bucket_acc *acc, uint32_t b, uint32_t nb, uint32_t nact,
-                       int64_t *sums)
+static void bucket_out(struct pair_acc *acc, uint32_t b, uint32_t nb, uint32_t nact, int64_t *sums)
 {
     size_t np = (size_t)nb * nact, at = (size_t)b * nact;
     for (uint32_t a = 0; a < nact; a++) {
-        const struct bucket_acc *x = &acc[a];
-        struct pair_acc wide = {x->net, x->rise, x->starts, -(int64_t)x->nfall};
-        pair_acc_out(&wide, sums, np, at + a);
+        pair_acc_out(&acc[a], sums, np, at + a);
     }
     memset(acc, 0, nact * sizeof(*acc));
 }
@@ -108,7 +89,7 @@ static void bucket_out(struct bucket_acc *acc, uint32_t b, uint32_t nb, uint32_t
  * once. acc: room for four buckets' pairs, cleared. */
 static inline __attribute__((always_inline)) void
 bucket_pass(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb, uint32_t nact,
-            int64_t *sums, struct bucket_acc *acc, int coded, int sse)
+            int64_t *sums, struct pair_acc *acc, int coded, int sse)
 {
     enum { WAYS = 4 };
     for (uint32_t b = 0; b < nb; b += WAYS) {
@@ -137,7 +118,7 @@ bucket_pass(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb
 }
 
 static void pass_plain(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
-                       uint32_t nact, int64_t *sums, struct bucket_acc *acc)
+                       uint32_t nact, int64_t *sums, struct pair_acc *acc)
 {
     if (v->code) {
         bucket_pass(v, pos, nb, nact, sums, acc, 1, 0);
@@ -150,7 +131,7 @@ static void pass_plain(const struct iodfg_partial_view *v, const uint64_t *pos, 
 __attribute__((target("sse4.1"))) static void pass_sse(const struct iodfg_partial_view *v,
                                                        const uint64_t *pos, uint32_t nb,
                                                        uint32_t nact, int64_t *sums,
-                                                       struct bucket_acc *acc)
+                                                       struct pair_acc *acc)
 {
     if (v->code) {
         bucket_pass(v, pos, nb, nact, sums, acc, 1, 1);
@@ -163,7 +144,7 @@ __attribute__((target("sse4.1"))) static void pass_sse(const struct iodfg_partia
 int iodfg_partial_bucket_sums(const struct iodfg_partial_view *v, const uint64_t *pos, uint32_t nb,
                               uint32_t nact, int64_t *sums)
 {
-    struct bucket_acc *acc = calloc(4 * (size_t)nact + 1, sizeof(*acc));
+    struct pair_acc *acc = calloc(4 * (size_t)nact + 1, sizeof(*acc));
     if (!acc) {
         return -1;
     }

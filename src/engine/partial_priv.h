@@ -28,32 +28,35 @@ static inline struct part part_of(const struct iodfg_session *s)
     return p;
 }
 
-/* ---- the concurrency's running sums of one pair (bucket or window piece, activity) ---- */
+/* ---- the concurrency's running sums of one pair (bucket or window piece, activity) ----
+ * Four 32-bit lanes (a part has fewer than 2^31 events), the fall kept negated so that every
+ * lane but the net follows a maximum: partial_buckets.c updates them in one vector step. */
 
 struct pair_acc {
-    int64_t net, rise, starts, fall;
+    int32_t net, starts, rise, nfall;
 };
 
 /* A point of the pair. Branch-free: an end lowers net below a rise already reached and a start
  * raises it above a fall, so taking the maximum and the minimum at every point gives the rise of
  * the starts and the fall of the ends. */
-static inline void pair_acc_add(struct pair_acc *x, int64_t start)
+static inline void pair_acc_add(struct pair_acc *x, int start)
 {
-    int64_t net = x->net + 2 * start - 1;
+    int32_t net = x->net + 2 * start - 1;
     x->net = net;
     x->starts += start;
     x->rise = net > x->rise ? net : x->rise;
-    x->fall = net < x->fall ? net : x->fall;
+    x->nfall = -net > x->nfall ? -net : x->nfall;
 }
 
 /* The pair's sums into entry i of sums (np pairs a kind). */
 static inline void pair_acc_out(const struct pair_acc *x, int64_t *sums, size_t np, size_t i)
 {
+    int64_t fall = -(int64_t)x->nfall;
     sums[IODFG_PARTIAL_NET * np + i] = x->net;
     sums[IODFG_PARTIAL_RISE * np + i] = x->rise;
     sums[IODFG_PARTIAL_STARTS * np + i] = x->starts;
-    sums[IODFG_PARTIAL_FALL * np + i] = x->fall;
-    sums[IODFG_PARTIAL_PEAK * np + i] = x->rise >= 1 ? x->rise - x->fall : INT64_MIN;
+    sums[IODFG_PARTIAL_FALL * np + i] = fall;
+    sums[IODFG_PARTIAL_PEAK * np + i] = x->rise >= 1 ? x->rise - fall : INT64_MIN;
 }
 
 /* ---- the concurrency's order and windows ---- */
