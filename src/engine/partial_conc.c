@@ -100,27 +100,12 @@ int iodfg_partial_view_at(const struct iodfg_partial_view *v, uint64_t i,
     return a != IODFG_NO_ACTIVITY;
 }
 
-/* The first position in [lo, hi) whose place is not below p, or hi. */
-static uint64_t lower_in(const struct iodfg_partial_view *v, const struct iodfg_partial_point *p,
-                         uint64_t lo, uint64_t hi)
-{
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        struct iodfg_partial_point m;
-        iodfg_partial_view_at(v, mid, &m);
-        if (iodfg_partial_point_cmp(&m, p) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
 uint64_t iodfg_partial_view_lower(const struct iodfg_partial_view *v,
                                   const struct iodfg_partial_point *p)
 {
-    return lower_in(v, p, 0, v->n);
+    uint64_t lo = 0, hi = v->n, at;
+    iodfg_partial_lower_batch(v, p, 1, &lo, &hi, &at);
+    return at;
 }
 
 size_t iodfg_partial_view_copy(const struct iodfg_partial_view *v, uint64_t lo, uint64_t hi,
