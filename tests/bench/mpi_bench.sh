@@ -11,12 +11,13 @@
 # Beside the wall time of the whole job (mpirun's launch, MPI_Init and MPI_Finalize included,
 # which do not divide among the processes), the time in the program between MPI_Init and
 # MPI_Finalize (IODFG_MPI_TIME: its slowest process), best of the runs each. The strong-scaling
-# runs alternate one process and two, and the median of those pairs' ratios is printed beside the
-# best against the best: this machine's speed drifts, and a row's runs taken one after the other
-# would compare one minute's one-process runs with another minute's two-process runs. Strong
-# scaling is measured with Open MPI's default transport (UCX, which MPI_Init probes: about 0.3 s here) and
-# with its single-node shared-memory one ('--mca pml ob1 --mca btl self,vader': MPI_Init about
-# 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go to every mpirun.
+# runs alternate one process and two, and the median and the range of those pairs' ratios are
+# printed beside the best against the best: this machine's speed drifts, and a row's runs taken one
+# after the other would compare one minute's one-process runs with another minute's two-process
+# runs. Strong scaling is measured with Open MPI's default transport (UCX, which MPI_Init probes:
+# about 0.3 s here) and with its single-node shared-memory one ('--mca pml ob1 --mca btl
+# self,vader': MPI_Init about 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go
+# to every mpirun.
 set -eu
 : "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}" "${IODFG_SRCDIR:?}"
 MPI=$IODFG_BUILDDIR/iodfg-mpi
@@ -55,8 +56,8 @@ best() {
        END { print w, m, p, i }' "$work/runs"
 }
 
-# The strong-scaling rows: the best of each side, and the median of the pairs' own ratios in the
-# program (lines of $work/runs: one process, two processes, one, two, ...)
+# The strong-scaling rows: the best of each side, and the median and the range of the pairs' own
+# ratios in the program (lines of $work/runs: one process, two processes, one, two, ...)
 PAIRS_SUMMARY='
 function best(k,   i, b) { b = v[1, k]; for (i = 2; i <= n; i++) if (v[i, k] < b) b = v[i, k]; return b }
 function most(k,   i, b) { b = v[1, k]; for (i = 2; i <= n; i++) if (v[i, k] > b) b = v[i, k]; return b }
@@ -72,7 +73,8 @@ END {
   }
   printf "  %s speedup at 2, best against best: whole job %.2fx, in the program %.2fx;", \
     cmd, best(1) / best(5), best(3) / best(7)
-  printf " median of the %d pairs in the program %.2fx (goal 1.7x)\n", n, med
+  printf " median of the %d pairs in the program %.2fx, their range %.2f-%.2fx (goal 1.7x)\n", n, \
+    med, r[1], r[n]
 }'
 
 # record DIR LINES: 96 processes of miniior under the strace wrapper at once, about LINES lines
