@@ -4,7 +4,8 @@
 #   ./dev.sh test        install dependencies, build, run the whole test suite (make check), then
 #                        build iodfg-mpi (--with-mpi, in build-mpi/) and run its tests, and build
 #                        once more against the MPI HDF5 alone (as under Spack +mpi)
-#   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror
+#   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror, and
+#                        iodfg-mpi's tests in an ASan+UBSan build of it (build-sanitize-mpi/)
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
 #   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
@@ -58,7 +59,7 @@ case "${1:-}" in
     make -C build -j"$(nproc)" check
     # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
     build build-mpi --enable-werror --with-mpi
-    make -C build-mpi -j"$(nproc)" check TESTS="tests/e2e/mpi_convert.sh tests/e2e/mpi_analyze.sh tests/e2e/mpi_characterize.sh tests/e2e/mpi_tui.sh"
+    make -C build-mpi -j"$(nproc)" check-mpi
     # a machine whose only HDF5 is the MPI one (Spack +mpi): a configure and a build of its own
     IODFG_SLOW_TESTS=1 make -C build check TESTS=tests/e2e/hdf5_parallel_only.sh ;;
   bench)
@@ -66,9 +67,12 @@ case "${1:-}" in
     build build
     make -C build bench | tee build/bench.out ;;
   sanitize)
-    deps
+    deps $MPI_PKGS
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug
-    make -C build-sanitize -j"$(nproc)" check ;;
+    make -C build-sanitize -j"$(nproc)" check
+    # iodfg-mpi under the same sanitizers: its own tests
+    build build-sanitize-mpi --enable-sanitizers --enable-werror --enable-debug --with-mpi
+    make -C build-sanitize-mpi -j"$(nproc)" check-mpi ;;
   *)
     sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;

@@ -93,6 +93,9 @@ for n in 1 2 4; do
 done
 same 4 many stats --per-pid --format tsv --transitions
 same 2 many dfg --case 'cid=b' --format tsv
+# checked for leaks in ASan builds (mpi_lib.sh): every merge, groups, percentiles of gaps
+JOB_LEAKS=1 same 3 many stats --green cid=a --red cid=b --format json --transitions
+JOB_LEAKS=1 same 2 ior dfg --per-pid --format tsv
 # the concurrency's bucket sums and the percentiles' histograms added up as whole arrays
 # (IODFG_MPI_DENSE): these sets mostly leave so many entries empty that only the filled ones
 # are sent
@@ -133,7 +136,7 @@ check "the overlap of 10,000 cases is counted over every process" \
 # refused: trace directories and files instead of a log, saying what the input is
 for c in dfg stats characterize; do
   rc=0
-  job 2 "$c" "$D/ior" 2>"$T/err" || rc=$?
+  JOB_LEAKS=1 job 2 "$c" "$D/ior" 2>"$T/err" || rc=$?
   check "$c: a trace directory is refused (exit 1)" [ "$rc" -eq 1 ]
   check "$c: saying it is a directory" grep -q "ior: is a directory, not an event log" "$T/err"
   check "$c: with the way to convert it" grep -q "iodfg-mpi convert -o LOG.h5" "$T/err"

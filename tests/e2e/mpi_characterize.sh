@@ -33,7 +33,7 @@ for n in 1 2 4; do
   charz "$n" formats --align start --format tsv
 done
 # -o writes one file, atomically, from process 0
-job 2 characterize -q --format json -o "$T/c.json" "$T/ior.h5"
+JOB_LEAKS=1 job 2 characterize -q --format json -o "$T/c.json" "$T/ior.h5"
 "$IODFG_BIN" characterize -q --format json -o "$T/s.json" "$T/ior.h5"
 check "-o writes the same file" cmp -s "$T/s.json" "$T/c.json"
 finish
