@@ -1,0 +1,51 @@
+#!/bin/sh
+# Damaged input given to iodfg-mpi ends as it ends in iodfg: 24 copies of a recorded log with
+# bits flipped, cut short or a block zeroed (stats, dfg and characterize on 2 processes), and 8
+# sets of recorded traces with bytes overwritten and files cut short (convert on 3 processes,
+# with and without --strict). Each job gives iodfg's exit status, output and first message
+# (naming the file and what is wrong) within a time limit, and a converted log holds iodfg's
+# statistics. The damage is the same at every run (tests/tools/damage.py, by seed).
+. "${IODFG_SRCDIR:?}/tests/e2e/lib.sh"
+. "$IODFG_SRCDIR/tests/e2e/mpi_lib.sh"
+D=$IODFG_TEST_DATA/traces
+damage() { "$PY" "$IODFG_SRCDIR/tests/tools/damage.py" "$@"; }
+limited() { # limited N ARGS...: job N ARGS, stopped after 120 s (a hang fails, not blocks)
+  n=$1; shift
+  timeout 120 "$MPIRUN" --oversubscribe -n "$n" "$IODFG_MPI" "$@"
+}
+first() { head -n 1 "$1" | sed 's/^iodfg-mpi: /iodfg: /'; }
+
+"$IODFG_BIN" convert -q -o "$T/ior.h5" "$D/ior"
+failed=0
+for seed in $(seq 1 24); do
+  c=$(echo "stats dfg characterize" | cut -d' ' -f$((seed % 3 + 1)))
+  how=$(damage file "$seed" "$T/ior.h5" "$T/bad.h5")
+  rs=0 rp=0
+  "$IODFG_BIN" "$c" "$T/bad.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
+  limited 2 "$c" "$T/bad.h5" >"$T/p.out" 2>"$T/p.err" || rp=$?
+  [ "$rs" -eq 0 ] || failed=$((failed + 1))
+  what="log damaged by seed $seed ($how), $c"
+  check "$what: exit $rs as iodfg" [ "$rp" -eq "$rs" ]
+  check "$what: the same output" cmp -s "$T/s.out" "$T/p.out"
+  check "$what: the same first message" [ "$(first "$T/s.err")" = "$(first "$T/p.err")" ]
+done
+# most damage is found (HDF5's checksums, the log's own checks); the rest reads as a log
+check "most damaged logs are refused ($failed of 24)" [ "$failed" -ge 12 ]
+
+for seed in $(seq 1 8); do
+  rm -rf "$T/tr"
+  damage dir "$seed" "$D/ior" "$T/tr"
+  strict=
+  [ $((seed % 2)) -eq 0 ] || strict=--strict
+  rs=0 rp=0
+  "$IODFG_BIN" convert $strict -o "$T/s.h5" "$T/tr" >"$T/s.out" 2>"$T/s.err" || rs=$?
+  limited 3 convert $strict -o "$T/p.h5" "$T/tr" >"$T/p.out" 2>"$T/p.err" || rp=$?
+  what="traces damaged by seed $seed, convert ${strict:-without --strict}"
+  check "$what: exit $rs as iodfg" [ "$rp" -eq "$rs" ]
+  check "$what: the same summary" [ "$(first "$T/s.out")" = "$(first "$T/p.out")" ]
+  "$IODFG_BIN" stats --format tsv "$T/s.h5" >"$T/s.tsv"
+  "$IODFG_BIN" stats --format tsv "$T/p.h5" >"$T/p.tsv"
+  check "$what: the log's statistics" cmp -s "$T/s.tsv" "$T/p.tsv"
+  rm -f "$T/s.h5" "$T/p.h5"
+done
+finish
