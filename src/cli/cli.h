@@ -45,10 +45,13 @@ int cli_handles(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_insights(int argc, char **argv);
 
-/* Print "iodfg: <formatted error>" to stderr. */
+/* Print "iodfg: <formatted error>" to stderr, on one line through the terminal sanitiser (the
+ * names in it stay raw until then). */
 void cli_error(const struct iodfg_error *err);
-/* Print "iodfg: <printf text>" to stderr. */
+/* Print "iodfg: <printf text>" to stderr, the same way. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write untrusted text (a name, a path, a parser's message) to out through the sanitiser. */
+void cli_put_term(FILE *out, const char *s);
 /* The program's name in messages and usage texts: "iodfg", or "iodfg-mpi" (set before a command
  * runs). */
 extern const char *cli_program;
@@ -87,7 +90,7 @@ extern const char cli_ingest_usage[];
 struct cli_ingest_totals {
     uint64_t files, lines, bytes, events, by_pattern;
     uint64_t counts[IODFG_COUNT__N];
-    char first_problem[512]; /* "file:line:col: what was expected" of the first bad line */
+    char first_problem[512]; /* "file:line:col: what was expected" of the first bad line, raw */
     uint64_t files_without_events;
     uint64_t clocks[IODFG_CLOCK__N]; /* files with events, by clock */
     char mounts[4200];               /* which mount table classified the files (for `info`) */

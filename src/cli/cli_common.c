@@ -124,19 +124,13 @@ void cli_error_caret(const struct iodfg_error *err, const char *text, size_t len
 
 static void put_message(const char *text)
 {
+    // the whole text through the sanitiser once: names in it are raw, and a line break in one
+    // shows as \n instead of starting a line that looks like a message of its own
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     iodfg_buf_addf(&b, "%s: ", cli_program);
-    for (const char *p = text;;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        iodfg_sanitize_term(&b, p, n);
-        iodfg_buf_add(&b, "\n", 1);
-        if (!nl) {
-            break;
-        }
-        p = nl + 1;
-    }
+    iodfg_sanitize_term(&b, text, strlen(text));
+    iodfg_buf_add(&b, "\n", 1);
     if (b.failed) {
         fprintf(stderr, "%s: out of memory\n", cli_program);
     } else {
@@ -147,15 +141,17 @@ static void put_message(const char *text)
 
 void cli_error(const struct iodfg_error *err)
 {
-    // the file name is untrusted and may hold a line break: escape it whole first
-    struct iodfg_error e = *err;
-    struct iodfg_buf w;
-    iodfg_buf_init(&w);
-    iodfg_sanitize_term(&w, err->where, strlen(err->where));
-    snprintf(e.where, sizeof(e.where), "%s", w.data ? w.data : "");
-    iodfg_buf_fini(&w);
     char buf[1500];
-    put_message(iodfg_error_format(&e, buf, sizeof(buf)));
+    put_message(iodfg_error_format(err, buf, sizeof(buf)));
+}
+
+void cli_put_term(FILE *out, const char *s)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_sanitize_term(&b, s, strlen(s));
+    fputs(b.failed || !b.data ? "(out of memory)" : b.data, out);
+    iodfg_buf_fini(&b);
 }
 
 void cli_errorf(const char *fmt, ...)
@@ -327,17 +323,9 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
     for (int i = 0; i < IODFG_COUNT__N; i++) {
         t->counts[i] += r->counts[i];
     }
-    if (!t->first_problem[0] && r->ndiags) { // printed as it is: sanitised here
-        struct iodfg_buf p, m;
-        iodfg_buf_init(&p);
-        iodfg_buf_init(&m);
-        iodfg_sanitize_term(&p, path, strlen(path));
-        iodfg_sanitize_term(&m, r->diags[0].msg, strlen(r->diags[0].msg));
-        snprintf(t->first_problem, sizeof(t->first_problem), "%s:%llu:%lu: %s",
-                 p.data ? p.data : "", (unsigned long long)r->diags[0].line, r->diags[0].col,
-                 m.data ? m.data : "");
-        iodfg_buf_fini(&p);
-        iodfg_buf_fini(&m);
+    if (!t->first_problem[0] && r->ndiags) { // raw: each output sanitises it
+        snprintf(t->first_problem, sizeof(t->first_problem), "%s:%llu:%lu: %s", path,
+                 (unsigned long long)r->diags[0].line, r->diags[0].col, r->diags[0].msg);
     }
 }
 
@@ -403,8 +391,10 @@ void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
     }
     n = k[IODFG_COUNT_UNPARSABLE];
     if (n) {
-        fprintf(out, " Skipped %s unparsable %s; the first: %s.", cli_count(a, sizeof(a), n),
-                form(n, "line", "lines"), t->first_problem);
+        fprintf(out, " Skipped %s unparsable %s; the first: ", cli_count(a, sizeof(a), n),
+                form(n, "line", "lines"));
+        cli_put_term(out, t->first_problem);
+        fputc('.', out);
     }
     uint32_t clocks[IODFG_CLOCK__N];
     for (int ck = 0; ck < IODFG_CLOCK__N; ck++) {

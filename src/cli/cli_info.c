@@ -397,7 +397,9 @@ int cli_info(int argc, char **argv)
         }
         printf("\n");
         if (totals.files && totals.first_problem[0]) {
-            printf("\nFirst unparsable line: %s\n", totals.first_problem);
+            printf("\nFirst unparsable line: ");
+            cli_put_term(stdout, totals.first_problem);
+            printf("\n");
         }
     }
     free(s.calls);

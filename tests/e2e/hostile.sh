@@ -79,6 +79,15 @@ unset LC_ALL
 check "TSV keeps the path, escaped" grep -q '/tmp/\\x1b\]0;pwned\\x07x' "$T/stats-tsv-C.out"
 check "JSON keeps the path, escaped" grep -q '/tmp/\\u001b\]0;pwned\\u0007x' "$T/stats-json-C.out"
 check "table shows the case name, escaped" grep -q 'e\\e\[31mvil' "$T/info-C.UTF-8.out"
+# Messages escape a name once, as tables do: ESC as \e, not as \\e (a second pass would escape
+# the first one's backslashes), in convert's summary, in stats' note and in an error.
+check "convert's summary names the first bad line, escaped once" \
+  grep -qF 'the first: '"$H"'/c1\u009b2Jx_node1_13.st:7:' "$T/convert-C.out"
+LC_ALL=C "$IODFG_BIN" stats "$H" 2>"$T/note.err" >/dev/null
+check "stats' note, escaped once" grep -qF '/c1\u009b2Jx_node1_13.st:7:' "$T/note.err"
+check "an error naming a missing file, escaped once" \
+  grep -qF 'nope\e[2J.st: cannot open' "$T/missing-C.err"
+check "no message escapes twice" sh -c "! grep -qF '\\\\' '$T'/*.err"
 
 # A 5 MB path: the table cell is capped, TSV and JSON keep it whole.
 "$PY" -c 'import sys; p="/p/"+"a"*5000000; sys.stdout.write("1 08:00:00.000001 read(3<%s>, \"\", 1) = 1 <0.000001>\n" % p)' >"$T/long_node1_1.st"
