@@ -49,6 +49,10 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
 int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
                           void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                           struct iodfg_strace_result *res, struct iodfg_error *err);
+/* The longest line iodfg_strace_parse_fd reads (64 MiB; strace prints strings to -s bytes): a
+ * longer one is counted as unparsable and skipped, so memory stays bounded on a file without
+ * line breaks. Tests set less. */
+extern size_t iodfg_strace_line_max;
 
 /* A ready-made sink that pushes into the open case of an event log (ctx = the log). */
 int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -736,6 +737,39 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
 #endif
 #define BLOCK ((size_t)STRACE_BLOCK)
 
+size_t iodfg_strace_line_max = (size_t)64 << 20;
+
+/* A line longer than iodfg_strace_line_max (have bytes so far, no line break yet): counted as
+ * unparsable, and its bytes dropped up to its end (*skipping until a line break is read), so
+ * that a file without line breaks (a device, a binary file) cannot take all the memory. */
+static void drop_long_line(struct parser *p, size_t *have, int *skipping)
+{
+    p->lineno++;
+    p->res->counts[IODFG_COUNT_UNPARSABLE]++;
+    char msg[96];
+    size_t max = iodfg_strace_line_max;
+    snprintf(msg, sizeof(msg), "expected a line of at most %zu %s, not a longer one",
+             max >= (1u << 20) ? max >> 20 : max >> 10, max >= (1u << 20) ? "MiB" : "KiB");
+    diag(p, p->lineno, 1, msg);
+    *have = 0;
+    *skipping = 1;
+}
+
+/* While skipping a long line: drop buf[0, *have) up to its first line break (the rest is kept
+ * for parsing, and the skip ends) or all of it. */
+static void skip_to_line_end(char *buf, size_t *have, int *skipping)
+{
+    const char *nl = memchr(buf, '\n', *have);
+    if (!nl) {
+        *have = 0;
+        return;
+    }
+    size_t past = (size_t)(nl - buf) + 1;
+    memmove(buf, buf + past, *have - past);
+    *have -= past;
+    *skipping = 0;
+}
+
 int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
                           void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                           struct iodfg_strace_result *res, struct iodfg_error *err)
@@ -744,6 +778,7 @@ int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
     parser_init(&p, emit, ctx, tick, tick_ctx, res, err);
     size_t cap = BLOCK, have = 0;
     uint64_t total = 0;
+    int skipping = 0;
     char *buf = malloc(cap);
     int rc = buf ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     while (rc == 0) {
@@ -756,7 +791,9 @@ int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
             buf = nb;
             cap *= 2;
         }
-        ssize_t n = read(fd, buf + have, cap - have);
+        // a block at a time, also into a grown buffer: a long line is seen within a block of
+        // the line limit
+        ssize_t n = read(fd, buf + have, cap - have < BLOCK ? cap - have : BLOCK);
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -766,16 +803,24 @@ int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
         }
         if (n == 0) {
             size_t used;
-            if (have) {
+            if (have && !skipping) {
                 rc = parser_lines(&p, buf, have, 1, &used);
             }
             break;
         }
         total += (uint64_t)n;
-        // only complete lines now; the rest waits for the next read
-        const char *nl = memrchr(buf + have, '\n', (size_t)n);
+        size_t before = have; // no line break in them: only the new bytes are searched
         have += (size_t)n;
+        if (skipping) {
+            skip_to_line_end(buf, &have, &skipping);
+            before = 0;
+        }
+        // only complete lines now; the rest waits for the next read
+        const char *nl = have > before ? memrchr(buf + before, '\n', have - before) : NULL;
         if (!nl) {
+            if (have > iodfg_strace_line_max) {
+                drop_long_line(&p, &have, &skipping);
+            }
             continue;
         }
         size_t used, upto = (size_t)(nl - buf) + 1;

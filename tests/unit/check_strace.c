@@ -768,6 +768,63 @@ START_TEST(stream_read_error)
 }
 END_TEST
 
+/* A line longer than iodfg_strace_line_max, read across blocks, is counted as unparsable at
+ * its own line number and skipped to its end; the lines after it parse, and memory stays at
+ * about the limit. Also when the file ends inside it. */
+static void parse_long_line(const char *text, size_t len, struct iodfg_strace_result *r,
+                            struct record *rec)
+{
+    char *dir = testutil_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/long.st", dir);
+    testutil_write_file(path, text, len);
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_strace_parse_fd(fd, record_sink, rec, NULL, NULL, r, &err), 0);
+    close(fd);
+    testutil_rmtree(dir);
+    free(dir);
+}
+
+START_TEST(stream_long_line_skipped)
+{
+    const char *first = "1 08:00:00.000001 read(3</p/a>, \"\", 8) = 8 <0.000002>\n";
+    const char *last = "1 08:00:00.000010 write(4</p/b>, \"\", 4) = 4 <0.000001>\n";
+    size_t nlong = (size_t)3 << 20, nf = strlen(first), nl = strlen(last);
+    char *text = malloc(nf + nlong + 1 + nl);
+    ck_assert_ptr_nonnull(text);
+    memcpy(text, first, nf);
+    memset(text + nf, 'x', nlong);
+    text[nf + nlong] = '\n';
+    memcpy(text + nf + nlong + 1, last, nl);
+    iodfg_strace_line_max = (size_t)128 << 10;
+    for (int ends_inside = 0; ends_inside < 2; ends_inside++) {
+        struct iodfg_strace_result r;
+        struct record rec = {NULL, 0, 0};
+        parse_long_line(text, ends_inside ? nf + nlong : nf + nlong + 1 + nl, &r, &rec);
+        ck_assert_uint_eq(r.lines, ends_inside ? 2 : 3);
+        ck_assert_uint_eq(r.counts[IODFG_COUNT_EVENTS], ends_inside ? 1 : 2);
+        ck_assert_uint_eq(r.counts[IODFG_COUNT_UNPARSABLE], 1);
+        ck_assert_uint_eq(r.ndiags, 1);
+        ck_assert_uint_eq(r.diags[0].line, 2);
+        ck_assert_str_eq(r.diags[0].msg, "expected a line of at most 128 KiB, not a longer one");
+        // the same events as with a short unparsable line in its place
+        char shorter[512];
+        int n = snprintf(shorter, sizeof(shorter), "%sjunk\n%s", first, ends_inside ? "" : last);
+        struct iodfg_strace_result r2;
+        struct record want = {NULL, 0, 0};
+        parse_long_line(shorter, (size_t)n, &r2, &want);
+        ck_assert_uint_eq(rec.len, want.len);
+        ck_assert_int_eq(memcmp(rec.buf, want.buf, rec.len), 0);
+        free(rec.buf);
+        free(want.buf);
+    }
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("strace");
@@ -804,6 +861,7 @@ int main(void)
     tcase_add_test(m, sink_can_stop);
     tcase_add_test(m, stream_across_blocks);
     tcase_add_test(m, stream_read_error);
+    tcase_add_test(m, stream_long_line_skipped);
     tcase_add_test(m, fork_while_tables_grow);
     TCase *q = tcase_create("fast paths");
     tcase_add_checked_fixture(q, NULL, teardown);
