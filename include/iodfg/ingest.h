@@ -59,6 +59,8 @@ struct iodfg_input_list {
     size_t dirs_again, files_again; /* reached again through links or mounts: read once */
     size_t renamed;                 /* files named by their directory too (base names clash) */
     size_t same_name;               /* files whose case name another file still has */
+    size_t not_regular;     /* entries named like traces that are not regular files: skipped */
+    char *not_regular_path; /* the first of them, for the note */
 };
 
 /* Expand the inputs: files are taken as given; directories are searched (recursively, hidden

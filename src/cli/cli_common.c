@@ -623,6 +623,11 @@ void cli_list_notes(const struct iodfg_input_list *l, int quiet)
         cli_errorf("warning: %zu trace files still share a case name with another one",
                    l->same_name);
     }
+    if (l->not_regular) {
+        cli_errorf("note: skipped %zu entr%s named like a trace but not a regular file (a FIFO, a "
+                   "device or a link that leads nowhere), e.g. %s",
+                   l->not_regular, l->not_regular == 1 ? "y" : "ies", l->not_regular_path);
+    }
 }
 
 int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iodfg_error *err)

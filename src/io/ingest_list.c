@@ -28,6 +28,8 @@ struct scan {
     struct stat *dirs; /* directories entered (device, inode) */
     size_t ndirs, dirs_cap;
     size_t dirs_again;
+    size_t not_regular;     /* entries named like traces that are no regular files */
+    char *not_regular_path; /* the first of them (malloc'd) */
     const struct iodfg_casename *names;
     struct iodfg_error *err;
 };
@@ -98,6 +100,17 @@ static int seen_dir(struct scan *s, const struct stat *st)
     return 0;
 }
 
+/* An entry named like a trace that is not a regular file (a FIFO, a device, a socket, a link
+ * that leads nowhere): skipped, but counted, with the first one's path, for a note. */
+static void skip_not_regular(struct scan *s, char *path, size_t rel, const char *name)
+{
+    if (is_trace_name(name, path + rel, s->names) && s->not_regular++ == 0) {
+        s->not_regular_path = path;
+        return;
+    }
+    free(path);
+}
+
 /* Search dir (reached as path; its relative part starts at rel) for traces. */
 static int scan_dir(struct scan *s, const char *dir, size_t rel, const struct stat *dst)
 {
@@ -122,11 +135,13 @@ static int scan_dir(struct scan *s, const char *dir, size_t rel, const struct st
         if (!path) {
             rc = iodfg_error_set(s->err, IODFG_E_NOMEM, NULL);
         } else if (stat(path, &st) != 0) {
-            free(path); // a dangling link is not a trace
+            skip_not_regular(s, path, rel, e->d_name); // a dangling link is not a trace
         } else if (S_ISDIR(st.st_mode)) {
             rc = scan_dir(s, path, rel, &st);
             free(path);
-        } else if (S_ISREG(st.st_mode) && is_trace_name(e->d_name, path + rel, s->names)) {
+        } else if (!S_ISREG(st.st_mode)) {
+            skip_not_regular(s, path, rel, e->d_name);
+        } else if (is_trace_name(e->d_name, path + rel, s->names)) {
             rc = push(s, path, rel, &st);
         } else {
             free(path);
@@ -268,6 +283,7 @@ void iodfg_ingest_list_fini(struct iodfg_input_list *l)
         free(l->files[i].name);
     }
     free(l->files);
+    free(l->not_regular_path);
     memset(l, 0, sizeof(*l));
 }
 
@@ -282,15 +298,24 @@ static int expand(struct scan *s, const char *const *inputs, size_t n)
             iodfg_error_at(s->err, inputs[i], 0, 0);
             return -1;
         }
-        size_t before = s->n, len = strlen(inputs[i]);
+        size_t before = s->n, odd = s->not_regular, len = strlen(inputs[i]);
         if (S_ISDIR(st.st_mode)) {
             size_t rel = len + (len && inputs[i][len - 1] != '/');
             if (scan_dir(s, inputs[i], rel, &st)) {
                 return -1;
             }
             if (s->n == before && s->dirs_again == 0) {
-                iodfg_error_set(s->err, IODFG_E_EMPTY,
-                                "no trace files (*.st, *.otf2 or matching the name pattern) here");
+                odd = s->not_regular - odd;
+                if (odd) {
+                    iodfg_error_set(s->err, IODFG_E_EMPTY,
+                                    "no trace files here: %zu entr%s named like one %s not a "
+                                    "regular file (a FIFO, a device or a link that leads nowhere)",
+                                    odd, odd == 1 ? "y" : "ies", odd == 1 ? "is" : "are");
+                } else {
+                    iodfg_error_set(s->err, IODFG_E_EMPTY,
+                                    "no trace files (*.st, *.otf2 or "
+                                    "matching the name pattern) here");
+                }
                 iodfg_error_at(s->err, inputs[i], 0, 0);
                 return -1;
             }
@@ -330,6 +355,9 @@ int iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_ca
         }
         out->n = count;
         out->dirs_again = s.dirs_again;
+        out->not_regular = s.not_regular;
+        out->not_regular_path = s.not_regular_path;
+        s.not_regular_path = NULL;
         rc = give_names(out) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
     }
     for (size_t i = 0; i < s.n; i++) {
@@ -337,6 +365,7 @@ int iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_ca
     }
     free(s.f);
     free(s.dirs);
+    free(s.not_regular_path);
     if (rc) {
         iodfg_ingest_list_fini(out);
     }

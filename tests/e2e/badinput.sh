@@ -37,6 +37,29 @@ check "--strict: exit 3 when lines were skipped" test $rc -eq 3
 "$IODFG_BIN" convert -q -o "$T/big.h5" "$T/big_host_4.st"
 check "1 MB line: one event" test "$("$IODFG_BIN" info --json "$T/big.h5" | json /dev/stdin 'j["events"]')" = 1
 
+# Entries named like traces that are not regular files: a FIFO (it would block a reader), a
+# link that leads nowhere, a link to a device. Skipped without opening them, and said.
+mkdir "$T/special"
+cp "$D/ior/fpp_node1_14745.st" "$T/special/"
+mkfifo "$T/special/fifo_node1_1.st"
+ln -s "$T/nowhere" "$T/special/gone_node1_2.st"
+ln -s /dev/zero "$T/special/zero_node1_3.st"
+timeout 60 "$IODFG_BIN" convert -o "$T/special.h5" "$T/special" >"$T/special.out" 2>"$T/special.err"
+check "special files: the trace beside them is converted" grep -q "^Read 1 trace file" "$T/special.out"
+check "special files: skipped and counted in a note" \
+  grep -q "note: skipped 3 entries named like a trace but not a regular file" "$T/special.err"
+rm "$T/special/fpp_node1_14745.st"
+expect_fail "only special files: refused, saying why" "3 entries named like one are not a regular" \
+  timeout 60 "$IODFG_BIN" convert -o "$T/x.h5" "$T/special"
+# A line of 100 MB without a line break: one unparsable line, memory bounded by the 64 MiB limit
+{ head -c 100000000 /dev/zero | tr '\0' x; echo; } >"$T/long_host_5.st"
+cat "$D/ior/fpp_node1_14745.st" >>"$T/long_host_5.st"
+"$IODFG_BIN" convert -o "$T/long.h5" "$T/long_host_5.st" >"$T/long.out"
+check "a 100 MB line: counted as unparsable at line 1" \
+  grep -q "long_host_5.st:1:1: expected a line of at most 64 MiB" "$T/long.out"
+check "a 100 MB line: the lines after it are events" \
+  test "$("$IODFG_BIN" info --json "$T/long.h5" | json /dev/stdin 'j["events"]')" -gt 20
+
 # Damaged and foreign logs.
 cp "$T/odd.h5" "$T/trunc.h5"
 size=$(wc -c <"$T/odd.h5")

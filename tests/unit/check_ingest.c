@@ -109,6 +109,44 @@ START_TEST(links_reach_each_file_once)
 }
 END_TEST
 
+/* Entries named like traces that are no regular files (a FIFO, a device, a link that leads
+ * nowhere) are skipped, not opened (a FIFO would block), and counted with the first one's path;
+ * a directory with only such entries is refused saying so. Other names are not counted. */
+START_TEST(special_files_are_counted_not_read)
+{
+    touch("run/a_n1_1.st");
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/run/fifo_n1_2.st", DIR_);
+    ck_assert_int_eq(mkfifo(p, 0600), 0);
+    snprintf(p, sizeof(p), "%s/run/gone_n1_3.st", DIR_);
+    ck_assert_int_eq(symlink("/nonexistent/trace", p), 0);
+    snprintf(p, sizeof(p), "%s/run/null_n1_4.st", DIR_);
+    ck_assert_int_eq(symlink("/dev/null", p), 0);
+    snprintf(p, sizeof(p), "%s/run/notes.txt", DIR_);
+    ck_assert_int_eq(symlink("/nonexistent/notes", p), 0);
+    struct iodfg_input_list l;
+    list(NULL, &l, "run");
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_str_eq(l.files[0].name, "a_n1_1");
+    ck_assert_uint_eq(l.not_regular, 3);
+    ck_assert_ptr_nonnull(strstr(l.not_regular_path, "_n1_"));
+    iodfg_ingest_list_fini(&l);
+
+    snprintf(p, sizeof(p), "%s/odd", DIR_);
+    ck_assert_int_eq(mkdir(p, 0777), 0);
+    snprintf(p, sizeof(p), "%s/odd/fifo_n1_5.st", DIR_);
+    ck_assert_int_eq(mkfifo(p, 0600), 0);
+    snprintf(p, sizeof(p), "%s/odd", DIR_);
+    const char *inputs[] = {p};
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_ingest_list(inputs, 1, NULL, &l, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_EMPTY);
+    ck_assert_str_eq(err.msg, "no trace files here: 1 entry named like one is not a regular file "
+                              "(a FIFO, a device or a link that leads nowhere)");
+}
+END_TEST
+
 START_TEST(patterns_need_cid_and_each_field_once)
 {
     struct iodfg_error err;
@@ -145,6 +183,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, same_names_in_different_directories_stay_apart);
     tcase_add_test(tc, links_reach_each_file_once);
+    tcase_add_test(tc, special_files_are_counted_not_read);
     tcase_add_test(tc, patterns_need_cid_and_each_field_once);
     suite_add_tcase(s, tc);
     return s;
