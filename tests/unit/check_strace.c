@@ -98,6 +98,24 @@ static void same_result(const struct iodfg_strace_result *a, const struct iodfg_
     }
 }
 
+/* text written to a file and parsed by the block reader into *rec and *r. */
+static void parse_file_fd(const char *text, size_t len, struct iodfg_strace_result *r,
+                          struct record *rec)
+{
+    char *dir = testutil_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/t.st", dir);
+    testutil_write_file(path, text, len);
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_strace_parse_fd(fd, record_sink, rec, NULL, NULL, r, &err), 0);
+    close(fd);
+    testutil_rmtree(dir);
+    free(dir);
+}
+
 /* The block reader (iodfg_strace_parse_fd, as convert reads files) must give exactly the events
  * and counts of the whole-buffer parser: every test text goes through both. */
 static void check_stream(const char *text, size_t len)
@@ -107,16 +125,7 @@ static void check_stream(const char *text, size_t len)
     struct iodfg_error err;
     iodfg_error_clear(&err);
     ck_assert_int_eq(iodfg_strace_parse(text, len, record_sink, &whole, &r1, &err), 0);
-    char *dir = testutil_tmpdir();
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/t.st", dir);
-    testutil_write_file(path, text, len);
-    int fd = open(path, O_RDONLY);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(iodfg_strace_parse_fd(fd, record_sink, &stream, NULL, NULL, &r2, &err), 0);
-    close(fd);
-    testutil_rmtree(dir);
-    free(dir);
+    parse_file_fd(text, len, &r2, &stream);
     same_result(&r1, &r2);
     ck_assert_uint_eq(whole.len, stream.len);
     if (whole.len) {
@@ -771,23 +780,6 @@ END_TEST
 /* A line longer than iodfg_strace_line_max, read across blocks, is counted as unparsable at
  * its own line number and skipped to its end; the lines after it parse, and memory stays at
  * about the limit. Also when the file ends inside it. */
-static void parse_long_line(const char *text, size_t len, struct iodfg_strace_result *r,
-                            struct record *rec)
-{
-    char *dir = testutil_tmpdir();
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/long.st", dir);
-    testutil_write_file(path, text, len);
-    int fd = open(path, O_RDONLY);
-    ck_assert_int_ge(fd, 0);
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    ck_assert_int_eq(iodfg_strace_parse_fd(fd, record_sink, rec, NULL, NULL, r, &err), 0);
-    close(fd);
-    testutil_rmtree(dir);
-    free(dir);
-}
-
 START_TEST(stream_long_line_skipped)
 {
     const char *first = "1 08:00:00.000001 read(3</p/a>, \"\", 8) = 8 <0.000002>\n";
@@ -803,7 +795,7 @@ START_TEST(stream_long_line_skipped)
     for (int ends_inside = 0; ends_inside < 2; ends_inside++) {
         struct iodfg_strace_result r;
         struct record rec = {NULL, 0, 0};
-        parse_long_line(text, ends_inside ? nf + nlong : nf + nlong + 1 + nl, &r, &rec);
+        parse_file_fd(text, ends_inside ? nf + nlong : nf + nlong + 1 + nl, &r, &rec);
         ck_assert_uint_eq(r.lines, ends_inside ? 2 : 3);
         ck_assert_uint_eq(r.counts[IODFG_COUNT_EVENTS], ends_inside ? 1 : 2);
         ck_assert_uint_eq(r.counts[IODFG_COUNT_UNPARSABLE], 1);
@@ -815,7 +807,7 @@ START_TEST(stream_long_line_skipped)
         int n = snprintf(shorter, sizeof(shorter), "%sjunk\n%s", first, ends_inside ? "" : last);
         struct iodfg_strace_result r2;
         struct record want = {NULL, 0, 0};
-        parse_long_line(shorter, (size_t)n, &r2, &want);
+        parse_file_fd(shorter, (size_t)n, &r2, &want);
         ck_assert_uint_eq(rec.len, want.len);
         ck_assert_int_eq(memcmp(rec.buf, want.buf, rec.len), 0);
         free(rec.buf);
