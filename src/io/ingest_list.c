@@ -104,11 +104,16 @@ static int seen_dir(struct scan *s, const struct stat *st)
  * that leads nowhere): skipped, but counted, with the first one's path, for a note. */
 static void skip_not_regular(struct scan *s, char *path, size_t rel, const char *name)
 {
-    if (is_trace_name(name, path + rel, s->names) && s->not_regular++ == 0) {
-        s->not_regular_path = path;
+    if (!is_trace_name(name, path + rel, s->names)) {
+        free(path);
         return;
     }
-    free(path);
+    if (s->not_regular == 0) {
+        s->not_regular_path = path;
+    } else {
+        free(path);
+    }
+    s->not_regular++;
 }
 
 /* Search dir (reached as path; its relative part starts at rel) for traces. */
@@ -298,14 +303,14 @@ static int expand(struct scan *s, const char *const *inputs, size_t n)
             iodfg_error_at(s->err, inputs[i], 0, 0);
             return -1;
         }
-        size_t before = s->n, odd = s->not_regular, len = strlen(inputs[i]);
+        size_t before = s->n, odd_before = s->not_regular, len = strlen(inputs[i]);
         if (S_ISDIR(st.st_mode)) {
             size_t rel = len + (len && inputs[i][len - 1] != '/');
             if (scan_dir(s, inputs[i], rel, &st)) {
                 return -1;
             }
             if (s->n == before && s->dirs_again == 0) {
-                odd = s->not_regular - odd;
+                size_t odd = s->not_regular - odd_before;
                 if (odd) {
                     iodfg_error_set(s->err, IODFG_E_EMPTY,
                                     "no trace files here: %zu entr%s named like one %s not a "
