@@ -8,6 +8,8 @@
 #                        iodfg-mpi's tests in an ASan+UBSan build of it (build-sanitize-mpi/)
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
+#   ./dev.sh bench-mpi   install dependencies (and MPI), build iodfg-mpi, run `make bench-mpi` into
+#                        build-mpi/bench-mpi.out (tests/bench/mpi_section.sh: README's MPI figures)
 #   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
 set -eu
 cd "$(dirname "$0")"
@@ -66,6 +68,10 @@ case "${1:-}" in
     deps $BENCH_PKGS
     build build
     make -C build bench | tee build/bench.out ;;
+  bench-mpi)
+    deps $MPI_PKGS
+    build build-mpi --with-mpi
+    make -C build-mpi bench-mpi | tee build-mpi/bench-mpi.out ;;
   sanitize)
     deps $MPI_PKGS
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug
@@ -74,6 +80,6 @@ case "${1:-}" in
     build build-sanitize-mpi --enable-sanitizers --enable-werror --enable-debug --with-mpi
     make -C build-sanitize-mpi -j"$(nproc)" check-mpi ;;
   *)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac

@@ -101,6 +101,7 @@ record() {
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+echo "date: $(date -u +%Y-%m-%d)"
 echo "runs: $runs pairs of runs (one process, then two) per row; best of each side"
 for size in 33000 100000; do
   rm -rf "$work/strong" "$work/strong.h5"

@@ -27,11 +27,14 @@ section() {
       print "installs, builds and runs it. Trace set: " traces " (generated, IOR-like);"
       print "engine and UI: " engine "."
       print ""
-      printf "    %-" w "s %7s %7s  %-19s %s\n", "measure", "best", "median", "goal", ""
-      for (i = 1; i <= n; i++)
-        printf "    %-" w "s %7s %7s  %-19s %s\n", m[i], b[i], md[i], g[i], s[i]
+      printf "    %-" w "s %7s %7s  %s\n", "measure", "best", "median", "goal"
+      for (i = 1; i <= n; i++) {
+        row = sprintf("    %-" w "s %7s %7s  %-19s %s", m[i], b[i], md[i], g[i], s[i])
+        sub(/ +$/, "", row)
+        print row
+      }
       print ""
-    }' "$out" | sed 's/ *$//'
+    }' "$out"
 }
 
 if [ $# -lt 2 ]; then
@@ -40,15 +43,6 @@ if [ $# -lt 2 ]; then
 fi
 readme=$2
 section >"$readme.speed.$$"
-awk -v new="$readme.speed.$$" '
-  { line[NR] = $0 }
-  END {
-    for (i = 1; i < NR && !(line[i] == "Speed" && line[i + 1] ~ /^-+$/); i++) {}
-    if (i >= NR) { print "no Speed section in the README" > "/dev/stderr"; exit 1 }
-    for (j = i + 2; j < NR && !(line[j] != "" && line[j + 1] ~ /^-+$/); j++) {}
-    for (k = 1; k < i; k++) print line[k]
-    while ((getline l < new) > 0) print l
-    for (k = j; k <= NR; k++) print line[k]
-  }' "$readme" >"$readme.new.$$"
+sh "$(dirname "$0")/readme_section.sh" Speed "$readme.speed.$$" "$readme" || status=$?
 rm -f "$readme.speed.$$"
-mv "$readme.new.$$" "$readme"
+exit "${status:-0}"

@@ -32,4 +32,7 @@ sh ./dev.sh test >/dev/null
 check "test again does not reconfigure" test "$(wc -l <configured)" -eq 3
 sh ./dev.sh bench >/dev/null
 check "bench builds without -Werror and keeps its output" test -f build/bench.out
+sh ./dev.sh bench-mpi >/dev/null
+check "bench-mpi builds iodfg-mpi and keeps its output" \
+  test "$(tail -n 1 configured)" = "--with-mpi" -a -f build-mpi/bench-mpi.out
 finish
