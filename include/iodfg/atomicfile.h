@@ -4,6 +4,7 @@
 #define IODFG_ATOMICFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct iodfg_error;
 
@@ -18,6 +19,12 @@ int iodfg_atomic_write(const char *path, const void *data, size_t n, int force,
  * HOST.PID names the creator, so that a later run can tell a file left by a killed process.
  * -1 with err set on failure (nothing is left behind then). */
 int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_error *err);
+
+/* Check that the file system beside final_path has room for bytes more (its free space, the
+ * user's quota and file size limit): a temp file is given that many bytes (fallocate; where the
+ * file system cannot, its free space is compared) and removed. For writers that cannot get
+ * out of a failed write cleanly (parallel HDF5). 0, or -1 with err set, naming final_path. */
+int iodfg_atomic_reserve(const char *final_path, uint64_t bytes, struct iodfg_error *err);
 
 /* Make the finished temp file tmp_path appear as final_path: fsync it, move it into place
  * (replacing final_path only when force, otherwise IODFG_E_EXISTS if it exists, checked

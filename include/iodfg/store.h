@@ -47,6 +47,12 @@ void iodfg_store_abort(struct iodfg_store_writer *w);
  * missing or unreadable files; pipes and devices are not opened). */
 int iodfg_store_is_hdf5(const char *path);
 
+/* Call first in main(), before any log is opened: HDF5 then leaves its files to the operating
+ * system at exit instead of closing them from an exit handler, which crashes on a file whose
+ * close failed (a full disk, a file size limit: seen with HDF5 1.10). The writers close their
+ * files themselves. */
+void iodfg_store_process_init(void);
+
 /* Called now and then while loading with the events read so far and the total. */
 typedef void (*iodfg_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 

@@ -36,6 +36,10 @@ struct iodfg_store_par_part {
     uint32_t nhandles;
 };
 
+/* The most bytes the file of meta takes while it is written: the columns before HDF5 codes them
+ * (parallel HDF5 allocates their chunks at that size), the tables and the case groups. */
+uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta);
+
 /* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): create path
  * (truncating it) and write the event log of meta with every process's part. Every process
  * returns 0, or -1 with err set (the file is then incomplete: the caller removes it). */

@@ -52,6 +52,10 @@ void cli_error(const struct iodfg_error *err);
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write untrusted text (a name, a path, a parser's message) to out through the sanitiser. */
 void cli_put_term(FILE *out, const char *s);
+/* The exit status once standard output is flushed: what a command printed must have reached it
+ * (`iodfg info >/dev/full` fails as `cat` does). A write error turns CLI_OK or CLI_SKIPPED into
+ * CLI_FAIL, said once; a command that failed already said why. */
+int cli_stdout_status(int rc);
 /* The program's name in messages and usage texts: "iodfg", or "iodfg-mpi" (set before a command
  * runs). */
 extern const char *cli_program;

@@ -154,6 +154,23 @@ void cli_put_term(FILE *out, const char *s)
     iodfg_buf_fini(&b);
 }
 
+int cli_stdout_status(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) {
+        return rc;
+    }
+    if (rc != CLI_OK && rc != CLI_SKIPPED) {
+        return rc;
+    }
+    if (errno) {
+        cli_errorf("writing to standard output failed: %s", strerror(errno));
+    } else {
+        cli_errorf("writing to standard output failed");
+    }
+    return CLI_FAIL;
+}
+
 void cli_errorf(const char *fmt, ...)
 {
     char buf[2048];

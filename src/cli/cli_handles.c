@@ -2,6 +2,7 @@
 /* `iodfg handles`: every I/O handle of a log with its lifetime, file, flags, traffic. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -271,7 +272,7 @@ int cli_handles(int argc, char **argv)
         cli_errorf("out of memory");
         rc = CLI_FAIL;
     } else if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
-        cli_errorf("cannot write the output");
+        cli_errorf("writing to standard output failed: %s", strerror(errno));
         rc = CLI_FAIL;
     }
     iodfg_buf_fini(&b);

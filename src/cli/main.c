@@ -11,6 +11,7 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/glyph.h"
+#include "iodfg/store.h"
 
 #include "cli.h"
 #include "tui/keymap.h"
@@ -101,10 +102,8 @@ static int list_themes(void)
     return CLI_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-    setlocale(LC_ALL, "");
-    iodfg_glyph_init(-1); // the program's symbols in UTF-8 or ASCII, from the locale
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
@@ -143,4 +142,12 @@ int main(int argc, char **argv)
     cli_errorf("unknown command '%s'", argv[1]);
     usage(stderr);
     return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    iodfg_glyph_init(-1); // the program's symbols in UTF-8 or ASCII, from the locale
+    iodfg_store_process_init();
+    return cli_stdout_status(dispatch(argc, argv));
 }

@@ -208,6 +208,18 @@ static int close_all(struct par *p)
     return rc;
 }
 
+uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta)
+{
+    uint64_t row = 0;
+    for (int c = 0; c < STORE_C__N; c++) {
+        row += store_cols[c].size;
+    }
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(meta->tab);
+    return meta->case_first[meta->ncases] * row + (uint64_t)meta->nhandles * 64 +
+           iodfg_strpool_memory(pool) + (uint64_t)iodfg_eventlog_key_count(meta->tab) * 32 +
+           (uint64_t)meta->ncases * 4096 + ((uint64_t)1 << 20);
+}
+
 int iodfg_store_par_write(const char *path, const void *mpi_comm,
                           const struct iodfg_store_par_meta *meta,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err)

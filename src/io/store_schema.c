@@ -14,6 +14,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/store.h"
 
 #include "store_priv.h"
 
@@ -22,14 +23,33 @@ void store_h5_quiet(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
+void iodfg_store_process_init(void)
+{
+    H5dont_atexit();
+}
+
 const char *store_naming_name(unsigned naming)
 {
     return naming == IODFG_NAMING_FILENAME ? "filename" : "pattern";
 }
 
 struct h5_walk {
-    char outer[128], inner[128];
+    char outer[128], inner[512];
 };
+
+/* HDF5 words a failed read or write as "file write failed: time = ..., filename = ..., file
+ * descriptor = 3, errno = 28": the system's words for the errno say it better. */
+static void system_reason(char *desc, size_t size)
+{
+    const char *at = strstr(desc, "errno = ");
+    if (!at) {
+        return;
+    }
+    int code = atoi(at + 8);
+    if (code > 0) {
+        snprintf(desc, size, "%s", strerror(code));
+    }
+}
 
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *ctx)
 {
@@ -53,6 +73,7 @@ int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *
     struct h5_walk w = {{0}, {0}};
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
     H5Eclear2(H5E_DEFAULT);
+    system_reason(w.inner, sizeof(w.inner));
     if (!w.outer[0]) {
         iodfg_error_set(err, code, "%s", ctx);
     } else if (strcmp(w.outer, w.inner) == 0) {

@@ -144,7 +144,7 @@ int iodfg_store_set_case_views(struct iodfg_store_writer *w, int on, struct iodf
 {
     // Virtual datasets need the 1.10 file format; everything else stays 1.8.
     if (on && H5Fset_libver_bounds(w->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0) {
-        return store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot allow virtual datasets");
+        return store_h5_error(err, IODFG_E_HDF5, w->final_path, "cannot allow virtual datasets");
     }
     w->case_views = on;
     return 0;
@@ -231,12 +231,12 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
     close(fd);
     w->file = store_file_create(w->tmp_path, -1);
     if (w->file < 0) {
-        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot create HDF5 file");
+        store_h5_error(err, IODFG_E_IO, w->final_path, "cannot create HDF5 file");
         goto fail;
     }
     w->cases = store_cases_create(w->file, &w->case_gcpl);
     if (w->cases < 0 || store_events_create(&w->ev, w->file) < 0) {
-        store_h5_error(err, IODFG_E_HDF5, w->tmp_path, "cannot set up the event log");
+        store_h5_error(err, IODFG_E_HDF5, w->final_path, "cannot set up the event log");
         goto fail;
     }
     return w;
@@ -479,7 +479,7 @@ static int write_case(struct iodfg_store_writer *w, const struct store_wmaps *m,
         H5Gclose(g);
     }
     if (rc) {
-        return store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write case %s", link);
+        return store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write case %s", link);
     }
     w->ncases++;
     w->nevents += n;
@@ -655,7 +655,7 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
         store_write_strings_keys(w->file, w->tab) ||
         store_handle_table_write(w->file, &w->handles) ||
         store_write_root(w->file, w->ncases, w->nevents)) {
-        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot write the event log tables");
+        store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write the event log tables");
         goto fail;
     }
     H5Gclose(w->cases);
@@ -664,7 +664,7 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
     herr_t closed = H5Fclose(w->file);
     w->file = -1;
     if (closed < 0) {
-        store_h5_error(err, IODFG_E_IO, w->tmp_path, "cannot close the event log");
+        store_h5_error(err, IODFG_E_IO, w->final_path, "cannot close the event log");
         goto fail;
     }
     if (iodfg_atomic_publish(w->tmp_path, w->final_path, w->force, err)) {

@@ -290,7 +290,15 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
                                             m.first,
                                             iodfg_eventlog_handles(cv->part),
                                             iodfg_eventlog_handle_count(cv->part)};
-        rc = iodfg_store_par_write(cv->tmp, &cv->job->comm, &meta, &part, err);
+        // Parallel HDF5 does not get its processes out of a write that failed on one of them (a
+        // full disk left the job waiting forever): process 0 first checks for room, for all.
+        rc = cv->job->rank == 0 ? iodfg_atomic_reserve(cv->o.out, iodfg_store_par_bytes(&meta), err)
+                                : 0;
+        if (mpi_agree(cv->job, rc, err) == 0) {
+            rc = iodfg_store_par_write(cv->tmp, &cv->job->comm, &meta, &part, err);
+        } else {
+            rc = -1;
+        }
         mpi_phase(&cv->ph, "parallel HDF5 write");
     } else {
         rc = -1;

@@ -103,8 +103,7 @@ int main(int argc, char **argv)
     if (job.rank != 0 && (!freopen("/dev/null", "w", stdout) || mpi_capture_stderr())) {
         MPI_Abort(job.comm, CLI_FAIL);
     }
-    int rc = dispatch(&job, argc, argv);
-    fflush(stdout);
+    int rc = cli_stdout_status(dispatch(&job, argc, argv)); // process 0's output reached it
     // the fewest processors as the most of their negations: one reduction
     double t[4] = {mpi_wall_now() - t_init, t_init - t_start, -(double)cpus, (double)cpus};
     double most[4] = {0, 0, 0, 0};

@@ -91,4 +91,39 @@ fi
 wait $pid || true
 check "interrupted: no final file" test ! -e "$T/int.h5"
 check "interrupted: temp file removed" sh -c "! ls -a '$T' | grep -q '\.tmp'"
+
+# A full standard output: what a command prints must reach it, or the command fails (as cat
+# does), saying so once; --strict's status 3 (lines skipped) becomes 1 then too.
+if [ -w /dev/full ]; then
+  for c in "--help" "--version" "stats --help" "info $T/odd.h5" "info --json $T/odd.h5" \
+    "stats $T/odd.h5" "dfg $T/odd.h5" "handles $T/odd.h5" "characterize $T/odd.h5" \
+    "convert -f --strict -o $T/full.h5 $T/cut_host_3.st"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$IODFG_BIN" $c >/dev/full 2>"$T/err"
+    rc=$?
+    set -e
+    check "stdout full: iodfg $c exits 1 saying so once" \
+      test "$rc" -eq 1 -a "$(grep -c 'writing to standard output failed' "$T/err")" -eq 1
+  done
+  set +e; "$IODFG_BIN" export --format csv "$T/odd.h5" >/dev/full 2>"$T/err"; rc=$?; set -e
+  check "stdout full: iodfg export exits 1 saying so" \
+    test "$rc" -eq 1 -a -n "$(grep 'cannot write the export: No space left' "$T/err")"
+fi
+
+# A full file system (a file size limit stands in, as no one may mount a small one): every
+# writer fails with exit 1 saying why, and leaves neither the output nor a temporary file. The
+# HDF5 library once crashed at exit after the failed close (exit 139).
+mkdir "$T/limit"
+for c in "convert -q -o $T/limit/x.h5 $D/ior" "stats -o $T/limit/s.txt $D/ior" \
+  "dfg -o $T/limit/g.dot $D/ior"; do
+  set +e
+  # shellcheck disable=SC2086
+  (trap '' XFSZ; ulimit -f 1; exec "$IODFG_BIN" $c) >/dev/null 2>"$T/err"
+  rc=$?
+  set -e
+  check "file size limit: iodfg $c exits 1" test "$rc" -eq 1
+  check "... saying why" grep -q 'File too large' "$T/err"
+  check "... leaving nothing behind" test -z "$(ls -A "$T/limit")"
+done
 finish

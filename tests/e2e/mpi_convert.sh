@@ -81,4 +81,15 @@ rc=0
 job 2 convert --no-such-option "$D/ior" 2>"$T/err" || rc=$?
 check "a bad option is a usage error (exit 2)" [ "$rc" -eq 2 ]
 check "said once" [ "$(grep -c 'unrecognized option' "$T/err")" -eq 1 ]
+# No room for the log (a file size limit for the processes alone stands in for a full file
+# system; TCP between them, as Open MPI's shared memory needs files of its own): the job checks
+# for room before parallel HDF5 writes, which waited forever for a process whose write failed.
+mkdir "$T/small"
+rc=0
+timeout 120 "$MPIRUN" --oversubscribe --mca btl self,tcp -n 2 sh -c \
+  'trap "" XFSZ; ulimit -f 64; exec "$0" "$@"' "$IODFG_MPI" convert -q -o "$T/small/x.h5" \
+  "$D/ior" 2>"$T/err" || rc=$?
+check "no room for the log: the job ends with exit 1 (exit $rc)" [ "$rc" -eq 1 ]
+check "saying so, naming the log" grep -q "small/x.h5: no room for the event log" "$T/err"
+check "leaving no log and no temporary file" [ -z "$(ls -A "$T/small")" ]
 finish

@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -244,6 +246,52 @@ START_TEST(publish_without_force_keeps_other)
 }
 END_TEST
 
+START_TEST(reserve_room)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_reserve(PATH, 1 << 20, &err), 0);
+    ck_assert_int_eq(count_entries(DIR_), 0);
+}
+END_TEST
+
+START_TEST(reserve_beyond_the_file_size_limit)
+{
+    // a file size limit stands in for a full file system; the soft limit is put back after
+    struct rlimit old, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 1 << 16;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int over = iodfg_atomic_reserve(PATH, 1 << 20, &err);
+    char buf[512];
+    const char *m = iodfg_error_format(&err, buf, sizeof(buf));
+    int within = iodfg_atomic_reserve(PATH, 1 << 12, &err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, was);
+    ck_assert_int_eq(over, -1);
+    ck_assert_ptr_nonnull(strstr(m, "out.dot"));
+    ck_assert_ptr_nonnull(strstr(m, "no room for the event log (1.0 MB"));
+    ck_assert_ptr_nonnull(strstr(m, "File too large"));
+    ck_assert_int_eq(within, 0);
+    ck_assert_int_eq(count_entries(DIR_), 0);
+}
+END_TEST
+
+START_TEST(reserve_in_a_missing_directory)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/no/out.h5", DIR_);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_reserve(path, 1, &err), -1);
+    ck_assert_int_eq(count_entries(DIR_), 0);
+}
+END_TEST
+
 START_TEST(relative_path)
 {
     ck_assert_int_eq(chdir(DIR_), 0);
@@ -273,6 +321,9 @@ static Suite *atomicfile_suite(void)
     tcase_add_test(tc, stale_temps_of_dead_processes_are_removed);
     tcase_add_test(tc, publish_without_force_keeps_other);
     tcase_add_test(tc, relative_path);
+    tcase_add_test(tc, reserve_room);
+    tcase_add_test(tc, reserve_beyond_the_file_size_limit);
+    tcase_add_test(tc, reserve_in_a_missing_directory);
     suite_add_tcase(s, tc);
     return s;
 }
