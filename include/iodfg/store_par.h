@@ -36,8 +36,8 @@ struct iodfg_store_par_part {
     uint32_t nhandles;
 };
 
-/* The most bytes the file of meta takes while it is written: the columns before HDF5 codes them
- * (parallel HDF5 allocates their chunks at that size), the tables and the case groups. */
+/* A bound on the bytes the file of meta takes while it is written: the columns before HDF5 codes
+ * them, the tables and the case groups (the log itself takes less). */
 uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta);
 
 /* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): create path

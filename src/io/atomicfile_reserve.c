@@ -44,7 +44,8 @@ int iodfg_atomic_reserve(const char *final_path, uint64_t bytes, struct iodfg_er
     if (e == 0) {
         return 0;
     }
-    iodfg_error_set(err, IODFG_E_IO, "no room for the event log (%.1f MB while it is written): %s",
+    iodfg_error_set(err, IODFG_E_IO,
+                    "no room for the event log (up to %.1f MB while it is written): %s",
                     (double)bytes / 1e6, strerror(e));
     iodfg_error_at(err, final_path, 0, 0);
     return -1;
