@@ -231,8 +231,8 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg);
 int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg, const char *usage);
 /* After the options: the inputs are there (else what, usage and CLI_USAGE) and -o FILE may be
  * written (cli_output_check). CLI_OK or an enum cli_exit after a message. */
-int cli_analyze_ready(const struct cli_analyze_opts *o, int optind_, int argc, const char *what,
-                      const char *usage);
+int cli_analyze_ready(const struct cli_analyze_opts *o, char *const *argv, int optind_, int argc,
+                      const char *what, const char *usage);
 /* Run getopt_long over the shared options plus own[]; each result goes to option(ctx, c, arg),
  * which answers like cli_analyze_option. Returns 0 when done (optind at the inputs), -1 after
  * --help printed usage, or CLI_USAGE/CLI_FAIL after saying what is wrong. */
@@ -295,8 +295,9 @@ int cli_analysis_tsv(const struct cli_analysis *ca, struct iodfg_buf *b, const u
 int cli_analysis_json(const struct cli_analysis *ca, struct iodfg_buf *b, const uint32_t *act,
                       size_t nact, const uint32_t *edges, size_t nedges);
 
-/* Refuse early (CLI_FAIL, with a message) when -o FILE exists and --force is not given. */
-int cli_output_check(const struct cli_analyze_opts *o);
+/* Refuse early (CLI_FAIL, with a message) when -o FILE exists and --force is not given, or when
+ * it is one of the inputs (never replaced, --force or not). */
+int cli_output_check(const struct cli_analyze_opts *o, const char *const *inputs, size_t n);
 /* Write b to -o FILE atomically (or standard output). CLI_OK or CLI_FAIL after a message. */
 int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b);
 /* Write -o FILE through produce(ctx, fd): into a temp file beside it, published when produce

@@ -260,20 +260,30 @@ int cli_analyze_other_option(struct cli_analyze_opts *o, int c, const char *arg,
     return r;
 }
 
-int cli_analyze_ready(const struct cli_analyze_opts *o, int optind_, int argc, const char *what,
-                      const char *usage)
+int cli_analyze_ready(const struct cli_analyze_opts *o, char *const *argv, int optind_, int argc,
+                      const char *what, const char *usage)
 {
     int rc = cli_need_inputs(optind_, argc, what, usage);
-    return rc == CLI_OK ? cli_output_check(o) : rc;
+    return rc == CLI_OK ? cli_output_check(o, (const char *const *)(argv + optind_),
+                                           (size_t)(argc - optind_))
+                        : rc;
 }
 
 /* ---- output ----------------------------------------------------------------- */
 
-int cli_output_check(const struct cli_analyze_opts *o)
+int cli_output_check(const struct cli_analyze_opts *o, const char *const *inputs, size_t n)
 {
     if (o->output && !o->force && access(o->output, F_OK) == 0) {
         cli_errorf("%s exists; add --force to replace it", o->output);
         return CLI_FAIL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    for (size_t i = 0; o->output && o->force && i < n; i++) {
+        if (iodfg_atomic_not_input(o->output, inputs[i], &err)) {
+            cli_error(&err);
+            return CLI_FAIL;
+        }
     }
     return CLI_OK;
 }

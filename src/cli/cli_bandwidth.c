@@ -273,7 +273,7 @@ int cli_bandwidth(int argc, char **argv)
         }
     }
     if (rc == CLI_OK) {
-        rc = cli_analyze_ready(&o.a, optind, argc, "bandwidth", usage_text);
+        rc = cli_analyze_ready(&o.a, argv, optind, argc, "bandwidth", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));

@@ -785,8 +785,8 @@ int cli_characterize(int argc, char **argv)
         rc = CLI_USAGE;
     }
     if (rc == CLI_OK) {
-        rc = o.counters ? cli_output_check(&o.a)
-                        : cli_analyze_ready(&o.a, optind, argc, "characterize", usage_text);
+        rc = o.counters ? cli_output_check(&o.a, &o.counters, 1)
+                        : cli_analyze_ready(&o.a, argv, optind, argc, "characterize", usage_text);
     }
     if (rc == CLI_OK) {
         rc = o.counters ? characterize_counters(&o)

@@ -275,7 +275,7 @@ int cli_dfg(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     }
     d.a.edge_gaps = d.format != FMT_DOT; // TSV and JSON list the edges' gap medians
-    rc = cli_output_check(&d.a);
+    rc = cli_output_check(&d.a, (const char *const *)(argv + optind), (size_t)(argc - optind));
     struct cli_analysis ca;
     memset(&ca, 0, sizeof(ca));
     if (rc == CLI_OK) {

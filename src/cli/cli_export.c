@@ -200,7 +200,7 @@ int cli_export(int argc, char **argv)
     }
     int rc = parse(&x, argc, argv);
     if (rc == 0) {
-        rc = cli_output_check(&x.a);
+        rc = cli_output_check(&x.a, (const char *const *)(argv + optind), (size_t)(argc - optind));
     }
     if (rc == CLI_OK) {
         rc = run(&x, argv + optind, (size_t)(argc - optind));

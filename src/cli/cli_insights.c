@@ -570,7 +570,7 @@ int cli_insights(int argc, char **argv)
         return rc;
     }
     if (rc == CLI_OK) {
-        rc = cli_analyze_ready(&o.a, optind, argc, "insights", usage_text);
+        rc = cli_analyze_ready(&o.a, argv, optind, argc, "insights", usage_text);
     }
     if (rc == CLI_OK) {
         rc = run(&o, argv + optind, (size_t)(argc - optind));

@@ -523,7 +523,7 @@ int cli_stats(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     }
     s.a.edge_gaps = s.transitions;
-    rc = cli_output_check(&s.a);
+    rc = cli_output_check(&s.a, (const char *const *)(argv + optind), (size_t)(argc - optind));
     struct cli_analysis ca;
     memset(&ca, 0, sizeof(ca));
     if (rc == CLI_OK) {

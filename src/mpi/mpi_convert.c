@@ -215,11 +215,20 @@ static void sum_totals(struct convert *cv)
 
 /* ---- writing ---- */
 
-/* On process 0: whether the output may be written (it is absent, or --force). */
+/* On process 0: whether the output may be written (it is absent, or --force and not one of the
+ * inputs). */
 static int output_free(const struct convert *cv, struct iodfg_error *err)
 {
     struct stat st;
-    if (cv->o.force || lstat(cv->o.out, &st) != 0) {
+    if (lstat(cv->o.out, &st) != 0) {
+        return 0;
+    }
+    if (cv->o.force) {
+        for (size_t i = 0; i < cv->files.n; i++) {
+            if (iodfg_atomic_not_input(cv->o.out, cv->files.files[i].path, err)) {
+                return -1;
+            }
+        }
         return 0;
     }
     iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");

@@ -126,4 +126,21 @@ for c in "convert -q -o $T/limit/x.h5 $D/ior" "stats -o $T/limit/s.txt $D/ior" \
   check "... saying why" grep -q 'File too large' "$T/err"
   check "... leaving nothing behind" test -z "$(ls -A "$T/limit")"
 done
+
+# An output that is one of the inputs (the same name, another spelling, a hard link, or a trace
+# of a directory given) is never replaced, --force or not: the trace stays as it was.
+mkdir "$T/same"
+cp "$D/ior/ssf_node1_14732.st" "$T/same/a.st"
+cp "$T/same/a.st" "$T/orig-a"
+ln "$T/same/a.st" "$T/same/link.st"
+for c in "convert -q -f -o $T/same/a.st $T/same/a.st" "convert -q -f -o $T/same/link.st $T/same" \
+  "stats -f -o $T/same/./a.st $T/same/a.st" "dfg -f -o $T/same/link.st $T/same/a.st" \
+  "export --format csv -f -o $T/same/a.st $T/same/a.st"; do
+  rc=0
+  # shellcheck disable=SC2086
+  "$IODFG_BIN" $c >/dev/null 2>"$T/err" || rc=$?
+  check "output is an input: iodfg $c exits 1 (exit $rc)" test "$rc" -eq 1
+  check "... saying so" grep -q 'the output is also .*not replaced' "$T/err"
+done
+check "... and the trace is intact" cmp "$T/same/a.st" "$T/orig-a"
 finish

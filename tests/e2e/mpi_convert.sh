@@ -92,4 +92,13 @@ timeout 120 "$MPIRUN" --oversubscribe --mca btl self,tcp -n 2 sh -c \
 check "no room for the log: the job ends with exit 1 (exit $rc)" [ "$rc" -eq 1 ]
 check "saying so, naming the log" grep -q "small/x.h5: no room for the event log" "$T/err"
 check "leaving no log and no temporary file" [ -z "$(ls -A "$T/small")" ]
+# An output that is one of the traces is never replaced, --force or not
+mkdir "$T/same" && cp "$D"/ior/*.st "$T/same/"
+first=$(ls "$T/same" | head -n 1)
+cp "$T/same/$first" "$T/orig.st"
+rc=0
+job 2 convert -q -f -o "$T/same/$first" "$T/same" 2>"$T/err" || rc=$?
+check "an output that is one of the traces is refused with --force (exit $rc)" [ "$rc" -eq 1 ]
+check "saying so" grep -q "the output is also an input: not replaced" "$T/err"
+check "the trace is intact" cmp "$T/same/$first" "$T/orig.st"
 finish

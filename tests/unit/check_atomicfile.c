@@ -292,6 +292,31 @@ START_TEST(reserve_in_a_missing_directory)
 }
 END_TEST
 
+START_TEST(output_that_is_an_input)
+{
+    char other[4200], link_[4200], hard[4200], missing[4200];
+    snprintf(other, sizeof(other), "%s/other.st", DIR_);
+    snprintf(link_, sizeof(link_), "%s/link.st", DIR_);
+    snprintf(hard, sizeof(hard), "%s/hard.st", DIR_);
+    snprintf(missing, sizeof(missing), "%s/missing.st", DIR_);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(PATH, "x", 1, 0, &err), 0);
+    ck_assert_int_eq(iodfg_atomic_write(other, "x", 1, 0, &err), 0);
+    ck_assert_int_eq(symlink(PATH, link_), 0);
+    ck_assert_int_eq(link(PATH, hard), 0);
+    ck_assert_int_eq(iodfg_atomic_not_input(PATH, other, &err), 0);
+    ck_assert_int_eq(iodfg_atomic_not_input(missing, PATH, &err), 0);
+    ck_assert_int_eq(iodfg_atomic_not_input(PATH, missing, &err), 0);
+    ck_assert_int_eq(iodfg_atomic_not_input(PATH, PATH, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "the output is also an input"));
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_not_input(link_, PATH, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "the output is also the input"));
+    ck_assert_int_eq(iodfg_atomic_not_input(hard, PATH, &err), -1);
+}
+END_TEST
+
 START_TEST(relative_path)
 {
     ck_assert_int_eq(chdir(DIR_), 0);
@@ -324,6 +349,7 @@ static Suite *atomicfile_suite(void)
     tcase_add_test(tc, reserve_room);
     tcase_add_test(tc, reserve_beyond_the_file_size_limit);
     tcase_add_test(tc, reserve_in_a_missing_directory);
+    tcase_add_test(tc, output_that_is_an_input);
     suite_add_tcase(s, tc);
     return s;
 }

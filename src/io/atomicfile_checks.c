@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Room for an output, checked before it is written (iodfg_atomic_reserve). */
+/* Checks before an output is written: that there is room for it (iodfg_atomic_reserve) and
+ * that it is not one of the inputs (iodfg_atomic_same_file). */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -48,5 +50,29 @@ int iodfg_atomic_reserve(const char *final_path, uint64_t bytes, struct iodfg_er
                     "no room for the event log (up to %.1f MB while it is written): %s",
                     (double)bytes / 1e6, strerror(e));
     iodfg_error_at(err, final_path, 0, 0);
+    return -1;
+}
+
+int iodfg_atomic_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int iodfg_atomic_not_input(const char *output, const char *in, struct iodfg_error *err)
+{
+    if (!iodfg_atomic_same_file(output, in)) {
+        return 0;
+    }
+    if (strcmp(output, in) == 0) {
+        iodfg_error_set(err, IODFG_E_ARG,
+                        "the output is also an input: not replaced (give -o "
+                        "another file)");
+    } else {
+        iodfg_error_set(err, IODFG_E_ARG,
+                        "the output is also the input %s: not replaced (give -o another file)", in);
+    }
+    iodfg_error_at(err, output, 0, 0);
     return -1;
 }
