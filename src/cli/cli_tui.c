@@ -100,6 +100,9 @@ static void *load_thread(void *arg)
         l->app = tui_app_new(log, 1, l->name, l->rules_text, l->rules_path, &l->err);
         if (!l->app) {
             iodfg_eventlog_free(log);
+        } else {
+            l->app->inputs = l->inputs;
+            l->app->ninputs = l->n;
         }
     }
     atomic_store(&l->phase, 2);

@@ -72,6 +72,9 @@ struct tui_app {
     char *rules_saved; /* rules text as last loaded or saved */
 
     char *session_path;
+    /* the files the app was opened on (borrowed, may be NULL): a save never replaces one */
+    char *const *inputs;
+    size_t ninputs;
     /* what the Insights view judges with: the defaults, or the user's insights.conf */
     struct iodfg_insight_thresholds insight_thresholds;
     enum tui_prompt prompt;
@@ -140,6 +143,9 @@ int tui_app_restore(struct tui_app *app, const char *text, size_t len, struct io
 int tui_app_session_format(struct tui_app *app, struct iodfg_buf *out);
 int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_error *err);
 int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_error *err);
+/* 0, or -1 with err set when path is one of the files the app was opened on (a rules or session
+ * file saved over the log, by a name typed at a prompt, would lose it). */
+int tui_app_not_input(const struct tui_app *app, const char *path, struct iodfg_error *err);
 
 /* Record the current state for undo (after a change). */
 void tui_app_record(struct tui_app *app);

@@ -68,7 +68,8 @@ static unsigned save_rules(struct tui_app *app, const char *path)
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     iodfg_rules_format(app->rules, &b);
-    if (iodfg_atomic_write(path, b.data ? b.data : "", b.len, 1, &err)) {
+    if (tui_app_not_input(app, path, &err) ||
+        iodfg_atomic_write(path, b.data ? b.data : "", b.len, 1, &err)) {
         tui_app_report(app, "save", &err);
         iodfg_buf_fini(&b);
         return TUI_REDRAW;

@@ -165,8 +165,21 @@ int tui_app_session_load(struct tui_app *app, const char *path, struct iodfg_err
     return rc;
 }
 
+int tui_app_not_input(const struct tui_app *app, const char *path, struct iodfg_error *err)
+{
+    for (size_t i = 0; i < app->ninputs; i++) {
+        if (iodfg_atomic_not_input(path, app->inputs[i], err)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int tui_app_session_save(struct tui_app *app, const char *path, struct iodfg_error *err)
 {
+    if (tui_app_not_input(app, path, err)) {
+        return -1;
+    }
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     int rc = -1;

@@ -181,4 +181,17 @@ tui_keys 3 o; tui_wait '|openat:/etc/ld.so.cache 16|'; tui_wait '+-------------+
 tui_screen | grep -F 'v16' >/dev/null || tui_fail "no ASCII arrowhead with its count"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (overview)"
+# a rules file or session saved under the name of the log the UI was opened on: refused, the log
+# stays (the save replaced it)
+"$BIN" convert -q -o run.h5 "$DATA/traces/ior" || tui_fail "convert run.h5"
+cp run.h5 run.orig
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session ./run.h5 run.h5
+tui_wait '14 activities · 352/352 events · 0 unmapped'
+tui_keys 7 w; tui_wait 'save rules to'
+tui_keys C-u; tui_type 'run.h5'; tui_keys Enter
+tui_wait 'the output is also an input: not replaced'
+tui_keys W; tui_wait 'the output is also the input run.h5'
+tui_keys q; tui_keys y
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (save over the log)"
+cmp -s run.h5 run.orig || tui_fail "the log was replaced"
 echo "PASS: tui"
