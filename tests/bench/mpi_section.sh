@@ -86,12 +86,6 @@ section() {
     }' "$out"
 }
 
-if [ $# -lt 2 ]; then
-  section
-  exit 0
-fi
-readme=$2
-section >"$readme.mpi.$$"
-sh "$(dirname "$0")/readme_section.sh" "$TITLE" "$readme.mpi.$$" "$readme" || status=$?
-rm -f "$readme.mpi.$$"
-exit "${status:-0}"
+# the section's text (its status kept), then printed or put in place of README's
+text=$(section) || exit 1
+printf '%s\n\n' "$text" | sh "$(dirname "$0")/readme_section.sh" "$TITLE" ${2:+"$2"}

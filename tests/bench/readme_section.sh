@@ -1,16 +1,21 @@
 #!/bin/sh
-# Replace one section of the README with the text of a file, in place (the benchmark scripts
-# write their sections through it):
-#   tests/bench/readme_section.sh TITLE NEW_TEXT README
+# A section of the README from standard input (the benchmark scripts write theirs through it):
+#   ... | tests/bench/readme_section.sh TITLE            print it
+#   ... | tests/bench/readme_section.sh TITLE README     replace README's section TITLE with it
 # A section runs from its title (a line underlined with dashes) to the next section's title;
-# NEW_TEXT holds the whole section, its title included.
+# the input holds the whole section, its title included.
 set -eu
-[ $# -eq 3 ] || { echo "usage: $0 TITLE NEW_TEXT README" >&2; exit 2; }
-for f in "$2" "$3"; do
-  [ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
-done
-title=$1 new=$2 readme=$3
-awk -v title="$title" -v new="$new" '
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: ... | $0 TITLE [README]" >&2; exit 2; }
+title=$1
+if [ $# -eq 1 ]; then
+  cat
+  exit 0
+fi
+readme=$2
+[ -f "$readme" ] || { echo "$0: $readme: no such file" >&2; exit 1; }
+new="$readme.section.$$"
+cat >"$new"
+if ! awk -v title="$title" -v new="$new" '
   { line[NR] = $0 }
   END {
     for (i = 1; i < NR && !(line[i] == title && line[i + 1] ~ /^-+$/); i++) {}
@@ -19,5 +24,9 @@ awk -v title="$title" -v new="$new" '
     for (k = 1; k < i; k++) print line[k]
     while ((getline l < new) > 0) print l
     for (k = j; k <= NR; k++) print line[k]
-  }' "$readme" >"$readme.new.$$" || { rm -f "$readme.new.$$"; exit 1; }
+  }' "$readme" >"$readme.new.$$"; then
+  rm -f "$new" "$readme.new.$$"
+  exit 1
+fi
+rm -f "$new"
 mv "$readme.new.$$" "$readme"

@@ -37,12 +37,6 @@ section() {
     }' "$out"
 }
 
-if [ $# -lt 2 ]; then
-  section
-  exit 0
-fi
-readme=$2
-section >"$readme.speed.$$"
-sh "$(dirname "$0")/readme_section.sh" Speed "$readme.speed.$$" "$readme" || status=$?
-rm -f "$readme.speed.$$"
-exit "${status:-0}"
+# the section's text (its status kept), then printed or put in place of README's
+text=$(section) || exit 1
+printf '%s\n\n' "$text" | sh "$(dirname "$0")/readme_section.sh" Speed ${2:+"$2"}
