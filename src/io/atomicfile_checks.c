@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Checks before an output is written: that there is room for it (iodfg_atomic_reserve) and
- * that it is not one of the inputs (iodfg_atomic_same_file). */
+ * that it is not one of the inputs (iodfg_atomic_same_file, iodfg_atomic_not_input). */
 #include "config.h"
 
 #include <errno.h>

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iodfg/glyph.h"
+#include "iodfg/store.h"
 
 #include "cli/cli.h"
 #include "mpi_phases.h"
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     cli_program = "iodfg-mpi";
     iodfg_glyph_init(-1);
+    iodfg_store_process_init();
     // Every process parses the same command line: only process 0 says what is wrong or prints
     // results; what another says when it alone fails reaches process 0 (mpi_agree_status).
     if (job.rank != 0 && (!freopen("/dev/null", "w", stdout) || mpi_capture_stderr())) {
