@@ -13,10 +13,12 @@
 #include "iodfg/analysis.h"
 #include "iodfg/atomicfile.h"
 #include "iodfg/buf.h"
+#include "iodfg/casename.h"
 #include "iodfg/dfg.h"
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/ingest.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
@@ -277,15 +279,33 @@ int cli_output_check(const struct cli_analyze_opts *o, const char *const *inputs
         cli_errorf("%s exists; add --force to replace it", o->output);
         return CLI_FAIL;
     }
+    if (!o->output || !o->force || access(o->output, F_OK) != 0) {
+        return CLI_OK;
+    }
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    for (size_t i = 0; o->output && o->force && i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (iodfg_atomic_not_input(o->output, inputs[i], &err)) {
             cli_error(&err);
             return CLI_FAIL;
         }
     }
-    return CLI_OK;
+    // and every trace of a directory given, listed as the load will list them (a listing that
+    // fails is the load's to report)
+    struct iodfg_casename *names = iodfg_casename_new(o->ingest.name_pattern, &err);
+    struct iodfg_input_list files;
+    int rc = CLI_OK;
+    if (names && iodfg_ingest_list(inputs, n, names, &files, &err) == 0) {
+        for (size_t i = 0; rc == CLI_OK && i < files.n; i++) {
+            if (iodfg_atomic_not_input(o->output, files.files[i].path, &err)) {
+                cli_error(&err);
+                rc = CLI_FAIL;
+            }
+        }
+        iodfg_ingest_list_fini(&files);
+    }
+    iodfg_casename_free(names);
+    return rc;
 }
 
 int cli_output_write(const struct cli_analyze_opts *o, const struct iodfg_buf *b)

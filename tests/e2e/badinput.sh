@@ -135,6 +135,7 @@ cp "$T/same/a.st" "$T/orig-a"
 ln "$T/same/a.st" "$T/same/link.st"
 for c in "convert -q -f -o $T/same/a.st $T/same/a.st" "convert -q -f -o $T/same/link.st $T/same" \
   "stats -f -o $T/same/./a.st $T/same/a.st" "dfg -f -o $T/same/link.st $T/same/a.st" \
+  "stats -f -o $T/same/a.st $T/same" \
   "export --format csv -f -o $T/same/a.st $T/same/a.st"; do
   rc=0
   # shellcheck disable=SC2086
