@@ -26,11 +26,9 @@ int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_e
  * out of a failed write cleanly (parallel HDF5). 0, or -1 with err set, naming final_path. */
 int iodfg_atomic_reserve(const char *final_path, uint64_t bytes, struct iodfg_error *err);
 
-/* 1 when paths a and b both exist and name the same file (another spelling, a hard link, a
- * symbolic link to it): an output with --force must not replace one of the inputs. */
-int iodfg_atomic_same_file(const char *a, const char *b);
-/* 0, or -1 with err set (naming output) when output exists and is the input in: a command
- * with --force checks every input with it before it writes. */
+/* 0, or -1 with err set (naming output) when output exists and is the same file as the input in
+ * (another spelling, a hard link, a symbolic link to it): a command with --force checks every
+ * input with it before it writes. */
 int iodfg_atomic_not_input(const char *output, const char *in, struct iodfg_error *err);
 
 /* Make the finished temp file tmp_path appear as final_path: fsync it, move it into place

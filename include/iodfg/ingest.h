@@ -71,6 +71,10 @@ struct iodfg_input_list {
 int iodfg_ingest_list(const char *const *inputs, size_t n, const struct iodfg_casename *names,
                       struct iodfg_input_list *out, struct iodfg_error *err);
 void iodfg_ingest_list_fini(struct iodfg_input_list *l);
+/* 0, or -1 with err set (naming output) when output exists and is one of l's files
+ * (iodfg_atomic_not_input): a command with --force checks its output with it. */
+int iodfg_ingest_list_check_output(const struct iodfg_input_list *l, const char *output,
+                                   struct iodfg_error *err);
 
 /* Parse the listed files with opts->jobs threads and call sink once per file, in list order.
  * Memory stays bounded by a few files at a time. A file that cannot be opened or read stops

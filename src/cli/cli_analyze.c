@@ -282,25 +282,17 @@ int cli_output_check(const struct cli_analyze_opts *o, const char *const *inputs
     if (!o->output || !o->force || access(o->output, F_OK) != 0) {
         return CLI_OK;
     }
+    // the files given and every trace of a directory given, listed as the load will list them
+    // (a listing that fails is the load's to report: nothing is written then)
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    for (size_t i = 0; i < n; i++) {
-        if (iodfg_atomic_not_input(o->output, inputs[i], &err)) {
-            cli_error(&err);
-            return CLI_FAIL;
-        }
-    }
-    // and every trace of a directory given, listed as the load will list them (a listing that
-    // fails is the load's to report)
     struct iodfg_casename *names = iodfg_casename_new(o->ingest.name_pattern, &err);
     struct iodfg_input_list files;
     int rc = CLI_OK;
     if (names && iodfg_ingest_list(inputs, n, names, &files, &err) == 0) {
-        for (size_t i = 0; rc == CLI_OK && i < files.n; i++) {
-            if (iodfg_atomic_not_input(o->output, files.files[i].path, &err)) {
-                cli_error(&err);
-                rc = CLI_FAIL;
-            }
+        if (iodfg_ingest_list_check_output(&files, o->output, &err)) {
+            cli_error(&err);
+            rc = CLI_FAIL;
         }
         iodfg_ingest_list_fini(&files);
     }

@@ -141,11 +141,9 @@ static int run(const struct cli_convert_opts *co, char *const *inputs, int n)
     if (listed) {
         cli_list_notes(&files, o->quiet);
     }
-    for (size_t i = 0; listed && co->force && i < files.n; i++) {
-        if (iodfg_atomic_not_input(out, files.files[i].path, &err)) {
-            iodfg_ingest_list_fini(&files);
-            listed = 0;
-        }
+    if (listed && co->force && iodfg_ingest_list_check_output(&files, out, &err)) {
+        iodfg_ingest_list_fini(&files);
+        listed = 0;
     }
     struct convert_ctx cc;
     memset(&cc, 0, sizeof(cc));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Checks before an output is written: that there is room for it (iodfg_atomic_reserve) and
- * that it is not one of the inputs (iodfg_atomic_same_file, iodfg_atomic_not_input). */
+ * that it is not one of the inputs (iodfg_atomic_not_input). */
 #include "config.h"
 
 #include <errno.h>
@@ -53,7 +53,8 @@ int iodfg_atomic_reserve(const char *final_path, uint64_t bytes, struct iodfg_er
     return -1;
 }
 
-int iodfg_atomic_same_file(const char *a, const char *b)
+/* 1 when paths a and b both exist and name the same file. */
+static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -62,7 +63,7 @@ int iodfg_atomic_same_file(const char *a, const char *b)
 
 int iodfg_atomic_not_input(const char *output, const char *in, struct iodfg_error *err)
 {
-    if (!iodfg_atomic_same_file(output, in)) {
+    if (!same_file(output, in)) {
         return 0;
     }
     if (strcmp(output, in) == 0) {

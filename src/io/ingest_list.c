@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "iodfg/atomicfile.h"
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
@@ -294,6 +295,17 @@ void iodfg_ingest_list_fini(struct iodfg_input_list *l)
 
 /* Expand the arguments into s: files as given (named by their base name), directories searched
  * (files named by their path below the directory). */
+int iodfg_ingest_list_check_output(const struct iodfg_input_list *l, const char *output,
+                                   struct iodfg_error *err)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        if (iodfg_atomic_not_input(output, l->files[i].path, err)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int expand(struct scan *s, const char *const *inputs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

@@ -224,12 +224,7 @@ static int output_free(const struct convert *cv, struct iodfg_error *err)
         return 0;
     }
     if (cv->o.force) {
-        for (size_t i = 0; i < cv->files.n; i++) {
-            if (iodfg_atomic_not_input(cv->o.out, cv->files.files[i].path, err)) {
-                return -1;
-            }
-        }
-        return 0;
+        return iodfg_ingest_list_check_output(&cv->files, cv->o.out, err);
     }
     iodfg_error_set(err, IODFG_E_EXISTS, "file exists (use --force to overwrite)");
     iodfg_error_at(err, cv->o.out, 0, 0);
