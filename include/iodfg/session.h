@@ -25,6 +25,7 @@ struct iodfg_rules_report;
 struct iodfg_selection;
 struct iodfg_session;
 struct iodfg_stats;
+struct iodfg_timeline;
 
 /* A new session over log (borrowed: it must outlive the session and not change) with the
  * default f-hat rules, no filters, no groups and nothing pruned. Nothing is computed until
@@ -114,6 +115,13 @@ const struct iodfg_mapping *iodfg_session_mapping(const struct iodfg_session *s)
 const struct iodfg_dfg *iodfg_session_dfg(const struct iodfg_session *s);
 const struct iodfg_stats *iodfg_session_stats(const struct iodfg_session *s);
 const struct iodfg_rules_report *iodfg_session_rules_report(const struct iodfg_session *s);
+/* The activity of every key under the current rules (the log's nkeys entries). */
+const uint32_t *iodfg_session_key_activities(const struct iodfg_session *s);
+/* The selection the DFG and statistics were built over (cases, window, case definition). */
+const struct iodfg_selection *iodfg_session_built_selection(const struct iodfg_session *s);
+/* The time order of the log's interval boundaries (stats.h), for other sweeps over the log;
+ * it lives as long as the session. */
+const struct iodfg_timeline *iodfg_session_timeline(const struct iodfg_session *s);
 const struct iodfg_filter_result *iodfg_session_filter_result(const struct iodfg_session *s);
 /* Name of activity a ("" when out of range). */
 const char *iodfg_session_activity_name(const struct iodfg_session *s, uint32_t a);

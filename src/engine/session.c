@@ -270,6 +270,21 @@ const struct iodfg_stats *iodfg_session_stats(const struct iodfg_session *s)
     return s->an ? iodfg_analysis_stats(s->an) : NULL;
 }
 
+const uint32_t *iodfg_session_key_activities(const struct iodfg_session *s)
+{
+    return s->an ? iodfg_analysis_activities(s->an) : NULL;
+}
+
+const struct iodfg_selection *iodfg_session_built_selection(const struct iodfg_session *s)
+{
+    return s->an ? iodfg_analysis_selection(s->an) : NULL;
+}
+
+const struct iodfg_timeline *iodfg_session_timeline(const struct iodfg_session *s)
+{
+    return s->an ? iodfg_analysis_timeline(s->an) : NULL;
+}
+
 const struct iodfg_rules_report *iodfg_session_rules_report(const struct iodfg_session *s)
 {
     return &s->report;
