@@ -12,15 +12,18 @@ case $ior in /*) ;; *) ior=$(pwd)/$ior ;; esac
 work=$(mktemp -d)
 scratch=/tmp/scratch
 trap 'rm -rf "$work"' EXIT
+mkdir "$work/run"
+cp "$ior" "$work/run/ior"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # small blocks, 4 segments: 16 transfers of 16 KiB a rank, written, read back, checked
 common="-w -r -C -e -b 64k -t 16k -s 4"
 record() { # record CID API [IOR OPTIONS]
   cid=$1 api=$2; shift 2
   mkdir -p "$work/ior-real/$cid" "$scratch/$cid"
-  IODFG_CID=$cid IODFG_HOST=node1 IODFG_OUTDIR="$work/ior-real/$cid" \
+  # run from a scratch directory of its own so that no path of the recording machine shows
+  (cd "$work/run" && IODFG_CID=$cid IODFG_HOST=node1 IODFG_OUTDIR="$work/ior-real/$cid" \
     mpirun --oversubscribe -n 4 "$top/tests/tools/strace.sh" \
-    "$ior" -a "$api" $common "$@" -o "$scratch/$cid/test" >"$work/$cid.out" 2>&1
+    ./ior -a "$api" $common "$@" -o "$scratch/$cid/test" >"$work/$cid.out" 2>&1)
   rm -rf "${scratch:?}/$cid"
 }
 record posixssf POSIX
