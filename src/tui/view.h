@@ -16,6 +16,7 @@
 struct iodfg_buf;
 struct iodfg_dot_options;
 struct iodfg_error;
+struct iodfg_session_change;
 struct tui_app;
 struct tui_listmodel;
 struct tui_viewmodel;
@@ -69,8 +70,10 @@ struct tui_render_in {
 struct tui_view_ops {
     void *(*open)(struct tui_app *app); /* NULL when out of memory */
     void (*close)(struct tui_app *app, void *st);
-    /* The results changed (a rebuild, or a view option that all views follow): 0 or -1. */
-    int (*reload)(struct tui_app *app, void *st);
+    /* The results changed: what the session's rebuild recomputed (what). Every view that shows
+     * results reads them again here, in tab order (the Activities view first, whose cursor is the
+     * selected activity the others follow). 0, or -1 when out of memory. */
+    int (*changed)(struct tui_app *app, void *st, const struct iodfg_session_change *what);
     /* It became the current view (by its view command). */
     void (*enter)(struct tui_app *app, void *st);
     /* The selected activity (the Activities cursor) moved. */
