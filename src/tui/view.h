@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Views as objects: each view of the TUI is one file in src/tui/views/ holding its private state
- * and a struct tui_view_ops (designated initialisers), listed in tab order in views.def. The app
- * opens every view once and tells it when the results change; the current view gets the commands
- * of its keymap first (its own table; the global table takes the rest) and renders a view model
- * that the terminal code paints. No curses. */
+/* Views as objects: each view of the TUI is one file src/tui/views/NAME_view.c (in a folder of
+ * its own with its helpers) holding its private state and a struct tui_view_ops (designated
+ * initialisers), listed in tab order in views.def. The app opens every view once and tells it
+ * what changed when the results change (changed); the current view gets the commands of its
+ * keymap first (its own table; the global table takes the rest) and renders a view model that
+ * the terminal code paints. No curses. */
 #ifndef IODFG_TUI_VIEW_H
 #define IODFG_TUI_VIEW_H
 
