@@ -403,5 +403,5 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     }
     const struct tui_view_ops *ops = tui_view_ops(app->view);
     unsigned r = tui_cmd_run(ops->cmds, ops->ncmds, app, app->view_state[app->view], cmd);
-    return r & TUI_PASS ? run_global(app, lm, cmd) : tui_app_settle(app, r);
+    return tui_app_settle(app, r & TUI_PASS ? run_global(app, lm, cmd) : r);
 }

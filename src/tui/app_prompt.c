@@ -31,15 +31,16 @@ static unsigned view_prompt(struct tui_app *app, const char *text, int done)
 
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
 {
-    struct tui_listmodel *lm = tui_app_table(app);
-    if (app->prompt == TUI_PROMPT_SEARCH && lm) {
+    if (app->prompt == TUI_PROMPT_RULE) {
+        return view_prompt(app, text, 0);
+    }
+    struct tui_listmodel *lm = app->prompt == TUI_PROMPT_SEARCH ? tui_app_table(app) : NULL;
+    if (lm) {
         if (tui_listmodel_search_set(lm, text) == 0 && *text) {
             tui_app_set_message(app, 0, "no match");
         } else {
             app->message[0] = '\0';
         }
-    } else if (app->prompt == TUI_PROMPT_RULE) {
-        return view_prompt(app, text, 0);
     }
     return TUI_REDRAW;
 }
