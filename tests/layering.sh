@@ -81,9 +81,23 @@ for f in src/model/*.c src/io/*.c src/engine/*.c; do
   grep -HnE '(^|[^_a-z])(printf|puts|putchar|perror|exit|abort)\(|fprintf\((stderr|stdout)' "$f" |
     grep -vE '^\S+:[0-9]+:\s*(//|/?\*)' && report "$f: library code never prints or exits"
 done
-# the terminal code paints view models and reads the app through its accessors (app.h)
-for f in src/tui/term/*.c; do
-  grep -Hn 'app->' "$f" && report "$f: the terminal code reads struct tui_app only through app.h's functions"
+# views and the terminal code read the app through its functions (app.h): struct tui_app is in
+# app_priv.h, for the app's own files only
+for f in $(find src -name '*.[ch]' | sort); do
+  case $f in
+    src/tui/app*.c | src/tui/app_priv.h) ;;
+    *) grep -Hn '#include "tui/app_priv.h"' "$f" && report "$f: struct tui_app is the app's own (app.h has its functions)" ;;
+  esac
+done
+# the front-ends are siblings: the program's main reaches the TUI through its entry
+# (tui/tui_main.h) only, and in src/tui only that entry uses the command line's shared helpers
+for f in $(find src/cli src/tui -name '*.[ch]' | sort); do
+  case $f in
+    src/cli/*) grep -HnE '#include "tui/' "$f" | grep -v '"tui/tui_main.h"' &&
+      report "$f: the command line includes of the TUI only its entry, tui/tui_main.h" ;;
+    src/tui/tui_main.c) ;;
+    src/tui/*) grep -HnE '#include "(cli/)?cli[a-z_]*\.h"' "$f" && report "$f: the TUI includes no command-line header (only its entry, tui_main.c, does)" ;;
+  esac
 done
 [ $bad -eq 0 ] && echo "layering: ok"
 exit $bad

@@ -36,7 +36,6 @@ enum cli_exit {
 /* Each subcommand: argv[0] is the subcommand name. Returns an enum cli_exit. */
 int cli_convert(int argc, char **argv);
 int cli_info(int argc, char **argv);
-int cli_tui(int argc, char **argv);
 int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
