@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Test support: the real IOR runs, unpacked, converted, loaded and analysed. */
+#include "config.h"
+
+#include "ior_real.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "iodfg/error.h"
+#include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
+#include "iodfg/session.h"
+#include "iodfg/store.h"
+
+#include "testutil.h"
+
+char *ior_real_run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert_msg(p != NULL, "cannot run %s", cmd);
+    size_t len = 0, cap = 4096;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    size_t n;
+    while ((n = fread(out + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 1024) {
+            cap *= 2;
+            out = realloc(out, cap);
+            ck_assert_ptr_nonnull(out);
+        }
+    }
+    out[len] = '\0';
+    ck_assert_msg(pclose(p) == 0, "failed: %s", cmd);
+    return out;
+}
+
+struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char **h5_out)
+{
+    static char h5[4200];
+    const char *bin = getenv("IODFG_BIN");
+    ck_assert_msg(bin != NULL, "IODFG_BIN is not set (run through make check)");
+    char *dir = testutil_tmpdir();
+    char cmd[12800];
+    snprintf(cmd, sizeof(cmd),
+             "tar -C '%s' -xJf '%s' && '%s' convert --quiet -o '%s/%s.h5' '%s/ior-real/%s'", dir,
+             testutil_data("traces/ior-real.tar.xz"), bin, dir, cid, dir, cid);
+    free(ior_real_run(cmd));
+    snprintf(h5, sizeof(h5), "%s/%s.h5", dir, cid);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_eventlog *log = iodfg_store_load(h5, IODFG_COL_ALL, NULL, NULL, &err);
+    ck_assert_msg(log != NULL, "%s: %s", h5, err.msg);
+    *dir_out = dir;
+    if (h5_out) {
+        *h5_out = h5;
+    }
+    return log;
+}
+
+struct iodfg_session *ior_real_session(const struct iodfg_eventlog *log, const char *filters)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_session *s = iodfg_session_new(log, &err);
+    ck_assert_ptr_nonnull(s);
+    if (filters) {
+        ck_assert_msg(iodfg_filter_stack_parse(iodfg_session_filters(s), filters, strlen(filters),
+                                               "test", &err) == 0,
+                      "%s", err.msg);
+    }
+    ck_assert_msg(iodfg_session_rebuild(s, &err) == 0, "%s", err.msg);
+    return s;
+}
