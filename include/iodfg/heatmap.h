@@ -13,12 +13,9 @@
 
 struct iodfg_buf;
 struct iodfg_error;
-struct iodfg_mapping;
 struct iodfg_picture_meta;
-struct iodfg_selection;
-struct iodfg_session;
+struct iodfg_picture_input;
 struct iodfg_strpool;
-struct iodfg_timeline;
 
 /* What a row is. */
 enum iodfg_heatmap_by {
@@ -36,26 +33,6 @@ int iodfg_heatmap_by_parse(const char *s, enum iodfg_heatmap_by *by);
 enum iodfg_heatmap_metric { IODFG_HM_BYTES = 0, IODFG_HM_BUSY, IODFG_HM_CALLS, IODFG_HM__N };
 const char *iodfg_heatmap_metric_name(enum iodfg_heatmap_metric m);
 int iodfg_heatmap_metric_parse(const char *s, enum iodfg_heatmap_metric *m);
-
-/* What is counted: the selected events (cases, time window on the start) whose key the mapping
- * sends to an activity that act_on keeps. */
-struct iodfg_heatmap_input {
-    const struct iodfg_eventlog *log;
-    const struct iodfg_mapping *map;
-    const struct iodfg_selection *sel; /* per_pid is not followed: rows are trace files */
-    const uint8_t *act_on; /* per activity of map, nonzero = counted (a focus); NULL = all */
-    /* case masks of G and R (case_count bytes each): rows go into two bands, G first; cases in
-     * neither are left out and counted. NULL and NULL: one band of every selected case. */
-    const uint8_t *group[2];
-    /* the log's time order (iodfg_session_timeline): with it, peak[] holds the exact highest
-     * number of a row's calls in flight at once in each bin; NULL: no peaks */
-    const struct iodfg_timeline *tl;
-};
-
-/* Fill in from a rebuilt session: its log, mapping, selection, G/R masks (when compared) and
- * timeline; act_on as given. The pointers are borrowed until the session's next rebuild. */
-void iodfg_heatmap_input_session(struct iodfg_heatmap_input *in, struct iodfg_selection *sel,
-                                 const struct iodfg_session *s, const uint8_t *act_on);
 
 struct iodfg_heatmap_opts {
     enum iodfg_heatmap_by by;
@@ -114,7 +91,7 @@ void iodfg_heatmap_fini(struct iodfg_heatmap *hm);
 /* Build the heatmap of in with o (replacing hm's contents). 0, or -1 with err (out of memory;
  * IODFG_E_LIMIT past 2^28 cells; IODFG_E_ARG for a log without the start, dur, size or key
  * column or a mapping of another log). */
-int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_heatmap_input *in,
+int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_picture_input *in,
                         const struct iodfg_heatmap_opts *o, struct iodfg_error *err);
 
 /* The value of a cell for a metric (bytes, busy ns, calls). */

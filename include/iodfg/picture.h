@@ -11,6 +11,38 @@
 #include "iodfg/eventlog.h"
 
 struct iodfg_buf;
+struct iodfg_mapping;
+struct iodfg_selection;
+struct iodfg_session;
+struct iodfg_timeline;
+
+/* What a picture counts: the selected events (cases, time window on the start) whose key the
+ * mapping sends to an activity that act_on keeps. */
+struct iodfg_picture_input {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_mapping *map;
+    const struct iodfg_selection *sel; /* per_pid is not followed: rows are trace files */
+    const uint8_t *act_on; /* per activity of map, nonzero = counted (a focus); NULL = all */
+    /* case masks of G and R (case_count bytes each): rows go into two bands, G first; cases in
+     * neither are left out and counted. NULL and NULL: one band of every selected case. */
+    const uint8_t *group[2];
+    /* the log's time order (iodfg_session_timeline): with it, the heatmap's peak[] holds the
+     * exact highest number of a row's calls in flight at once in each bin; NULL: no peaks */
+    const struct iodfg_timeline *tl;
+};
+
+/* Fill in from a rebuilt session: its log, mapping, selection (into sel), G/R masks (when
+ * compared) and timeline; act_on as given. Borrowed until the session's next rebuild. */
+void iodfg_picture_input_session(struct iodfg_picture_input *in, struct iodfg_selection *sel,
+                                 const struct iodfg_session *s, const uint8_t *act_on);
+
+/* The cases a picture shows: band[c] = 0 (G or the only band), 1 (R) or IODFG_PICTURE_OFF (not
+ * selected, in neither group, or of another clock than the one most shown cases use). band has
+ * case_count bytes. Sets *nbands (1 or 2), *clock, and the cases left out for their clock and
+ * for being in neither group. 0, or -1 when out of memory. */
+#define IODFG_PICTURE_OFF 0xff
+int iodfg_picture_cases(const struct iodfg_picture_input *in, uint8_t *band, uint32_t *nbands,
+                        enum iodfg_clock *clock, uint32_t *clock_dropped, uint32_t *outside_groups);
 
 /* The context a front-end gives a picture. Texts are untrusted (each writer escapes them);
  * NULL or "" leaves an item out. */

@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "iodfg/buf.h"
-#include "iodfg/mapping.h"
-#include "iodfg/session.h"
 #include "iodfg/strpool.h"
 
 static const char *const by_names[IODFG_HEATMAP__NBY] = {"case", "host", "cid", "activity"};
@@ -45,23 +43,6 @@ int iodfg_heatmap_metric_parse(const char *s, enum iodfg_heatmap_metric *m)
         }
     }
     return -1;
-}
-
-void iodfg_heatmap_input_session(struct iodfg_heatmap_input *in, struct iodfg_selection *sel,
-                                 const struct iodfg_session *s, const uint8_t *act_on)
-{
-    memset(in, 0, sizeof(*in));
-    iodfg_session_selection(s, IODFG_GROUP_NONE, sel);
-    in->log = iodfg_session_log(s);
-    in->map = iodfg_session_mapping(s);
-    in->sel = sel;
-    in->act_on = act_on;
-    in->group[0] = iodfg_session_group_mask(s, IODFG_GROUP_G);
-    in->group[1] = iodfg_session_group_mask(s, IODFG_GROUP_R);
-    if (!in->group[0] || !in->group[1]) {
-        in->group[0] = in->group[1] = NULL;
-    }
-    in->tl = iodfg_session_timeline(s);
 }
 
 void iodfg_heatmap_init(struct iodfg_heatmap *hm)

@@ -11,6 +11,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/heatmap.h"
 #include "iodfg/mapping.h"
+#include "iodfg/picture.h"
 #include "iodfg/strpool.h"
 #include "iodfg/trace.h"
 
@@ -22,34 +23,10 @@
 // The band of every case (HM_OFF: not shown), the clock kept, and the cases left out.
 static int case_bands(struct hm_build *b)
 {
-    const struct iodfg_heatmap_input *in = b->in;
     struct iodfg_heatmap *hm = b->hm;
-    uint32_t nc = iodfg_eventlog_case_count(in->log);
-    b->band = malloc((size_t)nc + 1);
-    uint8_t *on = malloc((size_t)nc + 1);
-    if (!b->band || !on) {
-        free(on);
-        return -1;
-    }
-    hm->nbands = in->group[0] && in->group[1] ? 2 : 1;
-    for (uint32_t c = 0; c < nc; c++) {
-        uint8_t band = HM_OFF;
-        if (!in->sel->case_on || in->sel->case_on[c]) {
-            band = hm->nbands == 1 ? 0 : in->group[0][c] ? 0 : in->group[1][c] ? 1 : HM_OFF;
-            hm->outside_groups += band == HM_OFF;
-        }
-        b->band[c] = band;
-        on[c] = band != HM_OFF;
-    }
-    uint32_t n[IODFG_CLOCK__N];
-    iodfg_eventlog_clocks(in->log, on, n);
-    hm->clock = iodfg_clock_majority(n);
-    hm->clock_dropped = iodfg_eventlog_keep_clock(in->log, on, hm->clock);
-    for (uint32_t c = 0; c < nc; c++) {
-        b->band[c] = on[c] ? b->band[c] : HM_OFF;
-    }
-    free(on);
-    return 0;
+    b->band = malloc((size_t)iodfg_eventlog_case_count(b->in->log) + 1);
+    return !b->band || iodfg_picture_cases(b->in, b->band, &hm->nbands, &hm->clock,
+                                           &hm->clock_dropped, &hm->outside_groups);
 }
 
 // Pass 1 (for the default window and activity rows): the counted events' span, and which
@@ -327,7 +304,7 @@ static int make_grid(struct hm_build *b, const struct iodfg_heatmap_opts *o,
     return 0;
 }
 
-int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_heatmap_input *in,
+int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_picture_input *in,
                         const struct iodfg_heatmap_opts *o, struct iodfg_error *err)
 {
     iodfg_heatmap_fini(hm);

@@ -9,14 +9,15 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/heatmap.h"
 #include "iodfg/mapping.h"
+#include "iodfg/picture.h"
 
 struct iodfg_error;
 
 /* band[] value of a case that is not shown. */
-#define HM_OFF 0xff
+#define HM_OFF IODFG_PICTURE_OFF
 
 struct hm_build {
-    const struct iodfg_heatmap_input *in;
+    const struct iodfg_picture_input *in;
     struct iodfg_heatmap *hm;
     const struct iodfg_columns *col;
     uint8_t *band;      /* per case: its band, HM_OFF when not shown */

@@ -5,11 +5,61 @@
 #include "iodfg/picture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/json.h"
+#include "iodfg/mapping.h"
+#include "iodfg/session.h"
+
+void iodfg_picture_input_session(struct iodfg_picture_input *in, struct iodfg_selection *sel,
+                                 const struct iodfg_session *s, const uint8_t *act_on)
+{
+    memset(in, 0, sizeof(*in));
+    iodfg_session_selection(s, IODFG_GROUP_NONE, sel);
+    in->log = iodfg_session_log(s);
+    in->map = iodfg_session_mapping(s);
+    in->sel = sel;
+    in->act_on = act_on;
+    in->group[0] = iodfg_session_group_mask(s, IODFG_GROUP_G);
+    in->group[1] = iodfg_session_group_mask(s, IODFG_GROUP_R);
+    if (!in->group[0] || !in->group[1]) {
+        in->group[0] = in->group[1] = NULL;
+    }
+    in->tl = iodfg_session_timeline(s);
+}
+
+int iodfg_picture_cases(const struct iodfg_picture_input *in, uint8_t *band, uint32_t *nbands,
+                        enum iodfg_clock *clock, uint32_t *clock_dropped, uint32_t *outside_groups)
+{
+    uint32_t nc = iodfg_eventlog_case_count(in->log);
+    uint8_t *on = malloc((size_t)nc + 1);
+    if (!on) {
+        return -1;
+    }
+    *nbands = in->group[0] && in->group[1] ? 2 : 1;
+    *outside_groups = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        uint8_t b = IODFG_PICTURE_OFF;
+        if (!in->sel->case_on || in->sel->case_on[c]) {
+            b = *nbands == 1 ? 0 : in->group[0][c] ? 0 : in->group[1][c] ? 1 : IODFG_PICTURE_OFF;
+            *outside_groups += b == IODFG_PICTURE_OFF;
+        }
+        band[c] = b;
+        on[c] = b != IODFG_PICTURE_OFF;
+    }
+    uint32_t n[IODFG_CLOCK__N];
+    iodfg_eventlog_clocks(in->log, on, n);
+    *clock = iodfg_clock_majority(n);
+    *clock_dropped = iodfg_eventlog_keep_clock(in->log, on, *clock);
+    for (uint32_t c = 0; c < nc; c++) {
+        band[c] = on[c] ? band[c] : IODFG_PICTURE_OFF;
+    }
+    free(on);
+    return 0;
+}
 
 int64_t iodfg_picture_step(int64_t span, int max_ticks)
 {

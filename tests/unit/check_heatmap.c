@@ -28,7 +28,7 @@ static struct iodfg_eventlog *LOG;
 static struct iodfg_mapping MAP;
 static struct iodfg_heatmap HM;
 static struct iodfg_selection SEL;
-static struct iodfg_heatmap_input IN;
+static struct iodfg_picture_input IN;
 static struct iodfg_heatmap_opts OPT;
 
 static void setup(void)
@@ -520,7 +520,7 @@ START_TEST(real_ior_bytes_match_stats)
     iodfg_eventlog_free(LOG);
     LOG = ior_real_load(cids[_i], &dir, &h5);
     struct iodfg_session *s = ior_real_session(LOG, NULL);
-    iodfg_heatmap_input_session(&IN, &SEL, s, NULL);
+    iodfg_picture_input_session(&IN, &SEL, s, NULL);
     OPT.nbins = 150;
     build();
     ck_assert_uint_eq(HM.nrows, 4);
