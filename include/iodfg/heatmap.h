@@ -99,7 +99,8 @@ int64_t iodfg_heatmap_cell(const struct iodfg_heatmap *hm, uint32_t row, uint32_
                            enum iodfg_heatmap_metric m);
 /* Name of source row i (borrowed from hm). */
 const char *iodfg_heatmap_src_name(const struct iodfg_heatmap *hm, uint32_t i);
-/* A displayed row's label into out: its name, or for k > 1 source rows "FIRST .. LAST (k)". */
+/* A displayed row's label into out: its name, or for k > 1 source rows "FIRST .. LAST (k)" with
+ * what LAST shares with FIRST left out up to a word's start ("r_n1_18297 .. 18302 (4)"). */
 int iodfg_heatmap_row_label(const struct iodfg_heatmap *hm, uint32_t row, struct iodfg_buf *out);
 /* The bin holding time t, or -1 outside the window. */
 long iodfg_heatmap_bin_of(const struct iodfg_heatmap *hm, int64_t t);

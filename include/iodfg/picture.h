@@ -73,7 +73,7 @@ char *iodfg_picture_time_label(char *out, size_t size, int64_t t, int64_t step_n
  */
 char *iodfg_picture_time_title(char *out, size_t size, int64_t t, enum iodfg_clock clock,
                                const struct iodfg_picture_meta *meta);
-/* Bytes with a binary unit and up to 3 significant digits ("0", "768 KiB", "1.5 MiB"). */
+/* Bytes with a binary unit and up to 3 significant digits ("0 B", "768 KiB", "1.5 MiB"). */
 char *iodfg_picture_bytes_label(char *out, size_t size, int64_t bytes);
 /* A duration with a decimal unit ("250 µs", "12.5 ms", "3 s"; UTF-8: pictures are files). */
 char *iodfg_picture_dur_label(char *out, size_t size, int64_t ns);

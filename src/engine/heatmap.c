@@ -4,6 +4,7 @@
 
 #include "iodfg/heatmap.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,8 +99,17 @@ int iodfg_heatmap_row_label(const struct iodfg_heatmap *hm, uint32_t row, struct
     if (r->count <= 1) {
         return iodfg_buf_addf(out, "%s", first);
     }
-    return iodfg_buf_addf(out, "%s .. %s (%u)", first,
-                          iodfg_heatmap_src_name(hm, r->first + r->count - 1), r->count);
+    // the last name without what it shares with the first, up to a word's start:
+    // "rank_node1_18297 .. 18302 (4)"
+    const char *last = iodfg_heatmap_src_name(hm, r->first + r->count - 1);
+    size_t p = 0;
+    while (first[p] && first[p] == last[p]) {
+        p++;
+    }
+    while (p > 0 && (isalnum((unsigned char)last[p - 1]) || (unsigned char)last[p - 1] >= 0x80)) {
+        p--;
+    }
+    return iodfg_buf_addf(out, "%s .. %s (%u)", first, last + p, r->count);
 }
 
 long iodfg_heatmap_bin_of(const struct iodfg_heatmap *hm, int64_t t)

@@ -160,22 +160,21 @@ char *iodfg_picture_time_title(char *out, size_t size, int64_t t, enum iodfg_clo
     return out;
 }
 
-/* v with three significant digits at most and no trailing zeros ("1.5", "768", "12.3"). */
+/* v >= 0 with three significant digits at most and no trailing zeros ("1.5", "768", "12.3"),
+ * by integer arithmetic: a picture's text never takes the locale's decimal comma. */
 static void sig(char *out, size_t size, double v, const char *unit)
 {
     int d = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
-    char num[32];
-    snprintf(num, sizeof(num), "%.*f", d, v);
-    if (strchr(num, '.')) {
-        size_t n = strlen(num);
-        while (num[n - 1] == '0') {
-            num[--n] = '\0';
-        }
-        if (num[n - 1] == '.') {
-            num[n - 1] = '\0';
+    long long scale = d == 2 ? 100 : d == 1 ? 10 : 1;
+    long long x = (long long)(v * (double)scale + 0.5), ip = x / scale, fp = x % scale;
+    char frac[8] = "";
+    if (fp) {
+        snprintf(frac, sizeof(frac), ".%0*lld", d, fp);
+        for (size_t n = strlen(frac); frac[n - 1] == '0'; n--) {
+            frac[n - 1] = '\0';
         }
     }
-    snprintf(out, size, "%s%s%s", num, unit[0] ? " " : "", unit);
+    snprintf(out, size, "%lld%s%s%s", ip, frac, unit[0] ? " " : "", unit);
 }
 
 char *iodfg_picture_bytes_label(char *out, size_t size, int64_t bytes)
@@ -189,7 +188,7 @@ char *iodfg_picture_bytes_label(char *out, size_t size, int64_t bytes)
         u++;
     }
     if (bytes == 0) {
-        snprintf(out, size, "0");
+        snprintf(out, size, "0 B");
         return out;
     }
     char txt[48];

@@ -45,12 +45,18 @@ struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char
     const char *bin = getenv("IODFG_BIN");
     ck_assert_msg(bin != NULL, "IODFG_BIN is not set (run through make check)");
     char *dir = testutil_tmpdir();
-    char cmd[12800];
-    snprintf(cmd, sizeof(cmd),
-             "tar -C '%s' -xJf '%s' && '%s' convert --quiet -o '%s/%s.h5' '%s/ior-real/%s'", dir,
-             testutil_data("traces/ior-real.tar.xz"), bin, dir, cid, dir, cid);
+    char cmd[12800], inputs[4096] = "";
+    size_t n = 0;
+    for (const char *c = cid; *c;) { // the runs' directories
+        size_t len = strcspn(c, " ");
+        n += (size_t)snprintf(inputs + n, sizeof(inputs) - n, " '%s/ior-real/%.*s'", dir, (int)len,
+                              c);
+        c += len + (c[len] == ' ');
+    }
+    snprintf(h5, sizeof(h5), "%s/log.h5", dir);
+    snprintf(cmd, sizeof(cmd), "tar -C '%s' -xJf '%s' && '%s' convert --quiet -o '%s'%s", dir,
+             testutil_data("traces/ior-real.tar.xz"), bin, h5, inputs);
     free(ior_real_run(cmd));
-    snprintf(h5, sizeof(h5), "%s/%s.h5", dir, cid);
     struct iodfg_error err;
     iodfg_error_clear(&err);
     struct iodfg_eventlog *log = iodfg_store_load(h5, IODFG_COL_ALL, NULL, NULL, &err);

@@ -8,7 +8,8 @@
 struct iodfg_eventlog;
 struct iodfg_session;
 
-/* Unpack the archive into a fresh directory, convert run cid there with $IODFG_BIN and load it
+/* Unpack the archive into a fresh directory, convert run cid (several: separated by spaces) there
+ * with $IODFG_BIN into one log and load it
  * with every column (aborts the test on failure). *dir_out: the directory (free it after
  * testutil_rmtree); *h5_out: the log's path inside it (static buffer). */
 struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char **h5_out);
