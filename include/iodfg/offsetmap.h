@@ -76,9 +76,10 @@ struct iodfg_offset_overlap {
 struct iodfg_offsetmap {
     uint32_t path;  /* string id of the file in the log's pool */
     uint32_t name;  /* its name in names */
-    size_t npoints; /* in time order (start, then event) */
+    size_t npoints; /* by case row, each case's in time order */
     struct iodfg_offset_point *points;
-    uint32_t ncases; /* the cases with reads or writes of the file, in log order, G's first */
+    size_t points_cap; /* allocated: a build reuses the last one's points when they fit */
+    uint32_t ncases;   /* the cases with reads or writes of the file, in log order, G's first */
     struct iodfg_offsetmap_case *cases;
     uint32_t nbands;
     struct iodfg_offsetmap_dir file[2]; /* the file: the cases' sums, its pattern from them */
@@ -111,10 +112,10 @@ int iodfg_offsetmap_files(const struct iodfg_picture_input *in, struct iodfg_off
 void iodfg_offsetmap_init(struct iodfg_offsetmap *om);
 void iodfg_offsetmap_fini(struct iodfg_offsetmap *om);
 /* The offset map of file path (a string id of the log's pool; UINT32_MAX: the data file with the
- * most bytes) over in (its tl is not used). Positions are followed through every event of a
- * selected case, points are its counted reads and writes in the window. 0, or -1 with err (out of
- * memory; IODFG_E_ARG when the log lacks the offset, fd, pid, size or key column;
- * IODFG_E_EMPTY when no data file is selected). */
+ * most bytes) over in (its tl is not used), replacing om's contents (om must be initialised).
+ * Positions are followed through every event of a selected case, points are its counted reads and
+ * writes in the window. 0, or -1 with err (out of memory; IODFG_E_ARG when the log lacks the
+ * offset, fd, pid, size or key column; IODFG_E_EMPTY when no data file is selected). */
 int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
                           uint32_t path, struct iodfg_error *err);
 /* The name of a case row (borrowed from om). */

@@ -325,7 +325,7 @@ int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_picture_inp
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the heatmap");
         goto out;
     }
-    if (make_grid(&b, o, err) || hm_fill(&b, err) || (in->tl && hm_peaks(&b, err))) {
+    if (make_grid(&b, o, err) || hm_fill(&b) || (in->tl && hm_peaks(&b, err))) {
         goto out;
     }
     hm_finish(&b);

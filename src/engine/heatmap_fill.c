@@ -15,29 +15,8 @@
 
 #include "heatmap_priv.h"
 
-/* The grid as the pass reads it. */
-struct grid {
-    const int64_t *edge;
-    int64_t from, to;
-    uint32_t nbins;
-    double scale; /* nbins / (to - from) */
-};
-
-static inline uint32_t bin_at(const struct grid *g, int64_t t)
-{
-    double x = (double)(t - g->from) * g->scale;
-    uint32_t i = x <= 0 ? 0 : x >= g->nbins ? g->nbins - 1 : (uint32_t)x;
-    while (i > 0 && g->edge[i] > t) {
-        i--;
-    }
-    while (i + 1 < g->nbins && g->edge[i + 1] <= t) {
-        i++;
-    }
-    return i;
-}
-
 /* Add one call [s, s + d) of `bytes` bytes to the cells of row base (its first cell). */
-static void spread(struct iodfg_heatmap *hm, const struct grid *g, size_t base, int64_t s,
+static void spread(struct iodfg_heatmap *hm, const struct hm_grid *g, size_t base, int64_t s,
                    int64_t d, int64_t bytes)
 {
     hm->events++;
@@ -47,7 +26,7 @@ static void spread(struct iodfg_heatmap *hm, const struct grid *g, size_t base, 
             hm->events_outside++;
             return;
         }
-        size_t i = base + bin_at(g, s);
+        size_t i = base + hm_bin_at(g, s);
         hm->bytes[i] = iodfg_sat_add(hm->bytes[i], bytes);
         hm->calls[i]++;
         return;
@@ -58,7 +37,7 @@ static void spread(struct iodfg_heatmap *hm, const struct grid *g, size_t base, 
         return;
     }
     int64_t lo = s > g->from ? s : g->from, hi = end < g->to ? end : g->to;
-    uint32_t i = bin_at(g, lo);
+    uint32_t i = hm_bin_at(g, lo);
     if (s >= g->from) {
         hm->calls[base + i]++;
     }
@@ -81,21 +60,12 @@ static void spread(struct iodfg_heatmap *hm, const struct grid *g, size_t base, 
     }
 }
 
-int hm_fill(struct hm_build *b, struct iodfg_error *err)
+int hm_fill(struct hm_build *b)
 {
     struct iodfg_heatmap *hm = b->hm;
     const struct iodfg_columns *col = b->col;
     const struct iodfg_eventlog *log = b->in->log;
-    uint64_t n = iodfg_eventlog_event_count(log);
-    if (b->in->tl) {
-        b->code = malloc((size_t)(n ? n : 1) * sizeof(*b->code));
-        if (!b->code) {
-            return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the heatmap");
-        }
-        memset(b->code, 0xff, (size_t)n * sizeof(*b->code));
-    }
-    struct grid g = {hm->edge, hm->from_ns, hm->to_ns, hm->nbins,
-                     (double)hm->nbins / ((double)hm->to_ns - (double)hm->from_ns)};
+    struct hm_grid g = hm_grid_of(hm);
     uint32_t nc = iodfg_eventlog_case_count(log), na = b->in->map->nactivities;
     int by_act = hm->by == IODFG_HEATMAP_ACTIVITY;
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
@@ -116,9 +86,6 @@ int hm_fill(struct hm_build *b, struct iodfg_error *err)
             t0 = s < t0 ? s : t0;
             t1 = s + (d ? d : 1) > t1 ? s + (d ? d : 1) : t1; // an instant ends 1 ns later
             spread(hm, &g, (size_t)r * hm->nbins, s, d, z);
-            if (b->code) {
-                b->code[e] = r;
-            }
         }
     }
     hm->span_from_ns = t0 <= t1 ? t0 : 0;
@@ -158,5 +125,4 @@ void hm_build_fini(struct hm_build *b)
     free(b->disp);
     free(b->case_row);
     free(b->act_row);
-    free(b->code);
 }

@@ -28,8 +28,36 @@ struct hm_build {
     uint32_t *case_row; /* per case: its displayed row (case, host, cid rows) */
     uint32_t *act_row;  /* activity rows: [band * nactivities + a]: displayed row */
     uint32_t src_cap;
-    uint32_t *code; /* with peaks: per event of the log, its displayed row or UINT32_MAX */
 };
+
+/* The grid as the passes read it. */
+struct hm_grid {
+    const int64_t *edge;
+    int64_t from, to;
+    uint32_t nbins;
+    double scale; /* nbins / (to - from) */
+};
+
+static inline struct hm_grid hm_grid_of(const struct iodfg_heatmap *hm)
+{
+    return (struct hm_grid){hm->edge, hm->from_ns, hm->to_ns, hm->nbins,
+                            (double)hm->nbins / ((double)hm->to_ns - (double)hm->from_ns)};
+}
+
+/* The bin holding t, from <= t < to: a guess from the scale, then a step or two along the
+ * edges (bins differ in width by 1 ns at most). */
+static inline uint32_t hm_bin_at(const struct hm_grid *g, int64_t t)
+{
+    double x = (double)(t - g->from) * g->scale;
+    uint32_t i = x <= 0 ? 0 : x >= g->nbins ? g->nbins - 1 : (uint32_t)x;
+    while (i > 0 && g->edge[i] > t) {
+        i--;
+    }
+    while (i + 1 < g->nbins && g->edge[i + 1] <= t) {
+        i++;
+    }
+    return i;
+}
 
 /* The activity of event e when it is counted (mapped and in the focus), else
  * IODFG_NO_ACTIVITY. */
@@ -49,8 +77,8 @@ static inline int64_t hm_dur(const struct iodfg_columns *col, uint64_t e)
     return d == IODFG_UNKNOWN || d < 0 ? 0 : d;
 }
 
-/* The binning pass over the counted events (heatmap_fill.c). 0 or -1 with err. */
-int hm_fill(struct hm_build *b, struct iodfg_error *err);
+/* The binning pass over the counted events (heatmap_fill.c). Returns 0. */
+int hm_fill(struct hm_build *b);
 /* The row sums, totals and largest cells. */
 void hm_finish(struct hm_build *b);
 /* The exact peak concurrency of every cell from the timeline (heatmap_peak.c). 0 or -1. */

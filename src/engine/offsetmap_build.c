@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "iodfg/access.h"
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/handles.h"
 #include "iodfg/metrics.h"
@@ -50,19 +51,11 @@ static int add_row(struct om_build *x, uint32_t c)
     return 0;
 }
 
+/* The next point (counted beforehand: NULL only if the count was wrong). */
 static struct iodfg_offset_point *new_point(struct om_build *x)
 {
     struct iodfg_offsetmap *om = x->om;
-    if (om->npoints == x->points_cap) {
-        size_t cap = x->points_cap ? x->points_cap * 2 : 256;
-        struct iodfg_offset_point *p = realloc(om->points, cap * sizeof(*p));
-        if (!p) {
-            return NULL;
-        }
-        om->points = p;
-        x->points_cap = cap;
-    }
-    return &om->points[om->npoints++];
+    return om->npoints < x->points_cap ? &om->points[om->npoints++] : NULL;
 }
 
 /* The offset of transfer e and where it comes from. pos: the followed position. */
@@ -107,6 +100,11 @@ static int transfer(struct om_build *x, uint32_t r, uint64_t e, int64_t pos)
                                      .row = r,
                                      .write = (uint8_t)write,
                                      .source = (uint8_t)src};
+    struct iodfg_offsetmap *om = x->om;
+    int64_t end = iodfg_sat_add(off, len), t = p->start_ns + p->dur_ns;
+    om->extent = end > om->extent ? end : om->extent;
+    om->t_from = p->start_ns < om->t_from ? p->start_ns : om->t_from;
+    om->t_to = t > om->t_to ? t : om->t_to;
     return 0;
 }
 
@@ -119,7 +117,7 @@ static int scan_case(struct om_build *x, uint32_t c, uint64_t lo, uint64_t hi)
     uint64_t first = off[c], n = off[c + 1] - first;
     if (n > x->pos_cap) {
         free(x->pos);
-        x->pos = malloc((size_t)n * sizeof(*x->pos));
+        x->pos = iodfg_bigmem_alloc((size_t)n * sizeof(*x->pos));
         x->pos_cap = x->pos ? n : 0;
     }
     if (!x->pos || add_row(x, c) || iodfg_access_case_offsets(x->in->log, x->kf, c, x->pos)) {
@@ -142,43 +140,57 @@ static int scan_case(struct om_build *x, uint32_t c, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-static int cmp_point(const void *a, const void *b)
+/* The transfers of case c in its window [lo, hi) (0 when it has no window). */
+static uint64_t count_transfers(const struct om_build *x, uint32_t c, uint64_t *lo, uint64_t *hi)
 {
-    const struct iodfg_offset_point *p = a, *q = b;
-    if (p->start_ns != q->start_ns) {
-        return p->start_ns < q->start_ns ? -1 : 1;
+    uint64_t n = 0;
+    if (!iodfg_trace_case_range(x->in->log, x->in->sel, c, lo, hi)) {
+        return 0;
     }
-    return (p->event > q->event) - (p->event < q->event);
+    for (uint64_t e = *lo; e < *hi; e++) {
+        n += is_transfer(x, e);
+    }
+    return n;
 }
 
-// The cases of each band that read or write the file in the window, and their transfers.
+// The cases of each band that read or write the file in the window, and their transfers: the
+// points are counted first, so that they are allocated once.
 static int scan(struct om_build *x)
 {
-    const struct iodfg_eventlog *log = x->in->log;
-    for (uint8_t band = 0; band < x->om->nbands; band++) {
-        for (uint32_t c = 0; c < x->ncases_log; c++) {
-            uint64_t lo, hi, e;
-            if (x->band[c] != band || !iodfg_trace_case_range(log, x->in->sel, c, &lo, &hi)) {
-                continue;
-            }
-            for (e = lo; e < hi && !is_transfer(x, e); e++) {
-            }
-            if (e < hi && scan_case(x, c, lo, hi)) {
-                return -1;
+    struct iodfg_offsetmap *om = x->om;
+    uint64_t *n = calloc((size_t)x->ncases_log + 1, sizeof(*n)), total = 0;
+    if (!n) {
+        return -1;
+    }
+    for (uint32_t c = 0; c < x->ncases_log; c++) {
+        uint64_t lo, hi;
+        n[c] = x->band[c] == IODFG_PICTURE_OFF ? 0 : count_transfers(x, c, &lo, &hi);
+        total += n[c];
+    }
+    // huge pages: faulting in many small pages costs more than filling them (bigmem.h)
+    if (total > om->points_cap || !om->points) { // else the last build's memory, faulted in
+        free(om->points);
+        om->points = iodfg_bigmem_alloc((size_t)(total ? total : 1) * sizeof(*om->points));
+        om->points_cap = om->points ? (size_t)total : 0;
+    }
+    x->points_cap = om->points ? (size_t)total : 0;
+    om->t_from = INT64_MAX;
+    om->t_to = INT64_MIN;
+    int rc = om->points ? 0 : -1;
+    for (uint8_t band = 0; rc == 0 && band < om->nbands; band++) {
+        for (uint32_t c = 0; rc == 0 && c < x->ncases_log; c++) {
+            uint64_t lo, hi;
+            if (x->band[c] == band && n[c] &&
+                iodfg_trace_case_range(x->in->log, x->in->sel, c, &lo, &hi)) {
+                rc = scan_case(x, c, lo, hi);
             }
         }
     }
-    struct iodfg_offsetmap *om = x->om;
-    qsort(om->points, om->npoints, sizeof(*om->points), cmp_point);
-    om->t_from = om->npoints ? INT64_MAX : 0;
-    for (size_t i = 0; i < om->npoints; i++) {
-        const struct iodfg_offset_point *p = &om->points[i];
-        int64_t end = iodfg_sat_add(p->offset, p->length), t = p->start_ns + p->dur_ns;
-        om->extent = end > om->extent ? end : om->extent;
-        om->t_from = p->start_ns < om->t_from ? p->start_ns : om->t_from;
-        om->t_to = t > om->t_to ? t : om->t_to;
+    free(n);
+    if (!om->npoints) {
+        om->t_from = om->t_to = 0;
     }
-    return 0;
+    return rc;
 }
 
 static int prepare(struct om_build *x, uint32_t path, struct iodfg_error *err)
@@ -226,7 +238,12 @@ static int prepare(struct om_build *x, uint32_t path, struct iodfg_error *err)
 int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
                           uint32_t path, struct iodfg_error *err)
 {
+    struct iodfg_offset_point *keep = om->points; // reused when large enough
+    size_t keep_cap = om->points_cap;
+    om->points = NULL;
     iodfg_offsetmap_fini(om);
+    om->points = keep;
+    om->points_cap = keep_cap;
     const struct iodfg_eventlog *log = in->log;
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     if (!col->start_ns || !col->key || !col->offset || !col->fd || !col->pid || !col->size) {

@@ -184,6 +184,66 @@ START_TEST(overlaps_between_cases)
 }
 END_TEST
 
+/* Random writes of three cases in random order: the union, its ranges, the bytes written by two
+ * cases or more and each case's share of them agree with a byte map of the file. */
+START_TEST(random_ranges_exact)
+{
+    enum { CASES = 3, WRITES = 120, SIZE = 5000 };
+    srand(99 + (unsigned)_i);
+    static uint8_t who[SIZE]; // bit c: case c writes the byte
+    memset(who, 0, sizeof(who));
+    int64_t want_write = 0, want_case_ov[CASES] = {0, 0, 0};
+    int64_t lens[CASES][WRITES], offs[CASES][WRITES];
+    for (int c = 0; c < CASES; c++) {
+        char *text = malloc(WRITES * 96);
+        size_t o = 0;
+        for (int i = 0; i < WRITES; i++) {
+            int64_t off = rand() % (SIZE - 300), len = rand() % 5 ? 1 + rand() % 120 : 0;
+            offs[c][i] = off;
+            lens[c][i] = len;
+            want_write += len;
+            for (int64_t b = off; b < off + len; b++) {
+                who[b] |= (uint8_t)(1u << c);
+            }
+            o += (size_t)snprintf(text + o, WRITES * 96 - o,
+                                  "1 00:00:01.%06d pwrite64(3</d/f>, \"\", %lld, %lld) = %lld "
+                                  "<0.000001>\n",
+                                  i, (long long)len, (long long)off, (long long)len);
+        }
+        char name[8];
+        snprintf(name, sizeof(name), "c%d", c);
+        tlog_add_case(LOG, name, text);
+        free(text);
+    }
+    int64_t want_union = 0, want_ov = 0;
+    uint64_t want_ranges = 0;
+    for (int b = 0; b < SIZE; b++) {
+        want_union += who[b] != 0;
+        want_ov += who[b] && (who[b] & (who[b] - 1));
+        want_ranges += who[b] && (b == 0 || !who[b - 1]);
+    }
+    for (int c = 0; c < CASES; c++) { // a case's bytes written by another case too, per write
+        for (int i = 0; i < WRITES; i++) {
+            for (int64_t b = offs[c][i]; b < offs[c][i] + lens[c][i]; b++) {
+                want_case_ov[c] += (who[b] & ~(1u << c)) != 0;
+            }
+        }
+    }
+    tlog_map_fhat(&MAP, LOG);
+    build(path_id("/d/f"));
+    ck_assert_int_eq(OM.write_bytes, want_write);
+    ck_assert_int_eq(OM.union_bytes, want_union);
+    ck_assert_uint_eq(OM.union_ranges, want_ranges);
+    ck_assert_int_eq(OM.overlap_bytes, want_ov);
+    for (int c = 0; c < CASES; c++) {
+        ck_assert_int_eq(OM.cases[c].overlap_bytes, want_case_ov[c]);
+    }
+    for (size_t i = 1; i < OM.noverlaps; i++) { // sorted, disjoint, not touching
+        ck_assert_int_lt(OM.overlaps[i - 1].hi, OM.overlaps[i].lo);
+    }
+}
+END_TEST
+
 /* Ten writes of 10 bytes each 100 bytes apart: strided; back to back: sequential. */
 START_TEST(patterns_named)
 {
@@ -378,6 +438,7 @@ static Suite *offsetmap_suite(void)
     tcase_add_test(tc, sources_of_offsets);
     tcase_add_test(tc, no_handles_no_known_seeks);
     tcase_add_test(tc, overlaps_between_cases);
+    tcase_add_loop_test(tc, random_ranges_exact, 0, 4);
     tcase_add_test(tc, patterns_named);
     tcase_add_test(tc, default_file);
     tcase_add_test(tc, tsv_and_json);
