@@ -167,6 +167,12 @@ const char *svg_colour(uint32_t i)
     return set[i % 8];
 }
 
+void svg_start(struct svg *s, struct iodfg_buf *body, const struct iodfg_svg_opts *o)
+{
+    iodfg_buf_init(body);
+    *s = (struct svg){body, o && o->width > 400 ? o->width : 960, 0};
+}
+
 int svg_finish(struct iodfg_buf *out, struct svg *s, const char *title)
 {
     double h = ceil(s->y + 12);

@@ -223,8 +223,8 @@ int iodfg_svg_heatmap(struct iodfg_buf *out, const struct iodfg_heatmap *hm,
     }
     o.metric = (unsigned)o.metric < IODFG_HM__N ? o.metric : IODFG_HM_BYTES;
     struct iodfg_buf body;
-    iodfg_buf_init(&body);
-    struct svg s = {&body, o.width > 400 ? o.width : 960, 0};
+    struct svg s;
+    svg_start(&s, &body, &o);
     char title[160];
     snprintf(title, sizeof(title), "I/O heatmap: %s per %s over time", metric_text[o.metric],
              by_text[hm->by]);

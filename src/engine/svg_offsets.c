@@ -242,8 +242,8 @@ int iodfg_svg_offsets(struct iodfg_buf *out, const struct iodfg_offsetmap *om,
 {
     uint32_t max_points = opts && opts->max_points ? opts->max_points : 20000;
     struct iodfg_buf body;
-    iodfg_buf_init(&body);
-    struct svg s = {&body, opts && opts->width > 400 ? opts->width : 960, 0};
+    struct svg s;
+    svg_start(&s, &body, opts);
     const char *title = "File offsets over time";
     double y = svg_header(&s, 26, title, meta, om->clock, om->t_from) + 8;
     const char *file = om->names ? iodfg_strpool_get(om->names, om->name) : "";

@@ -24,6 +24,10 @@ struct svg {
 /* Average advance of a character of the sans-serif font, in ems (to cut text to fit). */
 #define SVG_EM_ADVANCE 0.58
 
+/* Start a picture drawn into body (initialised here; the caller frees it after svg_finish) of
+ * the options' width (960 without). */
+struct iodfg_svg_opts;
+void svg_start(struct svg *s, struct iodfg_buf *body, const struct iodfg_svg_opts *o);
 /* Write out the document (header, title, style, body, end). */
 int svg_finish(struct iodfg_buf *out, struct svg *s, const char *title);
 

@@ -186,8 +186,8 @@ int iodfg_svg_timeline(struct iodfg_buf *out, const struct iodfg_heatmap *hm,
 {
     uint32_t max_lanes = opts && opts->lanes ? opts->lanes : 12;
     struct iodfg_buf body;
-    iodfg_buf_init(&body);
-    struct svg s = {&body, opts && opts->width > 400 ? opts->width : 960, 0};
+    struct svg s;
+    svg_start(&s, &body, opts);
     const char *title = "Concurrency per activity over time";
     double y = svg_header(&s, 26, title, meta, hm->clock, hm->from_ns) + 16;
     y = draw_legend(&s, hm, y);

@@ -21,7 +21,7 @@
 #include "iodfg/strpool.h"
 
 #include "dfg_testlog.h"
-#include "ior_real.h"
+#include "picture_test.h"
 #include "testutil.h"
 
 static struct iodfg_eventlog *LOG;
@@ -317,17 +317,7 @@ START_TEST(tsv_and_json)
     ck_assert_int_eq(iodfg_offsetmap_json(&b, &OM, NULL), 0);
     ck_assert_ptr_nonnull(strstr(b.data, "\"file\":\"/d/f\""));
     ck_assert_ptr_nonnull(strstr(b.data, "\"unknown\":1,\"unknown_bytes\":7"));
-    if (system("command -v python3 >/dev/null 2>&1") == 0) {
-        char *dir = testutil_tmpdir();
-        char path[4200], cmd[8600];
-        snprintf(path, sizeof(path), "%s/o.json", dir);
-        testutil_write_file(path, b.data, b.len);
-        snprintf(cmd, sizeof(cmd),
-                 "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", path);
-        ck_assert_int_eq(system(cmd), 0);
-        testutil_rmtree(dir);
-        free(dir);
-    }
+    pic_json_ok(b.data, b.len);
     iodfg_buf_fini(&b);
 }
 END_TEST
@@ -338,11 +328,9 @@ END_TEST
  * writes cover [0, 1 MiB) exactly once; so do the reads. */
 static void check_ssf(const char *cid)
 {
-    char *dir;
-    iodfg_eventlog_free(LOG);
-    LOG = ior_real_load(cid, &dir, NULL);
-    struct iodfg_session *s = ior_real_session(LOG, NULL);
-    iodfg_picture_input_session(&IN, &SEL, s, NULL);
+    struct pic_run run;
+    pic_run_open(&run, cid, NULL);
+    IN = run.in;
     build(UINT32_MAX);
     char want[64];
     snprintf(want, sizeof(want), "/tmp/scratch/%s/test", cid);
@@ -392,9 +380,7 @@ static void check_ssf(const char *cid)
             ck_assert_int_eq(covered[p->offset / 16384]++, 0);
         }
     }
-    iodfg_session_free(s);
-    testutil_rmtree(dir);
-    free(dir);
+    pic_run_close(&run);
 }
 
 START_TEST(real_ior_posix_ssf)
@@ -413,20 +399,16 @@ END_TEST
  * 256 KiB sequentially. */
 START_TEST(real_ior_posix_fpp)
 {
-    char *dir;
-    iodfg_eventlog_free(LOG);
-    LOG = ior_real_load("posixfpp", &dir, NULL);
-    struct iodfg_session *s = ior_real_session(LOG, NULL);
-    iodfg_picture_input_session(&IN, &SEL, s, NULL);
+    struct pic_run run;
+    pic_run_open(&run, "posixfpp", NULL);
+    IN = run.in;
     build(UINT32_MAX);
     ck_assert_str_eq(iodfg_strpool_get(OM.names, OM.name), "/tmp/scratch/posixfpp/test.00000000");
     ck_assert_uint_eq(OM.ncases, 1);
     ck_assert_int_eq(OM.union_bytes, 262144);
     ck_assert_uint_eq(OM.union_ranges, 1);
     ck_assert_int_eq(OM.file[IODFG_DIR_WRITE].pattern, IODFG_PATTERN_SEQUENTIAL);
-    iodfg_session_free(s);
-    testutil_rmtree(dir);
-    free(dir);
+    pic_run_close(&run);
 }
 END_TEST
 

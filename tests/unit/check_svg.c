@@ -21,7 +21,7 @@
 #include "iodfg/timeline.h"
 
 #include "dfg_testlog.h"
-#include "ior_real.h"
+#include "picture_test.h"
 #include "testutil.h"
 
 static struct iodfg_buf B;
@@ -181,22 +181,19 @@ static void meta_of(struct iodfg_picture_meta *meta, const struct iodfg_eventlog
  * activities, the offset map of the shared file; each well-formed with its axes and notes. */
 START_TEST(real_ior_pictures)
 {
-    char *dir;
-    struct iodfg_eventlog *log = ior_real_load("posixssf mpiiossf", &dir, NULL);
-    struct iodfg_session *s = ior_real_session(log, NULL);
+    struct pic_run run;
+    pic_run_open(&run, "posixssf mpiiossf", NULL);
     struct iodfg_error err;
-    ck_assert_int_eq(iodfg_session_group_match(s, "cid=posixssf", IODFG_GROUP_G, &err), 4);
-    ck_assert_int_eq(iodfg_session_group_match(s, "cid=mpiiossf", IODFG_GROUP_R, &err), 4);
-    ck_assert_int_eq(iodfg_session_rebuild(s, &err), 0);
-    struct iodfg_selection sel;
-    struct iodfg_picture_input in;
-    iodfg_picture_input_session(&in, &sel, s, NULL);
+    ck_assert_int_eq(iodfg_session_group_match(run.s, "cid=posixssf", IODFG_GROUP_G, &err), 4);
+    ck_assert_int_eq(iodfg_session_group_match(run.s, "cid=mpiiossf", IODFG_GROUP_R, &err), 4);
+    pic_run_rebuild(&run);
+    const struct iodfg_picture_input *in = &run.in;
     struct iodfg_picture_meta meta;
-    meta_of(&meta, log, NULL, "G: cid=posixssf  R: cid=mpiiossf");
+    meta_of(&meta, run.log, NULL, "G: cid=posixssf  R: cid=mpiiossf");
     struct iodfg_heatmap hm;
     iodfg_heatmap_init(&hm);
     struct iodfg_heatmap_opts ho = {.nbins = 120};
-    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, in, &ho, &err), 0);
     ck_assert_uint_eq(hm.nbands, 2);
     ck_assert_int_eq(iodfg_svg_heatmap(&B, &hm, &meta, NULL), 0);
     check_xml(&B, "heatmap-groups.svg");
@@ -209,7 +206,7 @@ START_TEST(real_ior_pictures)
     iodfg_buf_clear(&B);
     // the same with at most 3 rows: aggregated, and said so
     ho.max_rows = 3;
-    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, in, &ho, &err), 0);
     struct iodfg_svg_opts so;
     iodfg_svg_opts_init(&so);
     so.metric = IODFG_HM_BUSY;
@@ -219,15 +216,12 @@ START_TEST(real_ior_pictures)
     iodfg_buf_clear(&B);
     ho.max_rows = 0;
     ho.by = IODFG_HEATMAP_ACTIVITY;
-    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, in, &ho, &err), 0);
     ck_assert_int_eq(iodfg_svg_timeline(&B, &hm, &meta, NULL), 0);
     check_xml(&B, "timeline-groups.svg");
     has("most calls in flight at one moment");
     iodfg_heatmap_fini(&hm);
-    iodfg_session_free(s);
-    iodfg_eventlog_free(log);
-    testutil_rmtree(dir);
-    free(dir);
+    pic_run_close(&run);
 }
 END_TEST
 
@@ -235,20 +229,17 @@ END_TEST
 START_TEST(real_ior_one_run)
 {
     static const char *const cids[] = {"posixssf", "mpiiossf", "posixfpp"};
-    char *dir;
-    struct iodfg_eventlog *log = ior_real_load(cids[_i], &dir, NULL);
     const char *filters = _i == 2 ? "path~^/tmp/scratch" : NULL;
-    struct iodfg_session *s = ior_real_session(log, filters);
-    struct iodfg_selection sel;
-    struct iodfg_picture_input in;
-    iodfg_picture_input_session(&in, &sel, s, NULL);
+    struct pic_run run;
+    pic_run_open(&run, cids[_i], filters);
+    const struct iodfg_picture_input *in = &run.in;
     struct iodfg_picture_meta meta;
-    meta_of(&meta, log, filters, NULL);
+    meta_of(&meta, run.log, filters, NULL);
     struct iodfg_error err;
     struct iodfg_heatmap hm;
     iodfg_heatmap_init(&hm);
     struct iodfg_heatmap_opts ho = {.nbins = 100};
-    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, in, &ho, &err), 0);
     ck_assert_int_eq(iodfg_svg_heatmap(&B, &hm, &meta, NULL), 0);
     char name[64];
     snprintf(name, sizeof(name), "heatmap-%s.svg", cids[_i]);
@@ -258,14 +249,14 @@ START_TEST(real_ior_one_run)
     }
     iodfg_buf_clear(&B);
     ho.by = IODFG_HEATMAP_ACTIVITY;
-    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, in, &ho, &err), 0);
     ck_assert_int_eq(iodfg_svg_timeline(&B, &hm, &meta, NULL), 0);
     snprintf(name, sizeof(name), "timeline-%s.svg", cids[_i]);
     check_xml(&B, name);
     iodfg_buf_clear(&B);
     struct iodfg_offsetmap om;
     iodfg_offsetmap_init(&om);
-    ck_assert_int_eq(iodfg_offsetmap_build(&om, &in, UINT32_MAX, &err), 0);
+    ck_assert_int_eq(iodfg_offsetmap_build(&om, in, UINT32_MAX, &err), 0);
     ck_assert_int_eq(iodfg_svg_offsets(&B, &om, &meta, NULL), 0);
     snprintf(name, sizeof(name), "offsets-%s.svg", cids[_i]);
     check_xml(&B, name);
@@ -281,10 +272,7 @@ START_TEST(real_ior_one_run)
     has("More than 10 marks in a panel: drawn as cells of 3 px");
     iodfg_offsetmap_fini(&om);
     iodfg_heatmap_fini(&hm);
-    iodfg_session_free(s);
-    iodfg_eventlog_free(log);
-    testutil_rmtree(dir);
-    free(dir);
+    pic_run_close(&run);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Test support: the real IOR runs, unpacked, converted, loaded and analysed. */
+/* Test support: the real IOR runs, unpacked, converted, loaded and analysed; a JSON check. */
 #include "config.h"
 
-#include "ior_real.h"
+#include "picture_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 
 #include "testutil.h"
 
-char *ior_real_run(const char *cmd)
+char *pic_run_command(const char *cmd)
 {
     FILE *p = popen(cmd, "r");
     ck_assert_msg(p != NULL, "cannot run %s", cmd);
@@ -39,7 +39,7 @@ char *ior_real_run(const char *cmd)
     return out;
 }
 
-struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char **h5_out)
+static struct iodfg_eventlog *load(const char *cid, char **dir_out, const char **h5_out)
 {
     static char h5[4200];
     const char *bin = getenv("IODFG_BIN");
@@ -56,7 +56,7 @@ struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char
     snprintf(h5, sizeof(h5), "%s/log.h5", dir);
     snprintf(cmd, sizeof(cmd), "tar -C '%s' -xJf '%s' && '%s' convert --quiet -o '%s'%s", dir,
              testutil_data("traces/ior-real.tar.xz"), bin, h5, inputs);
-    free(ior_real_run(cmd));
+    free(pic_run_command(cmd));
     struct iodfg_error err;
     iodfg_error_clear(&err);
     struct iodfg_eventlog *log = iodfg_store_load(h5, IODFG_COL_ALL, NULL, NULL, &err);
@@ -68,7 +68,7 @@ struct iodfg_eventlog *ior_real_load(const char *cid, char **dir_out, const char
     return log;
 }
 
-struct iodfg_session *ior_real_session(const struct iodfg_eventlog *log, const char *filters)
+static struct iodfg_session *open_session(const struct iodfg_eventlog *log, const char *filters)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
@@ -81,4 +81,46 @@ struct iodfg_session *ior_real_session(const struct iodfg_eventlog *log, const c
     }
     ck_assert_msg(iodfg_session_rebuild(s, &err) == 0, "%s", err.msg);
     return s;
+}
+
+void pic_run_open(struct pic_run *r, const char *cids, const char *filters)
+{
+    r->log = load(cids, &r->dir, &r->h5);
+    r->s = open_session(r->log, filters);
+    iodfg_picture_input_session(&r->in, &r->sel, r->s, NULL);
+}
+
+void pic_run_rebuild(struct pic_run *r)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_msg(iodfg_session_rebuild(r->s, &err) == 0, "%s", err.msg);
+    iodfg_picture_input_session(&r->in, &r->sel, r->s, NULL);
+}
+
+void pic_run_close(struct pic_run *r)
+{
+    iodfg_session_free(r->s);
+    iodfg_eventlog_free(r->log);
+    testutil_rmtree(r->dir);
+    free(r->dir);
+    memset(r, 0, sizeof(*r));
+}
+
+void pic_json_ok(const char *data, size_t len)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "SKIP: python3 not found, JSON not parsed\n");
+        return;
+    }
+    char *dir = testutil_tmpdir();
+    char path[4200], cmd[8600];
+    snprintf(path, sizeof(path), "%s/p.json", dir);
+    testutil_write_file(path, data, len);
+    snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'",
+             path);
+    int rc = system(cmd);
+    testutil_rmtree(dir);
+    free(dir);
+    ck_assert_msg(rc == 0, "invalid JSON:\n%.*s", (int)(len < 2000 ? len : 2000), data);
 }
