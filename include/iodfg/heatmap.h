@@ -106,7 +106,7 @@ int iodfg_heatmap_row_label(const struct iodfg_heatmap *hm, uint32_t row, struct
 long iodfg_heatmap_bin_of(const struct iodfg_heatmap *hm, int64_t t);
 
 /* The same numbers as text, per displayed row and bin: TSV (a header line, then one line per
- * cell: row, band, cases, bin, from_ns, to_ns, bytes, busy_ns, calls, peak) and JSON (one
+ * cell: row, band, members, bin, from_ns, to_ns, bytes, busy_ns, calls, peak) and JSON (one
  * object: meta, window, edges, rows with their arrays). 0, or -1 when out of memory. */
 int iodfg_heatmap_tsv(struct iodfg_buf *out, const struct iodfg_heatmap *hm);
 int iodfg_heatmap_json(struct iodfg_buf *out, const struct iodfg_heatmap *hm,

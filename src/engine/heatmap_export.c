@@ -19,7 +19,7 @@ int iodfg_heatmap_tsv(struct iodfg_buf *out, const struct iodfg_heatmap *hm)
 {
     struct iodfg_buf label;
     iodfg_buf_init(&label);
-    iodfg_buf_addf(out, "%s\tband\tcases\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n",
+    iodfg_buf_addf(out, "%s\tband\tmembers\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n",
                    iodfg_heatmap_by_name(hm->by));
     for (uint32_t r = 0; r < hm->nrows; r++) {
         const struct iodfg_heatmap_row *row = &hm->row[r];

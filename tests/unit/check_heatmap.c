@@ -465,7 +465,7 @@ START_TEST(tsv_and_json)
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     ck_assert_int_eq(iodfg_heatmap_tsv(&b, &HM), 0);
-    ck_assert_str_eq(b.data, "case\tband\tcases\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n"
+    ck_assert_str_eq(b.data, "case\tband\tmembers\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n"
                              "A\\t\"<x>\"\t\t1\t0\t1000000000\t1000020000\t673\t20000\t2\t\n"
                              "A\\t\"<x>\"\t\t1\t1\t1000020000\t1000040000\t334\t10000\t0\t\n"
                              "A\\t\"<x>\"\t\t1\t2\t1000040000\t1000060000\t10\t10000\t1\t\n");
