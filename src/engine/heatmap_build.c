@@ -282,7 +282,10 @@ static int make_grid(struct hm_build *b, const struct iodfg_heatmap_opts *o,
         hm->from_ns = 0;
         hm->to_ns = 1;
     }
-    int64_t w = hm->to_ns - hm->from_ns;
+    int64_t w;
+    if (__builtin_sub_overflow(hm->to_ns, hm->from_ns, &w)) {
+        return iodfg_error_set(err, IODFG_E_ARG, "the time window is too wide");
+    }
     if ((uint64_t)hm->nbins > (uint64_t)w) {
         hm->nbins = (uint32_t)w; // bins of 1 ns at the least
     }

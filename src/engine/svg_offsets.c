@@ -71,6 +71,10 @@ static void mark(struct svg *s, const struct panel *p, const struct iodfg_offset
     double y = px_y(p, pt->offset + pt->length), h = PANEL_H * (double)pt->length / p->extent;
     w = w < 2 ? 2 : w;
     h = h < 1.5 ? 1.5 : h;
+    if (y < p->top || y + h > p->top + PANEL_H) { // a negative offset (damaged input): the edge
+        y = y < p->top ? p->top : p->top + PANEL_H - 1.5;
+        h = 1.5;
+    }
     char extra[96] = "";
     size_t n = 0;
     if (pt->source == IODFG_OFFSET_INFERRED) {

@@ -156,6 +156,26 @@ START_TEST(bin_edges_cover_the_window)
 }
 END_TEST
 
+/* A window wider than int64 nanoseconds is refused, not wrapped. */
+START_TEST(window_too_wide)
+{
+    tlog_add_case(LOG, "A", small_trace);
+    tlog_map_fhat(&MAP, LOG);
+    OPT.from_ns = INT64_MIN;
+    OPT.to_ns = INT64_MAX;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_heatmap_build(&HM, &IN, &OPT, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_ARG);
+    OPT.from_ns = -5; // a window before the events: all outside, nothing lost
+    OPT.to_ns = 5;
+    build();
+    ck_assert_uint_eq(HM.nbins, 10);
+    ck_assert_uint_eq(HM.events_outside, 3);
+    ck_assert_int_eq(HM.bytes_total, 0);
+}
+END_TEST
+
 START_TEST(share_is_exact)
 {
     ck_assert_int_eq(iodfg_heatmap_share(1000, 10, 30), 333);
@@ -465,10 +485,11 @@ START_TEST(tsv_and_json)
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     ck_assert_int_eq(iodfg_heatmap_tsv(&b, &HM), 0);
-    ck_assert_str_eq(b.data, "case\tband\tmembers\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n"
-                             "A\\t\"<x>\"\t\t1\t0\t1000000000\t1000020000\t673\t20000\t2\t\n"
-                             "A\\t\"<x>\"\t\t1\t1\t1000020000\t1000040000\t334\t10000\t0\t\n"
-                             "A\\t\"<x>\"\t\t1\t2\t1000040000\t1000060000\t10\t10000\t1\t\n");
+    ck_assert_str_eq(b.data,
+                     "case\tband\tmembers\tbin\tfrom_ns\tto_ns\tbytes\tbusy_ns\tcalls\tpeak\n"
+                     "A\\t\"<x>\"\t\t1\t0\t1000000000\t1000020000\t673\t20000\t2\t\n"
+                     "A\\t\"<x>\"\t\t1\t1\t1000020000\t1000040000\t334\t10000\t0\t\n"
+                     "A\\t\"<x>\"\t\t1\t2\t1000040000\t1000060000\t10\t10000\t1\t\n");
     iodfg_buf_clear(&b);
     struct iodfg_picture_meta meta = {.log_name = "run.h5", .filters = "cid=a"};
     ck_assert_int_eq(iodfg_heatmap_json(&b, &HM, &meta), 0);
@@ -547,6 +568,7 @@ static Suite *heatmap_suite(void)
     tcase_add_test(tc, zoomed_window_cuts_calls);
     tcase_add_test(tc, bin_edges_cover_the_window);
     tcase_add_test(tc, share_is_exact);
+    tcase_add_test(tc, window_too_wide);
     tcase_add_loop_test(tc, random_sums_are_exact, 0, 5);
     tcase_add_test(tc, rows_aggregate_and_bands);
     tcase_add_test(tc, focus_and_selection);
