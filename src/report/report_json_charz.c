@@ -2,8 +2,6 @@
 /* JSON reports of the characterisation, the bandwidths and the insights (report_json.h). */
 #include "config.h"
 
-#include <math.h>
-#include <stdio.h>
 
 #include "iodfg/access.h"
 #include "iodfg/bandwidth.h"
