@@ -98,6 +98,57 @@ enum {
     OPT_HELP
 };
 
+/* One option of characterize's own (or the shared ones): CLI_OK, or an enum cli_exit after a
+ * message (-1 after --help). */
+static int char_option(struct cli_char_opts *o, int c, const char *arg)
+{
+    double v;
+    switch (c) {
+    case OPT_DT:
+        if ((o->bin.dt_ns = parse_duration(arg)) > 0) {
+            return CLI_OK;
+        }
+        cli_errorf("--dt takes a positive duration like 250us, 10ms or 2s, not '%s'", arg);
+        return CLI_USAGE;
+    case OPT_THRESHOLD:
+        if ((o->bin.threshold = parse_bytes(arg)) >= 0) {
+            return CLI_OK;
+        }
+        cli_errorf("--threshold takes bytes like 0, 4096, 128KiB or 1MiB, not '%s'", arg);
+        return CLI_USAGE;
+    case OPT_BY:
+        if (iodfg_server_by_parse(arg, &o->bin.by) == 0) {
+            return CLI_OK;
+        }
+        cli_errorf("--by takes host, case or file, not '%s'", arg);
+        return CLI_USAGE;
+    case OPT_FORMAT:
+        return cli_format_parse(arg, &o->format);
+    case OPT_ALIGN:
+        if ((v = parse_bytes(arg)) >= 1 && v <= 1e15) {
+            o->alignment = (int64_t)v;
+            return CLI_OK;
+        }
+        cli_errorf("--alignment takes a positive number of bytes, not '%s'", arg);
+        return CLI_USAGE;
+    case OPT_PER_FILE:
+        o->per_file = 1;
+        return CLI_OK;
+    case OPT_WIDTH:
+        o->width = atoi(arg);
+        if (o->width >= 8 && o->width <= 1000) {
+            return CLI_OK;
+        }
+        cli_errorf("--width takes 8 to 1000 columns, not '%s'", arg);
+        return CLI_USAGE;
+    case OPT_COUNTERS:
+        o->counters = arg;
+        return CLI_OK;
+    default:
+        return cli_analyze_other_option(&o->a, c, arg, usage_text);
+    }
+}
+
 int cli_char_parse(struct cli_char_opts *o, int argc, char **argv)
 {
     static const struct option own[] = {
@@ -123,54 +174,7 @@ int cli_char_parse(struct cli_char_opts *o, int argc, char **argv)
     optind = 1;
     while (rc == CLI_OK &&
            (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        double v;
-        switch (c) {
-        case OPT_DT:
-            if ((o->bin.dt_ns = parse_duration(optarg)) <= 0) {
-                cli_errorf("--dt takes a positive duration like 250us, 10ms or 2s, not '%s'",
-                           optarg);
-                rc = CLI_USAGE;
-            }
-            break;
-        case OPT_THRESHOLD:
-            if ((o->bin.threshold = parse_bytes(optarg)) < 0) {
-                cli_errorf("--threshold takes bytes like 0, 4096, 128KiB or 1MiB, not '%s'",
-                           optarg);
-                rc = CLI_USAGE;
-            }
-            break;
-        case OPT_BY:
-            if (iodfg_server_by_parse(optarg, &o->bin.by)) {
-                cli_errorf("--by takes host, case or file, not '%s'", optarg);
-                rc = CLI_USAGE;
-            }
-            break;
-        case OPT_FORMAT:
-            rc = cli_format_parse(optarg, &o->format);
-            break;
-        case OPT_ALIGN:
-            if ((v = parse_bytes(optarg)) < 1 || v > 1e15) {
-                cli_errorf("--alignment takes a positive number of bytes, not '%s'", optarg);
-                rc = CLI_USAGE;
-            }
-            o->alignment = (int64_t)v;
-            break;
-        case OPT_PER_FILE:
-            o->per_file = 1;
-            break;
-        case OPT_WIDTH:
-            o->width = atoi(optarg);
-            if (o->width < 8 || o->width > 1000) {
-                cli_errorf("--width takes 8 to 1000 columns, not '%s'", optarg);
-                rc = CLI_USAGE;
-            }
-            break;
-        case OPT_COUNTERS:
-            o->counters = optarg;
-            break;
-        default:
-            rc = cli_analyze_other_option(&o->a, c, optarg, usage_text);
-        }
+        rc = char_option(o, c, optarg);
     }
     if (rc == CLI_OK && o->counters && optind < argc) {
         cli_errorf("--counters takes the place of LOG: give one or the other");
