@@ -11,6 +11,7 @@
 #include "iodfg/eventlog.h"
 
 struct iodfg_buf;
+struct iodfg_json;
 struct iodfg_mapping;
 struct iodfg_selection;
 struct iodfg_session;
@@ -80,9 +81,9 @@ char *iodfg_picture_dur_label(char *out, size_t size, int64_t ns);
 /* A count with thin grouping ("1,234,567"). */
 char *iodfg_picture_count_label(char *out, size_t size, uint64_t n);
 
-/* The meta as JSON members (",\"log\":...,\"filters\":...,\"clock\":..."), for the JSON
- * writers. clock is the picture's. */
-void iodfg_picture_json_meta(struct iodfg_buf *out, const struct iodfg_picture_meta *meta,
+/* The meta as members of the open JSON object (log, filters, focus, groups, rules, clock,
+ * origin_ns), for the JSON writers. clock is the picture's. */
+void iodfg_picture_json_meta(struct iodfg_json *j, const struct iodfg_picture_meta *meta,
                              enum iodfg_clock clock);
 
 #endif

@@ -43,76 +43,88 @@ int iodfg_heatmap_tsv(struct iodfg_buf *out, const struct iodfg_heatmap *hm)
     return out->failed || failed ? -1 : 0;
 }
 
-static void json_i64_array(struct iodfg_buf *out, const char *key, const int64_t *v, uint32_t n)
+static void json_i64_array(struct iodfg_json *j, const char *key, const int64_t *v, uint32_t n)
 {
-    iodfg_buf_addf(out, ",\"%s\":[", key);
+    iodfg_json_key(j, key);
+    iodfg_json_array(j);
     for (uint32_t i = 0; i < n; i++) {
-        iodfg_buf_addf(out, "%s%lld", i ? "," : "", (long long)v[i]);
+        iodfg_json_i64(j, v[i]);
     }
-    iodfg_buf_add(out, "]", 1);
+    iodfg_json_end(j);
 }
 
-static void json_row(struct iodfg_buf *out, const struct iodfg_heatmap *hm, uint32_t r)
+static void json_row(struct iodfg_json *j, const struct iodfg_heatmap *hm, uint32_t r)
 {
     const struct iodfg_heatmap_row *row = &hm->row[r];
     size_t base = (size_t)r * hm->nbins;
-    iodfg_buf_add(out, "{\"label\":", 9);
+    iodfg_json_object(j);
     struct iodfg_buf label;
     iodfg_buf_init(&label);
     iodfg_heatmap_row_label(hm, r, &label);
-    iodfg_json_str(out, label.data ? label.data : "", label.len);
+    iodfg_json_key(j, "label");
+    iodfg_json_string(j, label.data ? label.data : "", label.len);
     iodfg_buf_fini(&label);
-    iodfg_buf_addf(out, ",\"band\":\"%s\",\"members\":[", band_name(hm, row->band));
+    iodfg_json_put_text(j, "band", band_name(hm, row->band));
+    iodfg_json_key(j, "members");
+    iodfg_json_array(j);
     for (uint32_t i = 0; i < row->count; i++) {
-        iodfg_buf_add(out, i ? "," : "", i ? 1 : 0);
-        iodfg_json_cstr(out, iodfg_heatmap_src_name(hm, row->first + i));
+        iodfg_json_text(j, iodfg_heatmap_src_name(hm, row->first + i));
     }
-    iodfg_buf_add(out, "]", 1);
-    iodfg_json_member_i64(out, "bytes_total", row->bytes);
-    iodfg_json_member_i64(out, "busy_total_ns", row->busy_ns);
-    iodfg_buf_addf(out, ",\"calls_total\":%llu", (unsigned long long)row->calls);
-    json_i64_array(out, "bytes", hm->bytes + base, hm->nbins);
-    json_i64_array(out, "busy_ns", hm->busy_ns + base, hm->nbins);
-    iodfg_buf_add(out, ",\"calls\":[", 10);
+    iodfg_json_end(j);
+    iodfg_json_put_known(j, "bytes_total", row->bytes);
+    iodfg_json_put_known(j, "busy_total_ns", row->busy_ns);
+    iodfg_json_put_u64(j, "calls_total", row->calls);
+    json_i64_array(j, "bytes", hm->bytes + base, hm->nbins);
+    json_i64_array(j, "busy_ns", hm->busy_ns + base, hm->nbins);
+    iodfg_json_key(j, "calls");
+    iodfg_json_array(j);
     for (uint32_t i = 0; i < hm->nbins; i++) {
-        iodfg_buf_addf(out, "%s%llu", i ? "," : "", (unsigned long long)hm->calls[base + i]);
+        iodfg_json_u64(j, hm->calls[base + i]);
     }
-    iodfg_buf_add(out, "]", 1);
+    iodfg_json_end(j);
     if (hm->peak) {
-        iodfg_buf_add(out, ",\"peak\":[", 9);
+        iodfg_json_key(j, "peak");
+        iodfg_json_array(j);
         for (uint32_t i = 0; i < hm->nbins; i++) {
-            iodfg_buf_addf(out, "%s%u", i ? "," : "", hm->peak[base + i]);
+            iodfg_json_u64(j, hm->peak[base + i]);
         }
-        iodfg_buf_add(out, "]", 1);
+        iodfg_json_end(j);
     }
-    iodfg_buf_add(out, "}", 1);
+    iodfg_json_end(j);
 }
 
 int iodfg_heatmap_json(struct iodfg_buf *out, const struct iodfg_heatmap *hm,
                        const struct iodfg_picture_meta *meta)
 {
-    iodfg_buf_add(out, "{\"view\":\"heatmap\"", 17);
-    iodfg_picture_json_meta(out, meta, hm->clock);
-    iodfg_buf_addf(out, ",\"by\":\"%s\",\"bands\":%u,\"per_row\":%u,\"sources\":%u",
-                   iodfg_heatmap_by_name(hm->by), hm->nbands, hm->per_row, hm->nsrc);
-    iodfg_json_member_i64(out, "from_ns", hm->from_ns);
-    iodfg_json_member_i64(out, "to_ns", hm->to_ns);
-    iodfg_json_member_i64(out, "span_from_ns", hm->span_from_ns);
-    iodfg_json_member_i64(out, "span_to_ns", hm->span_to_ns);
-    json_i64_array(out, "edges_ns", hm->edge, hm->nbins + 1);
-    iodfg_json_member_i64(out, "bytes_total", hm->bytes_total);
-    iodfg_json_member_i64(out, "busy_total_ns", hm->busy_total_ns);
-    iodfg_buf_addf(out,
-                   ",\"calls_total\":%llu,\"events\":%llu,\"events_outside\":%llu,"
-                   "\"zero_duration\":%llu,\"cases_other_clock\":%u,\"cases_outside_groups\":%u",
-                   (unsigned long long)hm->calls_total, (unsigned long long)hm->events,
-                   (unsigned long long)hm->events_outside, (unsigned long long)hm->zero_dur,
-                   hm->clock_dropped, hm->outside_groups);
-    iodfg_buf_add(out, ",\"rows\":[", 9);
+    struct iodfg_json j;
+    iodfg_json_init(&j, out);
+    iodfg_json_object(&j);
+    iodfg_json_put_text(&j, "view", "heatmap");
+    iodfg_picture_json_meta(&j, meta, hm->clock);
+    iodfg_json_put_text(&j, "by", iodfg_heatmap_by_name(hm->by));
+    iodfg_json_put_u64(&j, "bands", hm->nbands);
+    iodfg_json_put_u64(&j, "per_row", hm->per_row);
+    iodfg_json_put_u64(&j, "sources", hm->nsrc);
+    iodfg_json_put_known(&j, "from_ns", hm->from_ns);
+    iodfg_json_put_known(&j, "to_ns", hm->to_ns);
+    iodfg_json_put_known(&j, "span_from_ns", hm->span_from_ns);
+    iodfg_json_put_known(&j, "span_to_ns", hm->span_to_ns);
+    json_i64_array(&j, "edges_ns", hm->edge, hm->nbins + 1);
+    iodfg_json_put_known(&j, "bytes_total", hm->bytes_total);
+    iodfg_json_put_known(&j, "busy_total_ns", hm->busy_total_ns);
+    iodfg_json_put_u64(&j, "calls_total", hm->calls_total);
+    iodfg_json_put_u64(&j, "events", hm->events);
+    iodfg_json_put_u64(&j, "events_outside", hm->events_outside);
+    iodfg_json_put_u64(&j, "zero_duration", hm->zero_dur);
+    iodfg_json_put_u64(&j, "cases_other_clock", hm->clock_dropped);
+    iodfg_json_put_u64(&j, "cases_outside_groups", hm->outside_groups);
+    iodfg_json_key(&j, "rows");
+    iodfg_json_array(&j);
     for (uint32_t r = 0; r < hm->nrows; r++) {
-        iodfg_buf_add(out, r ? "," : "", r ? 1 : 0);
-        json_row(out, hm, r);
+        json_row(&j, hm, r);
     }
-    iodfg_buf_add(out, "]}\n", 3);
+    iodfg_json_end(&j);
+    iodfg_json_end(&j);
+    iodfg_buf_add(out, "\n", 1);
     return out->failed ? -1 : 0;
 }

@@ -231,24 +231,24 @@ char *iodfg_picture_count_label(char *out, size_t size, uint64_t n)
     return out;
 }
 
-static void member_str(struct iodfg_buf *out, const char *key, const char *v)
+static void member_str(struct iodfg_json *j, const char *key, const char *v)
 {
-    iodfg_buf_addf(out, ",\"%s\":", key);
+    iodfg_json_key(j, key);
     if (v && v[0]) {
-        iodfg_json_cstr(out, v);
+        iodfg_json_text(j, v);
     } else {
-        iodfg_buf_add(out, "null", 4);
+        iodfg_json_null(j);
     }
 }
 
-void iodfg_picture_json_meta(struct iodfg_buf *out, const struct iodfg_picture_meta *meta,
+void iodfg_picture_json_meta(struct iodfg_json *j, const struct iodfg_picture_meta *meta,
                              enum iodfg_clock clock)
 {
-    member_str(out, "log", meta ? meta->log_name : NULL);
-    member_str(out, "filters", meta ? meta->filters : NULL);
-    member_str(out, "focus", meta ? meta->focus : NULL);
-    member_str(out, "groups", meta ? meta->groups : NULL);
-    member_str(out, "rules", meta ? meta->rules : NULL);
-    member_str(out, "clock", iodfg_clock_name(clock));
-    iodfg_json_member_i64(out, "origin_ns", meta ? meta->origin_ns : 0);
+    member_str(j, "log", meta ? meta->log_name : NULL);
+    member_str(j, "filters", meta ? meta->filters : NULL);
+    member_str(j, "focus", meta ? meta->focus : NULL);
+    member_str(j, "groups", meta ? meta->groups : NULL);
+    member_str(j, "rules", meta ? meta->rules : NULL);
+    member_str(j, "clock", iodfg_clock_name(clock));
+    iodfg_json_put_known(j, "origin_ns", meta ? meta->origin_ns : 0);
 }
