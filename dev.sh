@@ -1,11 +1,11 @@
 #!/bin/sh
 # iodfg developer entry point: install what the build needs, build, run the example or the tests.
 #   ./dev.sh example     install dependencies, build, open iodfg on the bundled example log
-#   ./dev.sh test        install dependencies, build, run the whole test suite (make check), then
-#                        build iodfg-mpi (--with-mpi, in build-mpi/) and run its tests, and build
-#                        once more against the MPI HDF5 alone (as under Spack +mpi)
-#   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build with -Werror, and
-#                        iodfg-mpi's tests in an ASan+UBSan build of it (build-sanitize-mpi/)
+#   ./dev.sh test        install dependencies, build iodfg and iodfg-mpi (--with-mpi) in build/,
+#                        run the whole test suite (make check: iodfg's tests and the MPI job's),
+#                        and build once more against the MPI HDF5 alone (as under Spack +mpi)
+#   ./dev.sh sanitize    the same tests in a separate ASan+UBSan build of both with -Werror
+#                        (build-sanitize/; the tarball install test is left to `test`)
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
 #   ./dev.sh bench-mpi   install dependencies (and MPI), build iodfg-mpi, run `make bench-mpi` into
@@ -57,11 +57,9 @@ case "${1:-}" in
     exec build/iodfg build/example.h5 ;;
   test)
     deps $MPI_PKGS
-    build build --enable-werror
+    # one build of both programs (iodfg itself links the serial HDF5 all the same), one suite
+    build build --enable-werror --with-mpi
     make -C build -j"$(nproc)" check
-    # the MPI job: a second build against MPI and the MPI HDF5, its own tests only
-    build build-mpi --enable-werror --with-mpi
-    make -C build-mpi -j"$(nproc)" check-mpi
     # a machine whose only HDF5 is the MPI one (Spack +mpi): a configure and a build of its own
     IODFG_SLOW_TESTS=1 make -C build check TESTS=tests/e2e/hdf5_parallel_only.sh ;;
   bench)
@@ -74,12 +72,10 @@ case "${1:-}" in
     make -C build-mpi bench-mpi | tee build-mpi/bench-mpi.out ;;
   sanitize)
     deps $MPI_PKGS
-    build build-sanitize --enable-sanitizers --enable-werror --enable-debug
-    make -C build-sanitize -j"$(nproc)" check
-    # iodfg-mpi under the same sanitizers: its own tests
-    build build-sanitize-mpi --enable-sanitizers --enable-werror --enable-debug --with-mpi
-    make -C build-sanitize-mpi -j"$(nproc)" check-mpi ;;
+    build build-sanitize --enable-sanitizers --enable-werror --enable-debug --with-mpi
+    # the tarball's configure and build in install.sh are `test`'s (no sanitizers in them)
+    IODFG_NO_TARBALL_TEST=1 make -C build-sanitize -j"$(nproc)" check ;;
   *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0"
     exit 2 ;;
 esac

@@ -1,6 +1,7 @@
 #!/bin/sh
 # dev.sh: `./dev.sh test` after `./dev.sh example` configures again with --enable-werror (it
-# once kept the example's build without it). Runs dev.sh against stub tools in a temp dir.
+# once kept the example's build without it), and builds iodfg-mpi in the same build. Runs dev.sh
+# against stub tools in a temp dir.
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 cp "$IODFG_SRCDIR/dev.sh" "$T/dev.sh"
 mkdir "$T/bin"
@@ -25,11 +26,13 @@ export STUB_LOG="$T/configured" PATH="$T/bin:$PATH"
 sh ./dev.sh example >/dev/null
 check "example configures without -Werror" test "$(tail -n 1 configured)" = ""
 sh ./dev.sh test >/dev/null
-check "test after example configures again with --enable-werror" \
-  test "$(sed -n 2p configured)" = "--enable-werror"
-check "test also configures the MPI build" test "$(sed -n 3p configured)" = "--enable-werror --with-mpi"
+check "test after example configures again, with --enable-werror and iodfg-mpi" \
+  test "$(sed -n 2p configured)" = "--enable-werror --with-mpi"
 sh ./dev.sh test >/dev/null
-check "test again does not reconfigure" test "$(wc -l <configured)" -eq 3
+check "test again does not reconfigure" test "$(wc -l <configured)" -eq 2
+sh ./dev.sh sanitize >/dev/null
+check "sanitize configures one sanitizer build of both programs" \
+  test "$(tail -n 1 configured)" = "--enable-sanitizers --enable-werror --enable-debug --with-mpi"
 sh ./dev.sh bench >/dev/null
 check "bench builds without -Werror and keeps its output" test -f build/bench.out
 sh ./dev.sh bench-mpi >/dev/null

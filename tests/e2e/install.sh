@@ -41,13 +41,16 @@ if [ ! -w "$IODFG_SRCDIR" ] || [ -n "${IODFG_NO_TARBALL_TEST:-}" ]; then
   echo "# the tarball install is not repeated here (inside make distcheck, or IODFG_NO_TARBALL_TEST)"
   finish
 fi
-as_user() { "$@"; }
+# The user reads nothing of the checkout, which may be where it cannot (root's home, mode 700, on
+# a fresh Debian): it works in its home, $H, on a copy of the traces.
+as_user() { (cd "$H" && "$@"); }
 if [ "$(id -u)" -eq 0 ]; then
   command -v setpriv >/dev/null 2>&1 || { echo "# root without setpriv: tarball test skipped"; finish; }
-  as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+  as_user() { (cd "$H" && setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"); }
   chmod 755 "$T"
 fi
 H="$T/home"; mkdir "$H"; chmod 777 "$H"
+cp -R "$IODFG_TEST_DATA/traces/paper" "$H/paper" && chmod -R a+rX "$H/paper"
 # the tarball's contents (make distdir, what make dist packs), packed here under a name of ours
 ${MAKE:-make} -s -C "$IODFG_BUILDDIR" distdir distdir="$H/iodfg-tar" >"$T/dist.log" 2>&1 &&
   (cd "$H" && tar czf iodfg-tar.tar.gz iodfg-tar && rm -rf iodfg-tar) ||
@@ -63,7 +66,7 @@ check "tarball: --version finds the themes in the prefix" grep -qx "themes: $L/s
 check "tarball: the documents are where --version says" sh -c \
   "test -f '$(sed -n 's/^documents: //p' "$T/v2.txt")/interchange.md'"
 check "tarball: runs (export from a trace)" as_user env HOME="$H" "$L/bin/iodfg" export -q \
-  --format csv -o "$H/x.csv" "$IODFG_TEST_DATA/traces/paper"
+  --format csv -o "$H/x.csv" "$H/paper"
 check "tarball: man page and completions in the prefix" sh -c \
   "test -f '$L/share/man/man1/iodfg.1' && test -f '$L/share/bash-completion/completions/iodfg' && test -f '$L/share/zsh/site-functions/_iodfg'"
 check "tarball: the CHANGELOG is in it" test -f "$H/iodfg-tar/CHANGELOG"

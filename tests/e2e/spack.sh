@@ -46,8 +46,8 @@ class Spec:  # the concrete spec: its variants, version and HDF5's version
     def satisfies(self, s):
         return self.version == s[1:] if s[0] == "@" else self.v[s[1:]] == (s[0] == "+")
     def __getitem__(self, name): return type("Dep", (), {"version": self.hdf5})
-class Prefix(str):
-    def __getattr__(self, name): return Prefix(os.path.join(self, name))
+class Prefix(str):  # a build tree, whose programs lie where an installation has bin/
+    def __getattr__(self, name): return Prefix(self if name == "bin" else os.path.join(self, name))
     def join(self, name): return Prefix(os.path.join(self, name))
 def package(**v):
     p = rec.Iodfg(Spec(**v)); p.prefix = Prefix(os.environ["IODFG_BUILDDIR"]); return p
