@@ -113,7 +113,8 @@ int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Turn off HDF5's automatic error printing for the calling thread (HDF5 keeps it per thread
- * in thread-safe builds), so the library never writes to stderr. */
+ * in thread-safe builds), so the library never writes to stderr; failures are remembered for
+ * store_h5_error instead. Call at the start of every store operation. */
 void store_h5_quiet(void);
 
 #ifdef H5_VERS_MAJOR

@@ -22,6 +22,7 @@
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
+#include "readfile.h"
 #include "store_priv.h"
 #include "store_reader.h"
 
@@ -183,21 +184,17 @@ int store_get_uint(struct reader *r, hid_t loc, const char *name, uint64_t *v)
 
 /* ---- opening --------------------------------------------------------------------------------- */
 
-/* Plain-file checks before HDF5 sees the file, so that the usual mistakes read well. */
+/* Plain-file checks before HDF5 sees the file, so that the usual mistakes read well: a FIFO or
+ * a device is refused without being opened for reading (HDF5 would block on it). */
 static int check_file(struct reader *r)
 {
-    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        iodfg_error_set(r->err, IODFG_E_IO, "cannot open: %s", strerror(errno));
-        iodfg_error_at(r->err, r->path, 0, 0);
+    int fd;
+    struct stat st;
+    if (readfile_check(r->path, &fd, &st, r->err)) {
         return -1;
     }
-    struct stat st;
-    int rc = fstat(fd, &st);
     close(fd);
-    if (rc != 0 || !S_ISREG(st.st_mode)) {
-        iodfg_error_set(r->err, IODFG_E_IO, "not a regular file");
-    } else if (st.st_size == 0) {
+    if (st.st_size == 0) {
         iodfg_error_set(r->err, IODFG_E_FORMAT, "empty file, not an iodfg event log");
     } else if (!iodfg_store_is_hdf5(r->path)) {
         iodfg_error_set(r->err, IODFG_E_FORMAT,

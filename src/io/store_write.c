@@ -475,11 +475,14 @@ static int write_case(struct iodfg_store_writer *w, const struct store_wmaps *m,
         (!w->case_views || store_events_views(g, first, n) == 0)) {
         rc = 0;
     }
+    if (rc) { // before H5Gclose, which clears HDF5's error stack (the reason: ENOSPC, ...)
+        store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write case %s", link);
+    }
     if (g >= 0) {
         H5Gclose(g);
     }
     if (rc) {
-        return store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write case %s", link);
+        return -1;
     }
     w->ncases++;
     w->nevents += n;
