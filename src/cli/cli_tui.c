@@ -199,19 +199,15 @@ static int load_with_progress(struct tui_ui *ui, struct loader *l)
     return 0;
 }
 
-// --session FILE: saved to on request; restored now when it exists (a problem is a message).
-static void open_session(struct tui_app *app, const char *session)
+// --session FILE: saved to on request; restored now when it exists. One that cannot be read or
+// restored stops the TUI (err says why), as a bad rules file does.
+static int open_session(struct tui_app *app, const char *session, struct iodfg_error *err)
 {
     app->session_path = strdup(session);
     if (access(session, F_OK) != 0) {
-        return;
+        return 0;
     }
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (tui_app_session_load(app, session, &err)) {
-        char msg[400];
-        tui_app_set_message(app, 1, "session: %s", iodfg_error_format(&err, msg, sizeof(msg)));
-    }
+    return tui_app_session_load(app, session, err);
 }
 
 int cli_tui(int argc, char **argv)
@@ -281,8 +277,11 @@ int cli_tui(int argc, char **argv)
         return CLI_FAIL;
     }
     l.app->insight_thresholds = thresholds;
-    if (o.session) {
-        open_session(l.app, o.session);
+    if (o.session && open_session(l.app, o.session, &err)) {
+        tui_ui_close(ui);
+        cli_error(&err);
+        tui_app_free(l.app);
+        return CLI_FAIL;
     }
     tui_ui_run(ui, l.app);
     tui_ui_close(ui);
