@@ -237,7 +237,7 @@ int iodfg_store_par_write(const char *path, const void *mpi_comm,
     }
     if (rc == 0 && (write_cases(&p, meta) || store_write_strings_keys(p.file, meta->tab) ||
                     write_handles(&p, meta, part) ||
-                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases]))) {
+                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases], 0))) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }
     if (close_all(&p) && rc == 0) {

@@ -251,6 +251,13 @@ int store_open_log(struct reader *r, unsigned *version)
         return -1;
     }
     *version = (unsigned)v;
+    uint64_t minor = 0;
+    rc = store_get_uint(r, r->file, "minor", &minor);
+    if (rc < 0) {
+        return -1;
+    }
+    // 4.1 on: every dataset carries its checksum, checked as it is read
+    r->sums = v == IODFG_STORE_VERSION && minor >= 1;
     // HDF5's descriptor, for reading raw column data without a second open (which could meet
     // another file, should the path be replaced meanwhile).
     hid_t fapl = H5Fget_access_plist(r->file);
@@ -326,6 +333,24 @@ int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, ui
     return store_pread_all(r->vfd, buf, (size_t)bytes, a);
 }
 
+/* Dataset d (name) read into buf (n values of mtype) against its `checksum` attribute. */
+static int check_sum(struct reader *r, hid_t d, const char *name, hid_t mtype, const void *buf,
+                     uint64_t n)
+{
+    uint64_t want = 0;
+    int rc = store_get_uint(r, d, STORE_CHECKSUM, &want);
+    if (rc) {
+        return rc < 0 ? -1 : store_damaged(r, "damaged event log: dataset %s has no checksum", name);
+    }
+    if (store_sum_of(mtype, buf, n) != want) {
+        iodfg_error_set(r->err, IODFG_E_FORMAT,
+                        "damaged event log: dataset %s does not match its checksum", name);
+        iodfg_error_at(r->err, r->path, 0, 0);
+        return -1;
+    }
+    return 0;
+}
+
 /* The whole 1-D dataset `name` of class cls (at most max elements), read as mtype (esize bytes
  * each) into *buf (from store_alloc_column, never NULL on success), *n elements. 0, or -1
  * with err set. */
@@ -347,10 +372,12 @@ static int read_dataset(struct reader *r, const char *name, H5T_class_t cls, hid
             rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
         } else if (store_read_whole(r, d, mtype, esize, dims[0], *buf) == 0) {
             *n = dims[0];
-            rc = 0;
-        } else {
+            rc = r->sums ? check_sum(r, d, name, mtype, *buf, dims[0]) : 0;
+        }
+        if (rc && *buf) {
             free(*buf);
             *buf = NULL;
+            *n = 0;
         }
     }
     if (sp >= 0) {

@@ -247,6 +247,19 @@ hid_t store_case_type(int file)
     return t;
 }
 
+hid_t store_block_sum_type(int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_block_sum));
+    for (int c = 0; t >= 0 && c < STORE_C__N; c++) {
+        size_t at = offsetof(struct store_block_sum, sum) + (size_t)c * sizeof(uint64_t);
+        if (H5Tinsert(t, store_cols[c].name, at, field_h5_type(F_U64, file)) < 0) {
+            H5Tclose(t);
+            return -1;
+        }
+    }
+    return t;
+}
+
 int store_h5_rows(hid_t d, hid_t mtype, uint64_t first, uint64_t n, void *buf, int write)
 {
     hid_t fsp = H5Dget_space(d);
