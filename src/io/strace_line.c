@@ -7,8 +7,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "iodfg/eventlog.h"
-
 #include "strace_priv.h"
 
 static int is_digit(char c)
@@ -530,15 +528,16 @@ static size_t split_duration(const char *s, size_t n, int64_t *dur, const char *
     }
     int64_t ns = 0;
     size_t used = neg ? 0 : parse_seconds(s + i, n - 1 - i, &ns);
-    if (used != n - 1 - i || (uint64_t)ns > (uint64_t)IODFG_DUR_MAX) {
+    if (used != n - 1 - i) {
         // " <-0.000011>", " <1.2.3>" or " <99999999999.0>" where -T's duration goes: a line to
-        // count as unparsable there, not an event without a duration
+        // count as unparsable there, not an event without a duration (a duration that fits but
+        // is absurd, past 2^61 ns, is clamped to that when the event is stored)
         if (i > 1 && s[i - 2] == ' ') {
             const char *dot = memchr(s + i, '.', n - 1 - i);
             int two_dots = dot && memchr(dot + 1, '.', (size_t)(s + n - 1 - dot - 1));
             *bad = neg        ? "expected a duration of 0 or more seconds"
                    : two_dots || s[i] == '.' ? "expected a duration in seconds (like <0.000123>)"
-                              : "expected a duration of at most 2^61 ns (73 years)";
+                              : "expected a duration of at most 9000000000 seconds";
             return i - 1;
         }
         return n;
