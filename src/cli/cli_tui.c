@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +205,7 @@ static int load_with_progress(struct tui_ui *ui, struct loader *l)
 static int open_session(struct tui_app *app, const char *session, struct iodfg_error *err)
 {
     app->session_path = strdup(session);
-    if (access(session, F_OK) != 0) {
+    if (access(session, F_OK) != 0 && errno == ENOENT) { // a link loop is no new file
         return 0;
     }
     return tui_app_session_load(app, session, err);

@@ -118,10 +118,11 @@ int readfile_check(const char *path, int *fdp, struct stat *st, struct iodfg_err
     }
     if (!S_ISREG(st->st_mode)) {
         close(fd);
-        iodfg_error_set(err, IODFG_E_IO, "cannot read: %s, not a regular file",
-                        readfile_kind(st->st_mode));
         if (S_ISDIR(st->st_mode)) {
             iodfg_error_set(err, IODFG_E_IO, "cannot read: %s", strerror(EISDIR));
+        } else {
+            iodfg_error_set(err, IODFG_E_IO, "cannot read: %s, not a regular file",
+                            readfile_kind(st->st_mode));
         }
         iodfg_error_at(err, path, 0, 0);
         return -1;

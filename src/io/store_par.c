@@ -18,6 +18,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
