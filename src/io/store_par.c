@@ -170,6 +170,41 @@ static int part_block_sums(const struct iodfg_store_par_meta *meta,
     return rc;
 }
 
+/* A 1-D table of rows of type(), created by every process alike. */
+struct par_table {
+    hid_t d, sp, ft, mt;
+};
+
+static int table_create(const struct par *p, const char *name, hid_t (*type)(int), uint64_t n,
+                        struct par_table *t)
+{
+    hsize_t dims[1] = {n};
+    t->ft = type(1);
+    t->mt = type(0);
+    t->sp = H5Screate_simple(1, dims, NULL);
+    t->d = t->ft < 0 || t->mt < 0 || t->sp < 0
+               ? -1
+               : H5Dcreate2(p->file, name, t->ft, t->sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    return t->d < 0 ? -1 : 0;
+}
+
+/* Give table t its checksum, the sum of every process's part (sum: this process's rows', as
+ * store_sum_rows gives it), and close it. rc, or -1 when that fails. */
+static int table_finish(const struct par *p, struct par_table *t, uint64_t sum, int rc)
+{
+    if (sum_all(p, &sum) || (t->d >= 0 && store_attr_u64(t->d, STORE_CHECKSUM, sum))) {
+        rc = -1;
+    }
+    hid_t ids[] = {t->d, t->sp, t->ft, t->mt};
+    herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
+    for (int i = 0; i < 4; i++) {
+        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 /* /event_checksums (4.1): every process writes the rows of its cases' blocks, in collective
  * writes of at most 2^22 rows. */
 static int write_block_sums(const struct par *p, const struct iodfg_store_par_meta *meta,
@@ -182,13 +217,8 @@ static int write_block_sums(const struct par *p, const struct iodfg_store_par_me
     }
     struct store_block_sum *sums = NULL;
     int rc = part_block_sums(meta, part, &sums, &first, &n);
-    hid_t ft = store_block_sum_type(1), mt = store_block_sum_type(0);
-    hsize_t dims[1] = {total};
-    hid_t sp = H5Screate_simple(1, dims, NULL);
-    hid_t d = ft < 0 || mt < 0 || sp < 0 ? -1
-                                         : H5Dcreate2(p->file, STORE_BLOCK_SUMS, ft, sp,
-                                                      H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    rc = rc || d < 0 ? -1 : 0;
+    struct par_table t;
+    rc = table_create(p, STORE_BLOCK_SUMS, store_block_sum_type, total, &t) || rc ? -1 : 0;
     most = n;
     if (MPI_Allreduce(&n, &most, 1, MPI_UINT64_T, MPI_MAX, p->comm) != MPI_SUCCESS) {
         rc = -1;
@@ -196,23 +226,13 @@ static int write_block_sums(const struct par *p, const struct iodfg_store_par_me
     for (uint64_t r = 0; r < (most + piece - 1) / piece; r++) {
         uint64_t at = r * piece < n ? r * piece : n;
         uint64_t k = n - at < piece ? n - at : piece;
-        if (write_slab(p, d, mt, first + at, rc ? 0 : k, sums ? sums + at : NULL)) {
+        if (write_slab(p, t.d, t.mt, first + at, rc ? 0 : k, sums ? sums + at : NULL)) {
             rc = -1;
         }
     }
-    uint64_t sum = mt < 0 || !sums ? 0 : store_sum_rows(mt, sums, n, first);
-    if (sum_all(p, &sum) || (d >= 0 && store_attr_u64(d, STORE_CHECKSUM, sum))) {
-        rc = -1;
-    }
+    uint64_t sum = t.mt < 0 || !sums ? 0 : store_sum_rows(t.mt, sums, n, first);
     free(sums);
-    hid_t ids[] = {d, sp, ft, mt};
-    herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
-    for (int i = 0; i < 4; i++) {
-        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
-            rc = -1;
-        }
-    }
-    return rc;
+    return table_finish(p, &t, sum, rc);
 }
 
 /* /handles: every process writes its own rows in the same number of collective writes (pieces
@@ -222,34 +242,19 @@ static int write_handles(const struct par *p, const struct iodfg_store_par_meta 
                          const struct iodfg_store_par_part *part)
 {
     const uint64_t piece = (uint64_t)1 << 22;
-    hid_t ft = store_handle_type(1), mt = store_handle_type(0);
-    hsize_t dims[1] = {meta->nhandles};
-    hid_t sp = H5Screate_simple(1, dims, NULL);
-    hid_t d = ft < 0 || mt < 0 || sp < 0 ? -1
-                                         : H5Dcreate2(p->file, STORE_HANDLES, ft, sp, H5P_DEFAULT,
-                                                      H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 ? -1 : 0;
+    struct par_table t;
+    int rc = table_create(p, STORE_HANDLES, store_handle_type, meta->nhandles, &t);
     uint64_t rounds = (meta->max_part_handles + piece - 1) / piece;
     for (uint64_t r = 0; r < rounds; r++) {
         uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
         uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
-        if (write_slab(p, d, mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
+        if (write_slab(p, t.d, t.mt, (uint64_t)part->hbase + at, rc ? 0 : n,
+                       part->handles + at)) {
             rc = -1;
         }
     }
-    // the table's checksum: the sum of every process's rows' (store_priv.h)
-    uint64_t sum = mt < 0 ? 0 : store_sum_rows(mt, part->handles, part->nhandles, part->hbase);
-    if (sum_all(p, &sum) || (d >= 0 && store_attr_u64(d, STORE_CHECKSUM, sum))) {
-        rc = -1;
-    }
-    hid_t ids[] = {d, sp, ft, mt};
-    herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
-    for (int i = 0; i < 4; i++) {
-        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
-            rc = -1;
-        }
-    }
-    return rc;
+    uint64_t sum = t.mt < 0 ? 0 : store_sum_rows(t.mt, part->handles, part->nhandles, part->hbase);
+    return table_finish(p, &t, sum, rc);
 }
 
 /* Every case group with its attributes, and /case_table (all processes alike). */

@@ -77,11 +77,7 @@ check "usage error: exit 2" test $rc -eq 2
 # stopped while it is looked at, and interrupted.
 caught=
 for lines in 200000 800000 3200000; do
-  "$PY" -c 'import sys
-n = int(sys.argv[1])
-sys.stdout.writelines("1 08:%02d:%02d.%06d read(3</data/in>, \"\", 4096) = 4096 <0.000002>\n"
-                      % (i // 60000000 % 60, i // 1000000 % 60, i % 1000000) for i in range(n))' \
-    "$lines" >"$T/busy_host_5.st"
+  "$PY" "$IODFG_SRCDIR/tests/tools/busy_trace.py" "$lines" >"$T/busy_host_5.st"
   "$IODFG_BIN" convert -q -f -o "$T/int.h5" "$T/busy_host_5.st" &
   pid=$!
   while kill -0 $pid 2>/dev/null && ! ls -a "$T" | grep -q '^\.int\.h5\.tmp'; do sleep 0.01; done

@@ -95,11 +95,7 @@ check "no event anywhere: nothing written" test ! -e "$T/none.h5"
 # A convert killed with -9 leaves its temp file; the next convert there removes it and says so.
 # (A trace large enough to catch convert at work, doubled until it is caught.)
 for lines in 200000 800000 3200000; do
-  "$PY" -c 'import sys
-n = int(sys.argv[1])
-sys.stdout.writelines("1 08:%02d:%02d.%06d read(3</data/in>, \"\", 4096) = 4096 <0.000002>\n"
-                      % (i // 60000000 % 60, i // 1000000 % 60, i % 1000000) for i in range(n))' \
-    "$lines" >"$T/slow_h_3.st"
+  "$PY" "$IODFG_SRCDIR/tests/tools/busy_trace.py" "$lines" >"$T/slow_h_3.st"
   "$IODFG_BIN" convert -q -f -o "$T/killed.h5" "$T/slow_h_3.st" &
   pid=$!
   while kill -0 $pid 2>/dev/null && [ -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')" ]; do sleep 0.01; done
