@@ -3,10 +3,10 @@
  * build the analysis, then run the interactive explorer. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

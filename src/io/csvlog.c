@@ -138,9 +138,9 @@ static int resolve(const struct csv_record *hdr, const struct iodfg_csv_columns 
 
 /* A data record that ran over line breaks inside a quote and is not a well-formed row of the
  * header's shape (a quote without its closing one swallows the lines after it, up to the next
- * quote or the end of the file): its first line is counted as unparsable and reading goes on at its second line,
- * so that the rows it swallowed are read as rows (each counted, read or not). 1 when it was
- * such a record (*p, *line moved back), else 0. */
+ * quote or the end of the file): its first line is counted as unparsable and reading goes on at its
+ * second line, so that the rows it swallowed are read as rows (each counted, read or not). 1 when
+ * it was such a record (*p, *line moved back), else 0. */
 static int broken_quote(struct csv_reader *rd, const struct csv_record *r, const char *start,
                         const char **p, const char *end, unsigned long *line)
 {
@@ -151,7 +151,7 @@ static int broken_quote(struct csv_reader *rd, const struct csv_record *r, const
         return 0; // a quoted field with line breaks in it, as CSV allows
     }
     unsigned long col = r->bad_col;
-    for (size_t i = 0; i < r->n && !col; i++) { // the quote that ran over: the first field
+    for (size_t i = 0; i < r->n && !col; i++) {     // the quote that ran over: the first field
         const char *f = r->text.data + r->f[i].off; // with a line break in it
         if (memchr(f, '\n', r->f[i].len)) {
             col = r->f[i].col;

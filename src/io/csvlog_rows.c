@@ -378,7 +378,8 @@ int csv_row(struct csv_reader *rd, const struct csv_record *r)
         return bad(rd, r, kase.col, "expected a case name", NULL);
     }
     if (time_of(&start, &row.start_ns, &iso)) {
-        return bad(rd, r, start.col, "expected a start time (ISO 8601 date-time or seconds)", &start);
+        return bad(rd, r, start.col, "expected a start time (ISO 8601 date-time or seconds)",
+                   &start);
     }
     if (clk.len && clock_of(&clk, &clock)) {
         return bad(rd, r, clk.col, "expected a clock (epoch, time-of-day, relative or none)", &clk);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* OTF2 input, before libotf2 sees an archive: every file of it must be a regular file, and its
- * anchor file must load within a quarter of a second of processor time. libotf2 loops for seconds, or
- * without end, growing its memory, on some anchor files with one byte changed; nothing stops it
+ * anchor file must load within a quarter of a second of processor time. libotf2 loops for seconds,
+ * or without end, growing its memory, on some anchor files with one byte changed; nothing stops it
  * from outside. So a child process loads the anchor first, under a processor-time limit, and
  * only an anchor that child loaded in time is loaded here. */
 #include "config.h"
@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,8 +145,9 @@ static int files_regular(const char *path, struct iodfg_error *err)
         }
         snprintf(p + n, 300, "/%s", e->d_name);
         if (stat(p, &st) == 0 && !S_ISREG(st.st_mode)) {
-            iodfg_error_set(err, IODFG_E_IO, "cannot read %s of the archive: %s, not a regular file",
-                            p, readfile_kind(st.st_mode));
+            iodfg_error_set(err, IODFG_E_IO,
+                            "cannot read %s of the archive: %s, not a regular file", p,
+                            readfile_kind(st.st_mode));
             rc = -1;
         }
     }

@@ -248,8 +248,7 @@ static int write_handles(const struct par *p, const struct iodfg_store_par_meta 
     for (uint64_t r = 0; r < rounds; r++) {
         uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
         uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
-        if (write_slab(p, t.d, t.mt, (uint64_t)part->hbase + at, rc ? 0 : n,
-                       part->handles + at)) {
+        if (write_slab(p, t.d, t.mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
             rc = -1;
         }
     }

@@ -89,7 +89,8 @@ void store_put_failure(const struct loader *L, uint32_t cs, const struct failure
         iodfg_error_set(err, IODFG_E_FORMAT,
                         "damaged event log: case %s: %s/%s, rows %llu to %llu: the values do not "
                         "match their checksum",
-                        name, STORE_EVENT_GROUP, store_cols[f->col].name, (unsigned long long)f->row,
+                        name, STORE_EVENT_GROUP, store_cols[f->col].name,
+                        (unsigned long long)f->row,
                         (unsigned long long)(f->row + STORE_SUM_BLOCK_ROWS - 1));
     } else {
         iodfg_error_set(err, IODFG_E_FORMAT, "case %s: handle id out of range", name);

@@ -340,7 +340,8 @@ static int check_sum(struct reader *r, hid_t d, const char *name, hid_t mtype, c
     uint64_t want = 0;
     int rc = store_get_uint(r, d, STORE_CHECKSUM, &want);
     if (rc) {
-        return rc < 0 ? -1 : store_damaged(r, "damaged event log: dataset %s has no checksum", name);
+        return rc < 0 ? -1
+                      : store_damaged(r, "damaged event log: dataset %s has no checksum", name);
     }
     if (store_sum_of(mtype, buf, n) != want) {
         iodfg_error_set(r->err, IODFG_E_FORMAT,

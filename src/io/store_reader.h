@@ -37,8 +37,8 @@ struct reader {
     int vfd;           // HDF5's own descriptor of the file (sec2 driver), else -1: no raw reads
     uint64_t vfd_size; // its size
     struct case_plan *plan;
-    struct store_event_cols *ev; // 3.0: the /events columns (NULL for older layouts)
-    int sums;                    // 4.1: the datasets carry checksums
+    struct store_event_cols *ev;        // 3.0: the /events columns (NULL for older layouts)
+    int sums;                           // 4.1: the datasets carry checksums
     struct store_block_sum *block_sums; // 4.1: /event_checksums (NULL: nothing to check)
     struct iodfg_error *err;
 };

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <hdf5.h>
-
 #include <xxhash.h>
 #if defined(__x86_64__) || defined(__i386__)
 // libxxhash picks SSE2, AVX2 or AVX-512 at run time: twice the speed of the baseline build
@@ -133,8 +132,8 @@ uint64_t store_sum_of(hid_t mtype, const void *buf, uint64_t n)
 
 struct store_block_hash {
     XXH3_state_t *st[STORE_C__N];
-    uint32_t rows;                    // of the case's current block
-    struct store_block_sum *sums;     // one row of /event_checksums per block
+    uint32_t rows;                // of the case's current block
+    struct store_block_sum *sums; // one row of /event_checksums per block
     uint64_t n, cap;
 };
 

@@ -677,8 +677,7 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
     uint64_t nsums;
     const struct store_block_sum *sums = store_block_hash_sums(w->sums, &nsums);
     if (store_events_finish(&w->ev) || store_write_case_table(w->file, w->crows, w->ncases) ||
-        store_write_block_sums(w->file, sums, nsums) ||
-        store_write_strings_keys(w->file, w->tab) ||
+        store_write_block_sums(w->file, sums, nsums) || store_write_strings_keys(w->file, w->tab) ||
         store_handle_table_write(w->file, &w->handles) ||
         store_write_root(w->file, w->ncases, w->nevents, IODFG_STORE_MINOR)) {
         store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write the event log tables");

@@ -68,10 +68,10 @@ struct parser {
     struct text carry; // start of a line that strace split with an embedded notice
     char **blocks;     // joined lines, kept until the end (pending calls point into them)
     size_t nblocks;
-    char *stash;     // owned copies of pending texts once the input block they were in goes
-    uint64_t lineno; // lines seen so far
+    char *stash;         // owned copies of pending texts once the input block they were in goes
+    uint64_t lineno;     // lines seen so far
     const char *line_at; // the line being read (for the columns of its arguments)
-    size_t ticked;   // bytes of the current block reported to tick
+    size_t ticked;       // bytes of the current block reported to tick
     void (*tick)(void *tick_ctx, uint64_t bytes);
     void *tick_ctx;
     struct strace_handles handles; // descriptor tracking: the handle of each event
@@ -397,8 +397,8 @@ static int num_arg(struct parser *p, const struct strace_line *ln, struct text a
                             : (rc == -1 ? "expected an offset that fits 63 bits"
                                         : "expected an offset of 0 or more");
     uint64_t line = at < ap->n1 ? ap->line1 : ap->line2;
-    unsigned long col = at < ap->n1 ? (ap->col1 ? ap->col1 + at : 0)
-                                    : (ap->col2 ? ap->col2 + (at - ap->n1) : 0);
+    unsigned long col =
+        at < ap->n1 ? (ap->col1 ? ap->col1 + at : 0) : (ap->col2 ? ap->col2 + (at - ap->n1) : 0);
     p->res->counts[IODFG_COUNT_UNPARSABLE]++;
     diag(p, line, col ? col : 1, what);
     return 1;
@@ -559,7 +559,8 @@ static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t,
         return 0;
     }
     r->counts[IODFG_COUNT_MERGED]++;
-    struct args_pos ap = {got.seq, seq, got.args_col, p->line_at ? (unsigned long)(rest - p->line_at) + 1 : 0, got.args.n};
+    struct args_pos ap = {got.seq, seq, got.args_col,
+                          p->line_at ? (unsigned long)(rest - p->line_at) + 1 : 0, got.args.n};
     return emit_event(p, &whole, got.name, whole.args, got.pid, got.start_ns, got.seq, &ap);
 }
 

@@ -535,9 +535,9 @@ static size_t split_duration(const char *s, size_t n, int64_t *dur, const char *
         if (i > 1 && s[i - 2] == ' ') {
             const char *dot = memchr(s + i, '.', n - 1 - i);
             int two_dots = dot && memchr(dot + 1, '.', (size_t)(s + n - 1 - dot - 1));
-            *bad = neg        ? "expected a duration of 0 or more seconds"
+            *bad = neg                       ? "expected a duration of 0 or more seconds"
                    : two_dots || s[i] == '.' ? "expected a duration in seconds (like <0.000123>)"
-                              : "expected a duration of at most 9000000000 seconds";
+                                             : "expected a duration of at most 9000000000 seconds";
             return i - 1;
         }
         return n;

@@ -129,7 +129,7 @@ static int tui_line(void *ctx, const char *key, const char *arg, struct iodfg_er
     }
     if (strcmp(key, "by") == 0) {
         return iodfg_server_by_parse(arg, &t->by) ? bad_value(err, arg, 1, "a server dimension")
-                                                   : 0;
+                                                  : 0;
     }
     if (strcmp(key, "threshold") == 0) {
         char *end;

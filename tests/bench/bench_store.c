@@ -249,8 +249,8 @@ int main(int argc, char **argv)
     }
     printf("checksum cost     %+7.1f %% all columns, %+7.1f %% analysis  (processor time of a "
            "one-thread load: %.3f s, %.3f s; %.3f s, %.3f s without checking them)\n",
-           100 * (sum_cpu[0] / nosum_cpu[0] - 1), 100 * (sum_cpu[1] / nosum_cpu[1] - 1),
-           sum_cpu[0], sum_cpu[1], nosum_cpu[0], nosum_cpu[1]);
+           100 * (sum_cpu[0] / nosum_cpu[0] - 1), 100 * (sum_cpu[1] / nosum_cpu[1] - 1), sum_cpu[0],
+           sum_cpu[1], nosum_cpu[0], nosum_cpu[1]);
     printf("file              %llu bytes, %.1f bytes/event\n", (unsigned long long)st.st_size,
            (double)st.st_size / (double)n);
     printf("memory            %.1f bytes/event (all columns), %.1f (analysis)\n", mem_all, mem_ana);

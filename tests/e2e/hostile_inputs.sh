@@ -9,7 +9,6 @@
 . "$IODFG_SRCDIR/tests/e2e/hostile_lib.sh"
 D=$IODFG_TEST_DATA
 B=$IODFG_BIN
-esc=$(printf '\033')
 
 # A few good inputs of each kind.
 cp "$D/traces/ior/fpp_node1_14745.st" "$T/good_h_1.st"
@@ -101,7 +100,7 @@ while read -r kind suffix cmd; do
   ln -s "$F/loop_b$suffix" "$F/loop_a$suffix"
   ln -s "$F/loop_a$suffix" "$F/loop_b$suffix"
   for c in fifo_h_1 zero_h_2 dir_h_3 loop_a missing; do
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2046 # the command's words (no blanks in the paths of $T)
     set -- $(echo "$cmd" | sed "s|@|$F/$c$suffix|")
     run "$kind-$c" "$@"
     case $c in

@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // every record read is the header, a blank line, a row or an unparsable one: none is lost
     uint64_t rows = iodfg_eventlog_event_count(log);
     if (rows != res.counts[IODFG_COUNT_EVENTS] ||
-        rows + res.counts[IODFG_COUNT_UNPARSABLE] + res.counts[IODFG_COUNT_BLANK] + 1 != res.lines) {
+        rows + res.counts[IODFG_COUNT_UNPARSABLE] + res.counts[IODFG_COUNT_BLANK] + 1 !=
+            res.lines) {
         __builtin_trap();
     }
     iodfg_eventlog_free(log);

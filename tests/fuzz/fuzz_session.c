@@ -33,8 +33,8 @@ static struct iodfg_eventlog *paper_log(void)
     }
     for (size_t i = 0; i < files.n; i++) {
         struct iodfg_ingest_file info;
-        struct iodfg_eventlog *one = iodfg_ingest_file(&files.files[i], names, IODFG_COL_ALL,
-                                                       &info, &err);
+        struct iodfg_eventlog *one =
+            iodfg_ingest_file(&files.files[i], names, IODFG_COL_ALL, &info, &err);
         if (!one || iodfg_eventlog_append(log, one, &err)) {
             __builtin_trap();
         }

@@ -46,6 +46,7 @@ seed_dir() {
     for a in iomix ior_posix; do
       for f in traces.def traces/0.def traces/0.evt; do
         k=$(( i % 3 ))
+        # shellcheck disable=SC2059 # the selector byte, in octal
         { printf "\\$k"; cat "$D/otf2/$a/$f"; } >"$d/$a-$k"
         i=$((i + 1))
       done

@@ -113,8 +113,8 @@ START_TEST(test_empty)
     char *dir = testutil_tmpdir();
     char path[4200];
     snprintf(path, sizeof(path), "%s/empty.csv", dir);
-    testutil_write_file(path, "server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes\n",
-                        69);
+    testutil_write_file(
+        path, "server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes\n", 69);
     iodfg_error_clear(&ERR);
     ck_assert_int_eq(iodfg_counters_read(&C, path, &ERR), -1);
     ck_assert_int_eq(ERR.code, IODFG_E_EMPTY);

@@ -188,13 +188,14 @@ START_TEST(case_ids_and_clocks_from_files)
         enum iodfg_naming naming;
         enum iodfg_clock clock;
     } f[] = {
-        {"run/a_host1_9042.st", "1 08:00:00.000001 read(3</a>, \"\", 1) = 1 <0.1>\n", "a_host1_9042",
-         "a", "host1", "9042", IODFG_NAMING_PATTERN, IODFG_CLOCK_TIME_OF_DAY},
+        {"run/a_host1_9042.st", "1 08:00:00.000001 read(3</a>, \"\", 1) = 1 <0.1>\n",
+         "a_host1_9042", "a", "host1", "9042", IODFG_NAMING_PATTERN, IODFG_CLOCK_TIME_OF_DAY},
         {"run/b_host2_7.st", "1 1700000000.000001 read(3</a>, \"\", 1) = 1 <0.1>\n", "b_host2_7",
          "b", "host2", "7", IODFG_NAMING_PATTERN, IODFG_CLOCK_EPOCH},
         {"run/odd.st", "read(3</a>, \"\", 1) = 1 <0.1>\n", "odd", "odd", "", "",
          IODFG_NAMING_FILENAME, IODFG_CLOCK_NONE},
-        {"run/rel_h_1.st", "     0.000000 read(3</a>, \"\", 1) = 1 <0.1>\n     0.000100 close(3</a>) = 0\n",
+        {"run/rel_h_1.st",
+         "     0.000000 read(3</a>, \"\", 1) = 1 <0.1>\n     0.000100 close(3</a>) = 0\n",
          "rel_h_1", "rel", "h", "1", IODFG_NAMING_PATTERN, IODFG_CLOCK_RELATIVE},
     };
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {

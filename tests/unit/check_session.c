@@ -520,9 +520,9 @@ START_TEST(state_errors_name_the_value_and_its_place)
         if (i == 6) {
             len = 33; // past the NUL
         }
-        ck_assert_int_eq(iodfg_session_state_parse(t, bad[i].text, len, "s.session", picky_lines,
-                                                   NULL, &err),
-                         -1);
+        ck_assert_int_eq(
+            iodfg_session_state_parse(t, bad[i].text, len, "s.session", picky_lines, NULL, &err),
+            -1);
         ck_assert_str_eq(err.where, "s.session");
         ck_assert_msg(err.line == bad[i].line, "%zu: line %lu", i, err.line);
         if (bad[i].col) {

@@ -315,7 +315,8 @@ START_TEST(percentiles_through_histograms)
         if (k == 2 && i > 2) {
             k = 0;
         }
-        int64_t ns = k == 1 ? 7000 : (int64_t)(1 + (x >> 20) % 1000000) * (int64_t)(1 + (x >> 50) % 4000);
+        int64_t ns =
+            k == 1 ? 7000 : (int64_t)(1 + (x >> 20) % 1000000) * (int64_t)(1 + (x >> 50) % 4000);
         durs[k][nd[k]++] = ns;
         len += (size_t)sprintf(text + len, "1 %d.%09d read(3</d/%c>, \"\", 8) = 8 <%lld.%09lld>\n",
                                1700000000 + i, 0, "xyz"[k], (long long)(ns / 1000000000),
@@ -337,7 +338,8 @@ START_TEST(percentiles_through_histograms)
             qsort(v, nd[k], sizeof(*v), cmp64);
             ck_assert_msg(s->dur_median_ns == v[(50 * nd[k] + 99) / 100 - 1], "%s pass %d", name,
                           pass);
-            ck_assert_msg(s->dur_p95_ns == v[(95 * nd[k] + 99) / 100 - 1], "%s pass %d", name, pass);
+            ck_assert_msg(s->dur_p95_ns == v[(95 * nd[k] + 99) / 100 - 1], "%s pass %d", name,
+                          pass);
             free(v);
         }
     }

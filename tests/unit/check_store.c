@@ -1002,10 +1002,10 @@ static void resum_all(void)
     H5Dclose(bd);
     free(sums);
     free(cases);
-    static const char *const ints[][2] = {
-        {"/strings/bytes", "u8"}, {"/strings/offsets", "u64"}, {"/keys/call", "u32"},
-        {"/keys/path", "u32"},    {"/keys/layer", "u32"},      {"/keys/fs", "u32"},
-        {"/keys/fstype", "u32"},  {"/keys/scope", "u8"}};
+    static const char *const ints[][2] = {{"/strings/bytes", "u8"}, {"/strings/offsets", "u64"},
+                                          {"/keys/call", "u32"},    {"/keys/path", "u32"},
+                                          {"/keys/layer", "u32"},   {"/keys/fs", "u32"},
+                                          {"/keys/fstype", "u32"},  {"/keys/scope", "u8"}};
     for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
         hid_t mt = ints[i][1][1] == '8'   ? H5T_NATIVE_UINT8
                    : ints[i][1][1] == '6' ? H5T_NATIVE_UINT64

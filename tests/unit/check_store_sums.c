@@ -36,30 +36,29 @@ static void add_case(struct iodfg_eventlog *log, const char *name, unsigned n)
     size_t cap = (size_t)n * 96 + 256, len = 0;
     char *text = malloc(cap);
     ck_assert_ptr_nonnull(text);
-    len += (size_t)snprintf(text, cap, "7 08:00:00.000000 openat(AT_FDCWD, \"/d/%s\", O_RDWR) = "
-                                       "3</d/%s> <0.000002>\n",
+    len += (size_t)snprintf(text, cap,
+                            "7 08:00:00.000000 openat(AT_FDCWD, \"/d/%s\", O_RDWR) = "
+                            "3</d/%s> <0.000002>\n",
                             name, name);
     for (unsigned i = 0; i < n; i++) {
         unsigned us = i + 1;
-        len += (size_t)snprintf(text + len, cap - len,
-                                i % 3 ? "7 08:%02u:%02u.%06u read(3</d/%s>, \"\", %u) = %u <0.00000%u>\n"
-                                      : "7 08:%02u:%02u.%06u pwrite64(3</d/%s>, \"\", %u, %u) = %u "
-                                        "<0.00000%u>\n",
-                                us / 60000000 % 60, us / 1000000 % 60, us % 1000000, name,
-                                4096 + i % 7, i % 3 ? 4096 + i % 5 : 8192 * i, 4096 + i % 5,
-                                1 + i % 9);
+        len += (size_t)snprintf(
+            text + len, cap - len,
+            i % 3 ? "7 08:%02u:%02u.%06u read(3</d/%s>, \"\", %u) = %u <0.00000%u>\n"
+                  : "7 08:%02u:%02u.%06u pwrite64(3</d/%s>, \"\", %u, %u) = %u "
+                    "<0.00000%u>\n",
+            us / 60000000 % 60, us / 1000000 % 60, us % 1000000, name, 4096 + i % 7,
+            i % 3 ? 4096 + i % 5 : 8192 * i, 4096 + i % 5, 1 + i % 9);
     }
     struct iodfg_case_info info;
     memset(&info, 0, sizeof(info));
-    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(log), name, strlen(name),
-                                          &info.name),
+    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(log), name, strlen(name), &info.name),
                      0);
     ck_assert_int_eq(iodfg_eventlog_begin_case(log, &info, NULL), 0);
     struct iodfg_error err;
     iodfg_error_clear(&err);
     struct iodfg_strace_result res;
-    ck_assert_int_eq(iodfg_strace_parse(text, len, iodfg_strace_sink_eventlog, log, &res, &err),
-                     0);
+    ck_assert_int_eq(iodfg_strace_parse(text, len, iodfg_strace_sink_eventlog, log, &res, &err), 0);
     ck_assert_uint_eq(res.counts[IODFG_COUNT_UNPARSABLE], 0);
     ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
     free(text);
@@ -133,10 +132,9 @@ START_TEST(each_table_is_checked)
     write_log();
     size_t n;
     char *orig = slurp(PATH, &n);
-    static const char *const tables[] = {"strings/bytes", "strings/offsets", "keys/call",
-                                         "keys/path",     "keys/layer",      "keys/fs",
-                                         "keys/fstype",   "keys/scope",      "case_table",
-                                         "handles",       "event_checksums"};
+    static const char *const tables[] = {
+        "strings/bytes", "strings/offsets", "keys/call",  "keys/path", "keys/layer",     "keys/fs",
+        "keys/fstype",   "keys/scope",      "case_table", "handles",   "event_checksums"};
     for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
         haddr_t at;
         hsize_t size;
@@ -150,8 +148,8 @@ START_TEST(each_table_is_checked)
             free(buf);
             char msg[512], want[128];
             load_msg(IODFG_COL_ALL | IODFG_COL_HANDLE_TABLE, msg, sizeof(msg));
-            snprintf(want, sizeof(want), "damaged event log: dataset %s does not match its checksum",
-                     tables[t]);
+            snprintf(want, sizeof(want),
+                     "damaged event log: dataset %s does not match its checksum", tables[t]);
             ck_assert_msg(strcmp(msg, want) == 0, "%s byte %llu: \"%s\"", tables[t],
                           (unsigned long long)k, msg);
         }
@@ -246,8 +244,8 @@ START_TEST(ranges_check_their_own_blocks)
     H5Fclose(f);
     struct iodfg_error err;
     iodfg_error_clear(&err);
-    struct iodfg_eventlog *two = iodfg_store_load_cases(PATH, IODFG_COL_ALL, 0, 2, NULL, NULL,
-                                                        &err);
+    struct iodfg_eventlog *two =
+        iodfg_store_load_cases(PATH, IODFG_COL_ALL, 0, 2, NULL, NULL, &err);
     ck_assert_msg(two != NULL, "%s", err.msg);
     ck_assert_uint_eq(iodfg_eventlog_case_count(two), 2);
     iodfg_eventlog_free(two);
