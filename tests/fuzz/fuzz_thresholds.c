@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: insights thresholds files. A file parses, and formats back to one that
- * parses to the same thresholds, or fails at a line; a failure changes nothing. */
+/* libFuzzer target: insights thresholds files. A file parses, and formats to a text that parses
+ * to thresholds of that same text, or fails at a line; a failure changes nothing. */
 #include "config.h"
 
 #include <stddef.h>
@@ -29,14 +29,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    struct iodfg_buf b;
+    // the thresholds as text (15 digits: for people) parse to thresholds of that same text
+    struct iodfg_buf a, b;
+    iodfg_buf_init(&a);
     iodfg_buf_init(&b);
     iodfg_insight_thresholds_default(&again);
-    if (iodfg_insight_thresholds_format(&t, &b) == 0 &&
-        (iodfg_insight_thresholds_parse(&again, b.data ? b.data : "", b.len, "again", NULL) ||
-         memcmp(&t, &again, sizeof(t)) != 0)) {
+    if (iodfg_insight_thresholds_format(&t, &a) == 0 &&
+        (iodfg_insight_thresholds_parse(&again, a.data ? a.data : "", a.len, "again", NULL) ||
+         iodfg_insight_thresholds_format(&again, &b) ||
+         (!a.failed && !b.failed && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)))) {
         __builtin_trap();
     }
+    iodfg_buf_fini(&a);
     iodfg_buf_fini(&b);
     return 0;
 }

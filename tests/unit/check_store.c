@@ -743,7 +743,7 @@ START_TEST(load_missing_file)
 {
     ck_assert_int_eq(iodfg_store_is_hdf5(PATH), 0);
     load_fails(PATH, IODFG_E_IO, "No such file");
-    load_fails(DIR_, IODFG_E_IO, "not a regular file");
+    load_fails(DIR_, IODFG_E_IO, "Is a directory");
 }
 END_TEST
 
