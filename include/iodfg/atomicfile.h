@@ -16,7 +16,8 @@ int iodfg_atomic_write(const char *path, const void *data, size_t n, int force,
 
 /* Create an empty temp file ".NAME.tmp-HOST.PID-XXXXXX" beside final_path (mode 0666 & ~umask)
  * and return its open descriptor; *tmp_path gets its name (malloc'd, the caller frees it).
- * HOST.PID names the creator, so that a later run can tell a file left by a killed process.
+ * HOST.PID names the creator, so that a later run can tell a file left by a killed process;
+ * such files beside final_path are removed first (iodfg_atomic_clean_stale, silently).
  * -1 with err set on failure (nothing is left behind then). */
 int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_error *err);
 

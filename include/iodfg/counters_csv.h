@@ -15,7 +15,11 @@ struct iodfg_error;
  * out of memory. */
 int iodfg_counters_parse(struct iodfg_counters *c, const char *text, size_t len, const char *where,
                          struct iodfg_error *err);
-/* Read and parse a file. */
+/* Most bytes a counters file may have (a day of 10-second samples of 1000 servers fits). */
+#define IODFG_COUNTERS_MAX ((size_t)256 << 20)
+
+/* Read and parse a file (a regular file of at most IODFG_COUNTERS_MAX bytes, else IODFG_E_IO or
+ * IODFG_E_LIMIT naming it); a file without samples is IODFG_E_EMPTY. */
 int iodfg_counters_read(struct iodfg_counters *c, const char *path, struct iodfg_error *err);
 
 #endif

@@ -26,7 +26,9 @@ struct iodfg_mount {
  * later entry for the same mount point hides an earlier one, as in the kernel. NULL with err
  * set on error. */
 struct iodfg_mounts *iodfg_mounts_parse(const char *text, size_t len, struct iodfg_error *err);
-/* Read and parse a file; errors name it. */
+/* Most bytes a mount table file may have. */
+#define IODFG_MOUNTS_MAX ((size_t)16 << 20)
+/* Read and parse a file (a regular file of at most IODFG_MOUNTS_MAX bytes); errors name it. */
 struct iodfg_mounts *iodfg_mounts_load(const char *path, struct iodfg_error *err);
 /* The built-in list used when no table was recorded: /proc (proc), /sys (sysfs), /dev
  * (devtmpfs) virtual; /dev/shm, /run (tmpfs), /tmp, /var/tmp, /usr, /etc, /bin, /sbin, /lib,

@@ -13,7 +13,7 @@ struct iodfg_store_writer;
 /* Version of the layout this build writes; it reads every minor of the same major. */
 #define IODFG_STORE_FORMAT "iodfg-eventlog"
 #define IODFG_STORE_VERSION 4u
-#define IODFG_STORE_MINOR 0u
+#define IODFG_STORE_MINOR 1u
 
 /* Create a writer whose output becomes final_path on commit. It writes to a temp file
  * ".NAME.tmp-XXXXXX" in the same directory and refuses an existing final_path unless force

@@ -19,7 +19,8 @@ void iodfg_strpool_free(struct iodfg_strpool *pool);
  * touches no fresh pages. */
 void iodfg_strpool_clear(struct iodfg_strpool *pool);
 
-/* Intern len bytes at s (may contain any byte but NUL) and store its id in *id.
+/* Intern len bytes at s and store its id in *id. A NUL byte in it is stored as '?' (strings are
+ * kept NUL-terminated).
  * Returns 0, or -1 when out of memory or past 2^32-2 strings / 2^40 bytes. */
 int iodfg_strpool_intern(struct iodfg_strpool *pool, const char *s, size_t len, uint32_t *id);
 

@@ -90,16 +90,46 @@ static uint32_t find_case(const struct iodfg_session *s, char *name)
 /* What a state text sets, before it is committed. */
 struct parsed {
     struct iodfg_buf rules;
+    unsigned long *rule_lines; /* the text's line of each rule line */
+    size_t nrules, rules_cap;
     struct iodfg_filter_stack *filters;
     uint8_t *g, *r;
     int paths, acts, per_pid;
 };
 
+/* A bad value of one of the session's own lines, named with its column in the line. */
+static int bad_number(const char *key, const char *arg, long lo, long hi, struct iodfg_error *err)
+{
+    size_t n = strlen(arg);
+    iodfg_error_set(err, IODFG_E_PARSE, "expected a number from %ld to %ld for '%s', found '%.*s'",
+                    lo, hi, key, (int)(n > 60 ? 60 : n), arg);
+    if (err) {
+        err->col = (unsigned long)strlen(key) + 2;
+    }
+    return -1;
+}
+
+static int add_rule(struct parsed *p, const char *arg, unsigned long lineno)
+{
+    if (p->nrules == p->rules_cap) {
+        size_t cap = p->rules_cap ? 2 * p->rules_cap : 16;
+        unsigned long *l = realloc(p->rule_lines, cap * sizeof(*l));
+        if (!l) {
+            return -1;
+        }
+        p->rule_lines = l;
+        p->rules_cap = cap;
+    }
+    p->rule_lines[p->nrules++] = lineno;
+    return iodfg_buf_addf(&p->rules, "%s\n", arg);
+}
+
 static int parse_line(struct iodfg_session *s, struct parsed *p, char *key, char *arg,
-                      iodfg_session_line_fn other, void *ctx, struct iodfg_error *err)
+                      unsigned long lineno, iodfg_session_line_fn other, void *ctx,
+                      struct iodfg_error *err)
 {
     if (strcmp(key, "rule") == 0) {
-        return iodfg_buf_addf(&p->rules, "%s\n", arg);
+        return add_rule(p, arg, lineno);
     }
     if (strcmp(key, "filter") == 0) {
         int rc = iodfg_filter_stack_push_text(p->filters, arg, err);
@@ -116,22 +146,29 @@ static int parse_line(struct iodfg_session *s, struct parsed *p, char *key, char
         }
         return 0;
     }
-    int *num = strcmp(key, "paths") == 0    ? &p->paths
-               : strcmp(key, "acts") == 0   ? &p->acts
-               : strcmp(key, "perpid") == 0 ? &p->per_pid
-                                            : NULL;
+    int per_pid = strcmp(key, "perpid") == 0;
+    int *num = strcmp(key, "paths") == 0  ? &p->paths
+               : strcmp(key, "acts") == 0 ? &p->acts
+               : per_pid                  ? &p->per_pid
+                                          : NULL;
     if (num) {
         char *end;
+        long hi = per_pid ? 1 : 100;
         long v = strtol(arg, &end, 10);
-        if (end == arg || *end || v < 0 || v > 100) {
-            return iodfg_error_set(err, IODFG_E_PARSE, "'%s' takes a number from 0 to 100", key);
+        if (end == arg || *end || v < 0 || v > hi) {
+            return bad_number(key, arg, 0, hi, err);
         }
         *num = (int)v;
         return 0;
     }
     int rc = other ? other(ctx, key, arg, err) : 1;
     if (rc > 0) {
-        return iodfg_error_set(err, IODFG_E_PARSE, "unknown session line '%s'", key);
+        iodfg_error_set(err, IODFG_E_PARSE, "unknown session line '%s'", key);
+        if (err) {
+            err->col = 1;
+        }
+    } else if (rc < 0 && err && err->col) {
+        err->col += (unsigned long)strlen(key) + 1; // the handler's column is in arg
     }
     return rc;
 }
@@ -150,6 +187,13 @@ static int parse_all(struct iodfg_session *s, struct parsed *p, const char *text
         if (!line) {
             return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
+        if (strlen(line) < n) { // a NUL byte would cut the line short unseen
+            unsigned long col = (unsigned long)strlen(line) + 1;
+            free(line);
+            iodfg_error_set(err, IODFG_E_PARSE, "expected text, found a NUL byte");
+            iodfg_error_at(err, where, lineno, col);
+            return -1;
+        }
         char *sp = strchr(line, ' ');
         char *arg = sp ? sp + 1 : line + strlen(line);
         if (sp) {
@@ -157,7 +201,7 @@ static int parse_all(struct iodfg_session *s, struct parsed *p, const char *text
         }
         int rc = 0;
         if (line[0] != '#' && line[0] != '\0' && strcmp(line, "log") != 0) {
-            rc = parse_line(s, p, line, arg, other, ctx, err);
+            rc = parse_line(s, p, line, arg, lineno, other, ctx, err);
         }
         free(line);
         if (rc) {
@@ -166,6 +210,26 @@ static int parse_all(struct iodfg_session *s, struct parsed *p, const char *text
         }
     }
     return p->rules.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+}
+
+/* Compile the rule lines; an error's line is the rule's line in the text, its column in it. */
+static int compile_rules(struct iodfg_session *s, const struct parsed *p, const char *where,
+                         struct iodfg_error *err)
+{
+    struct iodfg_error e;
+    iodfg_error_clear(&e);
+    if (iodfg_rules_compile(s->rules, p->rules.data ? p->rules.data : "", p->rules.len, where,
+                            &e) == 0) {
+        return 0;
+    }
+    if (e.line >= 1 && e.line <= p->nrules) {
+        e.line = p->rule_lines[e.line - 1];
+        e.col = e.col ? e.col + 5 : 0; // after "rule "
+    }
+    if (err && err->code == IODFG_OK) {
+        *err = e;
+    }
+    return -1;
 }
 
 /* Replace the filters by those of p unless they are the same (an unchanged stack keeps the
@@ -204,9 +268,7 @@ int iodfg_session_state_parse(struct iodfg_session *s, const char *text, size_t 
     if (!p.filters || !p.g || !p.r) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     } else if (parse_all(s, &p, text, len, where, other, ctx, err) == 0 &&
-               iodfg_rules_compile(s->rules, p.rules.data ? p.rules.data : "", p.rules.len, where,
-                                   err) == 0 &&
-               commit_filters(s, p.filters, err) == 0) {
+               compile_rules(s, &p, where, err) == 0 && commit_filters(s, p.filters, err) == 0) {
         int same = memcmp(s->g_mark, p.g, s->ncases) == 0 && memcmp(s->r_mark, p.r, s->ncases) == 0;
         if (!same) {
             memcpy(s->g_mark, p.g, s->ncases);
@@ -219,6 +281,7 @@ int iodfg_session_state_parse(struct iodfg_session *s, const char *text, size_t 
         rc = 0;
     }
     iodfg_buf_fini(&p.rules);
+    free(p.rule_lines);
     iodfg_filter_stack_free(p.filters);
     free(p.g);
     free(p.r);

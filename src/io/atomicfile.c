@@ -79,6 +79,9 @@ int iodfg_atomic_tmpfile(const char *final_path, char **tmp_path, struct iodfg_e
     if (blen == 0) {
         return iodfg_error_set(err, IODFG_E_ARG, "output path %s names a directory", final_path);
     }
+    // Temp files a killed run of ours left here go first (every writer calls this, so any
+    // command that writes in a directory tidies it; convert also says what it removed).
+    iodfg_atomic_clean_stale(final_path, NULL, NULL, NULL);
     char owner[IODFG_ATOMIC_OWNER_MAX];
     iodfg_atomic_owner(owner, sizeof(owner));
     size_t cap = dlen + blen + strlen(owner) + 24;

@@ -18,7 +18,6 @@
 
 #define NCOLS (2 + IODFG_CTR__N)
 
-
 struct row {
     uint32_t server;
     unsigned long line;
@@ -188,7 +187,9 @@ static int row_cmp(const void *a, const void *b)
 
 static int fill(struct iodfg_counters *c, struct parse *ps)
 {
-    qsort(ps->rows, ps->n, sizeof(*ps->rows), row_cmp);
+    if (ps->n > 1) { // qsort's array must not be NULL, even for no rows
+        qsort(ps->rows, ps->n, sizeof(*ps->rows), row_cmp);
+    }
     c->nsamples = ps->n;
     c->first = calloc((size_t)ps->nnames + 1, sizeof(*c->first));
     c->t_s = malloc((ps->n + 1) * sizeof(double));
@@ -211,7 +212,7 @@ static int fill(struct iodfg_counters *c, struct parse *ps)
             memset(base, 0, sizeof(base));
             c->first[r->server] = i;
         } else if (ps->rows[i - 1].t == r->t) {
-            return fail(ps, r->line, 0, "a second sample for the same server and time", NULL);
+            return fail(ps, r->line, 1, "a second sample for the same server and time", NULL);
         }
         c->t_s[i] = r->t;
         for (int k = 0; k < IODFG_CTR__N; k++) {
@@ -287,10 +288,16 @@ int iodfg_counters_parse(struct iodfg_counters *c, const char *text, size_t len,
 int iodfg_counters_read(struct iodfg_counters *c, const char *path, struct iodfg_error *err)
 {
     struct readfile rf;
-    if (readfile_open(&rf, path, err)) {
+    if (readfile_open_max(&rf, path, IODFG_COUNTERS_MAX, err)) {
         return -1;
     }
     int rc = iodfg_counters_parse(c, rf.data, rf.len, path, err);
+    if (rc == 0 && c->nsamples == 0) {
+        iodfg_error_set(err, IODFG_E_EMPTY, "no counter samples (a header, comments or nothing)");
+        iodfg_error_at(err, path, 0, 0);
+        iodfg_counters_fini(c);
+        rc = -1;
+    }
     readfile_close(&rf);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "iodfg/csvlog.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -135,6 +136,44 @@ static int resolve(const struct csv_record *hdr, const struct iodfg_csv_columns 
 
 /* ---- reading ------------------------------------------------------------------ */
 
+/* A data record that ran over line breaks inside a quote and is not a well-formed row of the
+ * header's shape (a quote without its closing one swallows the lines after it, up to the next
+ * quote or the end of the file): its first line is counted as unparsable and reading goes on at its
+ * second line, so that the rows it swallowed are read as rows (each counted, read or not). 1 when
+ * it was such a record (*p, *line moved back), else 0. */
+static int broken_quote(struct csv_reader *rd, const struct csv_record *r, const char *start,
+                        const char **p, const char *end, unsigned long *line)
+{
+    if (r->breaks == 0) {
+        return 0; // within one line
+    }
+    if (!r->bad_col && !r->loose && r->n == rd->nfields) {
+        return 0; // a quoted field with line breaks in it, as CSV allows
+    }
+    unsigned long col = r->bad_col;
+    for (size_t i = 0; i < r->n && !col; i++) {     // the quote that ran over: the first field
+        const char *f = r->text.data + r->f[i].off; // with a line break in it
+        if (memchr(f, '\n', r->f[i].len)) {
+            col = r->f[i].col;
+        }
+    }
+    struct iodfg_strace_result *res = rd->res;
+    res->counts[IODFG_COUNT_UNPARSABLE]++;
+    if (res->ndiags < IODFG_STRACE_MAX_DIAGS) {
+        struct iodfg_strace_diag *d = &res->diags[res->ndiags++];
+        d->line = r->line;
+        d->col = col ? col : 1;
+        snprintf(d->msg, sizeof(d->msg),
+                 "expected a closing quote on this line (the quoted field ran over %lu line "
+                 "break%s)",
+                 r->breaks, r->breaks == 1 ? "" : "s");
+    }
+    const char *nl = memchr(start, '\n', (size_t)(end - start));
+    *p = nl ? nl + 1 : end;
+    *line = r->line + 1;
+    return 1;
+}
+
 static int read_all(struct csv_reader *rd, const char *data, size_t len)
 {
     const char *p = data, *end = data + len;
@@ -142,6 +181,7 @@ static int read_all(struct csv_reader *rd, const char *data, size_t len)
     struct csv_record *r = &rd->rec;
     int header = 1;
     while (p < end) {
+        const char *start = p;
         int k = csv_next_record(&p, end, &line, r);
         if (k < 0) {
             return iodfg_error_set(rd->err, IODFG_E_NOMEM, NULL);
@@ -153,15 +193,20 @@ static int read_all(struct csv_reader *rd, const char *data, size_t len)
         }
         if (header) {
             if (r->bad_col || resolve(r, rd->map, rd->at, rd->err)) {
-                iodfg_error_set(rd->err, IODFG_E_PARSE, "unterminated quoted field");
-                iodfg_error_at(rd->err, rd->path, r->line, r->bad_col);
+                if (r->bad_col) {
+                    iodfg_error_set(rd->err, IODFG_E_PARSE, "unterminated quoted field");
+                }
+                iodfg_error_at(rd->err, rd->path, r->line, r->bad_col ? r->bad_col : 1);
                 return -1;
             }
             rd->nfields = r->n;
             header = 0;
             continue;
         }
-        if (csv_row(rd, r)) {
+        if (broken_quote(rd, r, start, &p, end, &line)) {
+            continue;
+        }
+        if (csv_row(rd, r) < 0) {
             return -1;
         }
     }

@@ -24,6 +24,8 @@ struct csv_record {
     size_t n, cap;
     unsigned long line;    /* where the record starts */
     unsigned long bad_col; /* column of an unterminated quote (0 = none) */
+    unsigned long breaks;  /* line breaks inside quoted fields */
+    int loose;             /* a closing quote was followed by text, not by ',' or a line end */
 };
 
 /* Read the record at *p (up to an unquoted line break, which is consumed) into r; *line counts
@@ -63,7 +65,8 @@ struct csv_reader {
     size_t case_of_cap;
 };
 
-/* Read one data record into a row (or count it as unparsable). 0, or -1 with err (memory). */
+/* Read one data record into a row: 0; or count it as unparsable (its line, column and why in
+ * rd->res): 1; or -1 with err (memory). */
 int csv_row(struct csv_reader *rd, const struct csv_record *r);
 /* Push the rows, case by case, into rd->log. 0, or -1 with err. */
 int csv_build(struct csv_reader *rd);

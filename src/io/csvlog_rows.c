@@ -68,17 +68,24 @@ int csv_next_record(const char **pp, const char *end, unsigned long *line, struc
     r->n = 0;
     r->line = *line;
     r->bad_col = 0;
+    r->breaks = 0;
+    r->loose = 0;
     for (;;) {
         if (add_field(r, (unsigned long)(p - line_start) + 1)) {
             return -1;
         }
         struct csv_field *f = &r->f[r->n - 1];
         if (p < end && *p == '"') {
-            unsigned long qcol = f->col;
+            unsigned long qcol = f->col, before = *line;
             p++;
-            if (quoted(&p, end, line, &line_start, &r->text) && !r->bad_col) {
+            int open = quoted(&p, end, line, &line_start, &r->text) != 0;
+            if (open && !r->bad_col) {
                 r->bad_col = qcol;
             }
+            // text right after a closing quote ("ab"c): taken as it comes, but not RFC 4180
+            r->loose |= !open && p < end && *p != ',' && *p != '\n' && *p != '\r';
+            // an unclosed quote's last line break ends the file's last line: not a quoted one
+            r->breaks += *line - before - (open && *line > before && end[-1] == '\n');
         }
         const char *q = p; // unquoted text (or what follows a closing quote) up to , or \n
         while (q < end && *q != ',' && *q != '\n') {
@@ -348,15 +355,16 @@ static int add_row(struct csv_reader *rd, const struct csv_row *row)
 int csv_row(struct csv_reader *rd, const struct csv_record *r)
 {
     if (r->bad_col) {
-        bad(rd, r, r->bad_col, "expected a closing quote", NULL);
-        return 0;
+        return bad(rd, r, r->bad_col, "expected a closing quote", NULL);
     }
     if (r->n != rd->nfields) {
         char what[80];
         snprintf(what, sizeof(what), "expected %zu fields as in the header, found %zu", rd->nfields,
                  r->n);
-        bad(rd, r, r->n > rd->nfields ? r->f[rd->nfields].col : 0, what, NULL);
-        return 0;
+        // the column of the first field too many, or just after the last field given
+        const struct csv_field *last = &r->f[r->n - 1];
+        return bad(rd, r, r->n > rd->nfields ? r->f[rd->nfields].col : last->col + last->len, what,
+                   NULL);
     }
     struct csv_row row;
     memset(&row, 0, sizeof(row));
@@ -367,26 +375,23 @@ int csv_row(struct csv_reader *rd, const struct csv_record *r)
     int iso;
     enum iodfg_clock clock = IODFG_CLOCK_NONE;
     if (!kase.len) {
-        bad(rd, r, kase.col, "expected a case name", NULL);
-        return 0;
+        return bad(rd, r, kase.col, "expected a case name", NULL);
     }
     if (time_of(&start, &row.start_ns, &iso)) {
-        bad(rd, r, start.col, "expected a start time (ISO 8601 date-time or seconds)", &start);
-        return 0;
+        return bad(rd, r, start.col, "expected a start time (ISO 8601 date-time or seconds)",
+                   &start);
     }
     if (clk.len && clock_of(&clk, &clock)) {
-        bad(rd, r, clk.col, "expected a clock (epoch, time-of-day, relative or none)", &clk);
-        return 0;
+        return bad(rd, r, clk.col, "expected a clock (epoch, time-of-day, relative or none)", &clk);
     }
     if (!clk.len) {
         clock = iso ? IODFG_CLOCK_EPOCH : IODFG_CLOCK_RELATIVE;
     }
     if (!call.len && !act.len) {
-        bad(rd, r, call.col ? call.col : act.col, "expected a call or activity", NULL);
-        return 0;
+        return bad(rd, r, call.col ? call.col : act.col, "expected a call or activity", NULL);
     }
     if (duration(rd, r, &row, iso) || numbers(rd, r, &row)) {
-        return 0;
+        return 1;
     }
     uint32_t name;
     struct cell path = cell_of(rd, r, IODFG_CSV_PATH), res = cell_of(rd, r, IODFG_CSV_RESULT);
@@ -396,11 +401,10 @@ int csv_row(struct csv_reader *rd, const struct csv_record *r)
         return -1;
     }
     if (rd->cases[row.case_ix].iso != iso) {
-        bad(rd, r, start.col,
-            iso ? "expected a start in seconds like the case's first row"
-                : "expected an ISO 8601 start like the case's first row",
-            &start);
-        return 0;
+        return bad(rd, r, start.col,
+                   iso ? "expected a start in seconds like the case's first row"
+                       : "expected an ISO 8601 start like the case's first row",
+                   &start);
     }
     return add_row(rd, &row);
 }

@@ -3,7 +3,6 @@
  * into a case of a new log (iodfg_otf2_read). */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +107,9 @@ static OTF2_ErrorCode quiet(void *ud, const char *file, uint64_t line, const cha
     return code;
 }
 
-struct iodfg_eventlog *iodfg_otf2_read(const char *path, unsigned columns,
-                                       struct iodfg_strace_result *res, struct iodfg_error *err)
+struct iodfg_eventlog *iodfg_otf2_read_unguarded(const char *path, unsigned columns,
+                                                 struct iodfg_strace_result *res,
+                                                 struct iodfg_error *err)
 {
     struct iodfg_strace_result local;
     if (!res) {
@@ -124,17 +124,9 @@ struct iodfg_eventlog *iodfg_otf2_read(const char *path, unsigned columns,
         return NULL;
     }
     OTF2_Error_RegisterCallback(quiet, NULL);
-    // libotf2 leaks its archive when the anchor cannot be opened: look first.
-    FILE *probe = fopen(path, "rb");
-    int open_errno = probe ? 0 : errno;
-    if (probe) {
-        fclose(probe);
-    }
-    OTF2_Reader *rd = probe ? OTF2_Reader_Open(path) : NULL;
+    OTF2_Reader *rd = OTF2_Reader_Open(path);
     int rc = -1;
-    if (!probe) {
-        iodfg_error_set(err, IODFG_E_IO, "cannot open: %s", strerror(open_errno));
-    } else if (!rd) {
+    if (!rd) {
         iodfg_error_set(err, IODFG_E_IO, "not an OTF2 archive, or libotf2 cannot open it");
     } else {
         OTF2_Reader_SetSerialCollectiveCallbacks(rd);
@@ -151,4 +143,17 @@ struct iodfg_eventlog *iodfg_otf2_read(const char *path, unsigned columns,
         return NULL;
     }
     return r.log;
+}
+
+struct iodfg_eventlog *iodfg_otf2_read(const char *path, unsigned columns,
+                                       struct iodfg_strace_result *res, struct iodfg_error *err)
+{
+    // also keeps libotf2 from leaking its archive on an anchor it cannot open
+    if (iodfg_otf2_guard(path, err)) {
+        if (res) {
+            memset(res, 0, sizeof(*res));
+        }
+        return NULL;
+    }
+    return iodfg_otf2_read_unguarded(path, columns, res, err);
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Whole-file input: mapped when possible, read into memory otherwise (pipes, /proc). */
+/* Whole-file input: mapped when possible, read into memory otherwise (/proc files). Every input
+ * is opened the same way: without blocking (O_NONBLOCK), then checked with fstat, and refused
+ * unless it is a regular file, before a byte is read. */
 #ifndef IODFG_IO_READFILE_H
 #define IODFG_IO_READFILE_H
 
@@ -7,6 +9,7 @@
 #include <stdint.h>
 
 struct iodfg_error;
+struct stat;
 
 struct readfile {
     const char *data;
@@ -15,12 +18,25 @@ struct readfile {
     int owned;  /* free on close */
 };
 
-/* Open and map or read path. 0, or -1 with IODFG_E_IO naming the file and the reason. */
+/* Open path for reading without blocking and check that it is a regular file (a symbolic link
+ * to one is followed): its descriptor (blocking again) in *fd, its status in *st. 0, or -1
+ * with IODFG_E_IO naming the file and the reason ("cannot open: ...", "cannot read: a FIFO
+ * (named pipe), not a regular file", "cannot read: Is a directory"). */
+int readfile_check(const char *path, int *fd, struct stat *st, struct iodfg_error *err);
+
+/* "a FIFO (named pipe)", "a directory", ... for a st_mode. */
+const char *readfile_kind(unsigned mode);
+
+/* Open and map or read path, at most max bytes (SIZE_MAX: no limit). 0, or -1 with IODFG_E_IO
+ * naming the file and the reason, or IODFG_E_LIMIT ("is N bytes, over the limit of 16 MiB")
+ * when it is larger. */
+int readfile_open_max(struct readfile *rf, const char *path, size_t max, struct iodfg_error *err);
+/* The same without a limit (traces, event logs). */
 int readfile_open(struct readfile *rf, const char *path, struct iodfg_error *err);
 void readfile_close(struct readfile *rf);
 
 /* Open path for reading block by block (the same checks and messages as readfile_open): the
- * descriptor in *fd, the size of a regular file in *size (0 otherwise). 0 or -1. */
+ * descriptor in *fd, the size of the file in *size. 0 or -1. */
 int readfile_open_fd(const char *path, int *fd, uint64_t *size, struct iodfg_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
@@ -26,10 +27,19 @@
 /* Every process runs the same collective calls; ids to close at the end. */
 struct par {
     hid_t file, fapl, dxpl, cases, gcpl, events;
+    MPI_Comm comm;
 };
+
+/* *v summed over every process (mod 2^64), collectively. 0 or -1. */
+static int sum_all(const struct par *p, uint64_t *v)
+{
+    uint64_t mine = *v;
+    return MPI_Allreduce(&mine, v, 1, MPI_UINT64_T, MPI_SUM, p->comm) == MPI_SUCCESS ? 0 : -1;
+}
 
 static int open_file(struct par *p, const char *path, MPI_Comm comm, int views)
 {
+    p->comm = comm;
     p->fapl = H5Pcreate(H5P_FILE_ACCESS);
     p->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (p->fapl < 0 || p->dxpl < 0 || H5Pset_fapl_mpio(p->fapl, comm, MPI_INFO_NULL) < 0 ||
@@ -123,29 +133,69 @@ static int write_events(const struct par *p, const struct iodfg_store_par_meta *
     return rc;
 }
 
-/* /handles: every process writes its own rows in the same number of collective writes (pieces
- * of at most 2^22 rows, which MPI-IO counts in an int), so that no process holds the whole
- * table. */
-static int write_handles(const struct par *p, const struct iodfg_store_par_meta *meta,
-                         const struct iodfg_store_par_part *part)
+/* This part's rows of /event_checksums (its cases' blocks, from the file's block *first on) into
+ * *out (malloc'd), *n of them. 0, or -1 when out of memory. */
+static int part_block_sums(const struct iodfg_store_par_meta *meta,
+                           const struct iodfg_store_par_part *part, struct store_block_sum **out,
+                           uint64_t *first, uint64_t *n)
 {
-    const uint64_t piece = (uint64_t)1 << 22;
-    hid_t ft = store_handle_type(1), mt = store_handle_type(0);
-    hsize_t dims[1] = {meta->nhandles};
-    hid_t sp = H5Screate_simple(1, dims, NULL);
-    hid_t d = ft < 0 || mt < 0 || sp < 0 ? -1
-                                         : H5Dcreate2(p->file, STORE_HANDLES, ft, sp, H5P_DEFAULT,
-                                                      H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 ? -1 : 0;
-    uint64_t rounds = (meta->max_part_handles + piece - 1) / piece;
-    for (uint64_t r = 0; r < rounds; r++) {
-        uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
-        uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
-        if (write_slab(p, d, mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
-            rc = -1;
+    uint64_t mine = iodfg_eventlog_event_count(part->log), end = part->first + mine;
+    *first = *n = 0;
+    for (uint32_t i = 0; i < meta->ncases; i++) {
+        uint64_t rows = meta->case_first[i + 1] - meta->case_first[i];
+        if (meta->case_first[i] < part->first) {
+            *first += store_blocks_of(rows);
+        } else if (meta->case_first[i] < end) {
+            *n += store_blocks_of(rows);
         }
     }
-    hid_t ids[] = {d, sp, ft, mt};
+    *out = calloc((size_t)*n + 1, sizeof(**out));
+    void *buf = malloc((size_t)STORE_SUM_BLOCK_ROWS * 8);
+    int rc = *out && buf ? 0 : -1;
+    uint64_t b = 0;
+    for (uint32_t i = 0; rc == 0 && i < meta->ncases; i++) {
+        uint64_t at = meta->case_first[i], rows = meta->case_first[i + 1] - at;
+        if (at < part->first || at >= end) {
+            continue;
+        }
+        for (uint64_t a = 0; a < rows; a += STORE_SUM_BLOCK_ROWS, b++) {
+            uint64_t k = rows - a < STORE_SUM_BLOCK_ROWS ? rows - a : STORE_SUM_BLOCK_ROWS;
+            for (int c = 0; c < STORE_C__N; c++) {
+                part_rows(meta, part, (enum store_col)c, at - part->first + a, k, buf);
+                (*out)[b].sum[c] = store_sum_values(buf, k, store_cols[c].size);
+            }
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* A 1-D table of rows of type(), created by every process alike. */
+struct par_table {
+    hid_t d, sp, ft, mt;
+};
+
+static int table_create(const struct par *p, const char *name, hid_t (*type)(int), uint64_t n,
+                        struct par_table *t)
+{
+    hsize_t dims[1] = {n};
+    t->ft = type(1);
+    t->mt = type(0);
+    t->sp = H5Screate_simple(1, dims, NULL);
+    t->d = t->ft < 0 || t->mt < 0 || t->sp < 0
+               ? -1
+               : H5Dcreate2(p->file, name, t->ft, t->sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    return t->d < 0 ? -1 : 0;
+}
+
+/* Give table t its checksum, the sum of every process's part (sum: this process's rows', as
+ * store_sum_rows gives it), and close it. rc, or -1 when that fails. */
+static int table_finish(const struct par *p, struct par_table *t, uint64_t sum, int rc)
+{
+    if (sum_all(p, &sum) || (t->d >= 0 && store_attr_u64(t->d, STORE_CHECKSUM, sum))) {
+        rc = -1;
+    }
+    hid_t ids[] = {t->d, t->sp, t->ft, t->mt};
     herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
     for (int i = 0; i < 4; i++) {
         if (ids[i] >= 0 && close[i](ids[i]) < 0) {
@@ -153,6 +203,57 @@ static int write_handles(const struct par *p, const struct iodfg_store_par_meta 
         }
     }
     return rc;
+}
+
+/* /event_checksums (4.1): every process writes the rows of its cases' blocks, in collective
+ * writes of at most 2^22 rows. */
+static int write_block_sums(const struct par *p, const struct iodfg_store_par_meta *meta,
+                            const struct iodfg_store_par_part *part)
+{
+    const uint64_t piece = (uint64_t)1 << 22;
+    uint64_t total = 0, first = 0, n = 0, most = 0;
+    for (uint32_t i = 0; i < meta->ncases; i++) {
+        total += store_blocks_of(meta->case_first[i + 1] - meta->case_first[i]);
+    }
+    struct store_block_sum *sums = NULL;
+    int rc = part_block_sums(meta, part, &sums, &first, &n);
+    struct par_table t;
+    rc = table_create(p, STORE_BLOCK_SUMS, store_block_sum_type, total, &t) || rc ? -1 : 0;
+    most = n;
+    if (MPI_Allreduce(&n, &most, 1, MPI_UINT64_T, MPI_MAX, p->comm) != MPI_SUCCESS) {
+        rc = -1;
+    }
+    for (uint64_t r = 0; r < (most + piece - 1) / piece; r++) {
+        uint64_t at = r * piece < n ? r * piece : n;
+        uint64_t k = n - at < piece ? n - at : piece;
+        if (write_slab(p, t.d, t.mt, first + at, rc ? 0 : k, sums ? sums + at : NULL)) {
+            rc = -1;
+        }
+    }
+    uint64_t sum = t.mt < 0 || !sums ? 0 : store_sum_rows(t.mt, sums, n, first);
+    free(sums);
+    return table_finish(p, &t, sum, rc);
+}
+
+/* /handles: every process writes its own rows in the same number of collective writes (pieces
+ * of at most 2^22 rows, which MPI-IO counts in an int), so that no process holds the whole
+ * table. */
+static int write_handles(const struct par *p, const struct iodfg_store_par_meta *meta,
+                         const struct iodfg_store_par_part *part)
+{
+    const uint64_t piece = (uint64_t)1 << 22;
+    struct par_table t;
+    int rc = table_create(p, STORE_HANDLES, store_handle_type, meta->nhandles, &t);
+    uint64_t rounds = (meta->max_part_handles + piece - 1) / piece;
+    for (uint64_t r = 0; r < rounds; r++) {
+        uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
+        uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
+        if (write_slab(p, t.d, t.mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
+            rc = -1;
+        }
+    }
+    uint64_t sum = t.mt < 0 ? 0 : store_sum_rows(t.mt, part->handles, part->nhandles, part->hbase);
+    return table_finish(p, &t, sum, rc);
 }
 
 /* Every case group with its attributes, and /case_table (all processes alike). */
@@ -225,7 +326,7 @@ int iodfg_store_par_write(const char *path, const void *mpi_comm,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
     store_h5_quiet();
-    struct par p = {-1, -1, -1, -1, -1, -1};
+    struct par p = {-1, -1, -1, -1, -1, -1, MPI_COMM_NULL};
     int rc = open_file(&p, path, *(const MPI_Comm *)mpi_comm, meta->case_views);
     if (rc) {
         store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file (MPI-IO)");
@@ -236,8 +337,9 @@ int iodfg_store_par_write(const char *path, const void *mpi_comm,
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
     }
     if (rc == 0 && (write_cases(&p, meta) || store_write_strings_keys(p.file, meta->tab) ||
-                    write_handles(&p, meta, part) ||
-                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases]))) {
+                    write_handles(&p, meta, part) || write_block_sums(&p, meta, part) ||
+                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases],
+                                     IODFG_STORE_MINOR))) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }
     if (close_all(&p) && rc == 0) {

@@ -91,6 +91,34 @@ struct store_case_row {
     uint64_t counts[IODFG_COUNT__N]; /* one member per count, named as iodfg_count_name says */
 };
 
+/* 4.1: checksums (store_sum.c). Every dataset but the /events columns has an attribute
+ * `checksum`: the XXH3-64 of its values (integers little-endian at their width); of a compound
+ * table, the sum mod 2^64 over its rows i of the XXH3-64 of row i (members in order, packed,
+ * little-endian) with seed i, so that processes writing parts of it can add theirs up. The
+ * /events columns are summed in blocks: each case's rows cut every STORE_SUM_BLOCK_ROWS rows
+ * from its first; /event_checksums has one row per block, cases in case order, one member per
+ * column (named as the column): the XXH3-64 of the block's values of that column. */
+#define STORE_CHECKSUM "checksum"
+#define STORE_BLOCK_SUMS "event_checksums"
+#define STORE_SUM_BLOCK_ROWS (1u << 16)
+struct store_block_sum {
+    uint64_t sum[STORE_C__N]; /* by enum store_col */
+};
+/* XXH3-64 of n little-endian values of width bytes at p (native order in memory). */
+uint64_t store_sum_values(const void *p, uint64_t n, unsigned width);
+/* Blocks of a case of rows rows. */
+uint64_t store_blocks_of(uint64_t rows);
+/* The block sums of the cases being written, in case order. */
+struct store_block_hash;
+struct store_block_hash *store_block_hash_new(void);
+void store_block_hash_free(struct store_block_hash *h);
+/* k more rows of the current case: column c's values (the file's, native order) at vals[c]. 0, or
+ * -1 when out of memory. */
+int store_block_hash_add(struct store_block_hash *h, const void *const *vals, uint32_t k);
+/* The current case ends (its last, shorter block is summed). 0 or -1. */
+int store_block_hash_end_case(struct store_block_hash *h);
+const struct store_block_sum *store_block_hash_sums(const struct store_block_hash *h, uint64_t *n);
+
 struct store_col_desc {
     const char *name;
     unsigned size; /* bytes per value, on disk and in memory */
@@ -113,7 +141,8 @@ int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Turn off HDF5's automatic error printing for the calling thread (HDF5 keeps it per thread
- * in thread-safe builds), so the library never writes to stderr. */
+ * in thread-safe builds), so the library never writes to stderr; failures are remembered for
+ * store_h5_error instead. Call at the start of every store operation. */
 void store_h5_quiet(void);
 
 #ifdef H5_VERS_MAJOR
@@ -129,6 +158,13 @@ hid_t store_col_type(enum store_col c, int file);
 hid_t store_handle_type(int file);
 /* The same for struct store_case_row (rows of /case_table). */
 hid_t store_case_type(int file);
+/* The same for struct store_block_sum (rows of /event_checksums). */
+hid_t store_block_sum_type(int file);
+/* The checksum of n rows of compound memory type mtype at rows, numbered from first (the part
+ * of the table's sum these rows make). */
+uint64_t store_sum_rows(hid_t mtype, const void *rows, uint64_t n, uint64_t first);
+/* The checksum of n values of memory type mtype (integers, or compound rows) at buf. */
+uint64_t store_sum_of(hid_t mtype, const void *buf, uint64_t n);
 /* Read (write = 0) or write values [first, first + n) of 1-D dataset d as memory type mtype
  * from or into buf. 0, or -1 (HDF5's error stack says why). */
 int store_h5_rows(hid_t d, hid_t mtype, uint64_t first, uint64_t n, void *buf, int write);

@@ -288,6 +288,7 @@ static void close_reader(struct reader *r)
         H5Fclose(r->file);
     }
     iodfg_strpool_free(r->pool);
+    free(r->block_sums);
     free(r->plan);
     free(r->cases_info);
     free(r->offsets);
@@ -377,6 +378,9 @@ static int load_v3(struct reader *r, int usable, uint64_t total, unsigned thread
         if (check_totals(r, sum) == 0) { // they agree, but cannot fit in the file
             store_damaged(r, "%s", "root attribute events is too large for the file");
         }
+        return -1;
+    }
+    if (r->sums && store_load_block_sums(r)) {
         return -1;
     }
     if (range->ranged) {

@@ -23,8 +23,7 @@
 #include "store_reader.h"
 #include "store_vectorize.h"
 
-/* The column of the log filled from dataset c, NULL when not asked for. */
-static void *log_column(const struct iodfg_columns *c, int col)
+void *store_log_column(const struct iodfg_columns *c, int col)
 {
     switch (col) {
     case STORE_C_PID:
@@ -86,6 +85,13 @@ void store_put_failure(const struct loader *L, uint32_t cs, const struct failure
     } else if (f->kind == F_ROW) {
         iodfg_error_set(err, IODFG_E_FORMAT, "damaged event log: case %s, row %llu: %s", name,
                         (unsigned long long)f->row, f->why);
+    } else if (f->kind == F_SUM) {
+        iodfg_error_set(err, IODFG_E_FORMAT,
+                        "damaged event log: case %s: %s/%s, rows %llu to %llu: the values do not "
+                        "match their checksum",
+                        name, STORE_EVENT_GROUP, store_cols[f->col].name,
+                        (unsigned long long)f->row,
+                        (unsigned long long)(f->row + STORE_SUM_BLOCK_ROWS - 1));
     } else {
         iodfg_error_set(err, IODFG_E_FORMAT, "case %s: handle id out of range", name);
     }
@@ -219,13 +225,14 @@ static size_t first_bad_row(const struct loader *L, const uint32_t *key, const u
     int64_t p = prev;
     for (size_t i = 0; i < n; i++) {
         uint64_t cp = (uint64_t)fp[i] << 32 | call[i];
-        *why = key[i] >= nkeys     ? "key id out of range"
-               : kcp[key[i]] != cp ? "call/fp do not match the key"
-               : err[i] >= nstr    ? "err string id out of range"
-               : start[i] < p      ? "rows not sorted by start"
-               : start[i] < IODFG_START_MIN || start[i] > IODFG_START_MAX ? "start out of range"
+        *why = key[i] >= nkeys     ? "key id out of range (column key)"
+               : kcp[key[i]] != cp ? "call/fp do not match the key (columns call, fp, key)"
+               : err[i] >= nstr    ? "err string id out of range (column err)"
+               : start[i] < p      ? "rows not sorted by start (column start)"
+               : start[i] < IODFG_START_MIN || start[i] > IODFG_START_MAX
+                   ? "start out of range (column start)"
                : dur && dur[i] != IODFG_UNKNOWN && (uint64_t)dur[i] > IODFG_DUR_MAX
-                   ? "dur out of range"
+                   ? "dur out of range (column dur)"
                    : NULL;
         if (*why) {
             return i;
@@ -283,7 +290,7 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
     static const int copied[] = {STORE_C_PID, STORE_C_SIZE, STORE_C_OFFSET, STORE_C_REQ,
                                  STORE_C_FD};
     for (size_t k = 0; k < sizeof(copied) / sizeof(copied[0]); k++) {
-        char *col = log_column(c, copied[k]);
+        char *col = store_log_column(c, copied[k]);
         if (col && source_read(s, copied[k], first, end - first,
                                col + (base + first) * store_cols[copied[k]].size)) {
             return -1;
@@ -297,7 +304,7 @@ int store_read_rows(struct source *s, uint64_t first, uint64_t end, struct scrat
         static const int checked[] = {STORE_C_KEY, STORE_C_START, STORE_C_DUR, STORE_C_ERR,
                                       STORE_C_HANDLE};
         for (size_t k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
-            char *col = log_column(c, checked[k]);
+            char *col = store_log_column(c, checked[k]);
             to[checked[k]] = col ? col + (base + row) * store_cols[checked[k]].size : NULL;
         }
         to[STORE_C_KEY] = to[STORE_C_KEY] ? to[STORE_C_KEY] : x->key;
@@ -350,7 +357,7 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
     uint32_t cs = cs0;
     *fcs = cs0;
     for (int k = 0; k < STORE_C__N; k++) {
-        char *col = log_column(c, k);
+        char *col = store_log_column(c, k);
         if (k != STORE_C_KEY && k != STORE_C_START && k != STORE_C_DUR && k != STORE_C_ERR && col &&
             store_pread_rows(r, k, g0 + shift, g1 - g0, col + g0 * store_cols[k].size)) {
             *f = (struct failure){.kind = F_READ,
@@ -408,6 +415,24 @@ static int read_cases(struct loader *L, uint32_t cs0, uint32_t ncs, struct scrat
     return 0;
 }
 
+/* The checksums of the blocks an item read (4.1): 0, or -1 with the case and f. */
+static int check_item(struct loader *L, const struct item *it, uint32_t *fcs, struct failure *f)
+{
+    const struct reader *r = L->r;
+    for (uint32_t cs = it->cs; cs < it->cs + it->ncases; cs++) {
+        uint64_t first = it->ncases > 1 ? 0 : it->first;
+        uint64_t end = it->ncases > 1 ? r->plan[cs].rows : it->end;
+        int col;
+        uint64_t row;
+        if (store_check_sums(r, L->c, cs, first, end, &col, &row)) {
+            *fcs = cs;
+            *f = (struct failure){.kind = F_SUM, .col = col, .row = row};
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Report progress (main thread only) when enough events were read since the last report. */
 void store_report(struct loader *L, struct progress *pr)
 {
@@ -438,6 +463,8 @@ void store_run_items(struct loader *L, struct scratch *x, struct progress *pr)
         uint32_t fcs = it.cs;
         if (it.ncases > 1 ? read_cases(L, it.cs, it.ncases, x, &fcs, &f)
                           : store_read_rows(&s, it.first, it.end, x)) {
+            record_raw_failure(L, fcs, &f);
+        } else if (check_item(L, &it, &fcs, &f)) {
             record_raw_failure(L, fcs, &f);
         }
         store_report(L, pr);

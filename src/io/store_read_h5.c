@@ -192,6 +192,12 @@ int store_read_converted(struct reader *r, struct loader *L, uint32_t cs, struct
         struct source s = {
             .L = L, .cs = cs, .p = &p, .ids = use, .check_handles = 1, .f = &f, .err = r->err};
         rc = store_read_rows(&s, 0, p.rows, x);
+        int col;
+        uint64_t row;
+        if (rc == 0 && store_check_sums(r, L->c, cs, 0, p.rows, &col, &row)) {
+            f = (struct failure){.kind = F_SUM, .col = col, .row = row};
+            rc = -1;
+        }
         if (rc) {
             *bad_row = f.row;
             if (f.kind != F_MSG) {

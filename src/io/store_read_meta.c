@@ -22,6 +22,7 @@
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
+#include "readfile.h"
 #include "store_priv.h"
 #include "store_reader.h"
 
@@ -183,21 +184,17 @@ int store_get_uint(struct reader *r, hid_t loc, const char *name, uint64_t *v)
 
 /* ---- opening --------------------------------------------------------------------------------- */
 
-/* Plain-file checks before HDF5 sees the file, so that the usual mistakes read well. */
+/* Plain-file checks before HDF5 sees the file, so that the usual mistakes read well: a FIFO or
+ * a device is refused without being opened for reading (HDF5 would block on it). */
 static int check_file(struct reader *r)
 {
-    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        iodfg_error_set(r->err, IODFG_E_IO, "cannot open: %s", strerror(errno));
-        iodfg_error_at(r->err, r->path, 0, 0);
+    int fd;
+    struct stat st;
+    if (readfile_check(r->path, &fd, &st, r->err)) {
         return -1;
     }
-    struct stat st;
-    int rc = fstat(fd, &st);
     close(fd);
-    if (rc != 0 || !S_ISREG(st.st_mode)) {
-        iodfg_error_set(r->err, IODFG_E_IO, "not a regular file");
-    } else if (st.st_size == 0) {
+    if (st.st_size == 0) {
         iodfg_error_set(r->err, IODFG_E_FORMAT, "empty file, not an iodfg event log");
     } else if (!iodfg_store_is_hdf5(r->path)) {
         iodfg_error_set(r->err, IODFG_E_FORMAT,
@@ -254,6 +251,13 @@ int store_open_log(struct reader *r, unsigned *version)
         return -1;
     }
     *version = (unsigned)v;
+    uint64_t minor = 0;
+    rc = store_get_uint(r, r->file, "minor", &minor);
+    if (rc < 0) {
+        return -1;
+    }
+    // 4.1 on: every dataset carries its checksum, checked as it is read
+    r->sums = v == IODFG_STORE_VERSION && minor >= 1;
     // HDF5's descriptor, for reading raw column data without a second open (which could meet
     // another file, should the path be replaced meanwhile).
     hid_t fapl = H5Fget_access_plist(r->file);
@@ -329,6 +333,25 @@ int store_read_whole(const struct reader *r, hid_t d, hid_t mt, size_t esize, ui
     return store_pread_all(r->vfd, buf, (size_t)bytes, a);
 }
 
+/* Dataset d (name) read into buf (n values of mtype) against its `checksum` attribute. */
+static int check_sum(struct reader *r, hid_t d, const char *name, hid_t mtype, const void *buf,
+                     uint64_t n)
+{
+    uint64_t want = 0;
+    int rc = store_get_uint(r, d, STORE_CHECKSUM, &want);
+    if (rc) {
+        return rc < 0 ? -1
+                      : store_damaged(r, "damaged event log: dataset %s has no checksum", name);
+    }
+    if (store_sum_of(mtype, buf, n) != want) {
+        iodfg_error_set(r->err, IODFG_E_FORMAT,
+                        "damaged event log: dataset %s does not match its checksum", name);
+        iodfg_error_at(r->err, r->path, 0, 0);
+        return -1;
+    }
+    return 0;
+}
+
 /* The whole 1-D dataset `name` of class cls (at most max elements), read as mtype (esize bytes
  * each) into *buf (from store_alloc_column, never NULL on success), *n elements. 0, or -1
  * with err set. */
@@ -350,10 +373,12 @@ static int read_dataset(struct reader *r, const char *name, H5T_class_t cls, hid
             rc = iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
         } else if (store_read_whole(r, d, mtype, esize, dims[0], *buf) == 0) {
             *n = dims[0];
-            rc = 0;
-        } else {
+            rc = r->sums ? check_sum(r, d, name, mtype, *buf, dims[0]) : 0;
+        }
+        if (rc && *buf) {
             free(*buf);
             *buf = NULL;
+            *n = 0;
         }
     }
     if (sp >= 0) {

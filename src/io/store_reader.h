@@ -37,7 +37,9 @@ struct reader {
     int vfd;           // HDF5's own descriptor of the file (sec2 driver), else -1: no raw reads
     uint64_t vfd_size; // its size
     struct case_plan *plan;
-    struct store_event_cols *ev; // 3.0: the /events columns (NULL for older layouts)
+    struct store_event_cols *ev;        // 3.0: the /events columns (NULL for older layouts)
+    int sums;                           // 4.1: the datasets carry checksums
+    struct store_block_sum *block_sums; // 4.1: /event_checksums (NULL: nothing to check)
     struct iodfg_error *err;
 };
 
@@ -68,6 +70,7 @@ struct case_plan {
     int compound;   // an `events` table (1.0, 1.1)
     int raw;        // every column needed is a plain native array in the file: read with pread
     int has_handle; // the handle dataset exists
+    uint64_t block; // 4.1: the case's first row of /event_checksums
     uint64_t addr[STORE_C__N]; // 2.0: file offsets of the raw data (raw cases)
 };
 
@@ -82,7 +85,7 @@ struct item {
 /* What went wrong in a raw read (put into words by the calling thread at the end: the string
  * pool that names cases may still grow while the helpers run). */
 struct failure {
-    enum { F_MSG, F_READ, F_ROW, F_HANDLE } kind; // F_MSG: the message is in source.err
+    enum { F_MSG, F_READ, F_ROW, F_HANDLE, F_SUM } kind; // F_MSG: the message is in source.err
     enum iodfg_status code;
     int col, errnum;
     const char *why;
@@ -261,6 +264,19 @@ int store_read_compound(struct reader *r, struct loader *L, uint32_t cs, struct 
 /* A columnar case HDF5 must convert, read with H5Dread; *bad_row on failure. 0 or -1. */
 int store_read_converted(struct reader *r, struct loader *L, uint32_t cs, struct scratch *x,
                          uint64_t *bad_row);
+
+/* ---- checksums (store_sum.c) ----------------------------------------------------------------- */
+
+/* /event_checksums into r->block_sums, each case's first block into its plan (before a range
+ * of the cases is kept). 0, or -1 with err set. */
+int store_load_block_sums(struct reader *r);
+/* Check the blocks of case cs that its rows [first, end) hold whole (first a multiple of the
+ * block, end one or the case's end) in the log's columns cols, for the columns loaded. 0, or -1
+ * with the column and the block's first row. */
+int store_check_sums(const struct reader *r, const struct iodfg_columns *cols, uint32_t cs,
+                     uint64_t first, uint64_t end, int *bad_col, uint64_t *bad_row);
+/* The log's array filled from dataset c, NULL when not asked for (call, fp: never). */
+void *store_log_column(const struct iodfg_columns *c, int col);
 
 /* Memory for a column of `bytes` (freed with free()), huge-page aligned when large
  * (store_read_meta.c). */

@@ -18,10 +18,6 @@
 
 #include "store_priv.h"
 
-void store_h5_quiet(void)
-{
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
 
 void iodfg_store_process_init(void)
 {
@@ -39,16 +35,17 @@ struct h5_walk {
 
 /* HDF5 words a failed read or write as "file write failed: time = ..., filename = ..., file
  * descriptor = 3, errno = 28": the system's words for the errno say it better. */
-static void system_reason(char *desc, size_t size)
+static int system_reason(char *desc, size_t size)
 {
     const char *at = strstr(desc, "errno = ");
     if (!at) {
-        return;
+        return 0;
     }
     int code = atoi(at + 8);
     if (code > 0) {
         snprintf(desc, size, "%s", strerror(code));
     }
+    return code > 0;
 }
 
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *ctx)
@@ -62,6 +59,32 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *ctx)
     return 0;
 }
 
+/* The last failure HDF5 reported on this thread since store_h5_quiet, walked when it
+ * happened: HDF5 clears its error stack at the start of every API call, so the closing calls
+ * after a failure would lose its reason (a full disk's ENOSPC) before store_h5_error looks.
+ * Per thread, as HDF5's error stacks are. */
+static _Thread_local struct h5_walk last_failure;
+static _Thread_local int have_last_failure;
+
+static herr_t capture(hid_t estack, void *ctx)
+{
+    (void)ctx;
+    struct h5_walk w = {{0}, {0}};
+    H5Ewalk2(estack, H5E_WALK_DOWNWARD, walk_cb, &w);
+    if (w.outer[0]) {
+        last_failure = w;
+        have_last_failure = 1;
+    }
+    return 0;
+}
+
+void store_h5_quiet(void)
+{
+    // nothing printed: failures are captured for store_h5_error instead
+    H5Eset_auto2(H5E_DEFAULT, capture, NULL);
+    have_last_failure = 0;
+}
+
 int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *path,
                    const char *fmt, ...)
 {
@@ -73,8 +96,13 @@ int store_h5_error(struct iodfg_error *err, enum iodfg_status code, const char *
     struct h5_walk w = {{0}, {0}};
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
     H5Eclear2(H5E_DEFAULT);
-    system_reason(w.inner, sizeof(w.inner));
-    if (!w.outer[0]) {
+    if (!w.outer[0] && have_last_failure) { // cleared by a later call: the one captured
+        w = last_failure;
+    }
+    have_last_failure = 0;
+    if (system_reason(w.inner, sizeof(w.inner))) { // the cause (ENOSPC, EIO) says it all
+        iodfg_error_set(err, code, "%s: %s", ctx, w.inner);
+    } else if (!w.outer[0]) {
         iodfg_error_set(err, code, "%s", ctx);
     } else if (strcmp(w.outer, w.inner) == 0) {
         iodfg_error_set(err, code, "%s: %s", ctx, w.outer);
@@ -212,6 +240,19 @@ hid_t store_case_type(int file)
         size_t at = offsetof(struct store_case_row, counts) + (size_t)c * sizeof(uint64_t);
         if (H5Tinsert(t, iodfg_count_name((enum iodfg_count)c), at, field_h5_type(F_U64, file)) <
             0) {
+            H5Tclose(t);
+            return -1;
+        }
+    }
+    return t;
+}
+
+hid_t store_block_sum_type(int file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct store_block_sum));
+    for (int c = 0; t >= 0 && c < STORE_C__N; c++) {
+        size_t at = offsetof(struct store_block_sum, sum) + (size_t)c * sizeof(uint64_t);
+        if (H5Tinsert(t, store_cols[c].name, at, field_h5_type(F_U64, file)) < 0) {
             H5Tclose(t);
             return -1;
         }

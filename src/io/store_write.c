@@ -34,6 +34,7 @@ struct iodfg_store_writer {
     struct store_case_row *crows; // /case_table, written at commit
     uint32_t crows_cap;
     struct store_handle_table handles; // ids and strings already ours
+    struct store_block_hash *sums;     // the /events columns' block sums (4.1)
 };
 
 static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)
@@ -53,6 +54,11 @@ static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const
 static int put_u64(hid_t loc, const char *name, uint64_t v)
 {
     return put_attr(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
+}
+
+int store_attr_u64(hid_t loc, const char *name, uint64_t v)
+{
+    return put_u64(loc, name, v);
 }
 
 static int put_u32(hid_t loc, const char *name, uint32_t v)
@@ -83,14 +89,15 @@ static int put_cstr(hid_t loc, const char *name, const char *s)
     return put_str(loc, name, s, strlen(s));
 }
 
-/* A 1-D contiguous dataset of n elements (n may be 0). */
+/* A 1-D contiguous dataset of n elements (n may be 0), with its checksum (4.1). */
 static int put_array(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *data,
                      uint64_t n)
 {
     hsize_t dims[1] = {n};
     hid_t sp = H5Screate_simple(1, dims, NULL);
     hid_t d = sp < 0 ? -1 : H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 || (n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0);
+    int rc = d < 0 || (n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) ||
+             put_u64(d, STORE_CHECKSUM, store_sum_of(mtype, data, n));
     if (d >= 0) {
         H5Dclose(d);
     }
@@ -120,6 +127,7 @@ static void close_ids(struct iodfg_store_writer *w)
 static void free_writer(struct iodfg_store_writer *w)
 {
     iodfg_eventlog_free(w->tab);
+    store_block_hash_free(w->sums);
     free(w->crows);
     store_handle_table_free(&w->handles);
     free(w->final_path);
@@ -218,7 +226,8 @@ struct iodfg_store_writer *iodfg_store_create(const char *final_path, int force,
     w->force = force;
     w->final_path = strdup(final_path);
     w->tab = iodfg_eventlog_new(0);
-    if (!w->final_path || !w->tab) {
+    w->sums = store_block_hash_new();
+    if (!w->final_path || !w->tab || !w->sums) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         free_writer(w);
         return NULL;
@@ -405,13 +414,20 @@ static int append_rows(struct iodfg_store_writer *w, const struct store_wmaps *m
         uint32_t k = store_events_room(&w->ev);
         k = n - done < k ? (uint32_t)(n - done) : k;
         int rc;
+        const void *vals[STORE_C__N]; // the rows' values as written, for the block sums
+        for (int c = 0; c < STORE_C__N; c++) {
+            vals[c] = store_events_slot(&w->ev, (enum store_col)c);
+        }
         if (k == STORE_EVENT_CHUNK_ROWS) { // a whole chunk: no copy of the native columns
             const void *from[STORE_C__N];
             put_rows(w, m, first + done, k, from);
-            rc = store_events_put_chunk(&w->ev, from);
+            for (int c = 0; c < STORE_C__N; c++) {
+                vals[c] = from[c] ? from[c] : vals[c];
+            }
+            rc = store_block_hash_add(w->sums, vals, k) || store_events_put_chunk(&w->ev, from);
         } else {
             put_rows(w, m, first + done, k, NULL);
-            rc = store_events_advance(&w->ev, k);
+            rc = store_block_hash_add(w->sums, vals, k) || store_events_advance(&w->ev, k);
         }
         if (rc) {
             return -1;
@@ -471,15 +487,18 @@ static int write_case(struct iodfg_store_writer *w, const struct store_wmaps *m,
     hid_t g = row ? H5Gcreate2(w->cases, link, H5P_DEFAULT, w->case_gcpl, H5P_DEFAULT) : -1;
     int rc = -1;
     if (g >= 0 && store_case_attrs(g, row, iodfg_eventlog_pool(w->tab), w->ncases) == 0 &&
-        append_rows(w, m, off[cs], n) == 0 &&
+        append_rows(w, m, off[cs], n) == 0 && store_block_hash_end_case(w->sums) == 0 &&
         (!w->case_views || store_events_views(g, first, n) == 0)) {
         rc = 0;
+    }
+    if (rc) { // before H5Gclose, which clears HDF5's error stack (the reason: ENOSPC, ...)
+        store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write case %s", link);
     }
     if (g >= 0) {
         H5Gclose(g);
     }
     if (rc) {
-        return store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write case %s", link);
+        return -1;
     }
     w->ncases++;
     w->nevents += n;
@@ -637,11 +656,15 @@ int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32
     return put_table(file, STORE_CASE_TABLE, store_case_type, rows, n);
 }
 
-int store_write_root(hid_t f, uint64_t ncases, uint64_t nevents)
+int store_write_block_sums(hid_t file, const struct store_block_sum *rows, uint64_t n)
+{
+    return put_table(file, STORE_BLOCK_SUMS, store_block_sum_type, rows, n);
+}
+
+int store_write_root(hid_t f, uint64_t ncases, uint64_t nevents, unsigned minor)
 {
     return put_cstr(f, "format", IODFG_STORE_FORMAT) ||
-                   put_u32(f, "version", IODFG_STORE_VERSION) ||
-                   put_u32(f, "minor", IODFG_STORE_MINOR) ||
+                   put_u32(f, "version", IODFG_STORE_VERSION) || put_u32(f, "minor", minor) ||
                    put_cstr(f, "created_by", PACKAGE_NAME " " PACKAGE_VERSION) ||
                    put_u64(f, "cases", ncases) || put_u64(f, "events", nevents)
                ? -1
@@ -651,10 +674,12 @@ int store_write_root(hid_t f, uint64_t ncases, uint64_t nevents)
 int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
 {
     store_h5_quiet();
+    uint64_t nsums;
+    const struct store_block_sum *sums = store_block_hash_sums(w->sums, &nsums);
     if (store_events_finish(&w->ev) || store_write_case_table(w->file, w->crows, w->ncases) ||
-        store_write_strings_keys(w->file, w->tab) ||
+        store_write_block_sums(w->file, sums, nsums) || store_write_strings_keys(w->file, w->tab) ||
         store_handle_table_write(w->file, &w->handles) ||
-        store_write_root(w->file, w->ncases, w->nevents)) {
+        store_write_root(w->file, w->ncases, w->nevents, IODFG_STORE_MINOR)) {
         store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write the event log tables");
         goto fail;
     }

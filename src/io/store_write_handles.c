@@ -73,11 +73,14 @@ int store_handle_table_write(hid_t file, const struct store_handle_table *t)
                   ? -1
                   : H5Dcreate2(file, STORE_HANDLES, ft, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = d < 0 ? -1 : 0;
+    uint64_t sum = 0; // of the rows, as for every table (store_priv.h)
     for (uint32_t b = 0; rc == 0 && b < t->nblocks; b++) {
         uint64_t first = (uint64_t)b * BLOCK_ROWS;
         uint64_t n = t->n - first < BLOCK_ROWS ? t->n - first : BLOCK_ROWS;
         rc = n ? store_h5_rows(d, mt, first, n, t->block[b], 1) : 0;
+        sum += n ? store_sum_rows(mt, t->block[b], n, first) : 0;
     }
+    rc = rc || store_attr_u64(d, STORE_CHECKSUM, sum) ? -1 : 0;
     if (d >= 0) {
         H5Dclose(d);
     }

@@ -52,8 +52,12 @@ int store_handle_table_write(hid_t file, const struct store_handle_table *t);
 void store_handle_table_free(struct store_handle_table *t);
 /* /case_table: n rows in case order. 0 or -1. */
 int store_write_case_table(hid_t file, const struct store_case_row *rows, uint32_t n);
-/* The root attributes. 0 or -1. */
-int store_write_root(hid_t file, uint64_t ncases, uint64_t nevents);
+/* A scalar uint64 attribute name = v on loc. 0 or -1. */
+int store_attr_u64(hid_t loc, const char *name, uint64_t v);
+/* /event_checksums: n block sums in case order (4.1). 0 or -1. */
+int store_write_block_sums(hid_t file, const struct store_block_sum *rows, uint64_t n);
+/* The root attributes, the format's minor version minor. 0 or -1. */
+int store_write_root(hid_t file, uint64_t ncases, uint64_t nevents, unsigned minor);
 
 /* A source log's ids mapped to those of the file. */
 struct store_wmaps {

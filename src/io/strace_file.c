@@ -26,6 +26,15 @@ struct pending {
     struct text args; // argument text before "<unfinished ...>"
     int64_t start_ns;
     uint64_t seq;
+    unsigned long args_col; // column of args on line seq
+};
+
+/* Where a call's argument text lies, to name an argument that cannot be read: args[0, n1) on
+ * line1 from column col1, the rest (the text after "resumed>") on line2 from col2. */
+struct args_pos {
+    uint64_t line1, line2;
+    unsigned long col1, col2;
+    size_t n1;
 };
 
 // Recently seen call names and their table entries (NULL = no special meaning).
@@ -59,9 +68,10 @@ struct parser {
     struct text carry; // start of a line that strace split with an embedded notice
     char **blocks;     // joined lines, kept until the end (pending calls point into them)
     size_t nblocks;
-    char *stash;     // owned copies of pending texts once the input block they were in goes
-    uint64_t lineno; // lines seen so far
-    size_t ticked;   // bytes of the current block reported to tick
+    char *stash;         // owned copies of pending texts once the input block they were in goes
+    uint64_t lineno;     // lines seen so far
+    const char *line_at; // the line being read (for the columns of its arguments)
+    size_t ticked;       // bytes of the current block reported to tick
     void (*tick)(void *tick_ctx, uint64_t bytes);
     void *tick_ctx;
     struct strace_handles handles; // descriptor tracking: the handle of each event
@@ -154,39 +164,30 @@ static int is_digit(char c)
 }
 
 // Integer argument number k counted from the end of args (1 = last); IODFG_UNKNOWN if not one.
-static int64_t arg_from_end(struct text args, unsigned k)
+/* The k-th argument from the end as a number: 0 with *v (IODFG_UNKNOWN when the argument is
+ * not a plain number: a flag, a pointer, missing; or a size_t of 2^63 or more, as strace shows
+ * a count of SIZE_MAX); -1 when it is digits that do not fit 64 bits (or 63 when size is 0),
+ * -2 when it is a negative number; *at is then its offset in args. */
+static int arg_from_end(struct text args, unsigned k, int size, int64_t *v, size_t *at)
 {
+    *v = IODFG_UNKNOWN;
 #ifdef STRACE_SWAR
     if (k == 1 && args.n >= 8) { // up to seven digits after a blank or a comma
         uint64_t w = sw_load(args.p + args.n - 8);
         unsigned d = sw_trail(sw_digits(w));
-        if (d == 0) {
-            return IODFG_UNKNOWN;
-        }
-        if (d < 8) {
+        if (d > 0 && d < 8) {
             char before = args.p[args.n - d - 1];
-            if (before != ' ' && before != ',') {
-                return IODFG_UNKNOWN;
+            if (before != ' ' && before != ',' && before != '-') {
+                return 0;
             }
-            unsigned sh = 8 * (8 - d); // keep the last d bytes, '0' before them
-            return sw_parse8((w >> sh << sh) | (0x3030303030303030ull >> (64 - sh)));
+            if (before != '-') {
+                unsigned sh = 8 * (8 - d); // keep the last d bytes, '0' before them
+                *v = (int64_t)sw_parse8((w >> sh << sh) | (0x3030303030303030ull >> (64 - sh)));
+                return 0;
+            }
         }
     }
 #endif
-    if (k == 1) { // the last argument: read its digits backwards
-        size_t i = args.n;
-        int64_t v = 0, scale = 1;
-        while (i > 0 && is_digit(args.p[i - 1]) && scale <= 100000000000000000LL) {
-            v += (args.p[--i] - '0') * scale;
-            scale *= 10;
-        }
-        if (i < args.n && (i == 0 || args.p[i - 1] == ' ' || args.p[i - 1] == ',')) {
-            return v;
-        }
-        if (i == args.n || !is_digit(args.p[i - 1])) {
-            return IODFG_UNKNOWN;
-        }
-    }
     size_t end = args.n;
     for (;;) {
         size_t b = end;
@@ -198,15 +199,30 @@ static int64_t arg_from_end(struct text args, unsigned k)
             while (i < end && args.p[i] == ' ') {
                 i++;
             }
-            int64_t v = 0;
-            size_t d = i;
-            while (i < end && is_digit(args.p[i]) && v < INT64_MAX / 10 - 9) {
-                v = v * 10 + (args.p[i++] - '0');
+            *at = i;
+            int neg = i < end && args.p[i] == '-';
+            size_t d = i + (size_t)neg;
+            uint64_t x = 0;
+            int over = 0;
+            for (i = d; i < end && is_digit(args.p[i]); i++) {
+                unsigned dig = (unsigned)(args.p[i] - '0');
+                over |= x > (UINT64_MAX - dig) / 10;
+                x = x * 10 + dig;
             }
-            return i > d && i == end ? v : IODFG_UNKNOWN;
+            if (i == d || i != end) {
+                return 0; // not a number
+            }
+            if (over || (!size && x > (uint64_t)INT64_MAX)) {
+                return -1;
+            }
+            if (neg) {
+                return x ? -2 : 0;
+            }
+            *v = x > (uint64_t)INT64_MAX ? IODFG_UNKNOWN : (int64_t)x;
+            return 0;
         }
         if (b == 0) {
-            return IODFG_UNKNOWN;
+            return 0;
         }
         end = b - 1;
     }
@@ -364,9 +380,34 @@ static const struct call_info *lookup_call(struct parser *p, struct text name, u
     return c->ci;
 }
 
+/* Number argument k (from the end) of the call into *v: 0; or 1 when it cannot be what strace
+ * shows (negative, or past what its C type holds) in a call that succeeded: the line is then
+ * counted as unparsable, named at the argument. A failed call may show anything it was given:
+ * then the value is unknown. size: a byte count (size_t), else an offset (loff_t). */
+static int num_arg(struct parser *p, const struct strace_line *ln, struct text args, unsigned k,
+                   int size, const struct args_pos *ap, int64_t *v)
+{
+    size_t at = 0;
+    int rc = arg_from_end(args, k, size, v, &at);
+    if (rc == 0 || ln->err.n || (ln->has_ret && !ln->ret_known)) {
+        return 0;
+    }
+    const char *what = size ? (rc == -1 ? "expected a byte count that fits 64 bits"
+                                        : "expected a byte count of 0 or more")
+                            : (rc == -1 ? "expected an offset that fits 63 bits"
+                                        : "expected an offset of 0 or more");
+    uint64_t line = at < ap->n1 ? ap->line1 : ap->line2;
+    unsigned long col =
+        at < ap->n1 ? (ap->col1 ? ap->col1 + at : 0) : (ap->col2 ? ap->col2 + (at - ap->n1) : 0);
+    p->res->counts[IODFG_COUNT_UNPARSABLE]++;
+    diag(p, line, col ? col : 1, what);
+    return 1;
+}
+
 // Turn a split line (or a merged pair) into an event and hand it to the sink.
 static int emit_event(struct parser *p, const struct strace_line *ln, struct text name,
-                      struct text args, int32_t pid, int64_t start, uint64_t seq)
+                      struct text args, int32_t pid, int64_t start, uint64_t seq,
+                      const struct args_pos *ap)
 {
     const struct call_info *ci = lookup_call(p, name, name.p == ln->name.p ? ln->name_w : 0);
     unsigned flags = ci ? ci->flags : 0;
@@ -399,11 +440,9 @@ static int emit_event(struct parser *p, const struct strace_line *ln, struct tex
             ev.fd = (int32_t)ln->ret;
         }
     }
-    if (ci && ci->req_arg) {
-        ev.req = arg_from_end(args, ci->req_arg);
-    }
-    if (ci && ci->off_arg) {
-        ev.offset = arg_from_end(args, ci->off_arg);
+    if ((ci && ci->req_arg && num_arg(p, ln, args, ci->req_arg, 1, ap, &ev.req)) ||
+        (ci && ci->off_arg && num_arg(p, ln, args, ci->off_arg, 0, ap, &ev.offset))) {
+        return 0;
     }
     if (ci && ci->hk && strace_handles_track(&p->handles, ci, ln, args, &ev)) {
         return iodfg_error_set(p->err, IODFG_E_NOMEM, NULL);
@@ -432,7 +471,8 @@ static int flush_pending(struct parser *p, struct pending *pe)
     struct strace_line empty;
     strace_line_reset(&empty);
     p->res->counts[IODFG_COUNT_UNMATCHED]++;
-    int rc = emit_event(p, &empty, pe->name, pe->args, pe->pid, pe->start_ns, pe->seq);
+    struct args_pos ap = {pe->seq, pe->seq, pe->args_col, 0, pe->args.n};
+    int rc = emit_event(p, &empty, pe->name, pe->args, pe->pid, pe->start_ns, pe->seq, &ap);
     *pe = p->pend[--p->npend];
     return rc;
 }
@@ -472,6 +512,7 @@ static int on_unfinished(struct parser *p, const struct strace_line *ln, int64_t
     pe->args = ln->args;
     pe->start_ns = t;
     pe->seq = seq;
+    pe->args_col = p->line_at ? (unsigned long)(ln->args.p - p->line_at) + 1 : 0;
     return 0;
 }
 
@@ -493,7 +534,8 @@ static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t,
         r->counts[IODFG_COUNT_UNMATCHED]++;
         int64_t start = ln->dur_ns >= 0 && t >= ln->dur_ns ? t - ln->dur_ns : t;
         struct text no_args = {"", 0};
-        return emit_event(p, ln, ln->name, no_args, ln->pid, start, seq);
+        struct args_pos ap = {seq, seq, 0, 0, 0};
+        return emit_event(p, ln, ln->name, no_args, ln->pid, start, seq, &ap);
     }
     // Re-split "args-before-unfinished" + "text-after-resumed>" as one complete call.
     const char *rest = ln->args.p;
@@ -517,7 +559,9 @@ static int on_resumed(struct parser *p, const struct strace_line *ln, int64_t t,
         return 0;
     }
     r->counts[IODFG_COUNT_MERGED]++;
-    return emit_event(p, &whole, got.name, whole.args, got.pid, got.start_ns, got.seq);
+    struct args_pos ap = {got.seq, seq, got.args_col,
+                          p->line_at ? (unsigned long)(rest - p->line_at) + 1 : 0, got.args.n};
+    return emit_event(p, &whole, got.name, whole.args, got.pid, got.start_ns, got.seq, &ap);
 }
 
 // In stderr mode strace may print "strace: Process N attached" in the middle of a line:
@@ -569,6 +613,7 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
         return -1;
     }
     struct strace_line ln;
+    p->line_at = s;
     strace_line_split(s, n, &ln);
     if (ln.kind == LINE_BAD && split_by_notice(p, s, n)) {
         return 0;
@@ -588,7 +633,8 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
             r->counts[IODFG_COUNT_RESTARTS]++;
             return 0;
         }
-        return emit_event(p, &ln, ln.name, ln.args, ln.pid, t, lineno);
+        struct args_pos ap = {lineno, lineno, (unsigned long)(ln.args.p - s) + 1, 0, ln.args.n};
+        return emit_event(p, &ln, ln.name, ln.args, ln.pid, t, lineno, &ap);
     case LINE_UNFINISHED:
         return on_unfinished(p, &ln, t, lineno);
     case LINE_RESUMED:

@@ -194,6 +194,7 @@ void strace_line_reset(struct strace_line *ln)
     ln->dur_ns = -1;
     ln->bad_col = 0;
     ln->expected = NULL;
+    ln->bad_at = NULL;
 }
 
 #ifdef STRACE_SWAR
@@ -395,7 +396,8 @@ static void resumed_split(const char *s, size_t n, struct strace_line *ln)
     }
     ln->kind = LINE_RESUMED;
     if (strace_tail_split(rest, rn, ln)) {
-        set_bad(ln, s, rest + rn, "expected \") = RETURN\" after \"resumed>\"");
+        set_bad(ln, s, ln->bad_at ? ln->bad_at : rest + rn,
+                ln->bad_at ? ln->expected : "expected \") = RETURN\" after \"resumed>\"");
     }
 }
 
@@ -469,12 +471,14 @@ void strace_body_split(const char *s, size_t n, struct strace_line *ln)
     }
     ln->kind = LINE_EVENT;
     if (strace_tail_split(rest, rn, ln)) {
-        set_bad(ln, s, s + n, "expected \") = RETURN\" to end the call");
+        set_bad(ln, s, ln->bad_at ? ln->bad_at : s + n,
+                ln->bad_at ? ln->expected : "expected \") = RETURN\" to end the call");
     }
 }
 
-// Parse "<seconds>" at the end of s[0..n); returns the index of '<' or n when absent.
-static size_t split_duration(const char *s, size_t n, int64_t *dur)
+/* Parse "<seconds>" at the end of s[0..n); returns the index of '<' or n when absent. A
+ * duration that is negative or too large sets *bad to what was expected instead. */
+static size_t split_duration(const char *s, size_t n, int64_t *dur, const char **bad)
 {
     if (n < 3 || s[n - 1] != '>') {
         return n;
@@ -517,12 +521,25 @@ static size_t split_duration(const char *s, size_t n, int64_t *dur)
     while (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.')) {
         i--;
     }
-    if (i == 0 || s[i - 1] != '<' || i == n - 1) {
+    int neg = i > 1 && s[i - 1] == '-' && s[i - 2] == '<';
+    i -= (size_t)neg;
+    if (i == 0 || s[i - 1] != '<' || i + (size_t)neg == n - 1) {
         return n;
     }
-    int64_t ns;
-    size_t used = parse_seconds(s + i, n - 1 - i, &ns);
+    int64_t ns = 0;
+    size_t used = neg ? 0 : parse_seconds(s + i, n - 1 - i, &ns);
     if (used != n - 1 - i) {
+        // " <-0.000011>", " <1.2.3>" or " <99999999999.0>" where -T's duration goes: a line to
+        // count as unparsable there, not an event without a duration (a duration that fits but
+        // is absurd, past 2^61 ns, is clamped to that when the event is stored)
+        if (i > 1 && s[i - 2] == ' ') {
+            const char *dot = memchr(s + i, '.', n - 1 - i);
+            int two_dots = dot && memchr(dot + 1, '.', (size_t)(s + n - 1 - dot - 1));
+            *bad = neg                       ? "expected a duration of 0 or more seconds"
+                   : two_dots || s[i] == '.' ? "expected a duration in seconds (like <0.000123>)"
+                                             : "expected a duration of at most 9000000000 seconds";
+            return i - 1;
+        }
         return n;
     }
     *dur = ns;
@@ -685,7 +702,13 @@ static int parse_return(const char *r, size_t n, size_t avail, struct strace_lin
 
 int strace_tail_split(const char *s, size_t n, struct strace_line *ln)
 {
-    size_t end = split_duration(s, n, &ln->dur_ns);
+    const char *bad = NULL;
+    size_t end = split_duration(s, n, &ln->dur_ns, &bad);
+    if (bad) {
+        ln->bad_at = s + end;
+        ln->expected = bad;
+        return -1;
+    }
 #ifdef STRACE_SWAR
     // ") = N <dur>" with N of up to seven digits, the tail of most calls: what the search below
     // finds for it, read in place

@@ -119,6 +119,7 @@ struct strace_line {
     /* BAD: where and what */
     unsigned long bad_col;
     const char *expected;
+    const char *bad_at; /* a bad duration's '<' (strace_tail_split), else NULL */
 };
 
 /* Reset ln to an empty line (no pid, stamp, return or duration). */

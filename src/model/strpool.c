@@ -181,11 +181,30 @@ static int lookup(const struct iodfg_strpool *pool, const char *s, size_t len, u
     return -1;
 }
 
+/* The same for text holding NUL bytes: each becomes '?' (strings are stored NUL-terminated, and
+ * an event log with an inner NUL could not be read back). */
+static int intern_nul(struct iodfg_strpool *pool, const char *s, size_t len, uint32_t *id)
+{
+    char *copy = malloc(len);
+    if (!copy) {
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++) {
+        copy[i] = s[i] ? s[i] : '?';
+    }
+    int rc = iodfg_strpool_intern(pool, copy, len, id);
+    free(copy);
+    return rc;
+}
+
 int iodfg_strpool_intern(struct iodfg_strpool *pool, const char *s, size_t len, uint32_t *id)
 {
     uint32_t h = hash_bytes(s, len);
     if (lookup(pool, s, len, h, id) == 0) {
         return 0;
+    }
+    if (len && memchr(s, '\0', len)) { // only a string not seen yet is looked at
+        return intern_nul(pool, s, len, id);
     }
     return append(pool, s, len, h, id);
 }

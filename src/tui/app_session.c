@@ -4,6 +4,7 @@
  * ("rule map ...", "filter path~^/usr", "g CASE", "view rules", "dt 0", "by host"). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,7 @@ static int view_by_name(const char *s)
 
 /* The TUI's own lines of a session file, parsed before anything changes. */
 struct tui_lines {
+    struct tui_app *app;
     int view;
     int sorts[TUI_VIEW_COUNT][2]; /* column (-2: none given), descending */
     long long dt;
@@ -72,40 +74,74 @@ struct tui_lines {
     int threshold_idx;
 };
 
+/* A bad value: what was expected, the value found (col: where in arg, 1-based). -1. */
+static int bad_value(struct iodfg_error *err, const char *arg, size_t col, const char *expected)
+{
+    const char *v = arg + col - 1;
+    size_t n = strcspn(v, " ");
+    iodfg_error_set(err, IODFG_E_PARSE, "expected %s, found '%.*s'", expected,
+                    (int)(n > 60 ? 60 : n), v);
+    if (err) {
+        err->col = (unsigned long)col;
+    }
+    return -1;
+}
+
+static int sort_line(struct tui_lines *t, const char *arg, struct iodfg_error *err)
+{
+    char vname[32];
+    int col, desc, at_col = 0, at_desc = 0, end = 0;
+    if (sscanf(arg, "%31s %n%d %n%d%n", vname, &at_col, &col, &at_desc, &desc, &end) != 3 ||
+        arg[end]) {
+        return bad_value(err, arg, 1, "VIEW COLUMN DESCENDING, as in 'sort activities 3 1'");
+    }
+    int v = view_by_name(vname);
+    struct tui_listmodel *lm = v < 0 ? NULL : sorted_table(t->app, (enum tui_view)v);
+    if (!lm) {
+        return bad_value(err, arg, 1, "a view with a sorted table");
+    }
+    if (col < -1 || col >= tui_listmodel_ncols(lm)) {
+        char what[64];
+        snprintf(what, sizeof(what), "a column from -1 to %d", tui_listmodel_ncols(lm) - 1);
+        return bad_value(err, arg, (size_t)at_col + 1, what);
+    }
+    if (desc != 0 && desc != 1) {
+        return bad_value(err, arg, (size_t)at_desc + 1, "0 (ascending) or 1 (descending)");
+    }
+    t->sorts[v][0] = col;
+    t->sorts[v][1] = desc;
+    return 0;
+}
+
 static int tui_line(void *ctx, const char *key, const char *arg, struct iodfg_error *err)
 {
-    (void)err;
     struct tui_lines *t = ctx;
-    int bad = 0;
     if (strcmp(key, "view") == 0) {
         t->view = view_by_name(arg);
-        bad = t->view < 0;
-    } else if (strcmp(key, "dt") == 0) {
+        return t->view < 0 ? bad_value(err, arg, 1, "a view name (activities, transitions, ...)")
+                           : 0;
+    }
+    if (strcmp(key, "dt") == 0) {
         char *end;
+        errno = 0;
         t->dt = strtoll(arg, &end, 10);
-        bad = end == arg || *end || t->dt < 0;
-    } else if (strcmp(key, "by") == 0) {
-        bad = iodfg_server_by_parse(arg, &t->by) != 0;
-    } else if (strcmp(key, "threshold") == 0) {
+        int bad = end == arg || *end || errno || t->dt < 0 || t->dt > IODFG_DUR_MAX;
+        return bad ? bad_value(err, arg, 1, "a Δt in ns from 0 (automatic) to 2^61") : 0;
+    }
+    if (strcmp(key, "by") == 0) {
+        return iodfg_server_by_parse(arg, &t->by) ? bad_value(err, arg, 1, "a server dimension")
+                                                  : 0;
+    }
+    if (strcmp(key, "threshold") == 0) {
         char *end;
         double c = strtod(arg, &end);
         t->threshold_idx = end == arg || *end ? -1 : tui_charz_threshold_index(c);
-        bad = t->threshold_idx < 0;
-    } else if (strcmp(key, "sort") == 0) {
-        char vname[32];
-        int col, desc, v = -1;
-        if (sscanf(arg, "%31s %d %d", vname, &col, &desc) == 3) {
-            v = view_by_name(vname);
-        }
-        bad = v < 0;
-        if (!bad) {
-            t->sorts[v][0] = col;
-            t->sorts[v][1] = desc;
-        }
-    } else {
-        return 1;
+        return t->threshold_idx < 0 ? bad_value(err, arg, 1, "one of the threshold steps") : 0;
     }
-    return bad ? 1 : 0;
+    if (strcmp(key, "sort") == 0) {
+        return sort_line(t, arg, err);
+    }
+    return 1;
 }
 
 static void apply_lines(struct tui_app *app, const struct tui_lines *t)
@@ -132,7 +168,8 @@ static void apply_lines(struct tui_app *app, const struct tui_lines *t)
 static int restore(struct tui_app *app, const char *text, size_t len, int session,
                    const char *where, struct iodfg_error *err)
 {
-    struct tui_lines t = {.view = -1, .dt = -1, .by = app->charz.by, .threshold_idx = -1};
+    struct tui_lines t = {
+        .app = app, .view = -1, .dt = -1, .by = app->charz.by, .threshold_idx = -1};
     for (int i = 0; i < TUI_VIEW_COUNT; i++) {
         t.sorts[i][0] = -2;
     }

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
+#include "iodfg/textfile.h"
 
 #include "tui/confline.h"
 #include "tui/keys.h"
@@ -495,32 +497,27 @@ int tui_keymap_config_line(struct tui_keymaps *km, const char *line, const char 
 
 int tui_keymap_load_config(struct tui_keymaps *km, const char *path, struct iodfg_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT) {
-            return 0;
-        }
-        iodfg_error_set(err, IODFG_E_IO, "cannot open: %s", strerror(errno));
-        iodfg_error_at(err, path, 0, 0);
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) {
+        return 0;
+    }
+    // read as every input is: a regular file only, never blocking, at most 1 MiB
+    size_t len;
+    char *text = iodfg_textfile_read(path, "configuration file", (size_t)1 << 20, &len, err);
+    if (!text) {
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    unsigned long lineno = 0;
     int rc = 0;
-    while (getline(&line, &cap, f) >= 0) {
-        if (tui_keymap_config_line(km, line, path, ++lineno, err) < 0) {
-            rc = -1;
-            break;
+    unsigned long lineno = 0;
+    for (char *p = text, *end = text + len; p < end && rc == 0;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl) {
+            *nl = '\0';
         }
+        rc = tui_keymap_config_line(km, p, path, ++lineno, err) < 0 ? -1 : 0;
+        p = nl ? nl + 1 : end;
     }
-    if (rc == 0 && ferror(f)) {
-        iodfg_error_set(err, IODFG_E_IO, "read error");
-        iodfg_error_at(err, path, lineno + 1, 0);
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
+    free(text);
     return rc;
 }
 

@@ -553,9 +553,7 @@ static int load_depth(struct tui_theme *t, const char *name_or_path,
         }
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s.theme", dir_list[i], name_or_path);
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            fclose(f);
+        if (access(path, R_OK) == 0) { // not opened here: a FIFO would block
             return load_path(t, path, dirs, depth, err);
         }
     }

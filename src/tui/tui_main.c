@@ -8,6 +8,7 @@
 
 #include "tui/tui_main.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -206,20 +207,18 @@ static int load_with_progress(struct tui_ui *ui, struct loader *l)
     return 0;
 }
 
-// --session FILE: saved to on request; restored now when it exists (a problem is a message).
-static void open_session(struct tui_app *app, const char *session)
+// --session FILE: saved to on request; restored now when it exists. One that cannot be read or
+// restored stops the TUI (err says why), as a bad rules file does.
+static int open_session(struct tui_app *app, const char *session, struct iodfg_error *err)
 {
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
     if (tui_app_set_session_path(app, session)) {
-        iodfg_error_set(&err, IODFG_E_NOMEM, NULL);
-    } else if (access(session, F_OK) != 0) {
-        return;
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return -1;
     }
-    if (err.code || tui_app_session_load(app, session, &err)) {
-        char msg[400];
-        tui_app_set_message(app, 1, "session: %s", iodfg_error_format(&err, msg, sizeof(msg)));
+    if (access(session, F_OK) != 0 && errno == ENOENT) { // a link loop is no new file
+        return 0;
     }
+    return tui_app_session_load(app, session, err);
 }
 
 int tui_main(int argc, char **argv)
@@ -289,8 +288,11 @@ int tui_main(int argc, char **argv)
         return CLI_FAIL;
     }
     tui_app_set_insight_thresholds(l.app, &thresholds);
-    if (o.session) {
-        open_session(l.app, o.session);
+    if (o.session && open_session(l.app, o.session, &err)) {
+        tui_ui_close(ui);
+        cli_error(&err);
+        tui_app_free(l.app);
+        return CLI_FAIL;
     }
     tui_ui_run(ui, l.app);
     tui_ui_close(ui);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <hdf5.h>
+
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/store.h"
@@ -105,6 +107,28 @@ static double write_log(const struct iodfg_eventlog *log, const char *path)
     return now() - t0;
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Seconds of processor time of a one-thread load of path (a busy machine's waits left out). */
+static double load_cpu(const char *path, unsigned mask, uint64_t n)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    double t0 = cpu_now();
+    struct iodfg_eventlog *log = iodfg_store_load_threads(path, mask, 1, NULL, NULL, &err);
+    double secs = cpu_now() - t0;
+    if (!log || iodfg_eventlog_event_count(log) != n) {
+        die("load", &err);
+    }
+    iodfg_eventlog_free(log);
+    return secs;
+}
+
 static double load_log(const char *path, unsigned mask, unsigned threads, uint64_t n, double *mem)
 {
     struct iodfg_error err;
@@ -120,6 +144,32 @@ static double load_log(const char *path, unsigned mask, unsigned threads, uint64
     *mem = (double)iodfg_eventlog_memory(log) / (double)n;
     iodfg_eventlog_free(log);
     return secs;
+}
+
+/* A copy of path at copy that declares format 4.0 (minor 0): loaded without its checksums, to
+ * measure what they cost. */
+static void copy_without_sums(const char *path, const char *copy)
+{
+    FILE *in = fopen(path, "rb"), *out = fopen(copy, "wb");
+    char buf[1 << 16];
+    size_t n;
+    while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        if (fwrite(buf, 1, n, out) != n) {
+            die("copy", NULL);
+        }
+    }
+    if (!in || !out || fclose(out) != 0) {
+        die("copy", NULL);
+    }
+    fclose(in);
+    hid_t f = H5Fopen(copy, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = f < 0 ? -1 : H5Aopen(f, "minor", H5P_DEFAULT);
+    unsigned zero = 0;
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT, &zero) < 0) {
+        die("minor 0", NULL);
+    }
+    H5Aclose(a);
+    H5Fclose(f);
 }
 
 static double min_d(double a, double b)
@@ -156,17 +206,30 @@ int main(int argc, char **argv)
     // Best of three rounds: the first touch of fresh memory (notably in a VM) is noise.
     double parse_s = 1e30, write_s = 1e30, mem_all = 0, mem_ana = 0;
     double all_s[2] = {1e30, 1e30}, ana_s[2] = {1e30, 1e30}; // one thread, then the default
+    // processor time of one-thread loads with and without checking the checksums
+    double sum_cpu[2] = {1e30, 1e30}, nosum_cpu[2] = {1e30, 1e30};
+    char copy[4200];
+    snprintf(copy, sizeof(copy), "%s.nosums", path);
     for (int round = 0; round < 3; round++) {
         double t;
         struct iodfg_eventlog *log = parse_all(texts, lens, &t);
         parse_s = min_d(parse_s, t);
         write_s = min_d(write_s, write_log(log, path));
         iodfg_eventlog_free(log);
+        copy_without_sums(path, copy);
         for (int k = 0; k < 2; k++) {
             all_s[k] = min_d(all_s[k], load_log(path, IODFG_COL_ALL, k ? 0 : 1, n, &mem_all));
             ana_s[k] = min_d(ana_s[k], load_log(path, IODFG_COL_ANALYSIS, k ? 0 : 1, n, &mem_ana));
         }
+        for (int rep = 0; rep < 3; rep++) { // interleaved, so that both see the same machine
+            for (int k = 0; k < 2; k++) {
+                unsigned mask = k ? IODFG_COL_ANALYSIS : IODFG_COL_ALL;
+                sum_cpu[k] = min_d(sum_cpu[k], load_cpu(path, mask, n));
+                nosum_cpu[k] = min_d(nosum_cpu[k], load_cpu(copy, mask, n));
+            }
+        }
     }
+    unlink(copy);
     struct stat st;
     if (stat(path, &st) != 0) {
         die("stat", NULL);
@@ -184,6 +247,10 @@ int main(int argc, char **argv)
         printf("load analysis     %8.3f s  %7.2f M events/s  %.1fx parsing  (%s)\n", ana_s[t],
                (double)n / ana_s[t] / 1e6, parse_s / ana_s[t], how);
     }
+    printf("checksum cost     %+7.1f %% all columns, %+7.1f %% analysis  (processor time of a "
+           "one-thread load: %.3f s, %.3f s; %.3f s, %.3f s without checking them)\n",
+           100 * (sum_cpu[0] / nosum_cpu[0] - 1), 100 * (sum_cpu[1] / nosum_cpu[1] - 1), sum_cpu[0],
+           sum_cpu[1], nosum_cpu[0], nosum_cpu[1]);
     printf("file              %llu bytes, %.1f bytes/event\n", (unsigned long long)st.st_size,
            (double)st.st_size / (double)n);
     printf("memory            %.1f bytes/event (all columns), %.1f (analysis)\n", mem_all, mem_ana);

@@ -72,16 +72,23 @@ expect_fail "missing log" "No such file" "$IODFG_BIN" info "$T/missing.h5"
 set +e; "$IODFG_BIN" convert >/dev/null 2>&1; rc=$?; set -e
 check "usage error: exit 2" test $rc -eq 2
 
-# Interrupted convert: no file under the final name, no temp file left behind.
-mkfifo "$T/fifo_host_5.st"
-"$IODFG_BIN" convert -q -o "$T/int.h5" "$T/fifo_host_5.st" &
-pid=$!
-i=0
-# up to 60 s: a sanitizer build on busy cores is slow to get there, and a SIGINT sent before
-# convert installs its handler is lost (sh starts background jobs with SIGINT ignored)
-while [ $i -lt 1200 ] && ! ls -a "$T" | grep -q '^\.int\.h5\.tmp'; do sleep 0.05; i=$((i + 1)); done
-check "convert writes to a temp file first" sh -c "ls -a '$T' | grep -q '^\.int\.h5\.tmp'"
-kill -INT $pid
+# Interrupted convert: no file under the final name, no temp file left behind. A trace large
+# enough to catch convert at work (its temp file there), doubled until it is caught; then
+# stopped while it is looked at, and interrupted.
+caught=
+for lines in 200000 800000 3200000; do
+  "$PY" "$IODFG_SRCDIR/tests/tools/busy_trace.py" "$lines" >"$T/busy_host_5.st"
+  "$IODFG_BIN" convert -q -f -o "$T/int.h5" "$T/busy_host_5.st" &
+  pid=$!
+  while kill -0 $pid 2>/dev/null && ! ls -a "$T" | grep -q '^\.int\.h5\.tmp'; do sleep 0.01; done
+  if kill -STOP $pid 2>/dev/null && ls -a "$T" | grep -q '^\.int\.h5\.tmp'; then caught=1; break; fi
+  kill -CONT $pid 2>/dev/null || true
+  wait $pid || true
+  rm -f "$T/int.h5"
+done
+check "convert writes to a temp file first" test -n "$caught"
+kill -INT $pid 2>/dev/null || true
+kill -CONT $pid 2>/dev/null || true
 i=0
 while [ $i -lt 200 ] && kill -0 $pid 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
 if kill -0 $pid 2>/dev/null; then # never hang the suite: say so, then stop it
@@ -91,6 +98,7 @@ fi
 wait $pid || true
 check "interrupted: no final file" test ! -e "$T/int.h5"
 check "interrupted: temp file removed" sh -c "! ls -a '$T' | grep -q '\.tmp'"
+rm -f "$T/busy_host_5.st"
 
 # A full standard output: what a command prints must reach it, or the command fails (as cat
 # does), saying so once; --strict's status 3 (lines skipped) becomes 1 then too.

@@ -115,7 +115,7 @@ printf 'rank,op,file,t0,dt\n0,pwrite64,/scratch/a,0.000001,0.000002\n' >"$T/othe
 "$B" convert -q --force --csv-columns 'case=rank,call=op,path=file,start=t0,duration=dt' -o "$T/other.h5" "$T/other.csv"
 check "--csv-columns maps another tracer's names" sh -c "'$B' stats -q --format tsv '$T/other.h5' | grep -q '^pwrite64:/scratch/a	1	'"
 st=0; "$B" convert -q --force -o "$T/x.h5" "$T/other.csv" 2>"$T/err" || st=$?
-check "a header without case/start/call: exit 1 naming the file" sh -c "test $st -eq 1 && grep -q 'other.csv:1: expected a header naming the case' '$T/err'"
+check "a header without case/start/call: exit 1 naming the file" sh -c "test $st -eq 1 && grep -q 'other.csv:1:1: expected a header naming the case' '$T/err'"
 st=0; "$B" convert -q --csv-columns 'case=rank,bogus=x' -o "$T/x.h5" "$T/other.csv" 2>"$T/err" || st=$?
 check "--csv-columns with an unknown role: exit 2 at its column" sh -c "test $st -eq 2 && grep -q 'csv-columns:1:11: unknown role' '$T/err'"
 

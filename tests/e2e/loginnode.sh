@@ -93,12 +93,17 @@ expect 1 "no event anywhere: an error" "no system-call event in any input" \
 check "no event anywhere: nothing written" test ! -e "$T/none.h5"
 
 # A convert killed with -9 leaves its temp file; the next convert there removes it and says so.
-mkfifo "$T/slow_h_3.st"
-"$IODFG_BIN" convert -q -o "$T/killed.h5" "$T/slow_h_3.st" &
-pid=$!
-i=0
-while [ -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -9 $pid; wait $pid 2>/dev/null || true
+# (A trace large enough to catch convert at work, doubled until it is caught.)
+for lines in 200000 800000 3200000; do
+  "$PY" "$IODFG_SRCDIR/tests/tools/busy_trace.py" "$lines" >"$T/slow_h_3.st"
+  "$IODFG_BIN" convert -q -f -o "$T/killed.h5" "$T/slow_h_3.st" &
+  pid=$!
+  while kill -0 $pid 2>/dev/null && [ -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')" ]; do sleep 0.01; done
+  kill -9 $pid 2>/dev/null || true
+  wait $pid 2>/dev/null || true
+  [ -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')" ] || break
+done
+rm -f "$T/slow_h_3.st" "$T/killed.h5"
 check "a killed convert leaves its temp file" test -n "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')"
 "$IODFG_BIN" convert -q -o "$T/next.h5" "$T/one_h_1.st" 2>"$T/stale.err"
 check "the next convert removes it" test -z "$(ls -A "$T" | grep '^\.killed\.h5\.tmp-')"

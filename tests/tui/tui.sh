@@ -182,11 +182,16 @@ tui_screen | grep -F 'v16' >/dev/null || tui_fail "no ASCII arrowhead with its c
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (overview)"
 # a rules file or session saved under the name of the log the UI was opened on: refused, the log
-# stays (the save replaced it)
+# stays (the save replaced it). The session file becomes the log (a hard link) once the UI is open:
+# a session given that cannot be read stops the UI before it starts.
 "$BIN" convert -q -o run.h5 "$DATA/traces/ior" || tui_fail "convert run.h5"
 cp run.h5 run.orig
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session ./run.h5 run.h5
+[ "$(tui_wait_exit)" = 1 ] || tui_fail "exit status (a log given as the session)"
+tui_wait 'run.h5:1:'
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session ./s.session run.h5
 tui_wait '14 activities · 352/352 events · 0 unmapped'
+ln -f run.h5 s.session
 tui_keys 7 w; tui_wait 'save rules to'
 tui_keys C-u; tui_type 'run.h5'; tui_keys Enter
 tui_wait 'the output is also an input: not replaced'

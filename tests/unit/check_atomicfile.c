@@ -199,6 +199,24 @@ START_TEST(stale_temps_of_dead_processes_are_removed)
 }
 END_TEST
 
+/* Every writer tidies its directory: a temp file of a killed run goes when any output is
+ * written beside it, not only by convert. */
+START_TEST(any_write_removes_stale_temps)
+{
+    char owner[IODFG_ATOMIC_OWNER_MAX], host[IODFG_ATOMIC_OWNER_MAX];
+    iodfg_atomic_owner(owner, sizeof(owner));
+    snprintf(host, sizeof(host), "%s", owner);
+    *strrchr(host, '.') = '\0';
+    char dead[4200], out[4200];
+    snprintf(dead, sizeof(dead), "%s/.log.h5.tmp-%s.%ld-abcdef", DIR_, host, dead_pid());
+    snprintf(out, sizeof(out), "%s/stats.txt", DIR_);
+    testutil_write_file(dead, "12345", 5);
+    ck_assert_int_eq(iodfg_atomic_write(out, "x\n", 2, 0, NULL), 0);
+    ck_assert_int_ne(access(dead, F_OK), 0);
+    ck_assert_int_eq(access(out, F_OK), 0);
+}
+END_TEST
+
 START_TEST(tmpfile_and_publish)
 {
     char *tmp = NULL;
@@ -334,6 +352,7 @@ static Suite *atomicfile_suite(void)
     tcase_add_test(tc, mode_follows_umask);
     tcase_add_test(tc, tmpfile_and_publish);
     tcase_add_test(tc, stale_temps_of_dead_processes_are_removed);
+    tcase_add_test(tc, any_write_removes_stale_temps);
     tcase_add_test(tc, publish_without_force_keeps_other);
     tcase_add_test(tc, relative_path);
     tcase_add_test(tc, reserve_room);

@@ -2,6 +2,8 @@
 /* Unit tests: the CSV reader of per-server counter samples (El Sayed et al. 2016). */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/counters.h"
@@ -98,6 +100,35 @@ START_TEST(test_errors)
 }
 END_TEST
 
+START_TEST(test_empty)
+{
+    // no rows at all: nothing to sort (qsort of a NULL array was undefined behaviour)
+    ck_assert_int_eq(parse(""), 0);
+    ck_assert_uint_eq(C.nsamples, 0);
+    ck_assert_int_eq(
+        parse("server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes\n# none\n"), 0);
+    ck_assert_uint_eq(C.nsamples, 0);
+    ck_assert_uint_eq(C.nservers, 0);
+    // a file without samples is refused, naming it
+    char *dir = testutil_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/empty.csv", dir);
+    testutil_write_file(
+        path, "server,time,bytes_read,bytes_written,read_ops,write_ops,opens,closes\n", 69);
+    iodfg_error_clear(&ERR);
+    ck_assert_int_eq(iodfg_counters_read(&C, path, &ERR), -1);
+    ck_assert_int_eq(ERR.code, IODFG_E_EMPTY);
+    ck_assert_str_eq(ERR.where, path);
+    ck_assert_uint_eq(C.nsamples, 0);
+    // so is a FIFO or a device, before it is read
+    iodfg_error_clear(&ERR);
+    ck_assert_int_eq(iodfg_counters_read(&C, "/dev/zero", &ERR), -1);
+    ck_assert_str_eq(ERR.msg, "cannot read: a character device, not a regular file");
+    testutil_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("counters");
@@ -107,6 +138,7 @@ int main(void)
     tcase_add_test(tc, test_order_header_reset);
     tcase_add_test(tc, test_no_header);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_empty);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

@@ -139,6 +139,55 @@ START_TEST(bad_rows_counted_with_position)
 }
 END_TEST
 
+/* A quote that is never closed, or closed lines later by another stray one, no longer takes the
+ * rows after it: its line is counted, and reading goes on at the next line. */
+START_TEST(broken_quote_loses_no_rows)
+{
+    struct iodfg_eventlog *log = read_text("case,activity,start\n"
+                                           "a,x,1\n"
+                                           "a,\"x,2\n" // line 3: never closed
+                                           "a,x,3\n"
+                                           "a,x,4\n",
+                                           NULL);
+    ck_assert_msg(log != NULL, "%s", ERR.msg);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EVENTS], 3);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 1);
+    ck_assert_uint_eq(RES.diags[0].line, 3);
+    ck_assert_uint_eq(RES.diags[0].col, 3);
+    ck_assert_str_eq(RES.diags[0].msg, "expected a closing quote on this line (the quoted field "
+                                       "ran over 2 line breaks)");
+    ck_assert_int_eq(iodfg_eventlog_columns(log)->start_ns[2], 4000000000LL);
+    iodfg_eventlog_free(log);
+    // line 3's quote closed by line 5's, which is never closed: lines 3 and 5 are unparsable,
+    // 4 and 6 are rows
+    log = read_text("case,activity,start\n"
+                    "a,x,1\n"
+                    "a,\"x,2\n"
+                    "a,x,3\n"
+                    "a,\"x,4\n"
+                    "a,x,5\n",
+                    NULL);
+    ck_assert_msg(log != NULL, "%s", ERR.msg);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EVENTS], 3);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_uint_eq(RES.diags[0].line, 3);
+    ck_assert_uint_eq(RES.diags[1].line, 5);
+    ck_assert_str_eq(RES.diags[1].msg, "expected a closing quote on this line (the quoted field "
+                                       "ran over 1 line break)");
+    iodfg_eventlog_free(log);
+    // a quoted line break in a row of the right shape is data, as before
+    log = read_text("case,activity,start\na,\"x\ny\",1\na,z,2\n", NULL);
+    ck_assert_msg(log != NULL, "%s", ERR.msg);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_EVENTS], 2);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 0);
+    iodfg_eventlog_free(log);
+    // too few fields: the column just after the last one
+    log = read_text("case,activity,start\na,x\n", NULL);
+    ck_assert_uint_eq(RES.diags[0].col, 4);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(header_and_mapping)
 {
     ck_assert_ptr_null(read_text("rank,op,t\n0,read,1\n", NULL));
@@ -175,6 +224,7 @@ static Suite *suite(void)
     tcase_add_test(tc, records_and_cases);
     tcase_add_test(tc, bad_rows_counted_with_position);
     tcase_add_test(tc, header_and_mapping);
+    tcase_add_test(tc, broken_quote_loses_no_rows);
     suite_add_tcase(s, tc);
     return s;
 }

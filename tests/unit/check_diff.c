@@ -104,6 +104,83 @@ START_TEST(paper_partition_colouring)
 }
 END_TEST
 
+/* The same comparison the other way round: what R alone had is G's alone now, with G's values
+ * on the G side (the colouring and the side-by-side values do not depend on which is which). */
+START_TEST(green_side_mirrors_red)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_diff_build(&D, AN, CB, CA, &err), 0); // G = ls -l, R = ls
+    ck_assert_int_eq(node_side("read:/etc/passwd"), IODFG_DIFF_G_ONLY);
+    ck_assert_int_eq(node_side("read:/usr/share"), IODFG_DIFF_G_ONLY);
+    ck_assert_int_eq(node_side("read:/usr/lib"), IODFG_DIFF_BOTH);
+    ck_assert_int_eq(edge_side("read:/etc/locale.alias", "write:/dev/pts"), IODFG_DIFF_R_ONLY);
+    size_t green = 0, red = 0, both = 0, green_nodes = 0;
+    for (size_t i = 0; i < D.nedges; i++) {
+        green += D.edges[i].side == IODFG_DIFF_G_ONLY;
+        red += D.edges[i].side == IODFG_DIFF_R_ONLY;
+        both += D.edges[i].side == IODFG_DIFF_BOTH;
+    }
+    for (uint32_t a = 0; a < D.nactivities; a++) {
+        ck_assert(D.nodes[a].side != IODFG_DIFF_R_ONLY);
+        green_nodes += D.nodes[a].side == IODFG_DIFF_G_ONLY;
+    }
+    ck_assert_uint_eq(green, 9);
+    ck_assert_uint_eq(red, 1);
+    ck_assert_uint_eq(both, 7);
+    ck_assert_uint_eq(green_nodes, 4);
+    uint32_t w = tlog_act(&MAP, "write:/dev/pts");
+    ck_assert_double_eq(D.nodes[w].g[IODFG_DM_COUNT], 12.0);
+    ck_assert_double_eq(D.nodes[w].r[IODFG_DM_COUNT], 3.0);
+    ck_assert_double_eq(D.nodes[w].abs[IODFG_DM_COUNT], -9.0);
+    ck_assert_double_eq(D.nodes[w].rel[IODFG_DM_COUNT], -0.75);
+    ck_assert_double_eq(D.nodes[w].g[IODFG_DM_DUR_MEAN], (74 + 99 + 73 + 99) * 1000.0 / 4);
+    ck_assert_double_eq(D.nodes[w].r[IODFG_DM_DUR_MEAN], 111000.0);
+    uint32_t p = tlog_act(&MAP, "read:/etc/passwd");
+    ck_assert_double_gt(D.nodes[p].g[IODFG_DM_COUNT], 0.0);
+    ck_assert_double_eq(D.nodes[p].r[IODFG_DM_COUNT], 0.0);
+    ck_assert_double_eq(D.nodes[p].rel[IODFG_DM_COUNT], -1.0);
+    const struct iodfg_diff_edge *e = iodfg_diff_find_edge(
+        &D, tlog_act(&MAP, "read:/etc/locale.alias"), tlog_act(&MAP, "write:/dev/pts"));
+    ck_assert_uint_eq(e->g_count, 0);
+    ck_assert_uint_eq(e->r_count, 3);
+    ck_assert(isnan(e->count_rel));
+}
+END_TEST
+
+/* The mean duration of a side is over its events that have one: a call that never resumed (no
+ * duration) counts as an event, not as a duration of 0. */
+START_TEST(mean_duration_over_timed_events)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
+    tlog_add_case(log, "g1",
+                  "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8 <0.000010>\n"
+                  "1 1700000000.000100 read(3</d/f>, <unfinished ...>\n");
+    tlog_add_case(log, "r1", "1 1700000000.000000 read(3</d/f>, \"\", 8) = 8 <0.000030>\n");
+    struct iodfg_mapping map;
+    tlog_map_fhat(&map, log);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_analysis *an = iodfg_analysis_new(log, &map, &sel, NULL);
+    ck_assert_ptr_nonnull(an);
+    struct iodfg_diff d;
+    iodfg_diff_init(&d);
+    static const uint8_t g[2] = {1, 0}, r[2] = {0, 1};
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_diff_build(&d, an, g, r, &err), 0);
+    uint32_t a = tlog_act(&map, "read:/d/f");
+    ck_assert_double_eq(d.nodes[a].g[IODFG_DM_COUNT], 2.0);
+    ck_assert_double_eq(d.nodes[a].g[IODFG_DM_DUR_MEAN], 10000.0);
+    ck_assert_double_eq(d.nodes[a].r[IODFG_DM_DUR_MEAN], 30000.0);
+    ck_assert_double_eq(d.nodes[a].abs[IODFG_DM_DUR_MEAN], 20000.0);
+    iodfg_diff_fini(&d);
+    iodfg_analysis_free(an);
+    tlog_map_free(&map);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 START_TEST(overlap_is_an_error)
 {
     static const uint8_t g[6] = {1, 1, 0, 0, 0, 0}, r[6] = {0, 1, 0, 1, 0, 0};
@@ -130,6 +207,8 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, paper_partition_colouring);
     tcase_add_test(tc, overlap_is_an_error);
+    tcase_add_test(tc, green_side_mirrors_red);
+    tcase_add_test(tc, mean_duration_over_timed_events);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
     return s;

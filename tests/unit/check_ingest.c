@@ -11,7 +11,9 @@
 
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
+#include "iodfg/eventlog.h"
 #include "iodfg/ingest.h"
+#include "iodfg/strpool.h"
 
 #include "testutil.h"
 
@@ -176,6 +178,64 @@ START_TEST(patterns_need_cid_and_each_field_once)
 }
 END_TEST
 
+/* What a file gives its case: cid, host and rid from the name (the name itself as cid when
+ * the pattern does not match), and the clock its stamps say. */
+START_TEST(case_ids_and_clocks_from_files)
+{
+    static const struct {
+        const char *file, *text;
+        const char *name, *cid, *host, *rid;
+        enum iodfg_naming naming;
+        enum iodfg_clock clock;
+    } f[] = {
+        {"run/a_host1_9042.st", "1 08:00:00.000001 read(3</a>, \"\", 1) = 1 <0.1>\n",
+         "a_host1_9042", "a", "host1", "9042", IODFG_NAMING_PATTERN, IODFG_CLOCK_TIME_OF_DAY},
+        {"run/b_host2_7.st", "1 1700000000.000001 read(3</a>, \"\", 1) = 1 <0.1>\n", "b_host2_7",
+         "b", "host2", "7", IODFG_NAMING_PATTERN, IODFG_CLOCK_EPOCH},
+        {"run/odd.st", "read(3</a>, \"\", 1) = 1 <0.1>\n", "odd", "odd", "", "",
+         IODFG_NAMING_FILENAME, IODFG_CLOCK_NONE},
+        {"run/rel_h_1.st",
+         "     0.000000 read(3</a>, \"\", 1) = 1 <0.1>\n     0.000100 close(3</a>) = 0\n",
+         "rel_h_1", "rel", "h", "1", IODFG_NAMING_PATTERN, IODFG_CLOCK_RELATIVE},
+    };
+    for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/run", DIR_);
+        mkdir(path, 0777);
+        snprintf(path, sizeof(path), "%s/%s", DIR_, f[i].file);
+        testutil_write_file(path, f[i].text, strlen(f[i].text));
+    }
+    struct iodfg_input_list l;
+    list(NULL, &l, "run");
+    ck_assert_uint_eq(l.n, 4);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_casename *cn = iodfg_casename_new(NULL, &err);
+    for (size_t i = 0; i < l.n; i++) {
+        size_t k = 0;
+        while (k < 4 && strcmp(l.files[i].name, f[k].name) != 0) {
+            k++;
+        }
+        ck_assert_msg(k < 4, "unexpected case %s", l.files[i].name);
+        struct iodfg_ingest_file info;
+        struct iodfg_eventlog *log = iodfg_ingest_file(&l.files[i], cn, IODFG_COL_ALL, &info, &err);
+        ck_assert_msg(log != NULL, "%s", err.msg);
+        const struct iodfg_case_info *ci = iodfg_eventlog_case(log, 0);
+        const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+        ck_assert_str_eq(iodfg_strpool_get(pool, ci->name), f[k].name);
+        ck_assert_str_eq(iodfg_strpool_get(pool, ci->cid), f[k].cid);
+        ck_assert_str_eq(iodfg_strpool_get(pool, ci->host), f[k].host);
+        ck_assert_str_eq(iodfg_strpool_get(pool, ci->rid), f[k].rid);
+        ck_assert_msg(ci->naming == f[k].naming, "%s: naming %d", f[k].name, ci->naming);
+        ck_assert_msg(ci->clock == f[k].clock, "%s: clock %d", f[k].name, ci->clock);
+        ck_assert_int_eq(info.named_by_pattern, f[k].naming == IODFG_NAMING_PATTERN);
+        iodfg_eventlog_free(log);
+    }
+    iodfg_casename_free(cn);
+    iodfg_ingest_list_fini(&l);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ingest");
@@ -185,6 +245,7 @@ static Suite *suite(void)
     tcase_add_test(tc, links_reach_each_file_once);
     tcase_add_test(tc, special_files_are_counted_not_read);
     tcase_add_test(tc, patterns_need_cid_and_each_field_once);
+    tcase_add_test(tc, case_ids_and_clocks_from_files);
     suite_add_tcase(s, tc);
     return s;
 }

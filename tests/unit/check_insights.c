@@ -550,6 +550,36 @@ START_TEST(imbalance)
 }
 END_TEST
 
+/* The median the imbalance and straggler findings compare with: of an even number of cases the
+ * lower middle (the cases sorted from the worst), of an odd number the middle. */
+START_TEST(imbalance_median)
+{
+    static const long even[] = {100, 300, 900, 200}, odd[] = {150, 900, 100, 300, 200};
+    const long *sets[] = {even, odd};
+    size_t sizes[] = {4, 5};
+    for (int k = 0; k < 2; k++) {
+        teardown();
+        setup();
+        for (size_t c = 0; c < sizes[k]; c++) {
+            struct gen g = {.t_us = 1000000};
+            line(&g, sets[k][c] * 1000, "write(3</d/m%zu>, \"\", 8192) = 8192", c);
+            char name[32];
+            snprintf(name, sizeof(name), "m_h_%zu", c);
+            add_case(name, &g);
+        }
+        judge();
+        const struct iodfg_insight *f = find(IODFG_INS_IMBALANCE);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_double_eq(num(f, "median_ns"), 200e6);
+        ck_assert_double_eq(num(f, "ratio"), 4.5);
+        const struct iodfg_insight *s = find(IODFG_INS_STRAGGLER);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_double_eq(num(s, "late_ns"), 700e6); // ends 1.9 s against the median 1.2 s
+        ck_assert_double_eq(num(s, "median_span_ns"), 200e6);
+    }
+}
+END_TEST
+
 START_TEST(imbalance_below)
 {
     three_cases("r", 199);
@@ -818,6 +848,7 @@ static Suite *insights_suite(void)
     tcase_add_test(tc, stair_case_below);
     tcase_add_test(tc, imbalance);
     tcase_add_test(tc, imbalance_below);
+    tcase_add_test(tc, imbalance_median);
     tcase_add_test(tc, imbalance_within_runs);
     tcase_add_test(tc, bursty);
     tcase_add_test(tc, bursty_below);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -229,6 +231,51 @@ START_TEST(missing_archive)
 }
 END_TEST
 
+/* A Score-P anchor file with one byte changed on which libotf2 loops (for ever, growing): refused
+ * in bounded time, as damaged. */
+START_TEST(looping_anchor_is_refused)
+{
+    FILE *in = fopen(testutil_data("otf2/iomix/traces.otf2"), "rb");
+    ck_assert_ptr_nonnull(in);
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof(buf), in);
+    fclose(in);
+    ck_assert_uint_gt(n, 60);
+    buf[46] ^= 1; // the machine name's terminating NUL: the fields after it shift
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/loop.otf2", dir);
+    testutil_write_file(path, buf, n);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_otf2_read(path, IODFG_COL_ALL, NULL, &err));
+    ck_assert_int_eq(err.code, IODFG_E_FORMAT);
+    ck_assert_str_eq(err.where, path);
+    ck_assert_str_eq(err.msg, "damaged OTF2 archive: libotf2 did not finish loading its anchor "
+                              "file in 250 ms of processor time");
+}
+END_TEST
+
+START_TEST(archive_files_must_be_regular)
+{
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/traces/7.evt", dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_otf2_read(anchor, IODFG_COL_ALL, NULL, &err));
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_str_eq(err.where, anchor);
+    ck_assert_msg(strstr(err.msg, "7.evt of the archive: a FIFO (named pipe), not a regular file"),
+                  "%s", err.msg);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(unlink(anchor), 0);
+    ck_assert_int_eq(mkfifo(anchor, 0600), 0);
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_otf2_read(anchor, IODFG_COL_ALL, NULL, &err));
+    ck_assert_str_eq(err.msg, "cannot read: a FIFO (named pipe), not a regular file");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("otf2");
@@ -239,6 +286,8 @@ static Suite *suite(void)
     tcase_add_test(tc, handles_and_parents);
     tcase_add_test(tc, ingest_routes_anchor_files);
     tcase_add_test(tc, missing_archive);
+    tcase_add_test(tc, looping_anchor_is_refused);
+    tcase_add_test(tc, archive_files_must_be_regular);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -628,6 +628,63 @@ START_TEST(state_round_trip_and_errors)
 }
 END_TEST
 
+static int picky_lines(void *ctx, const char *key, const char *arg, struct iodfg_error *err)
+{
+    (void)ctx;
+    if (strcmp(key, "view") == 0 && strcmp(arg, "rules") != 0) {
+        iodfg_error_set(err, IODFG_E_PARSE, "expected a view name, found '%s'", arg);
+        err->col = 1; // in arg
+        return -1;
+    }
+    return strcmp(key, "view") == 0 ? 0 : 1;
+}
+
+/* A bad value is named, with its column, and nothing changes: numbers out of range, a rule at
+ * its own line, a NUL byte, a handler's value. */
+START_TEST(state_errors_name_the_value_and_its_place)
+{
+    struct iodfg_session *t = new_session();
+    struct iodfg_error err;
+    static const struct {
+        const char *text;
+        unsigned long line, col;
+        const char *msg;
+    } bad[] = {
+        {"paths 500\n", 1, 7, "expected a number from 0 to 100 for 'paths', found '500'"},
+        {"acts x\n", 1, 6, "expected a number from 0 to 100 for 'acts', found 'x'"},
+        {"paths 50\nperpid 2\n", 2, 8, "expected a number from 0 to 1 for 'perpid', found '2'"},
+        {"view rules\nview bogus\n", 2, 6, "expected a view name, found 'bogus'"},
+        {"paths 5\nbogus 1\n", 2, 1, "unknown session line 'bogus'"},
+        {"rule map path ~ ^/a => a\n# x\nrule map path ~ ( => b\n", 3, 0, NULL},
+        {"paths 50\nrule map\0 call ~ x => y\n", 2, 9, "expected text, found a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        iodfg_error_clear(&err);
+        size_t len = strlen(bad[i].text);
+        if (i == 6) {
+            len = 33; // past the NUL
+        }
+        ck_assert_int_eq(
+            iodfg_session_state_parse(t, bad[i].text, len, "s.session", picky_lines, NULL, &err),
+            -1);
+        ck_assert_str_eq(err.where, "s.session");
+        ck_assert_msg(err.line == bad[i].line, "%zu: line %lu", i, err.line);
+        if (bad[i].col) {
+            ck_assert_msg(err.col == bad[i].col, "%zu: col %lu", i, err.col);
+        } else {
+            ck_assert_uint_gt(err.col, 5); // in the rule, after "rule "
+        }
+        if (bad[i].msg) {
+            ck_assert_str_eq(err.msg, bad[i].msg);
+        }
+        int p, a;
+        iodfg_session_thresholds(t, &p, &a);
+        ck_assert_int_eq(p, 100);
+    }
+    iodfg_session_free(t);
+}
+END_TEST
+
 START_TEST(case_names_with_newlines_survive_the_state)
 {
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
@@ -704,6 +761,7 @@ static Suite *suite(void)
     tcase_add_test(tc, thresholds_prune_without_recount);
     tcase_add_test(tc, state_round_trip_and_errors);
     tcase_add_test(tc, case_names_with_newlines_survive_the_state);
+    tcase_add_test(tc, state_errors_name_the_value_and_its_place);
     tcase_add_test(tc, undo_redo_restore_inputs_and_results);
     suite_add_tcase(s, tc);
     return s;

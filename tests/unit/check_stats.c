@@ -11,6 +11,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
+#include "iodfg/rules.h"
 #include "iodfg/stats.h"
 #include "iodfg/timeline.h"
 
@@ -266,6 +267,86 @@ START_TEST(percentile_nearest_rank)
 }
 END_TEST
 
+/* An activity of several keys (every read, by the rule `map call ~ . => {call}`): its minimum
+ * and maximum duration are over all of its keys' events, the smallest in the second key. */
+START_TEST(several_keys_one_activity)
+{
+    tlog_add_case(LOG, "c1",
+                  "1 1700000000.000000 read(4</tmp/b>, \"\", 8) = 8 <0.005000>\n"
+                  "1 1700000000.010000 read(3</tmp/a>, \"\", 8) = 8 <0.000100>\n"
+                  "1 1700000000.020000 read(4</tmp/b>, \"\", 8) = 8 <0.006000>\n");
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_rules *rs = iodfg_rules_new();
+    const char *rules = "map call ~ . => {call}\n";
+    ck_assert_int_eq(iodfg_rules_compile(rs, rules, strlen(rules), "t", &err), 0);
+    struct iodfg_mapping m;
+    ck_assert_int_eq(iodfg_mapping_init(&m, &err), 0);
+    ck_assert_int_eq(iodfg_rules_apply(rs, LOG, NULL, &m, NULL, &err), 0);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    ck_assert_int_eq(iodfg_stats_build(&ST, LOG, &m, &sel, &err), 0);
+    uint32_t a;
+    ck_assert_int_eq(iodfg_mapping_find(&m, "read", &a), 0);
+    const struct iodfg_activity_stats *r = &ST.act[a];
+    ck_assert_uint_eq(r->count, 3);
+    ck_assert_int_eq(r->dur_min_ns, 100000);
+    ck_assert_int_eq(r->dur_max_ns, 6000000);
+    ck_assert_int_eq(r->dur_median_ns, 5000000);
+    ck_assert_int_eq(r->dur_sum_ns, 11100000);
+    iodfg_mapping_fini(&m);
+    iodfg_rules_free(rs);
+}
+END_TEST
+
+/* Median and p95 of durations through the histograms of large groups (two passes: count into
+ * log-spaced buckets, then select in the target buckets) equal sorting, on durations from 1 ns
+ * to minutes, also with groups of one value and of equal values. */
+START_TEST(percentiles_through_histograms)
+{
+    char *text = malloc(600 * 96);
+    size_t len = 0;
+    uint64_t x = 12345;
+    int64_t durs[3][600];
+    size_t nd[3] = {0, 0, 0};
+    for (int i = 0; i < 600; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int k = i % 3; // /x: wide range; /y: equal values; /z: one event
+        if (k == 2 && i > 2) {
+            k = 0;
+        }
+        int64_t ns =
+            k == 1 ? 7000 : (int64_t)(1 + (x >> 20) % 1000000) * (int64_t)(1 + (x >> 50) % 4000);
+        durs[k][nd[k]++] = ns;
+        len += (size_t)sprintf(text + len, "1 %d.%09d read(3</d/%c>, \"\", 8) = 8 <%lld.%09lld>\n",
+                               1700000000 + i, 0, "xyz"[k], (long long)(ns / 1000000000),
+                               (long long)(ns % 1000000000));
+    }
+    tlog_add_case(LOG, "c1", text);
+    free(text);
+    tlog_map_fhat(&MAP, LOG);
+    uint64_t keep = iodfg_pctl_large;
+    for (int pass = 0; pass < 2; pass++) {
+        iodfg_pctl_large = pass ? 1 : keep; // every group through a histogram, or none
+        build(NULL, 0);
+        for (int k = 0; k < 3; k++) {
+            char name[16];
+            snprintf(name, sizeof(name), "read:/d/%c", "xyz"[k]);
+            const struct iodfg_activity_stats *s = stat(name);
+            int64_t *v = malloc(nd[k] * sizeof(*v));
+            memcpy(v, durs[k], nd[k] * sizeof(*v));
+            qsort(v, nd[k], sizeof(*v), cmp64);
+            ck_assert_msg(s->dur_median_ns == v[(50 * nd[k] + 99) / 100 - 1], "%s pass %d", name,
+                          pass);
+            ck_assert_msg(s->dur_p95_ns == v[(95 * nd[k] + 99) / 100 - 1], "%s pass %d", name,
+                          pass);
+            free(v);
+        }
+    }
+    iodfg_pctl_large = keep;
+}
+END_TEST
+
 /* The exact sweep over the timeline with per-event codes (segments swept two or four at once,
  * interleaved) against brute force, on logs whose timelines cut into 1 to 32 segments, every
  * activity, most of them or one to four of them (the sweep of a few) flagged, on one and two
@@ -378,6 +459,8 @@ static Suite *suite(void)
     tcase_add_test(tc, per_pid_case_count);
     tcase_add_test(tc, extreme_values_saturate);
     tcase_add_test(tc, percentile_nearest_rank);
+    tcase_add_test(tc, several_keys_one_activity);
+    tcase_add_test(tc, percentiles_through_histograms);
     tcase_add_test(tc, sweep_interleaved_segments);
     suite_add_tcase(s, tc);
     return s;

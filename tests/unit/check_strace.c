@@ -487,9 +487,82 @@ START_TEST(oversized_numbers_rejected)
     parse("1 71795325941.000000 read(3</a>, \"\", 1) = 0\n"
           "1 read(3</a>, \"\", 1) = 99999999999999999999999\n"
           "1 read(3</a>, \"\", 1) = 0 <99999999999999999999.5>\n");
-    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 2);
-    ck_assert_uint_eq(N(), 1);
-    ck_assert_int_eq(C()->dur_ns[0], IODFG_UNKNOWN);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 3);
+    ck_assert_uint_eq(N(), 0);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NO_DURATION], 0);
+}
+END_TEST
+
+/* A duration or offset that cannot be is an unparsable line named where it is, not an event
+ * without a duration or with an unknown offset. */
+START_TEST(bad_durations_and_offsets_are_unparsable)
+{
+    parse("1 08:00:00.000001 read(3</a>, \"\", 1) = 1 <-0.000011>\n"
+          "1 08:00:00.000002 read(3</a>, \"\", 1) = 1 <9000000001.000000>\n"
+          "1 08:00:00.000003 read(3</a>, \"\", 1) = 1 <1.2.3>\n"
+          "1 08:00:00.000004 pread64(3</a>, \"\", 1, 99999999999999999999) = 1 <0.1>\n"
+          "1 08:00:00.000005 pread64(3</a>, \"\", 1, -5) = 1 <0.1>\n"
+          "1 08:00:00.000006 pread64(3</a>, \"\", 1, -5) = -1 EINVAL (Invalid argument) <0.1>\n"
+          "1 08:00:00.000007 pread64(3</a>, \"\", 99999999999999999999, 0) = 1 <0.1>\n"
+          "1 08:00:00.000008 read(3</a>, <unfinished ...>\n"
+          "1 08:00:00.000009 <... read resumed>\"\", 1) = 1 <-1.5>\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_NO_DURATION], 1); // the unmatched half-call
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 7);
+    ck_assert_uint_eq(RES.diags[0].line, 1);
+    ck_assert_uint_eq(RES.diags[0].col, 42);
+    ck_assert_str_eq(RES.diags[0].msg, "expected a duration of 0 or more seconds");
+    ck_assert_str_eq(RES.diags[1].msg, "expected a duration of at most 9000000000 seconds");
+    ck_assert_str_eq(RES.diags[2].msg, "expected a duration in seconds (like <0.000123>)");
+    ck_assert_uint_eq(RES.diags[3].line, 4);
+    ck_assert_uint_eq(RES.diags[3].col, 41);
+    ck_assert_str_eq(RES.diags[3].msg, "expected an offset that fits 63 bits");
+    ck_assert_str_eq(RES.diags[4].msg, "expected an offset of 0 or more");
+    ck_assert_uint_eq(RES.diags[5].line, 7);
+    ck_assert_str_eq(RES.diags[5].msg, "expected a byte count that fits 64 bits");
+    ck_assert_uint_eq(RES.diags[6].line, 9);
+    // the failed call that was given a negative offset is an event, its offset unknown; the
+    // half-call whose resumed half was refused is kept as unmatched
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_str_eq(errname(0), "EINVAL");
+    ck_assert_int_eq(C()->offset[0], IODFG_UNKNOWN);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNMATCHED], 1);
+}
+END_TEST
+
+/* "<... read resumed> <unfinished ...>": a call resumed and interrupted again is still the one
+ * call, merged when it resumes at last. */
+START_TEST(resumed_and_unfinished_again)
+{
+    parse("1 08:00:00.000000 read(3</a>, <unfinished ...>\n"
+          "2 08:00:00.000005 write(4</b>, \"x\", 1) = 1 <0.000001>\n"
+          "1 08:00:00.000010 <... read resumed> <unfinished ...>\n"
+          "1 08:00:00.000020 <... read resumed>\"xy\", 10) = 2 <0.000020>\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 0);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNMATCHED], 0);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_MERGED], 1);
+    ck_assert_uint_eq(N(), 2);
+    ck_assert_str_eq(call(0), "read");
+    ck_assert_str_eq(path(0), "/a");
+    ck_assert_int_eq(C()->size[0], 2);
+    ck_assert_int_eq(C()->req[0], 10);
+    ck_assert_int_eq(C()->start_ns[0] % 1000000, 0);
+    ck_assert_str_eq(call(1), "write");
+}
+END_TEST
+
+/* Without timestamps every event starts at 0: a resumed call keeps its place, the line where it
+ * began, before the call that completed while it waited. */
+START_TEST(equal_starts_keep_line_order)
+{
+    parse("[pid 1] read(3</a>, <unfinished ...>\n"
+          "[pid 2] write(4</b>, \"x\", 1) = 1\n"
+          "[pid 1] <... read resumed>\"\", 10) = 0\n"
+          "[pid 2] close(4</b>) = 0\n");
+    ck_assert_uint_eq(N(), 3);
+    ck_assert_int_eq(C()->start_ns[0], C()->start_ns[2]);
+    ck_assert_str_eq(call(0), "read");
+    ck_assert_str_eq(call(1), "write");
+    ck_assert_str_eq(call(2), "close");
 }
 END_TEST
 
@@ -850,6 +923,9 @@ int main(void)
     tcase_add_test(m, notice_inside_a_line);
     tcase_add_test(m, empty_input);
     tcase_add_test(m, oversized_numbers_rejected);
+    tcase_add_test(m, bad_durations_and_offsets_are_unparsable);
+    tcase_add_test(m, resumed_and_unfinished_again);
+    tcase_add_test(m, equal_starts_keep_line_order);
     tcase_add_test(m, sink_can_stop);
     tcase_add_test(m, stream_across_blocks);
     tcase_add_test(m, stream_read_error);

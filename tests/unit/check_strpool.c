@@ -61,6 +61,29 @@ START_TEST(binary_bytes_kept)
 }
 END_TEST
 
+/* A NUL byte cannot be stored (strings are NUL-terminated): it becomes '?', the same string as
+ * one written with '?', so that a pool written to an event log reads back. */
+START_TEST(nul_bytes_become_question_marks)
+{
+    struct iodfg_strpool *p = iodfg_strpool_new();
+    uint32_t a, b, c;
+    ck_assert_int_eq(iodfg_strpool_intern(p, "/p/a\0b\0", 7, &a), 0);
+    ck_assert_str_eq(iodfg_strpool_get(p, a), "/p/a?b?");
+    ck_assert_uint_eq(iodfg_strpool_len(p, a), 7);
+    ck_assert_int_eq(iodfg_strpool_intern(p, "/p/a?b?", 7, &b), 0);
+    ck_assert_uint_eq(a, b);
+    ck_assert_int_eq(iodfg_strpool_intern(p, "/p/a\0b\0", 7, &c), 0);
+    ck_assert_uint_eq(a, c);
+    uint64_t nbytes;
+    const char *bytes = iodfg_strpool_bytes(p, &nbytes);
+    struct iodfg_strpool *q = iodfg_strpool_from_raw(bytes, nbytes, iodfg_strpool_offsets(p),
+                                                     iodfg_strpool_count(p), NULL);
+    ck_assert_ptr_nonnull(q);
+    iodfg_strpool_free(q);
+    iodfg_strpool_free(p);
+}
+END_TEST
+
 START_TEST(raw_round_trip)
 {
     struct iodfg_strpool *p = iodfg_strpool_new();
@@ -113,6 +136,7 @@ int main(void)
     tcase_add_test(tc, intern_dedups_and_grows);
     tcase_add_test(tc, binary_bytes_kept);
     tcase_add_test(tc, raw_round_trip);
+    tcase_add_test(tc, nul_bytes_become_question_marks);
     tcase_add_test(tc, raw_rejects_damage);
     suite_add_tcase(s, tc);
     return testutil_run(s);

@@ -896,6 +896,29 @@ START_TEST(test_session_roundtrip)
     ck_assert_int_eq(tui_app_session_load(other, path, &err), -1);
     ck_assert_uint_eq(err.line, 2);
     tui_app_free(other);
+    // a bad value is named, with its column; sorting needs a column the table has
+    static const struct {
+        const char *text, *msg;
+        unsigned long col;
+    } bad[] = {
+        {"view bogus\n", "expected a view name (activities, transitions, ...), found 'bogus'", 6},
+        {"dt -5\n", "expected a Δt in ns from 0 (automatic) to 2^61, found '-5'", 4},
+        {"sort activities 99 1\n", "expected a column from -1 to ", 17},
+        {"sort activities 1 7\n", "expected 0 (ascending) or 1 (descending), found '7'", 19},
+        {"sort activities 1 1 x\n", "expected VIEW COLUMN DESCENDING", 6},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        f = fopen(path, "w");
+        fputs(bad[i].text, f);
+        fclose(f);
+        other = tui_app_new(LOG, 0, "test.h5", NULL, NULL, &err);
+        iodfg_error_clear(&err);
+        ck_assert_int_eq(tui_app_session_load(other, path, &err), -1);
+        ck_assert_msg(strstr(err.msg, bad[i].msg) == err.msg, "%s", err.msg);
+        ck_assert_uint_eq(err.line, 1);
+        ck_assert_uint_eq(err.col, bad[i].col);
+        tui_app_free(other);
+    }
     iodfg_buf_fini(&a);
     iodfg_buf_fini(&b);
     testutil_rmtree(dir);
