@@ -15,7 +15,7 @@ struct iodfg_eventlog;
 struct iodfg_focus;
 
 /* The application's class: id 0, named "app" in the rules. */
-#define IODFG_FOCUS_APP 0
+#define IODFG_FOCUS_CLASS_APP 0
 #define IODFG_FOCUS_APP_NAME "app"
 /* At most this many classes, the application's included; a name has fewer than NAME_MAX bytes. */
 #define IODFG_FOCUS_CLASSES_MAX 64
@@ -42,7 +42,7 @@ const char *iodfg_focus_where(const struct iodfg_focus *f);
 /* The classes of a log's keys. Initialise with _init, release with _fini; reusable. */
 struct iodfg_focus_classes {
     uint32_t nkeys;
-    uint8_t *class_of_key; /* nkeys entries: IODFG_FOCUS_APP or a runtime class */
+    uint8_t *class_of_key; /* nkeys entries: IODFG_FOCUS_CLASS_APP or a runtime class */
     uint32_t nclasses;     /* the application's included (>= 1) */
     char name[IODFG_FOCUS_CLASSES_MAX][IODFG_FOCUS_NAME_MAX]; /* name[0] = "app" */
     uint32_t limited;         /* keys whose class rule hit the PCRE2 match limit */

@@ -211,6 +211,8 @@ struct cli_analyze_opts {
     int force;                          /* --force: replace an existing -o FILE */
     int edge_gaps; /* set by the command: its output shows the edges' gap medians (iodfg-mpi's
                     * merge finds them only then) */
+    int focus;               /* --focus: enum iodfg_focus_mode (all, or the command's default) */
+    const char *focus_rules; /* --focus-rules FILE; NULL: the user's focus.rules, else built in */
 };
 /* 0, or -1 when out of memory (after saying so). */
 int cli_analyze_opts_init(struct cli_analyze_opts *o);

@@ -18,12 +18,14 @@
 #include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/focus.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/sanitize.h"
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
+#include "iodfg/textfile.h"
 
 #include "cli.h"
 
@@ -39,6 +41,8 @@ enum {
     OPT_RED,
     OPT_PER_PID,
     OPT_ALIGN,
+    OPT_FOCUS,
+    OPT_FOCUS_RULES,
 };
 
 static const struct option shared_longopts[] = {
@@ -58,6 +62,8 @@ static const struct option shared_longopts[] = {
     {"quiet", no_argument, NULL, 'q'},
     CLI_INGEST_LONGOPTS,
     {"align", required_argument, NULL, OPT_ALIGN},
+    {"focus", required_argument, NULL, OPT_FOCUS},
+    {"focus-rules", required_argument, NULL, OPT_FOCUS_RULES},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 
@@ -87,7 +93,13 @@ const char cli_analyze_usage[] =
     "                          default: mounts.txt beside the traces, else built in\n"
     "      --align start       compare cases as if they started together (each case's\n"
     "                          times from its first event); cases whose clocks differ\n"
-    "                          (strace -tt and -ttt) are otherwise never compared\n";
+    "                          (strace -tt and -ttt) are otherwise never compared\n"
+    "      --focus app|all     app: fold each runtime class (loader, system look-ups,\n"
+    "                          MPI runtime, calls on no file, terminal) into one\n"
+    "                          activity 'runtime:CLASS' (default for insights); all:\n"
+    "                          every activity as the rules give it (default)\n"
+    "      --focus-rules FILE  the classes (doc/rules.md, Focus); default:\n"
+    "                          $XDG_CONFIG_HOME/iodfg/focus.rules if there, else built in\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {
@@ -242,6 +254,16 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
         return 0;
     case OPT_ALIGN:
         return cli_opt_align(arg, &o->ingest.align_starts);
+    case OPT_FOCUS:
+        if (strcmp(arg, "app") && strcmp(arg, "all")) {
+            cli_errorf("--focus takes app or all, not '%s'", arg);
+            return CLI_USAGE;
+        }
+        o->focus = strcmp(arg, "app") == 0 ? IODFG_FOCUS_APP : IODFG_FOCUS_ALL;
+        return 0;
+    case OPT_FOCUS_RULES:
+        o->focus_rules = arg;
+        return 0;
     default:
         return cli_ingest_option(c, arg, &o->ingest);
     }
@@ -524,6 +546,36 @@ void cli_analysis_comment(struct cli_analysis *ca, const struct cli_analyze_opts
     iodfg_buf_addf(b, "cases: %s", o->per_pid ? "per (trace file, pid)" : "per trace file");
 }
 
+// The focus and its classes: --focus-rules FILE, else the user's focus.rules when there, else
+// the built-in ones (a file is read only when the focus is app or the file was given).
+static int set_focus(struct iodfg_session *ses, const struct cli_analyze_opts *o)
+{
+    char user[4096];
+    const char *path = o->focus_rules;
+    if (!path && o->focus == IODFG_FOCUS_APP && iodfg_focus_user_path(user, sizeof(user)) == 0 &&
+        access(user, F_OK) == 0) {
+        path = user;
+    }
+    iodfg_session_set_focus(ses, (enum iodfg_focus_mode)o->focus);
+    if (!path) {
+        return CLI_OK;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    size_t len;
+    char *text = iodfg_textfile_read(path, "focus rules file", CLI_RULES_MAX, &len, &err);
+    if (!text) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    int rc = iodfg_session_set_focus_rules(ses, text, len, path, &err);
+    if (rc) {
+        cli_error_caret(&err, text, len);
+    }
+    free(text);
+    return rc ? CLI_FAIL : CLI_OK;
+}
+
 int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size_t n,
                      unsigned columns, struct iodfg_eventlog **log, struct iodfg_session **ses,
                      int *groups)
@@ -556,6 +608,9 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
         } else if (cli_job && cli_job->part) {
             iodfg_session_set_job_part(*ses);
         }
+    }
+    if (rc == CLI_OK) {
+        rc = set_focus(*ses, o);
     }
     free(rules);
     if (o->green || o->red) { // the groups are checked by every process at once

@@ -555,6 +555,7 @@ int cli_insights(int argc, char **argv)
         cli_analyze_opts_fini(&o.a);
         return CLI_FAIL;
     }
+    o.a.focus = IODFG_FOCUS_APP; // the application's findings first
     int rc = CLI_OK, c, list = 0;
     optind = 1;
     while (rc == CLI_OK &&

@@ -104,7 +104,7 @@ static int class_of_name(const struct iodfg_focus *f, struct iodfg_focus_classes
                          const char *name, struct iodfg_error *err)
 {
     if (strcmp(name, IODFG_FOCUS_APP_NAME) == 0) {
-        return IODFG_FOCUS_APP;
+        return IODFG_FOCUS_CLASS_APP;
     }
     int id = iodfg_focus_class_find(c, name);
     if (id >= 0) {

@@ -55,6 +55,7 @@ void iodfg_session_free(struct iodfg_session *s)
         return;
     }
     iodfg_history_free(s->history);
+    session_focus_fini(s);
     free(s->node_on);
     free(s->edge_on);
     iodfg_diff_fini(&s->diff);

@@ -49,6 +49,9 @@ int iodfg_session_state_format(const struct iodfg_session *s, struct iodfg_buf *
     if (s->per_pid) {
         iodfg_buf_addf(out, "perpid 1\n");
     }
+    if (s->focus == IODFG_FOCUS_APP) {
+        iodfg_buf_addf(out, "focus app\n");
+    }
     for (unsigned long l = 1; l <= iodfg_rules_line_count(s->rules); l++) {
         iodfg_buf_addf(out, "rule %s\n", iodfg_rules_line(s->rules, l));
     }
@@ -93,6 +96,7 @@ struct parsed {
     struct iodfg_filter_stack *filters;
     uint8_t *g, *r;
     int paths, acts, per_pid;
+    int focus; /* enum iodfg_focus_mode */
 };
 
 static int parse_line(struct iodfg_session *s, struct parsed *p, char *key, char *arg,
@@ -107,6 +111,13 @@ static int parse_line(struct iodfg_session *s, struct parsed *p, char *key, char
             err->col += 7; // the column in the whole line
         }
         return rc;
+    }
+    if (strcmp(key, "focus") == 0) {
+        if (strcmp(arg, "app") && strcmp(arg, "all")) {
+            return iodfg_error_set(err, IODFG_E_PARSE, "'focus' takes app or all, not '%s'", arg);
+        }
+        p->focus = strcmp(arg, "app") == 0 ? IODFG_FOCUS_APP : IODFG_FOCUS_ALL;
+        return 0;
     }
     if ((strcmp(key, "g") == 0 || strcmp(key, "r") == 0)) {
         uint32_t c = find_case(s, arg); // a case of another log is ignored
@@ -216,6 +227,7 @@ int iodfg_session_state_parse(struct iodfg_session *s, const char *text, size_t 
         }
         iodfg_session_set_thresholds(s, p.paths, p.acts);
         iodfg_session_set_per_pid(s, p.per_pid);
+        iodfg_session_set_focus(s, (enum iodfg_focus_mode)p.focus);
         rc = 0;
     }
     iodfg_buf_fini(&p.rules);
