@@ -248,4 +248,12 @@ struct iodfg_session_focus_counts {
 };
 const struct iodfg_session_focus_counts *iodfg_session_focus_counts(const struct iodfg_session *s);
 
+/* ---- G/R comparison per case ---- */
+
+/* A shared activity or edge is marked changed (IODFG_DIFF_CHANGED) when its count, time or
+ * bytes per case differ by this ratio or more (> 1; IODFG_DIFF_CHANGED_RATIO by default; "changed
+ * R" in the state text when another). Takes effect at the next rebuild. */
+void iodfg_session_set_changed_ratio(struct iodfg_session *s, double ratio);
+double iodfg_session_changed_ratio(const struct iodfg_session *s);
+
 #endif

@@ -421,8 +421,10 @@ static int print_tables(const struct stats_opts *s, const struct cli_analysis *c
     if (ca->groups) {
         group_line(b, "Groups: G", s->a.green, ca->g_cases);
         group_line(b, ", R", s->a.red, ca->r_cases);
-        iodfg_buf_addf(b, "\nG+ only in G, R+ only in R, = in both; %s = R - G\n\n",
-                       iodfg_glyph(IODFG_GL_DELTA));
+        iodfg_buf_addf(b,
+                       "\nG+ only in G, R+ only in R, = in both, != in both and %gx apart per "
+                       "case; %s = R - G\n\n",
+                       IODFG_DIFF_CHANGED_RATIO, iodfg_glyph(IODFG_GL_DELTA));
     }
     iodfg_buf_addf(b, "Activities: %zu of %zu, by %s%s\n", nact, total_act,
                    iodfg_export_act_col_name((enum iodfg_act_col)s->act_col),

@@ -274,6 +274,20 @@ void session_focus_taken(struct iodfg_session *s)
     s->nmoved = 0;
 }
 
+void iodfg_session_set_changed_ratio(struct iodfg_session *s, double ratio)
+{
+    ratio = ratio > 1 ? ratio : IODFG_DIFF_CHANGED_RATIO;
+    if (ratio != iodfg_session_changed_ratio(s)) {
+        s->changed_ratio = ratio;
+        s->groups_dirty = 1; // compare anew
+    }
+}
+
+double iodfg_session_changed_ratio(const struct iodfg_session *s)
+{
+    return s->changed_ratio > 1 ? s->changed_ratio : IODFG_DIFF_CHANGED_RATIO;
+}
+
 void session_focus_fini(struct iodfg_session *s)
 {
     iodfg_focus_free(s->focus_rules);

@@ -71,6 +71,7 @@ struct iodfg_session {
     uint32_t *moved;                   /* keys whose activity changed since the last analysis */
     size_t nmoved, cap_moved;
     struct iodfg_session_focus_counts fcounts;
+    double changed_ratio; /* iodfg_session_set_changed_ratio; 0: the default */
 };
 
 /* session_rebuild.c: the effective group masks from the marks and the filtered cases; 1 when

@@ -199,6 +199,7 @@ static int build_diff(struct iodfg_session *s, struct iodfg_error *err)
     }
     iodfg_diff_fini(&s->diff);
     iodfg_diff_init(&s->diff);
+    s->diff.changed_ratio = iodfg_session_changed_ratio(s);
     if (iodfg_diff_build(&s->diff, s->an, s->g_on, s->r_on, err)) {
         return -1;
     }

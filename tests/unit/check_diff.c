@@ -68,14 +68,16 @@ START_TEST(paper_partition_colouring)
     ck_assert_int_eq(node_side("read:/etc/group"), IODFG_DIFF_R_ONLY);
     ck_assert_int_eq(node_side("read:/usr/share"), IODFG_DIFF_R_ONLY); // zoneinfo
     ck_assert_int_eq(node_side("read:/usr/lib"), IODFG_DIFF_BOTH);
-    ck_assert_int_eq(node_side("write:/dev/pts"), IODFG_DIFF_BOTH);
+    // in both (uncoloured), but ls -l writes 4 times per case where ls writes once: changed
+    ck_assert_int_eq(node_side("write:/dev/pts"), IODFG_DIFF_CHANGED);
+    ck_assert(iodfg_diff_side_in_both(node_side("write:/dev/pts")));
     // the single ls-only relation (Fig. 3d)
     ck_assert_int_eq(edge_side("read:/etc/locale.alias", "write:/dev/pts"), IODFG_DIFF_G_ONLY);
     size_t green = 0, red = 0, both = 0;
     for (size_t i = 0; i < D.nedges; i++) {
         green += D.edges[i].side == IODFG_DIFF_G_ONLY;
         red += D.edges[i].side == IODFG_DIFF_R_ONLY;
-        both += D.edges[i].side == IODFG_DIFF_BOTH;
+        both += iodfg_diff_side_in_both(D.edges[i].side);
     }
     ck_assert_uint_eq(green, 1);
     ck_assert_uint_eq(red, 9); // L->N N->N N->PW PW->G G->W W->Z Z->Z Z->W W->W
@@ -93,6 +95,16 @@ START_TEST(paper_partition_colouring)
     ck_assert_double_eq(D.nodes[w].r[IODFG_DM_BYTES], 603.0);
     ck_assert_double_eq(D.nodes[w].g[IODFG_DM_DUR_MEAN], 111000.0);
     ck_assert_double_eq(D.nodes[w].r[IODFG_DM_DUR_MEAN], (74 + 99 + 73 + 99) * 1000.0 / 4);
+    // per case: 3 cases on each side
+    ck_assert_uint_eq(D.g_traces, 3);
+    ck_assert_uint_eq(D.r_traces, 3);
+    ck_assert_double_eq(D.nodes[w].g_pc[IODFG_DM_COUNT], 1.0);
+    ck_assert_double_eq(D.nodes[w].r_pc[IODFG_DM_COUNT], 4.0);
+    ck_assert_double_eq(D.nodes[w].ratio[IODFG_DM_COUNT], 4.0);
+    ck_assert_double_eq(D.nodes[w].g_pc[IODFG_DM_BYTES], 50.0);
+    ck_assert_double_eq(D.nodes[w].r_pc[IODFG_DM_BYTES], 201.0);
+    ck_assert_double_eq(D.nodes[w].g_pc[IODFG_DM_CASES], 1.0); // every case of G
+    ck_assert_double_eq(D.nodes[w].g_pc[IODFG_DM_DUR_SUM], 111000.0);
     uint32_t n = tlog_act(&MAP, "read:/etc/nsswitch.conf");
     ck_assert(isnan(D.nodes[n].rel[IODFG_DM_COUNT])); // nothing in G to compare with
     const struct iodfg_diff_edge *e = iodfg_diff_find_edge(
@@ -115,10 +127,43 @@ START_TEST(overlap_is_an_error)
 }
 END_TEST
 
+/* Per case, not in total: 96 calls in 4 cases against 4 in 4 is changed, 8 in 4 against 2 in 1
+ * is not; the ratio is changeable and kept by a rebuild. */
+START_TEST(changed_is_per_case)
+{
+    ck_assert_int_eq(iodfg_diff_changed(24.0, 1.0, IODFG_DIFF_CHANGED_RATIO), 1);
+    ck_assert_int_eq(iodfg_diff_changed(2.0, 2.0, IODFG_DIFF_CHANGED_RATIO), 0);
+    ck_assert_int_eq(iodfg_diff_changed(2.0, 2.9, IODFG_DIFF_CHANGED_RATIO), 0);
+    ck_assert_int_eq(iodfg_diff_changed(2.0, 3.0, IODFG_DIFF_CHANGED_RATIO), 1);
+    ck_assert_int_eq(iodfg_diff_changed(0.0, 3.0, IODFG_DIFF_CHANGED_RATIO), 1);
+    ck_assert_int_eq(iodfg_diff_changed(0.0, 0.0, IODFG_DIFF_CHANGED_RATIO), 0);
+    ck_assert_int_eq(iodfg_diff_changed(2.0, 3.0, 2.0), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    // G = one ls case, R = the three ls -l cases: write:/dev/pts 1 against 4 per case
+    static const uint8_t g1[6] = {1, 0, 0, 0, 0, 0};
+    D.changed_ratio = 5.0;
+    ck_assert_int_eq(iodfg_diff_build(&D, AN, g1, CB, &err), 0);
+    ck_assert_double_eq(D.changed_ratio, 5.0);
+    ck_assert_int_eq(node_side("write:/dev/pts"), IODFG_DIFF_BOTH); // 4x is under 5x
+    D.changed_ratio = 3.0;
+    ck_assert_int_eq(iodfg_diff_build(&D, AN, g1, CB, &err), 0);
+    ck_assert_int_eq(node_side("write:/dev/pts"), IODFG_DIFF_CHANGED);
+    ck_assert_int_eq(node_side("read:/usr/lib"), IODFG_DIFF_BOTH); // 3 and 3 reads per case
+    uint32_t w = tlog_act(&MAP, "write:/dev/pts");
+    ck_assert_double_eq(D.nodes[w].g[IODFG_DM_COUNT], 1.0);
+    ck_assert_double_eq(D.nodes[w].r[IODFG_DM_COUNT], 12.0);
+    ck_assert_double_eq(D.nodes[w].r_pc[IODFG_DM_COUNT], 4.0);
+}
+END_TEST
+
 START_TEST(names)
 {
     ck_assert_str_eq(iodfg_diff_side_name(IODFG_DIFF_G_ONLY), "green");
     ck_assert_str_eq(iodfg_diff_side_name(IODFG_DIFF_R_ONLY), "red");
+    ck_assert_str_eq(iodfg_diff_side_name(IODFG_DIFF_CHANGED), "changed");
+    ck_assert_str_eq(iodfg_diff_side_mark(IODFG_DIFF_CHANGED), "!=");
+    ck_assert_str_eq(iodfg_diff_side_mark(IODFG_DIFF_BOTH), "=");
     ck_assert_str_eq(iodfg_diff_metric_name(IODFG_DM_BYTES), "bytes");
 }
 END_TEST
@@ -130,6 +175,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, paper_partition_colouring);
     tcase_add_test(tc, overlap_is_an_error);
+    tcase_add_test(tc, changed_is_per_case);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
     return s;

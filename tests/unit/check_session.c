@@ -692,6 +692,16 @@ START_TEST(focus_state_and_undo)
     ck_assert_int_eq(iodfg_session_redo(s, &err), 0);
     char *redone = tables(s);
     ck_assert_str_eq(redone, app);
+    iodfg_session_set_changed_ratio(s, 3);
+    ck_assert(iodfg_session_changed_ratio(s) == 3.0);
+    iodfg_buf_clear(&b);
+    ck_assert_int_eq(iodfg_session_state_format(s, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "\nchanged 3\n"));
+    ck_assert_int_eq(iodfg_session_state_parse(t, b.data, b.len, "s", NULL, NULL, &err), 0);
+    ck_assert(iodfg_session_changed_ratio(t) == 3.0);
+    const char *badr = "changed 1\n";
+    ck_assert_int_eq(iodfg_session_state_parse(t, badr, strlen(badr), "f", NULL, NULL, &err), -1);
+    iodfg_error_clear(&err);
     const char *bad = "paths 100\nfocus everything\n";
     ck_assert_int_eq(iodfg_session_state_parse(t, bad, strlen(bad), "f", NULL, NULL, &err), -1);
     ck_assert_uint_eq(err.line, 2);
