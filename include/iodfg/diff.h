@@ -102,4 +102,48 @@ int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
 const struct iodfg_diff_edge *iodfg_diff_find_edge(const struct iodfg_diff *d, uint32_t from,
                                                    uint32_t to);
 
+/* ---- the story: what differs between G and R, per case, ranked by the time it explains ---- */
+
+struct iodfg_session;
+
+/* An activity of iodfg_session_mapping in one group only or changed (ACTIVITY), or a call that
+ * replaces another between the groups (VARIANT: G's activity and R's move data the same way,
+ * read, write, seek or open, at the same place, the top two directories of their files, and
+ * each is in its group only; lseek + write against pwrite64). */
+enum iodfg_story_kind { IODFG_STORY_ACTIVITY = 0, IODFG_STORY_VARIANT = 1 };
+/* The numbers of a row, per case of its group. */
+enum iodfg_story_metric { IODFG_STORY_COUNT, IODFG_STORY_TIME, IODFG_STORY_BYTES, IODFG_STORY__N };
+#define IODFG_STORY_TEXT 640
+
+struct iodfg_diff_story_row {
+    enum iodfg_story_kind kind;
+    enum iodfg_diff_side side; /* G_ONLY, R_ONLY or CHANGED (VARIANT rows: CHANGED) */
+    uint32_t g_act, r_act;     /* each side's activity; IODFG_NO_ACTIVITY for none */
+    uint32_t fclass;           /* the focus class of its activities (0: the application's) */
+    double g[IODFG_STORY__N], r[IODFG_STORY__N]; /* per case: calls, time (ns), bytes */
+    double ratio[IODFG_STORY__N];                 /* r / g, NAN when g is 0 */
+    uint32_t g_cases, r_cases; /* cases of each group with events of the row */
+    double explained_ns;       /* time per case the row explains: |R - G| when in both, the
+                                * one side's time when in one, both sides' for a variant */
+    int band;                  /* 2: explained >= 25% of the larger group's call time per case,
+                                * 1: >= 5%, 0: less */
+    char text[IODFG_STORY_TEXT]; /* one line saying what differs, how much and where; it holds
+                                  * paths and case names: sanitise before showing */
+};
+
+struct iodfg_diff_story {
+    struct iodfg_diff_story_row *rows; /* ranked: band, then (focus app) the application's rows
+                                   * before the runtime's, then the time explained */
+    size_t n;
+    uint64_t g_cases, r_cases;       /* cases of each group with selected events */
+    double g_time_ns, r_time_ns;     /* call time per case of each group */
+};
+void iodfg_diff_story_init(struct iodfg_diff_story *st);
+void iodfg_diff_story_fini(struct iodfg_diff_story *st);
+/* The story of the groups of a prepared session (iodfg_session_prepare) over its mapping, with
+ * its changed ratio and focus; cases are trace files. -1 with err when the session has no
+ * groups or out of memory. */
+int iodfg_diff_story_build(struct iodfg_diff_story *st, const struct iodfg_session *s,
+                      struct iodfg_error *err);
+
 #endif

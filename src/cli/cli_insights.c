@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/format.h"
@@ -310,6 +311,64 @@ static void group_out(const struct out *o, const char *title)
     }
 }
 
+// What differs between the groups per case, ranked by the time it explains (iodfg_diff_story).
+static int story_out(struct iodfg_buf *b, enum cli_format f, const struct cli_metrics *m)
+{
+    struct iodfg_diff_story st;
+    iodfg_diff_story_init(&st);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_diff_story_build(&st, m->ses, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    char gt[IODFG_FORMAT_MIN], rt[IODFG_FORMAT_MIN];
+    iodfg_format_duration(gt, sizeof(gt), (int64_t)st.g_time_ns, 0);
+    iodfg_format_duration(rt, sizeof(rt), (int64_t)st.r_time_ns, 0);
+    if (f == CLI_FMT_TABLE) {
+        iodfg_buf_addf(b,
+                       "\n== what differs between G and R, per case (G: %llu cases, %s in calls per "
+                       "case; R: %llu cases, %s): %zu\n",
+                       (unsigned long long)st.g_cases, gt, (unsigned long long)st.r_cases, rt,
+                       st.n);
+    } else if (f == CLI_FMT_JSON) {
+        iodfg_buf_addf(b, "],\"stories\":[");
+    }
+    for (size_t i = 0; i < st.n; i++) {
+        const struct iodfg_diff_story_row *r = &st.rows[i];
+        const char *kind = r->kind == IODFG_STORY_VARIANT ? "variant" : "activity";
+        if (f == CLI_FMT_TABLE) {
+            iodfg_buf_addf(b, "%3zu. %-2s ", i + 1, iodfg_diff_side_mark(r->side));
+            cli_cell_text(b, r->text, strlen(r->text), IODFG_STORY_TEXT, 0);
+            iodfg_buf_addf(b, "\n");
+        } else if (f == CLI_FMT_TSV) {
+            iodfg_buf_addf(b, "story\t%zu\t%s\t%s\ttext\t", i + 1, iodfg_diff_side_mark(r->side),
+                           kind);
+            cli_cell_name(b, f, r->text, 0);
+            iodfg_buf_addf(b, "\n");
+        } else {
+            iodfg_buf_addf(b, "%s{\"kind\":\"%s\",\"side\":\"%s\",\"explained_ns\":", i ? ",\n" : "",
+                           kind, iodfg_diff_side_name(r->side));
+            iodfg_json_num(b, r->explained_ns);
+            iodfg_buf_addf(b, ",\"g\":[");
+            for (int k = 0; k < IODFG_STORY__N; k++) {
+                iodfg_buf_addf(b, "%s", k ? "," : "");
+                iodfg_json_num(b, r->g[k]);
+            }
+            iodfg_buf_addf(b, "],\"r\":[");
+            for (int k = 0; k < IODFG_STORY__N; k++) {
+                iodfg_buf_addf(b, "%s", k ? "," : "");
+                iodfg_json_num(b, r->r[k]);
+            }
+            iodfg_buf_addf(b, "],\"text\":");
+            iodfg_json_cstr(b, r->text);
+            iodfg_buf_addf(b, "}");
+        }
+    }
+    iodfg_diff_story_fini(&st);
+    return CLI_OK;
+}
+
 static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct cli_metrics *m,
                            const struct iodfg_insights ins[2])
 {
@@ -384,6 +443,9 @@ static int run(const struct ins_opts *o, char *const *inputs, size_t n)
             iodfg_buf_addf(&b, o->format == CLI_FMT_JSON ? ",\n" : "\n");
         }
         group_out(&out, gtitle[m.ngroups - 1][g]);
+    }
+    if (rc == CLI_OK && m.ngroups > 1) {
+        rc = story_out(&b, o->format, &m);
     }
     if (rc == CLI_OK && m.ngroups > 1) {
         rc = differences_out(&b, o->format, &m, ins);
