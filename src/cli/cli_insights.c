@@ -96,6 +96,11 @@ static void finding_table(const struct out *o, size_t rank, const struct iodfg_i
     iodfg_buf_addf(b, "%3zu. %-6s %-15s ", rank, iodfg_insight_severity_name(f->severity),
                    iodfg_insight_rule_name(f->rule));
     term_text(b, subj[0] ? subj : iodfg_insight_rule_title(f->rule));
+    if (o->ins->app_first && f->fclass) { // focus app: the runtime's findings are marked
+        iodfg_buf_addf(b, "  [runtime: ");
+        term_text(b, iodfg_insight_class(o->ins, f));
+        iodfg_buf_addf(b, "]");
+    }
     iodfg_buf_addf(b, "\n      %s\n", f->text);
     if (isfinite(f->impact)) {
         iodfg_buf_addf(b, "      %-12s%s %s\n", "impact:", imp,
@@ -141,6 +146,9 @@ static void finding_tsv(const struct out *o, size_t rank, const struct iodfg_ins
     tsv_row(o, rank, f, "text", f->text);
     snprintf(s, sizeof(s), "%.17g", f->impact);
     tsv_row(o, rank, f, "impact", isfinite(f->impact) ? s : "");
+    if (o->ins->app_first) {
+        tsv_row(o, rank, f, "class", f->fclass ? iodfg_insight_class(o->ins, f) : "app");
+    }
     for (uint32_t i = 0; i < f->nnum; i++) {
         char field[80];
         snprintf(field, sizeof(field), "n.%s", f->num[i].name);
@@ -194,6 +202,10 @@ static void finding_json(const struct out *o, size_t rank, const struct iodfg_in
     iodfg_json_num(b, f->impact);
     iodfg_buf_addf(b, ",\"subject\":");
     iodfg_json_cstr(b, iodfg_insight_subject_text(o->ins, map, f, s, sizeof(s)));
+    if (o->ins->app_first) {
+        iodfg_buf_addf(b, ",\"class\":");
+        iodfg_json_cstr(b, f->fclass ? iodfg_insight_class(o->ins, f) : "app");
+    }
     iodfg_buf_addf(b, ",\"text\":");
     iodfg_json_cstr(b, f->text);
     iodfg_buf_addf(b, ",\"advice\":");
@@ -388,8 +400,20 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
     for (size_t i = 0; i < n; i++) {
         const struct iodfg_insight *x = ch[i].g ? ch[i].g : ch[i].r;
         const struct iodfg_insights *in = ch[i].g ? &ins[0] : &ins[1];
-        char subj[4096];
+        char subj[4096], rsubj[2048];
         iodfg_insight_subject_text(in, m->map, x, subj, sizeof(subj));
+        if (ch[i].g && ch[i].r) { // aligned by place: name R's subject too when it differs
+            iodfg_insight_subject_text(&ins[1], m->map, ch[i].r, rsubj, sizeof(rsubj));
+            if (strcmp(subj, rsubj)) {
+                size_t len = strlen(subj);
+                snprintf(subj + len, sizeof(subj) - len, " | %s", rsubj);
+            }
+        }
+        if (in->app_first && x->fclass) {
+            size_t len = strlen(subj);
+            snprintf(subj + len, sizeof(subj) - len, "%s[runtime: %s]", len ? "  " : "",
+                     iodfg_insight_class(in, x));
+        }
         const char *gs = ch[i].g ? iodfg_insight_severity_name(ch[i].g->severity) : "-";
         const char *rs = ch[i].r ? iodfg_insight_severity_name(ch[i].r->severity) : "-";
         const char *rule = iodfg_insight_rule_name(x->rule);

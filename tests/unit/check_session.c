@@ -541,7 +541,6 @@ START_TEST(undo_redo_restore_inputs_and_results)
 }
 END_TEST
 
-
 /* Σ count over the activities with events, and the number of such activities. */
 static uint64_t events_counted(const struct iodfg_session *s, uint32_t *nact)
 {
