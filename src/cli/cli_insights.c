@@ -409,7 +409,7 @@ static int differences_out(struct iodfg_buf *b, enum cli_format f, const struct 
                 snprintf(subj + len, sizeof(subj) - len, " | %s", rsubj);
             }
         }
-        if (in->app_first && x->fclass) {
+        if (f == CLI_FMT_TABLE && in->app_first && x->fclass) {
             size_t len = strlen(subj);
             snprintf(subj + len, sizeof(subj) - len, "%s[runtime: %s]", len ? "  " : "",
                      iodfg_insight_class(in, x));
