@@ -338,11 +338,11 @@ static int story_out(struct iodfg_buf *b, enum cli_format f, const struct cli_me
     iodfg_format_duration(gt, sizeof(gt), (int64_t)st.g_time_ns, 0);
     iodfg_format_duration(rt, sizeof(rt), (int64_t)st.r_time_ns, 0);
     if (f == CLI_FMT_TABLE) {
-        iodfg_buf_addf(b,
-                       "\n== what differs between G and R, per case (G: %llu cases, %s in calls per "
-                       "case; R: %llu cases, %s): %zu\n",
-                       (unsigned long long)st.g_cases, gt, (unsigned long long)st.r_cases, rt,
-                       st.n);
+        iodfg_buf_addf(
+            b,
+            "\n== what differs between G and R, per case (G: %llu cases, %s in calls per "
+            "case; R: %llu cases, %s): %zu\n",
+            (unsigned long long)st.g_cases, gt, (unsigned long long)st.r_cases, rt, st.n);
     } else if (f == CLI_FMT_JSON) {
         iodfg_buf_addf(b, "],\"stories\":[");
     }
@@ -359,7 +359,8 @@ static int story_out(struct iodfg_buf *b, enum cli_format f, const struct cli_me
             cli_cell_name(b, f, r->text, 0);
             iodfg_buf_addf(b, "\n");
         } else {
-            iodfg_buf_addf(b, "%s{\"kind\":\"%s\",\"side\":\"%s\",\"explained_ns\":", i ? ",\n" : "",
+            iodfg_buf_addf(b,
+                           "%s{\"kind\":\"%s\",\"side\":\"%s\",\"explained_ns\":", i ? ",\n" : "",
                            kind, iodfg_diff_side_name(r->side));
             iodfg_json_num(b, r->explained_ns);
             iodfg_buf_addf(b, ",\"g\":[");
