@@ -98,8 +98,9 @@ const char cli_analyze_usage[] =
     "                          MPI runtime, calls on no file, terminal) into one\n"
     "                          activity 'runtime:CLASS' (default for insights); all:\n"
     "                          every activity as the rules give it (default)\n"
-    "      --focus-rules FILE  the classes (doc/rules.md, Focus); default:\n"
-    "                          $XDG_CONFIG_HOME/iodfg/focus.rules if there, else built in\n";
+    "      --focus-rules FILE  the classes (doc/rules.md, Focus); default: the\n"
+    "                          user's $XDG_CONFIG_HOME/iodfg/focus.rules if there,\n"
+    "                          else the built-in ones\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {
