@@ -13,16 +13,13 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
-#include "iodfg/rules.h"
 #include "iodfg/session.h"
-#include "iodfg/strpool.h"
 #include "iodfg/trace.h"
 
 #include "diff_story_priv.h"
 #include "insights_tally.h"
 
 #define NONE UINT32_MAX
-#define UNSET (UINT32_MAX - 1)
 #define FAMILY (IODFG_IO_READ | IODFG_IO_WRITE | IODFG_IO_SEEK | IODFG_IO_OPEN)
 
 void iodfg_diff_story_init(struct iodfg_diff_story *st)
@@ -34,17 +31,6 @@ void iodfg_diff_story_fini(struct iodfg_diff_story *st)
 {
     free(st->rows);
     memset(st, 0, sizeof(*st));
-}
-
-const char *story_place(const struct story_ctx *x, uint32_t k, size_t *len)
-{
-    const struct iodfg_key *key = &iodfg_eventlog_keys(x->log)[k];
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(x->log);
-    const char *p = iodfg_strpool_get(pool, key->path);
-    *len = key->kind == IODFG_PATH_FILE
-               ? iodfg_rules_path_prefix(p, iodfg_strpool_len(pool, key->path), 2)
-               : 0;
-    return p;
 }
 
 static int side_alloc(struct story_side *sd, uint32_t nk, uint32_t na)
@@ -133,50 +119,33 @@ static int scan_side(struct story_ctx *x, struct story_side *sd, const struct io
 static int shapes(struct story_ctx *x)
 {
     const uint32_t *act = x->map->activity_of_key;
-    x->family = malloc(((size_t)x->nact + 1) * sizeof(*x->family));
-    x->place = malloc(((size_t)x->nact + 1) * sizeof(*x->place));
+    uint8_t *used = malloc((size_t)x->nkeys + 1);
+    x->shape = malloc(((size_t)x->nact + 1) * sizeof(*x->shape));
     x->first = calloc((size_t)x->nact + 2, sizeof(*x->first));
     x->key_order = malloc(((size_t)x->nkeys + 1) * sizeof(*x->key_order));
-    if (!x->family || !x->place || !x->first || !x->key_order) {
-        return -1;
-    }
-    for (uint32_t a = 0; a < x->nact; a++) {
-        x->family[a] = UINT32_MAX;
-        x->place[a] = UNSET;
-    }
-    for (uint32_t k = 0; k < x->nkeys; k++) {
-        uint32_t a = act[k];
-        if (a == IODFG_NO_ACTIVITY || x->side[0].ks[k].count + x->side[1].ks[k].count == 0) {
-            continue;
-        }
-        x->first[a + 1]++;
-        unsigned f = x->kflags[k] & FAMILY;
-        x->family[a] = x->family[a] == UINT32_MAX || x->family[a] == f ? f : 0;
-        size_t len, plen;
-        const char *p = story_place(x, k, &len);
-        if (x->place[a] == UNSET) {
-            x->place[a] = len ? k : NONE;
-        } else if (x->place[a] != NONE) {
-            const char *q = story_place(x, x->place[a], &plen);
-            x->place[a] = len && len == plen && memcmp(p, q, len) == 0 ? x->place[a] : NONE;
-        }
-    }
-    for (uint32_t a = 0; a < x->nact; a++) {
-        x->first[a + 1] += x->first[a];
-    }
     uint32_t *at = malloc(((size_t)x->nact + 1) * sizeof(*at));
-    if (!at) {
-        return -1;
+    int rc = used && x->shape && x->first && x->key_order && at ? 0 : -1;
+    for (uint32_t k = 0; rc == 0 && k < x->nkeys; k++) {
+        used[k] = act[k] != IODFG_NO_ACTIVITY && x->side[0].ks[k].count + x->side[1].ks[k].count;
+        if (used[k]) {
+            x->first[act[k] + 1]++;
+        }
     }
-    memcpy(at, x->first, (size_t)x->nact * sizeof(*at));
-    for (uint32_t k = 0; k < x->nkeys; k++) {
-        uint32_t a = act[k];
-        if (a != IODFG_NO_ACTIVITY && x->side[0].ks[k].count + x->side[1].ks[k].count) {
-            x->key_order[at[a]++] = k;
+    if (rc == 0) {
+        diff_shapes(x->log, x->map, x->kflags, used, x->shape);
+        for (uint32_t a = 0; a < x->nact; a++) {
+            x->first[a + 1] += x->first[a];
+        }
+        memcpy(at, x->first, (size_t)x->nact * sizeof(*at));
+        for (uint32_t k = 0; k < x->nkeys; k++) {
+            if (used[k]) {
+                x->key_order[at[act[k]]++] = k;
+            }
         }
     }
     free(at);
-    return 0;
+    free(used);
+    return rc;
 }
 
 static double per_case(double v, uint64_t cases)
@@ -228,18 +197,6 @@ static enum iodfg_diff_side side_of(const struct story_ctx *x, uint32_t a, doubl
     return changed ? IODFG_DIFF_CHANGED : IODFG_DIFF_BOTH;
 }
 
-/* Whether activities a (G's) and b (R's) do the same kind of I/O at the same place. */
-static int same_shape(const struct story_ctx *x, uint32_t a, uint32_t b)
-{
-    if (!x->family[a] || x->family[a] == UINT32_MAX || x->family[a] != x->family[b] ||
-        x->place[a] >= UNSET || x->place[b] >= UNSET) {
-        return 0;
-    }
-    size_t la, lb;
-    const char *pa = story_place(x, x->place[a], &la), *pb = story_place(x, x->place[b], &lb);
-    return la == lb && memcmp(pa, pb, la) == 0;
-}
-
 /* Pair each activity of G only with one of R only of the same shape, the closest in calls. */
 static void pair_variants(const struct story_ctx *x, const enum iodfg_diff_side *side,
                           uint32_t *partner)
@@ -253,7 +210,8 @@ static void pair_variants(const struct story_ctx *x, const enum iodfg_diff_side 
         }
         double ga = per_case((double)x->side[0].as[a].count, x->side[0].cases), best = INFINITY;
         for (uint32_t b = 0; b < x->nact; b++) {
-            if (side[b] != IODFG_DIFF_R_ONLY || partner[b] != NONE || !same_shape(x, a, b)) {
+            if (side[b] != IODFG_DIFF_R_ONLY || partner[b] != NONE ||
+                !diff_shape_same(x->log, &x->shape[a], &x->shape[b])) {
                 continue;
             }
             double rb = per_case((double)x->side[1].as[b].count, x->side[1].cases);
@@ -356,8 +314,7 @@ int iodfg_diff_story_build(struct iodfg_diff_story *st, const struct iodfg_sessi
     free(x.kflags);
     side_free(&x.side[0]);
     side_free(&x.side[1]);
-    free(x.family);
-    free(x.place);
+    free(x.shape);
     free(x.first);
     free(x.key_order);
     if (rc) {

@@ -9,6 +9,7 @@
 
 #include "iodfg/diff.h"
 
+#include "diff_shape.h"
 #include "keysums.h"
 
 struct iodfg_eventlog;
@@ -34,14 +35,10 @@ struct story_ctx {
     uint32_t nkeys, nact;
     uint8_t *kflags;             /* per key: iodfg_metrics_call_flags */
     struct story_side side[2];   /* G, R */
-    unsigned *family;            /* per activity: the IODFG_IO_* kind all its keys share, or 0 */
-    uint32_t *place;             /* per activity: a key whose place (top two directories) all
-                                  * its keys share, or UINT32_MAX */
+    struct diff_shape *shape;    /* per activity, over the keys with events in G or R */
     uint32_t *key_order, *first; /* keys by activity: key_order[first[a] .. first[a + 1]) */
 };
 
-/* The place of key k: its path cut to two levels; *len its length (0: no file). */
-const char *story_place(const struct story_ctx *x, uint32_t k, size_t *len);
 /* The text of row r (fills r->text). */
 void story_text(const struct story_ctx *x, struct iodfg_diff_story_row *r);
 

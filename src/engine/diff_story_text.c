@@ -107,7 +107,7 @@ static void files(const struct story_ctx *x, struct iodfg_buf *b, int g, uint32_
     for (uint32_t i = x->first[a]; v && i < x->first[a + 1]; i++) {
         uint32_t k = x->key_order[i];
         size_t len;
-        story_place(x, k, &len);
+        diff_key_place(x->log, k, &len);
         if (len && sd->ks[k].count) { // a file, with some of this side's events
             v[n++] = (struct file_count){iodfg_eventlog_keys(x->log)[k].path, sd->ks[k].count};
         }
@@ -126,7 +126,7 @@ static void files(const struct story_ctx *x, struct iodfg_buf *b, int g, uint32_
     for (size_t i = 0; i < m && i < TOP_FILES; i++) {
         char t[32];
         iodfg_buf_addf(b, i ? ", " : "; %s %s ", group_name[g],
-                       (x->family[a] & IODFG_IO_OPEN) ? "opens" : "on");
+                       x->shape[a].family == IODFG_IO_OPEN ? "opens" : "on");
         iodfg_buf_addf(b, "%s %s per case", iodfg_strpool_get(pool, v[i].path),
                        num(t, sizeof(t), (double)v[i].n / (double)sd->cases));
     }
@@ -190,7 +190,7 @@ static void variant_text(const struct story_ctx *x, const struct iodfg_diff_stor
                          struct iodfg_buf *b)
 {
     size_t len;
-    const char *place = story_place(x, x->place[r->g_act], &len);
+    const char *place = diff_key_place(x->log, x->shape[r->g_act].place, &len);
     iodfg_buf_addf(b, "%s in G is %s in R, on %.*s: ", call_of(x, r->g_act), call_of(x, r->r_act),
                    (int)len, place);
     calls_part(x, b, 0, r->g_act, r->g[IODFG_STORY_COUNT]);
@@ -216,7 +216,7 @@ static void activity_text(const struct story_ctx *x, const struct iodfg_diff_sto
     char v[3][32];
     uint32_t a = r->g_act;
     const char *name = iodfg_mapping_name(x->map, a);
-    int opens = (x->family[a] & IODFG_IO_OPEN) != 0;
+    int opens = x->shape[a].family == IODFG_IO_OPEN;
     if (r->side == IODFG_DIFF_CHANGED) {
         iodfg_buf_addf(b, "%s: %s %s per case in G, %s in R", name,
                        num(v[0], sizeof(v[0]), r->g[IODFG_STORY_COUNT]),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Findings of two groups side by side: each finding's place (rule, focus class, kind of I/O and
- * the top two directories of its files, not the raw path), and the rows that align them. */
+ * the top two directories of its files, not the raw path: diff_shape.h), and the rows that align
+ * them. */
 #include "config.h"
 
 #include <math.h>
@@ -17,16 +18,8 @@
 #include "iodfg/rules.h"
 #include "iodfg/strpool.h"
 
+#include "diff_shape.h"
 #include "insights_families.h"
-
-#define FAMILY (IODFG_IO_READ | IODFG_IO_WRITE | IODFG_IO_SEEK | IODFG_IO_OPEN)
-#define MIXED UINT32_MAX
-
-/* Per activity: the kind of I/O and the place (a key whose path's top two directories) that all
- * its keys share, MIXED when they differ. */
-struct shape {
-    uint32_t family, place;
-};
 
 static const char *family_name(uint32_t f)
 {
@@ -44,48 +37,14 @@ static const char *family_name(uint32_t f)
     }
 }
 
-static const char *place_of(const struct iodfg_eventlog *log, uint32_t k, size_t *len)
-{
-    const struct iodfg_key *key = &iodfg_eventlog_keys(log)[k];
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
-    const char *p = iodfg_strpool_get(pool, key->path);
-    *len = key->kind == IODFG_PATH_FILE
-               ? iodfg_rules_path_prefix(p, iodfg_strpool_len(pool, key->path), 2)
-               : 0;
-    return p;
-}
-
-static void shapes(const struct ins_ctx *x, struct shape *sh)
-{
-    const uint32_t *act = x->map->activity_of_key;
-    for (uint32_t a = 0; a < x->map->nactivities; a++) {
-        sh[a] = (struct shape){UINT32_MAX - 1, UINT32_MAX - 1};
-    }
-    for (uint32_t k = 0; k < x->map->nkeys; k++) {
-        uint32_t a = act[k];
-        if (a == IODFG_NO_ACTIVITY) {
-            continue;
-        }
-        uint32_t f = x->kflags[k] & FAMILY;
-        sh[a].family = sh[a].family == UINT32_MAX - 1 || sh[a].family == f ? f : MIXED;
-        size_t len, plen;
-        const char *p = place_of(x->log, k, &len);
-        if (sh[a].place == UINT32_MAX - 1) {
-            sh[a].place = len ? k : MIXED;
-        } else if (sh[a].place != MIXED) {
-            const char *q = place_of(x->log, sh[a].place, &plen);
-            sh[a].place = len == plen && len && memcmp(p, q, len) == 0 ? sh[a].place : MIXED;
-        }
-    }
-}
-
 /* "write /tmp/scratch" for activity a, or its name when its keys do not share both. */
-static void where(const struct ins_ctx *x, const struct shape *sh, uint32_t a, struct iodfg_buf *b)
+static void where(const struct ins_ctx *x, const struct diff_shape *sh, uint32_t a,
+                  struct iodfg_buf *b)
 {
     const char *fam = a < x->map->nactivities ? family_name(sh[a].family) : NULL;
-    if (fam && sh[a].place < MIXED - 1) {
+    if (fam && sh[a].place < DIFF_SHAPE_UNSET) {
         size_t len;
-        const char *p = place_of(x->log, sh[a].place, &len);
+        const char *p = diff_key_place(x->log, sh[a].place, &len);
         iodfg_buf_addf(b, "%s %.*s", fam, (int)len, p);
     } else {
         iodfg_buf_addf(b, "%s", iodfg_mapping_name(x->map, a));
@@ -94,11 +53,11 @@ static void where(const struct ins_ctx *x, const struct shape *sh, uint32_t a, s
 
 int ins_align(struct ins_ctx *x)
 {
-    struct shape *sh = malloc(((size_t)x->map->nactivities + 1) * sizeof(*sh));
+    struct diff_shape *sh = malloc(((size_t)x->map->nactivities + 1) * sizeof(*sh));
     if (!sh) {
         return -1;
     }
-    shapes(x, sh);
+    diff_shapes(x->log, x->map, x->kflags, NULL, sh);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     int rc = 0;
