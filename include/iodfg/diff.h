@@ -121,22 +121,22 @@ struct iodfg_diff_story_row {
     uint32_t g_act, r_act;     /* each side's activity; IODFG_NO_ACTIVITY for none */
     uint32_t fclass;           /* the focus class of its activities (0: the application's) */
     double g[IODFG_STORY__N], r[IODFG_STORY__N]; /* per case: calls, time (ns), bytes */
-    double ratio[IODFG_STORY__N];                 /* r / g, NAN when g is 0 */
-    uint32_t g_cases, r_cases; /* cases of each group with events of the row */
-    double explained_ns;       /* time per case the row explains: |R - G| when in both, the
-                                * one side's time when in one, both sides' for a variant */
-    int band;                  /* 2: explained >= 25% of the larger group's call time per case,
-                                * 1: >= 5%, 0: less */
+    double ratio[IODFG_STORY__N];                /* r / g, NAN when g is 0 */
+    uint32_t g_cases, r_cases;                   /* cases of each group with events of the row */
+    double explained_ns;         /* time per case the row explains: |R - G| when in both, the
+                                  * one side's time when in one, both sides' for a variant */
+    int band;                    /* 2: explained >= 25% of the larger group's call time per case,
+                                  * 1: >= 5%, 0: less */
     char text[IODFG_STORY_TEXT]; /* one line saying what differs, how much and where; it holds
                                   * paths and case names: sanitise before showing */
 };
 
 struct iodfg_diff_story {
     struct iodfg_diff_story_row *rows; /* ranked: band, then (focus app) the application's rows
-                                   * before the runtime's, then the time explained */
+                                        * before the runtime's, then the time explained */
     size_t n;
-    uint64_t g_cases, r_cases;       /* cases of each group with selected events */
-    double g_time_ns, r_time_ns;     /* call time per case of each group */
+    uint64_t g_cases, r_cases;   /* cases of each group with selected events */
+    double g_time_ns, r_time_ns; /* call time per case of each group */
 };
 void iodfg_diff_story_init(struct iodfg_diff_story *st);
 void iodfg_diff_story_fini(struct iodfg_diff_story *st);
@@ -144,6 +144,6 @@ void iodfg_diff_story_fini(struct iodfg_diff_story *st);
  * its changed ratio and focus; cases are trace files. -1 with err when the session has no
  * groups or out of memory. */
 int iodfg_diff_story_build(struct iodfg_diff_story *st, const struct iodfg_session *s,
-                      struct iodfg_error *err);
+                           struct iodfg_error *err);
 
 #endif

@@ -135,7 +135,7 @@ struct iodfg_insight_number {
 struct iodfg_insight {
     enum iodfg_insight_rule rule;
     enum iodfg_insight_severity severity;
-    double impact; /* share of the selection's call time the finding covers; NAN when unknown */
+    double impact;   /* share of the selection's call time the finding covers; NAN when unknown */
     double time_ns;  /* the call time it covers; NAN when it measures something else */
     uint32_t fclass; /* the focus class judged (0: the application's; iodfg_insight_class) */
     uint32_t align;  /* pool string id of where it is, for comparisons: rule, kind of I/O and
@@ -165,10 +165,10 @@ struct iodfg_insights {
     uint32_t cases;                 /* selected cases with events */
     uint64_t omitted[IODFG_INS__N]; /* findings past max-per-rule */
     const char *unjudged[IODFG_INS__N]; /* why a rule could not be judged (static), or NULL */
-    int app_first;         /* judged per focus class, the application's ranked first */
-    uint32_t nclasses;     /* focus classes judged (1: not split) */
+    int app_first;                      /* judged per focus class, the application's ranked first */
+    uint32_t nclasses;                  /* focus classes judged (1: not split) */
     uint32_t class_name[IODFG_FOCUS_CLASSES_MAX]; /* pool string ids of their names */
-    double changed_ratio;  /* the changed-ratio threshold of the build (for comparisons) */
+    double changed_ratio; /* the changed-ratio threshold of the build (for comparisons) */
 };
 
 void iodfg_insights_init(struct iodfg_insights *ins);
@@ -186,8 +186,7 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
  * runtime's (a runtime finding goes first only with a higher severity: "similar impact" is the
  * same severity), then impact. */
 int iodfg_insights_build_classes(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
-                                 const struct iodfg_mapping *map,
-                                 const struct iodfg_selection *sel,
+                                 const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                                  const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
                                  const struct iodfg_focus_classes *classes,
                                  struct iodfg_error *err);

@@ -241,10 +241,10 @@ uint32_t iodfg_session_activity_class(const struct iodfg_session *s, uint32_t a)
 uint32_t iodfg_session_fold_activity(const struct iodfg_session *s, uint32_t a);
 /* What folding hides, for a status line (zeros under IODFG_FOCUS_ALL). */
 struct iodfg_session_focus_counts {
-    uint64_t events_folded;      /* selected events now in a runtime class activity */
-    uint32_t keys_folded;        /* keys folded */
-    uint32_t activities_folded;  /* activities of the rules with events that are all folded */
-    uint32_t classes_shown;      /* runtime class activities with events */
+    uint64_t events_folded;     /* selected events now in a runtime class activity */
+    uint32_t keys_folded;       /* keys folded */
+    uint32_t activities_folded; /* activities of the rules with events that are all folded */
+    uint32_t classes_shown;     /* runtime class activities with events */
 };
 const struct iodfg_session_focus_counts *iodfg_session_focus_counts(const struct iodfg_session *s);
 
