@@ -99,8 +99,8 @@ const char cli_analyze_usage[] =
     "                          activity 'runtime:CLASS' (default for insights); all:\n"
     "                          every activity as the rules give it (default)\n"
     "      --focus-rules FILE  the classes (doc/rules.md, Focus); default: the\n"
-    "                          user's $XDG_CONFIG_HOME/iodfg/focus.rules if there,\n"
-    "                          else the built-in ones\n";
+    "                          focus.rules of the user's configuration directory\n"
+    "                          if there, else the built-in ones\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {

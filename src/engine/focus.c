@@ -17,6 +17,16 @@
 
 #include "rules_priv.h"
 
+/* The built-in class rules: src/engine/focus.rules as a C string (made by make, engine.am). */
+static const char default_text[] =
+#include "src/engine/focus_rules.inc"
+    ;
+
+const char *iodfg_focus_default_text(void)
+{
+    return default_text;
+}
+
 struct iodfg_focus {
     struct iodfg_rules *rules; /* no rules: everything is the application's */
     char where[256];
