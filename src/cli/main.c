@@ -14,8 +14,7 @@
 #include "iodfg/store.h"
 
 #include "cli.h"
-#include "tui/keymap.h"
-#include "tui/theme.h"
+#include "tui/tui_main.h"
 
 struct command {
     const char *name;
@@ -26,7 +25,7 @@ struct command {
 static const struct command commands[] = {
     {"convert", cli_convert, "turn traces (strace, OTF2, CSV) into one HDF5 event log"},
     {"info", cli_info, "summarise an event log (or trace files)"},
-    {"tui", cli_tui, "explore an event log in the terminal (also: iodfg LOG.h5)"},
+    {"tui", tui_main, "explore an event log in the terminal (also: iodfg LOG.h5)"},
     {"dfg", cli_dfg, "write the Directly-Follows Graph (DOT, TSV, JSON, SVG, PNG)"},
     {"stats", cli_stats, "rank activities and transitions by their statistics"},
     {"characterize", cli_characterize, "I/O characterisation: bandwidths, patterns, intensity"},
@@ -51,54 +50,13 @@ static void usage(FILE *out)
             IODFG_DOCDIR);
 }
 
-/* `iodfg --list-keys [--man]`: the TUI's key list from the same tables that drive the keys. */
-static int list_keys(int man)
-{
-    struct tui_keymaps *km = tui_keymap_new();
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    if (!km || tui_keymap_help(km, man ? TUI_HELP_MAN : TUI_HELP_TEXT, &b)) {
-        cli_errorf("out of memory");
-        tui_keymap_free(km);
-        iodfg_buf_fini(&b);
-        return CLI_FAIL;
-    }
-    fputs(b.data ? b.data : "", stdout);
-    iodfg_buf_fini(&b);
-    tui_keymap_free(km);
-    return CLI_OK;
-}
-
 /* `iodfg --version`: the version, what the build includes, where themes and documents are. */
 static int version(void)
 {
-    struct tui_theme_dirs dirs;
-    char user[4200];
-    tui_theme_dirs_default(&dirs, user, sizeof(user));
-    // the installed data directory, else the one beside the program (a moved installation)
-    const char *themes =
-        access(dirs.data_dir, R_OK) == 0 || !dirs.exe_dir ? dirs.data_dir : dirs.exe_dir;
+    char themes[4200];
+    tui_main_themes_dir(themes, sizeof(themes));
     printf("%s\nbuild: %s\nthemes: %s\ndocuments: %s\n", PACKAGE_STRING, IODFG_BUILD_OPTIONS,
            themes, IODFG_DOCDIR);
-    return CLI_OK;
-}
-
-/* `iodfg --list-themes`: the theme names --theme accepts, one a line (for completions). */
-static int list_themes(void)
-{
-    struct tui_theme_dirs dirs;
-    char user[4200];
-    tui_theme_dirs_default(&dirs, user, sizeof(user));
-    char **names = NULL;
-    int n = tui_theme_list(&dirs, &names);
-    if (n < 0) {
-        cli_errorf("out of memory");
-        return CLI_FAIL;
-    }
-    for (int i = 0; i < n; i++) {
-        printf("%s\n", names[i]);
-    }
-    tui_theme_list_free(names, n);
     return CLI_OK;
 }
 
@@ -112,14 +70,14 @@ static int dispatch(int argc, char **argv)
         return version();
     }
     if (strcmp(argv[1], "--list-themes") == 0) {
-        return list_themes();
+        return tui_main_list_themes();
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return CLI_OK;
     }
     if (strcmp(argv[1], "--list-keys") == 0) {
-        return list_keys(argc > 2 && strcmp(argv[2], "--man") == 0);
+        return tui_main_list_keys(argc > 2 && strcmp(argv[2], "--man") == 0);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         if (strcmp(argv[1], commands[i].name) == 0) {
@@ -131,7 +89,7 @@ static int dispatch(int argc, char **argv)
     if (argv[1][0] == '-' || stat(argv[1], &st) == 0) {
         static char tui_name[] = "tui";
         argv[0] = tui_name;
-        return cli_tui(argc, argv);
+        return tui_main(argc, argv);
     }
     size_t len = strlen(argv[1]);
     if (strchr(argv[1], '/') || (len > 3 && strcmp(argv[1] + len - 3, ".h5") == 0) ||

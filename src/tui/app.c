@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* TUI application state: rebuild through the analysis API, pruning thresholds, groups. */
+/* TUI application state: the session's rebuild and the one path by which its results reach
+ * the views, the views' registry calls, the accessors views read the app through, and the
+ * status line. */
 #include "config.h"
 
 #include "tui/app.h"
@@ -10,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "iodfg/analysis.h"
 #include "iodfg/buf.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
@@ -20,6 +21,7 @@
 #include "iodfg/stats.h"
 #include "iodfg/strpool.h"
 
+#include "tui/app_priv.h"
 #include "tui/listmodel.h"
 
 void tui_app_set_message(struct tui_app *app, int error, const char *fmt, ...)
@@ -53,6 +55,63 @@ const char *tui_app_node_name(const struct tui_app *app, uint32_t node)
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c)
 {
     return iodfg_session_case_name(app->ses, c);
+}
+
+struct iodfg_session *tui_app_session(const struct tui_app *app)
+{
+    return app->ses;
+}
+
+const struct iodfg_eventlog *tui_app_log(const struct tui_app *app)
+{
+    return app->log;
+}
+
+uint64_t tui_app_generation(const struct tui_app *app)
+{
+    return app->generation;
+}
+
+struct tui_charz *tui_app_charz(struct tui_app *app)
+{
+    return &app->charz;
+}
+
+const struct iodfg_insight_thresholds *tui_app_insight_thresholds(const struct tui_app *app)
+{
+    return &app->insight_thresholds;
+}
+
+const char *tui_app_rules_path(const struct tui_app *app)
+{
+    return app->rules_path;
+}
+
+const char *tui_app_message(const struct tui_app *app)
+{
+    return app->message;
+}
+
+void tui_app_set_inputs(struct tui_app *app, char *const *inputs, size_t n)
+{
+    app->inputs = inputs;
+    app->ninputs = n;
+}
+
+int tui_app_set_session_path(struct tui_app *app, const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy) {
+        return -1;
+    }
+    free(app->session_path);
+    app->session_path = copy;
+    return 0;
+}
+
+void tui_app_set_insight_thresholds(struct tui_app *app, const struct iodfg_insight_thresholds *t)
+{
+    app->insight_thresholds = *t;
 }
 
 int tui_app_case_group(const struct tui_app *app, uint32_t c)
@@ -126,11 +185,19 @@ void tui_app_show(struct tui_app *app, enum tui_view v)
     }
 }
 
-int tui_app_reload_views(struct tui_app *app)
+unsigned tui_app_help_close(struct tui_app *app, enum tui_cmd cmd)
+{
+    app->view = app->prev_view;
+    return tui_app_command(app, cmd);
+}
+
+/* The one way results reach the views: each that shows them hears what changed, in tab order.
+ * 0 or -1 (out of memory). */
+static int publish(struct tui_app *app, const struct iodfg_session_change *what)
 {
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
         const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
-        if (ops->reload && ops->reload(app, app->view_state[v])) {
+        if (ops->changed && ops->changed(app, app->view_state[v], what)) {
             return -1;
         }
     }
@@ -198,11 +265,23 @@ int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
     read_results(app);
     if (app->generation != app->counts->generation) {
         app->generation = app->counts->generation;
-        if (tui_app_reload_views(app)) {
+        if (publish(app, &app->counts->change)) {
             return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
     }
     return 0;
+}
+
+unsigned tui_app_settle(struct tui_app *app, unsigned r)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if ((r & TUI_REBUILD) && tui_app_rebuild(app, &err)) {
+        tui_app_report(app, "rebuild", &err); // the last good results stay: nothing to record
+    } else if (r & TUI_RECORD) {
+        tui_app_record(app);
+    }
+    return r & ~(unsigned)(TUI_REBUILD | TUI_RECORD);
 }
 
 void tui_app_record(struct tui_app *app)
@@ -273,105 +352,6 @@ void tui_app_free(struct tui_app *app)
         iodfg_eventlog_free((struct iodfg_eventlog *)(uintptr_t)app->log); // the app owns it
     }
     free(app);
-}
-
-/* ---- drill-down ------------------------------------------------------------------------ */
-
-static size_t common_dir(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t n = 0, last = 0;
-    while (n < alen && n < blen && a[n] == b[n]) {
-        n++;
-        if (a[n - 1] == '/' && n > 1) {
-            last = n - 1;
-        }
-    }
-    // both continue with a separator (or end) at n: the whole common part is a directory
-    if ((n == alen || a[n] == '/') && (n == blen || b[n] == '/')) {
-        last = n;
-    }
-    return last;
-}
-
-/* The line holding exactly text, or 0: a second drill-down must not add the same rule. */
-static unsigned long rule_line_of(const struct iodfg_rules *rules, const char *text)
-{
-    for (unsigned long l = 1; l <= iodfg_rules_line_count(rules); l++) {
-        if (strcmp(iodfg_rules_line(rules, l), text) == 0) {
-            return l;
-        }
-    }
-    return 0;
-}
-
-int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err)
-{
-    const uint32_t *act = iodfg_analysis_activities(app->an);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(app->log);
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(app->log);
-    uint32_t nkeys = iodfg_eventlog_key_count(app->log);
-    const char *prefix = NULL, *call = NULL;
-    size_t plen = 0;
-    int mixed_calls = 0;
-    for (uint32_t k = 0; k < nkeys; k++) {
-        if (act[k] != a) {
-            continue;
-        }
-        const char *c = iodfg_strpool_get(pool, keys[k].call);
-        const char *p = iodfg_strpool_get(pool, keys[k].path);
-        size_t len = iodfg_strpool_len(pool, keys[k].path);
-        if (keys[k].kind != IODFG_PATH_FILE || len == 0 || p[0] != '/') {
-            continue;
-        }
-        if (!call) {
-            call = c;
-        } else if (strcmp(call, c) != 0) {
-            mixed_calls = 1;
-        }
-        if (!prefix) {
-            prefix = p;
-            // a single file: its directory
-            plen = len;
-            const char *slash = memchr(p, '/', len) ? strrchr(p, '/') : NULL;
-            plen = slash && slash > p ? (size_t)(slash - p) : len;
-        } else {
-            size_t n = common_dir(prefix, plen, p, len);
-            plen = n < plen ? n : plen;
-        }
-    }
-    if (!prefix || plen == 0) {
-        return iodfg_error_set(err, IODFG_E_ARG, "'%s' has no file paths to drill into",
-                               tui_app_activity_name(app, a));
-    }
-    char *dir = strndup(prefix, plen);
-    char *callc = call && !mixed_calls ? strdup(call) : NULL;
-    struct iodfg_buf rule, filter;
-    iodfg_buf_init(&rule);
-    iodfg_buf_init(&filter);
-    int rc = -1;
-    unsigned levels = iodfg_rules_path_levels(dir ? dir : "", plen) + 1;
-    unsigned long same = 0;
-    if (!dir || iodfg_rules_drilldown(callc, dir, levels, &rule, &filter)) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else if ((same = rule_line_of(app->rules, rule.data)) != 0) {
-        iodfg_error_set(err, IODFG_E_ARG, "'%s' is drilled into already (rule %lu)",
-                        tui_app_activity_name(app, a), same);
-    } else if (iodfg_rules_insert_line(app->rules, 1, rule.data, err) == 0) {
-        rc = 0;
-        if (filter.len && iodfg_filter_stack_push_text(app->filters, filter.data, err)) {
-            rc = -1;
-        }
-        if (rc == 0 && callc) {
-            char cf[300];
-            snprintf(cf, sizeof(cf), "call=%s", callc);
-            iodfg_filter_stack_push_text(app->filters, cf, NULL);
-        }
-    }
-    iodfg_buf_fini(&rule);
-    iodfg_buf_fini(&filter);
-    free(dir);
-    free(callc);
-    return rc;
 }
 
 /* ---- status ---------------------------------------------------------------------------- */

@@ -1,31 +1,41 @@
 /* SPDX-License-Identifier: MIT */
-/* The TUI application state (no curses): the event log, rules, filter stack, groups G/R,
- * pruning thresholds, the analysis and the view models; commands change it and return flags. */
+/* The TUI application (no curses): one analysis session over an event log, the views, the
+ * prompts and the message line. Commands change it and return flags. Views and the terminal
+ * code see the app only through these functions (its state is in app_priv.h); results come
+ * from the session (iodfg/session.h) that tui_app_session gives. */
 #ifndef IODFG_TUI_APP_H
 #define IODFG_TUI_APP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iodfg/diff.h"
-#include "iodfg/filter.h"
-#include "iodfg/insights.h"
-#include "iodfg/mapping.h"
-#include "iodfg/rules.h"
-#include "iodfg/session.h"
-
-#include "tui/charz.h"
 #include "tui/command.h"
 #include "tui/view.h"
 
-struct iodfg_analysis;
 struct iodfg_buf;
 struct iodfg_error;
 struct iodfg_eventlog;
+struct iodfg_insight_thresholds;
+struct iodfg_session;
+struct tui_app;
+struct tui_charz;
 struct tui_listmodel;
+struct tui_render_in;
+struct tui_viewmodel;
 
-/* What a command asks of the loop. */
-enum tui_result { TUI_REDRAW = 1, TUI_QUIT = 2, TUI_PROMPT = 4, TUI_THEME = 8 };
+/* What a command asks of the loop. A view's handler that changed the session's inputs (rules,
+ * filters, groups) answers TUI_REBUILD, and TUI_RECORD too when the change is one undo step
+ * (TUI_CHANGED): the app then rebuilds the session once and tells every view what changed
+ * (their changed op), before the loop sees the answer. */
+enum tui_result {
+    TUI_REDRAW = 1,
+    TUI_QUIT = 2,
+    TUI_PROMPT = 4,
+    TUI_THEME = 8,
+    TUI_REBUILD = 16,
+    TUI_RECORD = 32,
+    TUI_CHANGED = TUI_REDRAW | TUI_REBUILD | TUI_RECORD
+};
 
 /* Prompts the loop shows with a line editor; the answer goes to tui_app_prompt_done. */
 enum tui_prompt {
@@ -42,59 +52,22 @@ enum tui_prompt {
     TUI_PROMPT_QUIT    /* one key: y quit, w save and quit, anything else stays */
 };
 
-struct tui_app {
-    const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
-    int own_log;
-    char log_name[256];
-    struct iodfg_session *ses; /* the analysis: inputs, results, undo */
-    /* borrowed from the session: stable for its life */
-    struct iodfg_rules *rules;
-    struct iodfg_filter_stack *filters;
-    /* borrowed from the session, refreshed by every rebuild */
-    const struct iodfg_analysis *an;
-    const struct iodfg_mapping *map;
-    const struct iodfg_diff *diff;    /* NULL without groups */
-    const uint8_t *g_on, *r_on;       /* groups as compared (NULL without groups) */
-    const uint8_t *node_on, *edge_on; /* pruning masks (nactivities / nedges) */
-    const struct iodfg_session_counts *counts;
-    uint64_t generation; /* changes with every rebuild that changed a result */
-
-    /* views */
-    enum tui_view view, prev_view;
-    void *view_state[TUI_VIEW_COUNT]; /* each view's own state (its ops' open) */
-
-    /* the characterisation, computed in the background (charz.h): the Characterisation view
-     * shows it, the Timeline its stair-case index */
-    struct tui_charz charz;
-
-    /* the rules file */
-    char *rules_path;
-    char *rules_saved; /* rules text as last loaded or saved */
-
-    char *session_path;
-    /* the files the app was opened on (borrowed, may be NULL): a save never replaces one */
-    char *const *inputs;
-    size_t ninputs;
-    /* what the Insights view judges with: the defaults, or the user's insights.conf */
-    struct iodfg_insight_thresholds insight_thresholds;
-    enum tui_prompt prompt;
-    char prompt_label[64];
-    char prompt_init[512];
-    int show_filters;
-    char message[512];
-    int message_error;
-    unsigned export_seq;
-};
-
 /* A new app over log (borrowed; when own_log, the app frees it). rules_text NULL means the
  * default f-hat rules. Builds the analysis. NULL with err. */
 struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
                             const char *rules_text, const char *rules_path,
                             struct iodfg_error *err);
 void tui_app_free(struct tui_app *app);
+/* What the entry sets after tui_app_new: the files the app was opened on (borrowed; a save
+ * never replaces one), the session file W saves to (copied; 0 or -1 when out of memory), the
+ * Insights view's thresholds (copied). */
+void tui_app_set_inputs(struct tui_app *app, char *const *inputs, size_t n);
+int tui_app_set_session_path(struct tui_app *app, const char *path);
+void tui_app_set_insight_thresholds(struct tui_app *app, const struct iodfg_insight_thresholds *t);
 
-/* Bring the analysis up to date with the session's inputs (it works out what changed) and
- * reload the views. 0, or -1 with err. */
+/* Bring the analysis up to date with the session's inputs now (it works out what changed) and
+ * tell the views what changed. 0, or -1 with err. A command answers TUI_REBUILD instead; this
+ * is for a view that needs the new results before it goes on (an Insights jump selects in them). */
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err);
 
 /* Run a command; returns enum tui_result flags. */
@@ -103,23 +76,48 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
 
+/* ---- what views read (borrowed; results until the next rebuild) ---- */
+
+/* The analysis session: inputs a view changes (iodfg_session_rules, _filters, groups) and the
+ * results it shows (iodfg_session_dfg, _stats, _mapping, _diff, _counts, ...). It lives as long
+ * as the app. */
+struct iodfg_session *tui_app_session(const struct tui_app *app);
+/* The event log (the session's). */
+const struct iodfg_eventlog *tui_app_log(const struct tui_app *app);
+/* Changes with every rebuild that changed a result: what background work and caches are
+ * stamped with. */
+uint64_t tui_app_generation(const struct tui_app *app);
+/* The characterisation computed in the background (views/charz/charz.h), which the
+ * Characterisation and Timeline views show. */
+struct tui_charz *tui_app_charz(struct tui_app *app);
+/* The thresholds the Insights view judges with; the rules file (NULL: none yet); the message
+ * line ("" when none). */
+const struct iodfg_insight_thresholds *tui_app_insight_thresholds(const struct tui_app *app);
+const char *tui_app_rules_path(const struct tui_app *app);
+const char *tui_app_message(const struct tui_app *app);
+
 /* What the terminal loop shows and needs: the log's name (for the tabs), the current view, and
  * the open prompt (TUI_PROMPT_NONE: none) with the text it starts with in *initial. */
 const char *tui_app_log_name(const struct tui_app *app);
 enum tui_view tui_app_current_view(const struct tui_app *app);
 enum tui_prompt tui_app_open_prompt(const struct tui_app *app, const char **initial);
+/* Lay out the frame of the current view for in (the body's size, the prompt's text) into vm
+ * (cleared first): its body, the filter list over it, the detail line or the message, the
+ * status line or the open prompt (app_frame.c). */
+void tui_app_frame(struct tui_app *app, const struct tui_render_in *in, struct tui_viewmodel *vm);
 
 /* The state of view v (what its open made), and its table shown now (NULL: none). */
 void *tui_app_view_state(const struct tui_app *app, enum tui_view v);
 struct tui_listmodel *tui_app_view_table(struct tui_app *app, enum tui_view v);
 /* Show view v (its enter runs). */
 void tui_app_show(struct tui_app *app, enum tui_view v);
+/* Leave the help view for the view it was opened from, which then runs cmd (Esc there closes
+ * what it has open too). Returns cmd's flags. */
+unsigned tui_app_help_close(struct tui_app *app, enum tui_cmd cmd);
 /* Background jobs (the characterisation, the views'): 1 while one runs; install finished
  * ones (the event loop polls while busy and redraws). */
 int tui_app_busy(struct tui_app *app);
 void tui_app_poll(struct tui_app *app);
-/* Reload every view after the results changed. 0 or -1 (out of memory). */
-int tui_app_reload_views(struct tui_app *app);
 
 /* The current table of the view (NULL for non-table views). */
 struct tui_listmodel *tui_app_table(struct tui_app *app);
@@ -135,6 +133,9 @@ const char *tui_app_activity_mark(const struct tui_app *app, uint32_t a);
 const char *tui_app_node_name(const struct tui_app *app, uint32_t node);
 const char *tui_app_activity_name(const struct tui_app *app, uint32_t a);
 const char *tui_app_case_name(const struct tui_app *app, uint32_t c);
+/* The group case c is compared in: explicit members, or for a group without any, every other
+ * selected case (enum iodfg_group). */
+int tui_app_case_group(const struct tui_app *app, uint32_t c);
 
 /* Rules, filters and groups as text: the undo snapshot and the state part of a session. */
 int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out);
@@ -150,22 +151,13 @@ int tui_app_not_input(const struct tui_app *app, const char *path, struct iodfg_
 /* Record the current state for undo (after a change). */
 void tui_app_record(struct tui_app *app);
 
-/* The group case c is compared in: explicit members, or for a group without any, every other
- * selected case (enum iodfg_group). */
-int tui_app_case_group(const struct tui_app *app, uint32_t c);
-
-/* Drill down on activity a: a rule one directory level deeper first, and the matching filter. */
-int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
-
 /* Exports: DOT of what is shown / the current table as TSV into out. */
 int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 int tui_app_export_tsv(struct tui_app *app, struct iodfg_buf *out, struct iodfg_error *err);
 
-/* For commands and views: show "what: error" as an error message; rebuild after a change of
- * the session's inputs and record it for undo when it worked (returns TUI_REDRAW); open prompt p
- * with a label and an initial text (returns TUI_PROMPT | TUI_REDRAW). */
+/* For commands and views: show "what: error" as an error message; open prompt p with a label
+ * and an initial text (returns TUI_PROMPT | TUI_REDRAW). */
 void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_error *err);
-unsigned tui_app_changed(struct tui_app *app);
 unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init);
 
 /* Status line text. */

@@ -13,6 +13,7 @@
 #include "iodfg/error.h"
 
 #include "tui/app.h"
+#include "tui/app_priv.h"
 #include "tui/listmodel.h"
 #include "tui/view.h"
 
@@ -29,14 +30,7 @@ void tui_app_report(struct tui_app *app, const char *what, const struct iodfg_er
 
 unsigned tui_app_changed(struct tui_app *app)
 {
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (tui_app_rebuild(app, &err)) {
-        tui_app_report(app, "rebuild", &err);
-    } else {
-        tui_app_record(app);
-    }
-    return TUI_REDRAW;
+    return tui_app_settle(app, TUI_CHANGED);
 }
 
 unsigned tui_app_ask(struct tui_app *app, enum tui_prompt p, const char *label, const char *init)
@@ -409,5 +403,5 @@ unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd)
     }
     const struct tui_view_ops *ops = tui_view_ops(app->view);
     unsigned r = tui_cmd_run(ops->cmds, ops->ncmds, app, app->view_state[app->view], cmd);
-    return r & TUI_PASS ? run_global(app, lm, cmd) : r;
+    return tui_app_settle(app, r & TUI_PASS ? run_global(app, lm, cmd) : r);
 }

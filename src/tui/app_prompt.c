@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iodfg/analysis.h"
 #include "iodfg/atomicfile.h"
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
@@ -16,6 +15,7 @@
 #include "iodfg/sanitize.h"
 
 #include "tui/app.h"
+#include "tui/app_priv.h"
 #include "tui/listmodel.h"
 
 /* ---- prompts ---- */
@@ -24,20 +24,23 @@
 static unsigned view_prompt(struct tui_app *app, const char *text, int done)
 {
     const struct tui_view_ops *ops = tui_view_ops(app->view);
-    return ops->prompt ? ops->prompt(app, app->view_state[app->view], text, done) : TUI_REDRAW;
+    unsigned r =
+        ops->prompt ? ops->prompt(app, app->view_state[app->view], text, done) : TUI_REDRAW;
+    return tui_app_settle(app, r);
 }
 
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
 {
-    struct tui_listmodel *lm = tui_app_table(app);
-    if (app->prompt == TUI_PROMPT_SEARCH && lm) {
+    if (app->prompt == TUI_PROMPT_RULE) {
+        return view_prompt(app, text, 0);
+    }
+    struct tui_listmodel *lm = app->prompt == TUI_PROMPT_SEARCH ? tui_app_table(app) : NULL;
+    if (lm) {
         if (tui_listmodel_search_set(lm, text) == 0 && *text) {
             tui_app_set_message(app, 0, "no match");
         } else {
             app->message[0] = '\0';
         }
-    } else if (app->prompt == TUI_PROMPT_RULE) {
-        return view_prompt(app, text, 0);
     }
     return TUI_REDRAW;
 }
@@ -197,8 +200,8 @@ int tui_app_export_dot(struct tui_app *app, struct iodfg_buf *out, struct iodfg_
         ops->export_dot(app, app->view_state[app->view], &o);
     }
     int rc = comment.failed ? iodfg_error_set(err, IODFG_E_NOMEM, NULL)
-                            : iodfg_export_dot(out, iodfg_analysis_dfg(app->an),
-                                               iodfg_analysis_stats(app->an), app->map, &o, err);
+                            : iodfg_export_dot(out, iodfg_session_dfg(app->ses),
+                                               iodfg_session_stats(app->ses), app->map, &o, err);
     iodfg_buf_fini(&comment);
     return rc;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Views as objects: each view of the TUI is one file in src/tui/views/ holding its private state
- * and a struct tui_view_ops (designated initialisers), listed in tab order in views.def. The app
- * opens every view once and tells it when the results change; the current view gets the commands
- * of its keymap first (its own table; the global table takes the rest) and renders a view model
- * that the terminal code paints. No curses. */
+/* Views as objects: each view of the TUI is one file src/tui/views/NAME_view.c (in a folder of
+ * its own with its helpers) holding its private state and a struct tui_view_ops (designated
+ * initialisers), listed in tab order in views.def. The app opens every view once and tells it
+ * what changed when the results change (changed); the current view gets the commands of its
+ * keymap first (its own table; the global table takes the rest) and renders a view model that
+ * the terminal code paints. No curses. */
 #ifndef IODFG_TUI_VIEW_H
 #define IODFG_TUI_VIEW_H
 
@@ -16,6 +17,7 @@
 struct iodfg_buf;
 struct iodfg_dot_options;
 struct iodfg_error;
+struct iodfg_session_change;
 struct tui_app;
 struct tui_listmodel;
 struct tui_viewmodel;
@@ -69,8 +71,10 @@ struct tui_render_in {
 struct tui_view_ops {
     void *(*open)(struct tui_app *app); /* NULL when out of memory */
     void (*close)(struct tui_app *app, void *st);
-    /* The results changed (a rebuild, or a view option that all views follow): 0 or -1. */
-    int (*reload)(struct tui_app *app, void *st);
+    /* The results changed: what the session's rebuild recomputed (what). Every view that shows
+     * results reads them again here, in tab order (the Activities view first, whose cursor is the
+     * selected activity the others follow). 0, or -1 when out of memory. */
+    int (*changed)(struct tui_app *app, void *st, const struct iodfg_session_change *what);
     /* It became the current view (by its view command). */
     void (*enter)(struct tui_app *app, void *st);
     /* The selected activity (the Activities cursor) moved. */

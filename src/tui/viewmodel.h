@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "tui/glyph.h"
+#include "tui/drawglyph.h"
 
 struct tui_listmodel;
 struct tui_page_block;
@@ -73,7 +73,7 @@ char *tui_page_row_text(const struct tui_page *pg, int row, char *buf, size_t si
 
 /* A view's frame as the terminal code paints it. The view's render fills the page, top, table
  * and cursor (and the status line while it edits something in place); the app adds the rest
- * (frame.c). */
+ * (app_frame.c). */
 struct tui_viewmodel {
     struct tui_page page;        /* the body */
     int top;                     /* the first page row shown */

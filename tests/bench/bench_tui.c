@@ -20,10 +20,10 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/strpool.h"
 #include "tui/app.h"
-#include "tui/charz.h"
 #include "tui/term/ui.h"
-#include "tui/timeline.h"
-#include "tui/timeline_job.h"
+#include "tui/views/charz/charz.h"
+#include "tui/views/timeline/timeline_grid.h"
+#include "tui/views/timeline/timeline_job.h"
 
 static double now_ms(void)
 {

@@ -11,7 +11,7 @@
 #include <check.h>
 
 #include "testutil.h"
-#include "tui/overview.h"
+#include "tui/views/graph/overview.h"
 
 static struct tui_overview OV;
 static char why[200];

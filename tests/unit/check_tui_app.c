@@ -23,13 +23,14 @@
 
 #include "testutil.h"
 #include "tui/app.h"
+#include "tui/app_priv.h"
 #include "tui/listmodel.h"
-#include "tui/timeline.h"
-#include "tui/timeline_job.h"
-#include "tui/views/activities.h"
-#include "tui/views/cases.h"
-#include "tui/views/handles.h"
-#include "tui/views/rules.h"
+#include "tui/views/activities_view.h"
+#include "tui/views/cases_view.h"
+#include "tui/views/handles_view.h"
+#include "tui/views/rules_view.h"
+#include "tui/views/timeline/timeline_grid.h"
+#include "tui/views/timeline/timeline_job.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;

@@ -18,7 +18,8 @@
 
 #include "testutil.h"
 #include "tui/app.h"
-#include "tui/charz.h"
+#include "tui/app_priv.h"
+#include "tui/views/charz/charz.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;

@@ -20,8 +20,9 @@
 #include "dfg_testlog.h"
 #include "testutil.h"
 #include "tui/app.h"
+#include "tui/app_priv.h"
 #include "tui/listmodel.h"
-#include "tui/views/insights.h"
+#include "tui/views/insights_view.h"
 
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "tui/glyph.h"
+#include "tui/drawglyph.h"
 
 struct iodfg_error;
 struct tui_listmodel;

@@ -8,17 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "iodfg/analysis.h"
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
-#include "iodfg/eventlog.h"
-#include "iodfg/format.h"
 #include "iodfg/glyph.h"
-#include "iodfg/stats.h"
-#include "iodfg/strpool.h"
 
 #include "tui/app.h"
-#include "tui/frame.h"
 #include "tui/keymap.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"

@@ -15,11 +15,12 @@
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
 #include "iodfg/mapping.h"
+#include "iodfg/session.h"
 
 #include "tui/app.h"
 #include "tui/listmodel.h"
-#include "tui/views/graph.h"
-#include "tui/views/insights.h"
+#include "tui/views/graph/graph_view.h"
+#include "tui/views/insights_view.h"
 
 enum tui_view tui_insights_target(const struct iodfg_insight *f)
 {
@@ -66,16 +67,17 @@ static const char *evidence_filters(struct tui_app *app, const struct tui_ins_ro
                                     enum tui_view v, struct iodfg_buf *out)
 {
     const struct iodfg_insight *f = row->f;
+    const struct iodfg_session *ses = tui_app_session(app);
     const char *left = "";
     if (f->subject_kind == IODFG_SUBJ_RUN) {
         char run[256];
-        iodfg_insight_subject_text(row->set, app->map, f, run, sizeof(run));
+        iodfg_insight_subject_text(row->set, iodfg_session_mapping(ses), f, run, sizeof(run));
         if (run[0] && plain_name(run)) {
             iodfg_buf_addf(out, "cid=%s\n", run);
         }
     }
     if (v != TUI_VIEW_CASES && f->ncases && f->ncases == f->cases_total &&
-        f->ncases < app->counts->cases_selected) {
+        f->ncases < iodfg_session_counts(ses)->cases_selected) {
         int ok = 1;
         for (uint32_t i = 0; i < f->ncases; i++) {
             ok = ok && plain_name(tui_app_case_name(app, f->cases[i]));
@@ -109,7 +111,7 @@ static int push_filters(struct tui_app *app, const char *text, struct iodfg_erro
         }
         memcpy(line, text, n);
         line[n] = '\0';
-        if (iodfg_filter_stack_push_text(app->filters, line, err)) {
+        if (iodfg_filter_stack_push_text(iodfg_session_filters(tui_app_session(app)), line, err)) {
             return -1;
         }
         text = nl + 1;
@@ -130,7 +132,8 @@ static int select_key(struct tui_app *app, enum tui_view v, unsigned long long k
 
 static int select_activity(struct tui_app *app, uint32_t a)
 {
-    int ok = a < app->map->nactivities && select_key(app, TUI_VIEW_ACTIVITIES, a);
+    int ok = a < iodfg_session_mapping(tui_app_session(app))->nactivities &&
+             select_key(app, TUI_VIEW_ACTIVITIES, a);
     if (ok) {
         tui_app_activity_moved(app);
     }
@@ -152,7 +155,7 @@ static int remember(struct tui_app *app, struct tui_insights_view *iv)
     }
     struct tui_ins_jump *j = &iv->jumps[iv->njumps++];
     j->state = b.data ? b.data : strdup("");
-    j->view = app->view;
+    j->view = tui_app_current_view(app);
     j->ins_key = tui_listmodel_cursor_key(iv->table.lm, &j->have_ins);
     j->act_key =
         tui_listmodel_cursor_key(tui_app_view_table(app, TUI_VIEW_ACTIVITIES), &j->have_act);
@@ -196,7 +199,7 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
         tui_app_set_message(app, 1, "jump: out of memory");
         return TUI_REDRAW;
     }
-    if (filters.len) {
+    if (filters.len) { // the evidence is selected in the new results: they are needed now
         if (push_filters(app, filters.data, &err) || tui_app_rebuild(app, &err)) {
             tui_app_report(app, "jump", &err);
             iodfg_buf_fini(&filters);
@@ -217,7 +220,7 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
         snprintf(shown, sizeof(shown), "filtered to run %.*s", (int)strcspn(fl + 4, "\n"), fl + 4);
     } else if (by_cases || by_time) {
         snprintf(shown, sizeof(shown), "filtered to %s%u case(s)%s", by_cases ? "" : "all ",
-                 by_cases ? f.ncases : app->counts->cases_selected,
+                 by_cases ? f.ncases : iodfg_session_counts(tui_app_session(app))->cases_selected,
                  by_time ? " in its time window" : "");
     }
     tui_app_set_message(app, 0, "%s: %s%s%s (Backspace comes back)",

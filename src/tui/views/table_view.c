@@ -47,11 +47,12 @@ void tui_table_view_free(void *st, void *rows)
     free(tv);
 }
 
-int tui_table_view_reload(struct tui_app *app, void *st)
+int tui_table_view_changed(struct tui_app *app, void *st, const struct iodfg_session_change *what)
 {
+    (void)what;
     struct tui_table_view *tv = st;
     tv->stale = 1;
-    return app->view == tv->view ? tv->fill(st) : 0;
+    return tui_app_current_view(app) == tv->view ? tv->fill(st) : 0;
 }
 
 struct tui_listmodel *tui_table_view_table(struct tui_app *app, void *st)

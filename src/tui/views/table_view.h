@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What every table view does the same way, in one place: its state starts with a struct
  * tui_table_view (the app, the table, and for a lazy view what fills it), made and freed here,
- * and these functions serve as its view ops (open, close, reload, table, render, detail) or
+ * and these functions serve as its view ops (open, close, changed, table, render, detail) or
  * inside them (the cursor's row, the TSV export in the table's order). */
 #ifndef IODFG_TUI_VIEWS_TABLE_VIEW_H
 #define IODFG_TUI_VIEWS_TABLE_VIEW_H
@@ -13,6 +13,7 @@
 
 struct iodfg_buf;
 struct iodfg_error;
+struct iodfg_session_change;
 struct tui_app;
 struct tui_column;
 struct tui_list_ops;
@@ -40,11 +41,11 @@ void tui_table_view_lazy(void *st, enum tui_view v, int (*fill)(void *st));
 /* Free the table, rows (the view's own array, may be NULL) and the state. */
 void tui_table_view_free(void *st, void *rows);
 
-/* View ops. reload (lazy views): marks its rows stale and fills them when it is shown. table:
+/* View ops. changed (lazy views): marks its rows stale and fills them when it is shown. table:
  * the table, a stale lazy one filled first (an error message when out of memory). sorted: the
  * table as it is. render: the table filling the body ("nothing to show" when empty). detail:
  * the generic line of the cursor's row. */
-int tui_table_view_reload(struct tui_app *app, void *st);
+int tui_table_view_changed(struct tui_app *app, void *st, const struct iodfg_session_change *what);
 struct tui_listmodel *tui_table_view_table(struct tui_app *app, void *st);
 struct tui_listmodel *tui_table_view_sorted(struct tui_app *app, void *st);
 void tui_table_view_render(struct tui_app *app, void *st, const struct tui_render_in *in,

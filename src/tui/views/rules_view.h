@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* The Rules view's state (rules_view.c; the tests read it). */
+#ifndef IODFG_TUI_VIEWS_RULES_VIEW_H
+#define IODFG_TUI_VIEWS_RULES_VIEW_H
+
+struct tui_rules_view {
+    unsigned long cursor;    /* 1-based line */
+    unsigned long edit_line; /* the line being edited, 0 = none */
+    char *edit_orig;         /* its text before the edit (NULL: an added line) */
+    char error[256];         /* the edit's error, "" when valid */
+    unsigned long error_col;
+};
+
+#endif
