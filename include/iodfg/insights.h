@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iodfg/focus.h"
+
 struct iodfg_buf;
 struct iodfg_error;
 struct iodfg_eventlog;
@@ -33,7 +35,9 @@ struct iodfg_strpool;
     X(FAILED_STORM, "failed-storm", "storm of failed calls")                                       \
     X(REREAD, "reread", "the same bytes read again")                                               \
     X(TINY_TTY, "tiny-tty-write", "tiny writes to a terminal or pipe")                             \
-    X(BURSTY, "bursty", "low I/O intensity in bursts")
+    X(BURSTY, "bursty", "low I/O intensity in bursts")                                             \
+    X(FILE_PER_PROCESS, "file-per-process", "one file per process")                                \
+    X(ONE_CASE, "one-case", "one case does all of some I/O on a file others use")
 
 enum iodfg_insight_rule {
 #define IODFG_X_INSIGHT(id, name, title) IODFG_INS_##id,
@@ -52,7 +56,7 @@ int iodfg_insight_rule_parse(const char *name, enum iodfg_insight_rule *r);
 
 /* Thresholds: field, name (--threshold NAME=VALUE), default, lowest and highest value. */
 #define IODFG_INSIGHT_THRESHOLD_LIST(X)                                                            \
-    X(small_size, "small-size", 4096, 1, 1e15)                                                     \
+    X(small_size, "small-size", 1048576, 1, 1e15)                                                  \
     X(small_share, "small-share", 0.5, 0, 1)                                                       \
     X(min_ops, "min-ops", 100, 1, 1e15)                                                            \
     X(random_share, "random-share", 0.2, 0, 1)                                                     \
@@ -78,7 +82,10 @@ int iodfg_insight_rule_parse(const char *name, enum iodfg_insight_rule *r);
     X(burstiness_min, "burstiness-min", 0.5, 0, 1)                                                 \
     X(high_share, "high-share", 0.25, 0, 1)                                                        \
     X(medium_share, "medium-share", 0.05, 0, 1)                                                    \
-    X(max_per_rule, "max-per-rule", 10, 1, 1e6)
+    X(max_per_rule, "max-per-rule", 10, 1, 1e6)                                                    \
+    X(fpp_files, "fpp-files", 2, 2, 1e15)                                                          \
+    X(one_case_ops, "one-case-ops", 4, 1, 1e15)                                                    \
+    X(changed_ratio, "changed-ratio", 1.5, 1, 1e9)
 
 struct iodfg_insight_thresholds {
 #define IODFG_X_THRESHOLD(field, name, def, lo, hi) double field;
@@ -128,7 +135,11 @@ struct iodfg_insight_number {
 struct iodfg_insight {
     enum iodfg_insight_rule rule;
     enum iodfg_insight_severity severity;
-    double impact; /* share of the selection's call time the finding covers; NAN when unknown */
+    double impact;   /* share of the selection's call time the finding covers; NAN when unknown */
+    double time_ns;  /* the call time it covers; NAN when it measures something else */
+    uint32_t fclass; /* the focus class judged (0: the application's; iodfg_insight_class) */
+    uint32_t align;  /* pool string id of where it is, for comparisons: rule, kind of I/O and
+                      * place (the top two directories) instead of the raw path */
     enum iodfg_insight_subject subject_kind;
     uint32_t subject, subject2;
     char text[320]; /* what was measured, with its numbers (program text, no trace strings) */
@@ -154,6 +165,10 @@ struct iodfg_insights {
     uint32_t cases;                 /* selected cases with events */
     uint64_t omitted[IODFG_INS__N]; /* findings past max-per-rule */
     const char *unjudged[IODFG_INS__N]; /* why a rule could not be judged (static), or NULL */
+    int app_first;                      /* judged per focus class, the application's ranked first */
+    uint32_t nclasses;                  /* focus classes judged (1: not split) */
+    uint32_t class_name[IODFG_FOCUS_CLASSES_MAX]; /* pool string ids of their names */
+    double changed_ratio; /* the changed-ratio threshold of the build (for comparisons) */
 };
 
 void iodfg_insights_init(struct iodfg_insights *ins);
@@ -165,8 +180,20 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
                          const struct iodfg_mapping *map, const struct iodfg_selection *sel,
                          const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
                          struct iodfg_error *err);
+/* The same judged once per focus class (classes: focus.h, NULL: not split): the application's
+ * events alone, then each runtime class's alone, impacts still shares of the whole selection's
+ * call time. Findings carry their class and rank by severity, then the application's before the
+ * runtime's (a runtime finding goes first only with a higher severity: "similar impact" is the
+ * same severity), then impact. */
+int iodfg_insights_build_classes(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
+                                 const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                                 const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+                                 const struct iodfg_focus_classes *classes,
+                                 struct iodfg_error *err);
 /* The same over the current selection of a prepared session (iodfg_session_prepare), or over one
- * of its groups (IODFG_GROUP_G/R; -1 with err when there is no such group). */
+ * of its groups (IODFG_GROUP_G/R; -1 with err when there is no such group). Under focus app the
+ * findings are judged per class; evidence names the rules' activities (before folding: ids of
+ * iodfg_session_rules_mapping, named by iodfg_session_mapping as well). */
 int iodfg_insights_session(struct iodfg_insights *ins, const struct iodfg_session *ses, int group,
                            const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
                            struct iodfg_error *err);
@@ -176,20 +203,29 @@ const char *iodfg_insight_subject_text(const struct iodfg_insights *ins,
                                        const struct iodfg_mapping *map,
                                        const struct iodfg_insight *f, char *buf, size_t size);
 
+/* The name of a finding's focus class: "" for the application's, else the runtime class. */
+const char *iodfg_insight_class(const struct iodfg_insights *ins, const struct iodfg_insight *f);
+
 /* ---- comparing two groups ---- */
 
-enum iodfg_insight_side { IODFG_INS_BOTH = 0, IODFG_INS_G_ONLY, IODFG_INS_R_ONLY };
+/* BOTH: in both groups and changed (another severity, or a time per case apart by the
+ * changed-ratio threshold or more); SAME: in both, not changed. */
+enum iodfg_insight_side { IODFG_INS_BOTH = 0, IODFG_INS_G_ONLY, IODFG_INS_R_ONLY, IODFG_INS_SAME };
 struct iodfg_insight_change {
     enum iodfg_insight_side side;
     const struct iodfg_insight *g, *r; /* borrowed; NULL on the side that lacks it */
 };
-/* The marker column of tables: "changed" (both groups, another severity), "G+", "R+"; a
- * finding unchanged in both is marked as the DFG's diff marks both sides (iodfg_diff_side_mark). */
+/* The marker column of tables: "changed" (both groups, changed), "G+", "R+", "=" (SAME). */
 const char *iodfg_insight_side_mark(enum iodfg_insight_side side);
-/* Match the findings of g and r by rule and subject text (runs by rule alone: two groups are
- * usually two runs) and list what differs: findings of one
- * side only, and findings of both whose severity changed (ranked like the findings). *out is
- * malloc'd (free it); *n its length. 0 or -1 with err (memory). */
+/* Align the findings of g and r: one row per finding of either group, a finding of each matched
+ * when they share rule, focus class and place (the align string: the kind of I/O and the top two
+ * directories of their files, the errno, or the rule alone for runs), so that "shared-file on the
+ * data file" of two runs is one row although the paths differ. Rows in G's rank order, then
+ * those of R only. *out is malloc'd (free it); *n its length. 0 or -1 with err (memory). */
+int iodfg_insights_align(const struct iodfg_insights *g, const struct iodfg_insights *r,
+                         struct iodfg_insight_change **out, size_t *n, struct iodfg_error *err);
+/* The rows of iodfg_insights_align that differ: one side only, or changed (map is not used;
+ * kept for the callers). */
 int iodfg_insights_compare(const struct iodfg_insights *g, const struct iodfg_insights *r,
                            const struct iodfg_mapping *map, struct iodfg_insight_change **out,
                            size_t *n, struct iodfg_error *err);

@@ -18,6 +18,7 @@ struct iodfg_bandwidth;
 struct iodfg_characterization;
 struct iodfg_filter_stack;
 struct iodfg_insight_change;
+struct iodfg_diff_story;
 struct iodfg_insights;
 struct iodfg_mapping;
 struct iodfg_session;
@@ -88,6 +89,7 @@ struct iodfg_report_insights {
     int ngroups;
     const struct iodfg_insight_change *changes; /* with two groups: what differs */
     size_t nchanges;
+    const struct iodfg_diff_story *story; /* with two groups: what differs per case, or NULL */
 };
 
 /* ---- an event log (info) and its handles (handles) ---- */

@@ -218,4 +218,57 @@ int iodfg_session_characterize(const struct iodfg_session *s, const struct iodfg
 /* Bytes held by the session and its analysis, the log excluded. */
 size_t iodfg_session_memory(const struct iodfg_session *s);
 
+/* ---- focus: the application's own I/O first (doc/rules.md, "Focus") ---- */
+
+struct iodfg_focus;
+struct iodfg_focus_classes;
+
+/* IODFG_FOCUS_ALL: every key keeps the activity its rule gives (the paper's f-hat by default).
+ * IODFG_FOCUS_APP: the keys of each runtime class (focus.h) are folded into one activity
+ * "runtime:CLASS" with their exact totals, so that nothing vanishes and the DFG keeps its
+ * edges; the application's keep theirs. A new session has IODFG_FOCUS_ALL. */
+enum iodfg_focus_mode { IODFG_FOCUS_ALL = 0, IODFG_FOCUS_APP = 1 };
+/* Takes effect at the next rebuild, as an incremental update (only the folded keys change). */
+void iodfg_session_set_focus(struct iodfg_session *s, enum iodfg_focus_mode mode);
+enum iodfg_focus_mode iodfg_session_focus(const struct iodfg_session *s);
+/* The class rules (text NULL: the built-in focus.rules; where names them in errors). On error
+ * the rules in force stay and err has where, line and column. 0 or -1. */
+int iodfg_session_set_focus_rules(struct iodfg_session *s, const char *text, size_t len,
+                                  const char *where, struct iodfg_error *err);
+/* The class rules in force (compiled on first use: NULL with err when that fails). */
+const struct iodfg_focus *iodfg_session_focus_rules(struct iodfg_session *s,
+                                                    struct iodfg_error *err);
+/* Classify the log's keys now (done by every prepare with IODFG_FOCUS_APP), for readers of the
+ * classes under IODFG_FOCUS_ALL. 0 or -1 with err. */
+int iodfg_session_classify(struct iodfg_session *s, struct iodfg_error *err);
+/* The classes of the keys, NULL until classified. Borrowed until the next prepare. */
+const struct iodfg_focus_classes *iodfg_session_focus_classes(const struct iodfg_session *s);
+/* The mapping the rules give, before any folding: the activity ids and names of
+ * iodfg_session_mapping (the same names), each key's activity as its rule made it. Insights
+ * judge and name their evidence by it. Borrowed until the next prepare. */
+const struct iodfg_mapping *iodfg_session_rules_mapping(const struct iodfg_session *s);
+/* The class of activity a of iodfg_session_mapping: that of a folded activity, else the
+ * application's when one of its keys is (else the class of its first key); 0 (the application)
+ * for every activity while the keys are not classified. */
+uint32_t iodfg_session_activity_class(const struct iodfg_session *s, uint32_t a);
+/* The activity whose events include those of activity a of the rules' mapping as shown: a
+ * itself, or the runtime class activity it is folded into (focus app, all its keys runtime). */
+uint32_t iodfg_session_fold_activity(const struct iodfg_session *s, uint32_t a);
+/* What folding hides, for a status line (zeros under IODFG_FOCUS_ALL). */
+struct iodfg_session_focus_counts {
+    uint64_t events_folded;     /* selected events now in a runtime class activity */
+    uint32_t keys_folded;       /* keys folded */
+    uint32_t activities_folded; /* activities of the rules with events that are all folded */
+    uint32_t classes_shown;     /* runtime class activities with events */
+};
+const struct iodfg_session_focus_counts *iodfg_session_focus_counts(const struct iodfg_session *s);
+
+/* ---- G/R comparison per case ---- */
+
+/* A shared activity or edge is marked changed (IODFG_DIFF_CHANGED) when its count, time or
+ * bytes per case differ by this ratio or more (> 1; IODFG_DIFF_CHANGED_RATIO by default; "changed
+ * R" in the state text when another). Takes effect at the next rebuild. */
+void iodfg_session_set_changed_ratio(struct iodfg_session *s, double ratio);
+double iodfg_session_changed_ratio(const struct iodfg_session *s);
+
 #endif

@@ -6,13 +6,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/focus.h"
 #include "iodfg/report.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
+#include "iodfg/textfile.h"
 
 #include "cli_analyze.h"
 
@@ -36,10 +39,43 @@ int cli_rules_read(const char *path, char **text, size_t *len)
     return CLI_OK;
 }
 
+// The focus and its classes: --focus-rules FILE, else the user's focus.rules when there, else
+// the built-in ones (a file is read only when the focus is app or the file was given).
+static int set_focus(struct iodfg_session *ses, const struct cli_analyze_opts *o)
+{
+    char user[4096];
+    const char *path = o->focus_rules;
+    if (!path && o->focus == IODFG_FOCUS_APP && iodfg_focus_user_path(user, sizeof(user)) == 0 &&
+        access(user, F_OK) == 0) {
+        path = user;
+    }
+    iodfg_session_set_focus(ses, (enum iodfg_focus_mode)o->focus);
+    if (!path) {
+        return CLI_OK;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    size_t len;
+    char *text = iodfg_textfile_read(path, "focus rules file", CLI_RULES_MAX, &len, &err);
+    if (!text) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    int rc = iodfg_session_set_focus_rules(ses, text, len, path, &err);
+    if (rc) {
+        cli_error_caret(&err, text, len);
+    }
+    free(text);
+    return rc ? CLI_FAIL : CLI_OK;
+}
+
 int cli_session_inputs(struct iodfg_session *ses, const struct cli_analyze_opts *o, int *groups)
 {
     struct iodfg_error err;
     iodfg_error_clear(&err);
+    if (set_focus(ses, o)) {
+        return CLI_FAIL;
+    }
     iodfg_session_set_per_pid(ses, o->per_pid);
     // the groups first: with a job (iodfg-mpi) their check is collective, so no part may have
     // left before it

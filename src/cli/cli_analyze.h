@@ -36,6 +36,8 @@ struct cli_analyze_opts {
     int force;                          /* --force: replace an existing -o FILE */
     char **inputs;                      /* after the options: the inputs */
     size_t ninputs;
+    int focus;               /* --focus: enum iodfg_focus_mode (all, or the command's default) */
+    const char *focus_rules; /* --focus-rules FILE; NULL: the user's focus.rules, else built in */
 };
 /* 0, or -1 when out of memory (after saying so). */
 int cli_analyze_opts_init(struct cli_analyze_opts *o);

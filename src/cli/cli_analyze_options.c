@@ -9,6 +9,7 @@
 
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/session.h"
 
 #include "cli_analyze.h"
 
@@ -24,6 +25,8 @@ enum {
     OPT_RED,
     OPT_PER_PID,
     OPT_ALIGN,
+    OPT_FOCUS,
+    OPT_FOCUS_RULES,
 };
 
 static const struct option shared_longopts[] = {
@@ -43,6 +46,8 @@ static const struct option shared_longopts[] = {
     {"quiet", no_argument, NULL, 'q'},
     CLI_INGEST_LONGOPTS,
     {"align", required_argument, NULL, OPT_ALIGN},
+    {"focus", required_argument, NULL, OPT_FOCUS},
+    {"focus-rules", required_argument, NULL, OPT_FOCUS_RULES},
 };
 #define NSHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 
@@ -72,7 +77,14 @@ const char cli_analyze_usage[] =
     "                          default: mounts.txt beside the traces, else built in\n"
     "      --align start       compare cases as if they started together (each case's\n"
     "                          times from its first event); cases whose clocks differ\n"
-    "                          (strace -tt and -ttt) are otherwise never compared\n";
+    "                          (strace -tt and -ttt) are otherwise never compared\n"
+    "      --focus app|all     app: fold each runtime class (loader, system look-ups,\n"
+    "                          MPI runtime, calls on no file, terminal) into one\n"
+    "                          activity 'runtime:CLASS' (default for insights); all:\n"
+    "                          every activity as the rules give it (default)\n"
+    "      --focus-rules FILE  the classes (doc/rules.md, Focus); default: the\n"
+    "                          focus.rules of the user's configuration directory\n"
+    "                          if there, else the built-in ones\n";
 
 int cli_analyze_opts_init(struct cli_analyze_opts *o)
 {
@@ -227,6 +239,16 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
         return 0;
     case OPT_ALIGN:
         return cli_opt_align(arg, &o->ingest.align_starts);
+    case OPT_FOCUS:
+        if (strcmp(arg, "app") && strcmp(arg, "all")) {
+            cli_errorf("--focus takes app or all, not '%s'", arg);
+            return CLI_USAGE;
+        }
+        o->focus = strcmp(arg, "app") == 0 ? IODFG_FOCUS_APP : IODFG_FOCUS_ALL;
+        return 0;
+    case OPT_FOCUS_RULES:
+        o->focus_rules = arg;
+        return 0;
     default:
         return cli_ingest_option(c, arg, &o->ingest);
     }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/insights.h"
 #include "iodfg/report_json.h"
@@ -50,9 +51,15 @@ static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf
         int group = m->ngroups > 1 ? g + 1 : IODFG_GROUP_NONE;
         rc = iodfg_insights_session(&ins[g], m->ses, group, &o->t, o->on, &err);
     }
+    struct iodfg_diff_story st;
+    iodfg_diff_story_init(&st);
     if (rc == 0 && m->ngroups > 1) {
         rc = iodfg_insights_compare(&ins[0], &ins[1], m->map, &changes, &r.nchanges, &err);
         r.changes = changes;
+    }
+    if (rc == 0 && m->ngroups > 1) { // what differs per case, ranked by the time it explains
+        rc = iodfg_diff_story_build(&st, m->ses, &err);
+        r.story = &st;
     }
     if (rc == 0) {
         rc = o->format == CLI_FMT_TABLE ? iodfg_report_table_insights(b, &r, &err)
@@ -63,6 +70,7 @@ static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf
         cli_error(&err);
     }
     free(changes);
+    iodfg_diff_story_fini(&st);
     iodfg_insights_fini(&ins[0]);
     iodfg_insights_fini(&ins[1]);
     return rc ? CLI_FAIL : CLI_OK;
@@ -228,6 +236,7 @@ int cli_insights(int argc, char **argv)
         cli_analyze_opts_fini(&o.a);
         return CLI_FAIL;
     }
+    o.a.focus = IODFG_FOCUS_APP; // the application's findings first
     int rc = CLI_OK, c, list = 0;
     optind = 1;
     while (rc == CLI_OK &&

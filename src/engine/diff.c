@@ -16,14 +16,27 @@
 
 const char *iodfg_diff_side_name(enum iodfg_diff_side side)
 {
-    static const char *const names[] = {"neither", "green", "red", "both"};
-    return (unsigned)side < 4 ? names[side] : "?";
+    static const char *const names[] = {"neither", "green", "red", "both", "changed"};
+    return (unsigned)side < 5 ? names[side] : "?";
 }
 
 const char *iodfg_diff_side_mark(enum iodfg_diff_side side)
 {
-    static const char *const marks[] = {"", "G+", "R+", "="};
-    return (unsigned)side < 4 ? marks[side] : "";
+    static const char *const marks[] = {"", "G+", "R+", "=", "!="};
+    return (unsigned)side < 5 ? marks[side] : "";
+}
+
+int iodfg_diff_side_in_both(enum iodfg_diff_side side)
+{
+    return side == IODFG_DIFF_BOTH || side == IODFG_DIFF_CHANGED;
+}
+
+int iodfg_diff_changed(double g, double r, double ratio)
+{
+    if (!(g > 0) || !(r > 0)) {
+        return (g > 0) != (r > 0);
+    }
+    return (g > r ? g / r : r / g) >= ratio;
 }
 
 const char *iodfg_diff_metric_name(enum iodfg_diff_metric m)
@@ -35,6 +48,7 @@ const char *iodfg_diff_metric_name(enum iodfg_diff_metric m)
 void iodfg_diff_init(struct iodfg_diff *d)
 {
     memset(d, 0, sizeof(*d));
+    d->changed_ratio = IODFG_DIFF_CHANGED_RATIO;
     iodfg_stats_init(&d->g_stats);
     iodfg_stats_init(&d->r_stats);
 }
@@ -74,6 +88,19 @@ static void side_values(double *v, const struct iodfg_stats *st, uint32_t a)
     v[IODFG_DM_DUR_SUM] = (double)s->dur_sum_ns;
     v[IODFG_DM_DUR_MEAN] = s->dur_n ? (double)s->dur_sum_ns / (double)s->dur_n : 0.0;
     v[IODFG_DM_BYTES] = (double)s->bytes;
+}
+
+static double per_case(double v, uint64_t cases)
+{
+    return cases ? v / (double)cases : 0.0;
+}
+
+/* The numbers per case of one side: sums divided by the cases, cases as a share of them. */
+static void side_per_case(double *pc, const double *v, uint64_t cases)
+{
+    for (int m = 0; m < IODFG_DM__N; m++) {
+        pc[m] = m == IODFG_DM_DUR_MEAN ? v[m] : per_case(v[m], cases);
+    }
 }
 
 static enum iodfg_diff_side side_of(int in_g, int in_r)
@@ -116,6 +143,12 @@ static int add_edges(struct iodfg_diff *d, const struct iodfg_dfg *src, size_t *
         }
         de->count_abs = (double)de->r_count - (double)de->g_count;
         de->count_rel = rel_of((double)de->g_count, (double)de->r_count);
+        de->g_per_case = per_case((double)de->g_count, d->g_traces);
+        de->r_per_case = per_case((double)de->r_count, d->r_traces);
+        if (de->side == IODFG_DIFF_BOTH &&
+            iodfg_diff_changed(de->g_per_case, de->r_per_case, d->changed_ratio)) {
+            de->side = IODFG_DIFF_CHANGED;
+        }
     }
     return 0;
 }
@@ -132,8 +165,10 @@ int iodfg_diff_build(struct iodfg_diff *d, const struct iodfg_analysis *an, cons
                                    iodfg_strpool_get(iodfg_eventlog_pool(log), ci->name));
         }
     }
+    double ratio = d->changed_ratio;
     iodfg_diff_fini(d);
     iodfg_diff_init(d);
+    d->changed_ratio = ratio > 0 ? ratio : IODFG_DIFF_CHANGED_RATIO;
     if (iodfg_diff_groups_alloc(d, err)) {
         return -1;
     }
@@ -162,6 +197,9 @@ int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
     d->nedges = 0;
     const struct iodfg_stats *all = iodfg_analysis_stats(an);
     d->nactivities = all->nactivities;
+    d->g_traces = iodfg_dfg_traces(d->g_dfg);
+    d->r_traces = iodfg_dfg_traces(d->r_dfg);
+    double ratio = d->changed_ratio > 0 ? d->changed_ratio : IODFG_DIFF_CHANGED_RATIO;
     d->nodes = calloc((size_t)d->nactivities + 1, sizeof(*d->nodes));
     if (!d->nodes) {
         return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory comparing groups");
@@ -172,9 +210,18 @@ int iodfg_diff_compare(struct iodfg_diff *d, const struct iodfg_analysis *an,
         n->side = side_of(d->g_stats.act[a].count > 0, d->r_stats.act[a].count > 0);
         side_values(n->g, &d->g_stats, a);
         side_values(n->r, &d->r_stats, a);
+        side_per_case(n->g_pc, n->g, d->g_traces);
+        side_per_case(n->r_pc, n->r, d->r_traces);
         for (int m = 0; m < IODFG_DM__N; m++) {
             n->abs[m] = n->r[m] - n->g[m];
             n->rel[m] = rel_of(n->g[m], n->r[m]);
+            n->ratio[m] = n->g_pc[m] != 0.0 ? n->r_pc[m] / n->g_pc[m] : NAN;
+        }
+        if (n->side == IODFG_DIFF_BOTH &&
+            (iodfg_diff_changed(n->g_pc[IODFG_DM_COUNT], n->r_pc[IODFG_DM_COUNT], ratio) ||
+             iodfg_diff_changed(n->g_pc[IODFG_DM_DUR_SUM], n->r_pc[IODFG_DM_DUR_SUM], ratio) ||
+             iodfg_diff_changed(n->g_pc[IODFG_DM_BYTES], n->r_pc[IODFG_DM_BYTES], ratio))) {
+            n->side = IODFG_DIFF_CHANGED;
         }
     }
     size_t cap = 0;

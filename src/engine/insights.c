@@ -58,6 +58,11 @@ static const char *const advice[IODFG_INS__N] = {
                            "write less often",
     [IODFG_INS_BURSTY] = "overlap the bursts with computation or stage them asynchronously; "
                          "shared servers see the peaks",
+    [IODFG_INS_FILE_PER_PROCESS] = "fine at this scale; at thousands of processes the files load "
+                                   "the metadata servers: write a shared file (MPI-IO collective) "
+                                   "or aggregate into fewer files",
+    [IODFG_INS_ONE_CASE] = "check that the others do not wait for it; spread the work, or do it "
+                           "once and share the result (broadcast)",
 };
 
 const char *iodfg_insight_rule_name(enum iodfg_insight_rule r)
@@ -108,8 +113,8 @@ const char *iodfg_insight_severity_name(enum iodfg_insight_severity s)
 
 const char *iodfg_insight_side_mark(enum iodfg_insight_side side)
 {
-    static const char *const marks[] = {"changed", "G+", "R+"};
-    return (unsigned)side < 3 ? marks[side] : "";
+    static const char *const marks[] = {"changed", "G+", "R+", "="};
+    return (unsigned)side < 4 ? marks[side] : "";
 }
 
 void iodfg_insights_init(struct iodfg_insights *ins)
@@ -126,11 +131,15 @@ void iodfg_insights_fini(struct iodfg_insights *ins)
 
 /* ---- ranking and the build ---- */
 
-static int by_rank(const void *pa, const void *pb)
+static int by_rank(const void *pa, const void *pb, void *ctx)
 {
     const struct iodfg_insight *a = pa, *b = pb;
+    int app_first = *(const int *)ctx;
     if (a->severity != b->severity) {
         return a->severity > b->severity ? -1 : 1;
+    }
+    if (app_first && (a->fclass == 0) != (b->fclass == 0)) {
+        return a->fclass == 0 ? -1 : 1; // the application's before the runtime's of a severity
     }
     double ia = isfinite(a->impact) ? a->impact : -1, ib = isfinite(b->impact) ? b->impact : -1;
     if (ia != ib) {
@@ -138,6 +147,9 @@ static int by_rank(const void *pa, const void *pb)
     }
     if (a->rule != b->rule) {
         return a->rule < b->rule ? -1 : 1;
+    }
+    if (a->fclass != b->fclass) {
+        return a->fclass < b->fclass ? -1 : 1;
     }
     return a->subject < b->subject ? -1 : a->subject > b->subject;
 }
@@ -147,7 +159,7 @@ static void rank(struct ins_ctx *x)
 {
     struct iodfg_insights *ins = x->ins;
     if (x->nfound) {
-        qsort(x->found, x->nfound, sizeof(*x->found), by_rank);
+        qsort_r(x->found, x->nfound, sizeof(*x->found), by_rank, &ins->app_first);
     }
     uint64_t kept[IODFG_INS__N] = {0};
     size_t n = 0;
@@ -165,12 +177,14 @@ static void rank(struct ins_ctx *x)
     x->found = NULL;
 }
 
-// Totals of the selection (the base of every impact), per activity and per case.
-static void totals(struct ins_ctx *x)
+// Totals of the selection (the base of every impact; whole: over every selected event), per
+// activity and per case (over the events of the pass).
+static void totals(struct ins_ctx *x, int whole)
 {
     const struct iodfg_columns *col = iodfg_eventlog_columns(x->log);
     const uint32_t *act = x->map->activity_of_key;
     uint32_t nc = iodfg_eventlog_case_count(x->log);
+    x->pass_events = 0;
     for (uint32_t c = 0; c < nc; c++) {
         uint64_t lo, hi;
         if (!ins_case_range(x, c, &lo, &hi)) {
@@ -184,24 +198,21 @@ static void totals(struct ins_ctx *x)
             int64_t d = col->dur_ns[e] == IODFG_UNKNOWN ? 0 : col->dur_ns[e];
             ins_set_add(&x->act_set[a], x->log, c, col->start_ns[e], d, 0);
             ins_set_add(&x->case_set[c], x->log, c, col->start_ns[e], d, 0);
-            x->ins->call_time_ns = iodfg_sat_add(x->ins->call_time_ns, d);
-            x->ins->events++;
+            x->pass_events++;
+            if (whole) {
+                x->ins->call_time_ns = iodfg_sat_add(x->ins->call_time_ns, d);
+                x->ins->events++;
+            }
         }
-        if (x->case_set[c].n && !x->ins->cases++) {
+        if (whole && x->case_set[c].n && !x->ins->cases++) {
             x->first_clock = (int)iodfg_eventlog_case(x->log, c)->clock;
         }
     }
 }
 
-int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
-                         const struct iodfg_mapping *map, const struct iodfg_selection *sel,
-                         const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+static int check_columns(const struct iodfg_eventlog *log, const struct iodfg_mapping *map,
                          struct iodfg_error *err)
 {
-    iodfg_insights_fini(ins);
-    if (iodfg_eventlog_event_count(log) == 0) { // nothing to judge (and no columns allocated)
-        return 0;
-    }
     const struct iodfg_columns *col = iodfg_eventlog_columns(log);
     if (!col->start_ns || !col->dur_ns || !col->size || !col->key || !col->pid || !col->fd ||
         !col->offset || !col->err) {
@@ -212,6 +223,85 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
     if (map->nkeys != iodfg_eventlog_key_count(log)) {
         return iodfg_error_set(err, IODFG_E_ARG, "the mapping does not belong to this log");
     }
+    return 0;
+}
+
+// The rule families over the events of x->map. -1 with err.
+static int judge(struct ins_ctx *x, struct iodfg_error *err)
+{
+    uint32_t nc = iodfg_eventlog_case_count(x->log);
+    memset(x->act_set, 0, ((size_t)x->map->nactivities + 1) * sizeof(*x->act_set));
+    memset(x->case_set, 0, ((size_t)nc + 1) * sizeof(*x->case_set));
+    totals(x, 0);
+    if (!x->pass_events) {
+        return 0;
+    }
+    if (ins_scan_events(x) || ins_scan_cases(x) || ins_scan_files(x) || ins_scan_spread(x)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    return ins_scan_derived(x, err);
+}
+
+/* Rules about whole cases and time (the cases compared with each other, the bursts): judged over
+ * every selected event once, not per class. */
+static int whole_run_rule(int r)
+{
+    return r == IODFG_INS_IMBALANCE || r == IODFG_INS_STRAGGLER || r == IODFG_INS_BURSTY;
+}
+
+// Judge the application's events, then each runtime class's, each pass over a mapping that
+// keeps only the keys of its class; then the whole-run rules over every event.
+static int judge_classes(struct ins_ctx *x, const struct iodfg_focus_classes *cl,
+                         struct iodfg_error *err)
+{
+    const struct iodfg_mapping *full = x->map;
+    const uint8_t *on = x->on;
+    uint8_t per_class[IODFG_INS__N], whole[IODFG_INS__N];
+    for (int r = 0; r < IODFG_INS__N; r++) {
+        per_class[r] = on[r] && !whole_run_rule(r);
+        whole[r] = on[r] && whole_run_rule(r);
+    }
+    struct iodfg_mapping part = *full;
+    uint32_t *act = malloc(((size_t)full->nkeys + 1) * sizeof(*act));
+    if (!act) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    part.activity_of_key = act;
+    x->map = &part;
+    x->on = per_class;
+    int rc = 0;
+    for (uint32_t c = 0; rc == 0 && c < cl->nclasses; c++) {
+        for (uint32_t k = 0; k < full->nkeys; k++) {
+            act[k] = cl->class_of_key[k] == c ? full->activity_of_key[k] : IODFG_NO_ACTIVITY;
+        }
+        x->fclass = c;
+        rc = judge(x, err);
+    }
+    x->map = full;
+    x->fclass = 0;
+    x->on = whole;
+    rc = rc ? rc : judge(x, err);
+    x->on = on;
+    free(act);
+    return rc;
+}
+
+int iodfg_insights_build_classes(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
+                                 const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                                 const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+                                 const struct iodfg_focus_classes *classes, struct iodfg_error *err)
+{
+    iodfg_insights_fini(ins);
+    ins->changed_ratio = t->changed_ratio;
+    ins->nclasses = 1;
+    if (iodfg_eventlog_event_count(log) == 0) { // nothing to judge (and no columns allocated)
+        return 0;
+    }
+    if (check_columns(log, map, err) ||
+        (classes && classes->nkeys != iodfg_eventlog_key_count(log) &&
+         iodfg_error_set(err, IODFG_E_ARG, "the classes do not belong to this log"))) {
+        return -1;
+    }
     static const uint8_t all[IODFG_INS__N] = {[0 ... IODFG_INS__N - 1] = 1};
     struct ins_ctx x = {
         .ins = ins, .log = log, .map = map, .sel = sel, .t = t, .on = rules_on ? rules_on : all};
@@ -221,22 +311,31 @@ int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog
     x.case_set = calloc((size_t)nc + 1, sizeof(*x.case_set));
     int rc = -1;
     if (!x.kflags || !x.act_set || !x.case_set) {
-        goto out;
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        goto done;
     }
     iodfg_metrics_key_flags(log, x.kflags);
-    totals(&x);
-    if (ins_scan_events(&x) || ins_scan_cases(&x) || ins_scan_files(&x)) {
-        goto out;
+    totals(&x, 1);
+    if (classes) {
+        ins->app_first = 1;
+        ins->nclasses = classes->nclasses;
+        for (uint32_t c = 0; c < classes->nclasses; c++) {
+            const char *name = c ? iodfg_focus_class_name(classes, c) : "";
+            if (ins_intern(&x, name, strlen(name), &ins->class_name[c])) {
+                iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+                goto done;
+            }
+        }
     }
-    if (ins_scan_derived(&x, err)) {
+    if (classes ? judge_classes(&x, classes, err) : judge(&x, err)) {
+        goto done;
+    }
+    if (ins_align(&x)) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         goto done;
     }
     rank(&x);
     rc = 0;
-out:
-    if (rc) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
 done:
     if (rc) {
         iodfg_insights_fini(ins);
@@ -248,16 +347,35 @@ done:
     return rc;
 }
 
+int iodfg_insights_build(struct iodfg_insights *ins, const struct iodfg_eventlog *log,
+                         const struct iodfg_mapping *map, const struct iodfg_selection *sel,
+                         const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
+                         struct iodfg_error *err)
+{
+    return iodfg_insights_build_classes(ins, log, map, sel, t, rules_on, NULL, err);
+}
+
 int iodfg_insights_session(struct iodfg_insights *ins, const struct iodfg_session *ses, int group,
                            const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
                            struct iodfg_error *err)
 {
     struct iodfg_selection sel;
-    const struct iodfg_mapping *map = iodfg_session_mapping(ses);
-    if (!map || iodfg_session_selection(ses, (enum iodfg_group)group, &sel)) {
-        return iodfg_error_set(err, IODFG_E_ARG, "%s", map ? "no such group" : "not prepared");
+    const struct iodfg_mapping *map = iodfg_session_rules_mapping(ses);
+    if (!map->activity_of_key || iodfg_session_selection(ses, (enum iodfg_group)group, &sel)) {
+        return iodfg_error_set(err, IODFG_E_ARG, "%s",
+                               map->activity_of_key ? "no such group" : "not prepared");
     }
-    return iodfg_insights_build(ins, iodfg_session_log(ses), map, &sel, t, rules_on, err);
+    const struct iodfg_focus_classes *classes =
+        iodfg_session_focus(ses) == IODFG_FOCUS_APP ? iodfg_session_focus_classes(ses) : NULL;
+    return iodfg_insights_build_classes(ins, iodfg_session_log(ses), map, &sel, t, rules_on,
+                                        classes, err);
+}
+
+const char *iodfg_insight_class(const struct iodfg_insights *ins, const struct iodfg_insight *f)
+{
+    return f->fclass && f->fclass < ins->nclasses && ins->pool
+               ? iodfg_strpool_get(ins->pool, ins->class_name[f->fclass])
+               : "";
 }
 
 const char *iodfg_insight_subject_text(const struct iodfg_insights *ins,

@@ -73,6 +73,7 @@ static int judge_imbalance(struct ins_ctx *x, const uint32_t *cases, size_t ncas
     }
     // the share of the worst case's I/O time that the median case does not need
     ins_impact(x, f, (double)(max - med) / (double)max);
+    f->time_ns = NAN;
     outliers(f, v, n, (int64_t)(x->t->imbalance_ratio * (double)med));
     const struct ins_set *w = &x->case_set[v[0].c];
     f->has_window = !w->mixed_clocks;
@@ -141,6 +142,7 @@ static int judge_straggler(struct ins_ctx *x, int clock, const uint32_t *cases, 
     const struct ins_set *w = &x->case_set[ends[0].c];
     int64_t span = w->last_ns - w->first_ns;
     ins_impact(x, f, span > 0 ? fmin(1.0, (double)late / (double)span) : NAN);
+    f->time_ns = NAN;
     outliers(f, ends, n, med_end + (int64_t)(x->t->straggler_share * (double)med_span));
     f->has_window = 1;
     f->clock = clock;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Insights thresholds (defaults, NAME=VALUE, thresholds files) and the G/R comparison. */
+/* Insights thresholds (defaults, NAME=VALUE, thresholds files). */
 #include "config.h"
 
 #include <ctype.h>
@@ -135,63 +135,6 @@ int iodfg_insight_thresholds_format(const struct iodfg_insight_thresholds *t, st
         const double *v = (const double *)((const char *)t + thresholds[i].offset);
         if (iodfg_buf_addf(out, "%s = %.15g\n", thresholds[i].name, *v) < 0) {
             return -1;
-        }
-    }
-    return 0;
-}
-
-/* ---- G/R ---- */
-
-static int same_finding(const struct iodfg_insights *a, const struct iodfg_insight *fa,
-                        const struct iodfg_insights *b, const struct iodfg_insight *fb,
-                        const struct iodfg_mapping *map)
-{
-    if (fa->rule != fb->rule || fa->subject_kind != fb->subject_kind) {
-        return 0;
-    }
-    if (fa->subject_kind == IODFG_SUBJ_RUN) {
-        return 1;
-    }
-    char ta[1024], tb[1024];
-    iodfg_insight_subject_text(a, map, fa, ta, sizeof(ta));
-    iodfg_insight_subject_text(b, map, fb, tb, sizeof(tb));
-    return strcmp(ta, tb) == 0;
-}
-
-static const struct iodfg_insight *find_in(const struct iodfg_insights *in,
-                                           const struct iodfg_insights *from,
-                                           const struct iodfg_insight *f,
-                                           const struct iodfg_mapping *map)
-{
-    for (size_t i = 0; i < in->n; i++) {
-        if (same_finding(in, &in->v[i], from, f, map)) {
-            return &in->v[i];
-        }
-    }
-    return NULL;
-}
-
-int iodfg_insights_compare(const struct iodfg_insights *g, const struct iodfg_insights *r,
-                           const struct iodfg_mapping *map, struct iodfg_insight_change **out,
-                           size_t *n, struct iodfg_error *err)
-{
-    *out = calloc(g->n + r->n + 1, sizeof(**out));
-    *n = 0;
-    if (!*out) {
-        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    }
-    // g's findings in rank order (new on G's side or changed), then those only in R
-    for (size_t i = 0; i < g->n; i++) {
-        const struct iodfg_insight *o = find_in(r, g, &g->v[i], map);
-        if (!o) {
-            (*out)[(*n)++] = (struct iodfg_insight_change){IODFG_INS_G_ONLY, &g->v[i], NULL};
-        } else if (o->severity != g->v[i].severity) {
-            (*out)[(*n)++] = (struct iodfg_insight_change){IODFG_INS_BOTH, &g->v[i], o};
-        }
-    }
-    for (size_t i = 0; i < r->n; i++) {
-        if (!find_in(g, r, &r->v[i], map)) {
-            (*out)[(*n)++] = (struct iodfg_insight_change){IODFG_INS_R_ONLY, NULL, &r->v[i]};
         }
     }
     return 0;

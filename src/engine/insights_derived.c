@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,9 +171,9 @@ static int judge_bursts(struct ins_ctx *x, struct iodfg_error *err)
     int rc = 0;
     for (int d = 0; rc == 0 && d < IODFG_DIR__N; d++) {
         const struct iodfg_dir_metrics *m = &b.dir[d];
-        if (m->ops < x->t->min_ops || m->intensity > x->t->intensity_max ||
-            m->burstiness < x->t->burstiness_min) {
-            continue;
+        if (m->ops < x->t->min_ops || !(m->intensity <= x->t->intensity_max) ||
+            !(m->burstiness >= x->t->burstiness_min)) {
+            continue; // a measure that is not known (NAN) judges nothing
         }
         struct iodfg_insight *f = ins_new(x, IODFG_INS_BURSTY, NAN);
         if (!f) {
@@ -189,11 +190,16 @@ static int judge_bursts(struct ins_ctx *x, struct iodfg_error *err)
         f->to_ns = b.t0_ns + b.span_ns;
         char dt[IODFG_FORMAT_MIN];
         iodfg_format_duration(dt, sizeof(dt), b.dt_ns, 0);
+        char runs[2][32];
+        for (int i = 0; i < 2; i++) {
+            double v = i ? m->l_noio : m->l_io;
+            snprintf(runs[i], sizeof(runs[i]), isfinite(v) ? "%.1f" : "unknown", v);
+        }
         ins_text(f,
                  "%s I/O intensity %.2f (busy in %u of %u bins of %s), burstiness %.2f "
-                 "(busy runs of %.1f bins between idle runs of %.1f)",
-                 dir_name[d], m->intensity, m->busy_bins, b.nbins, dt, m->burstiness, m->l_io,
-                 m->l_noio);
+                 "(busy runs of %s bins between idle runs of %s)",
+                 dir_name[d], m->intensity, m->busy_bins, b.nbins, dt, m->burstiness, runs[0],
+                 runs[1]);
         ins_num(f, "intensity", m->intensity);
         ins_num(f, "burstiness", m->burstiness);
         ins_num(f, "busy_bins", m->busy_bins);
@@ -214,7 +220,7 @@ int ins_scan_derived(struct ins_ctx *x, struct iodfg_error *err)
     if (x->on[IODFG_INS_STAIR_CASE] && judge_stairs(x, err)) {
         return -1;
     }
-    if (x->on[IODFG_INS_BURSTY] && x->ins->events && judge_bursts(x, err)) {
+    if (x->on[IODFG_INS_BURSTY] && x->pass_events && judge_bursts(x, err)) {
         return -1;
     }
     return 0;

@@ -56,6 +56,8 @@ struct iodfg_insight *ins_new(struct ins_ctx *x, enum iodfg_insight_rule r, doub
     memset(f, 0, sizeof(*f));
     f->rule = r;
     f->clock = x->first_clock;
+    f->fclass = x->fclass;
+    f->time_ns = time_ns >= 0 ? time_ns : NAN;
     int64_t base = x->ins->call_time_ns;
     ins_impact(x, f, base > 0 && time_ns >= 0 ? fmin(1.0, time_ns / (double)base) : NAN);
     return f;

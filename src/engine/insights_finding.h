@@ -40,6 +40,8 @@ struct ins_ctx {
     int first_clock;             /* clock of the first selected case */
     struct iodfg_insight *found; /* findings before ranking */
     size_t nfound, capfound;
+    uint32_t fclass;      /* the focus class of this pass (0 when not split) */
+    uint64_t pass_events; /* the selected events of this pass */
 };
 
 /* A new finding of rule r (zeroed but for rule and impact), or NULL when out of memory. */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,11 +61,20 @@ int ins_judge_transfers(struct ins_scan *s)
             double span = f->has_window ? (double)(tt->last_ns - tt->first_ns) / 1e9 : NAN;
             double rate = span > 0 ? (double)tt->n / span : NAN;
             fmt_dur(v[0], tt->dur_ns);
+            char per[96];
+            if (isfinite(rate)) {
+                snprintf(per, sizeof(per), "%.0f per second", rate);
+            } else { // never "nan per second": say why the rate is not known
+                snprintf(per, sizeof(per), "at an unknown rate (%s)",
+                         !f->has_window ? "the cases use different clocks"
+                         : tt->n > 1    ? "all at one time stamp: no -tt or -ttt?"
+                                        : "one write");
+            }
             ins_text(f,
                      "%llu writes of less than %.0f B (mean %.1f B) to a terminal or pipe, "
-                     "%.0f per second; %s spent in them",
+                     "%s; %s spent in them",
                      (unsigned long long)tt->n, x->t->tty_size, (double)tt->bytes / (double)tt->n,
-                     rate, v[0]);
+                     per, v[0]);
             ins_num(f, "writes", (double)tt->n);
             ins_num(f, "mean_bytes", (double)tt->bytes / (double)tt->n);
             ins_num(f, "per_second", rate);

@@ -152,7 +152,7 @@ static void expand(const struct rule *r, const struct subject *k, const struct r
 }
 
 /* Activity id of name in m, adding it when new (ids stay stable: pool id - 1). */
-static int activity_of(struct iodfg_mapping *m, const char *name, size_t len, uint32_t *a)
+int rules_mapping_intern(struct iodfg_mapping *m, const char *name, size_t len, uint32_t *a)
 {
     uint32_t id;
     if (iodfg_strpool_intern(m->names, name, len, &id) < 0) {
@@ -238,7 +238,7 @@ static uint32_t map_key(const struct rprog *p, int counted, const struct subject
     }
     expand(r, k, ms, buf);
     uint32_t a;
-    if (buf->failed || (buf->len && activity_of(m, buf->data, buf->len, &a) < 0)) {
+    if (buf->failed || (buf->len && rules_mapping_intern(m, buf->data, buf->len, &a) < 0)) {
         *fail = 1;
         return IODFG_NO_ACTIVITY;
     }
@@ -310,6 +310,41 @@ int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog 
     m->activity_of_key = act;
     m->nkeys = nk;
     return 0;
+}
+
+static void subject_field(const char *s, const char **f, size_t *n)
+{
+    *f = s ? s : "";
+    *n = strlen(*f);
+}
+
+int rules_map_one(const struct iodfg_rules *rs, const struct rules_key *k, struct iodfg_buf *out,
+                  unsigned long *line, int *limited)
+{
+    uint32_t ml, dl;
+    const struct rprog *p = rules_active(rs, &ml, &dl);
+    struct subject s = {.kind = k->kind};
+    subject_field(k->call, &s.call, &s.call_len);
+    subject_field(k->path, &s.path, &s.path_len);
+    subject_field(k->fs, &s.fs, &s.fs_len);
+    subject_field(k->fstype, &s.fstype, &s.fstype_len);
+    subject_field(k->scope, &s.scope, &s.scope_len);
+    subject_field(k->layer, &s.layer, &s.layer_len);
+    struct rx_scratch *ms = rx_scratch_new(RULES_MAX_CONDS, p->max_groups, ml, dl);
+    if (!ms) {
+        return -1;
+    }
+    uint64_t evals = 0;
+    unsigned long limit_line = 0;
+    long d = decide(p, &s, ms, &evals, &limit_line);
+    *limited = limit_line != 0;
+    *line = d == DECIDE_NONE ? 0 : p->rules[d].info.line;
+    iodfg_buf_clear(out);
+    if (d != DECIDE_NONE && p->rules[d].info.action == IODFG_RULE_MAP) {
+        expand(&p->rules[d], &s, ms, out);
+    }
+    rx_scratch_free(ms);
+    return out->failed ? -1 : out->len > 0;
 }
 
 void iodfg_rules_report_init(struct iodfg_rules_report *r)

@@ -105,4 +105,24 @@ void rprog_free(struct rprog *p);
 const struct rprog *rules_active(const struct iodfg_rules *rs, uint32_t *match_limit,
                                  uint32_t *depth_limit);
 
+/* ---- used by the focus classes (focus.c) ---- */
+
+struct iodfg_buf;
+struct iodfg_mapping;
+
+/* The activity id of name in m, added when new (ids stay stable). 0, or -1 out of memory. */
+int rules_mapping_intern(struct iodfg_mapping *m, const char *name, size_t len, uint32_t *a);
+
+/* A key that belongs to no log (a stack frame's object path): every field may be NULL for "". */
+struct rules_key {
+    const char *call, *path, *fs, *fstype, *scope, *layer;
+    unsigned kind; /* enum iodfg_path_kind */
+};
+/* Decide k as iodfg_rules_apply would: 1 with the template's expansion in out (cleared first),
+ * 0 when no rule maps it (unmatched, dropped, or an empty expansion), -1 when out of memory.
+ * *line gets the deciding rule's line (0: none); *limited is set when a regex hit the PCRE2
+ * match or depth limit (that rule then counted as not matching). */
+int rules_map_one(const struct iodfg_rules *rs, const struct rules_key *k, struct iodfg_buf *out,
+                  unsigned long *line, int *limited);
+
 #endif

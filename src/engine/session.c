@@ -55,6 +55,7 @@ void iodfg_session_free(struct iodfg_session *s)
         return;
     }
     iodfg_history_free(s->history);
+    session_focus_fini(s);
     free(s->node_on);
     free(s->edge_on);
     iodfg_diff_fini(&s->diff);
@@ -374,5 +375,7 @@ const struct iodfg_session_counts *iodfg_session_counts(const struct iodfg_sessi
 size_t iodfg_session_memory(const struct iodfg_session *s)
 {
     size_t n = sizeof(*s) + 5 * ((size_t)s->ncases + 1) + s->node_cap + s->edge_cap;
+    n += (s->base_act ? 2 * sizeof(uint32_t) * s->nkeys : 0) + s->act_cap * sizeof(uint32_t) +
+         s->cap_moved * sizeof(uint32_t) + (s->classes_valid ? s->nkeys : 0); // the focus
     return n + (s->an ? iodfg_analysis_memory(s->an) : 0);
 }

@@ -8,6 +8,7 @@
 
 #include "iodfg/diff.h"
 #include "iodfg/filter.h"
+#include "iodfg/focus.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
@@ -55,6 +56,24 @@ struct iodfg_session {
     struct iodfg_session_counts counts;
 
     struct iodfg_history *history; /* created by the first record */
+
+    /* focus (session_focus.c) */
+    int focus;                         /* enum iodfg_focus_mode, as set */
+    int focus_built;                   /* the mode the mapping was last folded for */
+    int focus_dirty;                   /* the class rules changed */
+    struct iodfg_focus *focus_rules;   /* NULL: the built-in ones, compiled on first use */
+    int classes_valid;                 /* classes belong to focus_rules */
+    struct iodfg_focus_classes classes;
+    uint32_t *base_act;                /* per key: the activity its rule gives */
+    uint32_t *old_act;                 /* per key: the activity before the last prepare */
+    struct iodfg_mapping base;         /* view of the rules' mapping: map's names, base_act */
+    uint32_t class_act1[IODFG_FOCUS_CLASSES_MAX]; /* activity "runtime:CLASS" + 1; 0: none yet */
+    uint32_t *class_of_act;            /* per activity of map (act_cap entries) */
+    uint32_t act_cap;
+    uint32_t *moved;                   /* keys whose activity changed since the last analysis */
+    size_t nmoved, cap_moved;
+    struct iodfg_session_focus_counts fcounts;
+    double changed_ratio; /* iodfg_session_set_changed_ratio; 0: the default */
 };
 
 /* session_job.c: with a job, rc of every part agreed (0 or -1; err the first failure's), and
@@ -68,5 +87,23 @@ int iodfg_session_job_groups(const struct iodfg_session *s, const struct iodfg_f
 /* session_rebuild.c: the effective group masks from the marks and the filtered cases; 1 when
  * the analysed cases changed. */
 int iodfg_session_groups_resolve(struct iodfg_session *s);
+
+/* session_focus.c: whether the mapping must be folded anew (the mode or the class rules
+ * changed). */
+int session_focus_stale(const struct iodfg_session *s);
+/* Before the rules are applied again (or the mapping folded anew): remember each key's
+ * activity. 0 or -1 with err (memory). */
+int session_focus_begin(struct iodfg_session *s, struct iodfg_error *err);
+/* After: keep the rules' activities (applied: the rules just ran; else they are base_act),
+ * fold the runtime classes' keys when the focus is app, and add every key whose activity
+ * changed to the pending list. *changed: whether any did. 0 or -1 with err. */
+int session_focus_apply(struct iodfg_session *s, int applied, int *changed,
+                        struct iodfg_error *err);
+/* The counts of what is folded, once the analysis has its key event counts. */
+void session_focus_count(struct iodfg_session *s);
+/* The analysis took the pending keys. */
+void session_focus_taken(struct iodfg_session *s);
+/* Release the focus state (iodfg_session_free). */
+void session_focus_fini(struct iodfg_session *s);
 
 #endif

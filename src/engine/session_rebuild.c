@@ -188,7 +188,7 @@ static int analyse(struct iodfg_session *s, int selection_changed, struct iodfg_
     if (selection_changed) {
         return iodfg_analysis_reset(s->an, &s->map, &sel, err);
     }
-    return iodfg_analysis_update(s->an, &s->map, s->report.changed, s->report.nchanged, err);
+    return iodfg_analysis_update(s->an, &s->map, s->moved, s->nmoved, err);
 }
 
 static int build_diff(struct iodfg_session *s, struct iodfg_error *err)
@@ -199,6 +199,7 @@ static int build_diff(struct iodfg_session *s, struct iodfg_error *err)
     }
     iodfg_diff_fini(&s->diff);
     iodfg_diff_init(&s->diff);
+    s->diff.changed_ratio = iodfg_session_changed_ratio(s);
     if (iodfg_diff_build(&s->diff, s->an, s->g_on, s->r_on, err)) {
         return -1;
     }
@@ -225,12 +226,17 @@ static int prepare(struct iodfg_session *s, struct iodfg_error *err)
         ch->selection |= iodfg_session_groups_resolve(s);
         ch->groups = 1;
     }
-    if (filters || rules_gen != s->rules_gen) {
-        if (iodfg_rules_apply(s->rules, s->log, s->fres.key_on, &s->map, &s->report, err)) {
+    int remap = filters || rules_gen != s->rules_gen;
+    if (remap || session_focus_stale(s)) { // the rules' mapping, then the focus folds it
+        int changed = 0;
+        if (session_focus_begin(s, err) ||
+            (remap &&
+             iodfg_rules_apply(s->rules, s->log, s->fres.key_on, &s->map, &s->report, err)) ||
+            session_focus_apply(s, remap, &changed, err)) {
             s->prepared = 0;
             return -1;
         }
-        ch->mapping |= s->report.nchanged > 0 || !s->prepared;
+        ch->mapping |= changed || !s->prepared;
     }
     ch->pruning |= s->thresholds_dirty;
     s->prepared = 1;
@@ -273,6 +279,7 @@ static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
         s->built = 0;
         return -1;
     }
+    session_focus_taken(s);
     ch.groups |= ch.selection || ch.mapping;
     if (ch.groups && build_diff(s, err)) {
         s->built = 0;
@@ -284,6 +291,7 @@ static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
         return -1;
     }
     count_keys(s);
+    session_focus_count(s);
     s->built = 1;
     memset(&s->pending, 0, sizeof(s->pending));
     s->counts.change = ch;

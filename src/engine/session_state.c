@@ -49,6 +49,12 @@ int iodfg_session_state_format(const struct iodfg_session *s, struct iodfg_buf *
     if (s->per_pid) {
         iodfg_buf_addf(out, "perpid 1\n");
     }
+    if (s->focus == IODFG_FOCUS_APP) {
+        iodfg_buf_addf(out, "focus app\n");
+    }
+    if (iodfg_session_changed_ratio(s) != IODFG_DIFF_CHANGED_RATIO) {
+        iodfg_buf_addf(out, "changed %.17g\n", iodfg_session_changed_ratio(s));
+    }
     for (unsigned long l = 1; l <= iodfg_rules_line_count(s->rules); l++) {
         iodfg_buf_addf(out, "rule %s\n", iodfg_rules_line(s->rules, l));
     }
@@ -95,6 +101,8 @@ struct parsed {
     struct iodfg_filter_stack *filters;
     uint8_t *g, *r;
     int paths, acts, per_pid;
+    int focus; /* enum iodfg_focus_mode */
+    double changed;
 };
 
 /* A bad value of one of the session's own lines, named with its column in the line. */
@@ -137,6 +145,22 @@ static int parse_line(struct iodfg_session *s, struct parsed *p, char *key, char
             err->col += 7; // the column in the whole line
         }
         return rc;
+    }
+    if (strcmp(key, "focus") == 0) {
+        if (strcmp(arg, "app") && strcmp(arg, "all")) {
+            return iodfg_error_set(err, IODFG_E_PARSE, "'focus' takes app or all, not '%s'", arg);
+        }
+        p->focus = strcmp(arg, "app") == 0 ? IODFG_FOCUS_APP : IODFG_FOCUS_ALL;
+        return 0;
+    }
+    if (strcmp(key, "changed") == 0) {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v > 1 && v < 1e9)) {
+            return iodfg_error_set(err, IODFG_E_PARSE, "'changed' takes a ratio above 1");
+        }
+        p->changed = v;
+        return 0;
     }
     if ((strcmp(key, "g") == 0 || strcmp(key, "r") == 0)) {
         uint32_t c = find_case(s, arg); // a case of another log is ignored
@@ -278,6 +302,8 @@ int iodfg_session_state_parse(struct iodfg_session *s, const char *text, size_t 
         }
         iodfg_session_set_thresholds(s, p.paths, p.acts);
         iodfg_session_set_per_pid(s, p.per_pid);
+        iodfg_session_set_focus(s, (enum iodfg_focus_mode)p.focus);
+        iodfg_session_set_changed_ratio(s, p.changed);
         rc = 0;
     }
     iodfg_buf_fini(&p.rules);

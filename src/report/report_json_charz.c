@@ -2,11 +2,11 @@
 /* JSON reports of the characterisation, the bandwidths and the insights (report_json.h). */
 #include "config.h"
 
-
 #include "iodfg/access.h"
 #include "iodfg/bandwidth.h"
 #include "iodfg/buf.h"
 #include "iodfg/characterize.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/insights.h"
 #include "iodfg/json.h"
@@ -266,6 +266,9 @@ static void finding(struct iodfg_json *j, const struct iodfg_report_insights *r,
     iodfg_json_put_text(j, "severity", iodfg_insight_severity_name(f->severity));
     iodfg_json_put_double(j, "impact", f->impact);
     iodfg_json_put_text(j, "subject", iodfg_insight_subject_text(ins, r->map, f, s, sizeof(s)));
+    if (ins->app_first) { // focus app: the class of every finding
+        iodfg_json_put_text(j, "class", f->fclass ? iodfg_insight_class(ins, f) : "app");
+    }
     iodfg_json_put_text(j, "text", f->text);
     iodfg_json_put_text(j, "advice", iodfg_insight_rule_advice(f->rule));
     iodfg_json_key(j, "numbers");
@@ -329,6 +332,35 @@ static void insight_group(struct iodfg_json *j, const struct iodfg_report_insigh
     iodfg_json_end(j);
 }
 
+// "stories": what differs between G and R per case, each row's numbers per case (count, time
+// in ns, bytes) of both sides and its text.
+static void stories(struct iodfg_json *j, const struct iodfg_diff_story *st)
+{
+    iodfg_json_key(j, "stories");
+    iodfg_json_array(j);
+    for (size_t i = 0; i < st->n; i++) {
+        const struct iodfg_diff_story_row *w = &st->rows[i];
+        if (i) {
+            iodfg_json_layout(j, "\n");
+        }
+        iodfg_json_object(j);
+        iodfg_json_put_text(j, "kind", w->kind == IODFG_STORY_VARIANT ? "variant" : "activity");
+        iodfg_json_put_text(j, "side", iodfg_diff_side_name(w->side));
+        iodfg_json_put_double(j, "explained_ns", w->explained_ns);
+        for (int g = 0; g < 2; g++) {
+            iodfg_json_key(j, g ? "r" : "g");
+            iodfg_json_array(j);
+            for (int k = 0; k < IODFG_STORY__N; k++) {
+                iodfg_json_double(j, g ? w->r[k] : w->g[k]);
+            }
+            iodfg_json_end(j);
+        }
+        iodfg_json_put_text(j, "text", w->text);
+        iodfg_json_end(j);
+    }
+    iodfg_json_end(j);
+}
+
 int iodfg_report_json_insights(struct iodfg_buf *b, const struct iodfg_report_insights *r,
                                struct iodfg_error *err)
 {
@@ -344,6 +376,9 @@ int iodfg_report_json_insights(struct iodfg_buf *b, const struct iodfg_report_in
         insight_group(&j, r, g);
     }
     iodfg_json_end(&j);
+    if (r->story) {
+        stories(&j, r->story);
+    }
     iodfg_json_key(&j, "differences");
     iodfg_json_array(&j);
     for (size_t i = 0; i < r->nchanges; i++) {

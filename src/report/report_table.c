@@ -263,8 +263,10 @@ int iodfg_report_table_analysis(struct iodfg_buf *b, const struct iodfg_report_a
         const struct iodfg_session_counts *k = iodfg_session_counts(a->ses);
         group_line(b, "Groups: G", a->green, k->g_cases);
         group_line(b, ", R", a->red, k->r_cases);
-        iodfg_buf_addf(b, "\nG+ only in G, R+ only in R, = in both; %s = R - G\n\n",
-                       iodfg_glyph(IODFG_GL_DELTA));
+        iodfg_buf_addf(b,
+                       "\nG+ only in G, R+ only in R, = in both, != in both and %gx apart per "
+                       "case; %s = R - G\n\n",
+                       iodfg_session_changed_ratio(a->ses), iodfg_glyph(IODFG_GL_DELTA));
     }
     if (activities_table(b, a) || (a->edges && edges_table(b, a))) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iodfg/buf.h"
+#include "iodfg/diff.h"
 #include "iodfg/error.h"
 #include "iodfg/format.h"
 #include "iodfg/glyph.h"
@@ -80,6 +81,11 @@ static void finding(struct iodfg_buf *b, const struct iodfg_report_insights *r,
     iodfg_buf_addf(b, "%3zu. %-6s %-15s ", rank, iodfg_insight_severity_name(f->severity),
                    iodfg_insight_rule_name(f->rule));
     cell(b, subj[0] ? subj : iodfg_insight_rule_title(f->rule));
+    if (ins->app_first && f->fclass) { // focus app: the runtime's findings are marked
+        iodfg_buf_addf(b, "  [runtime: ");
+        cell(b, iodfg_insight_class(ins, f));
+        iodfg_buf_addf(b, "]");
+    }
     iodfg_buf_addf(b, "\n      %s\n", f->text);
     if (isfinite(f->impact)) {
         iodfg_buf_addf(b, "      %-12s%s %s\n", "impact:", imp,
@@ -125,11 +131,32 @@ static void group(struct iodfg_buf *b, const struct iodfg_report_insights *r, in
     }
 }
 
+// What differs between G and R per case, ranked by the time it explains (iodfg_diff_story).
+static void story(struct iodfg_buf *b, const struct iodfg_diff_story *st)
+{
+    char gt[IODFG_FORMAT_MIN], rt[IODFG_FORMAT_MIN];
+    iodfg_format_duration(gt, sizeof(gt), (int64_t)st->g_time_ns, 0);
+    iodfg_format_duration(rt, sizeof(rt), (int64_t)st->r_time_ns, 0);
+    iodfg_buf_addf(b,
+                   "\n== what differs between G and R, per case (G: %llu cases, %s in calls per "
+                   "case; R: %llu cases, %s): %zu\n",
+                   (unsigned long long)st->g_cases, gt, (unsigned long long)st->r_cases, rt, st->n);
+    for (size_t i = 0; i < st->n; i++) {
+        const struct iodfg_diff_story_row *w = &st->rows[i];
+        iodfg_buf_addf(b, "%3zu. %-2s ", i + 1, iodfg_diff_side_mark(w->side));
+        iodfg_table_cut(b, w->text, strlen(w->text), IODFG_STORY_TEXT, 0);
+        iodfg_buf_addf(b, "\n");
+    }
+}
+
 int iodfg_report_table_insights(struct iodfg_buf *b, const struct iodfg_report_insights *r,
                                 struct iodfg_error *err)
 {
     for (int g = 0; g < r->ngroups; g++) {
         group(b, r, g);
+    }
+    if (r->story) {
+        story(b, r->story);
     }
     if (r->ngroups > 1) {
         iodfg_buf_addf(b, "\n== differences between G and R: %zu\n", r->nchanges);
@@ -137,8 +164,21 @@ int iodfg_report_table_insights(struct iodfg_buf *b, const struct iodfg_report_i
     for (size_t i = 0; i < r->nchanges; i++) {
         const struct iodfg_insight_change *ch = &r->changes[i];
         const struct iodfg_insight *x = ch->g ? ch->g : ch->r;
-        char subj[4096];
-        iodfg_insight_subject_text(ch->g ? r->ins[0] : r->ins[1], r->map, x, subj, sizeof(subj));
+        const struct iodfg_insights *in = ch->g ? r->ins[0] : r->ins[1];
+        char subj[4096], rsubj[2048];
+        iodfg_insight_subject_text(in, r->map, x, subj, sizeof(subj));
+        if (ch->g && ch->r) { // aligned by place: name R's subject too when it differs
+            iodfg_insight_subject_text(r->ins[1], r->map, ch->r, rsubj, sizeof(rsubj));
+            if (strcmp(subj, rsubj)) {
+                size_t len = strlen(subj);
+                snprintf(subj + len, sizeof(subj) - len, " | %s", rsubj);
+            }
+        }
+        if (in->app_first && x->fclass) {
+            size_t len = strlen(subj);
+            snprintf(subj + len, sizeof(subj) - len, "%s[runtime: %s]", len ? "  " : "",
+                     iodfg_insight_class(in, x));
+        }
         iodfg_buf_addf(b, "%-7s G %-6s R %-6s %-15s ", iodfg_insight_side_mark(ch->side),
                        ch->g ? iodfg_insight_severity_name(ch->g->severity) : "-",
                        ch->r ? iodfg_insight_severity_name(ch->r->severity) : "-",

@@ -320,6 +320,7 @@ struct ins_row {
     const char *group;
     size_t rank;
     const struct iodfg_insight *f;
+    const struct iodfg_insights *ins;
 };
 
 static void row(const struct ins_row *o, const char *field_name, const char *value)
@@ -337,6 +338,9 @@ static void numbers(const struct ins_row *o)
     char s[64], key[80];
     snprintf(s, sizeof(s), "%.17g", f->impact);
     row(o, "impact", isfinite(f->impact) ? s : "");
+    if (o->ins->app_first) { // focus app: the class of every finding
+        row(o, "class", f->fclass ? iodfg_insight_class(o->ins, f) : "app");
+    }
     for (uint32_t i = 0; i < f->nnum; i++) {
         snprintf(key, sizeof(key), "n.%s", f->num[i].name);
         snprintf(s, sizeof(s), "%.17g", f->num[i].value);
@@ -385,9 +389,17 @@ int iodfg_report_tsv_insights(struct iodfg_buf *b, const struct iodfg_report_ins
     for (int g = 0; g < r->ngroups; g++) {
         const struct iodfg_insights *ins = r->ins[g];
         for (size_t i = 0; i < ins->n; i++) {
-            struct ins_row o = {b, r->ngroups > 1 ? (g ? "R" : "G") : "all", i + 1, &ins->v[i]};
+            struct ins_row o = {b, r->ngroups > 1 ? (g ? "R" : "G") : "all", i + 1, &ins->v[i],
+                                ins};
             finding(&o, r, ins);
         }
+    }
+    for (size_t i = 0; r->story && i < r->story->n; i++) {
+        const struct iodfg_diff_story_row *w = &r->story->rows[i];
+        iodfg_buf_addf(b, "story\t%zu\t%s\t%s\ttext\t", i + 1, iodfg_diff_side_mark(w->side),
+                       w->kind == IODFG_STORY_VARIANT ? "variant" : "activity");
+        name(b, w->text);
+        iodfg_buf_addf(b, "\n");
     }
     for (size_t i = 0; i < r->nchanges; i++) {
         const struct iodfg_insight_change *ch = &r->changes[i];

@@ -17,3 +17,14 @@ finish() {
   if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
   exit 0
 }
+# ior_real: unpack the IOR runs recorded under strace (tests/data/traces/ior-real.tar.xz: cids
+# posixssf, posixfpp, mpiiossf, mpiiofpp, 4 ranks each) into $T/ior-real; exit 77 (skip) without
+# tar or xz.
+ior_real() {
+  [ -d "$T/ior-real" ] && return 0
+  if ! command -v tar >/dev/null 2>&1 || ! command -v xz >/dev/null 2>&1; then
+    echo "SKIP: tar and xz are needed to unpack the recorded IOR runs"
+    exit 77
+  fi
+  tar -C "$T" -xJf "$IODFG_TEST_DATA/traces/ior-real.tar.xz"
+}

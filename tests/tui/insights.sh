@@ -30,7 +30,7 @@ tui_start 100 30 "IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes" XDG_CONFIG_HOME="$TU
     "$BIN" "$DATA/traces/insights"
 tui_wait '21 activities · 1242/1242 events · 0 unmapped'
 tui_keys i
-tui_wait '14 finding(s) over 17 case(s), 1242 event(s)'
+tui_wait '15 finding(s) over 17 case(s), 1242 event(s)'
 row_has "^$CUR *high *imbalance *82.0%" "the worst finding first, under the cursor"
 row_has '^ numbers: *worst_ns 107059000 *median_ns 19319000 *ratio 5.542' "the finding's numbers"
 row_has '^ cases: *imbalance_host1_3$' "the evidence's worst case"
@@ -49,14 +49,14 @@ row_has '1242/1242 events · 0 unmapped · [0-9.]* ms$' "no filter after coming 
 row_has "^$CUR *high *imbalance" "the cursor where it was"
 
 # random access: the I/O page, filtered to the case; then two jumps deep and back twice
-tui_keys j j j j j j
+tui_keys j j j j j j j
 tui_wait 'Enter shows the evidence in 8 I/O'
 tui_keys Enter
 tui_wait 'random-access: filtered to 1 case(s)'
 row_has '\[8 I/O\]' "random access opens the I/O page"
 row_has 'filter: name=random_host1_0$' "the case's filter"
 tui_keys i
-tui_wait '3 finding(s) over 1 case(s), 149 event(s)'
+tui_wait '4 finding(s) over 1 case(s), 149 event(s)'
 tui_keys j j
 tui_wait 'Enter shows the evidence in 4 Timeline'
 tui_keys Enter
@@ -69,14 +69,14 @@ row_has '\[i Insights\]' "the first Backspace: the Insights view of the first ju
 row_has 'filter: name=random_host1_0$' "the first Backspace: the window's filter gone"
 row_has "^$CUR *low *bursty" "the first Backspace: the cursor on bursty"
 tui_keys BSpace
-tui_wait '14 finding(s) over 17 case(s)'
+tui_wait '15 finding(s) over 17 case(s)'
 row_has '1242/1242 events · 0 unmapped · [0-9.]* ms$' "the second Backspace: no filter"
 row_has "^$CUR *low *random-access" "the second Backspace: the cursor on random access"
 tui_keys BSpace
 tui_wait 'no filter to remove'
 
 # an edge: the Graph view around lseek with the cursor on its edge to write
-tui_keys Home j j j j j j j j
+tui_keys Home j j j j j j j j j
 tui_wait 'seek-io (low): lseek then read/write'
 tui_keys Enter
 tui_wait 'seek-io: filtered to 1 case(s)'
@@ -111,7 +111,7 @@ tui_start 100 30 "IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes" XDG_CONFIG_HOME="$TU
     "$BIN" "$DATA/traces/insights"
 tui_wait '21 activities'
 tui_keys i
-tui_wait '13 finding(s) over 17 case(s), 1242 event(s)'
+tui_wait '14 finding(s) over 17 case(s), 1242 event(s)'
 row_lacks ' imbalance  ' "insights.conf's threshold applies in the TUI"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status with insights.conf"

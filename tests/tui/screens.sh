@@ -27,7 +27,7 @@ tui_keys 5; tui_wait 'G 4 cases: 104 events'
 tui_expect ior-diff-100x30
 tui_keys 8; tui_wait 'G: 4 cases, 104 events'
 tui_expect ior-charz-groups-100x30
-tui_keys i; tui_wait '2 difference(s)'
+tui_keys i; tui_wait '3 difference(s)'
 tui_expect ior-insights-groups-100x30
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"

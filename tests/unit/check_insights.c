@@ -12,6 +12,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/focus.h"
 #include "iodfg/insights.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
@@ -121,7 +122,7 @@ static void small_writes(int nsmall, int nlarge)
     struct gen g = {0};
     line(&g, 1, "openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3</d/f>");
     for (int i = 0; i < nsmall + nlarge; i++) {
-        long n = i < nsmall ? 1 : 65536;
+        long n = i < nsmall ? 1 : 1048576;
         line(&g, 2, "write(3</d/f>, \"\", %ld) = %ld", n, n);
     }
     add_case("a_h_1", &g);
@@ -163,6 +164,45 @@ START_TEST(small_io_share_below)
     small_writes(49, 51);
     judge();
     ck_assert_ptr_null(find(IODFG_INS_SMALL_IO));
+}
+END_TEST
+
+/* As Drishti does (Bez et al. 2022): a transfer under 1 MiB is small, so 4 KiB writes are; 1 MiB
+ * writes are not. */
+static void sized_writes(int n, long size)
+{
+    struct gen g = {0};
+    line(&g, 1, "openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3</d/f>");
+    for (int i = 0; i < n; i++) {
+        line(&g, 2, "write(3</d/f>, \"\", %ld) = %ld", size, size);
+    }
+    add_case("a_h_1", &g);
+}
+
+START_TEST(small_io_default_is_under_one_mib)
+{
+    ck_assert_double_eq(T.small_size, 1048576);
+    sized_writes(100, 4096);
+    judge();
+    const struct iodfg_insight *f = find(IODFG_INS_SMALL_IO);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(strstr(f->text, "less than 1.00 MiB"));
+    ck_assert_double_eq(num(f, "mean_small_bytes"), 4096);
+}
+END_TEST
+
+START_TEST(small_io_one_mib_is_not_small)
+{
+    sized_writes(100, 1048576);
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_SMALL_IO));
+    iodfg_insights_fini(&INS);
+    tlog_map_free(&MAP);
+    iodfg_eventlog_free(LOG);
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    sized_writes(100, 1048575);
+    judge();
+    ck_assert_ptr_nonnull(find(IODFG_INS_SMALL_IO));
 }
 END_TEST
 
@@ -790,6 +830,315 @@ START_TEST(compare_groups)
 }
 END_TEST
 
+/* Start over with an empty log (for a second scenario in one test). */
+static void reset(void)
+{
+    iodfg_insights_fini(&INS);
+    if (MAP.activity_of_key) {
+        tlog_map_free(&MAP);
+    }
+    iodfg_eventlog_free(LOG);
+    LOG = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_ptr_nonnull(LOG);
+}
+
+/* The tiny writes all at one time stamp: the rate is unknown, and said so (never "nan"). */
+START_TEST(tiny_tty_rate_unknown)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    for (int i = 0; i < 100; i++) {
+        iodfg_buf_addf(&b, "1 08:00:00.000001 write(1</dev/pts/3>, \"x\", 1) = 1\n"); // no -T
+    }
+    tlog_add_case_cid(LOG, "a_h_1", "a", b.data);
+    iodfg_buf_fini(&b);
+    judge();
+    const struct iodfg_insight *f = find(IODFG_INS_TINY_TTY);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_null(strstr(f->text, "nan"));
+    ck_assert_ptr_null(strstr(f->text, "inf"));
+    ck_assert_ptr_nonnull(strstr(f->text, "unknown rate (all at one time stamp"));
+    ck_assert(isnan(num(f, "per_second")));
+}
+END_TEST
+
+/* ---- how I/O spreads over cases and files ---- */
+
+/* n cases each writing a file of /o (all the same one with same_file); with two_each, every
+ * case writes a second file there too. */
+static void own_files(int n, int same_file, int two_each)
+{
+    for (int c = 0; c < n; c++) {
+        struct gen g = {.t_us = c * 7};
+        int file = same_file ? 0 : c;
+        line(&g, 1, "openat(AT_FDCWD, \"/o/f.%d\", O_WRONLY|O_CREAT, 0644) = 3</o/f.%d>", file,
+             file);
+        for (int i = 0; i < 16; i++) {
+            line(&g, 10, "write(3</o/f.%d>, \"\", 16384) = 16384", file);
+        }
+        if (two_each) {
+            line(&g, 10, "write(4</o/log.%d>, \"\", 100) = 100", c);
+        }
+        char name[32];
+        snprintf(name, sizeof(name), "fpp_h_%d", c);
+        add_case(name, &g);
+    }
+}
+
+START_TEST(file_per_process)
+{
+    own_files(4, 0, 0);
+    judge();
+    const struct iodfg_insight *f = find(IODFG_INS_FILE_PER_PROCESS);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_double_eq(num(f, "files"), 4);
+    ck_assert_double_eq(num(f, "writes"), 64);
+    ck_assert_double_eq(num(f, "bytes"), 64 * 16384.0);
+    ck_assert_int_eq(f->subject_kind, IODFG_SUBJ_PATH);
+    ck_assert_str_eq(iodfg_strpool_get(INS.pool, f->subject), "/o");
+    ck_assert_uint_eq(f->paths_total, 4);
+    ck_assert_uint_eq(f->cases_total, 4);
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, f->act[0]), "write:/o/f.0");
+}
+END_TEST
+
+START_TEST(file_per_process_not)
+{
+    own_files(4, 1, 0); // one shared file
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_FILE_PER_PROCESS));
+    reset();
+    own_files(4, 0, 1); // each case writes two files of the directory
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_FILE_PER_PROCESS));
+    reset();
+    own_files(1, 0, 0); // one file is not fpp-files (2)
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_FILE_PER_PROCESS));
+}
+END_TEST
+
+/* n cases open and pwrite /s/f; the first `seekers` of them also lseek it `seeks` times (as
+ * MPI-IO's rank 0 asks for the file's size). */
+static void seekers_of(int n, int seekers, int seeks)
+{
+    for (int c = 0; c < n; c++) {
+        struct gen g = {.t_us = c * 7};
+        line(&g, 1, "openat(AT_FDCWD, \"/s/f\", O_RDWR) = 3</s/f>");
+        for (int i = 0; c < seekers && i < seeks; i++) {
+            line(&g, 5, "lseek(3</s/f>, 0, SEEK_END) = 1048576");
+        }
+        for (int i = 0; i < 4; i++) {
+            line(&g, 10, "pwrite64(3</s/f>, \"\", 16384, %d) = 16384", (c * 4 + i) * 16384);
+        }
+        char name[32];
+        snprintf(name, sizeof(name), "ssf_h_%d", c);
+        add_case(name, &g);
+    }
+}
+
+START_TEST(one_case)
+{
+    seekers_of(4, 1, 4);
+    judge();
+    const struct iodfg_insight *f = find(IODFG_INS_ONE_CASE);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, f->subject), "lseek:/s/f");
+    ck_assert_double_eq(num(f, "ops"), 4);
+    ck_assert_double_eq(num(f, "cases_using"), 4);
+    ck_assert_uint_eq(f->cases_total, 1);
+    ck_assert_str_eq(case_of(f->cases[0]), "ssf_h_0");
+    ck_assert_str_eq(iodfg_strpool_get(INS.pool, f->paths[0]), "/s/f");
+    // every case writes: no "one case" for the writes
+    for (size_t i = 0; i < INS.n; i++) {
+        ck_assert(INS.v[i].rule != IODFG_INS_ONE_CASE || INS.v[i].subject == f->subject);
+    }
+}
+END_TEST
+
+START_TEST(one_case_not)
+{
+    seekers_of(4, 2, 4); // two cases seek
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_ONE_CASE));
+    reset();
+    seekers_of(4, 1, 3); // fewer than one-case-ops
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_ONE_CASE));
+    reset();
+    seekers_of(1, 1, 4); // nobody else uses the file
+    judge();
+    ck_assert_ptr_null(find(IODFG_INS_ONE_CASE));
+}
+END_TEST
+
+/* ---- focus classes ---- */
+
+/* The application's small writes (200 us) and the loader's small reads of a library (100 reads of
+ * loader_us each), in a run that waits 1 s in futex. */
+static void app_and_loader(long loader_us)
+{
+    struct gen g = {0};
+    line(&g, 1000000, "futex(0x7f, FUTEX_WAIT_PRIVATE, 0, NULL) = 0");
+    line(&g, 1, "openat(AT_FDCWD, \"/d/f\", O_WRONLY) = 3</d/f>");
+    for (int i = 0; i < 100; i++) {
+        line(&g, 2, "write(3</d/f>, \"\", 1) = 1");
+    }
+    line(&g, 1, "openat(AT_FDCWD, \"/usr/lib/libz.so.1\", O_RDONLY) = 4</usr/lib/libz.so.1>");
+    for (int i = 0; i < 100; i++) {
+        line(&g, loader_us, "read(4</usr/lib/libz.so.1>, \"\", 832) = 832");
+    }
+    add_case("a_h_1", &g);
+}
+
+static void judge_classes(void)
+{
+    tlog_map_fhat(&MAP, LOG);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_focus *fo = iodfg_focus_new(NULL, 0, NULL, &err);
+    ck_assert_ptr_nonnull(fo);
+    struct iodfg_focus_classes cl;
+    iodfg_focus_classes_init(&cl);
+    ck_assert_int_eq(iodfg_focus_classify(fo, LOG, &cl, &err), 0);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    ck_assert_msg(iodfg_insights_build_classes(&INS, LOG, &MAP, &sel, &T, NULL, &cl, &err) == 0,
+                  "%s", err.msg);
+    iodfg_focus_classes_fini(&cl);
+    iodfg_focus_free(fo);
+}
+
+START_TEST(classes_rank_application_first)
+{
+    app_and_loader(5); // the loader's reads take longer, but both are low
+    judge();
+    ck_assert_uint_ge(INS.n, 2);
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, INS.v[0].subject), "read:/usr/lib");
+    ck_assert_str_eq(iodfg_insight_class(&INS, &INS.v[0]), ""); // not split: no classes
+    iodfg_insights_fini(&INS);
+    tlog_map_free(&MAP);
+    judge_classes();
+    ck_assert_int_eq(INS.app_first, 1);
+    ck_assert_uint_ge(INS.n, 2);
+    ck_assert_int_eq(INS.v[0].severity, IODFG_SEV_LOW);
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, INS.v[0].subject), "write:/d/f");
+    ck_assert_uint_eq(INS.v[0].fclass, 0);
+    ck_assert_str_eq(iodfg_insight_class(&INS, &INS.v[0]), "");
+    const struct iodfg_insight *r = NULL;
+    for (size_t i = 1; !r && i < INS.n; i++) { // the loader's small reads come later
+        r = INS.v[i].rule == IODFG_INS_SMALL_IO ? &INS.v[i] : NULL;
+    }
+    ck_assert_ptr_nonnull(r);
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, r->subject), "read:/usr/lib");
+    ck_assert_str_eq(iodfg_insight_class(&INS, r), "loader");
+    ck_assert_double_eq_tol(r->time_ns, 500000, 1);
+}
+END_TEST
+
+/* A runtime finding of a higher severity still comes first: the search-path storm at scale. */
+START_TEST(classes_runtime_first_when_more_severe)
+{
+    app_and_loader(5000); // 500 ms of the loader's against 1 s: high
+    judge_classes();
+    ck_assert_int_eq(INS.v[0].severity, IODFG_SEV_HIGH);
+    ck_assert_str_eq(iodfg_insight_class(&INS, &INS.v[0]), "loader");
+    ck_assert_str_eq(iodfg_mapping_name(&MAP, INS.v[1].subject), "write:/d/f");
+}
+END_TEST
+
+/* ---- comparing groups by place ---- */
+
+// Cases `prefix`_h_1 and _2 write `path` with `call` at once, 10 writes of dur_us each.
+static void writers(const char *prefix, const char *path, const char *call, long dur_us)
+{
+    for (int c = 0; c < 2; c++) {
+        struct gen g = {.t_us = c * 1000};
+        line(&g, 1, "openat(AT_FDCWD, \"%s\", O_WRONLY) = 3<%s>", path, path);
+        for (int i = 0; i < 10; i++) {
+            if (strcmp(call, "write") == 0) {
+                line(&g, dur_us, "write(3<%s>, \"\", 8192) = 8192", path);
+            } else {
+                line(&g, dur_us, "%s(3<%s>, \"\", 8192, %d) = 8192", call, path,
+                     (c * 10 + i) * 8192);
+            }
+        }
+        char name[64];
+        snprintf(name, sizeof(name), "%s_h_%d", prefix, c + 1);
+        add_case(name, &g);
+    }
+}
+
+static void judge_two(long r_dur_us, struct iodfg_insights *gi, struct iodfg_insights *ri)
+{
+    writers("g", "/s/run/posix/test", "write", 100000);
+    writers("r", "/s/run/mpiio/test", "pwrite64", r_dur_us);
+    tlog_map_fhat(&MAP, LOG);
+    uint8_t g_on[4] = {1, 1, 0, 0}, r_on[4] = {0, 0, 1, 1};
+    struct iodfg_selection g = {.case_on = g_on, .from_ns = INT64_MIN, .to_ns = INT64_MAX};
+    struct iodfg_selection r = {.case_on = r_on, .from_ns = INT64_MIN, .to_ns = INT64_MAX};
+    iodfg_insights_init(gi);
+    iodfg_insights_init(ri);
+    ck_assert_int_eq(iodfg_insights_build(gi, LOG, &MAP, &g, &T, NULL, NULL), 0);
+    ck_assert_int_eq(iodfg_insights_build(ri, LOG, &MAP, &r, &T, NULL, NULL), 0);
+}
+
+/* shared-file on the data file of two runs is one row, although path and call differ. */
+START_TEST(align_by_place)
+{
+    struct iodfg_insights gi, ri;
+    judge_two(100000, &gi, &ri);
+    struct iodfg_insight_change *ch;
+    size_t n;
+    ck_assert_int_eq(iodfg_insights_align(&gi, &ri, &ch, &n, NULL), 0);
+    int rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct iodfg_insight *x = ch[i].g ? ch[i].g : ch[i].r;
+        if (x->rule == IODFG_INS_SHARED_FILE) {
+            rows++;
+            ck_assert_int_eq(ch[i].side, IODFG_INS_SAME);
+            ck_assert_ptr_nonnull(ch[i].g);
+            ck_assert_ptr_nonnull(ch[i].r);
+            ck_assert_str_eq(iodfg_strpool_get(gi.pool, ch[i].g->subject), "/s/run/posix/test");
+            ck_assert_str_eq(iodfg_strpool_get(ri.pool, ch[i].r->subject), "/s/run/mpiio/test");
+        }
+    }
+    ck_assert_int_eq(rows, 1);
+    free(ch);
+    ck_assert_int_eq(iodfg_insights_compare(&gi, &ri, &MAP, &ch, &n, NULL), 0);
+    for (size_t i = 0; i < n; i++) { // the same per case: not a difference
+        ck_assert((ch[i].g ? ch[i].g : ch[i].r)->rule != IODFG_INS_SHARED_FILE);
+    }
+    free(ch);
+    iodfg_insights_fini(&gi);
+    iodfg_insights_fini(&ri);
+}
+END_TEST
+
+/* Three times the time per case is a change, at one severity. */
+START_TEST(align_changed_per_case)
+{
+    struct iodfg_insights gi, ri;
+    judge_two(300000, &gi, &ri);
+    struct iodfg_insight_change *ch;
+    size_t n;
+    ck_assert_int_eq(iodfg_insights_compare(&gi, &ri, &MAP, &ch, &n, NULL), 0);
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].side == IODFG_INS_BOTH && ch[i].g->rule == IODFG_INS_SHARED_FILE) {
+            changed++;
+            ck_assert_int_eq(ch[i].g->severity, ch[i].r->severity);
+        }
+    }
+    ck_assert_int_eq(changed, 1);
+    ck_assert_str_eq(iodfg_insight_side_mark(IODFG_INS_BOTH), "changed");
+    ck_assert_str_eq(iodfg_insight_side_mark(IODFG_INS_SAME), "=");
+    free(ch);
+    iodfg_insights_fini(&gi);
+    iodfg_insights_fini(&ri);
+}
+END_TEST
+
 START_TEST(missing_columns)
 {
     struct iodfg_eventlog *small = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
@@ -825,6 +1174,17 @@ static Suite *insights_suite(void)
     tcase_add_test(tc, small_io_below_count_floor);
     tcase_add_test(tc, small_io_share);
     tcase_add_test(tc, small_io_share_below);
+    tcase_add_test(tc, small_io_default_is_under_one_mib);
+    tcase_add_test(tc, small_io_one_mib_is_not_small);
+    tcase_add_test(tc, tiny_tty_rate_unknown);
+    tcase_add_test(tc, file_per_process);
+    tcase_add_test(tc, file_per_process_not);
+    tcase_add_test(tc, one_case);
+    tcase_add_test(tc, one_case_not);
+    tcase_add_test(tc, classes_rank_application_first);
+    tcase_add_test(tc, classes_runtime_first_when_more_severe);
+    tcase_add_test(tc, align_by_place);
+    tcase_add_test(tc, align_changed_per_case);
     tcase_add_test(tc, tiny_tty);
     tcase_add_test(tc, tiny_tty_below);
     tcase_add_test(tc, seek_io);

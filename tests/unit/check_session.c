@@ -15,6 +15,7 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/export.h"
 #include "iodfg/filter.h"
+#include "iodfg/focus.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
 #include "iodfg/session_job.h"
@@ -741,6 +742,181 @@ START_TEST(undo_redo_restore_inputs_and_results)
 }
 END_TEST
 
+/* Σ count over the activities with events, and the number of such activities. */
+static uint64_t events_counted(const struct iodfg_session *s, uint32_t *nact)
+{
+    const struct iodfg_stats *st = iodfg_session_stats(s);
+    uint64_t n = 0;
+    *nact = 0;
+    for (uint32_t a = 0; a < st->nactivities; a++) {
+        n += st->act[a].count;
+        *nact += st->act[a].count > 0;
+    }
+    return n;
+}
+
+static uint32_t act_of(const struct iodfg_session *s, const char *name)
+{
+    uint32_t a;
+    ck_assert_msg(iodfg_mapping_find(iodfg_session_mapping(s), name, &a) == 0, "no %s", name);
+    return a;
+}
+
+static uint64_t count_of(const struct iodfg_session *s, const char *name)
+{
+    return iodfg_session_stats(s)->act[act_of(s, name)].count;
+}
+
+/* Focus app folds the runtime's keys into one activity per class: an incremental update equal
+ * to a session that had the focus from its start, with every event still counted; and back. */
+START_TEST(focus_toggle_is_incremental_and_exact)
+{
+    struct iodfg_session *s = new_session(), *app = new_session(), *all = new_session();
+    rebuild(s);
+    uint32_t nall;
+    uint64_t before = events_counted(s, &nall);
+    ck_assert_uint_eq(iodfg_session_focus_counts(s)->events_folded, 0);
+    iodfg_session_set_focus(s, IODFG_FOCUS_APP);
+    rebuild(s);
+    const struct iodfg_session_counts *k = iodfg_session_counts(s);
+    ck_assert_int_eq(k->change.mapping, 1);
+    ck_assert_int_eq(k->change.selection, 0);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 0);
+    iodfg_session_set_focus(app, IODFG_FOCUS_APP);
+    rebuild(app);
+    assert_same(s, app);
+    // the paper's ls runs are all runtime: the loader's reads, /proc and /etc, the terminal
+    uint32_t nact;
+    ck_assert_uint_eq(events_counted(s, &nact), before); // nothing vanished
+    ck_assert_uint_eq(nact, 3);
+    ck_assert_uint_eq(count_of(s, "runtime:loader"), 6 * 3);
+    ck_assert_uint_eq(count_of(s, "runtime:system"), 3 * 4 + 3 * 10);
+    ck_assert_uint_eq(count_of(s, "runtime:terminal"), 3 * 1 + 3 * 4);
+    ck_assert_uint_eq(count_of(s, "read:/usr/lib"), 0);
+    ck_assert_uint_gt(iodfg_dfg_edge_count(iodfg_session_dfg(s)), 0);
+    const struct iodfg_session_focus_counts *fc = iodfg_session_focus_counts(s);
+    ck_assert_uint_eq(fc->events_folded, before);
+    ck_assert_uint_eq(fc->activities_folded, nall);
+    ck_assert_uint_eq(fc->classes_shown, 3);
+    // the rules' mapping keeps the rules' activities; the folded one contains them
+    const struct iodfg_mapping *rm = iodfg_session_rules_mapping(s);
+    uint32_t lib = act_of(s, "read:/usr/lib"), loader = act_of(s, "runtime:loader");
+    uint32_t k0 = iodfg_eventlog_columns(LOG)->key[0];
+    ck_assert_uint_eq(rm->activity_of_key[k0], lib);
+    ck_assert_uint_eq(iodfg_session_mapping(s)->activity_of_key[k0], loader);
+    ck_assert_uint_eq(iodfg_session_fold_activity(s, lib), loader);
+    const struct iodfg_focus_classes *fcl = iodfg_session_focus_classes(s);
+    ck_assert_ptr_nonnull(fcl);
+    ck_assert_str_eq(iodfg_focus_class_name(fcl, iodfg_session_activity_class(s, loader)),
+                     "loader");
+    ck_assert_str_eq(iodfg_focus_class_name(fcl, iodfg_session_activity_class(s, lib)), "loader");
+    // back to all: the f-hat again, incrementally
+    iodfg_session_set_focus(s, IODFG_FOCUS_ALL);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 0);
+    rebuild(all);
+    assert_same(s, all);
+    ck_assert_uint_eq(iodfg_session_fold_activity(s, lib), lib);
+    ck_assert_uint_eq(iodfg_session_focus_counts(s)->events_folded, 0);
+    iodfg_session_free(s);
+    iodfg_session_free(app);
+    iodfg_session_free(all);
+}
+END_TEST
+
+/* Rule edits, filters and new class rules under focus app stay equal to a full rebuild. */
+START_TEST(focus_with_rule_and_class_edits_is_exact)
+{
+    const char *classes = "map path ~ ^/usr/lib/ => loader\nmap path ~ ^/proc/ => system\n";
+    const char *rule = "map path ~ ^/etc/ => {call}:etc";
+    struct iodfg_session *s = new_session(), *fresh = new_session();
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    iodfg_session_set_focus(s, IODFG_FOCUS_APP);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_set_focus_rules(s, classes, strlen(classes), "c.rules", &err),
+                     0);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_analysis_last(iodfg_session_analysis(s))->full, 0);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(s), 1, rule, NULL), 0);
+    rebuild(s);
+    push_filter(s, "call=read");
+    rebuild(s);
+    ck_assert_int_eq(
+        iodfg_session_set_focus_rules(fresh, classes, strlen(classes), "c.rules", &err), 0);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(fresh), 1, rule, NULL), 0);
+    push_filter(fresh, "call=read");
+    iodfg_session_set_focus(fresh, IODFG_FOCUS_APP);
+    rebuild(fresh);
+    assert_same(s, fresh);
+    ck_assert_uint_eq(count_of(s, "read:etc"), 3 * 2 + 3 * 6); // the application's, unfolded
+    ck_assert_uint_eq(count_of(s, "runtime:system"), 6 * 2);
+    // a bad class rule leaves the ones in force, with its position
+    ck_assert_int_eq(iodfg_session_set_focus_rules(s, "map path ~ ( => x\n", 17, "bad.rules", &err),
+                     -1);
+    ck_assert_str_eq(err.where, "bad.rules");
+    ck_assert_uint_eq(err.line, 1);
+    rebuild(s);
+    assert_same(s, fresh);
+    iodfg_session_free(s);
+    iodfg_session_free(fresh);
+}
+END_TEST
+
+/* The focus is part of the state text, its undo steps and session files. */
+START_TEST(focus_state_and_undo)
+{
+    struct iodfg_session *s = new_session(), *t = new_session();
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_record(s), 0);
+    char *all = tables(s);
+    iodfg_session_set_focus(s, IODFG_FOCUS_APP);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_session_record(s), 0);
+    char *app = tables(s);
+    ck_assert_str_ne(all, app);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(iodfg_session_state_format(s, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "\nfocus app\n"));
+    ck_assert_int_eq(iodfg_session_state_parse(t, b.data, b.len, "s", NULL, NULL, &err), 0);
+    ck_assert_int_eq(iodfg_session_focus(t), IODFG_FOCUS_APP);
+    rebuild(t);
+    assert_same(s, t);
+    ck_assert_int_eq(iodfg_session_undo(s, &err), 0);
+    ck_assert_int_eq(iodfg_session_focus(s), IODFG_FOCUS_ALL);
+    char *undone = tables(s);
+    ck_assert_str_eq(undone, all);
+    ck_assert_int_eq(iodfg_session_redo(s, &err), 0);
+    char *redone = tables(s);
+    ck_assert_str_eq(redone, app);
+    iodfg_session_set_changed_ratio(s, 3);
+    ck_assert(iodfg_session_changed_ratio(s) == 3.0);
+    iodfg_buf_clear(&b);
+    ck_assert_int_eq(iodfg_session_state_format(s, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "\nchanged 3\n"));
+    ck_assert_int_eq(iodfg_session_state_parse(t, b.data, b.len, "s", NULL, NULL, &err), 0);
+    ck_assert(iodfg_session_changed_ratio(t) == 3.0);
+    const char *badr = "changed 1\n";
+    ck_assert_int_eq(iodfg_session_state_parse(t, badr, strlen(badr), "f", NULL, NULL, &err), -1);
+    iodfg_error_clear(&err);
+    const char *bad = "paths 100\nfocus everything\n";
+    ck_assert_int_eq(iodfg_session_state_parse(t, bad, strlen(bad), "f", NULL, NULL, &err), -1);
+    ck_assert_uint_eq(err.line, 2);
+    ck_assert_ptr_nonnull(strstr(err.msg, "app or all"));
+    ck_assert_int_eq(iodfg_session_focus(t), IODFG_FOCUS_APP); // unchanged
+    iodfg_buf_fini(&b);
+    free(all);
+    free(app);
+    free(undone);
+    free(redone);
+    iodfg_session_free(s);
+    iodfg_session_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("session");
@@ -763,6 +939,9 @@ static Suite *suite(void)
     tcase_add_test(tc, case_names_with_newlines_survive_the_state);
     tcase_add_test(tc, state_errors_name_the_value_and_its_place);
     tcase_add_test(tc, undo_redo_restore_inputs_and_results);
+    tcase_add_test(tc, focus_toggle_is_incremental_and_exact);
+    tcase_add_test(tc, focus_with_rule_and_class_edits_is_exact);
+    tcase_add_test(tc, focus_state_and_undo);
     suite_add_tcase(s, tc);
     return s;
 }
