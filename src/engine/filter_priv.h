@@ -25,6 +25,7 @@ struct iodfg_filter {
     unsigned kinds;       /* IODFG_FILTER_KIND: bit per enum iodfg_path_kind */
     int has_from, has_to; /* IODFG_FILTER_TIME */
     int from_abs, to_abs; /* value is on the log's clock instead of from its start */
+    int from_form, to_form; /* how it was written (enum filter_time_form in filter.c) */
     int64_t from_ns, to_ns;
     uint64_t number; /* minedge, top */
 };
