@@ -126,11 +126,11 @@ void iodfg_rules_report_events(const struct iodfg_rules_report *r,
                                uint64_t (*key_events)(const void *ctx, uint32_t key),
                                const void *ctx, uint64_t *events);
 
-/* A search pattern: a PCRE2 regex run with the rules' match and depth limits, caseless unless
- * it has an upper-case letter (smart case). NULL with err (the column in err->col) when it does
- * not compile or memory runs out. */
+/* A search pattern: a PCRE2 regex run with the rules' match and depth limits; caseless when
+ * asked (ASCII letters). NULL with err (the column in err->col) when it does not compile or
+ * memory runs out. */
 struct iodfg_rules_pattern;
-struct iodfg_rules_pattern *iodfg_rules_pattern_new(const char *pat, size_t len,
+struct iodfg_rules_pattern *iodfg_rules_pattern_new(const char *pat, size_t len, int caseless,
                                                     struct iodfg_error *err);
 void iodfg_rules_pattern_free(struct iodfg_rules_pattern *p);
 /* 1 when s[0..len) has a match, 0 when not, -1 when the match limit was hit (no answer). */

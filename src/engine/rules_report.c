@@ -31,24 +31,10 @@ struct iodfg_rules_pattern {
     struct rx_scratch *ms;
 };
 
-/* Smart case: an upper-case letter that is not an escape's (\S, \W, \D ...) asks for case. */
-static int has_upper(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\\') {
-            i++;
-        } else if (s[i] >= 'A' && s[i] <= 'Z') {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-struct iodfg_rules_pattern *iodfg_rules_pattern_new(const char *pat, size_t len,
+struct iodfg_rules_pattern *iodfg_rules_pattern_new(const char *pat, size_t len, int caseless,
                                                     struct iodfg_error *err)
 {
     struct iodfg_rules_pattern *p = calloc(1, sizeof(*p));
-    int caseless = !has_upper(pat, len);
     char *text = malloc(len + 5);
     if (!p || !text) {
         free(p);

@@ -275,18 +275,18 @@ END_TEST
 /* Search patterns: smart case, PCRE2 syntax, match-limited, errors with their column. */
 START_TEST(search_patterns)
 {
-    struct iodfg_rules_pattern *p = iodfg_rules_pattern_new("^write:.*test\\.0+3$", 19, &ERR);
+    struct iodfg_rules_pattern *p = iodfg_rules_pattern_new("^write:.*test\\.0+3$", 19, 1, &ERR);
     ck_assert_ptr_nonnull(p);
     const char *a = "WRITE:/tmp/scratch/fpp/test.00000003", *b = "write:/tmp/test.00000004";
-    ck_assert_int_eq(iodfg_rules_pattern_match(p, a, strlen(a)), 1); // caseless: all lower
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, a, strlen(a)), 1); // caseless
     ck_assert_int_eq(iodfg_rules_pattern_match(p, b, strlen(b)), 0);
     iodfg_rules_pattern_free(p);
-    p = iodfg_rules_pattern_new("WRITE\\S", 7, &ERR); // an upper-case letter asks for case
+    p = iodfg_rules_pattern_new("WRITE\\S", 7, 0, &ERR); // as written
     ck_assert_ptr_nonnull(p);
     ck_assert_int_eq(iodfg_rules_pattern_match(p, a, strlen(a)), 1);
     ck_assert_int_eq(iodfg_rules_pattern_match(p, b, strlen(b)), 0);
     iodfg_rules_pattern_free(p);
-    p = iodfg_rules_pattern_new("(a+)+$", 6, &ERR);
+    p = iodfg_rules_pattern_new("(a+)+$", 6, 1, &ERR);
     ck_assert_ptr_nonnull(p);
     char evil[64];
     memset(evil, 'a', 40);
@@ -294,7 +294,7 @@ START_TEST(search_patterns)
     ck_assert_int_eq(iodfg_rules_pattern_match(p, evil, 41), -1); // the limit, not a hang
     iodfg_rules_pattern_free(p);
     iodfg_error_clear(&ERR);
-    ck_assert_ptr_null(iodfg_rules_pattern_new("ab(c", 4, &ERR));
+    ck_assert_ptr_null(iodfg_rules_pattern_new("ab(c", 4, 1, &ERR));
     ck_assert_int_eq(ERR.code, IODFG_E_REGEX);
     ck_assert_uint_eq(ERR.col, 5);
 }
