@@ -286,7 +286,15 @@ START_TEST(test_timeline_zoom_bins)
     ck_assert_uint_eq(timeline()->row_off[2], 4);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
-    tui_app_command(APP, TUI_CMD_FIT); // back to the start, then zoom without moving
+    tui_app_command(APP, TUI_CMD_FIT); // the activity's events: 0 .. 0.5 s + 10 us
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_int_eq(timeline()->fit_activity, 1);
+    ck_assert_int_le(timeline()->from_ns, timeline()->t0_ns);
+    ck_assert_int_ge(timeline()->from_ns + timeline()->bin_ns * 40, timeline()->t0_ns + 500010000);
+    ck_assert_int_lt(timeline()->bin_ns * 40, 600000000); // not the 4 s of the whole log
+    tui_app_command(APP, TUI_CMD_FIT); // again: the whole span, then zoom without moving
+    ck_assert_int_eq(timeline()->zoom, 0);
+    ck_assert_int_eq(timeline()->width_ns, 0);
     timeline()->zoom = 2;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     ck_assert_int_eq(timeline()->bin_ns, 25000007);
@@ -990,16 +998,18 @@ START_TEST(test_handles_table)
     // the detail line shows the parent chain of the child's copy
     tui_listmodel_set_cursor(lm, 2);
     ck_assert_uint_eq(tui_handles_view_selected(APP), 3);
-    tui_handles_view_detail(APP, 3, line, sizeof(line));
+    // the path first (the name: it loses its middle on a narrow line), then the chain
+    size_t nl = tui_handles_view_detail(APP, 3, line, sizeof(line));
     ck_assert_msg(strncmp(line,
-                          "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
-                          "open   (no call)  ",
-                          strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
-                                 "open   (no call)  ")) == 0,
+                          "/data/in   #3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid "
+                          "10 open   (no call)",
+                          strlen("/data/in   #3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd "
+                                 "3 pid 10 open   (no call)")) == 0,
                   "%s", line);
+    ck_assert_uint_eq(nl, strlen("/data/in"));
     tui_handles_view_detail(APP, 4, line, sizeof(line));
-    ck_assert_str_eq(line, "#4 fd 5 pid 10 open (no parent)   openat O_WRONLY|O_CREAT mode 0644   "
-                           "/data/out");
+    ck_assert_str_eq(line, "/data/out   #4 fd 5 pid 10 open (no parent)   openat "
+                           "O_WRONLY|O_CREAT mode 0644");
 }
 END_TEST
 

@@ -4,16 +4,19 @@
 
 #include "tui/term/screen.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/glyph.h"
 #include "iodfg/sanitize.h"
 
+#include "tui/clipboard.h"
 #include "tui/keys.h"
 #include "tui/term/curses.h"
 #include "tui/theme.h"
@@ -171,7 +174,11 @@ struct tui_screen *tui_screen_open(const struct tui_theme *theme, unsigned flags
     noecho();
     nonl();
     keypad(stdscr, TRUE);
-    set_escdelay(25);
+    // how long an ESC waits for the rest of its sequence: long enough for a key's bytes to
+    // arrive together over SSH, short enough for Esc; the user's ESCDELAY wins
+    if (!getenv("ESCDELAY")) {
+        set_escdelay(50);
+    }
     curs_set(0);
     setup_colors(s, flags);
     tui_screen_set_theme(s, theme);
@@ -263,6 +270,98 @@ static int translate_code(int code)
     return -1;
 }
 
+/* The next character of an escape sequence, waiting at most ESC_FOLLOW_MS: a character, or -1
+ * (none came, or curses returned a key code: not part of a sequence). */
+#define ESC_FOLLOW_MS 15
+static int esc_next(void)
+{
+    wint_t c;
+    wtimeout(stdscr, ESC_FOLLOW_MS);
+    int rc = wget_wch(stdscr, &c);
+    return rc == OK && c < 0x80 ? (int)c : -1;
+}
+
+/* The key of CSI or SS3 (intro '[' or 'O') with its first numeric parameter p and final
+ * byte: the xterm, VT220, rxvt and tmux forms of the keys the TUI binds (modifiers such as
+ * ;5 are left aside); -1 for any other. */
+static int csi_key(int intro, int p, int final)
+{
+    static const int tilde[] = {
+        [1] = TUI_KEY_HOME,     [2] = TUI_KEY_INSERT,   [3] = TUI_KEY_DELETE,
+        [4] = TUI_KEY_END,      [5] = TUI_KEY_PGUP,     [6] = TUI_KEY_PGDN,
+        [7] = TUI_KEY_HOME,     [8] = TUI_KEY_END,      [11] = TUI_KEY_F1,
+        [12] = TUI_KEY_F1 + 1,  [13] = TUI_KEY_F1 + 2,  [14] = TUI_KEY_F1 + 3,
+        [15] = TUI_KEY_F1 + 4,  [17] = TUI_KEY_F1 + 5,  [18] = TUI_KEY_F1 + 6,
+        [19] = TUI_KEY_F1 + 7,  [20] = TUI_KEY_F1 + 8,  [21] = TUI_KEY_F1 + 9,
+        [23] = TUI_KEY_F1 + 10, [24] = TUI_KEY_F1 + 11,
+    };
+    switch (final) {
+    case 'A':
+        return TUI_KEY_UP;
+    case 'B':
+        return TUI_KEY_DOWN;
+    case 'C':
+        return TUI_KEY_RIGHT;
+    case 'D':
+        return TUI_KEY_LEFT;
+    case 'H':
+        return TUI_KEY_HOME;
+    case 'F':
+        return TUI_KEY_END;
+    case 'Z':
+        return intro == '[' ? TUI_KEY_BTAB : -1;
+    case 'P':
+    case 'Q':
+    case 'R':
+    case 'S':
+        return TUI_KEY_F1 + final - 'P'; // SS3 P..S, or CSI 1;2P with a modifier
+    case 'M':
+        return intro == 'O' ? TUI_KEY_ENTER : -1; // the keypad's Enter
+    case '~':
+        return p > 0 && p < (int)(sizeof(tilde) / sizeof(tilde[0])) && tilde[p] ? tilde[p] : -1;
+    default:
+        return -1;
+    }
+}
+
+/* After an ESC that curses did not take as a key (its terminfo lacks the sequence, as End's
+ * ESC [ 4 ~ under TERM=xterm-256color inside tmux): read the rest of the sequence and decode
+ * it. A lone Esc is TUI_KEY_ESC; a sequence that is not a known key, an incomplete one, or
+ * Alt with a key is dropped whole (-1): never read as separate keys ([ lowers a threshold, 4
+ * switches the view). */
+static int escape_key(void)
+{
+    int c = esc_next();
+    if (c < 0) {
+        return TUI_KEY_ESC;
+    }
+    if (c != '[' && c != 'O') {
+        return -1; // Alt+key: not bound
+    }
+    int p = 0, first = 1, n = 0;
+    for (;;) {
+        int d = esc_next();
+        if (d < 0 || ++n > 32) {
+            return -1; // cut short: drop what came
+        }
+        if (c == 'O' && d >= 0x40 && d <= 0x7e) {
+            return csi_key(c, 0, d);
+        }
+        if (d >= '0' && d <= '9') {
+            p = first ? p * 10 + (d - '0') : p;
+            p = p > 1000 ? 1000 : p;
+        } else if (d == ';') {
+            first = 0;
+        } else if (d >= 0x20 && d <= 0x3f) {
+            continue; // other parameter and intermediate bytes
+        } else if (d >= 0x40 && d <= 0x7e) {
+            return csi_key(c, p, d);
+        } else {
+            return -1;
+        }
+    }
+}
+
 int tui_screen_getkey(struct tui_screen *s, int timeout_ms)
 {
     (void)s;
@@ -279,6 +378,13 @@ int tui_screen_getkey(struct tui_screen *s, int timeout_ms)
                 return k;
             }
             continue; // a key we do not know: ignore it
+        }
+        if (wch == TUI_KEY_ESC) {
+            int k = escape_key();
+            if (k >= 0) {
+                return k;
+            }
+            continue;
         }
         switch (wch) {
         case '\r':
@@ -306,22 +412,12 @@ void tui_screen_fill(struct tui_screen *s, int y, int x, int w, int style)
     wattrset(stdscr, A_NORMAL);
 }
 
-int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
-                    unsigned flags)
+/* Draw t[0..len) (sanitised) at (y, x) in at most w columns, cut with an ellipsis at the end
+ * when longer; right-aligned when asked and it fits. Returns the columns drawn. */
+static int draw_clipped(struct tui_screen *s, int y, int x, int w, const char *t, size_t len,
+                        unsigned flags)
 {
-    if (w <= 0 || y < 0 || y >= LINES || x >= COLS) {
-        return 0;
-    }
-    if (x + w > COLS) {
-        w = COLS - x;
-    }
-    iodfg_buf_clear(&s->tmp);
-    if (iodfg_sanitize_term(&s->tmp, text ? text : "", text ? strlen(text) : 0) < 0) {
-        return 0;
-    }
-    const char *t = s->tmp.data ? s->tmp.data : "";
-    size_t len = s->tmp.len, total = tui_utf8_width(t, len);
-    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    size_t total = tui_utf8_width(t, len);
     size_t cut = len, used = total;
     if (total > (size_t)w) {
         // Keep whole characters that fit in w - 1 columns, then the ellipsis.
@@ -342,19 +438,83 @@ int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const 
     if ((flags & TUI_TEXT_RIGHT) && total <= (size_t)w) {
         start = x + w - (int)total;
     }
+    mvwaddnstr(stdscr, y, start, t, (int)cut);
+    int drawn = (int)used;
+    if (cut < len) {
+        waddstr(stdscr, tui_screen_glyph(s, TUI_G_ELLIPSIS));
+        drawn++;
+    }
+    return drawn;
+}
+
+/* A name that loses its middle (t[0..len), sanitised) in w columns from x; a transition's two
+ * names ("A -> B") each lose theirs. Returns the columns drawn. */
+static int draw_middle(struct tui_screen *s, int y, int x, int w, const char *t, size_t len)
+{
+    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    const char *sep = iodfg_glyph_text(" → ");
+    size_t sl = strlen(sep), head, tail;
+    const char *at = NULL;
+    for (size_t i = 0; i + sl <= len && !at; i++) {
+        at = memcmp(t + i, sep, sl) == 0 ? t + i : NULL;
+    }
+    int sw = (int)tui_utf8_width(sep, sl);
+    if (at && w > sw + 6) {
+        size_t ln = (size_t)(at - t), rn = len - ln - sl;
+        int lw = (int)tui_utf8_width(t, ln), rw = (int)tui_utf8_width(at + sl, rn);
+        int half = (w - sw) / 2, lroom = w - sw - (rw < half ? rw : w - sw - half);
+        int dl = draw_middle(s, y, x, lroom < lw ? lroom : lw, t, ln);
+        mvwaddstr(stdscr, y, x + dl, sep);
+        return dl + sw + draw_middle(s, y, x + dl + sw, w - dl - sw, at + sl, rn);
+    }
+    if (w < 3 || !tui_utf8_elide_middle(t, len, w, &head, &tail)) {
+        return draw_clipped(s, y, x, w, t, len, 0);
+    }
+    mvwaddnstr(stdscr, y, x, t, (int)head);
+    waddstr(stdscr, ell);
+    waddnstr(stdscr, t + tail, (int)(len - tail));
+    return (int)(tui_utf8_width(t, head) + 1 + tui_utf8_width(t + tail, len - tail));
+}
+
+int tui_screen_name(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags, int skip)
+{
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS) {
+        return 0;
+    }
+    if (x + w > COLS) {
+        w = COLS - x;
+    }
+    iodfg_buf_clear(&s->tmp);
+    if (iodfg_sanitize_term(&s->tmp, text ? text : "", text ? strlen(text) : 0) < 0) {
+        return 0;
+    }
+    const char *t = s->tmp.data ? s->tmp.data : "";
+    size_t len = s->tmp.len;
     if (flags & TUI_TEXT_PAD) {
         tui_screen_fill(s, y, x, w, style);
     }
     attr_t a = (unsigned)style < TUI_STYLE_COUNT ? s->attr[style] : A_NORMAL;
     wattrset(stdscr, (int)a);
-    mvwaddnstr(stdscr, y, start, t, (int)cut);
-    int drawn = (int)used;
-    if (cut < len) {
-        waddstr(stdscr, ell);
-        drawn++;
+    int drawn;
+    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    if (skip > 0 && w > 1) { // scrolled sideways: what is left of the name, from its column skip
+        size_t off = tui_utf8_skip_cols(t, len, (size_t)skip);
+        mvwaddstr(stdscr, y, x, ell);
+        drawn = 1 + draw_clipped(s, y, x + 1, w - 1, t + off, len - off, 0);
+    } else if ((flags & TUI_TEXT_MIDDLE) && tui_utf8_width(t, len) > (size_t)w) {
+        drawn = draw_middle(s, y, x, w, t, len);
+    } else {
+        drawn = draw_clipped(s, y, x, w, t, len, flags);
     }
     wattrset(stdscr, A_NORMAL);
     return drawn;
+}
+
+int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags)
+{
+    return tui_screen_name(s, y, x, w, style, text, flags, 0);
 }
 
 void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style)
@@ -370,6 +530,29 @@ void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style)
         waddstr(stdscr, g);
     }
     wattrset(stdscr, A_NORMAL);
+}
+
+int tui_screen_clipboard(struct tui_screen *s, const char *text)
+{
+    const char *tmux = getenv("TMUX");
+    iodfg_buf_clear(&s->tmp);
+    if (tui_osc52(&s->tmp, text, strlen(text), tmux && *tmux)) {
+        return -1;
+    }
+    // between frames curses has written all it had: the sequence goes straight after it
+    fflush(stdout);
+    size_t off = 0;
+    while (off < s->tmp.len) {
+        ssize_t w = write(STDOUT_FILENO, s->tmp.data + off, s->tmp.len - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
 }
 
 void tui_screen_cursor(struct tui_screen *s, int y, int x)
@@ -498,8 +681,30 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
 
 void tui_screen_detail(struct tui_screen *s, const char *text)
 {
+    tui_screen_detail_name(s, text, 0);
+}
+
+void tui_screen_detail_name(struct tui_screen *s, const char *text, size_t name)
+{
     tui_screen_fill(s, LINES - 2, 0, COLS, TUI_STYLE_DETAIL);
-    tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+    size_t len = strlen(text);
+    if (name == 0 || name > len) {
+        tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+        return;
+    }
+    // the name keeps at least half the line (more when the rest is short); it loses its middle
+    char *copy = strndup(text, name);
+    if (!copy) {
+        tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+        return;
+    }
+    int avail = COLS - 1, rest = (int)tui_utf8_width(text + name, len - name);
+    int nw = (int)tui_utf8_width(copy, name);
+    int room = avail - rest > avail / 2 ? avail - rest : avail / 2;
+    int drawn = tui_screen_text(s, LINES - 2, 1, nw < room ? nw : room, TUI_STYLE_DETAIL, copy,
+                                TUI_TEXT_MIDDLE);
+    tui_screen_text(s, LINES - 2, 1 + drawn, avail - drawn, TUI_STYLE_DETAIL, text + name, 0);
+    free(copy);
 }
 
 void tui_screen_status(struct tui_screen *s, const char *text, int style)
