@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iodfg/error.h"
+#include "iodfg/glyph.h"
 #include "iodfg/rules.h"
 
 #define CELL_MAX 512
@@ -497,7 +498,7 @@ const char *tui_listmodel_name(const struct tui_listmodel *lm, size_t i, char *b
             continue;
         }
         char cell[CELL_MAX];
-        int n = snprintf(buf + used, size - used, "%s%s", used ? " -> " : "",
+        int n = snprintf(buf + used, size - used, "%s%s", used ? iodfg_glyph_text(" → ") : "",
                          tui_listmodel_cell(lm, i, c, cell, sizeof(cell)));
         used += n > 0 ? (size_t)n : 0;
     }

@@ -112,8 +112,8 @@ int tui_listmodel_matches(const struct tui_listmodel *lm, size_t i);
  * set clamps at 0, the renderer clamps it to what the longest name shown needs. */
 int tui_listmodel_hscroll(const struct tui_listmodel *lm);
 void tui_listmodel_set_hscroll(struct tui_listmodel *lm, int cols);
-/* The name of position i: its name columns' cells joined by " -> " (a transition's two
- * nodes), into buf; "" when it has none. */
+/* The name of position i: its name columns' cells joined by " → " (" -> " in ASCII: a
+ * transition's two nodes), into buf; "" when it has none. */
 const char *tui_listmodel_name(const struct tui_listmodel *lm, size_t i, char *buf, size_t size);
 
 /* Fit the columns into width display columns with sep columns between them: drop columns by

@@ -354,6 +354,11 @@ static int escape_key(void)
             first = 0;
         } else if (d >= 0x20 && d <= 0x3f) {
             continue; // other parameter and intermediate bytes
+        } else if (d == 'M' && n == 1) { // an X10 mouse report: three raw bytes follow
+            for (int k = 0; k < 3; k++) {
+                esc_next();
+            }
+            return -1;
         } else if (d >= 0x40 && d <= 0x7e) {
             return csi_key(c, p, d);
         } else {
