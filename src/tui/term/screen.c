@@ -326,17 +326,18 @@ static int csi_key(int intro, int p, int final)
 
 /* After an ESC that curses did not take as a key (its terminfo lacks the sequence, as End's
  * ESC [ 4 ~ under TERM=xterm-256color inside tmux): read the rest of the sequence and decode
- * it. A lone Esc is TUI_KEY_ESC; a sequence that is not a known key, an incomplete one, or
- * Alt with a key is dropped whole (-1): never read as separate keys ([ lowers a threshold, 4
- * switches the view). */
+ * it. A lone Esc is TUI_KEY_ESC, and so is one followed by a key other than [ or O (which is
+ * read next); a CSI or SS3 sequence that is not a known key, or an incomplete one, is dropped
+ * whole (-1): never read as separate keys ([ lowers a threshold, 4 switches the view). */
 static int escape_key(void)
 {
     int c = esc_next();
     if (c < 0) {
         return TUI_KEY_ESC;
     }
-    if (c != '[' && c != 'O') {
-        return -1; // Alt+key: not bound
+    if (c != '[' && c != 'O') { // Esc, then a key typed soon after (or Alt+key): both
+        unget_wch((wchar_t)c);
+        return TUI_KEY_ESC;
     }
     int p = 0, first = 1, n = 0;
     for (;;) {
