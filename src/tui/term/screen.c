@@ -458,11 +458,16 @@ static int draw_clipped(struct tui_screen *s, int y, int x, int w, const char *t
 static int draw_middle(struct tui_screen *s, int y, int x, int w, const char *t, size_t len)
 {
     const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
-    const char *sep = iodfg_glyph_text(" → ");
-    size_t sl = strlen(sep), head, tail;
+    // the program's arrow, or the ASCII one texts of the engine use
+    const char *seps[2] = {iodfg_glyph_text(" → "), " -> "}, *sep = seps[0];
+    size_t sl = 0, head, tail;
     const char *at = NULL;
-    for (size_t i = 0; i + sl <= len && !at; i++) {
-        at = memcmp(t + i, sep, sl) == 0 ? t + i : NULL;
+    for (size_t i = 0; i + 4 <= len && !at; i++) {
+        for (int k = 0; k < 2 && !at; k++) {
+            sl = strlen(seps[k]);
+            sep = seps[k];
+            at = i + sl <= len && memcmp(t + i, sep, sl) == 0 ? t + i : NULL;
+        }
     }
     int sw = (int)tui_utf8_width(sep, sl);
     if (at && w > sw + 6) {
