@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iodfg/glyph.h"
 #include "iodfg/rules.h"
 
 #include "tui/app.h"
@@ -181,7 +182,7 @@ void tui_app_command_hint(const char *line, char *buf, size_t size)
         size_t k =
             (size_t)snprintf(buf, size, "%s: %s", tui_cmd_info(cmd)->name, tui_cmd_info(cmd)->help);
         if (what && k < size) {
-            k += (size_t)snprintf(buf + k, size - k, " · takes %s", what);
+            k += (size_t)snprintf(buf + k, size - k, iodfg_glyph_text(" · takes %s"), what);
         }
         if (cmd == TUI_CMD_RULE_PRESET && k < size) {
             const char *p;
