@@ -1,7 +1,8 @@
 #!/bin/sh
-# Layering check (DESIGN.md): cli, tui, mpi -> engine -> model <- io, and cli, tui, mpi -> io. Each public
-# header's layer is where its module's code lives (include/iodfg/NAME.h belongs to the folder of
-# src/{model,io,engine}/NAME.c, else NAME_*.c), so the check cannot go stale as modules come.
+# Layering check (doc/architecture.md): cli, tui, mpi -> report -> engine -> model <- io, and the
+# front-ends -> engine, io. Each public header's layer is where its module's code lives
+# (include/iodfg/NAME.h belongs to the folder of src/{model,io,engine,report}/NAME.c, else
+# NAME_*.c), so the check cannot go stale as modules come.
 # Also fails on third-party headers outside their corner and on printing or exiting below the UI.
 set -u
 top=${IODFG_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -9,11 +10,13 @@ cd "$top" || exit 1
 bad=0
 report() { echo "layering: $1"; bad=1; }
 
-# layer_of NAME: the layer (model, io, engine, tui, cli) of include/iodfg/NAME.h, or "" when
+# layer_of NAME: the layer (model, io, engine, report) of include/iodfg/NAME.h, or "" when
 # no module file says, or "ambiguous" when module files live in several layers.
 layer_of() {
-  dirs=$(ls src/model/"$1".c src/io/"$1".c src/engine/"$1".c 2>/dev/null | cut -d/ -f2 | sort -u)
-  [ -n "$dirs" ] || dirs=$(ls src/model/"$1"_*.c src/io/"$1"_*.c src/engine/"$1"_*.c 2>/dev/null | cut -d/ -f2 | sort -u)
+  dirs=$(ls src/model/"$1".c src/io/"$1".c src/engine/"$1".c src/report/"$1".c 2>/dev/null |
+    cut -d/ -f2 | sort -u)
+  [ -n "$dirs" ] || dirs=$(ls src/model/"$1"_*.c src/io/"$1"_*.c src/engine/"$1"_*.c \
+    src/report/"$1"_*.c 2>/dev/null | cut -d/ -f2 | sort -u)
   case $(printf '%s\n' "$dirs" | grep -c .) in
     0) echo "" ;;
     1) echo "$dirs" ;;
@@ -25,7 +28,8 @@ layer_of() {
 allowed() {
   case "$1:$2" in
     model:model | io:model | io:io | engine:model | engine:engine) return 0 ;;
-    tui:model | tui:io | tui:engine | cli:* | mpi:*) return 0 ;;
+    report:model | report:engine | report:report) return 0 ;;
+    tui:model | tui:io | tui:engine | tui:report | cli:* | mpi:*) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -64,6 +68,8 @@ for f in $(find src -name '*.[ch]' | sort); do
   esac
   case $f in
     src/mpi/*) grep -Hn 'include.*tui/' "$f" && report "$f: iodfg-mpi links no terminal UI" ;;
+    src/tui/*) grep -HnE '#include "(cli|mpi)/' "$f" && report "$f: the TUI includes no other front-end" ;;
+    src/report/*) grep -HnE '#include "(cli|tui|mpi)/' "$f" && report "$f: the reports are below the front-ends" ;;
   esac
   case $f in
     src/engine/rules* | src/engine/filter* | src/io/casename.c) ;;
@@ -76,7 +82,7 @@ for f in $(find src -name '*.[ch]' | sort); do
     *) grep -HnE '#include [<"](n?curses\.h|ncursesw/)' "$f" && report "$f: curses only in src/tui/term/" ;;
   esac
 done
-for f in src/model/*.c src/io/*.c src/engine/*.c; do
+for f in src/model/*.c src/io/*.c src/engine/*.c src/report/*.c; do
   [ -f "$f" ] || continue
   grep -HnE '(^|[^_a-z])(printf|puts|putchar|perror|exit|abort)\(|fprintf\((stderr|stdout)' "$f" |
     grep -vE '^\S+:[0-9]+:\s*(//|/?\*)' && report "$f: library code never prints or exits"

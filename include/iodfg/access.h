@@ -45,10 +45,19 @@ struct iodfg_access {
     size_t nfiles;
     struct iodfg_access_file *files; /* by case, then first access */
     int64_t alignment;
+    /* The names of the files' rows when they come from other logs (an MPI job's rows gathered on
+     * one process): case, then path, per row; the strings lie in names_bytes. Both owned (freed by
+     * iodfg_access_fini); NULL: the rows name cases and paths of the log they were built from. */
+    const char **names;
+    char *names_bytes;
 };
 
 void iodfg_access_init(struct iodfg_access *ac);
 void iodfg_access_fini(struct iodfg_access *ac);
+/* The case's and the file's names of per-file row i: from ac->names when set, else from log (the
+ * log the rows were built from). Borrowed. */
+void iodfg_access_file_names(const struct iodfg_access *ac, const struct iodfg_eventlog *log,
+                             size_t i, const char **case_name, const char **path);
 /* Track file positions through every event of the selected cases (open/openat/creat set 0,
  * lseek sets the offset column's result, read/write advance by their size, p* calls use their
  * offset column, close forgets) and count the selected reads and writes (window, mapped keys)

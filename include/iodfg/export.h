@@ -103,5 +103,11 @@ int iodfg_export_json(struct iodfg_buf *b, const struct iodfg_dfg *g, const stru
                       const struct iodfg_mapping *map, const uint32_t *act_order, size_t nact,
                       const uint32_t *edge_order, size_t nedge, const char *comment,
                       struct iodfg_error *err);
+/* Its members alone, into the object open in j (for reports that add members of their own). */
+struct iodfg_json;
+void iodfg_export_json_members(struct iodfg_json *j, const struct iodfg_dfg *g,
+                               const struct iodfg_stats *st, const struct iodfg_mapping *map,
+                               const uint32_t *act_order, size_t nact,
+                               const uint32_t *edge_order, size_t nedge, const char *comment);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Escaping of untrusted text (paths, names) for DOT, JSON, TSV and the terminal. */
+/* Escaping of untrusted text (paths, names) for DOT, JSON, TSV, XML (SVG) and the terminal. */
 #ifndef IODFG_SANITIZE_H
 #define IODFG_SANITIZE_H
 
@@ -29,5 +29,10 @@ int iodfg_sanitize_dot(struct iodfg_buf *b, const char *s, size_t len);
 int iodfg_sanitize_json(struct iodfg_buf *b, const char *s, size_t len);
 int iodfg_sanitize_tsv(struct iodfg_buf *b, const char *s, size_t len);
 int iodfg_sanitize_term(struct iodfg_buf *b, const char *s, size_t len);
+/* XML (SVG text and attribute values): & < > " ' as entities and backslash as \\; control
+ * bytes, DEL, C1 and bidirectional controls dropped; invalid UTF-8 bytes and U+FFFE/U+FFFF (no
+ * XML characters) as the visible text \xNN; other valid UTF-8 kept. Any input yields
+ * well-formed XML text. */
+int iodfg_sanitize_xml(struct iodfg_buf *b, const char *s, size_t len);
 
 #endif

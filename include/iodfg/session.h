@@ -200,6 +200,21 @@ int iodfg_session_adopt(struct iodfg_session *s, struct iodfg_dfg *g, struct iod
                         struct iodfg_diff *groups, const uint32_t *group_cases,
                         struct iodfg_error *err);
 
+/* ---- over the whole log (with a job, every part's: session_job.h) ---- */
+
+/* Cases among case_on (NULL: every case) that use each clock, into n[IODFG_CLOCK__N]; how many
+ * clocks are used. */
+int iodfg_session_clocks(const struct iodfg_session *s, const uint8_t *case_on, uint32_t *n);
+/* Cases among case_on (NULL: every case). */
+uint32_t iodfg_session_case_total(const struct iodfg_session *s, const uint8_t *case_on);
+/* The characterisation of sel (characterize.h) under the session's mapping, with the stair-case
+ * sweep on a second thread. 0, or -1 with err. */
+struct iodfg_bin_opts;
+struct iodfg_characterization;
+int iodfg_session_characterize(const struct iodfg_session *s, const struct iodfg_selection *sel,
+                               const struct iodfg_bin_opts *o, int64_t alignment,
+                               struct iodfg_characterization *r, struct iodfg_error *err);
+
 /* Bytes held by the session and its analysis, the log excluded. */
 size_t iodfg_session_memory(const struct iodfg_session *s);
 

@@ -2,6 +2,8 @@
 /* `iodfg convert`: strace files -> one HDF5 event log, written atomically. */
 #include "config.h"
 
+#include "cli_convert.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,11 @@
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
 #include "iodfg/mounts.h"
+#include "iodfg/report.h"
 #include "iodfg/store.h"
 
-#include "cli.h"
+#include "cli_progress.h"
+#include "cli_tempfile.h"
 
 static const char convert_usage[] =
     "usage: iodfg convert [-o OUT.h5] [--name-pattern P] [--jobs N] [--force]\n"
@@ -119,7 +123,7 @@ int cli_convert_report(const struct cli_convert_opts *o, const struct cli_ingest
         char a[32];
         printf("Wrote %s: %llu case%s in %.2f s (%s lines/s); file systems from %s.\n", o->out,
                (unsigned long long)cases, cases == 1 ? "" : "s", seconds,
-               cli_count(a, sizeof(a), seconds > 0 ? (uint64_t)(t->lines / seconds) : 0),
+               iodfg_report_count(a, sizeof(a), seconds > 0 ? (uint64_t)(t->lines / seconds) : 0),
                t->mounts);
     }
     return o->strict && t->counts[IODFG_COUNT_UNPARSABLE] ? CLI_SKIPPED : CLI_OK;

@@ -13,13 +13,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "iodfg/analysis.h"
-#include "iodfg/atomicfile.h"
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/export.h"
+#include "iodfg/report_json.h"
+#include "iodfg/report_tsv.h"
+#include "iodfg/session.h"
 
-#include "cli.h"
+#include "cli_analyze.h"
 
 extern char **environ;
 
@@ -34,17 +35,6 @@ static const char dfg_usage_head[] =
     "      --svg, --png        render the DOT with Graphviz 'dot' into an SVG or PNG\n";
 
 enum { OPT_FORMAT = 300, OPT_COLOR, OPT_PALETTE, OPT_SVG, OPT_PNG };
-
-enum dfg_format { FMT_DOT, FMT_TSV, FMT_JSON };
-
-struct dfg_opts {
-    struct cli_analyze_opts a;
-    enum dfg_format format;
-    int format_given;
-    enum iodfg_shade shade;
-    enum iodfg_palette palette;
-    const char *render; /* "svg", "png" or NULL */
-};
 
 static void usage(FILE *out)
 {
@@ -64,7 +54,7 @@ static int pick(const char *opt, const char *arg, const char *const *names)
     return -1;
 }
 
-static int dfg_option(struct dfg_opts *d, int c, const char *arg)
+static int dfg_option(struct cli_dfg_opts *d, int c, const char *arg)
 {
     static const char *const formats[] = {"dot", "tsv", "json", NULL};
     static const char *const shades[] = {"rd", "bytes", "count", "mc", "dr", "none", NULL};
@@ -78,7 +68,7 @@ static int dfg_option(struct dfg_opts *d, int c, const char *arg)
         if ((i = pick("--format", arg, formats)) < 0) {
             return CLI_USAGE;
         }
-        d->format = (enum dfg_format)i;
+        d->format = (enum cli_dfg_format)i;
         d->format_given = 1;
         return 0;
     case OPT_COLOR:
@@ -111,7 +101,7 @@ static int dfg_option_cb(void *ctx, int c, const char *arg)
     return dfg_option(ctx, c, arg);
 }
 
-static int parse(struct dfg_opts *d, int argc, char **argv)
+int cli_dfg_parse(struct cli_dfg_opts *d, int argc, char **argv)
 {
     static const struct option own[] = {
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -123,11 +113,18 @@ static int parse(struct dfg_opts *d, int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    memset(d, 0, sizeof(*d));
+    d->format = CLI_DFG_DOT;
+    d->shade = IODFG_SHADE_RD;
+    d->palette = IODFG_PALETTE_GREEN_RED;
+    if (cli_analyze_opts_init(&d->a)) {
+        return CLI_FAIL;
+    }
     int rc = cli_analyze_getopt(argc, argv, own, dfg_option_cb, d, usage, "dfg");
     if (rc) {
         return rc;
     }
-    if (d->render && d->format_given && d->format != FMT_DOT) {
+    if (d->render && d->format_given && d->format != CLI_DFG_DOT) {
         cli_errorf("--%s renders the DOT graph; it cannot be combined with --format tsv/json",
                    d->render);
         return CLI_USAGE;
@@ -136,7 +133,13 @@ static int parse(struct dfg_opts *d, int argc, char **argv)
         cli_errorf("not writing a PNG to the terminal; give -o FILE.png");
         return CLI_USAGE;
     }
-    return cli_need_inputs(optind, argc, "dfg needs an event log or trace files", dfg_usage_head);
+    return cli_analyze_ready(&d->a, argv, optind, argc, "dfg needs an event log or trace files",
+                             dfg_usage_head);
+}
+
+int cli_dfg_edge_gaps(const struct cli_dfg_opts *d)
+{
+    return d->format != CLI_DFG_DOT; // TSV and JSON list the edges' gap medians
 }
 
 // Run `dot -T<fmt>` with the DOT on its standard input and out_fd as its output.
@@ -216,81 +219,91 @@ static int render_to(void *ctx, int fd)
     return run_dot(r->dot, r->fmt, fd);
 }
 
-// Render into -o FILE (atomically: a temp file beside it, renamed when dot succeeded) or stdout.
-static int render(const struct dfg_opts *d, const struct iodfg_buf *dot)
+int cli_dfg_write(const struct cli_dfg_opts *d, const struct iodfg_buf *b)
 {
-    struct render_ctx r = {dot, d->render};
+    if (!d->render) {
+        return cli_output_write(&d->a, b);
+    }
+    // into -o FILE atomically (a temp file beside it, renamed when dot succeeded) or stdout
+    struct render_ctx r = {b, d->render};
     return cli_output_stream(&d->a, render_to, &r);
 }
 
-static int produce(const struct dfg_opts *d, const struct cli_analysis *ca, struct iodfg_buf *b)
+static int dot(const struct cli_dfg_opts *d, const struct cli_analysis *ca, struct iodfg_buf *b)
 {
-    if (d->format == FMT_DOT) {
-        struct iodfg_dot_options o;
-        iodfg_dot_options_init(&o);
-        o.comment = ca->comment.data;
-        o.shade = d->shade;
-        o.palette = d->palette;
-        o.diff = ca->groups ? ca->diff : NULL;
-        o.node_on = ca->node_on;
-        o.edge_on = ca->edge_on;
-        struct iodfg_error err;
-        iodfg_error_clear(&err);
-        if (iodfg_export_dot(b, iodfg_analysis_dfg(ca->an), iodfg_analysis_stats(ca->an), ca->map,
-                             &o, &err)) {
-            cli_error(&err);
-            return CLI_FAIL;
-        }
-        return CLI_OK;
+    const struct iodfg_session *s = ca->ses;
+    struct iodfg_dot_options o;
+    iodfg_dot_options_init(&o);
+    o.comment = ca->comment.data;
+    o.shade = d->shade;
+    o.palette = d->palette;
+    o.diff = ca->groups ? iodfg_session_diff(s) : NULL;
+    // masks only when something is hidden (minedge/top): otherwise everything is shown
+    o.node_on = iodfg_session_pruned(s) ? iodfg_session_node_on(s) : NULL;
+    o.edge_on = iodfg_session_pruned(s) ? iodfg_session_edge_on(s) : NULL;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (iodfg_export_dot(b, iodfg_session_dfg(s), iodfg_session_stats(s), iodfg_session_mapping(s),
+                         &o, &err)) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+int cli_dfg_report(const struct cli_dfg_opts *d, const struct cli_analysis *ca, struct iodfg_buf *b)
+{
+    if (d->format == CLI_DFG_DOT) {
+        return dot(d, ca, b);
     }
     uint32_t *act = NULL, *edges = NULL;
-    long nact = cli_analysis_activities(ca, IODFG_AC_RD, 1, 0, &act);
-    long nedges = cli_analysis_edges(ca, IODFG_EC_COUNT, 1, 0, &edges);
-    int rc = CLI_FAIL;
+    long nact = iodfg_report_activities(ca->ses, IODFG_AC_RD, 1, 0, &act);
+    long nedges = iodfg_report_edges(ca->ses, IODFG_EC_COUNT, 1, 0, &edges);
+    struct iodfg_report_analysis a = {.ses = ca->ses,
+                                      .act = act,
+                                      .nact = nact > 0 ? (size_t)nact : 0,
+                                      .edges = edges,
+                                      .nedges = nedges > 0 ? (size_t)nedges : 0,
+                                      .groups = ca->groups,
+                                      .comment = ca->comment.data};
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = -1;
     if (nact < 0 || nedges < 0) {
-        cli_errorf("out of memory");
-    } else if (d->format == FMT_TSV) {
-        rc = cli_analysis_tsv(ca, b, act, (size_t)nact, edges, (size_t)nedges);
+        iodfg_error_set(&err, IODFG_E_NOMEM, NULL);
+    } else if (d->format == CLI_DFG_TSV) {
+        rc = iodfg_report_tsv_analysis(b, &a, &err);
     } else {
-        rc = cli_analysis_json(ca, b, act, (size_t)nact, edges, (size_t)nedges);
+        rc = iodfg_report_json_analysis(b, &a, &err);
     }
     free(act);
     free(edges);
-    return rc;
+    if (rc) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 int cli_dfg(int argc, char **argv)
 {
-    struct dfg_opts d;
-    memset(&d, 0, sizeof(d));
-    d.format = FMT_DOT;
-    d.shade = IODFG_SHADE_RD;
-    d.palette = IODFG_PALETTE_GREEN_RED;
-    if (cli_analyze_opts_init(&d.a)) {
-        return CLI_FAIL;
-    }
-    int rc = parse(&d, argc, argv);
-    if (rc != 0) {
-        cli_analyze_opts_fini(&d.a);
-        return rc < 0 ? CLI_OK : rc;
-    }
-    d.a.edge_gaps = d.format != FMT_DOT; // TSV and JSON list the edges' gap medians
-    rc = cli_output_check(&d.a, (const char *const *)(argv + optind), (size_t)(argc - optind));
+    struct cli_dfg_opts d;
     struct cli_analysis ca;
-    memset(&ca, 0, sizeof(ca));
-    if (rc == CLI_OK) {
-        rc = cli_analysis_run(&ca, &d.a, argv + optind, (size_t)(argc - optind), "dfg");
-    }
+    cli_analysis_init(&ca);
     struct iodfg_buf b;
     iodfg_buf_init(&b);
+    int rc = cli_dfg_parse(&d, argc, argv);
     if (rc == CLI_OK) {
-        rc = produce(&d, &ca, &b);
+        rc = cli_analysis_run(&ca, &d.a, "dfg");
     }
     if (rc == CLI_OK) {
-        rc = d.render ? render(&d, &b) : cli_output_write(&d.a, &b);
+        rc = cli_dfg_report(&d, &ca, &b);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_dfg_write(&d, &b);
     }
     iodfg_buf_fini(&b);
     cli_analysis_fini(&ca);
     cli_analyze_opts_fini(&d.a);
-    return rc;
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

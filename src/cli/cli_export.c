@@ -10,9 +10,10 @@
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
 #include "iodfg/interchange.h"
+#include "iodfg/report.h"
 #include "iodfg/session.h"
 
-#include "cli.h"
+#include "cli_analyze.h"
 
 static const char export_usage_head[] =
     "usage: iodfg export --format perfetto|csv|xes [OPTIONS] LOG.h5|FILES|DIRS...\n"
@@ -90,8 +91,8 @@ static int parse(struct export_opts *x, int argc, char **argv)
                    "export writes every selected event (filter by call, path, case or time)");
         return CLI_USAGE;
     }
-    return cli_need_inputs(optind, argc, "export needs an event log or trace files",
-                           export_usage_head);
+    return cli_analyze_ready(&x->a, argv, optind, argc, "export needs an event log or trace files",
+                             export_usage_head);
 }
 
 struct stream {
@@ -127,14 +128,14 @@ static int produce(void *ctx, int fd)
 static void summary(const struct export_opts *x, const struct iodfg_interchange_totals *t)
 {
     char a[32], b[32];
-    cli_errorf("wrote %s: %s events in %s %s (%s, times in %s)",
-               x->a.output ? x->a.output : "standard output", cli_count(a, sizeof(a), t->events),
-               cli_count(b, sizeof(b), t->cases), t->cases == 1 ? "case" : "cases",
-               iodfg_interchange_format_name(x->format),
-               t->sub_us ? "nanoseconds" : "microseconds");
+    cli_errorf(
+        "wrote %s: %s events in %s %s (%s, times in %s)",
+        x->a.output ? x->a.output : "standard output", iodfg_report_count(a, sizeof(a), t->events),
+        iodfg_report_count(b, sizeof(b), t->cases), t->cases == 1 ? "case" : "cases",
+        iodfg_interchange_format_name(x->format), t->sub_us ? "nanoseconds" : "microseconds");
     if (t->unknown_dur) {
         cli_errorf("note: %s events have no duration (strace without -T)%s",
-                   cli_count(a, sizeof(a), t->unknown_dur),
+                   iodfg_report_count(a, sizeof(a), t->unknown_dur),
                    x->format == IODFG_XCHG_PERFETTO ? ": written as instants" : "");
     }
     if (t->lanes) {
@@ -151,13 +152,13 @@ static void summary(const struct export_opts *x, const struct iodfg_interchange_
     }
 }
 
-static int run(struct export_opts *x, char *const *inputs, size_t n)
+static int run(struct export_opts *x)
 {
     struct cli_analysis ca;
-    memset(&ca, 0, sizeof(ca));
-    iodfg_buf_init(&ca.comment);
+    cli_analysis_init(&ca);
     const unsigned columns = IODFG_COL_ALL & ~(unsigned)IODFG_COL_HANDLE;
-    int rc = cli_session_open(&x->a, inputs, n, columns, &ca.log, &ca.ses, &ca.groups);
+    int rc =
+        cli_session_open(&x->a, x->a.inputs, x->a.ninputs, columns, &ca.log, &ca.ses, &ca.groups);
     struct iodfg_error err;
     iodfg_error_clear(&err);
     if (rc == CLI_OK && iodfg_session_prepare(ca.ses, &err)) {
@@ -165,13 +166,10 @@ static int run(struct export_opts *x, char *const *inputs, size_t n)
         rc = CLI_FAIL;
     }
     if (rc == CLI_OK) {
-        const struct iodfg_session_counts *k = iodfg_session_counts(ca.ses);
-        ca.g_cases = k->g_cases;
-        ca.r_cases = k->r_cases;
-        cli_analysis_comment(&ca, &x->a, inputs, n, "export");
+        cli_analysis_comment(&ca, &x->a, "export");
         struct iodfg_selection sel;
         iodfg_session_selection(ca.ses, IODFG_GROUP_NONE, &sel);
-        cli_clock_note(ca.log, sel.case_on, x->a.ingest.quiet);
+        cli_clock_note(ca.ses, sel.case_on, x->a.ingest.quiet);
         struct iodfg_interchange_source src = {
             .log = ca.log,
             .map = iodfg_session_mapping(ca.ses),
@@ -199,11 +197,8 @@ int cli_export(int argc, char **argv)
         return CLI_FAIL;
     }
     int rc = parse(&x, argc, argv);
-    if (rc == 0) {
-        rc = cli_output_check(&x.a, (const char *const *)(argv + optind), (size_t)(argc - optind));
-    }
     if (rc == CLI_OK) {
-        rc = run(&x, argv + optind, (size_t)(argc - optind));
+        rc = run(&x);
     }
     cli_analyze_opts_fini(&x.a);
     return rc < 0 ? CLI_OK : rc;

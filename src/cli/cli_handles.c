@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +12,12 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
-#include "iodfg/sanitize.h"
+#include "iodfg/report_json.h"
+#include "iodfg/report_table.h"
+#include "iodfg/report_tsv.h"
 #include "iodfg/strpool.h"
 
-#include "cli.h"
+#include "cli_analyze.h"
 
 static const char handles_usage[] =
     "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME]\n"
@@ -40,106 +41,12 @@ static void usage(FILE *out)
 struct hview {
     const struct iodfg_eventlog *log;
     const struct iodfg_strpool *pool;
-    int64_t t0;
 };
-
-static const char *str(const struct hview *v, uint32_t id)
-{
-    return iodfg_strpool_get(v->pool, id);
-}
-
-static void add_time(struct iodfg_buf *b, const struct hview *v, int64_t t, const char *none,
-                     int width)
-{
-    if (t == IODFG_UNKNOWN) {
-        iodfg_buf_addf(b, "%*s", width, none);
-    } else {
-        iodfg_buf_addf(b, "%*.6f", width, (double)(t - v->t0) / 1e9);
-    }
-}
-
-static void add_mode(struct iodfg_buf *b, int64_t mode, const char *none)
-{
-    if (mode == IODFG_UNKNOWN) {
-        iodfg_buf_addf(b, "%s", none);
-    } else {
-        iodfg_buf_addf(b, "0%03llo", (unsigned long long)mode);
-    }
-}
 
 static const char *case_name(const struct hview *v, uint32_t cs)
 {
     const struct iodfg_case_info *ci = iodfg_eventlog_case(v->log, cs);
-    return ci ? str(v, ci->name) : "?";
-}
-
-/* An untrusted text field: a table cell (cut, padded to width) or a TSV field, then sep. */
-static void text_field(struct iodfg_buf *b, const char *s, int table, int width, const char *sep)
-{
-    if (table) {
-        cli_cell_text(b, s, strlen(s), CLI_CELL_MAX, width);
-    } else {
-        iodfg_sanitize_tsv(b, s, strlen(s));
-    }
-    iodfg_buf_addf(b, "%s", sep);
-}
-
-static void row_tsv(struct iodfg_buf *b, const struct hview *v, uint32_t id,
-                    const struct iodfg_handle *h, int table)
-{
-    const char *sep = table ? "  " : "\t";
-    iodfg_buf_addf(b, table ? "%5u%s" : "%u%s", id, sep);
-    text_field(b, case_name(v, h->case_id), table, 14, sep);
-    iodfg_buf_addf(b, table ? "%7d%s%4d%s%-10s%s%6u%s" : "%d%s%d%s%s%s%u%s", h->pid, sep, h->fd,
-                   sep, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), sep,
-                   h->parent, sep);
-    const char *layer = str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT;
-    text_field(b, layer, table, 8, sep);
-    if (!table) {
-        text_field(b, str(v, h->call), 0, 0, sep);
-        text_field(b, str(v, h->flags), 0, 0, sep);
-        add_mode(b, h->mode, "");
-        iodfg_buf_addf(b, "%s", sep);
-    }
-    add_time(b, v, h->created_ns, table ? "-" : "", table ? 10 : 0);
-    iodfg_buf_addf(b, "%s", sep);
-    add_time(b, v, h->destroyed_ns, table ? "-" : "", table ? 10 : 0);
-    iodfg_buf_addf(b,
-                   table ? "%s%6" PRIu64 "%s%10" PRIu64 "%s%10" PRIu64 "%s"
-                         : "%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s",
-                   sep, h->ops, sep, h->bytes_read, sep, h->bytes_written, sep);
-    text_field(b, str(v, h->path), table, 0, "\n");
-}
-
-static void row_json(struct iodfg_buf *b, const struct hview *v, uint32_t id,
-                     const struct iodfg_handle *h, int first)
-{
-    iodfg_buf_addf(b, "%s\n    {\"id\": %u, \"case\": ", first ? "" : ",", id);
-    iodfg_json_cstr(b, case_name(v, h->case_id));
-    iodfg_buf_addf(
-        b, ", \"pid\": %d, \"fd\": %d, \"origin\": \"%s\", \"parent\": %u, \"layer\": ", h->pid,
-        h->fd, iodfg_handle_origin_name((enum iodfg_handle_origin)h->origin), h->parent);
-    iodfg_json_cstr(b, str(v, h->layer)[0] ? str(v, h->layer) : IODFG_LAYER_DEFAULT);
-    iodfg_buf_addf(b, ", \"call\": ");
-    iodfg_json_cstr(b, str(v, h->call));
-    iodfg_buf_addf(b, ", \"path\": ");
-    iodfg_json_cstr(b, str(v, h->path));
-    iodfg_buf_addf(b, ", \"flags\": ");
-    iodfg_json_cstr(b, str(v, h->flags));
-    if (h->mode == IODFG_UNKNOWN) { // JSON has no octal numbers: the mode is a string
-        iodfg_buf_addf(b, ", \"mode\": null");
-    } else {
-        iodfg_buf_addf(b, ", \"mode\": \"0%03llo\"", (unsigned long long)h->mode);
-    }
-    iodfg_buf_addf(b, ", \"created\": ");
-    add_time(b, v, h->created_ns, "null", 0);
-    iodfg_buf_addf(b, ", \"destroyed\": ");
-    add_time(b, v, h->destroyed_ns, "null", 0);
-    iodfg_buf_addf(b,
-                   ", \"closed\": %s, \"ops\": %" PRIu64 ", \"bytes_read\": %" PRIu64
-                   ", \"bytes_written\": %" PRIu64 "}",
-                   h->destroyed_ns != IODFG_UNKNOWN ? "true" : "false", h->ops, h->bytes_read,
-                   h->bytes_written);
+    return ci ? iodfg_strpool_get(v->pool, ci->name) : "?";
 }
 
 struct hopts {
@@ -173,45 +80,19 @@ static int select_handles(const struct hview *v, const struct hopts *o, uint32_t
 
 static int render(struct iodfg_buf *b, const struct hview *v, const struct hopts *o)
 {
-    const struct iodfg_handle *hs = iodfg_eventlog_handles(v->log);
     struct iodfg_handle_summary sum;
     uint32_t *ids, n;
     if (select_handles(v, o, &ids, &n, &sum)) {
         return -1;
     }
-    if (o->format == CLI_FMT_JSON) {
-        iodfg_buf_addf(b, "{\"handles\": [");
-    } else if (o->format == CLI_FMT_TSV) {
-        iodfg_buf_addf(b, "id\tcase\tpid\tfd\torigin\tparent\tlayer\tcall\tflags\tmode\tcreated\t"
-                          "destroyed\tops\tbytes_read\tbytes_written\tpath\n");
-    } else {
-        iodfg_buf_addf(b,
-                       "%5s  %-14s  %7s  %4s  %-10s  %6s  %-8s  %10s  %10s  %6s  %10s  "
-                       "%10s  %s\n",
-                       "id", "case", "pid", "fd", "origin", "parent", "layer", "created",
-                       "destroyed", "ops", "read", "written", "path");
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const struct iodfg_handle *h = &hs[ids[i] - 1];
-        if (o->format == CLI_FMT_JSON) {
-            row_json(b, v, ids[i], h, i == 0);
-        } else {
-            row_tsv(b, v, ids[i], h, o->format == CLI_FMT_TABLE);
-        }
-    }
+    struct iodfg_report_handles r = {v->log, ids, n, &sum};
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = o->format == CLI_FMT_JSON  ? iodfg_report_json_handles(b, &r, &err)
+             : o->format == CLI_FMT_TSV ? iodfg_report_tsv_handles(b, &r, &err)
+                                        : iodfg_report_table_handles(b, &r, &err);
     free(ids);
-    if (o->format == CLI_FMT_JSON) {
-        iodfg_buf_addf(b, "%s],\n \"count\": %" PRIu64 ", \"never_closed\": %" PRIu64 "}\n",
-                       n ? "\n" : "", sum.count, sum.never_closed);
-    } else if (o->format == CLI_FMT_TABLE) {
-        iodfg_buf_addf(b,
-                       "\n%" PRIu64 " handles: %" PRIu64 " opened, %" PRIu64 " duplicated, %" PRIu64
-                       " pre-created, %" PRIu64 " inherited; %" PRIu64 " never closed.\n",
-                       sum.count, sum.by_origin[IODFG_HANDLE_OPEN], sum.by_origin[IODFG_HANDLE_DUP],
-                       sum.by_origin[IODFG_HANDLE_PRECREATED],
-                       sum.by_origin[IODFG_HANDLE_INHERITED], sum.never_closed);
-    }
-    return 0;
+    return rc;
 }
 
 int cli_handles(int argc, char **argv)
@@ -264,7 +145,7 @@ int cli_handles(int argc, char **argv)
         cli_error(&err);
         return CLI_FAIL;
     }
-    struct hview v = {log, iodfg_eventlog_pool(log), iodfg_handles_time_origin(log)};
+    struct hview v = {log, iodfg_eventlog_pool(log)};
     struct iodfg_buf b;
     iodfg_buf_init(&b);
     int rc = CLI_OK;

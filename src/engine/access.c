@@ -25,7 +25,25 @@ void iodfg_access_fini(struct iodfg_access *ac)
 {
     free(ac->act);
     free(ac->files);
+    free(ac->names);
+    free(ac->names_bytes);
     memset(ac, 0, sizeof(*ac));
+}
+
+void iodfg_access_file_names(const struct iodfg_access *ac, const struct iodfg_eventlog *log,
+                             size_t i, const char **case_name, const char **path)
+{
+    if (i >= ac->nfiles) {
+        *case_name = *path = "";
+    } else if (ac->names) {
+        *case_name = ac->names[2 * i];
+        *path = ac->names[2 * i + 1];
+    } else {
+        const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+        const struct iodfg_access_file *f = &ac->files[i];
+        *case_name = iodfg_strpool_get(pool, iodfg_eventlog_case(log, f->case_idx)->name);
+        *path = iodfg_strpool_get(pool, f->path);
+    }
 }
 
 unsigned iodfg_access_bin(int64_t size)

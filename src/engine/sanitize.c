@@ -5,6 +5,7 @@
 #include "iodfg/sanitize.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/glyph.h"
@@ -68,7 +69,7 @@ static int is_hidden_control(uint32_t cp)
            (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
 }
 
-enum mode { DOT, JSON, TSV, TERM };
+enum mode { DOT, JSON, TSV, TERM, XML };
 
 static int hex_escape(struct iodfg_buf *b, enum mode m, unsigned char c)
 {
@@ -82,8 +83,22 @@ static int hex_escape(struct iodfg_buf *b, enum mode m, unsigned char c)
     }
 }
 
+/* XML (SVG) text and attributes: the five markup characters as entities, controls dropped. */
+static int escape_xml(struct iodfg_buf *b, unsigned char c)
+{
+    static const char *const ent[] = {['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+                                      ['"'] = "&quot;", ['\''] = "&apos;", ['\\'] = "\\\\"};
+    if (c < sizeof(ent) / sizeof(ent[0]) && ent[c]) {
+        return iodfg_buf_add(b, ent[c], strlen(ent[c]));
+    }
+    return c >= 0x20 && c < 0x7f ? iodfg_buf_add(b, &c, 1) : 0;
+}
+
 static int escape_ascii(struct iodfg_buf *b, enum mode m, unsigned char c)
 {
+    if (m == XML) {
+        return escape_xml(b, c);
+    }
     if (c == '\\') {
         return iodfg_buf_add(b, "\\\\", 2);
     }
@@ -134,6 +149,14 @@ static int sanitize(struct iodfg_buf *b, const char *str, size_t len, enum mode 
                 n = 0; // a terminal that is not UTF-8: every byte as \xNN
             }
         }
+        if (n && m == XML) { // hidden controls dropped; U+FFFE and U+FFFF are no XML characters
+            uint32_t cp = decode(s + i, n);
+            if (is_hidden_control(cp)) {
+                i += n;
+                continue;
+            }
+            n = cp == 0xfffe || cp == 0xffff ? 0 : n;
+        }
         if (n && m == JSON && is_c1(s + i, n)) { // valid JSON raw, but a control on a terminal
             if (iodfg_buf_addf(b, "\\u%04x", (unsigned)decode(s + i, n))) {
                 return -1;
@@ -178,4 +201,9 @@ int iodfg_sanitize_tsv(struct iodfg_buf *b, const char *s, size_t len)
 int iodfg_sanitize_term(struct iodfg_buf *b, const char *s, size_t len)
 {
     return sanitize(b, s, len, TERM);
+}
+
+int iodfg_sanitize_xml(struct iodfg_buf *b, const char *s, size_t len)
+{
+    return sanitize(b, s, len, XML);
 }

@@ -223,6 +223,9 @@ int iodfg_session_groups_overlap(const struct iodfg_session *s, const struct iod
 int iodfg_session_set_groups(struct iodfg_session *s, const struct iodfg_filter_stack *g,
                              const struct iodfg_filter_stack *r, struct iodfg_error *err)
 {
+    if (iodfg_session_job_groups(s, g, r, err)) { // a job's groups share no case of any part
+        return -1;
+    }
     size_t nc = (size_t)s->ncases + 1;
     uint8_t *gm = calloc(nc, 1), *rm = calloc(nc, 1);
     int rc = -1;

@@ -11,6 +11,7 @@
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
+#include "iodfg/session_job.h"
 
 struct iodfg_session {
     const struct iodfg_eventlog *log;
@@ -37,6 +38,7 @@ struct iodfg_session {
     unsigned analysis_flags;         /* iodfg_session_set_job_part */
     void (*on_recompute)(void *ctx); /* iodfg_session_on_recompute */
     void *on_recompute_ctx;
+    const struct iodfg_job *job; /* iodfg_session_set_job; NULL: the whole log */
 
     /* results */
     struct iodfg_filter_result fres;
@@ -54,6 +56,14 @@ struct iodfg_session {
 
     struct iodfg_history *history; /* created by the first record */
 };
+
+/* session_job.c: with a job, rc of every part agreed (0 or -1; err the first failure's), and
+ * after a rebuild that recomputed results, the whole log's merged in; without one, rc. */
+int iodfg_session_job_agree(const struct iodfg_session *s, int rc, struct iodfg_error *err);
+int iodfg_session_job_merge(struct iodfg_session *s, int rc, struct iodfg_error *err);
+/* With a job: groups g and r share no case of any part (0), else -1 with err naming them. */
+int iodfg_session_job_groups(const struct iodfg_session *s, const struct iodfg_filter_stack *g,
+                             const struct iodfg_filter_stack *r, struct iodfg_error *err);
 
 /* session_rebuild.c: the effective group masks from the marks and the filtered cases; 1 when
  * the analysed cases changed. */

@@ -245,7 +245,7 @@ static int prepare(struct iodfg_session *s, struct iodfg_error *err)
 
 int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err)
 {
-    return prepare(s, err);
+    return iodfg_session_job_agree(s, prepare(s, err), err);
 }
 
 void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx)
@@ -259,7 +259,7 @@ void iodfg_session_set_job_part(struct iodfg_session *s)
     s->analysis_flags |= IODFG_ANALYSIS_NO_SWEEP | IODFG_ANALYSIS_NO_PERCENTILES;
 }
 
-int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
+static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
 {
     double t0 = now_ms();
     if (prepare(s, err)) {
@@ -290,6 +290,11 @@ int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
     s->counts.generation += ch.selection || ch.mapping || ch.groups || ch.pruning;
     s->counts.rebuild_ms = now_ms() - t0;
     return 0;
+}
+
+int iodfg_session_rebuild(struct iodfg_session *s, struct iodfg_error *err)
+{
+    return iodfg_session_job_merge(s, rebuild(s, err), err);
 }
 
 /* The job's group results into the session's comparison, compared against its whole results. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* iodfg-mpi characterize: `iodfg characterize` (src/cli/cli_characterize.c) run by every process
- * on its range of the log's cases; what that command prints of each selection is combined
- * exactly into the whole log's (doc/mpi.md): the rows of bandwidths and access patterns add up,
- * the per-file rows and the stair-case index's intervals are gathered on process 0 in case
+/* iodfg-mpi characterize (the session job's characterisation, session_job.h): every process
+ * characterises its range of the log's cases; what characterize prints of each selection is
+ * combined exactly into the whole log's (doc/mpi.md): the rows of bandwidths and access patterns
+ * add up, the per-file rows and the stair-case index's intervals are gathered on process 0 in case
  * order, and the time bins are handed from process to process in case order. Only what the
  * command prints is combined (not the bandwidths' per-call and per-case rows). */
 #include "config.h"
@@ -12,37 +12,23 @@
 
 #include "iodfg/access.h"
 #include "iodfg/bandwidth.h"
+#include "iodfg/buf.h"
 #include "iodfg/characterize.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/mapping.h"
 #include "iodfg/metrics.h"
 #include "iodfg/partial.h"
+#include "iodfg/session.h"
 #include "iodfg/strpool.h"
 
-#include "cli/cli.h"
 #include "mpi_main.h"
 
-/* Process 0: the names of the last characterize's per-file rows, case then path per row. */
-static struct {
-    char *bytes;
-    const char **name;
-    size_t n;
-} files;
-
-void mpi_charz_file_names(void *ctx, size_t i, const char **case_name, const char **path)
-{
-    (void)ctx;
-    *case_name = i < files.n ? files.name[2 * i] : "";
-    *path = i < files.n ? files.name[2 * i + 1] : "";
-}
-
-static void files_fini(void)
-{
-    free(files.bytes);
-    free(files.name);
-    memset(&files, 0, sizeof(files));
-}
+/* What this process characterises: its part of the log, under the session's mapping. */
+struct charz_src {
+    const struct iodfg_eventlog *log;
+    const struct iodfg_mapping *map;
+};
 
 /* Gather n rows of size bytes each from every process to process 0, which adds them in process
  * order with add into rows. */
@@ -104,14 +90,13 @@ static int merge_bandwidth(const struct mpi_job *job, struct iodfg_bandwidth *bw
 
 /* This process's per-file rows: the row, then the case's and the file's names, each ending in
  * NUL. */
-static int pack_files(const struct cli_metrics *m, const struct iodfg_access *ac,
+static int pack_files(const struct iodfg_eventlog *log, const struct iodfg_access *ac,
                       struct iodfg_buf *b)
 {
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(m->log);
     for (size_t i = 0; i < ac->nfiles; i++) {
         const struct iodfg_access_file *f = &ac->files[i];
-        const char *cn = iodfg_strpool_get(pool, iodfg_eventlog_case(m->log, f->case_idx)->name);
-        const char *path = iodfg_strpool_get(pool, f->path);
+        const char *cn, *path;
+        iodfg_access_file_names(ac, log, i, &cn, &path);
         iodfg_buf_add(b, (const char *)&f->row, sizeof(f->row));
         iodfg_buf_add(b, cn, strlen(cn) + 1);
         iodfg_buf_add(b, path, strlen(path) + 1);
@@ -119,7 +104,8 @@ static int pack_files(const struct cli_metrics *m, const struct iodfg_access *ac
     return b->failed ? -1 : 0;
 }
 
-/* Process 0: the gathered rows (len bytes at all) as ac's files, their names in files. */
+/* Process 0: the gathered rows (len bytes at all, which ac then owns) as ac's files, their names
+ * in ac->names. */
 static int unpack_files(struct iodfg_access *ac, char *all, uint64_t len, struct iodfg_error *err)
 {
     size_t n = 0;
@@ -129,36 +115,39 @@ static int unpack_files(struct iodfg_access *ac, char *all, uint64_t len, struct
         at += strlen(all + at) + 1;
     }
     free(ac->files);
+    free(ac->names);
+    free(ac->names_bytes);
     ac->nfiles = 0;
+    ac->names_bytes = NULL;
     ac->files = calloc(n + 1, sizeof(*ac->files));
-    files.name = calloc(2 * n + 1, sizeof(*files.name));
-    if (!ac->files || !files.name) {
+    ac->names = calloc(2 * n + 1, sizeof(*ac->names));
+    if (!ac->files || !ac->names) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
-    files.bytes = all;
+    ac->names_bytes = all;
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
         struct iodfg_access_file *f = &ac->files[i];
         memcpy(&f->row, all + at, sizeof(f->row));
-        f->case_idx = f->path = (uint32_t)i; // the names are the job's (mpi_charz_file_names)
+        f->case_idx = f->path = (uint32_t)i; // the names are the job's (ac->names)
         at += sizeof(f->row);
-        files.name[2 * i] = all + at;
+        ac->names[2 * i] = all + at;
         at += strlen(all + at) + 1;
-        files.name[2 * i + 1] = all + at;
+        ac->names[2 * i + 1] = all + at;
         at += strlen(all + at) + 1;
     }
-    ac->nfiles = files.n = n;
+    ac->nfiles = n;
     return 0;
 }
 
-static int merge_access(const struct mpi_job *job, const struct cli_metrics *m,
+static int merge_access(const struct mpi_job *job, const struct iodfg_eventlog *log,
                         struct iodfg_access *ac, struct iodfg_error *err)
 {
     size_t na = ac->nactivities, n = na + 1;
     struct iodfg_access_row *rows = calloc(n, sizeof(*rows));
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    int rc = rows && pack_files(m, ac, &b) == 0 ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    int rc = rows && pack_files(log, ac, &b) == 0 ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (mpi_agree(job, rc, err) == 0) {
         memcpy(rows, ac->act, na * sizeof(*rows));
         rows[na] = ac->overall;
@@ -173,10 +162,9 @@ static int merge_access(const struct mpi_job *job, const struct cli_metrics *m,
     free(rows);
     char *all = NULL;
     uint64_t *off = NULL;
-    files_fini();
     if (rc == 0 && mpi_gather_bytes(job, b.data, b.len, &all, &off, err) == 0) {
         rc = job->rank == 0 ? unpack_files(ac, all, off[job->size], err) : 0;
-        if (job->rank != 0 || rc) {
+        if (ac->names_bytes != all) {
             free(all);
         }
         rc = mpi_agree(job, rc, err);
@@ -189,7 +177,7 @@ static int merge_access(const struct mpi_job *job, const struct cli_metrics *m,
 }
 
 /* Every process's intervals to process 0, which sweeps them in the whole log's order. */
-static int merge_serial(const struct mpi_job *job, const struct cli_metrics *m,
+static int merge_serial(const struct mpi_job *job, const struct charz_src *m,
                         const struct iodfg_selection *sel, struct iodfg_serial *out,
                         struct iodfg_error *err)
 {
@@ -216,7 +204,7 @@ static int merge_serial(const struct mpi_job *job, const struct cli_metrics *m,
 
 /* The servers of every process in process order, each once, into *names (*ns of them, each
  * malloc'd); *of (per id of this process's log) gets this process's servers' indices. */
-static int merge_servers(const struct mpi_job *job, const struct cli_metrics *m,
+static int merge_servers(const struct mpi_job *job, const struct charz_src *m,
                          enum iodfg_server_by by, const struct iodfg_binned_servers *sv,
                          char ***names, uint32_t *ns, uint32_t **of, struct iodfg_error *err)
 {
@@ -290,7 +278,7 @@ static void relay(const struct mpi_job *job, struct iodfg_binned *b, int peer, i
 /* Every process's events added to the same bins in case order: process p goes on from the
  * sums of processes < p (floating-point sums of spread events depend on their order), and the
  * last hands them to process 0. */
-static void spread_in_order(const struct mpi_job *job, const struct cli_metrics *m,
+static void spread_in_order(const struct mpi_job *job, const struct charz_src *m,
                             const struct iodfg_selection *sel, enum iodfg_server_by by,
                             const uint8_t *kf, const uint32_t *of, struct iodfg_binned *b)
 {
@@ -308,7 +296,7 @@ static void spread_in_order(const struct mpi_job *job, const struct cli_metrics 
 
 /* The grid of the whole selection, its servers, and the bins (every process gets the grid and
  * the servers; process 0 the whole job's bins). */
-static int merge_bins(const struct mpi_job *job, const struct cli_metrics *m,
+static int merge_bins(const struct mpi_job *job, const struct charz_src *m,
                       const struct iodfg_selection *sel, const struct iodfg_bin_opts *o,
                       struct iodfg_binned *b, struct iodfg_error *err)
 {
@@ -364,25 +352,23 @@ static int merge_bins(const struct mpi_job *job, const struct cli_metrics *m,
     return rc;
 }
 
-int mpi_charz(void *ctx, const struct cli_metrics *m, const struct iodfg_selection *sel,
-              const struct iodfg_bin_opts *o, int64_t alignment, struct iodfg_characterization *r)
+int mpi_charz(void *ctx, const struct iodfg_session *s, const struct iodfg_selection *sel,
+              const struct iodfg_bin_opts *o, int64_t alignment, struct iodfg_characterization *r,
+              struct iodfg_error *err)
 {
-    const struct mpi_job *job = ctx;
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
+    const struct mpi_job *job = ((const struct mpi_part *)ctx)->job;
+    struct charz_src src = {iodfg_session_log(s), iodfg_session_mapping(s)};
+    const struct charz_src *m = &src;
     iodfg_characterization_fini(r);
-    int rc = iodfg_bandwidth_build(&r->bw, m->log, m->map, sel, &err) ||
-                     iodfg_access_build(&r->access, m->log, m->map, sel, alignment, NULL, &err)
+    int rc = iodfg_bandwidth_build(&r->bw, m->log, m->map, sel, err) ||
+                     iodfg_access_build(&r->access, m->log, m->map, sel, alignment, NULL, err)
                  ? -1
                  : 0;
-    if (mpi_agree(job, rc, &err) || merge_bandwidth(job, &r->bw, &err) ||
-        merge_access(job, m, &r->access, &err) || merge_serial(job, m, sel, &r->serial, &err) ||
-        merge_bins(job, m, sel, o, &r->bins, &err)) {
-        if (job->rank == 0) {
-            cli_error(&err);
-        }
+    if (mpi_agree(job, rc, err) || merge_bandwidth(job, &r->bw, err) ||
+        merge_access(job, m->log, &r->access, err) || merge_serial(job, m, sel, &r->serial, err) ||
+        merge_bins(job, m, sel, o, &r->bins, err)) {
         iodfg_characterization_fini(r);
-        return CLI_FAIL;
+        return -1;
     }
-    return CLI_OK;
+    return 0;
 }

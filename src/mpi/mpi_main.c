@@ -24,9 +24,9 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
-    {"dfg", mpi_analyze, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
-    {"stats", mpi_analyze, "rank activities and transitions of LOG.h5 by their statistics"},
-    {"characterize", mpi_analyze, "I/O characterisation of LOG.h5: bandwidths, bins, access"},
+    {"dfg", mpi_dfg, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
+    {"stats", mpi_stats, "rank activities and transitions of LOG.h5 by their statistics"},
+    {"characterize", mpi_characterize, "I/O characterisation of LOG.h5: bandwidths, bins, access"},
 };
 
 static void usage(FILE *out)
@@ -98,6 +98,7 @@ int main(int argc, char **argv)
     unsigned cpus = mpi_share_cores(&job); // before any thread starts
     setlocale(LC_ALL, "");
     cli_program = "iodfg-mpi";
+    cli_log_only = 1; // a job analyses one event log
     iodfg_glyph_init(-1);
     iodfg_store_process_init();
     // Every process parses the same command line: only process 0 says what is wrong or prints

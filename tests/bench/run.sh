@@ -118,6 +118,17 @@ else
   echo "--- skipped: the pandas comparison needs python3-pandas (./dev.sh bench installs it)"
 fi
 
+if [ -x "$BENCH_DIR/bench_pictures" ]; then
+  echo "--- pictures on the log (bench_pictures): each model from empty, as a view's first draw"
+  "$BENCH_DIR/bench_pictures" --runs "$runs" "$work/log.h5" | tee "$work/pic"
+  for m in heatmap:200 heatmap_zoom:200 offsets:200 timeline:200; do
+    name=${m%%:*}
+    set -- $(sed -n "s/^${name}_ms: min \([0-9.]*\) median \([0-9.]*\).*/\1 \2/p" "$work/pic")
+    label=$(echo "$name" | sed 's/^heatmap$/heatmap (cases x 100 bins)/; s/^heatmap_zoom$/heatmap zoomed to a tenth/;
+      s/^offsets$/offset map of the busiest file/; s/^timeline$/timeline (activities, exact peaks)/')
+    row "pictures: $label, $nev events" "ms" "<= ${m##*:}" "$1" "$2"
+  done
+fi
 if [ -x "$BENCH_DIR/bench_engine" ]; then
   echo "--- engine, $mev M events in 1000 cases (bench_engine)"
   "$BENCH_DIR/bench_engine" --events "$events" --cases 1000 --runs "$runs" | tee "$work/eng"

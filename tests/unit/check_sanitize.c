@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: escaping of hostile text for DOT, JSON, TSV and the terminal. */
+/* Unit tests: escaping of hostile text for DOT, JSON, TSV, XML and the terminal. */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iodfg/buf.h"
@@ -80,6 +82,42 @@ START_TEST(tsv)
 }
 END_TEST
 
+/* XML for SVG: markup as entities, controls dropped, invalid bytes visible, UTF-8 kept; every
+ * result is well-formed XML (checked by xmllint when installed). */
+START_TEST(xml)
+{
+    ck_assert_str_eq(ESC(iodfg_sanitize_xml, "a&b<c>\"d'e\\f"),
+                     "a&amp;b&lt;c&gt;&quot;d&apos;e\\\\f");
+    ck_assert_str_eq(ESC(iodfg_sanitize_xml, "x\x1b[31my\n\t\x7fz\0w"), "x[31myzw");
+    ck_assert_str_eq(ESC(iodfg_sanitize_xml, "\xc3\xa9\xff\xc2\x85\xe2\x80\xae!"),
+                     "\xc3\xa9\\xff!");
+    ck_assert_str_eq(ESC(iodfg_sanitize_xml, "\xef\xbf\xbe"), "\\xef\\xbf\\xbe");
+    ck_assert_str_eq(ESC(iodfg_sanitize_xml, "\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+    if (system("command -v xmllint >/dev/null 2>&1") != 0) {
+        return;
+    }
+    char hostile[256];
+    for (int i = 0; i < 255; i++) {
+        hostile[i] = (char)(i + 1);
+    }
+    hostile[255] = '\0';
+    iodfg_buf_clear(&B);
+    iodfg_buf_addf(&B, "<a t=\"");
+    iodfg_sanitize_xml(&B, hostile, 255);
+    iodfg_buf_addf(&B, "\">");
+    iodfg_sanitize_xml(&B, hostile, 255);
+    iodfg_buf_addf(&B, "</a>\n");
+    char *dir = testutil_tmpdir();
+    char path[4200], cmd[8600];
+    snprintf(path, sizeof(path), "%s/x.xml", dir);
+    testutil_write_file(path, B.data, B.len);
+    snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", path);
+    ck_assert_int_eq(system(cmd), 0);
+    testutil_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(term)
 {
     ck_assert_str_eq(ESC(iodfg_sanitize_term, "\x1b[2J"), "\\e[2J");
@@ -118,6 +156,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json);
     tcase_add_test(tc, tsv);
     tcase_add_test(tc, term);
+    tcase_add_test(tc, xml);
     suite_add_tcase(s, tc);
     return s;
 }

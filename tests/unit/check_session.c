@@ -9,6 +9,7 @@
 
 #include "iodfg/analysis.h"
 #include "iodfg/buf.h"
+#include "iodfg/characterize.h"
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
@@ -16,6 +17,7 @@
 #include "iodfg/filter.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
+#include "iodfg/session_job.h"
 #include "iodfg/stats.h"
 
 #include "dfg_testlog.h"
@@ -401,6 +403,148 @@ START_TEST(group_predicates_restrict_and_overlap)
 }
 END_TEST
 
+/* ---- a session as one part of a job: the other part simulated in this process ---- */
+
+struct fake_job {
+    char calls[32];         /* the reductions called, in order: a(gree) s(um) m(erge) o c */
+    int other_fails;        /* the other part failed */
+    uint32_t other_cases;   /* its cases (all on the epoch clock) */
+    uint32_t other_overlap; /* its cases in both groups */
+};
+
+static void called(struct fake_job *fj, char c)
+{
+    size_t n = strlen(fj->calls);
+    if (n + 1 < sizeof(fj->calls)) {
+        fj->calls[n] = c;
+    }
+}
+
+static int fake_agree(void *ctx, int rc, struct iodfg_error *err)
+{
+    struct fake_job *fj = ctx;
+    called(fj, 'a');
+    if (!rc && fj->other_fails) {
+        iodfg_error_set(err, IODFG_E_IO, "the other part failed");
+    }
+    return rc || fj->other_fails ? -1 : 0;
+}
+
+static void fake_sum(void *ctx, uint32_t *v, size_t n)
+{
+    struct fake_job *fj = ctx;
+    called(fj, 's');
+    v[n == IODFG_CLOCK__N ? IODFG_CLOCK_EPOCH : 0] += fj->other_cases;
+}
+
+static int fake_merge(void *ctx, struct iodfg_session *s, struct iodfg_error *err)
+{
+    (void)err;
+    called(ctx, 'm');
+    ck_assert(iodfg_session_ready(s)); // the part's own results are there to merge
+    return 0;
+}
+
+static int fake_overlaps(void *ctx, struct iodfg_groups_overlap *ov, struct iodfg_error *err)
+{
+    struct fake_job *fj = ctx;
+    (void)err;
+    called(fj, 'o');
+    if (fj->other_overlap) {
+        ov->count += fj->other_overlap;
+        snprintf(ov->name[ov->nnames++], sizeof(ov->name[0]), "other_case");
+    }
+    return 0;
+}
+
+static int fake_characterize(void *ctx, const struct iodfg_session *s,
+                             const struct iodfg_selection *sel, const struct iodfg_bin_opts *o,
+                             int64_t alignment, struct iodfg_characterization *r,
+                             struct iodfg_error *err)
+{
+    (void)s, (void)sel, (void)o, (void)alignment, (void)r, (void)err;
+    called(ctx, 'c');
+    return 0;
+}
+
+static struct iodfg_job fake_job_of(struct fake_job *fj)
+{
+    memset(fj, 0, sizeof(*fj));
+    return (struct iodfg_job){.agree = fake_agree,
+                              .sum = fake_sum,
+                              .merge = fake_merge,
+                              .overlaps = fake_overlaps,
+                              .characterize = fake_characterize,
+                              .ctx = fj};
+}
+
+START_TEST(a_jobs_rebuild_agrees_then_merges)
+{
+    struct fake_job fj;
+    struct iodfg_job job = fake_job_of(&fj);
+    struct iodfg_session *s = new_session();
+    iodfg_session_set_job(s, &job);
+    ck_assert_ptr_eq(iodfg_session_job(s), &job);
+    rebuild(s);
+    ck_assert_str_eq(fj.calls, "am");
+    iodfg_session_free(s);
+    // a failure of the other part fails this one too, with its message, and nothing is merged
+    s = new_session();
+    iodfg_session_set_job(s, &job);
+    memset(fj.calls, 0, sizeof(fj.calls));
+    fj.other_fails = 1;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_rebuild(s, &err), -1);
+    ck_assert_str_eq(err.msg, "the other part failed");
+    ck_assert_str_eq(fj.calls, "a");
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_prepare(s, &err), -1);
+    iodfg_session_free(s);
+}
+END_TEST
+
+START_TEST(a_jobs_counts_and_groups_cover_every_part)
+{
+    struct fake_job fj;
+    struct iodfg_job job = fake_job_of(&fj);
+    struct iodfg_session *s = new_session();
+    uint32_t n[IODFG_CLOCK__N], cases = iodfg_eventlog_case_count(LOG);
+    ck_assert_uint_eq(iodfg_session_case_total(s, NULL), cases);
+    int used = iodfg_session_clocks(s, NULL, n);
+    iodfg_session_set_job(s, &job);
+    fj.other_cases = 7;
+    ck_assert_uint_eq(iodfg_session_case_total(s, NULL), cases + 7);
+    ck_assert_int_eq(iodfg_session_clocks(s, NULL, n), n[IODFG_CLOCK_EPOCH] == 7 ? used + 1 : used);
+    ck_assert_uint_ge(n[IODFG_CLOCK_EPOCH], 7);
+    // groups that share no case here may share one of the other part's
+    struct iodfg_filter_stack *g = iodfg_filter_stack_new(), *r = iodfg_filter_stack_new();
+    ck_assert_int_eq(iodfg_filter_stack_push_text(g, "name~^a", NULL), 0);
+    ck_assert_int_eq(iodfg_filter_stack_push_text(r, "cid=zzz", NULL), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    fj.other_overlap = 2;
+    ck_assert_int_eq(iodfg_session_set_groups(s, g, r, &err), -1);
+    ck_assert_str_eq(err.msg, "groups G and R overlap in 2 cases: other_case");
+    fj.other_overlap = 0;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_session_set_groups(s, g, r, &err), 0);
+    // the characterisation is the job's
+    struct iodfg_selection sel;
+    struct iodfg_characterization ch;
+    iodfg_characterization_init(&ch);
+    rebuild(s);
+    iodfg_session_selection(s, IODFG_GROUP_NONE, &sel);
+    memset(fj.calls, 0, sizeof(fj.calls));
+    ck_assert_int_eq(iodfg_session_characterize(s, &sel, NULL, 4096, &ch, &err), 0);
+    ck_assert_str_eq(fj.calls, "c");
+    iodfg_characterization_fini(&ch);
+    iodfg_filter_stack_free(g);
+    iodfg_filter_stack_free(r);
+    iodfg_session_free(s);
+}
+END_TEST
+
 START_TEST(thresholds_prune_without_recount)
 {
     struct iodfg_session *s = new_session();
@@ -555,6 +699,8 @@ static Suite *suite(void)
     tcase_add_test(tc, unmapped_counts_dropped_not_filtered);
     tcase_add_test(tc, one_group_makes_the_other_the_rest);
     tcase_add_test(tc, group_predicates_restrict_and_overlap);
+    tcase_add_test(tc, a_jobs_rebuild_agrees_then_merges);
+    tcase_add_test(tc, a_jobs_counts_and_groups_cover_every_part);
     tcase_add_test(tc, thresholds_prune_without_recount);
     tcase_add_test(tc, state_round_trip_and_errors);
     tcase_add_test(tc, case_names_with_newlines_survive_the_state);
