@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/format.h"
 #include "iodfg/mapping.h"
 #include "iodfg/session.h"
 
@@ -92,10 +92,11 @@ static const char *evidence_filters(struct tui_app *app, const struct tui_ins_ro
         }
     }
     if (v == TUI_VIEW_TIMELINE && f->has_window && f->from_ns >= 0) {
-        int64_t to = f->to_ns + 1; // the window is [from, to)
-        iodfg_buf_addf(out, "time=@%" PRId64 ".%09" PRId64 "..@%" PRId64 ".%09" PRId64 "\n",
-                       f->from_ns / 1000000000, f->from_ns % 1000000000, to / 1000000000,
-                       to % 1000000000);
+        // on the log's clock in the form every output shows (the filter reads it back)
+        char a[80], z[80];
+        iodfg_buf_addf(out, "time=%s..%s\n",
+                       iodfg_format_clock(a, sizeof(a), f->clock, f->from_ns, 9),
+                       iodfg_format_clock(z, sizeof(z), f->clock, f->to_ns + 1, 9)); // [from, to)
     }
     return left;
 }
