@@ -22,6 +22,7 @@
 #include "tui/views/charz/charz.h"
 #include "tui/views/timeline/timeline_grid.h"
 #include "tui/views/timeline/timeline_job.h"
+#include "tui/views/timeline/timeline_svg.h"
 
 #define LABEL_W 22 /* the case names' column */
 #define MAX_ZOOM 40
@@ -150,6 +151,12 @@ static unsigned close_events(struct tui_app *app, void *st, enum tui_cmd cmd)
     return TUI_PASS;
 }
 
+/* X: a snapshot of the window shown (timeline_svg.c). */
+static unsigned svg(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    return tui_timeline_svg_cmd(app, st, cmd);
+}
+
 static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_MOVE_UP, move},       {TUI_CMD_MOVE_DOWN, move},
     {TUI_CMD_PAGE_UP, move},       {TUI_CMD_PAGE_DOWN, move},
@@ -158,6 +165,7 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_PAN_LEFT, zoom},      {TUI_CMD_PAN_RIGHT, zoom},
     {TUI_CMD_FIT, zoom},           {TUI_CMD_SHOW_EVENTS, events},
     {TUI_CMD_CLOSE, close_events}, {TUI_CMD_CANCEL, close_events},
+    {TUI_CMD_EXPORT_SVG, svg},
 };
 
 /* ---- the view model ---- */
@@ -372,6 +380,7 @@ const struct tui_view_ops tui_view_timeline = {
     .changed = changed,
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
+    .prompt = tui_timeline_svg_prompt,
     .render = render,
     .detail = detail,
     .table = table,
