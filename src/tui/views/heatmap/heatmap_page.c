@@ -103,39 +103,38 @@ static void row_label(const struct tui_heatmap_view *hv, uint32_t r, int two, in
                   name->data ? name->data : "");
 }
 
-/* The bins of displayed row r at page row y: one glyph run per shade style, then the cursor. */
-static void row_cells(const struct tui_heatmap_view *hv, uint32_t r, int y, char *cells[3],
+/* The bins of displayed row r at page row y: runs of cells of one shade style (empty cells are
+ * left alone), then the cursor's cell. cells: room for the bins. */
+static void row_cells(const struct tui_heatmap_view *hv, uint32_t r, int y, char *cells,
                       struct tui_page *pg)
 {
     const struct iodfg_heatmap *hm = &hv->hm;
     int64_t max = hm->max_cell[hv->metric];
     uint32_t n = hm->nbins;
-    for (int s = 0; s < 3; s++) {
-        memset(cells[s], ' ', n);
-    }
-    int cur_level = 0;
-    for (uint32_t b = 0; b < n; b++) {
-        int level = tui_picture_level(iodfg_heatmap_cell(hm, r, b, hv->metric), max);
-        if (level) {
-            int st = tui_picture_level_style(level);
-            int s = st == TUI_STYLE_HEAT_LOW ? 0 : st == TUI_STYLE_HEAT_MID ? 1 : 2;
-            cells[s][b] = tui_picture_level_cell(level);
+#define LEVEL(b) tui_picture_level(iodfg_heatmap_cell(hm, r, (b), hv->metric), max)
+    for (uint32_t b = 0; b < n;) {
+        int level = LEVEL(b);
+        if (!level) {
+            b++;
+            continue;
         }
-        if (r == hv->row && b == hv->bin) {
-            cur_level = level;
+        int style = tui_picture_level_style(level);
+        uint32_t k = 0;
+        while (b + k < n && (level = LEVEL(b + k)) && tui_picture_level_style(level) == style) {
+            cells[k++] = tui_picture_level_cell(level);
         }
-    }
-    static const int styles[3] = {TUI_STYLE_HEAT_LOW, TUI_STYLE_HEAT_MID, TUI_STYLE_HEAT_HIGH};
-    for (int s = 0; s < 3; s++) {
-        tui_page_glyphs(pg, y, LABEL_W, styles[s], cells[s], (int)n);
+        tui_page_glyphs(pg, y, LABEL_W + (int)b, style, cells, (int)k);
+        b += k;
     }
     if (r == hv->row && hv->bin < n) { // the cursor's cell, shown even when empty
+        int level = LEVEL(hv->bin);
         tui_page_fill(pg, y, LABEL_W + (int)hv->bin, 1, TUI_STYLE_CURSOR);
-        if (cur_level) {
+        if (level) {
             tui_page_glyph(pg, y, LABEL_W + (int)hv->bin, TUI_STYLE_CURSOR,
-                           (enum tui_glyph)(TUI_G_SPARK0 + cur_level - 1));
+                           (enum tui_glyph)(TUI_G_SPARK0 + level - 1));
         }
     }
+#undef LEVEL
 }
 
 /* The rows (G's, a rule, R's); returns the page row after them. */
@@ -144,9 +143,9 @@ static int rows(const struct tui_heatmap_view *hv, int two, int w, struct tui_pa
     const struct iodfg_heatmap *hm = &hv->hm;
     struct iodfg_buf name;
     iodfg_buf_init(&name);
-    char *cells[3] = {malloc(hm->nbins + 1), malloc(hm->nbins + 1), malloc(hm->nbins + 1)};
+    char *cells = malloc(hm->nbins + 1);
     int y = 2;
-    for (uint32_t r = 0; cells[0] && cells[1] && cells[2] && r < hm->nrows; r++) {
+    for (uint32_t r = 0; cells && r < hm->nrows; r++) {
         if (two && r > 0 && hm->row[r].band != hm->row[r - 1].band) {
             tui_page_hline(pg, y++, 1, w - 2, TUI_STYLE_BORDER);
         }
@@ -154,10 +153,8 @@ static int rows(const struct tui_heatmap_view *hv, int two, int w, struct tui_pa
         row_cells(hv, r, y, cells, pg);
         y++;
     }
-    pg->failed |= !cells[0] || !cells[1] || !cells[2] || name.failed;
-    for (int s = 0; s < 3; s++) {
-        free(cells[s]);
-    }
+    pg->failed |= !cells || name.failed;
+    free(cells);
     iodfg_buf_fini(&name);
     return y;
 }
