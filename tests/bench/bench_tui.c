@@ -179,6 +179,28 @@ static double timed_key_cpu(struct tui_ui *ui, struct tui_app *app, enum tui_cmd
     return w;
 }
 
+/* The real frame, drawn by curses into /dev/null at 100x30: the UI, with the standard output
+ * it replaced in *saved (restore it with dup2 before printing). */
+static struct tui_ui *open_ui(int *saved)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    *saved = dup(1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    setenv("LINES", "30", 1);
+    setenv("COLUMNS", "100", 1);
+    if (!getenv("TERM")) {
+        setenv("TERM", "xterm-256color", 1);
+    }
+    struct tui_ui *ui = tui_ui_open("default", 0, &err);
+    if (!ui) {
+        dup2(*saved, 1);
+        die(&err);
+    }
+    return ui;
+}
+
 /* The columns the TUI loads (tui_main.c). */
 #define PICTURE_COLUMNS                                                                            \
     (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
@@ -199,18 +221,8 @@ static int bench_pictures(const char *path, int runs)
     fprintf(stderr, "log: %llu events in %u cases, loaded in %.0f ms\n",
             (unsigned long long)iodfg_eventlog_event_count(log), iodfg_eventlog_case_count(log),
             now_ms() - t0);
-    int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    setenv("LINES", "30", 1);
-    setenv("COLUMNS", "100", 1);
-    if (!getenv("TERM")) {
-        setenv("TERM", "xterm-256color", 1);
-    }
-    struct tui_ui *ui = tui_ui_open("default", 0, &err);
-    if (!ui) {
-        dup2(saved, 1);
-        die(&err);
-    }
+    int saved;
+    struct tui_ui *ui = open_ui(&saved);
     double heat[MAXR], hzoom[MAXR], hshade[MAXR], hrows[MAXR], off[MAXR], ozoom[MAXR], omarks[MAXR];
     double oready[MAXR], ojob[MAXR], heat_cpu[MAXR], ojob_cpu[MAXR];
     double app_ms = 0;
@@ -313,18 +325,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "app (rules, analysis, tables):    %.0f ms\n", now_ms() - t0);
     tui_app_timeline_state(app)->async_min = sync ? UINT64_MAX : 0;
     // the real frame, drawn by curses into /dev/null at 100x30
-    int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    setenv("LINES", "30", 1);
-    setenv("COLUMNS", "100", 1);
-    if (!getenv("TERM")) {
-        setenv("TERM", "xterm-256color", 1);
-    }
-    struct tui_ui *ui = tui_ui_open("default", 0, &err);
-    if (!ui) {
-        dup2(saved, 1);
-        die(&err);
-    }
+    int saved;
+    struct tui_ui *ui = open_ui(&saved);
     enum { N = 40 };
     double v[N];
     static const enum tui_cmd keys[] = {TUI_CMD_MOVE_DOWN, TUI_CMD_SORT_NEXT, TUI_CMD_MOVE_UP,

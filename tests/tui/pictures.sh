@@ -22,18 +22,6 @@ tar -xJf "$DATA/traces/ior-real.tar.xz" || tui_fail "unpacking the real IOR runs
 "$BIN" convert -q -o real.h5 ior-real/posixssf ior-real/posixfpp ior-real/mpiiossf \
     ior-real/mpiiofpp || tui_fail "convert of the real IOR runs"
 
-# plain_screen WHAT: fails when the pane shows a \x escape or any byte outside ASCII
-plain_screen()
-{
-    tui_screen >"$TUI_TMP/screen"
-    if grep -n '\\x[0-9a-f][0-9a-f]' "$TUI_TMP/screen" >&2; then
-        tui_fail "$1: a \\x escape of a built-in label"
-    fi
-    if LC_ALL=C grep -n "$(printf '[\200-\377]')" "$TUI_TMP/screen" >&2; then
-        tui_fail "$1: a non-ASCII byte"
-    fi
-}
-
 # expect_cut NAME: tui_expect with the status line cut after the rebuild time (the filters that
 # follow are cut to the width, at a column that moves with the time's digits)
 expect_cut()
@@ -63,11 +51,11 @@ both()
     tui_keys H
     tui_wait 'a cell, up to'
     tui_expect "$1-heatmap-80x24$sfx"
-    [ "$3" = c ] && plain_screen "$1 heatmap in the C locale"
+    [ "$3" = c ] && tui_plain_screen "$1 heatmap in the C locale"
     tui_keys O
     tui_wait 'offsets: '
     tui_expect "$1-offsets-80x24$sfx"
-    [ "$3" = c ] && plain_screen "$1 offsets in the C locale"
+    [ "$3" = c ] && tui_plain_screen "$1 offsets in the C locale"
     tui_keys q
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$1 $3: exit status"
 }

@@ -18,9 +18,8 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/session.h"
-#include "iodfg/strace.h"
-#include "iodfg/strpool.h"
 
+#include "dfg_testlog.h"
 #include "picture_test.h"
 #include "testutil.h"
 #include "tui/app.h"
@@ -157,28 +156,6 @@ END_TEST
 static struct iodfg_eventlog *LOG;
 static struct tui_app *APP;
 
-static uint32_t S(const char *s)
-{
-    uint32_t id;
-    ck_assert_int_eq(iodfg_strpool_intern(iodfg_eventlog_pool(LOG), s, strlen(s), &id), 0);
-    return id;
-}
-
-static void add_case(const char *name, const char *cid, const char *text)
-{
-    struct iodfg_case_info info;
-    memset(&info, 0, sizeof(info));
-    info.cid = S(cid);
-    info.host = S("host1");
-    info.rid = S(name);
-    info.name = S(name);
-    ck_assert_int_eq(iodfg_eventlog_begin_case(LOG, &info, NULL), 0);
-    struct iodfg_strace_result res;
-    ck_assert_int_eq(
-        iodfg_strace_parse(text, strlen(text), iodfg_strace_sink_eventlog, LOG, &res, NULL), 0);
-    ck_assert_int_eq(iodfg_eventlog_end_case(LOG, NULL), 0);
-}
-
 /* Each case writes 1000 bytes at 0.1 s and reads 500 at 0.3 s of /data/f, one second apart. */
 static void open_app(const char *const *names, int n)
 {
@@ -192,7 +169,7 @@ static void open_app(const char *const *names, int n)
             "%d 1700000000.%06d write(3</data/f>, \"x\", 1000) = 1000 <0.001000>\n"
             "%d 1700000000.%06d read(3</data/f>, \"x\", 500) = 500 <0.001000>\n",
             9000 + i, 1000 * i, 9000 + i, 100000 + 1000 * i, 9000 + i, 300000 + 1000 * i);
-        add_case(names[i], i % 2 ? "odd" : "even", text);
+        tlog_add_case_cid(LOG, names[i], i % 2 ? "odd" : "even", text);
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
@@ -229,13 +206,19 @@ static struct tui_heatmap_view *heatmap(void)
     return tui_app_view_state(APP, TUI_VIEW_HEATMAP);
 }
 
+/* An app over cases names (n), its Heatmap view drawn at w x h into text. */
+static void heatmap_of(const char *const *names, int n, int w, int h, char *text, size_t size)
+{
+    open_app(names, n);
+    tui_app_show(APP, TUI_VIEW_HEATMAP);
+    frame_text(w, h, text, size);
+}
+
 START_TEST(test_heatmap_render)
 {
     static const char *const names[] = {"r_a", "r_b", "r_c"};
-    open_app(names, 3);
-    tui_app_show(APP, TUI_VIEW_HEATMAP);
     char text[8192];
-    frame_text(80, 19, text, sizeof(text));
+    heatmap_of(names, 3, 80, 19, text, sizeof(text));
     ck_assert_msg(strstr(text, "bytes by case") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "r_a ") && strstr(text, "r_b ") && strstr(text, "r_c "), "%s", text);
     ck_assert_msg(strstr(text, "3 cases, one per row") != NULL, "%s", text);
@@ -282,10 +265,8 @@ static uint32_t busy_bin(const struct iodfg_heatmap *hm, uint32_t row)
 START_TEST(test_heatmap_enter_back)
 {
     static const char *const names[] = {"r_a", "r_b", "r_c"};
-    open_app(names, 3);
-    tui_app_show(APP, TUI_VIEW_HEATMAP);
     char text[8192];
-    frame_text(80, 19, text, sizeof(text));
+    heatmap_of(names, 3, 80, 19, text, sizeof(text));
     struct iodfg_session *ses = tui_app_session(APP);
     struct iodfg_filter_stack *fs = iodfg_session_filters(ses);
     // an empty cell is refused
@@ -334,10 +315,8 @@ END_TEST
 START_TEST(test_cell_filters_odd_names)
 {
     static const char *const names[] = {"p q", "x,y", "a.b", "z(1"};
-    open_app(names, 4);
-    tui_app_show(APP, TUI_VIEW_HEATMAP);
     char text[8192];
-    frame_text(80, 6, text, sizeof(text)); // 3 rows at most: 2 per row
+    heatmap_of(names, 4, 80, 6, text, sizeof(text)); // 3 rows at most: 2 per row
     const struct iodfg_heatmap *hm = &heatmap()->hm;
     ck_assert_uint_eq(hm->per_row, 2);
     ck_assert_msg(strstr(text, "4 cases, 2 per row (rows aggregate)") != NULL, "%s", text);

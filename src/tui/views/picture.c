@@ -15,6 +15,7 @@
 #include "tui/app.h"
 #include "tui/drawglyph.h"
 #include "tui/theme.h"
+#include "tui/view.h"
 #include "tui/viewmodel.h"
 
 /* The focus' per-activity mask (picture.h's act_on). The session of this base has no focus
@@ -145,6 +146,12 @@ int tui_picture_zoom_cmd(struct tui_picture_zoom *z, enum tui_cmd cmd, int64_t w
     default:
         return 0;
     }
+}
+
+uint32_t tui_picture_move(uint32_t cursor, uint32_t n, enum tui_cmd cmd)
+{
+    long v = (long)cursor + tui_cmd_step(cmd), max = n ? (long)n - 1 : 0;
+    return (uint32_t)(v < 0 ? 0 : v > max ? max : v);
 }
 
 /* ---- the time axis ---- */

@@ -46,6 +46,10 @@ void tui_picture_window(struct tui_picture_zoom *z, int64_t t0, int64_t t1, int6
 /* Apply a zoom, pan or fit command to z whose window is width ns wide. 1 when cmd is one. */
 int tui_picture_zoom_cmd(struct tui_picture_zoom *z, enum tui_cmd cmd, int64_t width);
 
+/* A row cursor over n rows after a move command (tui_cmd_step: a row, a page, an end),
+ * clamped (0 when there are none). */
+uint32_t tui_picture_move(uint32_t cursor, uint32_t n, enum tui_cmd cmd);
+
 /* The time axis of [from, to) over ncols columns at (row, col): tick labels relative to origin
  * ("+10 ms") at nice steps, where they fit. */
 void tui_picture_axis(struct tui_page *pg, int row, int col, int ncols, int64_t from, int64_t to,

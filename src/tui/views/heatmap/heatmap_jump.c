@@ -13,12 +13,12 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
-#include "iodfg/filter.h"
 #include "iodfg/glyph.h"
 #include "iodfg/session.h"
 
 #include "tui/app.h"
 #include "tui/views/heatmap/heatmap_view.h"
+#include "tui/views/jumpstate.h"
 
 /* A name a "field=a,b" list holds as it is. */
 static int plain_name(const char *s)
@@ -91,33 +91,10 @@ int tui_heatmap_cell_filters(const struct iodfg_heatmap *hm, uint32_t row, uint3
     return 0;
 }
 
-/* Push the filters of text (one a line); on failure none stays pushed. */
-static int push_all(struct tui_app *app, const char *text, struct iodfg_error *err)
-{
-    struct iodfg_filter_stack *fs = iodfg_session_filters(tui_app_session(app));
-    size_t pushed = 0;
-    for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1) {
-        char *line = strndup(text, (size_t)(nl - text));
-        int rc = line ? iodfg_filter_stack_push_text(fs, line, err)
-                      : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-        free(line);
-        if (rc) {
-            while (pushed--) {
-                iodfg_filter_stack_pop(fs);
-            }
-            return -1;
-        }
-        pushed++;
-    }
-    return 0;
-}
-
 static int remember(struct tui_app *app, struct tui_heatmap_view *hv)
 {
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    if (tui_app_snapshot(app, &b) || b.failed) {
-        iodfg_buf_fini(&b);
+    char *state = tui_jump_state(app);
+    if (!state) {
         return -1;
     }
     if (hv->njumps == TUI_HEATMAP_JUMPS) { // the oldest goes
@@ -125,14 +102,8 @@ static int remember(struct tui_app *app, struct tui_heatmap_view *hv)
         memmove(&hv->jumps[0], &hv->jumps[1], (TUI_HEATMAP_JUMPS - 1) * sizeof(hv->jumps[0]));
         hv->njumps--;
     }
-    struct tui_heatmap_jump *j = &hv->jumps[hv->njumps];
-    j->state = b.data ? b.data : strdup("");
-    j->by = hv->by;
-    j->z = hv->z;
-    j->row = hv->row;
-    j->bin = hv->bin;
-    hv->njumps += j->state != NULL;
-    return j->state ? 0 : -1;
+    hv->jumps[hv->njumps++] = (struct tui_heatmap_jump){state, hv->by, hv->z, hv->row, hv->bin};
+    return 0;
 }
 
 unsigned tui_heatmap_enter(struct tui_app *app, struct tui_heatmap_view *hv)
@@ -155,7 +126,7 @@ unsigned tui_heatmap_enter(struct tui_app *app, struct tui_heatmap_view *hv)
         tui_app_set_message(app, 1, "filter-cell: %s", why);
     } else if (remember(app, hv)) {
         tui_app_set_message(app, 1, "filter-cell: out of memory");
-    } else if (push_all(app, f.data, &err)) {
+    } else if (tui_jump_push_filters(app, f.data, &err)) {
         free(hv->jumps[--hv->njumps].state);
         tui_app_report(app, "filter-cell", &err);
     } else {
@@ -177,15 +148,11 @@ int tui_heatmap_back(struct tui_app *app, struct tui_heatmap_view *hv)
         return 0;
     }
     struct tui_heatmap_jump j = hv->jumps[--hv->njumps];
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    int rc = tui_app_restore(app, j.state, strlen(j.state), &err);
+    int rc = tui_jump_restore(app, j.state);
     free(j.state);
     if (rc) {
-        tui_app_report(app, "back", &err);
         return -1;
     }
-    tui_app_record(app);
     hv->by = j.by;
     hv->z = j.z;
     hv->row = j.row;

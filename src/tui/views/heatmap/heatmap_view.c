@@ -98,9 +98,7 @@ static unsigned move(struct tui_app *app, void *st, enum tui_cmd cmd)
 {
     (void)app;
     struct tui_heatmap_view *hv = st;
-    long v = (long)hv->row + tui_cmd_step(cmd);
-    long max = hv->hm.nrows ? (long)hv->hm.nrows - 1 : 0;
-    hv->row = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
+    hv->row = tui_picture_move(hv->row, hv->hm.nrows, cmd);
     return TUI_REDRAW;
 }
 

@@ -264,9 +264,7 @@ static unsigned move(struct tui_app *app, void *st, enum tui_cmd cmd)
     if (ov->list) {
         return TUI_PASS;
     }
-    long v = (long)ov->cursor + tui_cmd_step(cmd);
-    long max = ov->om.ncases ? (long)ov->om.ncases - 1 : 0;
-    ov->cursor = (uint32_t)(v < 0 ? 0 : v > max ? max : v);
+    ov->cursor = tui_picture_move(ov->cursor, ov->om.ncases, cmd);
     return TUI_REDRAW;
 }
 
