@@ -36,7 +36,7 @@ visit_all()
     tui_wait 'difference(s)'
     tui_plain_screen "$1, Insights with groups"
     tui_keys H
-    tui_wait 'a cell, up to'
+    tui_wait 'per cell, up to'
     tui_plain_screen "$1, Heatmap with groups"
     tui_keys 1 o
     sleep 0.5

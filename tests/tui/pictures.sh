@@ -49,7 +49,7 @@ both()
     fi
     tui_wait 'unmapped'
     tui_keys H
-    tui_wait 'a cell, up to'
+    tui_wait 'per cell, up to'
     tui_expect "$1-heatmap-80x24$sfx"
     [ "$3" = c ] && tui_plain_screen "$1 heatmap in the C locale"
     tui_keys O
@@ -69,7 +69,7 @@ both real "$TUI_TMP/real.h5" c
 tui_start 80 24 "$ENV" "$CFG" "$BIN" "$DATA/traces/ior"
 tui_wait '352/352 events'
 tui_keys H
-tui_wait 'a cell, up to'
+tui_wait 'per cell, up to'
 tui_keys j j j j j j j j Right Right Right Right Right
 tui_wait 'ssf_node1_14729 · 0.0050 … 0.0061 s · 33.0 KiB · busy 135 µs · 4 calls'
 tui_keys Enter
@@ -135,7 +135,7 @@ sh "${IODFG_SRCDIR:-.}/tests/tools/gen_cases.sh" "$TUI_TMP/many" 300 ||
 tui_start 80 24 "$ENV" "$CFG" "$BIN" "$TUI_TMP/many"
 tui_wait 'unmapped'
 tui_keys H
-tui_wait 'per row (rows aggregate)'
+tui_wait '296 cases in 15 rows of 20'
 tui_screen | grep -q '^▶a_n000_20001 \.\. ' || tui_fail "an aggregated row's label"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"

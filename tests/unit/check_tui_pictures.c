@@ -319,7 +319,7 @@ START_TEST(test_cell_filters_odd_names)
     heatmap_of(names, 4, 80, 6, text, sizeof(text)); // 3 rows at most: 2 per row
     const struct iodfg_heatmap *hm = &heatmap()->hm;
     ck_assert_uint_eq(hm->per_row, 2);
-    ck_assert_msg(strstr(text, "4 cases, 2 per row (rows aggregate)") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "4 cases in 2 rows of 2") != NULL, "%s", text);
     for (uint32_t row = 0; row < 2; row++) {
         struct iodfg_buf f;
         iodfg_buf_init(&f);

@@ -169,14 +169,14 @@ static void legend(const struct tui_heatmap_view *hv, int y, int w, struct tui_p
     }
     char v[IODFG_FORMAT_MIN], rows[96];
     if (hm->per_row > 1) {
-        snprintf(rows, sizeof(rows), "%u %s, %u per row (rows aggregate)", hm->nsrc,
-                 tui_heatmap_by_text(hm->by, 1), hm->per_row);
+        snprintf(rows, sizeof(rows), "%u %s in %u rows of %u", hm->nsrc,
+                 tui_heatmap_by_text(hm->by, 1), hm->nrows, hm->per_row);
     } else {
         snprintf(rows, sizeof(rows), "%u %s, one per row", hm->nsrc,
                  tui_heatmap_by_text(hm->by, hm->nsrc != 1));
     }
     tui_page_textf(pg, y, TUI_PICTURE_LEVELS + 2, w - TUI_PICTURE_LEVELS - 3, TUI_STYLE_DIM,
-                   iodfg_glyph_text("%s a cell, up to %s · %s"),
+                   iodfg_glyph_text("%s per cell, up to %s · %s"),
                    tui_heatmap_metric_text(hv->metric),
                    value_text(v, sizeof(v), hm->max_cell[hv->metric], hv->metric), rows);
 }
