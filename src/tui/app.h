@@ -48,6 +48,7 @@ enum tui_prompt {
     TUI_PROMPT_RULE,       /* live: every change recompiles the edited rule line */
     TUI_PROMPT_EXPORT_DOT, /* a file name (proposed) */
     TUI_PROMPT_EXPORT_TSV,
+    TUI_PROMPT_EXPORT_SVG, /* a file name (proposed): the current view's prompt op writes it */
     TUI_PROMPT_SAVE_RULES,
     TUI_PROMPT_PRESET, /* the name of a rule preset */
     TUI_PROMPT_QUIT,   /* one key: y quit, w save and quit, anything else stays */

@@ -130,6 +130,7 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
         }
         return TUI_REDRAW;
     case TUI_PROMPT_RULE:
+    case TUI_PROMPT_EXPORT_SVG: // the view that asked writes its picture
         return view_prompt(app, text, 1);
     case TUI_PROMPT_COMMAND:
         return text && *text ? tui_app_command_line(app, text) : TUI_REDRAW;

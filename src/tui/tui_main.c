@@ -82,9 +82,11 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 /* The analysis columns plus what the Characterisation view's access patterns track (file
  * offsets per descriptor) and what the Insights view judges (errors): 16 more bytes per event. The
  * Handles view needs no column: it reads the log's handle table (loaded with every log, one row per
- * handle), and Enter filters by path, so the 4-byte handle column is left out. */
+ * handle), and Enter filters by path. The Offsets view needs the 4-byte handle column: a read or
+ * write right after a traced lseek of its handle is at a known offset, not an inferred one. */
 #define TUI_COLUMNS                                                                                \
-    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE_TABLE)
+    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
+     IODFG_COL_HANDLE_TABLE)
 
 static void *load_thread(void *arg)
 {
@@ -378,7 +380,6 @@ static int run(const struct tui_opts *o, struct loader *l, char *rules_text,
         return CLI_FAIL;
     }
     tui_app_set_insight_thresholds(l->app, th);
-    struct iodfg_error err;
     iodfg_error_clear(&err);
     if (o->session && open_session(l->app, o->session, &err)) {
         tui_ui_close(ui);

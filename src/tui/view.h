@@ -87,7 +87,8 @@ struct tui_view_ops {
     const struct tui_cmd_entry *cmds;
     size_t ncmds;
     /* A live prompt it opened (TUI_PROMPT_RULE) changed (done 0) or ended (done 1; text NULL
-     * when cancelled). Returns enum tui_result flags. */
+     * when cancelled), or the file name it asked for (TUI_PROMPT_EXPORT_SVG) was given (done 1).
+     * Returns enum tui_result flags. */
     unsigned (*prompt)(struct tui_app *app, void *st, const char *text, int done);
     /* Lay the body out into vm; may move its own cursor and scroll position to fit. */
     void (*render)(struct tui_app *app, void *st, const struct tui_render_in *in,

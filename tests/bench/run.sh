@@ -152,6 +152,15 @@ if [ -x "$BENCH_DIR/bench_tui" ]; then
     row "TUI: $name, $mev M events" "ms" "<= ${m##*:}" "$1" "$2"
   done
 fi
+if [ -x "$BENCH_DIR/bench_tui" ]; then
+  echo "--- the TUI's picture views on the log (bench_tui --pictures): first draws, a fresh app each"
+  "$BENCH_DIR/bench_tui" --pictures "$work/log.h5" --runs "$runs" 2>&1 | tee "$work/tuipic"
+  for m in "heatmap view: first draw:200" "offsets view: first draw:200"; do
+    name=${m%:*}
+    set -- $(grep -F "$name " "$work/tuipic" | sed -n 's/.* min *\([0-9.]*\) ms *median *\([0-9.]*\) ms.*/\1 \2/p')
+    row "TUI: $name, $nev events" "ms" "<= ${m##*:}" "$1" "$2"
+  done
+fi
 if [ -x "$BENCH_DIR/bench_store" ]; then
   echo "--- loading against parsing, in the process, one thread each (bench_store, 2 M events)"
   : >"$work/load_all"

@@ -178,10 +178,23 @@ tui_wait_exit()
 }
 
 # tui_stable: the screen with what changes from run to run masked (the rebuild time in the
-# status line, the last line).
+# status line, the last line; after "|" in the C locale).
 tui_stable()
 {
-    tui_screen | sed '$ s/ · [0-9][0-9.]* ms/ · N ms/'
+    tui_screen | sed -e '$ s/ · [0-9][0-9.]* ms/ · N ms/' -e '$ s/ | [0-9][0-9.]* ms/ | N ms/'
+}
+
+# tui_plain_screen WHAT: fails when the pane shows a \x escape (of a built-in label) or any byte
+# outside ASCII (the C locale's screens)
+tui_plain_screen()
+{
+    tui_screen >"$TUI_TMP/plain.screen"
+    if grep -n '\\x[0-9a-f][0-9a-f]' "$TUI_TMP/plain.screen" >&2; then
+        tui_fail "$1: a \\x escape of a built-in label"
+    fi
+    if LC_ALL=C grep -n "$(printf '[\200-\377]')" "$TUI_TMP/plain.screen" >&2; then
+        tui_fail "$1: a non-ASCII byte"
+    fi
 }
 
 # tui_expect NAME: compare the screen (tui_stable) with tests/tui/expected/NAME.screen.

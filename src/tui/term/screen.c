@@ -434,15 +434,15 @@ struct tui_rect tui_screen_body(const struct tui_screen *s)
     return (struct tui_rect){2, 0, LINES - 5, COLS};
 }
 
-/* Width of the tab bar: inactive names cut to abbrev characters (0 = whole), gap columns
- * between tabs (the active one keeps a column each side for its brackets). */
+/* Width of the tab bar: inactive names cut to abbrev characters (0 = whole, -1 = none: keys
+ * only), gap columns between tabs (the active one keeps a column each side for its brackets). */
 static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abbrev, int gap)
 {
     int w = 0;
     for (int i = 0; i < ntabs; i++) {
         int nl = (int)tui_utf8_width(tabs[i].name, strlen(tabs[i].name));
         if (abbrev && i != active && nl > abbrev) {
-            nl = abbrev;
+            nl = abbrev < 0 ? 0 : abbrev;
         }
         w += (int)strlen(tabs[i].key) + (nl ? 1 + nl : 0) + gap;
         w += i == active && gap < 2 ? 1 + (i > 0) : 0; // room for the brackets
@@ -470,6 +470,11 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
     }
     if (x + tw + want > COLS) {
         gap = 1;
+        tw = tabs_width(tabs, ntabs, active, abbrev, gap);
+    }
+    if (x + tw > COLS) { // the inactive tabs by their keys alone (the help names them)
+        abbrev = -1;
+        gap = 2;
         tw = tabs_width(tabs, ntabs, active, abbrev, gap);
     }
     int tx = COLS - tw > x ? COLS - tw : x;

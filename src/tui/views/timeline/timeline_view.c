@@ -26,6 +26,7 @@
 #include "tui/views/timeline/timeline_grid.h"
 #include "tui/views/timeline/timeline_job.h"
 #include "tui/views/timeline/timeline_zoom.h"
+#include "tui/views/timeline/timeline_svg.h"
 
 static void *open_timeline(struct tui_app *app)
 {
@@ -130,6 +131,12 @@ static unsigned close_events(struct tui_app *app, void *st, enum tui_cmd cmd)
     return TUI_PASS;
 }
 
+/* X: a snapshot of the window shown (timeline_svg.c). */
+static unsigned svg(struct tui_app *app, void *st, enum tui_cmd cmd)
+{
+    return tui_timeline_svg_cmd(app, st, cmd);
+}
+
 static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_MOVE_UP, move},
     {TUI_CMD_MOVE_DOWN, move},
@@ -148,6 +155,7 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_CURSOR_RIGHT, zoom},
     {TUI_CMD_CLOSE, close_events},
     {TUI_CMD_CANCEL, close_events},
+    {TUI_CMD_EXPORT_SVG, svg},
 };
 
 /* ---- the view model ---- */
@@ -245,6 +253,7 @@ const struct tui_view_ops tui_view_timeline = {
     .activity_moved = activity_moved,
     .cmds = cmds,
     .ncmds = sizeof(cmds) / sizeof(cmds[0]),
+    .prompt = tui_timeline_svg_prompt,
     .render = render,
     .detail = detail,
     .table = table,
