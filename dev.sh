@@ -10,6 +10,9 @@
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
 #   ./dev.sh bench-mpi   install dependencies (and MPI), build iodfg-mpi, run `make bench-mpi` into
 #                        build-mpi/bench-mpi.out (tests/bench/mpi_section.sh: README's MPI figures)
+#   ./dev.sh fuzz        install clang, build the libFuzzer targets (build-fuzz/, --enable-fuzzing)
+#                        and run each on its seeds from tests/data for FUZZ_SECONDS (5; CI), or
+#                        `make -C build-fuzz fuzz` for 600 s each
 #   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
 set -eu
 cd "$(dirname "$0")"
@@ -20,6 +23,7 @@ BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncu
 TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh"
 MPI_PKGS="openmpi-bin libopenmpi-dev libhdf5-openmpi-dev"
 BENCH_PKGS="python3-pandas"
+FUZZ_PKGS="clang"
 
 deps() { # deps [extra packages]
   missing=
@@ -75,6 +79,10 @@ case "${1:-}" in
     build build-sanitize --enable-sanitizers --enable-werror --enable-debug --with-mpi
     # the tarball's configure and build in install.sh are `test`'s (no sanitizers in them)
     IODFG_NO_TARBALL_TEST=1 make -C build-sanitize -j"$(nproc)" check ;;
+  fuzz)
+    deps $FUZZ_PKGS
+    build build-fuzz CC=clang --enable-fuzzing
+    make -C build-fuzz fuzz-smoke FUZZ_SMOKE_SECONDS="${FUZZ_SECONDS:-5}" ;;
   *)
     sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0"
     exit 2 ;;
