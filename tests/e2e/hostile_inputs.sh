@@ -260,6 +260,20 @@ expect session-ctl 1 "ctl.session:3:17: expected text, found a NUL byte"
 printf '[styles]\n%s = bold\n' "$ctl" >"$T/ctl.theme"
 tty theme-ctl tui --theme "$T/ctl.theme" "$T/log.h5"
 expect theme-ctl 1 "ctl.theme:2:"
+# OTF2: a file's and a rank's (so a case's) names as a tool writes them (C strings: no NUL)
+W=$(dirname "$B")/tests/tools/otf2_write
+if [ -n "$otf2" ] && [ -x "$W" ]; then
+  mkdir "$T/octl"
+  "$W" "$T/octl" traces "/p/$ctl" "rank$ctl"
+  run otf2-ctl convert -f -o "$T/o.h5" "$T/octl/traces.otf2"
+  expect otf2-ctl 0 ""
+  for c in "info --cases 0" handles "dfg --format tsv" "export --format csv"; do
+    # shellcheck disable=SC2086 # the command's words
+    run "otf2-ctl-${c%% *}" $c "$T/o.h5"
+    expect "otf2-ctl-${c%% *}" 0 ""
+  done
+  check "otf2-ctl: the names are shown, escaped" grep -q 'rankx\\e\]0;pwned' "$T/otf2-ctl-info.out"
+fi
 
 # ---- an unterminated quote -------------------------------------------------------------------
 "$PY" - "$T/good.csv" "$T/quote.csv" <<'PY'

@@ -254,11 +254,17 @@ static void idle(OTF2_EvtWriter *w)
     OTF2_EvtWriter_Leave(w, NULL, 1900, R_MAIN);
 }
 
+/* The names otf2_trace_write_named puts in place of the file's and rank 1's (NULL: as above). */
+static const char *file_name, *rank1_name;
+
 static void definitions(OTF2_GlobalDefWriter *g)
 {
     OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 1000, 1000, OTF2_UNDEFINED_TIMESTAMP);
     for (unsigned s = 0; s < S__N; s++) {
-        OTF2_GlobalDefWriter_WriteString(g, s, strings[s]);
+        const char *text = s == S_OUT && file_name     ? file_name
+                           : s == S_RANK1 && rank1_name ? rank1_name
+                                                        : strings[s];
+        OTF2_GlobalDefWriter_WriteString(g, s, text);
     }
     for (unsigned r = 0; r < R__N; r++) {
         OTF2_GlobalDefWriter_WriteRegion(g, r, regions[r].name, regions[r].name, S_EMPTY,
@@ -301,6 +307,15 @@ static void definitions(OTF2_GlobalDefWriter *g)
                                        OTF2_UNDEFINED_COMM, 4);
     OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(g, 2, OTF2_IO_ACCESS_MODE_WRITE_ONLY, NOFLAG);
     OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(g, 3, OTF2_IO_ACCESS_MODE_WRITE_ONLY, NOFLAG);
+}
+
+int otf2_trace_write_named(const char *dir, const char *name, const char *file, const char *rank1)
+{
+    file_name = file;
+    rank1_name = rank1;
+    int rc = otf2_trace_write(dir, name);
+    file_name = rank1_name = NULL;
+    return rc;
 }
 
 int otf2_trace_write(const char *dir, const char *name)

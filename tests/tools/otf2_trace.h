@@ -6,5 +6,8 @@
 /* Write the archive DIR/NAME.otf2 (+ NAME.def, NAME/) with the OTF2 writer API; the trace is
  * described in tests/tools/otf2_trace.c. Returns 0, or -1 (message on stderr). */
 int otf2_trace_write(const char *dir, const char *name);
+/* The same with other strings as the file's name (/scratch/out.dat) and rank 1's (its case),
+ * such as a hostile user's (tests/e2e/hostile_inputs.sh); NULL keeps the usual one. */
+int otf2_trace_write_named(const char *dir, const char *name, const char *file, const char *rank1);
 
 #endif
