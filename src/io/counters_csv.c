@@ -289,6 +289,7 @@ int iodfg_counters_read(struct iodfg_counters *c, const char *path, struct iodfg
 {
     struct readfile rf;
     if (readfile_open_max(&rf, path, IODFG_COUNTERS_MAX, err)) {
+        readfile_name_kind(err, path, "counters file");
         return -1;
     }
     int rc = iodfg_counters_parse(c, rf.data, rf.len, path, err);

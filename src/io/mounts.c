@@ -279,6 +279,7 @@ struct iodfg_mounts *iodfg_mounts_load(const char *path, struct iodfg_error *err
 {
     struct readfile rf;
     if (readfile_open_max(&rf, path, IODFG_MOUNTS_MAX, err)) {
+        readfile_name_kind(err, path, "mount table");
         return NULL;
     }
     struct iodfg_mounts *m = iodfg_mounts_parse(rf.data, rf.len, err);

@@ -188,3 +188,26 @@ void readfile_close(struct readfile *rf)
     }
     memset(rf, 0, sizeof(*rf));
 }
+
+/* readfile says "cannot open: reason" or "is N bytes, over the limit of M": name the kind of
+ * file ("cannot open the rules file: reason", "the rules file is N bytes, ..."). */
+void readfile_name_kind(struct iodfg_error *err, const char *path, const char *what)
+{
+    if (!err || (err->code != IODFG_E_IO && err->code != IODFG_E_LIMIT)) {
+        return;
+    }
+    char said[sizeof(err->msg)];
+    snprintf(said, sizeof(said), "%s", err->msg);
+    enum iodfg_status code = err->code;
+    char *colon = strstr(said, ": ");
+    iodfg_error_clear(err);
+    if (code == IODFG_E_LIMIT) {
+        iodfg_error_set(err, code, "the %s %s", what, said);
+    } else if (colon) {
+        *colon = '\0';
+        iodfg_error_set(err, code, "%s the %s: %s", said, what, colon + 2);
+    } else {
+        iodfg_error_set(err, code, "%s", said);
+    }
+    iodfg_error_at(err, path, 0, 0);
+}

@@ -31,6 +31,9 @@ const char *readfile_kind(unsigned mode);
  * naming the file and the reason, or IODFG_E_LIMIT ("is N bytes, over the limit of 16 MiB")
  * when it is larger. */
 int readfile_open_max(struct readfile *rf, const char *path, size_t max, struct iodfg_error *err);
+/* Put the kind of file into an error of readfile_open_max ("cannot open the rules file: ...",
+ * "the rules file is N bytes, over the limit of 16 MiB"); other errors stay as they are. */
+void readfile_name_kind(struct iodfg_error *err, const char *path, const char *what);
 /* The same without a limit (traces, event logs). */
 int readfile_open(struct readfile *rf, const char *path, struct iodfg_error *err);
 void readfile_close(struct readfile *rf);

@@ -308,4 +308,17 @@ expect rules-big 1 "big.rules: the rules file is 17000000 bytes, over the limit 
 head -c 2000000 /dev/zero | tr '\0' '#' >"$T/big.conf"
 run conf-big insights --thresholds "$T/big.conf" "$T/log.h5"
 expect conf-big 1 "big.conf: the thresholds file is 2000000 bytes, over the limit of 1 MiB"
+# the others by their size alone (sparse files: a cap is checked before a byte is read)
+truncate -s 257M "$T/big.counters.csv"
+run counters-big characterize --counters "$T/big.counters.csv"
+expect counters-big 1 "big.counters.csv: the counters file is 269484032 bytes, over the limit of 256 MiB"
+truncate -s 17M "$T/big.mounts"
+run mounts-big convert -q -f -o "$T/o.h5" --mounts "$T/big.mounts" "$T/good_h_1.st"
+expect mounts-big 1 "big.mounts: the mount table is 17825792 bytes, over the limit of 16 MiB"
+truncate -s 17M "$T/big.session"
+tty session-big tui --session "$T/big.session" "$T/log.h5"
+expect session-big 1 "big.session: the session file is 17825792 bytes, over the limit of 16 MiB"
+truncate -s 2M "$T/big.theme"
+tty theme-big tui --theme "$T/big.theme" "$T/log.h5"
+expect theme-big 1 "big.theme: the theme is 2097152 bytes, over the limit of 1 MiB"
 finish

@@ -123,7 +123,7 @@ START_TEST(test_empty)
     // so is a FIFO or a device, before it is read
     iodfg_error_clear(&ERR);
     ck_assert_int_eq(iodfg_counters_read(&C, "/dev/zero", &ERR), -1);
-    ck_assert_str_eq(ERR.msg, "cannot read: a character device, not a regular file");
+    ck_assert_str_eq(ERR.msg, "cannot read the counters file: a character device, not a regular file");
     testutil_rmtree(dir);
     free(dir);
 }
