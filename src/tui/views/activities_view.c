@@ -19,6 +19,7 @@
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
+#include "tui/listmodel.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 #include "tui/views/common.h"
@@ -78,10 +79,23 @@ static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t si
     }
 }
 
+/* Under focus app the runtime's folded rows go below the application's (0 while all). */
+static int act_group(const struct tui_activities_view *av, size_t row)
+{
+    const struct iodfg_session *ses = tui_app_session(av->table.app);
+    return iodfg_session_focus(ses) == IODFG_FOCUS_APP &&
+           iodfg_session_activity_class(ses, av->rows[row]) != 0;
+}
+
 static int act_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct tui_activities_view *av = ctx;
     const struct iodfg_activity_stats *x = act_stats(av, a), *y = act_stats(av, b);
+    int ga = act_group(av, a), gb = act_group(av, b), desc = 0;
+    if (ga != gb) { // the application's first in either direction (the table negates for desc)
+        tui_listmodel_sort_column(av->table.lm, &desc);
+        return (ga < gb ? -1 : 1) * (desc ? -1 : 1);
+    }
     switch (col) {
     case TUI_AC_NAME:
         return strcmp(tui_app_activity_name(av->table.app, av->rows[a]),
