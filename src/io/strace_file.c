@@ -655,6 +655,14 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
         break;
     }
     r->counts[IODFG_COUNT_UNPARSABLE]++;
+    if (ln.bad_num.n && ln.bad_at == ln.bad_num.p) { // name the number (its start if long)
+        char msg[120];
+        int k = ln.bad_num.n > 40 ? 37 : (int)ln.bad_num.n;
+        snprintf(msg, sizeof(msg), "the return value %.*s%s is out of range (more than 64 bits)", k,
+                 ln.bad_num.p, ln.bad_num.n > 40 ? "..." : "");
+        diag(p, lineno, ln.bad_col, msg);
+        return 0;
+    }
     diag(p, lineno, ln.bad_col, ln.expected);
     return 0;
 }

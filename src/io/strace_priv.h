@@ -120,6 +120,8 @@ struct strace_line {
     unsigned long bad_col;
     const char *expected;
     const char *bad_at; /* a bad duration's '<' (strace_tail_split), else NULL */
+    struct text bad_num; /* a return value past 64 bits (its sign and digits), named in the
+                          * message when no other ") = " of the line parses */
 };
 
 /* Reset ln to an empty line (no pid, stamp, return or duration). */
