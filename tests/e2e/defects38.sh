@@ -26,6 +26,21 @@ else
   echo "skip: man or groff is not installed"
 fi
 
+# ---- --help and --version of a build tree that was not installed: its source's doc/ ----------
+docdir=$("$B" --version | sed -n 's/^documents: //p')
+# (a build tree whose prefix holds an installation names that one: skipped)
+if [ -f "$(dirname "$B")/config.status" ] && ! { [ "${docdir% (*}" = "$docdir" ] && [ -d "$docdir" ]; }; then
+  src=$(cd "$IODFG_SRCDIR/doc" && pwd -P)
+  check "--version: the source tree's documents" test "$docdir" = "$src (this build tree's source; not installed)"
+  check "--version: that directory has the documents" test -f "$src/rules.md"
+  "$B" --help >"$T/help.txt"
+  check "--help: man -l with the source tree's man page" grep -q "'man -l $src/iodfg.1'" "$T/help.txt"
+  check "--help: no 'man iodfg' (there is no entry before install)" sh -c "! grep -q \"'man iodfg'\" '$T/help.txt'"
+  check "--help: the documents' directory" grep -qx "  $src" "$T/help.txt"
+else
+  echo "skip: $B is installed or not in a build tree (documents: $docdir)"
+fi
+
 # ---- -o -: standard output -----------------------------------------------------------------
 mkdir "$T/cwd"
 (cd "$T/cwd" && "$B" export -q --format csv -o - "$IODFG_TEST_DATA/traces/ior" >"$T/export.csv")
