@@ -106,6 +106,8 @@ int cli_opt_pattern(const char *s, const char **pattern);
 
 struct cli_ingest_totals {
     uint64_t files, lines, bytes, events, by_pattern;
+    uint64_t archives, records; /* of files and lines: OTF2 archives (read by libotf2, named
+                                 * after their locations) and their definitions and events */
     uint64_t counts[IODFG_COUNT__N];
     char first_problem[512]; /* "file:line:col: what was expected" of the first bad line, raw */
     uint64_t files_without_events;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Defects of issue 38 section 5, each with its check: the man page (SYNOPSIS one command a line,
 # no troff warning in the C locale); -o - is standard output, never a file named '-'; a return
-# value past 64 bits is named in the message.
+# value past 64 bits is named in the message; --help and --version of a build tree name its
+# source's documents; an OTF2 archive is counted as one, with its records.
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 B=$IODFG_BIN
 MAN=$IODFG_SRCDIR/doc/iodfg.1
@@ -62,5 +63,19 @@ printf '12:00:00.000001 read(3</tmp/x>, "a", 1) = -%s <0.000010>\n' "$(printf '%
 "$B" convert -o "$T/neg.h5" "$T/neg_h_1.st" >"$T/neg.all" 2>&1 || true
 check "a long one: its sign and start, cut" \
   grep -q 'the return value -111111111111111111111111111111111111\.\.\. is out of range' "$T/neg.all"
+
+# ---- converting an OTF2 archive: its records, no bytes of 0 B, no name pattern ---------------
+if "$B" --version | grep -q 'OTF2 input yes'; then
+  "$B" convert -o "$T/otf2.h5" "$IODFG_TEST_DATA/otf2/ior_posix/traces.otf2" >"$T/otf2.out" 2>&1
+  check "OTF2: an archive and its records" grep -q '^Read 1 OTF2 archive (8,745 records): 1,721 events\.' "$T/otf2.out"
+  check "OTF2: no '(0 B, ...)'" sh -c "! grep -q '(0 B' '$T/otf2.out'"
+  check "OTF2: no name pattern note (cases are named after locations)" \
+    sh -c "! grep -q 'did not match the name pattern' '$T/otf2.out'"
+  "$B" convert -o "$T/mix.h5" "$IODFG_TEST_DATA/otf2/ior_posix/traces.otf2" "$IODFG_TEST_DATA/traces/ior" >"$T/mix.out" 2>&1
+  check "OTF2 and strace: both counted apart" \
+    grep -q '^Read 16 trace files (41.9 KiB, 368 lines) and 1 OTF2 archive (8,745 records): 2,073 events\.' "$T/mix.out"
+else
+  echo "skip: built without OTF2 input"
+fi
 
 finish
