@@ -121,7 +121,7 @@ int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog 
 void iodfg_rules_report_init(struct iodfg_rules_report *r);
 void iodfg_rules_report_fini(struct iodfg_rules_report *r);
 /* The events each rule decided: events[i] (nrule_keys entries) sums key_events(ctx, k) over the
- * keys rule i decided (the session's iodfg_analysis_key_events: the selected events). */
+ * keys rule i decided (iodfg_session_key_events: the selected events). */
 void iodfg_rules_report_events(const struct iodfg_rules_report *r,
                                uint64_t (*key_events)(const void *ctx, uint32_t key),
                                const void *ctx, uint64_t *events);

@@ -20,7 +20,7 @@
 #include "iodfg/session.h"
 #include "iodfg/textfile.h"
 
-#include "cli_analyze.h"
+#include "cmdline/cli_analyze.h"
 
 #define MAX_ASSIGN 64
 

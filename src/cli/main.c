@@ -15,7 +15,7 @@
 #include "iodfg/glyph.h"
 #include "iodfg/store.h"
 
-#include "cli.h"
+#include "cmdline/cli.h"
 #include "tui/tui_main.h"
 
 struct command {

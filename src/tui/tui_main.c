@@ -26,7 +26,7 @@
 #include "iodfg/store.h"
 #include "iodfg/textfile.h"
 
-#include "cli/cli.h"
+#include "cmdline/cli.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
 #include "tui/term/screen.h"

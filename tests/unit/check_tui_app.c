@@ -281,7 +281,7 @@ START_TEST(test_command_line)
     tui_app_command_hint("export-d", line, sizeof(line));
     ck_assert_str_eq(line, "export-dot: Export what is shown as DOT · takes FILE");
     tui_app_command_hint("export", line, sizeof(line));
-    ck_assert_str_eq(line, "Tab: export-dot export-tsv ");
+    ck_assert_str_eq(line, "Tab: export-dot export-tsv export-svg ");
     tui_app_command_hint("zzz", line, sizeof(line));
     ck_assert_str_eq(line, "no command starts with zzz");
     // the argument answers the prompt: a filter, a preset

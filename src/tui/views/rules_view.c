@@ -215,9 +215,9 @@ static unsigned prompt(struct tui_app *app, void *st, const char *text, int done
 
 #define STATS_W 24 /* the keys and events column */
 
-static uint64_t key_events(const void *an, uint32_t k)
+static uint64_t key_events(const void *ses, uint32_t k)
 {
-    return iodfg_analysis_key_events(an, k);
+    return iodfg_session_key_events(ses, k);
 }
 
 /* The rules report of the rules in force when it describes them (NULL otherwise: the default
@@ -240,7 +240,7 @@ static const struct iodfg_rules_report *report_of(struct tui_app *app, struct tu
         }
         rv->events = ev;
         rv->nevents = nrules;
-        iodfg_rules_report_events(rep, key_events, iodfg_session_analysis(ses), ev);
+        iodfg_rules_report_events(rep, key_events, ses, ev);
         rv->events_stamp = tui_app_generation(app) + 1;
         rv->events_rules = rgen;
     }
