@@ -5,7 +5,8 @@
 # activities under the f-hat) and on the bundled example. It opens focused on the application's
 # I/O: the runtime's activities folded into one row per class below the application's, their
 # count on the status line; A shows every activity and u goes back; --focus all opens on all;
-# a saved session keeps the focus. The data file's activities are what `stats --focus app` lists.
+# a saved session keeps the focus. The data file's activities are what `stats --focus app` lists;
+# the Insights view's first findings are the data file's.
 . "${IODFG_SRCDIR:-.}/tests/tui/lib.sh"
 
 BIN=${IODFG_BIN:-./iodfg}
@@ -57,6 +58,14 @@ tui_wait '20 activities | 279 runtime folded (A)'
 tui_keys W
 tui_wait 'session saved to'
 grep -x 'focus app' iodfg.session >/dev/null || tui_fail "the session has no focus line"
+# the Insights view's first findings: the data file's (names lose their middle), none runtime
+tui_keys i
+tui_wait '[i Insights]'
+tui_wait_re 'finding\(s\) over 16 case\(s\)'
+tui_screen | grep -E '^ dirs: +/tmp/scratch' >/dev/null || tui_fail "Insights: the first finding's dirs"
+[ "$(tui_screen | sed -n '6,10p' | grep -c ':/tmp/scratch\|:~/scratch')" = 5 ] ||
+    tui_fail "Insights: the top findings are not the data file's"
+tui_keys 1
 tui_keys :
 tui_type 'focus all'
 tui_keys Enter
@@ -91,6 +100,14 @@ tui_start_c 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" ior.h5
 tui_wait '[1 Activities]'
 tui_wait_re 'runtime folded \(A\)'
 first_screen ior.h5 /scratch/run
+tui_keys i
+tui_wait '[i Insights]'
+tui_wait_re 'finding\(s\) over 16 case\(s\)'
+line5=$(tui_screen | sed -n 5p)
+echo "$line5" | grep -E '^> +medium +shared-file .* /scratch/run/ssf/test$' >/dev/null ||
+    tui_fail "example: the first finding: $line5"
+[ "$(tui_screen | sed -n '5,8p' | grep -c '/scratch/run\|~/run')" = 3 ] ||
+    tui_fail "example: the top findings are not the data file's"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status of the example"
 echo "PASS: the first screen shows every activity on the data file (IOR runs, example)"
