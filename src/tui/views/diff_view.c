@@ -50,7 +50,7 @@ struct diff_view {
     size_t nrows;
     int only;                      /* differences only (no rows in both groups) */
     struct iodfg_diff_story story; /* what differs per case (n 0 without groups) */
-    int story_failed;              /* it could not be built (said in its place) */
+    char story_error[200];         /* why it could not be built ("": it was), said in its place */
 };
 
 /* ---- the table ---- */
@@ -275,12 +275,13 @@ static void tell(struct diff_view *dv)
 {
     iodfg_diff_story_fini(&dv->story);
     iodfg_diff_story_init(&dv->story);
-    dv->story_failed = 0;
-    if (diff_of(dv)) {
-        struct iodfg_error err;
-        iodfg_error_clear(&err);
-        dv->story_failed =
-            iodfg_diff_story_build(&dv->story, tui_app_session(dv->table.app), &err) != 0;
+    dv->story_error[0] = '\0';
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (diff_of(dv) && iodfg_diff_story_build(&dv->story, tui_app_session(dv->table.app), &err)) {
+        char msg[160];
+        snprintf(dv->story_error, sizeof(dv->story_error), "what differs: %s",
+                 iodfg_error_format(&err, msg, sizeof(msg)));
     }
 }
 
@@ -409,10 +410,11 @@ static int story_lines(const struct diff_view *dv, const struct tui_render_in *i
     if (!diff_of(dv)) {
         return 0;
     }
-    if (dv->story_failed || dv->story.n == 0) {
+    if (dv->story_error[0] || dv->story.n == 0) {
         tui_page_text(&vm->page, 1, 1, in->width - 2, TUI_STYLE_DETAIL,
-                      dv->story_failed ? "what differs: out of memory"
-                                       : "what differs per case: nothing beyond the ratio");
+                      dv->story_error[0] ? dv->story_error
+                                         : "what differs per case: nothing (no activity "
+                                           "of one group only, none changed)");
         return 1;
     }
     int max = in->height / 5;
