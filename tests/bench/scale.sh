@@ -3,7 +3,8 @@
 # `make bench-scale`: how iodfg's costs grow with the events. For each size of SCALE_SIZES (10^7,
 # 10^8 and 10^9 events by default) in SCALE_CASES cases (10,000), bench_scale_log writes a log
 # straight into HDF5 from the recorded cases of tests/data/traces/ior-real.tar.xz and
-# tests/data/traces/ior (their mix of calls, paths, sizes and durations), then measures:
+# tests/data/traces/ior (their mix of calls, paths, sizes and durations; its time, progress on
+# standard error, and the log's bytes per event on disk are rows too), then measures:
 #   iodfg stats and iodfg dfg: wall time and peak RSS (/usr/bin/time %M), SCALE_RUNS runs each;
 #   the real TUI in a private tmux (scale_tui.sh): its first frame with the activities' exact
 #   counts, a one-rule edit to the exact counts (checked against iodfg stats with the same rule)
@@ -104,19 +105,23 @@ for n in $sizes; do
   if [ "$need" -gt "$have" ]; then
     why="not run: the log would need $(gb "$need") GB of disk, $(gb "$have") GB free"
     echo "$why"
+    row_not_run "$s events: write the log (one run)" s - "$why"
     not_run "$s events" "$why"
     continue
   fi
   "$BENCH_DIR/bench_scale_log" --events "$n" --cases "$cases" -o "$log" "$work/real.h5" \
     "$work/ior.h5" >"$work/gen" 2>"$work/gen.err" &
   gen=$!
-  tail -f "$work/gen.err" --pid=$gen 2>/dev/null &
+  tail -f "$work/gen.err" --pid=$gen >&2 2>/dev/null &
   wait "$gen" || { cat "$work/gen.err" >&2; exit 1; }
   cat "$work/gen"
   bytes=$(wc -c <"$log")
   disk_bpe=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.1f", b / n }')
   echo "log: $bytes bytes, $disk_bpe bytes/event on disk; $("$IODFG_BIN" info "$log" |
     sed -n 's/^Paths *\([0-9]*\) distinct/\1 paths/p')"
+  secs=$(sed -n 's/^generated: .*, \([0-9.]*\) s$/\1/p' "$work/gen")
+  row "$s events: write the log (one run)" s - "$secs" "$secs"
+  row "$s events: log on disk" B/event "<= 40" "$disk_bpe" "$disk_bpe"
   est=$(estimate "$n")
   lim=$(( $(avail_kib) * share / 100 ))
   echo "memory: estimate $(gb "$est") GB, $(gb "$(avail_kib)") GB available, guard (prlimit --as) $(gb "$lim") GB"
