@@ -9,6 +9,7 @@
 
 #include "iodfg/bigmem.h"
 #include "iodfg/error.h"
+#include "iodfg/stacks.h"
 #include "iodfg/strpool.h"
 
 #include "eventlog_priv.h"
@@ -104,6 +105,9 @@ void iodfg_eventlog_free(struct iodfg_eventlog *log)
     free(log->keys);
     free(log->key_slots);
     free(log->handles);
+    iodfg_stacks_free(log->stacks);
+    free(log->stack);
+    free(log->cur);
     iodfg_strpool_free(log->pool);
     free(log);
 }
@@ -121,6 +125,11 @@ void iodfg_eventlog_clear(struct iodfg_eventlog *log)
     log->raw_cache.valid = 0;
     log->nhandles = 0;
     log->handle_base = 0;
+    iodfg_stacks_free(log->stacks); // rare (strace -k): not worth keeping
+    log->stacks = NULL;
+    free(log->stack);
+    log->stack = NULL;
+    log->ncur = 0;
     iodfg_strpool_clear(log->pool);
 }
 
@@ -181,7 +190,8 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
     return sizeof(*log) + per_event * log->cap + 8 * log->seq_cap +
            log->handles_cap * sizeof(*log->handles) + log->cases_cap * sizeof(*log->cases) +
            (log->cases_cap + 1) * sizeof(uint64_t) + log->keys_cap * sizeof(*log->keys) +
-           log->key_nslots * sizeof(uint32_t) + iodfg_strpool_memory(log->pool);
+           log->key_nslots * sizeof(uint32_t) + iodfg_strpool_memory(log->pool) +
+           (log->stack ? 4 * log->cap : 0) + iodfg_stacks_memory(log->stacks);
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -300,7 +310,8 @@ int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap)
         (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, log->n, cap)) ||
         (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, log->n, cap)) ||
         (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, log->n, cap)) ||
-        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, log->n, cap))) {
+        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, log->n, cap)) ||
+        eventlog_stack_grow(log, log->cap, cap)) {
         return -1;
     }
     log->cap = cap;
