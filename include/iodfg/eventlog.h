@@ -158,6 +158,9 @@ enum iodfg_column {
     /* Not a column: loading an event log also reads its handle table (iodfg/handles.h), which
      * IODFG_COL_HANDLE brings too. Without either the log has no handles. */
     IODFG_COL_HANDLE_TABLE = 1u << 10,
+    /* Not a column either: loading also reads the log's strace -k stacks (iodfg/stacks.h), when
+     * it has them. */
+    IODFG_COL_STACKS = 1u << 11,
     /* what analysis needs: 32 bytes per event */
     IODFG_COL_ANALYSIS =
         IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY | IODFG_COL_PID,

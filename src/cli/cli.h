@@ -34,6 +34,7 @@ int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
 int cli_bandwidth(int argc, char **argv);
 int cli_handles(int argc, char **argv);
+int cli_callsites(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_insights(int argc, char **argv);
 

@@ -33,6 +33,7 @@ static const struct command commands[] = {
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
     {"insights", cli_insights, "automatic I/O findings with their evidence"},
+    {"callsites", cli_callsites, "which function of the program issued the I/O (strace -k)"},
 };
 
 static void usage(FILE *out)
