@@ -24,6 +24,12 @@ int iodfg_callsites_resolve(const struct iodfg_focus *f, const struct iodfg_even
 /* The site of events whose stack has no frame of the program's own (all in libc, the loader...). */
 #define IODFG_CALLSITE_RUNTIME UINT32_MAX
 
+/* Split the keys of log by call site (iodfg_eventlog_split_keys), the site of a stack named by
+ * its function (or "object+0xADDRESS" without one); stacks without a frame of the program keep
+ * their key. Done once, after loading and before a session opens over the log. 0, or -1 with err. */
+int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlog *log,
+                               struct iodfg_error *err);
+
 /* One (activity, call site) pair of the selected events. */
 struct iodfg_callsite_row {
     uint32_t activity; /* mapping activity id */

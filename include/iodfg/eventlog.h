@@ -208,6 +208,8 @@ struct iodfg_key {
     uint32_t fstype; /* string id of its file-system type (ext4, lustre, ...), "" = unknown */
     uint8_t kind;    /* enum iodfg_path_kind of path */
     uint8_t scope;   /* enum iodfg_scope */
+    uint32_t site;   /* string id of the call site's function (strace -k; iodfg/callsites.h),
+                        "" = none: set only by iodfg_eventlog_split_keys */
 };
 
 /* Name of a layer string: "POSIX" for the empty string, else the string itself. */
@@ -242,6 +244,9 @@ int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
 /* The same with a layer (string id; IODFG_STR_EMPTY = POSIX). */
 int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
                              uint32_t layer, uint32_t *key);
+/* The same with a call site (string id; IODFG_STR_EMPTY = none). */
+int iodfg_eventlog_key_site(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                            uint32_t layer, uint32_t site, uint32_t *key);
 /* Set the file-system attributes of key (string ids of this log's pool). */
 void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_t fs,
                                uint32_t fstype, enum iodfg_scope scope);

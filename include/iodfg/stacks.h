@@ -80,6 +80,13 @@ int iodfg_eventlog_push_frame(struct iodfg_eventlog *log, const struct iodfg_raw
  * (a log from a trace without -k). Borrowed until the log changes. */
 const struct iodfg_stacks *iodfg_eventlog_stacks(const struct iodfg_eventlog *log);
 const uint32_t *iodfg_eventlog_stack_ids(const struct iodfg_eventlog *log);
+/* Split keys by call site: every event whose stack s has site[s] != IODFG_STR_EMPTY (a string id
+ * of the log's pool, per stack id; site has stacks + 1 entries) moves to the key of the same
+ * call, path and layer with that site (file-system attributes copied). Rules and filters then
+ * see the `site` field, and nothing else changes (the default mapping ignores the site). 0, or
+ * -1 with err (out of memory: keys may be split in part, each event's key is still valid). */
+int iodfg_eventlog_split_keys(struct iodfg_eventlog *log, const uint32_t *site,
+                              struct iodfg_error *err);
 /* Give a loaded log (no case open, no stacks yet) its table and per-event ids (one per event;
  * malloc'd; ownership taken even on failure). Every id must name a stack of the table and every
  * frame's strings the log's pool: IODFG_E_FORMAT otherwise. */

@@ -5,6 +5,7 @@
 
 #include "iodfg/callsites.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,46 @@ int iodfg_callsites_resolve(const struct iodfg_focus *f, const struct iodfg_even
     free(cls);
     *site = out;
     return 0;
+}
+
+int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlog *log,
+                               struct iodfg_error *err)
+{
+    uint32_t *site = NULL;
+    if (iodfg_callsites_resolve(f, log, &site, err)) {
+        return -1;
+    }
+    if (!site) {
+        return 0; // no stacks
+    }
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
+    const struct iodfg_frame *fr = iodfg_stacks_frames(st);
+    struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    uint32_t ns = iodfg_stacks_count(st);
+    int rc = 0;
+    for (uint32_t s = 1; rc == 0 && s <= ns; s++) {
+        const struct iodfg_frame *x = site[s] ? &fr[site[s] - 1] : NULL;
+        char name[320];
+        if (!x) {
+            continue;
+        }
+        if (iodfg_strpool_len(pool, x->function)) {
+            rc = iodfg_strpool_intern(pool, iodfg_strpool_get(pool, x->function),
+                                      iodfg_strpool_len(pool, x->function), &site[s]);
+        } else {
+            int n = snprintf(name, sizeof(name), "%s+0x%llx", iodfg_strpool_get(pool, x->object),
+                             (unsigned long long)x->address);
+            rc = iodfg_strpool_intern(pool, name, n > 0 && (size_t)n < sizeof(name) ? (size_t)n : 0,
+                                      &site[s]);
+        }
+    }
+    if (rc) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    site[0] = IODFG_STR_EMPTY;
+    rc = rc ? -1 : iodfg_eventlog_split_keys(log, site, err);
+    free(site);
+    return rc;
 }
 
 void iodfg_callsites_init(struct iodfg_callsites *cs)

@@ -196,10 +196,10 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static uint32_t key_hash(uint32_t call, uint32_t path, uint32_t layer)
+static uint32_t key_hash(uint32_t call, uint32_t path, uint32_t layer, uint32_t site)
 {
     uint64_t x = ((uint64_t)call << 32 | path) * 0x9E3779B97F4A7C15ull;
-    x ^= (uint64_t)layer * 0xC2B2AE3D27D4EB4Full;
+    x ^= ((uint64_t)site << 32 | layer) * 0xC2B2AE3D27D4EB4Full;
     return (uint32_t)(x >> 32);
 }
 
@@ -222,7 +222,9 @@ static int grow_keys(struct iodfg_eventlog *log)
         }
         for (uint32_t k = 0; k < log->nkeys; k++) {
             uint32_t i =
-                key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer) & (n - 1);
+                key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer,
+                         log->keys[k].site) &
+                (n - 1);
             while (slots[i]) {
                 i = (i + 1) & (n - 1);
             }
@@ -243,12 +245,18 @@ int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
 int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
                              uint32_t layer, uint32_t *key)
 {
-    uint32_t h = key_hash(call, path, layer);
+    return iodfg_eventlog_key_site(log, call, path, layer, IODFG_STR_EMPTY, key);
+}
+
+int iodfg_eventlog_key_site(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                            uint32_t layer, uint32_t site, uint32_t *key)
+{
+    uint32_t h = key_hash(call, path, layer, site);
     if (log->key_nslots) {
         uint32_t mask = log->key_nslots - 1;
         for (uint32_t i = h & mask; log->key_slots[i]; i = (i + 1) & mask) {
             const struct iodfg_key *k = &log->keys[log->key_slots[i] - 1];
-            if (k->call == call && k->path == path && k->layer == layer) {
+            if (k->call == call && k->path == path && k->layer == layer && k->site == site) {
                 *key = log->key_slots[i] - 1;
                 return 0;
             }
@@ -263,6 +271,7 @@ int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t
     k->call = call;
     k->path = path;
     k->layer = layer;
+    k->site = site;
     k->kind = (uint8_t)iodfg_path_kind_of(iodfg_strpool_get(log->pool, path),
                                           iodfg_strpool_len(log->pool, path));
     k->scope = (uint8_t)(k->kind == IODFG_PATH_FILE ? IODFG_SCOPE_UNKNOWN : IODFG_SCOPE_NONE);

@@ -137,3 +137,26 @@ int iodfg_eventlog_adopt_stacks(struct iodfg_eventlog *log, struct iodfg_stacks 
     }
     return 0;
 }
+
+int iodfg_eventlog_split_keys(struct iodfg_eventlog *log, const uint32_t *site,
+                              struct iodfg_error *err)
+{
+    uint32_t *key = log->cols.key;
+    if (!log->stack || !key) {
+        return 0;
+    }
+    for (uint64_t e = 0; e < log->n; e++) {
+        uint32_t s = site[log->stack[e]];
+        if (s == IODFG_STR_EMPTY || log->keys[key[e]].site == s) {
+            continue;
+        }
+        struct iodfg_key k = log->keys[key[e]]; // a copy: adding a key may move the table
+        if (iodfg_eventlog_key_site(log, k.call, k.path, k.layer, s, &key[e])) {
+            return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        }
+        if (k.fs || k.fstype || k.scope > IODFG_SCOPE_UNKNOWN) {
+            iodfg_eventlog_key_set_fs(log, key[e], k.fs, k.fstype, (enum iodfg_scope)k.scope);
+        }
+    }
+    return 0;
+}

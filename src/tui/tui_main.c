@@ -83,7 +83,8 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
  * Handles view needs no column: it reads the log's handle table (loaded with every log, one row per
  * handle), and Enter filters by path, so the 4-byte handle column is left out. */
 #define TUI_COLUMNS                                                                                \
-    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE_TABLE)
+    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR |                      \
+     IODFG_COL_HANDLE_TABLE | IODFG_COL_STACKS)
 
 static void *load_thread(void *arg)
 {
@@ -99,6 +100,10 @@ static void *load_thread(void *arg)
     } else {
         struct cli_ingest_totals totals;
         log = cli_load(l->inputs, l->n, TUI_COLUMNS, &l->opts, &totals, &l->err);
+    }
+    if (log && cli_callsites_split(log, NULL, &l->err)) { // the `site` field of rules, filters
+        iodfg_eventlog_free(log);
+        log = NULL;
     }
     if (log && atomic_load(&l->cancel)) {
         iodfg_eventlog_free(log);

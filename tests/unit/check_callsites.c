@@ -11,6 +11,7 @@
 #include "iodfg/callsites.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
 #include "iodfg/focus.h"
 #include "iodfg/mapping.h"
 #include "iodfg/rules.h"
@@ -334,6 +335,57 @@ START_TEST(sites_counted)
 }
 END_TEST
 
+/* Keys split by site: a rule on `site` separates one (call, path) by the code that issued it,
+ * a filter keeps one site, the default mapping does not change. */
+START_TEST(site_field_splits)
+{
+    struct iodfg_strace_result r;
+    struct iodfg_eventlog *log = parse("write(3</d/f>, \"x\", 64) = 64\n" LIBC
+                                       " > /home/u/prog(write_header+0x40) [0x1239]\n"
+                                       "write(3</d/f>, \"x\", 64) = 64\n" LIBC
+                                       " > /home/u/prog(write_payload+0x40) [0x1339]\n"
+                                       "write(3</d/f>, \"x\", 64) = 64\n" LIBC
+                                       "write(3</d/f>, \"x\", 64) = 64\n",
+                                       &r);
+    struct iodfg_error err;
+    struct iodfg_focus *f = iodfg_focus_new(NULL, 0, NULL, &err);
+    ck_assert_uint_eq(iodfg_eventlog_key_count(log), 1);
+    ck_assert_int_eq(iodfg_callsites_split_keys(f, log, &err), 0);
+    ck_assert_uint_eq(iodfg_eventlog_key_count(log), 3);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    ck_assert_uint_ne(c->key[0], c->key[1]);
+    ck_assert_uint_eq(c->key[2], c->key[3]); // libc only, and no stack: the key without a site
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    ck_assert_str_eq(iodfg_strpool_get(pool, iodfg_eventlog_keys(log)[c->key[1]].site),
+                     "write_payload");
+    struct iodfg_rules *rs = iodfg_rules_new();
+    const char *text = "map site ~ ^write_header$ => header-writes\n"
+                       "map call = write => {call}:{site}\n";
+    ck_assert_int_eq(iodfg_rules_compile(rs, text, strlen(text), "t", &err), 0);
+    struct iodfg_mapping m;
+    ck_assert_int_eq(iodfg_mapping_init(&m, &err), 0);
+    ck_assert_int_eq(iodfg_rules_apply(rs, log, NULL, &m, NULL, &err), 0);
+    ck_assert_str_eq(iodfg_mapping_name(&m, m.activity_of_key[c->key[0]]), "header-writes");
+    ck_assert_str_eq(iodfg_mapping_name(&m, m.activity_of_key[c->key[1]]), "write:write_payload");
+    ck_assert_str_eq(iodfg_mapping_name(&m, m.activity_of_key[c->key[2]]), "write:");
+    struct iodfg_rules *def = iodfg_rules_new();
+    struct iodfg_mapping d;
+    ck_assert_int_eq(iodfg_mapping_init(&d, &err), 0);
+    ck_assert_int_eq(iodfg_rules_apply(def, log, NULL, &d, NULL, &err), 0);
+    ck_assert_uint_eq(d.activity_of_key[c->key[0]], d.activity_of_key[c->key[3]]);
+    struct iodfg_filter *flt = iodfg_filter_parse("site~payload", 12, &err);
+    ck_assert_ptr_nonnull(flt);
+    ck_assert_int_eq(iodfg_filter_kind(flt), IODFG_FILTER_SITE);
+    iodfg_filter_free(flt);
+    iodfg_mapping_fini(&m);
+    iodfg_mapping_fini(&d);
+    iodfg_rules_free(rs);
+    iodfg_rules_free(def);
+    iodfg_focus_free(f);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("callsites");
@@ -352,6 +404,7 @@ int main(void)
     suite_add_tcase(s, l);
     TCase *e = tcase_create("sites");
     tcase_add_test(e, sites_counted);
+    tcase_add_test(e, site_field_splits);
     suite_add_tcase(s, e);
     return testutil_run(s);
 }
