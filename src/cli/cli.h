@@ -111,6 +111,7 @@ struct cli_ingest_totals {
     char first_problem[512]; /* "file:line:col: what was expected" of the first bad line, raw */
     uint64_t files_without_events;
     uint64_t clocks[IODFG_CLOCK__N]; /* files with events, by clock */
+    uint64_t frames;                 /* strace -k stack frame lines of events and signals */
     char mounts[4200];               /* which mount table classified the files (for `info`) */
 };
 /* Fold one file's parse result into the totals. */

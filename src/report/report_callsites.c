@@ -149,6 +149,11 @@ int iodfg_report_table_callsites(struct iodfg_buf *b, const struct iodfg_report_
                        " with a call site in the program's own code\n",
                        cs->events, cs->with_stack, cs->with_site);
     }
+    if (!iodfg_eventlog_stacks(r->log)) {
+        iodfg_buf_addf(b, "This log has no call stacks: record with strace -f -k (strace built "
+                          "with libdw or libunwind) to see call sites. OTF2 input brings none: "
+                          "Score-P calling contexts are not read.\n");
+    }
     return report_done(b, err);
 }
 

@@ -291,7 +291,9 @@ START_TEST(sites_counted)
               "write(3</d/f>, \"x\", 9) = 9 <0.000001>\n" LIBC
               " > /home/u/lib/libmine.so(log_it+0x3) [0x33]\n"
               " > /home/u/prog(main+0x2) [0x1401]\n"
-              "write(3</d/f>, \"x\", 1) = 1\n" LIBC START
+              "write(3</d/f>, \"x\", 1) = 1\n" LIBC
+              " > /opt/openmpi/lib/libmpi.so.40(MPI_File_write+0x10) [0x99]\n"
+              " > /opt/hdf5/lib/libhdf5.so.310(H5Dwrite+0x10) [0x98]\n" START
               "write(3</d/f>, \"x\", 1) = 1\n",
               &r);
     struct iodfg_error err;
