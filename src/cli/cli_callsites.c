@@ -139,6 +139,26 @@ static const char usage_text[] =
 
 enum { OPT_FORMAT = 512, OPT_SYMBOLS };
 
+static void usage(FILE *out)
+{
+    cli_usage_put(usage_text, out);
+    fputs(cli_analyze_usage, out);
+}
+
+static int option(void *ctx, int c, const char *arg)
+{
+    struct cs_opts *o = ctx;
+    switch (c) {
+    case OPT_FORMAT:
+        return cli_format_parse(arg, &o->format);
+    case OPT_SYMBOLS:
+        o->symbols = arg;
+        return 0;
+    default:
+        return cli_analyze_option(&o->a, c, arg);
+    }
+}
+
 int cli_callsites(int argc, char **argv)
 {
     static const struct option own[] = {
@@ -147,27 +167,10 @@ int cli_callsites(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct option longopts[64];
     struct cs_opts o = {.format = CLI_FMT_TABLE};
-    if (cli_analyze_opts_init(&o.a) || cli_analyze_longopts(longopts, 64, own)) {
-        cli_analyze_opts_fini(&o.a);
-        return CLI_FAIL;
-    }
-    int rc = CLI_OK, c;
-    optind = 1;
-    while (rc == CLI_OK &&
-           (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_FORMAT:
-            rc = cli_format_parse(optarg, &o.format);
-            break;
-        case OPT_SYMBOLS:
-            o.symbols = optarg;
-            break;
-        default:
-            rc = cli_analyze_other_option(&o.a, c, optarg, usage_text);
-        }
-    }
+    int rc = cli_analyze_opts_init(&o.a) ? CLI_FAIL
+                                         : cli_analyze_getopt(argc, argv, own, option, &o, usage,
+                                                              "callsites");
     if (rc == CLI_OK) {
         rc = cli_analyze_ready(&o.a, argv, optind, argc, "callsites needs an event log or traces",
                                usage_text);
