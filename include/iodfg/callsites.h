@@ -26,7 +26,8 @@ int iodfg_callsites_resolve(const struct iodfg_focus *f, const struct iodfg_even
 
 /* Split the keys of log by call site (iodfg_eventlog_split_keys), the site of a stack named by
  * its function (or "object+0xADDRESS" without one); stacks without a frame of the program keep
- * their key. Done once, after loading and before a session opens over the log. 0, or -1 with err. */
+ * their key. Done once, after loading and before a session opens over the log. 0, or -1 with err.
+ */
 int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlog *log,
                                struct iodfg_error *err);
 

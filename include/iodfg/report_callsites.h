@@ -20,10 +20,10 @@ struct iodfg_report_srcline {
 };
 
 struct iodfg_report_callsites {
-    const struct iodfg_eventlog *log;  /* its stacks name the sites */
-    const struct iodfg_mapping *map;   /* activity names */
-    const struct iodfg_callsites *cs[2]; /* the selection, or G and R */
-    int ngroups;                         /* 1, or 2 with groups */
+    const struct iodfg_eventlog *log;       /* its stacks name the sites */
+    const struct iodfg_mapping *map;        /* activity names */
+    const struct iodfg_callsites *cs[2];    /* the selection, or G and R */
+    int ngroups;                            /* 1, or 2 with groups */
     const struct iodfg_report_srcline *src; /* per frame id (frames + 1 entries), may be NULL */
     int libdw;                              /* lines can be looked up in this build */
 };

@@ -12,8 +12,9 @@ struct iodfg_stacks;
 
 /* Frame flags. */
 #define IODFG_FRAME_NO_SYMBOL 1u /* "obj() [0xADDR]": strace knew no function */
-#define IODFG_FRAME_ERROR 2u     /* strace's unwinder reported a problem: the message is the
-                                    function, the object is "" */
+#define IODFG_FRAME_ERROR                                                                          \
+    2u /* strace's unwinder reported a problem: the message is the                                 \
+          function, the object is "" */
 
 /* One frame: object and function are string ids of the owning log's pool. */
 struct iodfg_frame {

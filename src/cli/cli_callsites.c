@@ -4,14 +4,14 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/callsites.h"
 #include "iodfg/error.h"
-#include "iodfg/focus.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/focus.h"
 #include "iodfg/report_callsites.h"
 #include "iodfg/session.h"
 #include "iodfg/srcline.h"
@@ -101,15 +101,13 @@ static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf
     return rc ? CLI_FAIL : CLI_OK;
 }
 
-int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path,
-                        struct iodfg_error *err)
+int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path, struct iodfg_error *err)
 {
     if (!iodfg_eventlog_stacks(log)) {
         return 0;
     }
     char user[4096];
-    if (!focus_path && iodfg_focus_user_path(user, sizeof(user)) == 0 &&
-        access(user, F_OK) == 0) {
+    if (!focus_path && iodfg_focus_user_path(user, sizeof(user)) == 0 && access(user, F_OK) == 0) {
         focus_path = user;
     }
     size_t len = 0;
@@ -168,9 +166,9 @@ int cli_callsites(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct cs_opts o = {.format = CLI_FMT_TABLE};
-    int rc = cli_analyze_opts_init(&o.a) ? CLI_FAIL
-                                         : cli_analyze_getopt(argc, argv, own, option, &o, usage,
-                                                              "callsites");
+    int rc = cli_analyze_opts_init(&o.a)
+                 ? CLI_FAIL
+                 : cli_analyze_getopt(argc, argv, own, option, &o, usage, "callsites");
     if (rc == CLI_OK) {
         rc = cli_analyze_ready(&o.a, argv, optind, argc, "callsites needs an event log or traces",
                                usage_text);

@@ -96,8 +96,9 @@ static int put(hid_t g, const char *name, hid_t ft, hid_t mt, const void *data, 
     if (!rc) {
         uint64_t sum = store_sum_of(mt, data, n);
         hid_t as = H5Screate(H5S_SCALAR);
-        hid_t a = as < 0 ? -1
-                         : H5Acreate2(d, STORE_CHECKSUM, H5T_STD_U64LE, as, H5P_DEFAULT, H5P_DEFAULT);
+        hid_t a = as < 0
+                      ? -1
+                      : H5Acreate2(d, STORE_CHECKSUM, H5T_STD_U64LE, as, H5P_DEFAULT, H5P_DEFAULT);
         rc = a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sum) < 0;
         if (a >= 0) {
             H5Aclose(a);
@@ -172,7 +173,8 @@ int store_stacks_write(hid_t file, const struct store_stack_writer *sw)
     return rc;
 }
 
-/* ---- reading ---------------------------------------------------------------------------------- */
+/* ---- reading ----------------------------------------------------------------------------------
+ */
 
 struct stack_arrays {
     void *obj, *fn, *flags, *off64, *addr, *soff, *sframes, *ev;
@@ -196,14 +198,14 @@ static int read_arrays(struct reader *r, struct stack_arrays *a)
     uint64_t n1, n2, n3, n4;
     if (store_get_array(r, STORE_STACKS "/" STORE_FRAME_OBJECT, H5T_NATIVE_UINT32, 4, UINT32_MAX,
                         &a->nf, &a->obj) ||
-        store_get_array(r, STORE_STACKS "/" STORE_FRAME_FUNCTION, H5T_NATIVE_UINT32, 4,
-                        UINT32_MAX, &n1, &a->fn) ||
+        store_get_array(r, STORE_STACKS "/" STORE_FRAME_FUNCTION, H5T_NATIVE_UINT32, 4, UINT32_MAX,
+                        &n1, &a->fn) ||
         store_get_array(r, STORE_STACKS "/" STORE_FRAME_FLAGS, H5T_NATIVE_UINT32, 4, UINT32_MAX,
                         &n2, &a->flags) ||
         store_get_array(r, STORE_STACKS "/" STORE_FRAME_OFFSET, H5T_NATIVE_UINT64, 8, UINT32_MAX,
                         &n3, &a->off64) ||
-        store_get_array(r, STORE_STACKS "/" STORE_FRAME_ADDRESS, H5T_NATIVE_UINT64, 8,
-                        UINT32_MAX, &n4, &a->addr) ||
+        store_get_array(r, STORE_STACKS "/" STORE_FRAME_ADDRESS, H5T_NATIVE_UINT64, 8, UINT32_MAX,
+                        &n4, &a->addr) ||
         store_get_array(r, STORE_STACKS "/" STORE_STACK_OFFSETS, H5T_NATIVE_UINT64, 8, UINT32_MAX,
                         &a->ns1, &a->soff) ||
         store_get_array(r, STORE_STACKS "/" STORE_STACK_FRAMES, H5T_NATIVE_UINT32, 4, UINT64_MAX,
@@ -236,8 +238,8 @@ static struct iodfg_stacks *make_table(struct reader *r, struct stack_arrays *a)
     for (uint64_t i = 0; i < a->nids; i++) {
         ids[i] = ids[i] < UINT32_MAX ? ids[i] + 1 : 0; // 0: refused below
     }
-    struct iodfg_stacks *st = iodfg_stacks_from_raw(fr, (uint32_t)a->nf, a->soff, ids,
-                                                    (uint32_t)(a->ns1 - 1), r->err);
+    struct iodfg_stacks *st =
+        iodfg_stacks_from_raw(fr, (uint32_t)a->nf, a->soff, ids, (uint32_t)(a->ns1 - 1), r->err);
     free(fr);
     if (!st) {
         iodfg_error_at(r->err, r->path, 0, 0);

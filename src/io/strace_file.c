@@ -59,17 +59,17 @@ struct parser {
     int exit_line;        // the line being read is "+++ exited ... +++" of pid line_pid
     int signal_line;      // ... "--- SIGxxx ---": strace -k prints where it was delivered
     int32_t line_pid;
-    uint64_t frames_seq;  // seq of the event the frame lines below belong to
-    uint64_t emit_seq;    // seq of the event emitted last
-    int emit_noreturn;    // ... a call that did not return ("= ?": exit, exit_group)
+    uint64_t frames_seq; // seq of the event the frame lines below belong to
+    uint64_t emit_seq;   // seq of the event emitted last
+    int emit_noreturn;   // ... a call that did not return ("= ?": exit, exit_group)
     // Calls that did not return, by pid: strace prints their stack after the exit line.
     struct noreturn {
         int32_t pid;
         uint64_t seq; // 0 = empty slot
     } noret[16];
     unsigned noret_next;
-    int frames_ok;        // frame lines now: 0 orphans, 1 the stack of event frames_seq, 2 a
-                          // signal's (counted, no event to attach them to)
+    int frames_ok; // frame lines now: 0 orphans, 1 the stack of event frames_seq, 2 a
+                   // signal's (counted, no event to attach them to)
     void *ctx;
     struct iodfg_strace_result *res;
     struct iodfg_error *err;

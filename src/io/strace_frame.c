@@ -95,7 +95,8 @@ const char *strace_frame_split(const char *s, size_t n, struct iodfg_raw_frame *
                 break;
             }
         }
-        if (!br || br == s || br[-1] != ' ' || hex(br + 1, (size_t)(s + n - 1 - br - 1), &fr->address)) {
+        if (!br || br == s || br[-1] != ' ' ||
+            hex(br + 1, (size_t)(s + n - 1 - br - 1), &fr->address)) {
             return "expected [0xADDRESS] at the end of a stack frame";
         }
         body = (size_t)(br - 1 - s);

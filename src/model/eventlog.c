@@ -221,10 +221,9 @@ static int grow_keys(struct iodfg_eventlog *log)
             return -1;
         }
         for (uint32_t k = 0; k < log->nkeys; k++) {
-            uint32_t i =
-                key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer,
-                         log->keys[k].site) &
-                (n - 1);
+            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer,
+                                  log->keys[k].site) &
+                         (n - 1);
             while (slots[i]) {
                 i = (i + 1) & (n - 1);
             }

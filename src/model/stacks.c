@@ -73,7 +73,8 @@ int iodfg_stacks_frame(struct iodfg_stacks *st, const struct iodfg_frame *fr, ui
     int n = snprintf(key, sizeof(key), "%" PRIx32 ",%" PRIx32 ",%" PRIx32 ",%" PRIx64 ",%" PRIx64,
                      fr->object, fr->function, fr->flags, fr->offset, fr->address);
     uint32_t got;
-    if (n <= 0 || (size_t)n >= sizeof(key) || iodfg_strpool_intern(st->fkeys, key, (size_t)n, &got)) {
+    if (n <= 0 || (size_t)n >= sizeof(key) ||
+        iodfg_strpool_intern(st->fkeys, key, (size_t)n, &got)) {
         return -1;
     }
     if (got > st->nframes) { // new: ids come in order

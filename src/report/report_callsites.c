@@ -80,7 +80,7 @@ static int other_has(const struct iodfg_report_callsites *r, int g,
 
 static const struct iodfg_table_col cols[] = {
     {'l', 0, 48, "    "}, {'l', 0, 48, "  "}, {'r', 0, 0, "  "}, {'r', 0, 0, "  "},
-    {'r', 0, 0, "  "},    {'r', 0, 0, "  "},  {'l', 0, 0, "  "},  {'l', 0, 0, "  "},
+    {'r', 0, 0, "  "},    {'r', 0, 0, "  "},  {'l', 0, 0, "  "}, {'l', 0, 0, "  "},
 };
 
 static void table_row(struct iodfg_table *t, const struct iodfg_report_callsites *r, int g,
@@ -100,7 +100,7 @@ static void table_row(struct iodfg_table *t, const struct iodfg_report_callsites
     } else {
         iodfg_table_add(t, row->site == 0 || row->site == IODFG_CALLSITE_RUNTIME ? "-"
                            : r->libdw                                            ? "?"
-                                                         : "file:line unknown (no libdw)");
+                                      : "file:line unknown (no libdw)");
     }
     iodfg_table_add(t, iodfg_format_count(num, sizeof(num), row->calls, 0));
     iodfg_table_add(t, iodfg_format_duration(num, sizeof(num), row->dur_ns, 0));

@@ -4,9 +4,13 @@
  * table (dedup, sort, append), the HDF5 round trip, and the innermost frame of the program. */
 #include "config.h"
 
-#include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <check.h>
+#include <hdf5.h>
+#include <xxhash.h>
 
 #include "iodfg/callsites.h"
 #include "iodfg/error.h"
@@ -107,13 +111,13 @@ END_TEST
 START_TEST(bad_frames_counted)
 {
     struct iodfg_strace_result r;
-    struct iodfg_eventlog *log = parse(LIBC // orphan: nothing above it
-                                       "write(1, \"x\", 1) = 1\n" LIBC
-                                       " > /tmp/prog(main+0x\n"          // truncated
-                                       " > /tmp/prog(main+0x20) [0xzz]\n" // bad address
-                                       " > /tmp/prog(main+0x20) [0x1300]\n"
-                                       "write(1, \"x\", 1 <unfinished ...>\n" LIBC, // after no end
-                                       &r);
+    struct iodfg_eventlog *log =
+        parse(LIBC                                                     // orphan: nothing above it
+              "write(1, \"x\", 1) = 1\n" LIBC " > /tmp/prog(main+0x\n" // truncated
+              " > /tmp/prog(main+0x20) [0xzz]\n"                       // bad address
+              " > /tmp/prog(main+0x20) [0x1300]\n"
+              "write(1, \"x\", 1 <unfinished ...>\n" LIBC, // after no end
+              &r);
     ck_assert_uint_eq(r.counts[IODFG_COUNT_EVENTS], 2);
     ck_assert_uint_eq(r.counts[IODFG_COUNT_UNPARSABLE], 4);
     ck_assert_uint_eq(r.frames, 2);
@@ -157,13 +161,13 @@ END_TEST
 START_TEST(exit_and_signal_stacks)
 {
     struct iodfg_strace_result r;
-    struct iodfg_eventlog *log = parse("10 exit_group(0) = ?\n"
-                                       "11 write(1, \"x\", 1) = 1\n" LIBC
-                                       "10 +++ exited with 0 +++\n"
-                                       " > /usr/lib/x86_64-linux-gnu/libc.so.6(_exit+0x29) [0xd4409]\n"
-                                       " > /tmp/p(main+0x1) [0x100]\n"
-                                       "11 --- SIGCHLD {si_signo=SIGCHLD} ---\n" LIBC START,
-                                       &r);
+    struct iodfg_eventlog *log =
+        parse("10 exit_group(0) = ?\n"
+              "11 write(1, \"x\", 1) = 1\n" LIBC "10 +++ exited with 0 +++\n"
+              " > /usr/lib/x86_64-linux-gnu/libc.so.6(_exit+0x29) [0xd4409]\n"
+              " > /tmp/p(main+0x1) [0x100]\n"
+              "11 --- SIGCHLD {si_signo=SIGCHLD} ---\n" LIBC START,
+              &r);
     ck_assert_uint_eq(r.counts[IODFG_COUNT_UNPARSABLE], 0);
     ck_assert_uint_eq(r.frames, 5);
     ck_assert_str_eq(stack_text(log, 0), "_exit,main");
@@ -175,11 +179,10 @@ END_TEST
 START_TEST(stacks_deduplicated)
 {
     struct iodfg_strace_result r;
-    struct iodfg_eventlog *log = parse("write(1, \"x\", 1) = 1\n" LIBC START
-                                       "write(1, \"x\", 1) = 1\n" LIBC START
-                                       "write(1, \"x\", 1) = 1\n" LIBC
-                                       "read(0, \"\", 1) = 0\n",
-                                       &r);
+    struct iodfg_eventlog *log =
+        parse("write(1, \"x\", 1) = 1\n" LIBC START "write(1, \"x\", 1) = 1\n" LIBC START
+              "write(1, \"x\", 1) = 1\n" LIBC "read(0, \"\", 1) = 0\n",
+              &r);
     const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
     ck_assert_uint_eq(iodfg_stacks_count(st), 2);
     ck_assert_uint_eq(iodfg_stacks_frame_count(st), 2);
@@ -275,14 +278,82 @@ START_TEST(store_round_trip)
 }
 END_TEST
 
+/* Overwrite value i of the uint32 dataset name of file path. */
+static void poke(const char *path, const char *name, uint64_t i, uint32_t v)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    hid_t sp = H5Dget_space(d);
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(sp, &n, NULL);
+    uint32_t *all = calloc(n + 1, sizeof(*all));
+    ck_assert_int_ge(H5Dread(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, all), 0);
+    all[i] = v;
+    ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, all), 0);
+    free(all);
+    H5Sclose(sp);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* A damaged /stacks is refused with a message, never loaded: a value that does not match its
+ * checksum; and the tables' own checks: an event naming a stack that does not exist, a stack
+ * naming no frame, offsets that do not increase. The log loads without its stacks. */
+START_TEST(damaged_stacks_refused)
+{
+    testutil_fixture_begin("d.h5");
+    struct iodfg_strace_result r;
+    struct iodfg_eventlog *a = parse("write(1, \"x\", 1) = 1\n" LIBC " > /p(f+0x1) [0x1]\n", &r);
+    struct iodfg_error err;
+    struct iodfg_store_writer *w = iodfg_store_create(testutil_fixture_path, 0, &err);
+    ck_assert_int_eq(iodfg_store_write_cases(w, a, &err), 0);
+    ck_assert_int_eq(iodfg_store_commit(w, &err), 0);
+    iodfg_eventlog_free(a);
+    const unsigned cols = IODFG_COL_ALL | IODFG_COL_STACKS;
+    poke(testutil_fixture_path, "stacks/event_stack", 0, 7);
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_store_load(testutil_fixture_path, cols, NULL, NULL, &err));
+    ck_assert_msg(strstr(err.msg, "stacks/event_stack does not match its checksum"), "%s", err.msg);
+    ck_assert_int_eq(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0); // the loader closed all
+    // what the checksums cannot catch, the tables' own checks do
+    struct iodfg_frame fr = {0, 0, 0, 0, 1};
+    const uint64_t off[2] = {0, 1};
+    const uint32_t bad_ids[1] = {2};
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_stacks_from_raw(&fr, 1, off, bad_ids, 1, &err));
+    ck_assert_str_eq(err.msg, "a stack names a frame that does not exist");
+    const uint64_t back[2] = {1, 1};
+    iodfg_error_clear(&err);
+    ck_assert_ptr_null(iodfg_stacks_from_raw(&fr, 1, back, bad_ids, 1, &err));
+    ck_assert_str_eq(err.msg, "stack offsets do not increase");
+    struct iodfg_eventlog *one = parse("write(1, \"x\", 1) = 1\n", &r);
+    const uint32_t good_ids[1] = {1};
+    uint32_t *ids = malloc(sizeof(*ids));
+    ids[0] = 2; // stack 2 of a table of one
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_eventlog_adopt_stacks(
+                         one, iodfg_stacks_from_raw(&fr, 1, off, good_ids, 1, &err), ids, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "an event names a stack that does not exist");
+    ck_assert_ptr_null(iodfg_eventlog_stacks(one));
+    iodfg_eventlog_free(one);
+    // without the stacks asked for, the log still loads
+    iodfg_error_clear(&err);
+    struct iodfg_eventlog *bare =
+        iodfg_store_load(testutil_fixture_path, IODFG_COL_ALL, NULL, NULL, &err);
+    ck_assert_ptr_nonnull(bare);
+    iodfg_eventlog_free(bare);
+    testutil_fixture_end();
+}
+END_TEST
+
 /* The innermost frame in an object of the application's class; libc, the loader and unwinder
  * messages are passed over; a stack of libc only has no site. Counts by (activity, site). */
 START_TEST(sites_counted)
 {
     struct iodfg_strace_result r;
     struct iodfg_eventlog *log =
-        parse("write(3</d/f>, \"x\", 64) = 64 <0.000002>\n" LIBC
-              " > backtracing_error [0x1]\n"
+        parse("write(3</d/f>, \"x\", 64) = 64 <0.000002>\n" LIBC " > backtracing_error [0x1]\n"
               " > /home/u/prog(write_header+0x40) [0x1239]\n"
               " > /home/u/prog(main+0x1) [0x1400]\n" START
               "write(3</d/f>, \"x\", 64) = 64 <0.000003>\n" LIBC
@@ -325,7 +396,8 @@ START_TEST(sites_counted)
     ck_assert_uint_eq(cs.rows[0].cases, 1);
     ck_assert_str_eq(iodfg_strpool_get(pool, fr[cs.rows[1].site - 1].function), "log_it");
     ck_assert_uint_eq(cs.rows[2].calls + cs.rows[3].calls, 2);
-    int runtime = cs.rows[2].site == IODFG_CALLSITE_RUNTIME || cs.rows[3].site == IODFG_CALLSITE_RUNTIME;
+    int runtime =
+        cs.rows[2].site == IODFG_CALLSITE_RUNTIME || cs.rows[3].site == IODFG_CALLSITE_RUNTIME;
     int none = cs.rows[2].site == 0 || cs.rows[3].site == 0;
     ck_assert(runtime && none);
     iodfg_callsites_fini(&cs);
@@ -342,13 +414,11 @@ END_TEST
 START_TEST(site_field_splits)
 {
     struct iodfg_strace_result r;
-    struct iodfg_eventlog *log = parse("write(3</d/f>, \"x\", 64) = 64\n" LIBC
-                                       " > /home/u/prog(write_header+0x40) [0x1239]\n"
-                                       "write(3</d/f>, \"x\", 64) = 64\n" LIBC
-                                       " > /home/u/prog(write_payload+0x40) [0x1339]\n"
-                                       "write(3</d/f>, \"x\", 64) = 64\n" LIBC
-                                       "write(3</d/f>, \"x\", 64) = 64\n",
-                                       &r);
+    struct iodfg_eventlog *log = parse(
+        "write(3</d/f>, \"x\", 64) = 64\n" LIBC " > /home/u/prog(write_header+0x40) [0x1239]\n"
+        "write(3</d/f>, \"x\", 64) = 64\n" LIBC " > /home/u/prog(write_payload+0x40) [0x1339]\n"
+        "write(3</d/f>, \"x\", 64) = 64\n" LIBC "write(3</d/f>, \"x\", 64) = 64\n",
+        &r);
     struct iodfg_error err;
     struct iodfg_focus *f = iodfg_focus_new(NULL, 0, NULL, &err);
     ck_assert_uint_eq(iodfg_eventlog_key_count(log), 1);
@@ -403,6 +473,7 @@ int main(void)
     tcase_add_test(l, no_stacks_no_table);
     tcase_add_test(l, append_remaps);
     tcase_add_test(l, store_round_trip);
+    tcase_add_test(l, damaged_stacks_refused);
     suite_add_tcase(s, l);
     TCase *e = tcase_create("sites");
     tcase_add_test(e, sites_counted);

@@ -218,12 +218,15 @@ static void sites_text(struct tui_app *app, const struct tui_activities_view *av
         if (r->activity != a) {
             continue;
         }
-        const char *name = r->site == 0                        ? "(no stack)"
-                           : r->site == IODFG_CALLSITE_RUNTIME ? "(runtime)"
-                           : iodfg_strpool_get(pool, iodfg_stacks_frames(st)[r->site - 1].function);
+        const char *name =
+            r->site == 0 ? "(no stack)"
+            : r->site == IODFG_CALLSITE_RUNTIME
+                ? "(runtime)"
+                : iodfg_strpool_get(pool, iodfg_stacks_frames(st)[r->site - 1].function);
         // (the screen sanitises the detail line as it draws it)
-        snprintf(buf + len, size - len, "%s%.48s %llu", first ? "   sites: " : iodfg_glyph_text(" · "),
-                 *name ? name : "?", (unsigned long long)r->calls);
+        snprintf(buf + len, size - len, "%s%.48s %llu",
+                 first ? "   sites: " : iodfg_glyph_text(" · "), *name ? name : "?",
+                 (unsigned long long)r->calls);
         len += strlen(buf + len);
         first = 0;
     }
