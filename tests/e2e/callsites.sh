@@ -67,6 +67,16 @@ check "rules: {site} in a template" test "$(awk -F'\t' '$1 == "write:write_paylo
 check "filter: site~payload keeps write_payload's 32 writes only" \
   test "$(awk -F'\t' 'NR > 1 { print $2 ":" $6 }' "$T/payload.tsv")" = "write_payload:32"
 
+# insights name the call sites of a finding's activity
+"$B" insights "$T/stacks.h5" >"$T/insights.txt"
+check "insights: the small writes' call sites" \
+  grep -q 'call sites: write_header (200 calls), write_payload (32 calls), append_log (10 calls)' "$T/insights.txt"
+"$B" insights --format json "$T/stacks.h5" >"$T/insights.json"
+check "insights json: call_sites" \
+  test "$(json "$T/insights.json" '[s["site"] + ":" + str(s["calls"]) for g in j["groups"] for f in g["findings"] for s in f.get("call_sites", [])][0]')" = "write_header:200"
+"$B" insights "$T/plain.h5" >"$T/insights_plain.txt"
+check "insights: no call sites without stacks" sh -c "! grep -q 'call sites:' '$T/insights_plain.txt'"
+
 # groups: the sites only one group has
 "$B" convert -q -o "$T/both.h5" "$D"
 "$B" callsites --format tsv --green name=stacks_node1_1 --red name=plain_node1_1 --filter call=write \
