@@ -265,7 +265,8 @@ int iodfg_callsites_build(struct iodfg_callsites *cs, const struct iodfg_eventlo
                           const uint32_t *site, struct iodfg_error *err)
 {
     iodfg_callsites_fini(cs);
-    if (map->nkeys != iodfg_eventlog_key_count(log) || !iodfg_eventlog_columns(log)->key) {
+    if (map->nkeys != iodfg_eventlog_key_count(log) ||
+        (iodfg_eventlog_event_count(log) && !iodfg_eventlog_columns(log)->key)) {
         return iodfg_error_set(err, IODFG_E_ARG, "the mapping does not belong to this log");
     }
     struct table t = {0};

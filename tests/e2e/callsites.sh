@@ -107,6 +107,10 @@ check "bad: the orphan is named with its line" grep -q 'bad_node1_1.st:1:2: expe
 check "bad: the interleaved call keeps its own site" test "$(tsv "$T/bad.tsv" '^write:/tmp/b' second 6)" = 1
 check "bad: the truncated frame shifts nothing" test "$(tsv "$T/bad.tsv" '^write:/tmp/a' main 6)" = 1
 
+# a trace without events: an empty report, no error
+printf 'x\n > /a(b+0x\n' >"$T/empty_node1_1.st"
+check "no events: an empty report" sh -c "'$B' callsites -q '$T/empty_node1_1.st' | grep -q '^0 events, 0 with a stack'"
+
 # ---- recorded now (needs ptrace) ----
 if ! command -v strace >/dev/null 2>&1 || ! strace -f -o /dev/null true 2>/dev/null; then
   echo "ok - # SKIP live recording: strace or ptrace is not available"
