@@ -1,53 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Layering check (doc/architecture.md, "Layers"): the front-ends cli, tui and mpi are siblings
-# over the engine and io; engine -> model <- io. Read from the #include lines and from the
+# over the shared command line (cmdline), the reports (report), the engine and io;
+# cmdline -> report -> engine -> model <- io. Read from the #include lines and from the
 # front-ends' program sources in the Makefile fragments. Also fails on third-party headers
 # outside their corner and on printing or exiting below the front-ends.
 #
 # An include is resolved as the compiler does (for "": the file's folder first; then src/, then
 # include/; both are -I directories).
 # Edges between folders of src/:
-#   - a public header include/iodfg/NAME.h belongs to the layer of src/{model,io,engine}/NAME.c
-#     (else NAME_*.c), so the check follows new modules by itself; model may include model,
-#     io model and io, engine model and engine, a front-end model, io and engine;
+#   - a public header include/iodfg/NAME.h belongs to the layer of
+#     src/{model,io,engine,report}/NAME.c (else NAME_*.c), so the check follows new modules by
+#     itself; model may include model, io model and io, engine model and engine, report model,
+#     engine and report, cmdline and the front-ends any;
 #   - a header inside src/ is private to its folder (src/tui/term/ and src/tui/views/ are the
-#     tui's), with one exception: cli may include the TUI's entry, $TUI_ENTRY;
-#   - a front-end's program compiles only its own folder's files (iodfg: src/cli, and src/tui
-#     as it links the TUI anyway; libiodfg_tui.a: src/tui; iodfg-mpi: src/mpi).
+#     tui's), with two exceptions: a front-end may include src/cmdline/ (never the reverse), and
+#     cli may include the TUI's entry, $TUI_ENTRY;
+#   - a front-end's program compiles only its own folder's files and src/cmdline's (iodfg:
+#     src/cli, and src/tui as it links the TUI anyway; libiodfg_tui.a: src/tui; iodfg-mpi:
+#     src/mpi).
 set -u
 top=${IODFG_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
 
 # The one header of src/tui that the iodfg binary's command line may include to start the
-# terminal UI and list its keys and themes (none is included yet).
-TUI_ENTRY=src/tui/tui.h
-
-# ISSUE41_TODAY: the violations the tree had when this check was tightened (issue 41), each
-# "FILE TARGET" (TARGET: the included header, or for a Makefile fragment the source file its
-# program compiles). The front-end work of issue 41 removes them; delete each line when its
-# edge is gone (the check fails on a line that no longer matches, so none lingers), and the
-# whole list when it is empty.
-ISSUE41_TODAY='
-src/cli/main.c src/tui/keymap.h
-src/cli/main.c src/tui/theme.h
-src/cli/cli_tui.c src/tui/app.h
-src/cli/cli_tui.c src/tui/term/screen.h
-src/cli/cli_tui.c src/tui/term/ui.h
-src/mpi/mpi_analyze.c src/cli/cli.h
-src/mpi/mpi_charz.c src/cli/cli.h
-src/mpi/mpi_convert.c src/cli/cli.h
-src/mpi/mpi_main.c src/cli/cli.h
-src/mpi/mpi_progress.c src/cli/cli.h
-src/mpi/mpi.am src/cli/cli.h
-src/mpi/mpi.am src/cli/cli_analyze.c
-src/mpi/mpi.am src/cli/cli_characterize.c
-src/mpi/mpi.am src/cli/cli_common.c
-src/mpi/mpi.am src/cli/cli_convert.c
-src/mpi/mpi.am src/cli/cli_dfg.c
-src/mpi/mpi.am src/cli/cli_stats.c
-src/mpi/mpi.am src/cli/cli_tables.c
-'
+# terminal UI and list its keys and themes.
+TUI_ENTRY=src/tui/tui_main.h
 
 bad=0
 report() { echo "layering: $1"; bad=1; }
@@ -56,32 +34,29 @@ files=$(find src include -type f \( -name '*.[ch]' -o -name '*.def' \) | LC_ALL=
 srcs=$(printf '%s\n' "$files" | grep '^src/.*\.[ch]$')
 # every include edge between folders and every front-end program's foreign source, one awk
 # pass (a process per file or per include line took most of a minute on a busy machine)
-out=$(printf '%s\n' "$files" | LC_ALL=C awk -v tui_entry="$TUI_ENTRY" -v allow="$ISSUE41_TODAY" '
+out=$(printf '%s\n' "$files" | LC_ALL=C awk -v tui_entry="$TUI_ENTRY" '
 function layer_of_path(p,   a) { split(p, a, "/"); return a[2] }
-function known(l) { return l == "model" || l == "io" || l == "engine" || l == "cli" || l == "tui" || l == "mpi" }
+function known(l) { return l == "model" || l == "io" || l == "engine" || l == "report" || l == "cmdline" || frontend(l) }
 function frontend(l) { return l == "cli" || l == "tui" || l == "mpi" }
 function public_ok(from, to) {
   if (from == "model") return to == "model"
   if (from == "io") return to == "model" || to == "io"
   if (from == "engine") return to == "model" || to == "engine"
+  if (from == "report") return to == "model" || to == "engine" || to == "report"
+  if (from == "cmdline") return to != "cmdline"
   return frontend(from)
 }
 function add_layer(tab, key, l) { if (index(" " tab[key] " ", " " l " ") == 0) tab[key] = tab[key] (tab[key] == "" ? "" : " ") l }
 function edge(file, target, msg) {
-  if ((file " " target) in allowed) { used[file " " target] = 1; return }
   print file ": " msg
 }
 function dir_of(p) { sub(/\/[^\/]*$/, "", p); return p }
-BEGIN {
-  n = split(allow, lines, "\n")
-  for (i = 1; i <= n; i++) if (lines[i] != "") allowed[lines[i]] = 1
-}
 { exists[$0] = 1; list[++nf] = $0 }
 END {
   # the layer of each public header from where its module code lives
   for (i = 1; i <= nf; i++) {
     p = list[i]
-    if (p !~ /^src\/(model|io|engine)\/[^\/]*\.c$/) continue
+    if (p !~ /^src\/(model|io|engine|report)\/[^\/]*\.c$/) continue
     l = layer_of_path(p); base = p; sub(/^.*\//, "", base); sub(/\.c$/, "", base)
     add_layer(exact, base, l)
     while (match(base, /_[^_]*$/)) { base = substr(base, 1, RSTART - 1); add_layer(prefix, base, l) }
@@ -119,6 +94,7 @@ END {
       to = layer_of_path(t)
       if (to == from) continue
       if (from == "cli" && t == tui_entry) continue
+      if (frontend(from) && to == "cmdline") continue # the command line both programs share
       if (frontend(from) && frontend(to))
         edge(f, t, from " includes " t ": the front-ends are siblings (" (from == "cli" && to == "tui" ? "cli may include only the TUI entry " tui_entry : "no front-end includes another") ")")
       else
@@ -145,15 +121,15 @@ END {
       for (k = 1; k <= ntok; k++) {
         if (tok[k] !~ /^src\//) continue
         to = layer_of_path(tok[k])
-        # iodfg links the TUI (its tui command), so it may compile TUI files too
-        if (to != owner && !(owner == "cli" && to == "tui"))
+        # iodfg links the TUI (its tui command), so it may compile TUI files too; both programs
+        # compile the shared command line (src/cmdline)
+        if (to != owner && to != "cmdline" && !(owner == "cli" && to == "tui"))
           edge(am, tok[k], "the " owner " program compiles " tok[k] ": front-ends share code through the engine, not through another front-end")
       }
     }
     close(am)
   }
   close(cmd)
-  for (a in allowed) if (!(a in used)) print "ISSUE41_TODAY: \"" a "\" is no longer a violation: delete its line from tests/layering.sh"
 }')
 [ -n "$out" ] && { printf '%s\n' "$out" | sed 's/^/layering: /'; bad=1; }
 

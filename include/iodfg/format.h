@@ -23,4 +23,10 @@ char *iodfg_format_percent(char *out, size_t size, double fraction, int width);
 /* An integer count with thousands kept exact ("1234567"). */
 char *iodfg_format_count(char *out, size_t size, uint64_t n, int width);
 
+/* A time on its clock (enum iodfg_clock), the one form every output shows and the time filter
+ * reads back: the time of day "07:38:50.699678" ("+1d 00:00:01.5" past midnight), the epoch
+ * clock's "2025-07-31 06:49:47.753944 UTC", and on a relative clock or none "+1.500000 s";
+ * digits (0..9) of the second's fraction. IODFG_UNKNOWN prints "-". */
+char *iodfg_format_clock(char *out, size_t size, int clock, int64_t ns, int digits);
+
 #endif

@@ -59,7 +59,17 @@ struct iodfg_rules_report {
     uint32_t limit_key;              /* first key that hit the match limit (when limited > 0) */
     unsigned long limit_line;        /* its rule's line */
     uint32_t cap_changed, cap_rules; /* allocation sizes, private */
+    /* Per key (nkey_rule entries; 0 when the default f-hat is in force): the rule (index of
+     * iodfg_rules_get) that decided it, IODFG_RULE_NONE when none did (filtered, unmatched). */
+    uint32_t *key_rule;
+    uint32_t nkey_rule;
+    /* Per rule (nrule_keys entries): for a rule that decided no key, the earlier rule that takes
+     * the keys it matches (of those, the one that decided most), IODFG_RULE_NONE otherwise (it
+     * decided keys, or matches none of the log's). */
+    uint32_t *rule_shadow;
+    uint32_t cap_keys, cap_shadow; /* allocation sizes, private */
 };
+#define IODFG_RULE_NONE UINT32_MAX
 
 /* A new rule set with no rules (it maps by the default f-hat). NULL when out of memory. */
 struct iodfg_rules *iodfg_rules_new(void);
@@ -111,6 +121,21 @@ int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog 
 
 void iodfg_rules_report_init(struct iodfg_rules_report *r);
 void iodfg_rules_report_fini(struct iodfg_rules_report *r);
+/* The events each rule decided: events[i] (nrule_keys entries) sums key_events(ctx, k) over the
+ * keys rule i decided (iodfg_session_key_events: the selected events). */
+void iodfg_rules_report_events(const struct iodfg_rules_report *r,
+                               uint64_t (*key_events)(const void *ctx, uint32_t key),
+                               const void *ctx, uint64_t *events);
+
+/* A search pattern: a PCRE2 regex run with the rules' match and depth limits; caseless when
+ * asked (ASCII letters). NULL with err (the column in err->col) when it does not compile or
+ * memory runs out. */
+struct iodfg_rules_pattern;
+struct iodfg_rules_pattern *iodfg_rules_pattern_new(const char *pat, size_t len, int caseless,
+                                                    struct iodfg_error *err);
+void iodfg_rules_pattern_free(struct iodfg_rules_pattern *p);
+/* 1 when s[0..len) has a match, 0 when not, -1 when the match limit was hit (no answer). */
+int iodfg_rules_pattern_match(struct iodfg_rules_pattern *p, const char *s, size_t len);
 
 /* Mapping storage (struct in iodfg/mapping.h): init to no keys and no activities. */
 int iodfg_mapping_init(struct iodfg_mapping *m, struct iodfg_error *err);

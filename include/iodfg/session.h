@@ -117,6 +117,8 @@ const struct iodfg_stats *iodfg_session_stats(const struct iodfg_session *s);
 const struct iodfg_rules_report *iodfg_session_rules_report(const struct iodfg_session *s);
 /* The activity of every key under the current rules (the log's nkeys entries). */
 const uint32_t *iodfg_session_key_activities(const struct iodfg_session *s);
+/* The selected events of key k (0 before the first rebuild or when k is out of range). */
+uint64_t iodfg_session_key_events(const struct iodfg_session *s, uint32_t k);
 /* The selection the DFG and statistics were built over (cases, window, case definition). */
 const struct iodfg_selection *iodfg_session_built_selection(const struct iodfg_session *s);
 /* The time order of the log's interval boundaries (stats.h), for other sweeps over the log;

@@ -13,7 +13,8 @@
 #include "iodfg/report_table.h"
 #include "iodfg/report_tsv.h"
 
-#include "cli_analyze.h"
+#include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 struct bw_opts {
     struct cli_analyze_opts a;

@@ -6,20 +6,18 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "iodfg/callsites.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
-#include "iodfg/focus.h"
 #include "iodfg/report_callsites.h"
 #include "iodfg/session.h"
 #include "iodfg/srcline.h"
 #include "iodfg/stacks.h"
 #include "iodfg/strpool.h"
-#include "iodfg/textfile.h"
 
-#include "cli_analyze.h"
+#include "cli/cli_commands.h"
+#include "cmdline/cli_analyze.h"
 
 struct cs_opts {
     struct cli_analyze_opts a;
@@ -99,28 +97,6 @@ static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf
     iodfg_callsites_fini(&cs[0]);
     iodfg_callsites_fini(&cs[1]);
     return rc ? CLI_FAIL : CLI_OK;
-}
-
-int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path, struct iodfg_error *err)
-{
-    if (!iodfg_eventlog_stacks(log)) {
-        return 0;
-    }
-    char user[4096];
-    if (!focus_path && iodfg_focus_user_path(user, sizeof(user)) == 0 && access(user, F_OK) == 0) {
-        focus_path = user;
-    }
-    size_t len = 0;
-    char *text = NULL;
-    if (focus_path &&
-        !(text = iodfg_textfile_read(focus_path, "focus rules file", CLI_RULES_MAX, &len, err))) {
-        return -1;
-    }
-    struct iodfg_focus *f = iodfg_focus_new(text, len, focus_path, err);
-    int rc = f ? iodfg_callsites_split_keys(f, log, err) : -1;
-    iodfg_focus_free(f);
-    free(text);
-    return rc;
 }
 
 static const char usage_text[] =

@@ -13,7 +13,8 @@
 #include "iodfg/report.h"
 #include "iodfg/session.h"
 
-#include "cli_analyze.h"
+#include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 static const char export_usage_head[] =
     "usage: iodfg export --format perfetto|csv|xes [OPTIONS] LOG.h5|FILES|DIRS...\n"

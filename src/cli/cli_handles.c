@@ -17,7 +17,8 @@
 #include "iodfg/report_tsv.h"
 #include "iodfg/strpool.h"
 
-#include "cli_analyze.h"
+#include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 static const char handles_usage[] =
     "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME]\n"

@@ -13,7 +13,8 @@
 #include "iodfg/report_json.h"
 #include "iodfg/report_table.h"
 
-#include "cli.h"
+#include "cmdline/cli.h"
+#include "cli/cli_commands.h"
 
 static const char info_usage[] =
     "usage: iodfg info [--format table|json] [--cases N] [--top N] [--name-pattern P]\n"

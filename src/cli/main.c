@@ -13,7 +13,8 @@
 #include "iodfg/glyph.h"
 #include "iodfg/store.h"
 
-#include "cli.h"
+#include "cmdline/cli.h"
+#include "cli/cli_commands.h"
 #include "tui/tui_main.h"
 
 struct command {

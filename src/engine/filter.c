@@ -59,47 +59,6 @@ static struct iodfg_filter *ffail(struct iodfg_filter *f, struct iodfg_error *er
     return NULL;
 }
 
-/* "1.5", "250ms", "2m", "@1753944587.7538": nanoseconds, or -1 on a syntax error. */
-static int parse_time(const char *s, size_t n, int64_t *ns, int *abs)
-{
-    static const struct {
-        const char *unit;
-        int64_t ns;
-    } units[] = {{"", 1000000000}, {"s", 1000000000},  {"ms", 1000000},      {"us", 1000},
-                 {"ns", 1},        {"m", 60000000000}, {"min", 60000000000}, {"h", 3600000000000}};
-    size_t i = 0;
-    *abs = n > 0 && s[0] == '@';
-    i += (size_t)*abs;
-    uint64_t ip = 0, frac = 0, fscale = 1;
-    size_t d0 = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9' && ip < 100000000000ull) {
-        ip = ip * 10 + (uint64_t)(s[i++] - '0');
-    }
-    int digits = i > d0;
-    if (i < n && s[i] == '.') {
-        i++;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits = 1) {
-            if (fscale < 1000000000ull) {
-                frac = frac * 10 + (uint64_t)(s[i] - '0'), fscale *= 10;
-            }
-        }
-    }
-    if (!digits) {
-        return -1;
-    }
-    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
-        if (strlen(units[u].unit) == n - i && memcmp(units[u].unit, s + i, n - i) == 0) {
-            uint64_t unit = (uint64_t)units[u].ns;
-            if (ip > (uint64_t)INT64_MAX / unit / 2) {
-                return -1;
-            }
-            *ns = (int64_t)(ip * unit + frac * unit / fscale);
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* The value of a time window: FROM..TO in seconds (either may be left out). */
 static struct iodfg_filter *parse_window(struct iodfg_filter *f, const char *v, size_t vn,
                                          size_t vcol, unsigned long line, struct iodfg_error *err)
@@ -114,12 +73,15 @@ static struct iodfg_filter *parse_window(struct iodfg_filter *f, const char *v, 
     size_t ln = (size_t)(dots - v), rn = vn - ln - 2;
     f->has_from = ln > 0;
     f->has_to = rn > 0;
-    if (f->has_from && parse_time(v, ln, &f->from_ns, &f->from_abs) < 0) {
-        return ffail(f, err, IODFG_E_PARSE, line, vcol, "bad start time (e.g. 1.5, 250ms, @T)");
+    if (f->has_from && filter_time_parse(v, ln, &f->from_ns, &f->from_form) < 0) {
+        return ffail(f, err, IODFG_E_PARSE, line, vcol,
+                     "bad start time (e.g. 1.5, 250ms, 07:38:50.69, @T)");
     }
-    if (f->has_to && parse_time(dots + 2, rn, &f->to_ns, &f->to_abs) < 0) {
+    if (f->has_to && filter_time_parse(dots + 2, rn, &f->to_ns, &f->to_form) < 0) {
         return ffail(f, err, IODFG_E_PARSE, line, vcol + ln + 2, "bad end time");
     }
+    f->from_abs = f->has_from && f->from_form != TF_START;
+    f->to_abs = f->has_to && f->to_form != TF_START;
     if (!f->has_from && !f->has_to) {
         return ffail(f, err, IODFG_E_PARSE, line, vcol, "empty time window");
     }
@@ -311,18 +273,6 @@ enum iodfg_filter_kind iodfg_filter_kind(const struct iodfg_filter *f)
     return f->kind;
 }
 
-static void format_time(struct iodfg_buf *out, int64_t ns, int abs)
-{
-    char frac[16];
-    snprintf(frac, sizeof(frac), "%09lld", (long long)(ns % 1000000000));
-    size_t n = strlen(frac);
-    while (n > 0 && frac[n - 1] == '0') {
-        frac[--n] = '\0';
-    }
-    iodfg_buf_addf(out, "%s%lld%s%s", abs ? "@" : "", (long long)(ns / 1000000000), n ? "." : "",
-                   frac);
-}
-
 int iodfg_filter_format(const struct iodfg_filter *f, struct iodfg_buf *out)
 {
     const char *name = "?";
@@ -334,11 +284,11 @@ int iodfg_filter_format(const struct iodfg_filter *f, struct iodfg_buf *out)
     iodfg_buf_addf(out, "%s%s", name, OPS[f->op]);
     if (f->kind == IODFG_FILTER_TIME) {
         if (f->has_from) {
-            format_time(out, f->from_ns, f->from_abs);
+            filter_time_format(out, f->from_ns, f->from_form);
         }
         iodfg_buf_add(out, "..", 2);
         if (f->has_to) {
-            format_time(out, f->to_ns, f->to_abs);
+            filter_time_format(out, f->to_ns, f->to_form);
         }
     } else if (f->kind == IODFG_FILTER_MIN_EDGE || f->kind == IODFG_FILTER_TOP) {
         iodfg_buf_addf(out, "%llu", (unsigned long long)f->number);

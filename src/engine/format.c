@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "iodfg/eventlog.h"
 #include "iodfg/glyph.h"
@@ -128,4 +129,58 @@ char *iodfg_format_count(char *out, size_t size, uint64_t n, int width)
 {
     snprintf(out, size, "%llu", (unsigned long long)n);
     return pad(out, size, columns(out), width);
+}
+
+/* ---- times on a clock ---------------------------------------------------------------------- */
+
+/* The fraction of a second in ns (0..999999999) with digits digits, "" for none. */
+static void fraction(char *out, size_t size, int64_t frac_ns, int digits)
+{
+    if (digits <= 0) {
+        out[0] = '\0';
+        return;
+    }
+    char all[16];
+    snprintf(all, sizeof(all), "%09lld", (long long)frac_ns);
+    snprintf(out, size, ".%.*s", digits > 9 ? 9 : digits, all);
+}
+
+char *iodfg_format_clock(char *out, size_t size, int clock, int64_t ns, int digits)
+{
+    if (ns == IODFG_UNKNOWN) {
+        snprintf(out, size, "-");
+        return out;
+    }
+    // floor division, so that a time before the origin still reads forwards
+    int64_t sec = ns / 1000000000LL, frac_ns = ns % 1000000000LL;
+    if (frac_ns < 0) {
+        frac_ns += 1000000000LL;
+        sec--;
+    }
+    char f[16];
+    fraction(f, sizeof(f), frac_ns, digits);
+    if (clock == IODFG_CLOCK_EPOCH) {
+        time_t t = (time_t)sec;
+        struct tm tm;
+        if (!gmtime_r(&t, &tm)) {
+            snprintf(out, size, "@%lld%s", (long long)sec, f);
+            return out;
+        }
+        snprintf(out, size, "%04d-%02d-%02d %02d:%02d:%02d%s UTC", tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, f);
+    } else if (clock == IODFG_CLOCK_TIME_OF_DAY && sec >= 0) {
+        int64_t day = sec / 86400, s = sec % 86400;
+        char d[32] = "";
+        if (day) {
+            snprintf(d, sizeof(d), "+%lldd ", (long long)day);
+        }
+        snprintf(out, size, "%s%02lld:%02lld:%02lld%s", d, (long long)(s / 3600),
+                 (long long)(s / 60 % 60), (long long)(s % 60), f);
+    } else { // a signed offset: "+1.5 s", "-0.25 s"
+        uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+        fraction(f, sizeof(f), (int64_t)(a % 1000000000u), digits);
+        snprintf(out, size, "%c%llu%s s", ns < 0 ? '-' : '+', (unsigned long long)(a / 1000000000u),
+                 f);
+    }
+    return out;
 }

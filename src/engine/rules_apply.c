@@ -61,6 +61,42 @@ static void field_of(const struct subject *k, enum iodfg_rule_field f, const cha
     }
 }
 
+/* Do all conditions of r hold for k? A regex that hits the match or depth limit counts as not
+ * matching; *limited is set then. */
+static int rule_holds(const struct rule *r, const struct subject *k, struct rx_scratch *ms,
+                      uint64_t *evals, int *limited)
+{
+    int ok = 1;
+    for (unsigned c = 0; ok && c < r->info.ncond; c++) {
+        const struct iodfg_rule_cond *pc = &r->pub[c];
+        const struct cond *cd = &r->conds[c];
+        const char *s;
+        size_t n;
+        field_of(k, pc->field, &s, &n);
+        switch (pc->op) {
+        case IODFG_OP_MATCH:
+        case IODFG_OP_NOMATCH: {
+            int rc = rx_match(cd->rx, s, n, ms, c);
+            (*evals)++;
+            if (rc < 0) { // unknown: this rule does not apply to the key
+                *limited = 1;
+                return 0;
+            }
+            ok = (rc == 1) == (pc->op == IODFG_OP_MATCH);
+            break;
+        }
+        case IODFG_OP_IN:
+        case IODFG_OP_NOTIN: {
+            int hit = pc->field == IODFG_FIELD_KIND ? (int)((cd->kinds >> k->kind) & 1u)
+                                                    : in_list(cd, s, n);
+            ok = hit == (pc->op == IODFG_OP_IN);
+            break;
+        }
+        }
+    }
+    return ok;
+}
+
 /* Index of the first rule whose conditions all hold, or DECIDE_NONE. A regex that hits the
  * match or depth limit counts as not matching (the next rule decides); *limit_line gets the
  * line of the first rule where that happened (0: none). */
@@ -69,37 +105,12 @@ static long decide(const struct rprog *p, const struct subject *k, struct rx_scr
 {
     for (size_t i = 0; i < p->nrules; i++) {
         const struct rule *r = &p->rules[i];
-        int ok = 1;
-        for (unsigned c = 0; ok && c < r->info.ncond; c++) {
-            const struct iodfg_rule_cond *pc = &r->pub[c];
-            const struct cond *cd = &r->conds[c];
-            const char *s;
-            size_t n;
-            field_of(k, pc->field, &s, &n);
-            switch (pc->op) {
-            case IODFG_OP_MATCH:
-            case IODFG_OP_NOMATCH: {
-                int rc = rx_match(cd->rx, s, n, ms, c);
-                (*evals)++;
-                if (rc < 0) { // unknown: this rule does not apply to the key
-                    *limit_line = *limit_line ? *limit_line : r->info.line;
-                    ok = 0;
-                    break;
-                }
-                ok = (rc == 1) == (pc->op == IODFG_OP_MATCH);
-                break;
-            }
-            case IODFG_OP_IN:
-            case IODFG_OP_NOTIN: {
-                int hit = pc->field == IODFG_FIELD_KIND ? (int)((cd->kinds >> k->kind) & 1u)
-                                                        : in_list(cd, s, n);
-                ok = hit == (pc->op == IODFG_OP_IN);
-                break;
-            }
-            }
-        }
-        if (ok) {
+        int limited = 0;
+        if (rule_holds(r, k, ms, evals, &limited)) {
             return (long)i;
+        }
+        if (limited && !*limit_line) {
+            *limit_line = r->info.line;
         }
     }
     return DECIDE_NONE;
@@ -182,6 +193,36 @@ int rules_mapping_intern(struct iodfg_mapping *m, const char *name, size_t len, 
     return 0;
 }
 
+/* The per-key and per-rule arrays of the rules report for nkeys keys and nrules rules (0
+ * rules: the f-hat default is in force and nothing is counted). 0 or -1. */
+static int report_size(struct iodfg_rules_report *rep, uint32_t nkeys, size_t nrules)
+{
+    if (nrules && nkeys > rep->cap_keys) {
+        uint32_t *p = realloc(rep->key_rule, nkeys * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        rep->key_rule = p;
+        rep->cap_keys = nkeys;
+    }
+    if (nrules > rep->cap_shadow) {
+        uint32_t *p = realloc(rep->rule_shadow, nrules * sizeof(*p));
+        if (!p) {
+            return -1;
+        }
+        rep->rule_shadow = p;
+        rep->cap_shadow = (uint32_t)nrules;
+    }
+    rep->nkey_rule = nrules ? nkeys : 0;
+    for (uint32_t k = 0; k < rep->nkey_rule; k++) {
+        rep->key_rule[k] = IODFG_RULE_NONE;
+    }
+    for (size_t i = 0; i < nrules; i++) {
+        rep->rule_shadow[i] = IODFG_RULE_NONE;
+    }
+    return 0;
+}
+
 static int report_reset(struct iodfg_rules_report *rep, size_t nrules)
 {
     rep->nchanged = 0;
@@ -236,6 +277,7 @@ static uint32_t map_key(const struct rprog *p, int counted, const struct subject
     }
     if (counted) {
         rep->rule_keys[d]++;
+        rep->key_rule[key] = (uint32_t)d;
     }
     const struct rule *r = &p->rules[d];
     if (r->info.action == IODFG_RULE_DROP) {
@@ -256,6 +298,76 @@ static uint32_t map_key(const struct rprog *p, int counted, const struct subject
     return a;
 }
 
+/* Key k of the log as the rules see it. */
+static void subject_of(const struct iodfg_eventlog *log, uint32_t k, struct subject *s)
+{
+    const struct iodfg_key *key = &iodfg_eventlog_keys(log)[k];
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    *s = (struct subject){.call = iodfg_strpool_get(pool, key->call),
+                          .call_len = iodfg_strpool_len(pool, key->call),
+                          .path = iodfg_strpool_get(pool, key->path),
+                          .path_len = iodfg_strpool_len(pool, key->path),
+                          .kind = key->kind,
+                          .fs = iodfg_strpool_get(pool, key->fs),
+                          .fs_len = iodfg_strpool_len(pool, key->fs),
+                          .fstype = iodfg_strpool_get(pool, key->fstype),
+                          .fstype_len = iodfg_strpool_len(pool, key->fstype),
+                          .scope = iodfg_scope_name((enum iodfg_scope)key->scope),
+                          .layer = key->layer ? iodfg_strpool_get(pool, key->layer)
+                                              : IODFG_LAYER_DEFAULT,
+                          .site = iodfg_strpool_get(pool, key->site),
+                          .site_len = iodfg_strpool_len(pool, key->site)};
+    s->scope_len = strlen(s->scope);
+    s->layer_len = key->layer ? iodfg_strpool_len(pool, key->layer) : strlen(IODFG_LAYER_DEFAULT);
+}
+
+/* For each rule that decided no key, the earlier rule that takes the keys it would match: its
+ * conditions are run (match-limited) on the keys earlier rules decided, and the earlier rule
+ * that decided most of those it matches is its shadow. Only rules that decided nothing cost
+ * regex runs. 0, or -1 when out of memory. */
+static int shadow_pass(const struct rprog *p, const struct iodfg_eventlog *log,
+                       struct rx_scratch *ms, struct iodfg_rules_report *rep)
+{
+    size_t nidle = 0;
+    for (size_t j = 0; j < p->nrules; j++) {
+        nidle += rep->rule_keys[j] == 0;
+    }
+    if (nidle == 0) {
+        return 0;
+    }
+    // took[j * nrules + i]: keys rule j matches that rule i < j decided
+    uint32_t *took = calloc(p->nrules * p->nrules, sizeof(*took));
+    if (!took) {
+        return -1;
+    }
+    for (uint32_t k = 0; k < rep->nkey_rule; k++) {
+        uint32_t d = rep->key_rule[k];
+        if (d == IODFG_RULE_NONE) {
+            continue;
+        }
+        struct subject s;
+        subject_of(log, k, &s);
+        for (size_t j = d + 1; j < p->nrules; j++) {
+            int limited = 0;
+            if (rep->rule_keys[j] == 0 &&
+                rule_holds(&p->rules[j], &s, ms, &rep->regex_evals, &limited)) {
+                took[j * p->nrules + d]++;
+            }
+        }
+    }
+    for (size_t j = 0; j < p->nrules; j++) {
+        uint32_t best = 0;
+        for (size_t i = 0; i < j; i++) {
+            if (took[j * p->nrules + i] > best) {
+                best = took[j * p->nrules + i];
+                rep->rule_shadow[j] = (uint32_t)i;
+            }
+        }
+    }
+    free(took);
+    return 0;
+}
+
 int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog *log,
                       const uint8_t *key_on, struct iodfg_mapping *m,
                       struct iodfg_rules_report *report, struct iodfg_error *err)
@@ -269,37 +381,24 @@ int iodfg_rules_apply(const struct iodfg_rules *rs, const struct iodfg_eventlog 
         iodfg_rules_report_init(&local);
     }
     uint32_t nk = iodfg_eventlog_key_count(log);
-    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
     struct rx_scratch *ms = rx_scratch_new(RULES_MAX_CONDS, p->max_groups, ml, dl);
     uint32_t *act = malloc((nk ? nk : 1) * sizeof(*act));
     struct iodfg_buf buf;
     iodfg_buf_init(&buf);
-    int fail = !ms || !act || report_reset(rep, counted ? p->nrules : 0) < 0;
+    int fail = !ms || !act || report_reset(rep, counted ? p->nrules : 0) < 0 ||
+               report_size(rep, nk, counted ? p->nrules : 0) < 0;
     for (uint32_t k = 0; !fail && k < nk; k++) {
         if (key_on && !key_on[k]) {
             rep->filtered++;
             act[k] = IODFG_NO_ACTIVITY;
             continue;
         }
-        struct subject s = {.call = iodfg_strpool_get(pool, keys[k].call),
-                            .call_len = iodfg_strpool_len(pool, keys[k].call),
-                            .path = iodfg_strpool_get(pool, keys[k].path),
-                            .path_len = iodfg_strpool_len(pool, keys[k].path),
-                            .kind = keys[k].kind,
-                            .fs = iodfg_strpool_get(pool, keys[k].fs),
-                            .fs_len = iodfg_strpool_len(pool, keys[k].fs),
-                            .fstype = iodfg_strpool_get(pool, keys[k].fstype),
-                            .fstype_len = iodfg_strpool_len(pool, keys[k].fstype),
-                            .scope = iodfg_scope_name((enum iodfg_scope)keys[k].scope),
-                            .layer = keys[k].layer ? iodfg_strpool_get(pool, keys[k].layer)
-                                                   : IODFG_LAYER_DEFAULT,
-                            .site = iodfg_strpool_get(pool, keys[k].site),
-                            .site_len = iodfg_strpool_len(pool, keys[k].site)};
-        s.scope_len = strlen(s.scope);
-        s.layer_len =
-            keys[k].layer ? iodfg_strpool_len(pool, keys[k].layer) : strlen(IODFG_LAYER_DEFAULT);
+        struct subject s;
+        subject_of(log, k, &s);
         act[k] = map_key(p, counted, &s, ms, &buf, m, rep, k, &fail);
+    }
+    if (!fail && counted && shadow_pass(p, log, ms, rep)) {
+        fail = 1;
     }
     for (uint32_t k = 0; !fail && k < nk; k++) {
         uint32_t old = k < m->nkeys ? m->activity_of_key[k] : IODFG_NO_ACTIVITY;
@@ -365,5 +464,7 @@ void iodfg_rules_report_fini(struct iodfg_rules_report *r)
 {
     free(r->changed);
     free(r->rule_keys);
+    free(r->key_rule);
+    free(r->rule_shadow);
     memset(r, 0, sizeof(*r));
 }

@@ -279,6 +279,11 @@ const uint32_t *iodfg_session_key_activities(const struct iodfg_session *s)
     return s->an ? iodfg_analysis_activities(s->an) : NULL;
 }
 
+uint64_t iodfg_session_key_events(const struct iodfg_session *s, uint32_t k)
+{
+    return s->an ? iodfg_analysis_key_events(s->an, k) : 0;
+}
+
 const struct iodfg_selection *iodfg_session_built_selection(const struct iodfg_session *s)
 {
     return s->an ? iodfg_analysis_selection(s->an) : NULL;

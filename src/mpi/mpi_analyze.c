@@ -18,7 +18,7 @@
 #include "iodfg/share.h"
 #include "iodfg/store.h"
 
-#include "cli/cli_analyze.h"
+#include "cmdline/cli_analyze.h"
 #include "mpi_main.h"
 #include "mpi_phases.h"
 

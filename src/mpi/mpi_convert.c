@@ -22,8 +22,8 @@
 #include "iodfg/share.h"
 #include "iodfg/store_par.h"
 
-#include "cli/cli_convert.h"
-#include "cli/cli_tempfile.h"
+#include "cmdline/cli_convert.h"
+#include "cmdline/cli_tempfile.h"
 #include "mpi_comm.h"
 #include "mpi_main.h"
 #include "mpi_merge.h"

@@ -13,7 +13,7 @@
 #include "iodfg/glyph.h"
 #include "iodfg/store.h"
 
-#include "cli/cli.h"
+#include "cmdline/cli.h"
 #include "mpi_phases.h"
 
 struct command {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli_progress.h"
+#include "cmdline/cli_progress.h"
 #include "mpi_main.h"
 
 int mpi_progress_init(struct mpi_progress *p, const struct mpi_job *job, uint64_t total, int quiet)

@@ -398,6 +398,16 @@ enum tui_view tui_app_current_view(const struct tui_app *app)
     return app->view;
 }
 
+enum tui_view tui_app_previous_view(const struct tui_app *app)
+{
+    return app->view == TUI_VIEW_HELP ? app->prev_view : app->view;
+}
+
+const char *tui_app_clipboard(const struct tui_app *app)
+{
+    return app->clipboard;
+}
+
 enum tui_prompt tui_app_open_prompt(const struct tui_app *app, const char **initial)
 {
     if (initial) {

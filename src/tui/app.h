@@ -34,6 +34,7 @@ enum tui_result {
     TUI_THEME = 8,
     TUI_REBUILD = 16,
     TUI_RECORD = 32,
+    TUI_COPY = 64, /* put tui_app_clipboard on the terminal's clipboard */
     TUI_CHANGED = TUI_REDRAW | TUI_REBUILD | TUI_RECORD
 };
 
@@ -47,9 +48,11 @@ enum tui_prompt {
     TUI_PROMPT_RULE,       /* live: every change recompiles the edited rule line */
     TUI_PROMPT_EXPORT_DOT, /* a file name (proposed) */
     TUI_PROMPT_EXPORT_TSV,
+    TUI_PROMPT_EXPORT_SVG, /* a file name (proposed): the current view's prompt op writes it */
     TUI_PROMPT_SAVE_RULES,
     TUI_PROMPT_PRESET, /* the name of a rule preset */
-    TUI_PROMPT_QUIT    /* one key: y quit, w save and quit, anything else stays */
+    TUI_PROMPT_QUIT,   /* one key: y quit, w save and quit, anything else stays */
+    TUI_PROMPT_COMMAND /* `:` a command by its name, and its argument (app_cmdline.c) */
 };
 
 /* A new app over log (borrowed; when own_log, the app frees it). rules_text NULL means the
@@ -72,6 +75,19 @@ int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err);
 
 /* Run a command; returns enum tui_result flags. */
 unsigned tui_app_command(struct tui_app *app, enum tui_cmd cmd);
+/* Run a command line "NAME [ARGUMENT]" (`:`; app_cmdline.c): NAME is a command of
+ * commands.def (or a unique start of one, or an alias: filter, preset, q); a command that asks
+ * for something (a filter, a file name, a pattern, a rule) takes the argument as the answer.
+ * Returns enum tui_result flags; a mistake is said on the message line. */
+unsigned tui_app_command_line(struct tui_app *app, const char *line);
+/* What the command line says while line is typed: the command it names and its help, or the
+ * commands it could still become, into buf. */
+void tui_app_command_hint(const char *line, char *buf, size_t size);
+/* Tab at the command line: line completed to the next candidate (nth: how many Tabs in a
+ * row, from 0), into buf; 0 when nothing completes. */
+int tui_app_command_complete(const char *line, unsigned nth, char *buf, size_t size);
+/* The text TUI_COPY puts on the clipboard (sanitised: no control bytes), "" when none. */
+const char *tui_app_clipboard(const struct tui_app *app);
 /* The prompt's text changed (live prompts) / was accepted (text) or cancelled (NULL). */
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text);
 unsigned tui_app_prompt_done(struct tui_app *app, const char *text);
@@ -100,6 +116,8 @@ const char *tui_app_message(const struct tui_app *app);
  * the open prompt (TUI_PROMPT_NONE: none) with the text it starts with in *initial. */
 const char *tui_app_log_name(const struct tui_app *app);
 enum tui_view tui_app_current_view(const struct tui_app *app);
+/* The view the help view was opened from (the current one otherwise). */
+enum tui_view tui_app_previous_view(const struct tui_app *app);
 enum tui_prompt tui_app_open_prompt(const struct tui_app *app, const char **initial);
 /* Lay out the frame of the current view for in (the body's size, the prompt's text) into vm
  * (cleared first): its body, the filter list over it, the detail line or the message, the

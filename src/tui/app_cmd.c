@@ -11,6 +11,7 @@
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
+#include "iodfg/sanitize.h"
 
 #include "tui/app.h"
 #include "tui/app_priv.h"
@@ -121,10 +122,55 @@ static unsigned search(struct tui_app *app, struct tui_listmodel *lm, enum tui_c
 
 static unsigned search_next(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
 {
-    if (!tui_listmodel_search_next(lm, cmd == TUI_CMD_SEARCH_NEXT ? 1 : -1)) {
+    int down = cmd == TUI_CMD_SEARCH_NEXT;
+    if (!tui_listmodel_search_next(lm, down ? 1 : -1)) {
         tui_app_set_message(app, 0, "no match");
+    } else if (tui_listmodel_search_wrapped(lm)) {
+        tui_app_set_message(app, 0, "search wrapped to the %s", down ? "top" : "bottom");
     }
     return TUI_REDRAW;
+}
+
+/* < > (Left Right in tables): the name columns sideways, a third of a typical name at a time. */
+static unsigned scroll_names(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    (void)app;
+    int step = cmd == TUI_CMD_SCROLL_RIGHT ? 8 : -8;
+    tui_listmodel_set_hscroll(lm,
+                              cmd == TUI_CMD_SCROLL_LEFT ? 0 : tui_listmodel_hscroll(lm) + step);
+    return TUI_REDRAW;
+}
+
+/* y: the selected row's name (the name its detail line starts with) to the terminal's
+ * clipboard, sanitised; the loop writes it (OSC 52) when the answer has TUI_COPY. */
+static unsigned copy_name(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    (void)lm;
+    (void)cmd;
+    const struct tui_view_ops *ops = tui_view_ops(app->view);
+    char line[1024];
+    line[0] = '\0';
+    size_t n = ops->detail ? ops->detail(app, app->view_state[app->view], line, sizeof(line)) : 0;
+    if (n == 0) {
+        tui_app_set_message(app, 1, "copy-name: nothing with a name is selected here");
+        return TUI_REDRAW;
+    }
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    iodfg_sanitize_term(&b, line, n);
+    snprintf(app->clipboard, sizeof(app->clipboard), "%s", b.data ? b.data : "");
+    iodfg_buf_fini(&b);
+    tui_app_set_message(app, 0, "copied with OSC 52 (the terminal may not support it): %s",
+                        app->clipboard);
+    return TUI_REDRAW | TUI_COPY;
+}
+
+/* `:` a command line (app_cmdline.c runs it). */
+static unsigned command_line(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    (void)lm;
+    (void)cmd;
+    return tui_app_ask(app, TUI_PROMPT_COMMAND, ":", "");
 }
 
 /* h / l in the Characterisation view: the previous / next activity in the Activities table's
@@ -351,6 +397,8 @@ static const struct {
     {TUI_CMD_PAGE_DOWN, move, NEEDS_TABLE},
     {TUI_CMD_MOVE_FIRST, move, NEEDS_TABLE},
     {TUI_CMD_MOVE_LAST, move, NEEDS_TABLE},
+    {TUI_CMD_SCROLL_LEFT, scroll_names, NEEDS_TABLE},
+    {TUI_CMD_SCROLL_RIGHT, scroll_names, NEEDS_TABLE},
     {TUI_CMD_SORT_NEXT, sort, NEEDS_TABLE},
     {TUI_CMD_SORT_REVERSE, sort, NEEDS_TABLE},
     {TUI_CMD_SEARCH, search, NEEDS_TABLE},
@@ -380,7 +428,19 @@ static const struct {
     {TUI_CMD_EXPORT_TSV, export, 0},
     {TUI_CMD_SAVE_SESSION, save_session, 0},
     {TUI_CMD_CYCLE_THEME, cycle_theme, 0},
+    {TUI_CMD_COPY_NAME, copy_name, 0},
+    {TUI_CMD_COMMAND_LINE, command_line, 0},
 };
+
+int tui_app_command_global(enum tui_cmd cmd)
+{
+    for (size_t i = 0; i < sizeof(global_cmds) / sizeof(global_cmds[0]); i++) {
+        if (global_cmds[i].cmd == cmd) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static unsigned run_global(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
 {

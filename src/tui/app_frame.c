@@ -40,9 +40,15 @@ static void filter_list(const struct tui_app *app, const struct tui_render_in *i
     }
 }
 
-/* The message when there is one, else the view's detail line. */
-static void detail_line(struct tui_app *app, struct tui_viewmodel *vm)
+/* The command line's hint while it is typed, the message when there is one, else the view's
+ * detail line. */
+static void detail_line(struct tui_app *app, const struct tui_render_in *in,
+                        struct tui_viewmodel *vm)
 {
+    if (app->prompt == TUI_PROMPT_COMMAND) {
+        tui_app_command_hint(in->edit_text ? in->edit_text : "", vm->detail, sizeof(vm->detail));
+        return;
+    }
     if (app->message[0]) {
         snprintf(vm->detail, sizeof(vm->detail), "%s", app->message);
         vm->detail_style = app->message_error ? TUI_STYLE_ERROR : TUI_STYLE_WARNING;
@@ -50,7 +56,8 @@ static void detail_line(struct tui_app *app, struct tui_viewmodel *vm)
     }
     const struct tui_view_ops *ops = tui_view_ops(app->view);
     if (ops->detail) {
-        ops->detail(app, app->view_state[app->view], vm->detail, sizeof(vm->detail));
+        vm->detail_name =
+            ops->detail(app, app->view_state[app->view], vm->detail, sizeof(vm->detail));
     }
 }
 
@@ -60,7 +67,7 @@ static void status_line(struct tui_app *app, const struct tui_render_in *in,
                         struct tui_viewmodel *vm)
 {
     if (app->prompt != TUI_PROMPT_NONE && app->prompt != TUI_PROMPT_RULE) {
-        int search = app->prompt == TUI_PROMPT_SEARCH;
+        int search = app->prompt == TUI_PROMPT_SEARCH || app->prompt == TUI_PROMPT_COMMAND;
         const char *text = in->edit_text && app->prompt != TUI_PROMPT_QUIT ? in->edit_text : "";
         snprintf(vm->status, sizeof(vm->status), "%s%s%s", app->prompt_label,
                  search ? "" : iodfg_glyph_text(" › "), text);
@@ -83,6 +90,6 @@ void tui_app_frame(struct tui_app *app, const struct tui_render_in *in, struct t
     if (app->show_filters) {
         filter_list(app, in, vm);
     }
-    detail_line(app, vm);
+    detail_line(app, in, vm);
     status_line(app, in, vm);
 }

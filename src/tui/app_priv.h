@@ -60,6 +60,7 @@ struct tui_app {
     char prompt_label[64];
     char prompt_init[512];
     int show_filters;
+    char clipboard[1024]; /* what TUI_COPY copies, sanitised */
     char message[512];
     int message_error;
     unsigned export_seq;
@@ -71,6 +72,8 @@ unsigned tui_app_settle(struct tui_app *app, unsigned r);
 /* The app's own commands, after a change of the session's inputs: tui_app_settle(app,
  * TUI_CHANGED) (returns TUI_REDRAW). */
 unsigned tui_app_changed(struct tui_app *app);
+/* 1 when the global command table runs cmd (app_cmd.c). */
+int tui_app_command_global(enum tui_cmd cmd);
 /* Drill down on activity a: a rule one directory level deeper first, and the matching filter
  * (app_drill.c). */
 int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);

@@ -36,8 +36,15 @@ unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
     }
     struct tui_listmodel *lm = app->prompt == TUI_PROMPT_SEARCH ? tui_app_table(app) : NULL;
     if (lm) {
-        if (tui_listmodel_search_set(lm, text) == 0 && *text) {
+        int found = tui_listmodel_search_set(lm, text);
+        const char *bad = tui_listmodel_search_error(lm);
+        if (*text && bad) { // typing "(" on the way to "(read|write)": as text meanwhile
+            tui_app_set_message(app, 0, "%s; not a regex (%s): matching it as text",
+                                found > 0 ? "found" : "no match", bad);
+        } else if (found == 0 && *text) {
             tui_app_set_message(app, 0, "no match");
+        } else if (found > 0 && tui_listmodel_search_wrapped(lm)) {
+            tui_app_set_message(app, 0, "search wrapped to the top");
         } else {
             app->message[0] = '\0';
         }
@@ -123,7 +130,10 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
         }
         return TUI_REDRAW;
     case TUI_PROMPT_RULE:
+    case TUI_PROMPT_EXPORT_SVG: // the view that asked writes its picture
         return view_prompt(app, text, 1);
+    case TUI_PROMPT_COMMAND:
+        return text && *text ? tui_app_command_line(app, text) : TUI_REDRAW;
     case TUI_PROMPT_QUIT:
         if (text && strcmp(text, "y") == 0) {
             return TUI_QUIT;

@@ -33,9 +33,30 @@ int tui_app_snapshot(const struct tui_app *app, struct iodfg_buf *out)
     return iodfg_session_state_format(app->ses, out);
 }
 
+/* "log PATH" for each file the app was opened on, absolute so that `iodfg --session FILE`
+ * opens them from anywhere (the log's name when it was opened on none). */
+static void log_lines(const struct tui_app *app, struct iodfg_buf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < app->ninputs; i++) {
+        const char *p = app->inputs[i];
+        if (!p || strpbrk(p, "\n\r")) {
+            continue; // a name a line cannot hold
+        }
+        char *abs = realpath(p, NULL);
+        iodfg_buf_addf(out, "log %s\n", abs ? abs : p);
+        free(abs);
+        n++;
+    }
+    if (n == 0) {
+        iodfg_buf_addf(out, "log %s\n", app->log_name);
+    }
+}
+
 int tui_app_session_format(struct tui_app *app, struct iodfg_buf *out)
 {
-    iodfg_buf_addf(out, "# iodfg session 1\nlog %s\n", app->log_name);
+    iodfg_buf_addf(out, "# iodfg session 1\n");
+    log_lines(app, out);
     enum tui_view v = app->view == TUI_VIEW_HELP ? app->prev_view : app->view;
     iodfg_buf_addf(out, "view %s\n", tui_view_name(v));
     for (int i = 0; i < TUI_VIEW_COUNT; i++) {

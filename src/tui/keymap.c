@@ -44,6 +44,10 @@ static const struct tui_binding default_bindings[] = {
     {G, ' ', C(PAGE_DOWN)},
     {G, TUI_KEY_HOME, C(MOVE_FIRST)},
     {G, TUI_KEY_END, C(MOVE_LAST)},
+    {G, '<', C(SCROLL_LEFT)},
+    {G, TUI_KEY_LEFT, C(SCROLL_LEFT)},
+    {G, '>', C(SCROLL_RIGHT)},
+    {G, TUI_KEY_RIGHT, C(SCROLL_RIGHT)},
     {G, 's', C(SORT_NEXT)},
     {G, 'S', C(SORT_REVERSE)},
     {G, '/', C(SEARCH)},
@@ -63,6 +67,8 @@ static const struct tui_binding default_bindings[] = {
     {G, 'W', C(SAVE_SESSION)},
     {G, 't', C(CYCLE_THEME)},
     {G, 'P', C(RULE_PRESET)},
+    {G, 'y', C(COPY_NAME)},
+    {G, ':', C(COMMAND_LINE)},
 
     {TUI_MAP_ACTIVITIES, TUI_KEY_ENTER, C(DRILL_DOWN)},
 
@@ -84,8 +90,12 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_TIMELINE, 'l', C(PAN_RIGHT)},
     {TUI_MAP_TIMELINE, TUI_KEY_RIGHT, C(PAN_RIGHT)},
     {TUI_MAP_TIMELINE, '0', C(FIT)},
+    {TUI_MAP_TIMELINE, 'p', C(ZOOM_PEAK)},
+    {TUI_MAP_TIMELINE, ',', C(CURSOR_LEFT)},
+    {TUI_MAP_TIMELINE, '.', C(CURSOR_RIGHT)},
     {TUI_MAP_TIMELINE, TUI_KEY_ENTER, C(SHOW_EVENTS)},
     {TUI_MAP_TIMELINE, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
+    {TUI_MAP_TIMELINE, 'X', C(EXPORT_SVG)},
 
     {TUI_MAP_DIFF, 'd', C(DIFF_ONLY)},
     {TUI_MAP_DIFF, TUI_KEY_ENTER, C(DRILL_DOWN)},
@@ -126,6 +136,32 @@ static const struct tui_binding default_bindings[] = {
 
     {TUI_MAP_INSIGHTS, TUI_KEY_ENTER, C(JUMP)},
     {TUI_MAP_INSIGHTS, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
+
+    {TUI_MAP_HEATMAP, 'g', C(ROWS_NEXT)},
+    {TUI_MAP_HEATMAP, 'm', C(METRIC_NEXT)},
+    {TUI_MAP_HEATMAP, '+', C(ZOOM_IN)},
+    {TUI_MAP_HEATMAP, '=', C(ZOOM_IN)},
+    {TUI_MAP_HEATMAP, '-', C(ZOOM_OUT)},
+    {TUI_MAP_HEATMAP, 'h', C(PAN_LEFT)},
+    {TUI_MAP_HEATMAP, 'l', C(PAN_RIGHT)},
+    {TUI_MAP_HEATMAP, '0', C(FIT)},
+    {TUI_MAP_HEATMAP, TUI_KEY_LEFT, C(CELL_LEFT)},
+    {TUI_MAP_HEATMAP, TUI_KEY_RIGHT, C(CELL_RIGHT)},
+    {TUI_MAP_HEATMAP, TUI_KEY_ENTER, C(FILTER_CELL)},
+    {TUI_MAP_HEATMAP, TUI_KEY_BACKSPACE, C(JUMP_BACK)},
+    {TUI_MAP_HEATMAP, 'X', C(EXPORT_SVG)},
+
+    {TUI_MAP_OFFSETS, 'c', C(MARKS_NEXT)},
+    {TUI_MAP_OFFSETS, '+', C(ZOOM_IN)},
+    {TUI_MAP_OFFSETS, '=', C(ZOOM_IN)},
+    {TUI_MAP_OFFSETS, '-', C(ZOOM_OUT)},
+    {TUI_MAP_OFFSETS, 'h', C(PAN_LEFT)},
+    {TUI_MAP_OFFSETS, TUI_KEY_LEFT, C(PAN_LEFT)},
+    {TUI_MAP_OFFSETS, 'l', C(PAN_RIGHT)},
+    {TUI_MAP_OFFSETS, TUI_KEY_RIGHT, C(PAN_RIGHT)},
+    {TUI_MAP_OFFSETS, '0', C(FIT)},
+    {TUI_MAP_OFFSETS, TUI_KEY_ENTER, C(PICK_FILE)},
+    {TUI_MAP_OFFSETS, 'X', C(EXPORT_SVG)},
 
     {TUI_MAP_HELP, 'q', C(CLOSE)},
     {TUI_MAP_HELP, TUI_KEY_ESC, C(CLOSE)},
@@ -570,14 +606,23 @@ static void help_keys(const struct tui_keymaps *km, enum tui_map map, enum tui_c
 
 int tui_keymap_help(const struct tui_keymaps *km, enum tui_help_format fmt, struct iodfg_buf *out)
 {
-    for (int map = 0; map < TUI_MAP_COUNT; map++) {
+    return tui_keymap_help_from(km, fmt, TUI_MAP_GLOBAL, out);
+}
+
+int tui_keymap_help_from(const struct tui_keymaps *km, enum tui_help_format fmt, enum tui_map first,
+                         struct iodfg_buf *out)
+{
+    first = (unsigned)first < TUI_MAP_COUNT ? first : TUI_MAP_GLOBAL;
+    for (int i = 0; i < TUI_MAP_COUNT; i++) {
+        // first, then the others in their order (global first among them)
+        int map = i == 0 ? (int)first : i <= (int)first ? i - 1 : i;
         if (km->maps[map].n == 0) {
             continue;
         }
         if (fmt == TUI_HELP_MAN) {
             iodfg_buf_addf(out, ".SS %s (keymap %s)\n", map_names[map].title, map_names[map].name);
         } else {
-            iodfg_buf_addf(out, "%s%s (keymap %s)\n", map ? "\n" : "", map_names[map].title,
+            iodfg_buf_addf(out, "%s%s (keymap %s)\n", i ? "\n" : "", map_names[map].title,
                            map_names[map].name);
         }
         for (int cmd = 0; cmd < TUI_CMD_COUNT; cmd++) {

@@ -83,5 +83,8 @@ enum tui_help_format {
 };
 /* Append the whole key list, map by map, to out. Returns 0, or -1 when out of memory. */
 int tui_keymap_help(const struct tui_keymaps *km, enum tui_help_format fmt, struct iodfg_buf *out);
+/* The same with map first (`?` in a view lists its own keys before the others). */
+int tui_keymap_help_from(const struct tui_keymaps *km, enum tui_help_format fmt, enum tui_map first,
+                         struct iodfg_buf *out);
 
 #endif

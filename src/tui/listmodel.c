@@ -5,8 +5,13 @@
 #include "tui/listmodel.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "iodfg/error.h"
+#include "iodfg/glyph.h"
+#include "iodfg/rules.h"
 
 #define CELL_MAX 512
 
@@ -21,7 +26,11 @@ struct tui_listmodel {
     int sort_desc;
     size_t cursor, top, height;
     char *pattern;
+    struct iodfg_rules_pattern *rx; /* the pattern compiled (NULL: plain text) */
+    char rx_error[320];             /* why it is not a regex */
     size_t search_origin;
+    int wrapped; /* the last search move went past an end */
+    int hscroll; /* name columns' sideways scroll */
 };
 
 struct tui_listmodel *tui_listmodel_new(const struct tui_column *cols, int ncols,
@@ -47,6 +56,7 @@ void tui_listmodel_free(struct tui_listmodel *lm)
     }
     free(lm->order);
     free(lm->pattern);
+    iodfg_rules_pattern_free(lm->rx);
     free(lm);
 }
 
@@ -357,6 +367,15 @@ static int contains_ci(const char *hay, const char *needle)
     return nl == 0;
 }
 
+/* Does one cell match the search: the regex, else the text as it is. */
+static int cell_matches(const struct tui_listmodel *lm, const char *cell)
+{
+    if (lm->rx) {
+        return iodfg_rules_pattern_match(lm->rx, cell, strlen(cell)) == 1;
+    }
+    return contains_ci(cell, lm->pattern);
+}
+
 int tui_listmodel_matches(const struct tui_listmodel *lm, size_t i)
 {
     if (!lm->pattern || !lm->pattern[0] || i >= lm->n) {
@@ -371,19 +390,22 @@ int tui_listmodel_matches(const struct tui_listmodel *lm, size_t i)
             continue;
         }
         char buf[CELL_MAX];
-        if (contains_ci(tui_listmodel_cell(lm, i, c, buf, sizeof(buf)), lm->pattern)) {
+        if (cell_matches(lm, tui_listmodel_cell(lm, i, c, buf, sizeof(buf)))) {
             return 1;
         }
     }
     return 0;
 }
 
-/* Select the first match found walking from start in direction dir (wrapping). */
+/* Select the first match found walking from start in direction dir (wrapping past an end:
+ * wrapped says so). */
 static int find_from(struct tui_listmodel *lm, size_t start, int dir)
 {
+    lm->wrapped = 0;
     for (size_t k = 0; k < lm->n; k++) {
         size_t i = dir > 0 ? (start + k) % lm->n : (start + lm->n - k % lm->n) % lm->n;
         if (tui_listmodel_matches(lm, i)) {
+            lm->wrapped = dir > 0 ? i < start : i > start;
             lm->cursor = i;
             clamp_view(lm);
             return 1;
@@ -405,6 +427,21 @@ int tui_listmodel_search_set(struct tui_listmodel *lm, const char *pattern)
     }
     free(lm->pattern);
     lm->pattern = p;
+    iodfg_rules_pattern_free(lm->rx);
+    lm->rx = NULL;
+    lm->rx_error[0] = '\0';
+    lm->wrapped = 0;
+    if (p[0]) {
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        lm->rx = iodfg_rules_pattern_new(p, strlen(p), 1, &err);
+        if (!lm->rx && err.code == IODFG_E_NOMEM) {
+            return -1;
+        }
+        if (!lm->rx) {
+            snprintf(lm->rx_error, sizeof(lm->rx_error), "%s at column %lu", err.msg, err.col);
+        }
+    }
     if (!p[0] || lm->n == 0) {
         lm->cursor = lm->search_origin;
         clamp_view(lm);
@@ -419,12 +456,53 @@ int tui_listmodel_search_next(struct tui_listmodel *lm, int dir)
         return 0;
     }
     size_t start = dir > 0 ? (lm->cursor + 1) % lm->n : (lm->cursor + lm->n - 1) % lm->n;
-    return find_from(lm, start, dir);
+    int found = find_from(lm, start, dir);
+    // moving on from the last row (or back from the first) is a wrap too
+    lm->wrapped |= found && (dir > 0 ? start == 0 && lm->n > 1 : start == lm->n - 1 && lm->n > 1);
+    return found;
 }
 
 const char *tui_listmodel_search_pattern(const struct tui_listmodel *lm)
 {
     return lm->pattern ? lm->pattern : "";
+}
+
+const char *tui_listmodel_search_error(const struct tui_listmodel *lm)
+{
+    return lm->rx_error[0] ? lm->rx_error : NULL;
+}
+
+int tui_listmodel_search_wrapped(const struct tui_listmodel *lm)
+{
+    return lm->wrapped;
+}
+
+/* ---- names -------------------------------------------------------------------------------- */
+
+int tui_listmodel_hscroll(const struct tui_listmodel *lm)
+{
+    return lm->hscroll;
+}
+
+void tui_listmodel_set_hscroll(struct tui_listmodel *lm, int cols)
+{
+    lm->hscroll = cols > 0 ? cols : 0;
+}
+
+const char *tui_listmodel_name(const struct tui_listmodel *lm, size_t i, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < lm->ncols && used < size; c++) {
+        if (!(lm->cols[c].flags & TUI_COL_NAME)) {
+            continue;
+        }
+        char cell[CELL_MAX];
+        int n = snprintf(buf + used, size - used, "%s%s", used ? iodfg_glyph_text(" → ") : "",
+                         tui_listmodel_cell(lm, i, c, cell, sizeof(cell)));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
 }
 
 /* ---- layout ------------------------------------------------------------------------------- */
@@ -452,10 +530,14 @@ int tui_listmodel_layout(const struct tui_listmodel *lm, int width, int sep, int
         widths[drop] = 0;
         shown--;
     }
-    for (int c = 0; c < lm->ncols && total < width; c++) {
-        if (widths[c] && (lm->cols[c].flags & TUI_COL_FLEX)) {
-            widths[c] += width - total;
-            total = width;
+    int nflex = 0;
+    for (int c = 0; c < lm->ncols; c++) {
+        nflex += widths[c] && (lm->cols[c].flags & TUI_COL_FLEX);
+    }
+    int spare = total < width ? width - total : 0, k = 0;
+    for (int c = 0; c < lm->ncols && nflex; c++) {
+        if (widths[c] && (lm->cols[c].flags & TUI_COL_FLEX)) { // the first gets the remainder
+            widths[c] += spare / nflex + (k++ == 0 ? spare % nflex : 0);
         }
     }
     return shown;

@@ -12,14 +12,17 @@ enum tui_col_flags {
     TUI_COL_SORTABLE = 2, /* `s` stops here */
     TUI_COL_DESC = 4,     /* sorts descending first (counts, durations) */
     TUI_COL_SEARCH = 8,   /* `/` looks here; when no column has it, all columns are searched */
-    TUI_COL_FLEX = 16     /* takes the spare width (the first such column) */
+    TUI_COL_FLEX = 16,    /* shares the spare width with the other flex columns */
+    TUI_COL_NAME = 32     /* a name (activity, path, case): too long, it loses its middle
+                           * (write:/tmp/…/test.00000003); it scrolls sideways (hscroll) and
+                           * `y` copies it */
 };
 
 struct tui_column {
     const char *title;
-    int width;      /* display columns; the minimum for a flex column */
-    int priority;   /* 0 = always shown; when too narrow, the highest numbers go first */
-    unsigned flags; /* enum tui_col_flags */
+    int width;       /* display columns; the minimum for a flex column */
+    int priority;    /* 0 = always shown; when too narrow, the highest numbers go first */
+    unsigned flags;  /* enum tui_col_flags */
     const char *tsv; /* the TSV export's header, naming its base unit; NULL: the title */
 };
 
@@ -91,19 +94,31 @@ void tui_listmodel_set_height(struct tui_listmodel *lm, size_t height);
 size_t tui_listmodel_top(const struct tui_listmodel *lm);
 
 /* Incremental search: begin remembers the cursor; set moves to the first row at or after it
- * whose searchable cells contain pattern (ASCII case-insensitive), wrapping; an empty pattern
- * returns to where the search began. next(dir = +1/-1) moves to the next / previous match.
- * Both return 1 when a match is selected, 0 otherwise (the cursor then stays). set returns -1
- * when out of memory. */
+ * whose searchable cells match pattern, a PCRE2 regex (ASCII case-insensitive, match-limited:
+ * a cell that hits the limit does not match), wrapping around the end; a pattern that is not
+ * (yet) a valid regex matches as plain text, and search_error says why; an empty pattern
+ * returns to where the search began. next(dir = +1/-1) moves to the next / previous match,
+ * wrapping too (search_wrapped: the last move went past an end). Both return 1 when a match
+ * is selected, 0 otherwise (the cursor then stays). set returns -1 when out of memory. */
 void tui_listmodel_search_begin(struct tui_listmodel *lm);
 int tui_listmodel_search_set(struct tui_listmodel *lm, const char *pattern);
 int tui_listmodel_search_next(struct tui_listmodel *lm, int dir);
 const char *tui_listmodel_search_pattern(const struct tui_listmodel *lm);
+const char *tui_listmodel_search_error(const struct tui_listmodel *lm); /* NULL: a regex */
+int tui_listmodel_search_wrapped(const struct tui_listmodel *lm);
 int tui_listmodel_matches(const struct tui_listmodel *lm, size_t i);
 
+/* The name columns' sideways scroll in display columns (0: names lose their middle instead);
+ * set clamps at 0, the renderer clamps it to what the longest name shown needs. */
+int tui_listmodel_hscroll(const struct tui_listmodel *lm);
+void tui_listmodel_set_hscroll(struct tui_listmodel *lm, int cols);
+/* The name of position i: its name columns' cells joined by " → " (" -> " in ASCII: a
+ * transition's two nodes), into buf; "" when it has none. */
+const char *tui_listmodel_name(const struct tui_listmodel *lm, size_t i, char *buf, size_t size);
+
 /* Fit the columns into width display columns with sep columns between them: drop columns by
- * priority, then give the spare width to the flex column. widths[c] is 0 for a dropped column.
- * Returns the number of columns shown. */
+ * priority, then share the spare width among the flex columns (a wider terminal gives the
+ * names its width). widths[c] is 0 for a dropped column. Returns the number of columns shown. */
 int tui_listmodel_layout(const struct tui_listmodel *lm, int width, int sep, int *widths);
 
 #endif

@@ -23,8 +23,9 @@
 #include "iodfg/glyph.h"
 #include "iodfg/insights.h"
 #include "iodfg/store.h"
+#include "iodfg/textfile.h"
 
-#include "cli/cli.h"
+#include "cmdline/cli.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
 #include "tui/term/screen.h"
@@ -81,9 +82,10 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 /* The analysis columns plus what the Characterisation view's access patterns track (file
  * offsets per descriptor) and what the Insights view judges (errors): 16 more bytes per event. The
  * Handles view needs no column: it reads the log's handle table (loaded with every log, one row per
- * handle), and Enter filters by path, so the 4-byte handle column is left out. */
+ * handle), and Enter filters by path. The Offsets view needs the 4-byte handle column: a read or
+ * write right after a traced lseek of its handle is at a known offset, not an inferred one. */
 #define TUI_COLUMNS                                                                                \
-    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR |                      \
+    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
      IODFG_COL_HANDLE_TABLE | IODFG_COL_STACKS)
 
 static void *load_thread(void *arg)
@@ -183,7 +185,74 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
             }
         }
     }
-    return cli_need_inputs(optind, argc, "tui", tui_usage) ? CLI_USAGE : CLI_OK;
+    if (optind >= argc && o->session) {
+        return CLI_OK; // the session file's log lines name the inputs
+    }
+    return cli_need_inputs(optind, argc,
+                           "tui needs an event log (LOG.h5), trace files or directories, or "
+                           "--session FILE whose log line names one",
+                           tui_usage)
+               ? CLI_USAGE
+               : CLI_OK;
+}
+
+/* A session file's log lines ("log PATH"): the files it was saved over, into a new array of
+ * *n paths (each freed, then the array). A relative path counts from the current directory,
+ * else from the session file's. NULL with err when the file cannot be read or names none. */
+static char **session_inputs(const char *session, size_t *n, struct iodfg_error *err)
+{
+    size_t len;
+    char *text = iodfg_textfile_read(session, "session file", (size_t)16 << 20, &len, err);
+    if (!text) {
+        return NULL;
+    }
+    char **in = calloc(len / 5 + 2, sizeof(*in)); // a log line takes at least 5 bytes
+    const char *slash = strrchr(session, '/');
+    int dirlen = slash ? (int)(slash - session) : 0;
+    *n = 0;
+    for (char *line = text, *next; in && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) {
+            *next++ = '\0';
+        }
+        if (strncmp(line, "log ", 4) != 0 || !line[4]) {
+            continue;
+        }
+        const char *p = line + 4;
+        char *path = NULL;
+        if (p[0] != '/' && access(p, F_OK) != 0 && slash) { // beside the session file
+            size_t m = (size_t)dirlen + strlen(p) + 2;
+            path = malloc(m);
+            if (path) {
+                snprintf(path, m, "%.*s/%s", dirlen, session, p);
+            }
+        } else {
+            path = strdup(p);
+        }
+        if (!path) {
+            break;
+        }
+        in[(*n)++] = path;
+    }
+    free(text);
+    if (!in || *n == 0) {
+        free(in);
+        iodfg_error_set(err, in ? IODFG_E_ARG : IODFG_E_NOMEM,
+                        in ? "no log line names the event log: give it too (iodfg LOG.h5 "
+                             "--session FILE)"
+                           : NULL);
+        iodfg_error_at(err, session, 0, 0);
+        return NULL;
+    }
+    return in;
+}
+
+static void free_inputs(char **in, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++) {
+        free(in[i]);
+    }
+    free(in);
 }
 
 // Load and analyse on a thread while the screen shows progress (q stops after the current
@@ -226,6 +295,9 @@ static int open_session(struct tui_app *app, const char *session, struct iodfg_e
     return tui_app_session_load(app, session, err);
 }
 
+static int run(const struct tui_opts *o, struct loader *l, char *rules_text,
+               const struct iodfg_insight_thresholds *th);
+
 int tui_main(int argc, char **argv)
 {
     struct tui_opts o = {0};
@@ -242,47 +314,66 @@ int tui_main(int argc, char **argv)
     if (cli_insight_thresholds_file(o.thresholds, &thresholds)) {
         return CLI_FAIL;
     }
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) { // two lines, each a message
         cli_errorf("the terminal UI needs a terminal on standard input and output (%s is not "
-                   "one);\nfor scripts use 'iodfg stats', 'iodfg dfg' or 'iodfg info'",
+                   "one)",
                    isatty(STDIN_FILENO) ? "standard output" : "standard input");
+        cli_errorf("for scripts use 'iodfg stats', 'iodfg dfg' or 'iodfg info'");
         return CLI_USAGE;
     }
     struct iodfg_error err;
     iodfg_error_clear(&err);
+    char **from_session = NULL;
+    size_t nfrom = 0;
+    if (optind >= argc && !(from_session = session_inputs(o.session, &nfrom, &err))) {
+        cli_error(&err);
+        return CLI_FAIL;
+    }
     char *rules_text = NULL;
     size_t rules_len;
     if (o.rules_path && !(rules_text = cli_rules_text(o.rules_path, &rules_len, &err))) {
         cli_error(&err);
+        free_inputs(from_session, nfrom);
         return CLI_FAIL;
     }
-    l.inputs = argv + optind;
-    l.n = (size_t)(argc - optind);
-    l.rules_text = rules_text;
-    l.rules_path = o.rules_path;
-    l.name = base_name(l.inputs[0]);
-    struct tui_ui *ui = tui_ui_open(o.theme, o.flags, &err);
+    l.inputs = from_session ? from_session : argv + optind;
+    l.n = from_session ? nfrom : (size_t)(argc - optind);
+    rc = run(&o, &l, rules_text, &thresholds); // frees rules_text
+    free_inputs(from_session, nfrom);
+    return rc;
+}
+
+/* Load the inputs and run the explorer until it quits (the terminal taken and given back). */
+static int run(const struct tui_opts *o, struct loader *l, char *rules_text,
+               const struct iodfg_insight_thresholds *th)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    l->rules_text = rules_text;
+    l->rules_path = o->rules_path;
+    l->name = base_name(l->inputs[0]);
+    struct tui_ui *ui = tui_ui_open(o->theme, o->flags, &err);
     if (!ui) {
         cli_error(&err);
         free(rules_text);
         return CLI_FAIL;
     }
-    if (load_with_progress(ui, &l)) {
+    if (load_with_progress(ui, l)) {
         tui_ui_close(ui);
         cli_errorf("cannot start the loading thread");
         free(rules_text);
         return CLI_FAIL;
     }
     free(rules_text);
-    if (atomic_load(&l.cancel)) {
+    if (atomic_load(&l->cancel)) {
         tui_ui_close(ui);
-        tui_app_free(l.app);
+        tui_app_free(l->app);
         return CLI_OK;
     }
-    if (!l.app) {
+    if (!l->app) {
         tui_ui_close(ui);
-        cli_error(&l.err);
-        if (l.err.code == IODFG_E_FORMAT) {
+        cli_error(&l->err);
+        if (l->err.code == IODFG_E_FORMAT) {
             // HDF5 1.10 keeps blocks of its free lists after a failed metadata checksum read in
             // a thread other than the first; its exit-time teardown then loops over them and
             // prints ~200 tokens of noise. Nothing of ours is open (the reader closed every
@@ -292,16 +383,17 @@ int tui_main(int argc, char **argv)
         }
         return CLI_FAIL;
     }
-    tui_app_set_insight_thresholds(l.app, &thresholds);
-    if (o.session && open_session(l.app, o.session, &err)) {
+    tui_app_set_insight_thresholds(l->app, th);
+    iodfg_error_clear(&err);
+    if (o->session && open_session(l->app, o->session, &err)) {
         tui_ui_close(ui);
         cli_error(&err);
-        tui_app_free(l.app);
+        tui_app_free(l->app);
         return CLI_FAIL;
     }
-    tui_ui_run(ui, l.app);
+    tui_ui_run(ui, l->app);
     tui_ui_close(ui);
-    tui_app_free(l.app);
+    tui_app_free(l->app);
     return CLI_OK;
 }
 

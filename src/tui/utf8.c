@@ -5,6 +5,7 @@
 #include "tui/utf8.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <wchar.h>
 
 #include "iodfg/buf.h"
@@ -140,4 +141,67 @@ size_t tui_utf8_width(const char *s, size_t len)
     size_t w = iodfg_sanitize_term(&b, s, len) == 0 ? plain_width(b.data, b.len) : len;
     iodfg_buf_fini(&b);
     return w;
+}
+
+size_t tui_utf8_skip_cols(const char *s, size_t len, size_t cols)
+{
+    size_t pos = 0, used = 0;
+    while (pos < len && used < cols) {
+        size_t next = tui_utf8_next(s, len, pos);
+        used += tui_utf8_width(s + pos, next - pos);
+        pos = next;
+    }
+    return pos;
+}
+
+/* The start of the last columns columns of s[0..len) (whole characters). */
+static size_t tail_cols(const char *s, size_t len, size_t cols)
+{
+    size_t pos = len, used = 0;
+    while (pos > 0) {
+        size_t prev = tui_utf8_prev(s, pos);
+        size_t cw = tui_utf8_width(s + prev, pos - prev);
+        if (used + cw > cols) {
+            break;
+        }
+        used += cw;
+        pos = prev;
+    }
+    return pos;
+}
+
+int tui_utf8_elide_middle(const char *s, size_t len, int width, size_t *head, size_t *tail)
+{
+    size_t total = tui_utf8_width(s, len);
+    *head = len;
+    *tail = len;
+    if (width < 0 || total <= (size_t)width) {
+        return 0;
+    }
+    size_t budget = width > 1 ? (size_t)width - 1 : 0; // the ellipsis takes one column
+    // an activity's call ("lseek:") stays whole when it takes at most half the room
+    const char *colon = memchr(s, ':', len < 24 ? len : 24);
+    size_t hmin = colon && !memchr(s, '/', (size_t)(colon - s))
+                      ? tui_utf8_width(s, (size_t)(colon - s) + 1)
+                      : 0;
+    hmin = hmin > budget / 2 ? 0 : hmin;
+    // the tail: the last path component from its '/' when it leaves room for the head, else
+    // what the head leaves (half for a name without a call)
+    const char *slash = NULL;
+    for (size_t i = len; i > 1 && !slash; i--) {
+        slash = s[i - 1] == '/' && i < len ? s + i - 1 : NULL;
+    }
+    size_t keep = budget / 3 < 4 ? budget / 3 : 4;
+    size_t room = budget - (hmin > keep ? hmin : keep);
+    size_t t = slash ? (size_t)(slash - s) : len;
+    if (!slash || tui_utf8_width(s + t, len - t) > room) {
+        t = tail_cols(s, len, hmin ? budget - hmin : (budget + 1) / 2);
+    }
+    size_t tw = tui_utf8_width(s + t, len - t);
+    *head = tui_utf8_skip_cols(s, t, budget - tw);
+    if (tui_utf8_width(s, *head) > budget - tw) { // a wide character does not fit: leave it
+        *head = tui_utf8_prev(s, *head);
+    }
+    *tail = t;
+    return 1;
 }

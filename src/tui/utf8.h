@@ -21,5 +21,13 @@ size_t tui_utf8_prev(const char *s, size_t pos);
 int tui_utf8_cpwidth(unsigned cp);
 /* Columns taken by s[0..len) as drawn after the sanitiser (iodfg_sanitize_term). */
 size_t tui_utf8_width(const char *s, size_t len);
+/* The offset in s[0..len) after its first cols columns (whole characters). */
+size_t tui_utf8_skip_cols(const char *s, size_t len, size_t cols);
+/* How a name s[0..len) (display text, sanitised) fits width columns by losing its middle to a
+ * one-column ellipsis: it shows bytes [0, *head), the ellipsis, then [*tail, len). The last
+ * path component is kept whole from its '/' when that leaves some of the head
+ * (write:/tmp/…/test.00000003), else the name's second half. 0 when s fits (nothing cut; *head
+ * = *tail = len), 1 when cut. */
+int tui_utf8_elide_middle(const char *s, size_t len, int width, size_t *head, size_t *tail);
 
 #endif

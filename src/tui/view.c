@@ -121,16 +121,27 @@ void tui_cmd_move_table(struct tui_listmodel *lm, enum tui_cmd cmd)
     }
 }
 
-void tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size)
+size_t tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size)
 {
-    if (!lm || tui_listmodel_count(lm) == 0) {
-        return;
+    if (!lm || tui_listmodel_count(lm) == 0 || size == 0) {
+        return 0;
     }
-    char c0[512], c1[512];
+    char c0[1024], c1[512];
     size_t cur = tui_listmodel_cursor(lm);
-    snprintf(buf, size, "%s  %s   row %zu of %zu", tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0)),
-             tui_listmodel_ncols(lm) > 2 ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "",
-             cur + 1, tui_listmodel_count(lm));
+    int named = 0;
+    for (int c = 0; c < tui_listmodel_ncols(lm); c++) {
+        named |= (tui_listmodel_column(lm, c)->flags & TUI_COL_NAME) != 0;
+    }
+    const char *name = named ? tui_listmodel_name(lm, cur, c0, sizeof(c0))
+                             : tui_listmodel_cell(lm, cur, 1, c0, sizeof(c0));
+    // the second cell when it is not part of the name (a transition's To is)
+    int second = tui_listmodel_ncols(lm) > 2 &&
+                 !(named && (tui_listmodel_column(lm, 2)->flags & TUI_COL_NAME));
+    snprintf(buf, size, "%s  %s   row %zu of %zu", name,
+             second ? tui_listmodel_cell(lm, cur, 2, c1, sizeof(c1)) : "", cur + 1,
+             tui_listmodel_count(lm));
+    size_t n = strlen(name);
+    return n < size ? n : size - 1;
 }
 
 int tui_table_replace(struct tui_listmodel *lm, uint32_t **rows, uint32_t *nrows, uint32_t *fresh,

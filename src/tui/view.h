@@ -48,11 +48,12 @@ unsigned tui_cmd_run(const struct tui_cmd_entry *t, size_t n, struct tui_app *ap
 long tui_cmd_step(enum tui_cmd cmd);
 
 /* Helpers of table views: move lm's cursor by a move command; the generic detail line of its
- * cursor row ("cell 1  cell 2   row N of M", "" when empty); replace the ids a table's rows
+ * cursor row ("name  cell 2   row N of M": its name columns, else cell 1; "" when empty),
+ * returning the name's length as a detail op does; replace the ids a table's rows
  * show by fresh (n ids; takes it) and reload lm with its cursor kept on its item; the ids of
  * the rows in the table's order (*n of them; NULL when out of memory, free it). */
 void tui_cmd_move_table(struct tui_listmodel *lm, enum tui_cmd cmd);
-void tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size);
+size_t tui_table_detail(struct tui_listmodel *lm, char *buf, size_t size);
 int tui_table_replace(struct tui_listmodel *lm, uint32_t **rows, uint32_t *nrows, uint32_t *fresh,
                       uint32_t n);
 uint32_t *tui_table_ids(struct tui_listmodel *lm, const uint32_t *rows, size_t *n);
@@ -86,13 +87,16 @@ struct tui_view_ops {
     const struct tui_cmd_entry *cmds;
     size_t ncmds;
     /* A live prompt it opened (TUI_PROMPT_RULE) changed (done 0) or ended (done 1; text NULL
-     * when cancelled). Returns enum tui_result flags. */
+     * when cancelled), or the file name it asked for (TUI_PROMPT_EXPORT_SVG) was given (done 1).
+     * Returns enum tui_result flags. */
     unsigned (*prompt)(struct tui_app *app, void *st, const char *text, int done);
     /* Lay the body out into vm; may move its own cursor and scroll position to fit. */
     void (*render)(struct tui_app *app, void *st, const struct tui_render_in *in,
                    struct tui_viewmodel *vm);
-    /* The detail line (under the body) for what is selected, "" when nothing. */
-    void (*detail)(struct tui_app *app, void *st, char *buf, size_t size);
+    /* The detail line (under the body) for what is selected, "" when nothing. Returns how many
+     * bytes at its start are a name (activity, path, case; 0: none): on a narrow line the name
+     * loses its middle, not what tells it apart, and the rest of the line still shows. */
+    size_t (*detail)(struct tui_app *app, void *st, char *buf, size_t size);
     /* The table shown now; the table whose sort order a session file keeps. */
     struct tui_listmodel *(*table)(struct tui_app *app, void *st);
     struct tui_listmodel *(*sorted)(struct tui_app *app, void *st);

@@ -120,6 +120,14 @@ void tui_page_right(struct tui_page *pg, int row, int col, int width, int style,
     }
 }
 
+void tui_page_name(struct tui_page *pg, int row, int col, int width, int style, const char *text)
+{
+    struct tui_span *s = add(pg, row, col, width, TUI_SPAN_TEXT, style, text, strlen(text));
+    if (s) {
+        s->flags |= TUI_SPAN_MIDDLE;
+    }
+}
+
 void tui_page_textf(struct tui_page *pg, int row, int col, int width, int style, const char *fmt,
                     ...)
 {
@@ -233,6 +241,7 @@ void tui_viewmodel_clear(struct tui_viewmodel *vm)
     vm->table = NULL;
     vm->cursor_row = vm->cursor_col = -1;
     vm->detail[0] = vm->status[0] = '\0';
+    vm->detail_name = 0;
     vm->detail_style = -1;
     vm->status_style = 0;
     vm->status_cursor = -1;

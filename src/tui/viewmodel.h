@@ -25,7 +25,8 @@ enum tui_span_kind {
 };
 
 enum tui_span_flags {
-    TUI_SPAN_RIGHT = 1 /* TEXT: right-aligned within the width */
+    TUI_SPAN_RIGHT = 1, /* TEXT: right-aligned within the width */
+    TUI_SPAN_MIDDLE = 2 /* TEXT: a name, which loses its middle when too long */
 };
 
 struct tui_span {
@@ -56,6 +57,8 @@ void tui_page_add(struct tui_page *pg, int row, int col, int width, int kind, in
                   const char *text);
 void tui_page_text(struct tui_page *pg, int row, int col, int width, int style, const char *text);
 void tui_page_right(struct tui_page *pg, int row, int col, int width, int style, const char *text);
+/* A name (activity, path, case): too long for width, it loses its middle (utf8.h). */
+void tui_page_name(struct tui_page *pg, int row, int col, int width, int style, const char *text);
 void tui_page_textf(struct tui_page *pg, int row, int col, int width, int style, const char *fmt,
                     ...) __attribute__((format(printf, 6, 7)));
 void tui_page_fill(struct tui_page *pg, int row, int col, int width, int style);
@@ -80,6 +83,7 @@ struct tui_viewmodel {
     struct tui_listmodel *table; /* placed by the page's TABLE span (borrowed) */
     int cursor_row, cursor_col;  /* the terminal cursor in the body; row -1: none */
     char detail[1024];           /* the line under the body */
+    size_t detail_name;          /* bytes at its start that are a name (view.h's detail op) */
     int detail_style;            /* -1: the detail line; else a message in this style */
     char status[1024];           /* the last line */
     int status_style;

@@ -6,7 +6,10 @@
  * built in the background, with the time until it is ready) and a live rule edit up to updated
  * tables (target <= 100 ms).
  * Usage: bench_tui [--events N] [--cases C] [--sync]   (prints to stderr; needs a TERM with
- * terminfo; --sync builds the Timeline's index on the UI thread, as small logs do) */
+ * terminfo; --sync builds the Timeline's index on the UI thread, as small logs do)
+ *        bench_tui --pictures LOG.h5 [--runs R]   the Heatmap and Offsets views' first draw on
+ * a log from disk (make bench gives it the IOR-like log it converts; target <= 200 ms), each run
+ * in a fresh app so that nothing is cached, and a key in each after it (zoom, shade, rows). */
 #include "config.h"
 
 #include <fcntl.h>
@@ -18,10 +21,12 @@
 
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/store.h"
 #include "iodfg/strpool.h"
 #include "tui/app.h"
 #include "tui/term/ui.h"
 #include "tui/views/charz/charz.h"
+#include "tui/views/offsets/offsets_view.h"
 #include "tui/views/timeline/timeline_grid.h"
 #include "tui/views/timeline/timeline_job.h"
 
@@ -159,8 +164,128 @@ static void report(const char *what, double *v, int n, double target)
             what, v[0], v[n / 2], v[n - 1], target, n);
 }
 
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A key and its frame: wall time (returned) and the UI thread's processor time (*cpu). */
+static double timed_key_cpu(struct tui_ui *ui, struct tui_app *app, enum tui_cmd cmd, double *cpu)
+{
+    double c = cpu_ms(), w = timed_key(ui, app, cmd);
+    *cpu = cpu_ms() - c;
+    return w;
+}
+
+/* The real frame, drawn by curses into /dev/null at 100x30: the UI, with the standard output
+ * it replaced in *saved (restore it with dup2 before printing). */
+static struct tui_ui *open_ui(int *saved)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    *saved = dup(1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    setenv("LINES", "30", 1);
+    setenv("COLUMNS", "100", 1);
+    if (!getenv("TERM")) {
+        setenv("TERM", "xterm-256color", 1);
+    }
+    struct tui_ui *ui = tui_ui_open("default", 0, &err);
+    if (!ui) {
+        dup2(*saved, 1);
+        die(&err);
+    }
+    return ui;
+}
+
+/* The columns the TUI loads (tui_main.c). */
+#define PICTURE_COLUMNS                                                                            \
+    (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
+     IODFG_COL_HANDLE_TABLE)
+
+/* --pictures: the picture views on a log from disk, each run in a fresh app (a first draw). */
+static int bench_pictures(const char *path, int runs)
+{
+    enum { MAXR = 32 };
+    runs = runs < 1 ? 1 : runs > MAXR ? MAXR : runs;
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    double t0 = now_ms();
+    struct iodfg_eventlog *log = iodfg_store_load(path, PICTURE_COLUMNS, NULL, NULL, &err);
+    if (!log) {
+        die(&err);
+    }
+    fprintf(stderr, "log: %llu events in %u cases, loaded in %.0f ms\n",
+            (unsigned long long)iodfg_eventlog_event_count(log), iodfg_eventlog_case_count(log),
+            now_ms() - t0);
+    int saved;
+    struct tui_ui *ui = open_ui(&saved);
+    double heat[MAXR], hzoom[MAXR], hshade[MAXR], hrows[MAXR], off[MAXR], ozoom[MAXR], omarks[MAXR];
+    double oready[MAXR], ojob[MAXR], heat_cpu[MAXR], ojob_cpu[MAXR];
+    double app_ms = 0;
+    for (int i = 0; i < runs; i++) {
+        t0 = now_ms();
+        struct tui_app *app = tui_app_new(log, 0, "log.h5", NULL, NULL, &err);
+        if (!app) {
+            dup2(saved, 1);
+            die(&err);
+        }
+        app_ms += now_ms() - t0;
+        tui_ui_draw(ui, app); // the Activities view, as at start-up
+        heat[i] = timed_key_cpu(ui, app, TUI_CMD_VIEW_HEATMAP, &heat_cpu[i]);
+        hzoom[i] = timed_key(ui, app, TUI_CMD_ZOOM_IN);
+        hshade[i] = timed_key(ui, app, TUI_CMD_METRIC_NEXT);
+        hrows[i] = timed_key(ui, app, TUI_CMD_ROWS_NEXT);
+        t0 = now_ms();
+        off[i] = timed_key(ui, app, TUI_CMD_VIEW_OFFSETS);
+        struct tui_offsets_view *ov = tui_app_view_state(app, TUI_VIEW_OFFSETS);
+        while (ov->job) { // built in the background: the loop polls, keys stay live
+            struct timespec ts = {0, 500000};
+            nanosleep(&ts, NULL);
+            if (tui_app_poll(app), !ov->job) {
+                tui_ui_draw(ui, app);
+            }
+        }
+        oready[i] = now_ms() - t0;
+        ojob[i] = ov->build_ms;
+        ojob_cpu[i] = ov->build_cpu_ms;
+        ozoom[i] = timed_key(ui, app, TUI_CMD_ZOOM_IN);
+        omarks[i] = timed_key(ui, app, TUI_CMD_MARKS_NEXT);
+        tui_app_free(app);
+    }
+    tui_ui_close(ui);
+    dup2(saved, 1);
+    fprintf(stderr, "app (rules, analysis, tables): %.0f ms a run (not timed below)\n",
+            app_ms / runs);
+    report("heatmap view: first draw", heat, runs, 200);
+    report("heatmap view: first draw, CPU", heat_cpu, runs, 200);
+    report("heatmap view: zoom in", hzoom, runs, 200);
+    report("heatmap view: next shade", hshade, runs, 16);
+    report("heatmap view: rows by host", hrows, runs, 200);
+    report("offsets view: first frame (UI)", off, runs, 16);
+    report("offsets view: first draw", oready, runs, 200);
+    report("offsets view: its background build", ojob, runs, 200);
+    report("offsets view: the build, CPU", ojob_cpu, runs, 200);
+    report("offsets view: zoom in", ozoom, runs, 16);
+    report("offsets view: marks by read/write", omarks, runs, 16);
+    iodfg_eventlog_free(log);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--pictures")) {
+            int runs = 5;
+            for (int j = 1; j + 1 < argc; j++) {
+                runs = !strcmp(argv[j], "--runs") ? atoi(argv[j + 1]) : runs;
+            }
+            return bench_pictures(argv[i + 1], runs);
+        }
+    }
     uint64_t nev = 10000000;
     uint32_t ncases = 1000;
     int sync = 0;
@@ -200,18 +325,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "app (rules, analysis, tables):    %.0f ms\n", now_ms() - t0);
     tui_app_timeline_state(app)->async_min = sync ? UINT64_MAX : 0;
     // the real frame, drawn by curses into /dev/null at 100x30
-    int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    setenv("LINES", "30", 1);
-    setenv("COLUMNS", "100", 1);
-    if (!getenv("TERM")) {
-        setenv("TERM", "xterm-256color", 1);
-    }
-    struct tui_ui *ui = tui_ui_open("default", 0, &err);
-    if (!ui) {
-        dup2(saved, 1);
-        die(&err);
-    }
+    int saved;
+    struct tui_ui *ui = open_ui(&saved);
     enum { N = 40 };
     double v[N];
     static const enum tui_cmd keys[] = {TUI_CMD_MOVE_DOWN, TUI_CMD_SORT_NEXT, TUI_CMD_MOVE_UP,

@@ -44,7 +44,7 @@ tui_keys 3; tui_wait 'successors'
 shot ior-graph
 tui_keys 4; tui_wait 'max concurrency'
 shot ior-timeline
-tui_keys 1 / w r i t e Enter 4; tui_wait 'write:/scratch/run   +'
+tui_keys 1 / w r i t e Enter 4; tui_wait 'write:/scratch/run   05:'
 shot ior-timeline-write
 tui_keys 6 G; tui_type 'cid=ssf'; tui_keys Enter; tui_wait '4 cases into G'
 tui_keys R; tui_type 'cid=fpp'; tui_keys Enter; tui_wait '4 cases into R'

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The TUI in the C locale (LANG unset, LC_ALL=C) and with --ascii: every view, the overview,
-# help, a G/R comparison and the I/O page show the program's own labels in plain ASCII. A
+# help, a G/R comparison, the I/O page and the Heatmap's bands show the program's own labels in plain ASCII. A
 # built-in glyph that leaked through would appear as a \x escape or a non-ASCII byte. A path
 # from a trace that is not ASCII is still escaped, and only it.
 . "${IODFG_SRCDIR:-.}/tests/tui/lib.sh"
@@ -11,48 +11,39 @@ LOG="$TUI_TMP/ior.h5"
     tui_fail "convert of the recorded IOR traces"
 THEMES="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 
-# plain_screen WHAT: fails when the pane shows a \x escape or any byte outside ASCII
-plain_screen()
-{
-    tui_screen >"$TUI_TMP/screen"
-    if grep -n '\\x[0-9a-f][0-9a-f]' "$TUI_TMP/screen" >&2; then
-        tui_fail "$1: a \\x escape of a built-in label"
-    fi
-    if LC_ALL=C grep -n "$(printf '[\200-\377]')" "$TUI_TMP/screen" >&2; then
-        tui_fail "$1: a non-ASCII byte"
-    fi
-}
-
 visit_all()
 {
-    for v in 1 2 3 4 5 6 7 8 9 i; do
+    for v in 1 2 3 4 5 6 7 8 9 H O i; do
         tui_keys "$v"
         tui_wait "[$v "
         sleep 0.3
-        plain_screen "$1, view $v"
+        tui_plain_screen "$1, view $v"
     done
     # the Insights view (the last above) jumps to its first finding's evidence and back
     tui_keys Enter
     tui_wait 'Backspace comes back'
-    plain_screen "$1, a jump to the evidence"
+    tui_plain_screen "$1, a jump to the evidence"
     tui_keys BSpace
     tui_wait 'back: filters and selection'
     # groups: mark the first case G and the last R, then the comparison and the I/O page
     tui_keys 6 g End r 5
     tui_wait 'G 1 case'
-    plain_screen "$1, Diff with groups"
+    tui_plain_screen "$1, Diff with groups"
     tui_keys 8
     tui_wait 'G: 1 case'
-    plain_screen "$1, I/O page with groups"
+    tui_plain_screen "$1, I/O page with groups"
     tui_keys i
     tui_wait 'difference(s)'
-    plain_screen "$1, Insights with groups"
+    tui_plain_screen "$1, Insights with groups"
+    tui_keys H
+    tui_wait 'per cell, up to'
+    tui_plain_screen "$1, Heatmap with groups"
     tui_keys 1 o
     sleep 0.5
-    plain_screen "$1, overview"
+    tui_plain_screen "$1, overview"
     tui_keys Escape '?'
     tui_wait 'quit'
-    plain_screen "$1, help"
+    tui_plain_screen "$1, help"
     tui_keys q q
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$1: exit status"
 }
@@ -83,4 +74,4 @@ if grep -n '\\x' "$TUI_TMP/rest" >&2; then
 fi
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
-echo "PASS: ten views, overview, help and groups in plain ASCII (C locale and --ascii)"
+echo "PASS: twelve views, overview, help and groups in plain ASCII (C locale and --ascii)"

@@ -178,10 +178,23 @@ tui_wait_exit()
 }
 
 # tui_stable: the screen with what changes from run to run masked (the rebuild time in the
-# status line, the last line).
+# status line, the last line; after "|" in the C locale).
 tui_stable()
 {
-    tui_screen | sed '$ s/ · [0-9][0-9.]* ms/ · N ms/'
+    tui_screen | sed -e '$ s/ · [0-9][0-9.]* ms/ · N ms/' -e '$ s/ | [0-9][0-9.]* ms/ | N ms/'
+}
+
+# tui_plain_screen WHAT: fails when the pane shows a \x escape (of a built-in label) or any byte
+# outside ASCII (the C locale's screens)
+tui_plain_screen()
+{
+    tui_screen >"$TUI_TMP/plain.screen"
+    if grep -n '\\x[0-9a-f][0-9a-f]' "$TUI_TMP/plain.screen" >&2; then
+        tui_fail "$1: a \\x escape of a built-in label"
+    fi
+    if LC_ALL=C grep -n "$(printf '[\200-\377]')" "$TUI_TMP/plain.screen" >&2; then
+        tui_fail "$1: a non-ASCII byte"
+    fi
 }
 
 # tui_expect NAME: compare the screen (tui_stable) with tests/tui/expected/NAME.screen.
@@ -194,4 +207,50 @@ tui_expect()
         return 0
     fi
     diff -u "$_tui_exp" "$TUI_TMP/$1.screen" >&2 || tui_fail "screen $1 differs from $_tui_exp"
+}
+
+# tui_ior_real OUT.h5 RUN...: the real IOR runs recorded for the tests (tests/data/traces/
+# ior-real.tar.xz: posixssf posixfpp mpiiossf mpiiofpp, 4 ranks each), the ones named converted
+# into one event log. Skips when xz or the archive is missing.
+tui_ior_real()
+{
+    _tui_out=$1
+    shift
+    _tui_tar="${IODFG_TEST_DATA:-${IODFG_SRCDIR:-.}/tests/data}/traces/ior-real.tar.xz"
+    [ -f "$_tui_tar" ] || tui_skip "no $_tui_tar"
+    command -v xz >/dev/null 2>&1 || tui_skip "xz is not installed (Debian package xz-utils)"
+    if [ ! -d "$TUI_TMP/ior-real" ]; then
+        tar -xJf "$_tui_tar" -C "$TUI_TMP" || tui_fail "cannot unpack $_tui_tar"
+    fi
+    _tui_files=
+    for _tui_run in "$@"; do
+        _tui_files="$_tui_files $TUI_TMP/ior-real/$_tui_run/*.st"
+    done
+    # shellcheck disable=SC2086 # the globs are the runs' traces
+    "${IODFG_BIN:-./iodfg}" convert -q -f -o "$_tui_out" $_tui_files ||
+        tui_fail "convert of the real IOR runs $*"
+}
+
+# tui_start_c W H ARGS...: tui_start in the C locale (LANG unset, LC_ALL=C): ASCII glyphs.
+tui_start_c()
+{
+    _tui_cw=$1
+    _tui_ch=$2
+    shift 2
+    tui_start "$_tui_cw" "$_tui_ch" LANG= LC_ALL=C LC_CTYPE= "$@"
+}
+
+# tui_wait_re REGEX [SECONDS]: poll the pane until a line matches the extended regex.
+tui_wait_re()
+{
+    _tui_limit=$(( ${2:-$TUI_TIMEOUT} * 10 ))
+    _tui_i=0
+    while [ "$_tui_i" -lt "$_tui_limit" ]; do
+        if tui_screen | grep -E -e "$1" >/dev/null 2>&1; then
+            return 0
+        fi
+        tui_nap
+        _tui_i=$((_tui_i + 1))
+    done
+    tui_fail "timed out waiting for a line matching '$1'"
 }

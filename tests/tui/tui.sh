@@ -20,7 +20,7 @@ tui_wait 'Σdur▼'
 tui_keys t; tui_wait 'theme: light'
 tui_keys t t t t; tui_wait 'theme: default'
 # every view
-tui_keys 2; tui_wait 'Count▼'; tui_wait 'lseek:/scratch/run            write:/scratch/run'
+tui_keys 2; tui_wait 'Count▼'; tui_wait_re 'lseek:/scratch/run +write:/scratch/run '
 tui_keys 3; tui_wait 'predecessors'; tui_wait 'successors'
 # the whole-graph overview: boxes, layers, back edges along the right; j scrolls, o goes back
 tui_keys o; tui_wait 'overview: 16 nodes in 14 layers, 3 back edges'
@@ -149,12 +149,12 @@ tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
 tui_wait '77 activities · 503/503 events · 0 unmapped'
 tui_keys 9; tui_wait '[9 Handles]'
 tui_wait '78 handles: 62 opened, 7 dup, 5 pre-created, 4 inherited · ! 2 never closed'
-tui_wait '#1 fd 3 pid 14676 open (no parent)   openat O_RDONLY|O_CLOEXEC   /etc/ld.so.cache'
+tui_wait '/etc/ld.so.cache   #1 fd 3 pid 14676 open (no parent)   openat O_RDONLY|O_CLOEXEC'
 tui_screen | sed -n 5p | grep -E '^▶ +14676 +3 +open +/etc/ld.so.cache +1.10 ms +428 µs +3 ' \
     >/dev/null || tui_fail "handle 1 row"
 # the child's stdout: a dup2 of its inherited copy of the pipe's write end
 tui_keys j j j j j j
-tui_wait '#7 fd 1 pid 14677 dup ← #6 fd 4 inherited ← #4 fd 4 pid 14676 open   dup2    pipe:[19029]'
+tui_wait 'pipe:[19029]   #7 fd 1 pid 14677 dup ← #6 fd 4 inherited ← #4 fd 4 pid 14676 open   dup2'
 tui_screen | sed -n 11p | grep -E '^▶ +14677 +1 +dup +pipe:\[19029\] +7.72 ms +15.0 ms +4 +– +3 B' \
     >/dev/null || tui_fail "handle 7 row"
 # never closed only, sorted by the marker; search
@@ -165,7 +165,7 @@ tui_keys o; tui_wait '78 handles'
 tui_keys s Home; tui_wait '!▼'
 tui_screen | sed -n 5,6p | grep -cE '^(▶| )! ' | grep -qx 2 || tui_fail "never-closed handles not first"
 tui_keys / L C _ N A M E; tui_wait '/LC_NAME'
-tui_keys Enter; tui_wait '#29 fd 3 pid 14677 open (no parent)   openat O_RDONLY|O_CLOEXEC   /usr/lib/locale/C.utf8/LC_NAME'
+tui_keys Enter; tui_wait '/usr/lib/locale/C.utf8/LC_NAME   #29 fd 3 pid 14677 open (no parent)   openat O_RDONLY|O_CLOEXEC'
 # Enter filters the analysis to the handle's path; Backspace removes the filter again
 tui_keys Enter; tui_wait 'filtered to the path of handle'
 tui_wait '3 activities · 9/503 events · 0 unmapped'

@@ -10,6 +10,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
+#include "iodfg/format.h"
 #include "iodfg/mapping.h"
 #include "iodfg/mounts.h"
 #include "iodfg/rules.h"
@@ -132,6 +133,14 @@ START_TEST(round_trip)
         {"time=@1753944587.7538..@1753944590", "time=@1753944587.7538..@1753944590"},
         {"time=1500us..0.001h", "time=0.0015..3.6"},
         {"time=1ns..2", "time=0.000000001..2"},
+        // the clock forms every output shows (iodfg_format_clock) are read back as written
+        {"time=07:38:50.699678..07:38:57.738686", "time=07:38:50.699678..07:38:57.738686"},
+        {"time = 7:38:50.500000 .. 7:39", "time=07:38:50.5..07:39:00"},
+        {"time=+1d 00:00:01.25..", "time=+1d 00:00:01.25.."},
+        {"time=2025-07-31 06:49:47.753944 UTC..2025-07-31T06:50:00Z",
+         "time=2025-07-31 06:49:47.753944 UTC..2025-07-31 06:50:00 UTC"},
+        {"time=+1.500000 s..+2s", "time=+1.5s..+2s"},
+        {"time=+250ms..", "time=+0.25s.."},
         {"minedge=5", "minedge=5"},
         {"top = 20", "top=20"},
     };
@@ -175,6 +184,11 @@ START_TEST(parse_errors)
         {"time=1", 6, IODFG_E_PARSE},
         {"time=1..2x", 9, IODFG_E_PARSE},
         {"time=..", 6, IODFG_E_PARSE},
+        {"time=24:00:00..", 6, IODFG_E_PARSE},
+        {"time=07:60..", 6, IODFG_E_PARSE},
+        {"time=07:38:5..", 6, IODFG_E_PARSE},
+        {"time=2025-13-01 00:00:00..", 6, IODFG_E_PARSE},
+        {"time=1..07:38:61", 9, IODFG_E_PARSE},
         {"top=1x", 6, IODFG_E_PARSE},
         {"call=read,,write", 11, IODFG_E_PARSE},
     };
@@ -344,6 +358,36 @@ START_TEST(time_window)
 }
 END_TEST
 
+/* The window in the forms the program prints: the time of day of a -tt log and the date of a
+ * -ttt one mean the same instants as @seconds on the log's clock. */
+START_TEST(time_clock_forms)
+{
+    const int64_t s = 1000000000;
+    push("time=00:16:41..00:16:43.5"); // 1001 s and 1003.5 s after midnight
+    run();
+    ck_assert_int_eq(RES.from_ns, 1001 * s);
+    ck_assert_int_eq(RES.to_ns, 1003 * s + s / 2);
+    iodfg_filter_stack_pop(FS);
+    push("time=1970-01-01 00:16:42 UTC..+1002.25 s");
+    run();
+    ck_assert_int_eq(RES.from_ns, 1002 * s);
+    ck_assert_int_eq(RES.to_ns, 1002 * s + s / 4);
+    char t[64];
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_TIME_OF_DAY, 27530699678000, 6),
+                     "07:38:50.699678");
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_TIME_OF_DAY, 86401 * s, 2),
+                     "+1d 00:00:01.00");
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_EPOCH, 1753944587753944000, 6),
+                     "2025-07-31 06:49:47.753944 UTC");
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_RELATIVE, 1500000000, 3),
+                     "+1.500 s");
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_RELATIVE, -250000000, 2),
+                     "-0.25 s");
+    ck_assert_str_eq(iodfg_format_clock(t, sizeof(t), IODFG_CLOCK_TIME_OF_DAY, 5 * s, 0),
+                     "00:00:05");
+}
+END_TEST
+
 START_TEST(pruning_numbers)
 {
     push("minedge=3");
@@ -437,6 +481,7 @@ int main(void)
     tcase_add_test(e, key_filters);
     tcase_add_test(e, fs_scope_layer_filters);
     tcase_add_test(e, time_window);
+    tcase_add_test(e, time_clock_forms);
     tcase_add_test(e, pruning_numbers);
     tcase_add_test(e, groups);
     suite_add_tcase(s, e);

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "iodfg/glyph.h"
+
 #include "tui/listmodel.h"
+
+#include "testutil.h"
 
 struct act {
     const char *name;
@@ -219,6 +222,68 @@ START_TEST(test_search)
 }
 END_TEST
 
+/* The search takes a regex (caseless, match-limited), as text while it is not one yet, and says
+ * when it went round an end. */
+START_TEST(test_search_regex)
+{
+    struct tui_listmodel *lm = make();
+    tui_listmodel_sort(lm, 0, 0); // lseek, openat fpp, openat ssf, read, write fpp, write ssf
+    tui_listmodel_first(lm);
+    tui_listmodel_search_begin(lm);
+    ck_assert_int_eq(tui_listmodel_search_set(lm, "^(OPENAT|write):.*SSF$"), 1);
+    ck_assert_uint_eq(tui_listmodel_cursor(lm), 2); // openat:/scratch/ssf
+    ck_assert_ptr_null(tui_listmodel_search_error(lm));
+    ck_assert_int_eq(tui_listmodel_matches(lm, 4), 0); // write:/scratch/fpp
+    ck_assert_int_eq(tui_listmodel_matches(lm, 3), 0); // read:/usr/lib
+    ck_assert_int_eq(tui_listmodel_search_next(lm, +1), 1);
+    ck_assert_uint_eq(tui_listmodel_cursor(lm), 5);
+    ck_assert_int_eq(tui_listmodel_search_wrapped(lm), 0);
+    ck_assert_int_eq(tui_listmodel_search_next(lm, +1), 1); // round the end
+    ck_assert_uint_eq(tui_listmodel_cursor(lm), 2);
+    ck_assert_int_eq(tui_listmodel_search_wrapped(lm), 1);
+    ck_assert_int_eq(tui_listmodel_search_next(lm, -1), 1); // and back round the start
+    ck_assert_uint_eq(tui_listmodel_cursor(lm), 5);
+    ck_assert_int_eq(tui_listmodel_search_wrapped(lm), 1);
+    // not a regex (yet): the text as it is, and why
+    ck_assert_int_eq(tui_listmodel_search_set(lm, "scratch/("), 0);
+    ck_assert_ptr_nonnull(tui_listmodel_search_error(lm));
+    ck_assert_int_eq(tui_listmodel_search_set(lm, "h/s"), 1);
+    ck_assert_ptr_null(tui_listmodel_search_error(lm));
+    tui_listmodel_free(lm);
+}
+END_TEST
+
+/* Name columns: the spare width shared by the flex columns, the name of a row, the scroll. */
+START_TEST(test_names)
+{
+    static const struct tui_column two[] = {
+        {"From", 10, 0, TUI_COL_FLEX | TUI_COL_NAME, NULL},
+        {"To", 10, 0, TUI_COL_FLEX | TUI_COL_NAME, NULL},
+        {"Count", 5, 0, TUI_COL_RIGHT, NULL},
+    };
+    struct tui_listmodel *lm = tui_listmodel_new(two, 3, &ops, NULL);
+    ck_assert_ptr_nonnull(lm);
+    ck_assert_int_eq(tui_listmodel_reload(lm), 0);
+    int w[3];
+    ck_assert_int_eq(tui_listmodel_layout(lm, 50, 2, w), 3); // 21 spare: 11 and 10
+    ck_assert_int_eq(w[0], 21);
+    ck_assert_int_eq(w[1], 20);
+    ck_assert_int_eq(w[2], 5);
+    char buf[128];
+    const char *arrow = iodfg_glyph_text(" → ");
+    char want[128];
+    char c0[64], c1[64];
+    snprintf(want, sizeof(want), "%s%s%s", tui_listmodel_cell(lm, 0, 0, c0, sizeof(c0)), arrow,
+             tui_listmodel_cell(lm, 0, 1, c1, sizeof(c1)));
+    ck_assert_str_eq(tui_listmodel_name(lm, 0, buf, sizeof(buf)), want);
+    tui_listmodel_set_hscroll(lm, -3);
+    ck_assert_int_eq(tui_listmodel_hscroll(lm), 0);
+    tui_listmodel_set_hscroll(lm, 16);
+    ck_assert_int_eq(tui_listmodel_hscroll(lm), 16);
+    tui_listmodel_free(lm);
+}
+END_TEST
+
 START_TEST(test_layout)
 {
     struct tui_listmodel *lm = make();
@@ -312,6 +377,8 @@ static Suite *listmodel_suite(void)
     tcase_add_test(tc, test_cursor_follows_item);
     tcase_add_test(tc, test_scrolling);
     tcase_add_test(tc, test_search);
+    tcase_add_test(tc, test_search_regex);
+    tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_layout);
     tcase_add_test(tc, test_cells);
     tcase_add_test(tc, test_text_compare_fallback);

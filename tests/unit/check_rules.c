@@ -225,6 +225,81 @@ START_TEST(first_match_drop_partial)
 }
 END_TEST
 
+/* Events of key k in the whole log (the callback of iodfg_rules_report_events). */
+static uint64_t key_events(const void *ctx, uint32_t k)
+{
+    const struct iodfg_eventlog *log = ctx;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < iodfg_eventlog_event_count(log); i++) {
+        n += iodfg_eventlog_columns(log)->key[i] == k;
+    }
+    return n;
+}
+
+/* A rule that decides nothing because earlier rules take every key it matches names the one
+ * that takes most of them; a rule that matches nothing at all is not shadowed; each rule's
+ * keys and events add up to what it decided. */
+START_TEST(shadowed_rules_and_events)
+{
+    load(PAPER_LS);
+    ck_assert_int_eq(compile("map path ~ libc => libc\n"         // 1 key (1 event)
+                             "map path ~ ^/usr/lib/ => lib\n"    // 2 keys (2 events)
+                             "map path ~ ^/usr/ => never\n"      // shadowed by rule 1 (index 1)
+                             "map => {call}\n"                   // catch-all: the rest
+                             "map path ~ ^/etc/ => late\n"       // shadowed by the catch-all
+                             "map path ~ ^/nowhere/ => none\n"), // matches no key: not shadowed
+                     0);
+    apply();
+    ck_assert_uint_eq(REP.nrule_keys, 6);
+    ck_assert_uint_eq(REP.nkey_rule, iodfg_eventlog_key_count(LOG));
+    ck_assert_uint_eq(REP.rule_keys[0], 1);
+    ck_assert_uint_eq(REP.rule_keys[1], 2);
+    ck_assert_uint_eq(REP.rule_keys[2], 0);
+    ck_assert_uint_eq(REP.rule_keys[3], 3);
+    ck_assert_uint_eq(REP.rule_shadow[0], IODFG_RULE_NONE);
+    ck_assert_uint_eq(REP.rule_shadow[1], IODFG_RULE_NONE);
+    ck_assert_uint_eq(REP.rule_shadow[2], 1);
+    ck_assert_uint_eq(REP.rule_shadow[3], IODFG_RULE_NONE);
+    ck_assert_uint_eq(REP.rule_shadow[4], 3);
+    ck_assert_uint_eq(REP.rule_shadow[5], IODFG_RULE_NONE);
+    uint64_t ev6[6];
+    iodfg_rules_report_events(&REP, key_events, LOG, ev6);
+    ck_assert_uint_eq(ev6[0], 1);
+    ck_assert_uint_eq(ev6[1], 2);
+    ck_assert_uint_eq(ev6[2], 0);
+    ck_assert_uint_eq(ev6[3], 5); // /proc 2, /etc 2, /dev/pts 1
+    ck_assert_uint_eq(ev6[4] + ev6[5], 0);
+}
+END_TEST
+
+/* Search patterns: smart case, PCRE2 syntax, match-limited, errors with their column. */
+START_TEST(search_patterns)
+{
+    struct iodfg_rules_pattern *p = iodfg_rules_pattern_new("^write:.*test\\.0+3$", 19, 1, &ERR);
+    ck_assert_ptr_nonnull(p);
+    const char *a = "WRITE:/tmp/scratch/fpp/test.00000003", *b = "write:/tmp/test.00000004";
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, a, strlen(a)), 1); // caseless
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, b, strlen(b)), 0);
+    iodfg_rules_pattern_free(p);
+    p = iodfg_rules_pattern_new("WRITE\\S", 7, 0, &ERR); // as written
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, a, strlen(a)), 1);
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, b, strlen(b)), 0);
+    iodfg_rules_pattern_free(p);
+    p = iodfg_rules_pattern_new("(a+)+$", 6, 1, &ERR);
+    ck_assert_ptr_nonnull(p);
+    char evil[64];
+    memset(evil, 'a', 40);
+    evil[40] = 'b';
+    ck_assert_int_eq(iodfg_rules_pattern_match(p, evil, 41), -1); // the limit, not a hang
+    iodfg_rules_pattern_free(p);
+    iodfg_error_clear(&ERR);
+    ck_assert_ptr_null(iodfg_rules_pattern_new("ab(c", 4, 1, &ERR));
+    ck_assert_int_eq(ERR.code, IODFG_E_REGEX);
+    ck_assert_uint_eq(ERR.col, 5);
+}
+END_TEST
+
 START_TEST(captures_numbered_and_named)
 {
     load("1 08:00:00.000001 write(3</p/scratch/proj1/ssf/test>, \"x\", 1) = 1 <0.000001>\n"
@@ -713,6 +788,8 @@ int main(void)
     TCase *l = tcase_create("language");
     tcase_add_checked_fixture(l, setup, teardown);
     tcase_add_test(l, first_match_drop_partial);
+    tcase_add_test(l, shadowed_rules_and_events);
+    tcase_add_test(l, search_patterns);
     tcase_add_test(l, captures_numbered_and_named);
     tcase_add_test(l, negations_and_lists);
     tcase_add_test(l, fs_scope_and_layer_fields);

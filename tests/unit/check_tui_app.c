@@ -15,6 +15,8 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/filter.h"
+#include "iodfg/glyph.h"
 #include "iodfg/handles.h"
 #include "iodfg/mapping.h"
 #include "iodfg/strace.h"
@@ -24,6 +26,7 @@
 #include "testutil.h"
 #include "tui/app.h"
 #include "tui/app_priv.h"
+#include "tui/clipboard.h"
 #include "tui/listmodel.h"
 #include "tui/views/activities_view.h"
 #include "tui/views/cases_view.h"
@@ -259,6 +262,102 @@ START_TEST(test_groups_diff)
 }
 END_TEST
 
+/* The command line: names (whole, a unique start, aliases) with their argument as the answer to
+ * what the command asks; Tab completion; the hint while typing; commands of another view. */
+START_TEST(test_command_line)
+{
+    char line[256];
+    ck_assert_int_eq(tui_app_command_complete("exp", 0, line, sizeof(line)), 1);
+    ck_assert_str_eq(line, "export-");
+    ck_assert_int_eq(tui_app_command_complete("exp", 1, line, sizeof(line)), 1);
+    ck_assert_str_eq(line, "export-dot");
+    ck_assert_int_eq(tui_app_command_complete("exp", 2, line, sizeof(line)), 1);
+    ck_assert_str_eq(line, "export-tsv");
+    ck_assert_int_eq(tui_app_command_complete("pres", 0, line, sizeof(line)), 1);
+    ck_assert_str_eq(line, "preset "); // it takes an argument
+    ck_assert_int_eq(tui_app_command_complete("preset h", 0, line, sizeof(line)), 1);
+    ck_assert_str_eq(line, "preset hpc");
+    ck_assert_int_eq(tui_app_command_complete("zzz", 0, line, sizeof(line)), 0);
+    tui_app_command_hint("export-d", line, sizeof(line));
+    ck_assert_str_eq(line, "export-dot: Export what is shown as DOT · takes FILE");
+    tui_app_command_hint("export", line, sizeof(line));
+    ck_assert_str_eq(line, "Tab: export-dot export-tsv export-svg ");
+    tui_app_command_hint("zzz", line, sizeof(line));
+    ck_assert_str_eq(line, "no command starts with zzz");
+    // the argument answers the prompt: a filter, a preset
+    tui_app_command_line(APP, "filter path~^/usr");
+    ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 1);
+    ck_assert_uint_eq(APP->counts->activities_shown, 1);
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_NONE);
+    tui_app_command_line(APP, "  pop-filter ");
+    ck_assert_uint_eq(iodfg_filter_stack_count(APP->filters), 0);
+    tui_app_command_line(APP, "preset hpc");
+    ck_assert_str_eq(tui_app_message(APP), "rules: preset hpc loaded (u undoes)");
+    // a search by name: the row it finds is selected
+    tui_app_command_line(APP, "search ^write:");
+    ck_assert_str_eq(tui_app_activity_name(APP, tui_app_selected_activity(APP)), "write:/dev/pts");
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_NONE);
+    // mistakes are said
+    tui_app_command_line(APP, "zoom-in");
+    ck_assert_str_eq(tui_app_message(APP), "zoom-in works in 4 Timeline");
+    tui_app_command_line(APP, "nosuch");
+    ck_assert_str_eq(tui_app_message(APP),
+                     "nosuch: no such command (Tab completes a command's name)");
+    tui_app_command_line(APP, "redraw now");
+    ck_assert_str_eq(tui_app_message(APP), "redraw takes no argument");
+    // without an argument, the command's prompt opens as from its key
+    ck_assert_uint_eq(tui_app_command_line(APP, "add-filter") & TUI_PROMPT, TUI_PROMPT);
+    ck_assert_int_eq(APP->prompt, TUI_PROMPT_FILTER);
+}
+END_TEST
+
+/* y: the selected row's name, sanitised, for OSC 52 (the sequence tmux-wrapped in tmux). */
+START_TEST(test_copy_name)
+{
+    struct tui_listmodel *lm = acts()->table.lm;
+    tui_listmodel_sort(lm, TUI_AC_NAME, 0);
+    tui_listmodel_first(lm); // getpid
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_COPY_NAME) & TUI_COPY, TUI_COPY);
+    ck_assert_str_eq(tui_app_clipboard(APP), "getpid");
+    tui_app_command(APP, TUI_CMD_VIEW_TRANSITIONS);
+    tui_listmodel_sort(tui_app_table(APP), 1, 0);
+    tui_app_command(APP, TUI_CMD_MOVE_LAST);
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_COPY_NAME) & TUI_COPY, TUI_COPY);
+    ck_assert_ptr_nonnull(strstr(tui_app_clipboard(APP), iodfg_glyph_text(" → ")));
+    tui_app_command(APP, TUI_CMD_VIEW_RULES); // no names there
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_COPY_NAME) & TUI_COPY, 0);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(tui_osc52(&b, "hi", 2, 0), 0);
+    ck_assert_str_eq(b.data, "\033]52;c;aGk=\a");
+    iodfg_buf_clear(&b);
+    ck_assert_int_eq(tui_osc52(&b, "a\033b", 3, 1), 0);
+    ck_assert_str_eq(b.data, "\033]52;c;YRti\a\033Ptmux;\033\033]52;c;YRti\a\033\\");
+    iodfg_buf_fini(&b);
+}
+END_TEST
+
+/* a on the catch-all inserts above it; the report says what each rule maps and who shadows. */
+START_TEST(test_rules_add_shadow)
+{
+    tui_app_command(APP, TUI_CMD_VIEW_RULES);
+    struct tui_rules_view *rv = tui_app_view_state(APP, TUI_VIEW_RULES);
+    unsigned long n = iodfg_rules_line_count(APP->rules);
+    tui_app_command(APP, TUI_CMD_MOVE_LAST); // the catch-all, map => {call}:{kind}
+    ck_assert_str_eq(iodfg_rules_line(APP->rules, n), "map => {call}:{kind}");
+    ck_assert_uint_eq(tui_app_command(APP, TUI_CMD_RULE_ADD) & TUI_PROMPT, TUI_PROMPT);
+    ck_assert_uint_eq(rv->edit_line, n);
+    tui_app_prompt_change(APP, "map path ~ ^/usr/ => lib");
+    tui_app_prompt_done(APP, "map path ~ ^/usr/ => lib");
+    ck_assert_str_eq(iodfg_rules_line(APP->rules, n), "map path ~ ^/usr/ => lib");
+    ck_assert_str_eq(iodfg_rules_line(APP->rules, n + 1), "map => {call}:{kind}");
+    const struct iodfg_rules_report *rep = iodfg_session_rules_report(APP->ses);
+    size_t i = iodfg_rules_count(APP->rules) - 2; // the new rule: rule 2 (files) takes /usr/lib
+    ck_assert_uint_eq(rep->rule_keys[i], 0);
+    ck_assert_uint_eq(iodfg_rules_get(APP->rules, rep->rule_shadow[i])->line, 2);
+}
+END_TEST
+
 START_TEST(test_timeline)
 {
     struct tui_listmodel *lm = acts()->table.lm;
@@ -286,7 +385,15 @@ START_TEST(test_timeline_zoom_bins)
     ck_assert_uint_eq(timeline()->row_off[2], 4);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
     tui_app_command(APP, TUI_CMD_ZOOM_IN);
-    tui_app_command(APP, TUI_CMD_FIT); // back to the start, then zoom without moving
+    tui_app_command(APP, TUI_CMD_FIT); // the activity's events: 0 .. 0.5 s + 10 us
+    ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
+    ck_assert_int_eq(timeline()->fit_activity, 1);
+    ck_assert_int_le(timeline()->from_ns, timeline()->t0_ns);
+    ck_assert_int_ge(timeline()->from_ns + timeline()->bin_ns * 40, timeline()->t0_ns + 500010000);
+    ck_assert_int_lt(timeline()->bin_ns * 40, 600000000); // not the 4 s of the whole log
+    tui_app_command(APP, TUI_CMD_FIT); // again: the whole span, then zoom without moving
+    ck_assert_int_eq(timeline()->zoom, 0);
+    ck_assert_int_eq(timeline()->width_ns, 0);
     timeline()->zoom = 2;
     ck_assert_int_eq(tui_app_timeline(APP, 40), 0);
     ck_assert_int_eq(timeline()->bin_ns, 25000007);
@@ -1013,16 +1120,18 @@ START_TEST(test_handles_table)
     // the detail line shows the parent chain of the child's copy
     tui_listmodel_set_cursor(lm, 2);
     ck_assert_uint_eq(tui_handles_view_selected(APP), 3);
-    tui_handles_view_detail(APP, 3, line, sizeof(line));
+    // the path first (the name: it loses its middle on a narrow line), then the chain
+    size_t nl = tui_handles_view_detail(APP, 3, line, sizeof(line));
     ck_assert_msg(strncmp(line,
-                          "#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
-                          "open   (no call)  ",
-                          strlen("#3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid 10 "
-                                 "open   (no call)  ")) == 0,
+                          "/data/in   #3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd 3 pid "
+                          "10 open   (no call)",
+                          strlen("/data/in   #3 fd 4 pid 11 inherited ← #2 fd 4 pid 10 dup ← #1 fd "
+                                 "3 pid 10 open   (no call)")) == 0,
                   "%s", line);
+    ck_assert_uint_eq(nl, strlen("/data/in"));
     tui_handles_view_detail(APP, 4, line, sizeof(line));
-    ck_assert_str_eq(line, "#4 fd 5 pid 10 open (no parent)   openat O_WRONLY|O_CREAT mode 0644   "
-                           "/data/out");
+    ck_assert_str_eq(line, "/data/out   #4 fd 5 pid 10 open (no parent)   openat "
+                           "O_WRONLY|O_CREAT mode 0644");
 }
 END_TEST
 
@@ -1104,6 +1213,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_drilldown);
     tcase_add_test(tc, test_rule_edit_live);
     tcase_add_test(tc, test_groups_diff);
+    tcase_add_test(tc, test_command_line);
+    tcase_add_test(tc, test_copy_name);
+    tcase_add_test(tc, test_rules_add_shadow);
     tcase_add_test(tc, test_timeline);
     tcase_add_test(tc, test_timeline_zoom_bins);
     tcase_add_test(tc, test_timeline_events);

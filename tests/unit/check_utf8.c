@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>
@@ -122,6 +123,44 @@ START_TEST(test_width)
 }
 END_TEST
 
+/* s elided to width, the ellipsis as "~". */
+static const char *elide(const char *s, int width)
+{
+    static char out[256];
+    size_t head, tail, len = strlen(s);
+    if (!tui_utf8_elide_middle(s, len, width, &head, &tail)) {
+        snprintf(out, sizeof(out), "%s", s);
+    } else {
+        snprintf(out, sizeof(out), "%.*s~%s", (int)head, s, s + tail);
+    }
+    return out;
+}
+
+/* Names at 80 columns keep what tells them apart: the middle goes, the last path component
+ * stays whole when it can. */
+START_TEST(test_elide_middle)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    ck_assert_str_eq(elide("write:/tmp/scratch/posixfpp/test.00000003", 26),
+                     "write:/tmp/~/test.00000003");
+    ck_assert_str_eq(elide("write:/tmp/scratch/posixfpp/test.00000003", 41),
+                     "write:/tmp/scratch/posixfpp/test.00000003");
+    ck_assert_str_eq(elide("write:/tmp/scratch/posixfpp/test.00000003", 40),
+                     "write:/tmp/scratch/posixf~/test.00000003");
+    ck_assert_str_eq(elide("mpiiofpp_node1_18440", 17), "mpiiofpp~e1_18440");
+    // a last component too long for the room: the second half
+    ck_assert_str_eq(elide("/a/very_long_file_name_without_end", 12), "/a/ve~ut_end");
+    // wide characters are never split, the result never exceeds the width
+    const char *wide = "/\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5/x";
+    size_t head, tail;
+    ck_assert_int_eq(tui_utf8_elide_middle(wide, strlen(wide), 7, &head, &tail), 1);
+    ck_assert_uint_le(
+        tui_utf8_width(wide, head) + 1 + tui_utf8_width(wide + tail, strlen(wide) - tail), 7);
+    ck_assert_uint_eq(tui_utf8_skip_cols("abcdef", 6, 2), 2);
+    ck_assert_uint_eq(tui_utf8_skip_cols(wide, strlen(wide), 2), 4); // "/" and one wide char
+}
+END_TEST
+
 static Suite *utf8_suite(void)
 {
     Suite *s = suite_create("utf8");
@@ -130,6 +169,7 @@ static Suite *utf8_suite(void)
     tcase_add_test(tc, test_boundaries);
     tcase_add_test(tc, test_sanitize);
     tcase_add_test(tc, test_width);
+    tcase_add_test(tc, test_elide_middle);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,7 +50,8 @@ static void draw_span(struct tui_screen *s, struct tui_rect r, int y, const stru
     switch (sp->kind) {
     case TUI_SPAN_TEXT:
         tui_screen_text(s, y, x, sp->width, sp->style, sp->text,
-                        sp->flags & TUI_SPAN_RIGHT ? TUI_TEXT_RIGHT : 0);
+                        (sp->flags & TUI_SPAN_RIGHT ? TUI_TEXT_RIGHT : 0) |
+                            (sp->flags & TUI_SPAN_MIDDLE ? TUI_TEXT_MIDDLE : 0));
         break;
     case TUI_SPAN_FILL:
         tui_screen_fill(s, y, x, sp->width, sp->style);

@@ -4,17 +4,19 @@
 
 #include "tui/term/screen.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/glyph.h"
 #include "iodfg/sanitize.h"
 
-#include "tui/keys.h"
+#include "tui/clipboard.h"
 #include "tui/term/curses.h"
 #include "tui/theme.h"
 #include "tui/utf8.h"
@@ -171,7 +173,11 @@ struct tui_screen *tui_screen_open(const struct tui_theme *theme, unsigned flags
     noecho();
     nonl();
     keypad(stdscr, TRUE);
-    set_escdelay(25);
+    // how long an ESC waits for the rest of its sequence: long enough for a key's bytes to
+    // arrive together over SSH, short enough for Esc; the user's ESCDELAY wins
+    if (!getenv("ESCDELAY")) {
+        set_escdelay(50);
+    }
     curs_set(0);
     setup_colors(s, flags);
     tui_screen_set_theme(s, theme);
@@ -217,82 +223,6 @@ const char *tui_screen_glyph(const struct tui_screen *s, enum tui_glyph g)
     return tui_glyph(g, s->utf8);
 }
 
-/* ---- keys --------------------------------------------------------------------------------- */
-
-static int translate_code(int code)
-{
-    switch (code) {
-    case KEY_UP:
-        return TUI_KEY_UP;
-    case KEY_DOWN:
-        return TUI_KEY_DOWN;
-    case KEY_LEFT:
-        return TUI_KEY_LEFT;
-    case KEY_RIGHT:
-        return TUI_KEY_RIGHT;
-    case KEY_HOME:
-    case KEY_A1:
-        return TUI_KEY_HOME;
-    case KEY_END:
-    case KEY_C1:
-        return TUI_KEY_END;
-    case KEY_PPAGE:
-    case KEY_A3:
-        return TUI_KEY_PGUP;
-    case KEY_NPAGE:
-    case KEY_C3:
-        return TUI_KEY_PGDN;
-    case KEY_IC:
-        return TUI_KEY_INSERT;
-    case KEY_DC:
-        return TUI_KEY_DELETE;
-    case KEY_BTAB:
-        return TUI_KEY_BTAB;
-    case KEY_BACKSPACE:
-        return TUI_KEY_BACKSPACE;
-    case KEY_ENTER:
-        return TUI_KEY_ENTER;
-    case KEY_RESIZE:
-        return TUI_KEY_RESIZE;
-    default:
-        break;
-    }
-    if (code >= KEY_F(1) && code <= KEY_F(12)) {
-        return TUI_KEY_F1 + code - KEY_F(1);
-    }
-    return -1;
-}
-
-int tui_screen_getkey(struct tui_screen *s, int timeout_ms)
-{
-    (void)s;
-    for (;;) {
-        wint_t wch;
-        wtimeout(stdscr, timeout_ms);
-        int rc = wget_wch(stdscr, &wch);
-        if (rc == ERR) {
-            return -1;
-        }
-        if (rc == KEY_CODE_YES) {
-            int k = translate_code((int)wch);
-            if (k >= 0) {
-                return k;
-            }
-            continue; // a key we do not know: ignore it
-        }
-        switch (wch) {
-        case '\r':
-        case '\n':
-            return TUI_KEY_ENTER;
-        case 8:
-        case 127:
-            return TUI_KEY_BACKSPACE;
-        default:
-            return (int)wch;
-        }
-    }
-}
-
 /* ---- drawing ------------------------------------------------------------------------------ */
 
 void tui_screen_fill(struct tui_screen *s, int y, int x, int w, int style)
@@ -306,22 +236,12 @@ void tui_screen_fill(struct tui_screen *s, int y, int x, int w, int style)
     wattrset(stdscr, A_NORMAL);
 }
 
-int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
-                    unsigned flags)
+/* Draw t[0..len) (sanitised) at (y, x) in at most w columns, cut with an ellipsis at the end
+ * when longer; right-aligned when asked and it fits. Returns the columns drawn. */
+static int draw_clipped(struct tui_screen *s, int y, int x, int w, const char *t, size_t len,
+                        unsigned flags)
 {
-    if (w <= 0 || y < 0 || y >= LINES || x >= COLS) {
-        return 0;
-    }
-    if (x + w > COLS) {
-        w = COLS - x;
-    }
-    iodfg_buf_clear(&s->tmp);
-    if (iodfg_sanitize_term(&s->tmp, text ? text : "", text ? strlen(text) : 0) < 0) {
-        return 0;
-    }
-    const char *t = s->tmp.data ? s->tmp.data : "";
-    size_t len = s->tmp.len, total = tui_utf8_width(t, len);
-    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    size_t total = tui_utf8_width(t, len);
     size_t cut = len, used = total;
     if (total > (size_t)w) {
         // Keep whole characters that fit in w - 1 columns, then the ellipsis.
@@ -342,19 +262,88 @@ int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const 
     if ((flags & TUI_TEXT_RIGHT) && total <= (size_t)w) {
         start = x + w - (int)total;
     }
+    mvwaddnstr(stdscr, y, start, t, (int)cut);
+    int drawn = (int)used;
+    if (cut < len) {
+        waddstr(stdscr, tui_screen_glyph(s, TUI_G_ELLIPSIS));
+        drawn++;
+    }
+    return drawn;
+}
+
+/* A name that loses its middle (t[0..len), sanitised) in w columns from x; a transition's two
+ * names ("A -> B") each lose theirs. Returns the columns drawn. */
+static int draw_middle(struct tui_screen *s, int y, int x, int w, const char *t, size_t len)
+{
+    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    // the program's arrow, or the ASCII one texts of the engine use
+    const char *seps[2] = {iodfg_glyph_text(" → "), " -> "}, *sep = seps[0];
+    size_t sl = 0, head, tail;
+    const char *at = NULL;
+    for (size_t i = 0; i + 4 <= len && !at; i++) {
+        for (int k = 0; k < 2 && !at; k++) {
+            sl = strlen(seps[k]);
+            sep = seps[k];
+            at = i + sl <= len && memcmp(t + i, sep, sl) == 0 ? t + i : NULL;
+        }
+    }
+    int sw = (int)tui_utf8_width(sep, sl);
+    if (at && w > sw + 6) {
+        size_t ln = (size_t)(at - t), rn = len - ln - sl;
+        int lw = (int)tui_utf8_width(t, ln), rw = (int)tui_utf8_width(at + sl, rn);
+        int half = (w - sw) / 2, lroom = w - sw - (rw < half ? rw : w - sw - half);
+        int dl = draw_middle(s, y, x, lroom < lw ? lroom : lw, t, ln);
+        mvwaddstr(stdscr, y, x + dl, sep);
+        return dl + sw + draw_middle(s, y, x + dl + sw, w - dl - sw, at + sl, rn);
+    }
+    if (w < 3 || !tui_utf8_elide_middle(t, len, w, &head, &tail)) {
+        return draw_clipped(s, y, x, w, t, len, 0);
+    }
+    mvwaddnstr(stdscr, y, x, t, (int)head);
+    waddstr(stdscr, ell);
+    waddnstr(stdscr, t + tail, (int)(len - tail));
+    return (int)(tui_utf8_width(t, head) + 1 + tui_utf8_width(t + tail, len - tail));
+}
+
+int tui_screen_name(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags, int skip)
+{
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS) {
+        return 0;
+    }
+    if (x + w > COLS) {
+        w = COLS - x;
+    }
+    iodfg_buf_clear(&s->tmp);
+    if (iodfg_sanitize_term(&s->tmp, text ? text : "", text ? strlen(text) : 0) < 0) {
+        return 0;
+    }
+    const char *t = s->tmp.data ? s->tmp.data : "";
+    size_t len = s->tmp.len;
     if (flags & TUI_TEXT_PAD) {
         tui_screen_fill(s, y, x, w, style);
     }
     attr_t a = (unsigned)style < TUI_STYLE_COUNT ? s->attr[style] : A_NORMAL;
     wattrset(stdscr, (int)a);
-    mvwaddnstr(stdscr, y, start, t, (int)cut);
-    int drawn = (int)used;
-    if (cut < len) {
-        waddstr(stdscr, ell);
-        drawn++;
+    int drawn;
+    const char *ell = tui_screen_glyph(s, TUI_G_ELLIPSIS);
+    if (skip > 0 && w > 1) { // scrolled sideways: what is left of the name, from its column skip
+        size_t off = tui_utf8_skip_cols(t, len, (size_t)skip);
+        mvwaddstr(stdscr, y, x, ell);
+        drawn = 1 + draw_clipped(s, y, x + 1, w - 1, t + off, len - off, 0);
+    } else if ((flags & TUI_TEXT_MIDDLE) && tui_utf8_width(t, len) > (size_t)w) {
+        drawn = draw_middle(s, y, x, w, t, len);
+    } else {
+        drawn = draw_clipped(s, y, x, w, t, len, flags);
     }
     wattrset(stdscr, A_NORMAL);
     return drawn;
+}
+
+int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags)
+{
+    return tui_screen_name(s, y, x, w, style, text, flags, 0);
 }
 
 void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style)
@@ -370,6 +359,29 @@ void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style)
         waddstr(stdscr, g);
     }
     wattrset(stdscr, A_NORMAL);
+}
+
+int tui_screen_clipboard(struct tui_screen *s, const char *text)
+{
+    const char *tmux = getenv("TMUX");
+    iodfg_buf_clear(&s->tmp);
+    if (tui_osc52(&s->tmp, text, strlen(text), tmux && *tmux)) {
+        return -1;
+    }
+    // between frames curses has written all it had: the sequence goes straight after it
+    fflush(stdout);
+    size_t off = 0;
+    while (off < s->tmp.len) {
+        ssize_t w = write(STDOUT_FILENO, s->tmp.data + off, s->tmp.len - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
 }
 
 void tui_screen_cursor(struct tui_screen *s, int y, int x)
@@ -422,15 +434,15 @@ struct tui_rect tui_screen_body(const struct tui_screen *s)
     return (struct tui_rect){2, 0, LINES - 5, COLS};
 }
 
-/* Width of the tab bar: inactive names cut to abbrev characters (0 = whole), gap columns
- * between tabs (the active one keeps a column each side for its brackets). */
+/* Width of the tab bar: inactive names cut to abbrev characters (0 = whole, -1 = none: keys
+ * only), gap columns between tabs (the active one keeps a column each side for its brackets). */
 static int tabs_width(const struct tui_tab *tabs, int ntabs, int active, int abbrev, int gap)
 {
     int w = 0;
     for (int i = 0; i < ntabs; i++) {
         int nl = (int)tui_utf8_width(tabs[i].name, strlen(tabs[i].name));
         if (abbrev && i != active && nl > abbrev) {
-            nl = abbrev;
+            nl = abbrev < 0 ? 0 : abbrev;
         }
         w += (int)strlen(tabs[i].key) + (nl ? 1 + nl : 0) + gap;
         w += i == active && gap < 2 ? 1 + (i > 0) : 0; // room for the brackets
@@ -458,6 +470,11 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
     }
     if (x + tw + want > COLS) {
         gap = 1;
+        tw = tabs_width(tabs, ntabs, active, abbrev, gap);
+    }
+    if (x + tw > COLS) { // the inactive tabs by their keys alone (the help names them)
+        abbrev = -1;
+        gap = 2;
         tw = tabs_width(tabs, ntabs, active, abbrev, gap);
     }
     int tx = COLS - tw > x ? COLS - tw : x;
@@ -498,8 +515,30 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
 
 void tui_screen_detail(struct tui_screen *s, const char *text)
 {
+    tui_screen_detail_name(s, text, 0);
+}
+
+void tui_screen_detail_name(struct tui_screen *s, const char *text, size_t name)
+{
     tui_screen_fill(s, LINES - 2, 0, COLS, TUI_STYLE_DETAIL);
-    tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+    size_t len = strlen(text);
+    if (name == 0 || name > len) {
+        tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+        return;
+    }
+    // the name keeps at least half the line (more when the rest is short); it loses its middle
+    char *copy = strndup(text, name);
+    if (!copy) {
+        tui_screen_text(s, LINES - 2, 1, COLS - 1, TUI_STYLE_DETAIL, text, 0);
+        return;
+    }
+    int avail = COLS - 1, rest = (int)tui_utf8_width(text + name, len - name);
+    int nw = (int)tui_utf8_width(copy, name);
+    int room = avail - rest > avail / 2 ? avail - rest : avail / 2;
+    int drawn = tui_screen_text(s, LINES - 2, 1, nw < room ? nw : room, TUI_STYLE_DETAIL, copy,
+                                TUI_TEXT_MIDDLE);
+    tui_screen_text(s, LINES - 2, 1 + drawn, avail - drawn, TUI_STYLE_DETAIL, text + name, 0);
+    free(copy);
 }
 
 void tui_screen_status(struct tui_screen *s, const char *text, int style)

@@ -33,7 +33,8 @@ struct tui_tab {
 
 enum tui_text_flags {
     TUI_TEXT_RIGHT = 1, /* right-align within the width */
-    TUI_TEXT_PAD = 2    /* fill the rest of the width with the style */
+    TUI_TEXT_PAD = 2,   /* fill the rest of the width with the style */
+    TUI_TEXT_MIDDLE = 4 /* a name: too long, it loses its middle, not its end */
 };
 
 struct tui_screen;
@@ -71,14 +72,25 @@ void tui_screen_tabs(struct tui_screen *s, const char *title, const char *log,
                      const struct tui_tab *tabs, int ntabs, int active);
 struct tui_rect tui_screen_body(const struct tui_screen *s);
 void tui_screen_detail(struct tui_screen *s, const char *text);
+/* The same with a name in its first name bytes, which loses its middle rather than the line
+ * its end when the line is too long. */
+void tui_screen_detail_name(struct tui_screen *s, const char *text, size_t name);
 void tui_screen_status(struct tui_screen *s, const char *text, int style);
 
 /* Draw untrusted text sanitised (tui_sanitize) in style at (y, x), clipped to w columns with
  * an ellipsis. Returns the columns drawn. */
 int tui_screen_text(struct tui_screen *s, int y, int x, int w, int style, const char *text,
                     unsigned flags);
+/* The same for a name scrolled sideways by skip columns (0: not scrolled): an ellipsis, then
+ * the name from that column on. */
+int tui_screen_name(struct tui_screen *s, int y, int x, int w, int style, const char *text,
+                    unsigned flags, int skip);
 void tui_screen_fill(struct tui_screen *s, int y, int x, int w, int style);
 void tui_screen_hline(struct tui_screen *s, int y, int x, int w, int style);
+/* Put text on the clipboard of the terminal the user sits at (OSC 52, tmux-wrapped inside tmux:
+ * clipboard.h); whether it arrives depends on that terminal. 0, or -1 when it could not be
+ * written. */
+int tui_screen_clipboard(struct tui_screen *s, const char *text);
 /* Put the visible terminal cursor at (y, x), or hide it with y < 0 (line editor prompts). */
 void tui_screen_cursor(struct tui_screen *s, int y, int x);
 

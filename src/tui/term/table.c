@@ -10,6 +10,7 @@
 #include "tui/listmodel.h"
 #include "tui/term/screen.h"
 #include "tui/theme.h"
+#include "tui/utf8.h"
 
 #define COL_GAP 2
 #define MAX_COLS 64
@@ -38,6 +39,32 @@ static void draw_header(struct tui_screen *s, struct tui_rect r, const struct tu
     }
 }
 
+/* The sideways scroll the name columns can use on the rows shown: the longest name's excess
+ * over its column (plus the ellipsis that marks a scrolled name); the model's is clamped to it. */
+static int clamp_hscroll(struct tui_listmodel *lm, const int *widths, size_t top, int rows)
+{
+    int want = tui_listmodel_hscroll(lm), need = 0;
+    if (want == 0) {
+        return 0;
+    }
+    size_t n = tui_listmodel_count(lm);
+    for (int c = 0; c < tui_listmodel_ncols(lm); c++) {
+        if (!widths[c] || !(tui_listmodel_column(lm, c)->flags & TUI_COL_NAME)) {
+            continue;
+        }
+        for (int line = 0; line < rows && top + (size_t)line < n; line++) {
+            char buf[512];
+            const char *t = tui_listmodel_cell(lm, top + (size_t)line, c, buf, sizeof(buf));
+            int excess = (int)tui_utf8_width(t, strlen(t)) - widths[c] + 1;
+            need = excess > need ? excess : need;
+        }
+    }
+    if (want > need) {
+        tui_listmodel_set_hscroll(lm, need);
+    }
+    return want > need ? need : want;
+}
+
 void tui_table_draw(struct tui_screen *s, struct tui_rect r, struct tui_listmodel *lm,
                     const char *empty)
 {
@@ -55,6 +82,7 @@ void tui_table_draw(struct tui_screen *s, struct tui_rect r, struct tui_listmode
         tui_screen_text(s, r.y + 2, r.x + 2, r.w - 4, TUI_STYLE_DIM, empty ? empty : "(empty)", 0);
         return;
     }
+    int skip = clamp_hscroll(lm, widths, top, r.h - 1);
     for (int line = 0; line < r.h - 1 && top + (size_t)line < n; line++) {
         size_t i = top + (size_t)line;
         int y = r.y + 1 + line;
@@ -79,8 +107,11 @@ void tui_table_draw(struct tui_screen *s, struct tui_rect r, struct tui_listmode
                 style = cs;
             }
             const struct tui_column *col = tui_listmodel_column(lm, c);
-            tui_screen_text(s, y, x, widths[c], style, text,
-                            (col->flags & TUI_COL_RIGHT) ? TUI_TEXT_RIGHT : 0);
+            int name = (col->flags & TUI_COL_NAME) != 0;
+            tui_screen_name(s, y, x, widths[c], style, text,
+                            ((col->flags & TUI_COL_RIGHT) ? TUI_TEXT_RIGHT : 0) |
+                                (name ? TUI_TEXT_MIDDLE : 0),
+                            name ? skip : 0);
             x += widths[c] + COL_GAP;
         }
     }

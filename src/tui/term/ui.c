@@ -34,6 +34,9 @@ struct tui_ui {
     struct tui_tab tabs[TUI_VIEW_COUNT]; /* from the view registry */
     char tab_keys[TUI_VIEW_COUNT][2];
     struct tui_viewmodel vm; /* the frame being drawn (its memory kept) */
+    char complete_base[512]; /* the command line as typed before Tab completed it */
+    unsigned complete_n;     /* Tabs in a row */
+    int last_tab;
 };
 
 static void make_tabs(struct tui_ui *ui)
@@ -173,7 +176,7 @@ void tui_ui_draw(struct tui_ui *ui, struct tui_app *app)
         tui_screen_fill(s, h - 2, 0, w, TUI_STYLE_DETAIL);
         tui_screen_text(s, h - 2, 1, w - 1, vm->detail_style, vm->detail, 0);
     } else {
-        tui_screen_detail(s, vm->detail);
+        tui_screen_detail_name(s, vm->detail, vm->detail_name);
     }
     tui_screen_status(s, vm->status, vm->status_style);
     if (vm->status_cursor >= 0) {
@@ -190,6 +193,21 @@ static unsigned prompt_key(struct tui_ui *ui, struct tui_app *app, int key, int 
         const char *ans = key == 'y' ? "y" : key == 'w' ? "w" : "";
         return tui_app_prompt_done(app, ans);
     }
+    if (prompt == TUI_PROMPT_COMMAND && key == TUI_KEY_TAB) { // complete, then each in turn
+        if (!ui->last_tab) {
+            snprintf(ui->complete_base, sizeof(ui->complete_base), "%s", tui_lineedit_text(ui->le));
+            ui->complete_n = 0;
+        } else {
+            ui->complete_n++;
+        }
+        ui->last_tab = 1;
+        char line[512];
+        if (tui_app_command_complete(ui->complete_base, ui->complete_n, line, sizeof(line))) {
+            tui_lineedit_set(ui->le, line);
+        }
+        return TUI_REDRAW;
+    }
+    ui->last_tab = 0;
     switch (tui_lineedit_key(ui->le, key)) {
     case TUI_LE_CHANGED:
         if (prompt == TUI_PROMPT_RULE) {
@@ -248,6 +266,9 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         }
         if (r & TUI_THEME) {
             cycle_theme(ui, app);
+        }
+        if ((r & TUI_COPY) && tui_screen_clipboard(ui->scr, tui_app_clipboard(app))) {
+            tui_app_set_message(app, 1, "copy-name: could not write to the terminal");
         }
         if (r & TUI_QUIT) {
             return 0;

@@ -29,7 +29,7 @@
 
 static const struct tui_column act_cols[TUI_AC__N] = {
     {"G/R", 3, 0, 0, NULL},
-    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
+    {"Activity", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, NULL},
     {"Count", 8, 0, TUI_COL_NUM, NULL},
     {"Cases", 6, 3, TUI_COL_NUM, NULL},
     {"Σdur", 9, 0, TUI_COL_NUM, NULL},
@@ -233,11 +233,11 @@ static void sites_text(struct tui_app *app, const struct tui_activities_view *av
 }
 
 /* The selected activity's load, data rate, duration percentiles and call sites. */
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     uint32_t a = activity(app, st);
-    if (a == UINT32_MAX) {
-        return;
+    if (a == UINT32_MAX || size == 0) {
+        return 0;
     }
     const struct iodfg_activity_stats *s = &iodfg_session_stats(tui_app_session(app))->act[a];
     char b1[32], b2[32], b3[32], b4[32], b5[32];
@@ -248,6 +248,8 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
              iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
              iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
     sites_text(app, st, a, buf, size);
+    size_t n = strlen(tui_app_activity_name(app, a));
+    return n < size ? n : size - 1;
 }
 
 static int export_rows(struct tui_app *app, const uint32_t *order, size_t n, struct iodfg_buf *out,

@@ -29,7 +29,7 @@
 enum { CC_MARK, CC_NAME, CC_CID, CC_HOST, CC_RID, CC_EVENTS, CC_SPAN, CC__N };
 static const struct tui_column case_cols[CC__N] = {
     {"G/R", 3, 0, TUI_COL_SORTABLE, "group"},
-    {"Case", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, "case"},
+    {"Case", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, "case"},
     {"cid", 10, 2, TUI_COL_SORTABLE | TUI_COL_SEARCH, "cid"},
     {"host", 10, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH, "host"},
     {"rid", 8, 3, TUI_COL_SORTABLE | TUI_COL_SEARCH, "rid"},
@@ -42,7 +42,7 @@ static const struct tui_column var_cols[VC__N] = {
     {"G/R", 9, 0, 0, "groups"},
     {"Cases", 6, 0, TUI_COL_NUM, "cases"},
     {"Length", 7, 0, TUI_COL_NUM, "length"},
-    {"Variant (activity sequence)", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX, "variant"},
+    {"Variant (activity sequence)", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, "variant"},
 };
 
 /* ---- the cases table ---- */
@@ -488,9 +488,9 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
                    "nothing to show (check filters and rules)");
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
-    tui_table_detail(table(app, st), buf, size);
+    return tui_table_detail(table(app, st), buf, size);
 }
 
 const struct tui_view_ops tui_view_cases = {

@@ -24,8 +24,8 @@
 enum { DC_MARK, DC_NAME, DC_GCOUNT, DC_RCOUNT, DC_GDUR, DC_RDUR, DC_DELTA, DC__N };
 static const struct tui_column diff_cols[DC__N] = {
     {"G/R", 3, 0, TUI_COL_SORTABLE, "side"},
-    {"Activity / transition", 24, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX,
-     "activity_or_transition"},
+    {"Activity / transition", 24, 0,
+     TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, "activity_or_transition"},
     {"G count", 8, 0, TUI_COL_NUM, "g_count"},
     {"R count", 8, 0, TUI_COL_NUM, "r_count"},
     {"G Σdur", 9, 1, TUI_COL_NUM, "g_dur_sum_ns"},
@@ -36,7 +36,8 @@ static const struct tui_column diff_cols[DC__N] = {
 /* An activity or edge row. */
 struct diff_row {
     int is_edge;
-    uint32_t idx; /* activity id or index into diff->edges */
+    uint32_t idx;           /* activity id or index into diff->edges */
+    unsigned long long key; /* its names' hash: the cursor's item across rebuilds */
 };
 
 struct diff_view {
@@ -180,18 +181,36 @@ static int diff_style(void *ctx, size_t row, int col)
     return col <= DC_NAME ? tui_side_style((enum iodfg_diff_side)row_side(ctx, row)) : -1;
 }
 
+/* The row's identity (its key, made when the rows were read): it does not need the results,
+ * which a rebuild has replaced by the time the table looks for its cursor's item. */
 static unsigned long long diff_key(void *ctx, size_t row)
 {
     struct diff_view *dv = ctx;
-    if (row >= dv->nrows) {
-        return UINT64_MAX;
+    return row < dv->nrows ? dv->rows[row].key : UINT64_MAX;
+}
+
+/* FNV-1a of a name, continuing from h. */
+static unsigned long long name_hash(unsigned long long h, const char *s)
+{
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     }
-    const struct diff_row *r = &dv->rows[row];
+    return h;
+}
+
+/* An activity by its name and an edge by its two names: the same item after a rule change
+ * renumbers the activities, or after d. */
+static unsigned long long row_identity(const struct diff_view *dv, const struct diff_row *r)
+{
+    struct tui_app *app = dv->table.app;
+    unsigned long long h = 14695981039346656037ULL;
     if (!r->is_edge) {
-        return r->idx;
+        return name_hash(h, tui_app_activity_name(app, r->idx)) & ~(1ULL << 63);
     }
     const struct iodfg_diff_edge *e = &diff_of(dv)->edges[r->idx];
-    return (1ULL << 63) | ((unsigned long long)e->from << 32) | e->to;
+    h = name_hash(h, tui_app_node_name(app, e->from));
+    h = name_hash(h * 31 + 0x2d3e, tui_app_node_name(app, e->to));
+    return h | (1ULL << 63);
 }
 
 static const struct tui_list_ops diff_ops = {diff_rows,  diff_cell, diff_compare,
@@ -228,18 +247,24 @@ static int fill(struct diff_view *dv)
     size_t n = 0;
     for (uint32_t a = 0; d && a < d->nactivities; a++) {
         if (shown(dv, d->nodes[a].side)) {
-            rows[n++] = (struct diff_row){0, a};
+            rows[n] = (struct diff_row){0, a, 0};
+            rows[n].key = row_identity(dv, &rows[n]);
+            n++;
         }
     }
     for (size_t i = 0; d && i < d->nedges; i++) {
         if (shown(dv, d->edges[i].side)) {
-            rows[n++] = (struct diff_row){1, (uint32_t)i};
+            rows[n] = (struct diff_row){1, (uint32_t)i, 0};
+            rows[n].key = row_identity(dv, &rows[n]);
+            n++;
         }
     }
+    int have; // the cursor's item, from the rows as they were
+    unsigned long long key = tui_listmodel_cursor_key(dv->table.lm, &have);
     free(dv->rows);
     dv->rows = rows;
     dv->nrows = n;
-    return tui_listmodel_reload(dv->table.lm);
+    return tui_listmodel_reload_at(dv->table.lm, have, key);
 }
 
 static int changed(struct tui_app *app, void *st, const struct iodfg_session_change *what)

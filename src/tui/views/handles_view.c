@@ -32,12 +32,12 @@
 static const struct tui_column handle_cols[TUI_HC__N] = {
     {"!", 2, 0, TUI_COL_SORTABLE | TUI_COL_DESC, "never_closed"},
     {"Id", 5, 5, TUI_COL_RIGHT | TUI_COL_SORTABLE, "id"},
-    {"Case", 12, 4, TXT, "case"},
+    {"Case", 12, 4, TXT | TUI_COL_FLEX | TUI_COL_NAME, "case"},
     {"pid", 6, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE, "pid"},
     {"fd", 4, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE, "fd"},
     {"Origin", 10, 0, TXT, "origin"},
     {"Layer", 6, 7, TXT, "layer"},
-    {"Path", 16, 0, TXT | TUI_COL_FLEX, "path"},
+    {"Path", 16, 0, TXT | TUI_COL_FLEX | TUI_COL_NAME, "path"},
     {"Flags", 12, 6, TXT, "flags"},
     {"Created", 8, 2, NUM & ~TUI_COL_DESC, "created_ns"},
     {"Closed", 8, 3, NUM & ~TUI_COL_DESC, "closed_ns"},
@@ -374,17 +374,20 @@ static void add_handle(const struct tui_app *app, uint32_t id, int32_t pid, char
     }
 }
 
-void tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t size)
+size_t tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t size)
 {
     if (size == 0) {
-        return;
+        return 0;
     }
     buf[0] = '\0';
     if (id == 0 || id > iodfg_eventlog_handle_count(tui_app_log(app))) {
-        return;
+        return 0;
     }
     const struct iodfg_handle *h = handle_of(app, id);
-    size_t n = 0;
+    // the path first: it is the name, which loses its middle on a narrow line
+    int pw = snprintf(buf, size, "%s   ", h->path ? str(app, h->path) : "?");
+    size_t n = pw < 0 ? 0 : (size_t)pw < size ? (size_t)pw : size - 1;
+    size_t name = n >= 3 ? n - 3 : 0;
     add_handle(app, id, INT32_MIN, buf, size, &n); // its pid always, the parents' when other
     uint32_t chain[16];
     size_t nc = iodfg_handle_chain(tui_app_log(app), id, chain, 16);
@@ -404,20 +407,21 @@ void tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t
         snprintf(mode, sizeof(mode), " mode 0%03llo", (unsigned long long)h->mode);
     }
     if (n < size) {
-        snprintf(buf + n, size - n, "   %s %s%s   %s", h->call ? str(app, h->call) : "(no call)",
-                 str(app, h->flags), mode, h->path ? str(app, h->path) : "?");
+        snprintf(buf + n, size - n, "   %s %s%s", h->call ? str(app, h->call) : "(no call)",
+                 str(app, h->flags), mode);
     }
+    return name;
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     uint32_t id = selected(st);
     if (id) {
-        tui_handles_view_detail(app, id, buf, size);
-    } else {
-        snprintf(buf, size,
-                 iodfg_glyph_text("o never-closed only · Enter filters to the path · s sort"));
+        return tui_handles_view_detail(app, id, buf, size);
     }
+    snprintf(buf, size,
+             iodfg_glyph_text("o never-closed only · Enter filters to the path · s sort"));
+    return 0;
 }
 
 /* The summary above the table. */

@@ -41,8 +41,9 @@ struct tui_handles_view {
 
 /* The handle id under the cursor, 0 when the table is empty. */
 uint32_t tui_handles_view_selected(struct tui_app *app);
-/* The summary line above the table / the detail line of handle id (its parent chain). */
+/* The summary line above the table / the detail line of handle id (its path, then its parent
+ * chain), returning the path's length (a detail op's name). */
 void tui_handles_view_header(struct tui_app *app, char *buf, size_t size);
-void tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t size);
+size_t tui_handles_view_detail(struct tui_app *app, uint32_t id, char *buf, size_t size);
 
 #endif

@@ -68,11 +68,10 @@ static const struct tui_cmd_entry cmds[] = {
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
                    struct tui_viewmodel *vm)
 {
-    (void)app;
     struct help *h = st;
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    tui_keymap_help(in->km, TUI_HELP_TEXT, &b);
+    tui_keymap_help_from(in->km, TUI_HELP_TEXT, tui_view_keymap(tui_app_previous_view(app)), &b);
     tui_glossary(&b);
     int total = 0;
     for (const char *p = b.data; p && *p; p++) {
@@ -98,13 +97,14 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
 }
 
 /* Where one is in the list, and that it scrolls. */
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     (void)app;
     const struct help *h = st;
     snprintf(buf, size,
              iodfg_glyph_text("lines %d-%d of %d · j/k PgUp/PgDn Home/End scroll · Esc back"),
              h->lines ? h->top + 1 : 0, h->top + h->shown, h->lines);
+    return 0;
 }
 
 const struct tui_view_ops tui_view_help = {

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/filter.h"
+#include "iodfg/format.h"
 #include "iodfg/mapping.h"
 #include "iodfg/session.h"
 
@@ -21,6 +21,7 @@
 #include "tui/listmodel.h"
 #include "tui/views/graph/graph_view.h"
 #include "tui/views/insights_view.h"
+#include "tui/views/jumpstate.h"
 
 enum tui_view tui_insights_target(const struct iodfg_insight *f)
 {
@@ -92,31 +93,13 @@ static const char *evidence_filters(struct tui_app *app, const struct tui_ins_ro
         }
     }
     if (v == TUI_VIEW_TIMELINE && f->has_window && f->from_ns >= 0) {
-        int64_t to = f->to_ns + 1; // the window is [from, to)
-        iodfg_buf_addf(out, "time=@%" PRId64 ".%09" PRId64 "..@%" PRId64 ".%09" PRId64 "\n",
-                       f->from_ns / 1000000000, f->from_ns % 1000000000, to / 1000000000,
-                       to % 1000000000);
+        // on the log's clock in the form every output shows (the filter reads it back)
+        char a[80], z[80];
+        iodfg_buf_addf(out, "time=%s..%s\n",
+                       iodfg_format_clock(a, sizeof(a), f->clock, f->from_ns, 9),
+                       iodfg_format_clock(z, sizeof(z), f->clock, f->to_ns + 1, 9)); // [from, to)
     }
     return left;
-}
-
-static int push_filters(struct tui_app *app, const char *text, struct iodfg_error *err)
-{
-    while (*text) {
-        const char *nl = strchr(text, '\n');
-        char line[8192];
-        size_t n = (size_t)(nl - text);
-        if (n >= sizeof(line)) {
-            return iodfg_error_set(err, IODFG_E_ARG, "the evidence's filter is too long");
-        }
-        memcpy(line, text, n);
-        line[n] = '\0';
-        if (iodfg_filter_stack_push_text(iodfg_session_filters(tui_app_session(app)), line, err)) {
-            return -1;
-        }
-        text = nl + 1;
-    }
-    return 0;
 }
 
 /* Put the cursor of v's table on key; 1 when it is there. */
@@ -142,10 +125,8 @@ static int select_activity(struct tui_app *app, uint32_t a)
 
 static int remember(struct tui_app *app, struct tui_insights_view *iv)
 {
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    if (tui_app_snapshot(app, &b) || b.failed) {
-        iodfg_buf_fini(&b);
+    char *state = tui_jump_state(app);
+    if (!state) {
         return -1;
     }
     if (iv->njumps == TUI_INS_JUMPS) { // the oldest goes
@@ -154,12 +135,12 @@ static int remember(struct tui_app *app, struct tui_insights_view *iv)
         iv->njumps--;
     }
     struct tui_ins_jump *j = &iv->jumps[iv->njumps++];
-    j->state = b.data ? b.data : strdup("");
+    j->state = state;
     j->view = tui_app_current_view(app);
     j->ins_key = tui_listmodel_cursor_key(iv->table.lm, &j->have_ins);
     j->act_key =
         tui_listmodel_cursor_key(tui_app_view_table(app, TUI_VIEW_ACTIVITIES), &j->have_act);
-    return j->state ? 0 : -1;
+    return 0;
 }
 
 /* Select what the finding is about in view v; "" or why it could not. */
@@ -200,7 +181,7 @@ unsigned tui_insights_jump(struct tui_app *app, struct tui_insights_view *iv,
         return TUI_REDRAW;
     }
     if (filters.len) { // the evidence is selected in the new results: they are needed now
-        if (push_filters(app, filters.data, &err) || tui_app_rebuild(app, &err)) {
+        if (tui_jump_push_filters(app, filters.data, &err) || tui_app_rebuild(app, &err)) {
             tui_app_report(app, "jump", &err);
             iodfg_buf_fini(&filters);
             tui_insights_back(app, iv);
@@ -235,15 +216,11 @@ int tui_insights_back(struct tui_app *app, struct tui_insights_view *iv)
         return 0;
     }
     struct tui_ins_jump j = iv->jumps[--iv->njumps];
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    int rc = tui_app_restore(app, j.state, strlen(j.state), &err);
+    int rc = tui_jump_restore(app, j.state);
     free(j.state);
     if (rc) {
-        tui_app_report(app, "back", &err);
         return -1;
     }
-    tui_app_record(app);
     if (j.have_act) {
         select_activity(app, (uint32_t)j.act_key);
     }

@@ -33,7 +33,7 @@ static const struct tui_column ins_cols[COL__N] = {
     {"Severity", 8, 0, TUI_COL_SORTABLE | TUI_COL_DESC, "severity"},
     {"Rule", 14, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, "rule"},
     {"Impact", 7, 1, TUI_COL_NUM, "impact_share"},
-    {"Finding", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX, "finding"},
+    {"Finding", 20, 0, TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, "finding"},
 };
 
 /* The G/R column: the engine's markers of a comparison. */
@@ -348,9 +348,12 @@ static void evidence_lines(struct tui_app *app, const struct tui_ins_row *r, str
     }
     list_line(pg, y, w, f->rule == IODFG_INS_METADATA ? "dirs:" : "paths:", items, f->npaths,
               f->paths_total);
-    if (f->has_window) {
-        tui_page_textf(pg, (*y)++, 1, w - 2, TUI_STYLE_NORMAL, "%-12s@%.6f .. @%.6f (%.6f s)",
-                       "window:", (double)f->from_ns / 1e9, (double)f->to_ns / 1e9,
+    if (f->has_window) { // on the log's clock, as `iodfg insights` says it
+        char a[80], z[80];
+        tui_page_textf(pg, (*y)++, 1, w - 2, TUI_STYLE_NORMAL,
+                       iodfg_glyph_text("%-12s%s → %s (%.6f s)"),
+                       "window:", iodfg_format_clock(a, sizeof(a), f->clock, f->from_ns, 6),
+                       iodfg_format_clock(z, sizeof(z), f->clock, f->to_ns, 6),
                        (double)(f->to_ns - f->from_ns) / 1e9);
     }
 }
@@ -442,19 +445,20 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     }
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     const struct tui_ins_row *r = tui_insights_selected(st);
     enum tui_view v = r ? tui_insights_target(r->f) : TUI_VIEW_COUNT;
     (void)app;
     if (v == TUI_VIEW_COUNT) {
         snprintf(buf, size, iodfg_glyph_text("s sort · / search · P rule preset"));
-        return;
+        return 0;
     }
     snprintf(buf, size,
              iodfg_glyph_text("Enter shows the evidence in %c %s · Backspace there comes back · "
                               "P rule preset"),
              tui_view_key(v), tui_view_tab(v));
+    return 0;
 }
 
 static int back(struct tui_app *app, void *st)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/analysis.h"
 #include "iodfg/error.h"
 #include "iodfg/glyph.h"
 #include "iodfg/rules.h"
@@ -42,6 +43,7 @@ static void close_rules(struct tui_app *app, void *st)
     (void)app;
     struct tui_rules_view *rv = st;
     free(rv->edit_orig);
+    free(rv->events);
     free(rv);
 }
 
@@ -56,6 +58,21 @@ static unsigned move(struct tui_app *app, void *st, enum tui_cmd cmd)
     return TUI_REDRAW;
 }
 
+/* The line of the first catch-all rule (a rule without conditions: it takes every key that
+ * reaches it), 0 when none. */
+static unsigned long catch_all(const struct iodfg_rules *rules)
+{
+    const struct iodfg_rule_info *ri;
+    for (size_t i = 0; (ri = iodfg_rules_get(rules, i)); i++) {
+        if (ri->ncond == 0) {
+            return ri->line;
+        }
+    }
+    return 0;
+}
+
+/* a: a new line below the cursor, but above a catch-all rule, below which it would never
+ * match. */
 static unsigned add(struct tui_app *app, void *st, enum tui_cmd cmd)
 {
     (void)cmd;
@@ -64,6 +81,14 @@ static unsigned add(struct tui_app *app, void *st, enum tui_cmd cmd)
     iodfg_error_clear(&err);
     unsigned long n = iodfg_rules_line_count(rules_of(app)), cur = rv->cursor;
     unsigned long at = n == 0 ? 1 : (cur < n ? cur + 1 : n + 1);
+    unsigned long all = catch_all(rules_of(app));
+    if (all && all < at) {
+        at = all;
+        tui_app_set_message(app, 0,
+                            "added above the catch-all rule on line %lu (below it a rule never "
+                            "matches)",
+                            all);
+    }
     if (iodfg_rules_insert_line(rules_of(app), at, "", &err)) {
         tui_app_report(app, "add", &err);
         return TUI_REDRAW;
@@ -188,11 +213,74 @@ static unsigned prompt(struct tui_app *app, void *st, const char *text, int done
 
 /* ---- the view model ---- */
 
+#define STATS_W 24 /* the keys and events column */
+
+static uint64_t key_events(const void *ses, uint32_t k)
+{
+    return iodfg_session_key_events(ses, k);
+}
+
+/* The rules report of the rules in force when it describes them (NULL otherwise: the default
+ * f-hat, or an edit not rebuilt yet), with each rule's events summed once per generation. */
+static const struct iodfg_rules_report *report_of(struct tui_app *app, struct tui_rules_view *rv)
+{
+    const struct iodfg_session *ses = tui_app_session(app);
+    const struct iodfg_rules_report *rep = iodfg_session_rules_report(ses);
+    size_t nrules = iodfg_rules_count(rules_of(app));
+    if (!rep || !iodfg_session_analysis(ses) || rep->nrule_keys != nrules || nrules == 0 ||
+        rep->nkey_rule == 0) {
+        return NULL;
+    }
+    uint64_t rgen = iodfg_rules_generation(rules_of(app));
+    if (rv->events_stamp != tui_app_generation(app) + 1 || rv->events_rules != rgen ||
+        rv->nevents != nrules) {
+        uint64_t *ev = realloc(rv->events, nrules * sizeof(*ev));
+        if (!ev) {
+            return NULL;
+        }
+        rv->events = ev;
+        rv->nevents = nrules;
+        iodfg_rules_report_events(rep, key_events, ses, ev);
+        rv->events_stamp = tui_app_generation(app) + 1;
+        rv->events_rules = rgen;
+    }
+    return rep;
+}
+
+/* What rule line l maps ("12 keys  3456 ev"), or why it maps nothing ("shadowed by rule 2":
+ * an earlier rule takes every key it matches); "" for a comment or without a report. The
+ * style: a warning for a shadowed rule. */
+static int line_stats(struct tui_app *app, const struct tui_rules_view *rv,
+                      const struct iodfg_rules_report *rep, unsigned long l, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const struct iodfg_rules *rules = rules_of(app);
+    const struct iodfg_rule_info *ri;
+    for (size_t i = 0; rep && (ri = iodfg_rules_get(rules, i)); i++) {
+        if (ri->line != l) {
+            continue;
+        }
+        uint32_t sh = rep->rule_shadow[i];
+        if (rep->rule_keys[i] == 0 && sh != IODFG_RULE_NONE && iodfg_rules_get(rules, sh)) {
+            snprintf(buf, size, "shadowed by rule %lu", iodfg_rules_get(rules, sh)->line);
+            return TUI_STYLE_WARNING;
+        }
+        if (rep->rule_keys[i] == 0) {
+            snprintf(buf, size, "matches no key");
+            return TUI_STYLE_DIM;
+        }
+        snprintf(buf, size, "%u key%s %8llu ev", rep->rule_keys[i],
+                 rep->rule_keys[i] == 1 ? " " : "s", (unsigned long long)rv->events[i]);
+        return TUI_STYLE_DIM;
+    }
+    return TUI_STYLE_DIM;
+}
+
 /* Line l at row y: its number (the cursor marked), its text (the edit's while edited) and,
  * under an edited line with an error, a caret at the error's column. Returns the next row. */
 static int render_line(struct tui_app *app, const struct tui_rules_view *rv,
-                       const struct tui_render_in *in, const char *edit, unsigned long l, int y,
-                       struct tui_viewmodel *vm)
+                       const struct iodfg_rules_report *rep, const struct tui_render_in *in,
+                       const char *edit, unsigned long l, int y, struct tui_viewmodel *vm)
 {
     struct tui_page *pg = &vm->page;
     int w = in->width, editing = edit && l == rv->edit_line, cur = l == rv->cursor;
@@ -206,7 +294,13 @@ static int render_line(struct tui_app *app, const struct tui_rules_view *rv,
     } else {
         tui_page_textf(pg, y, 0, 5, style, " %3lu", l);
     }
-    tui_page_text(pg, y, 6, w - 7, style, text);
+    char stats[64];
+    int ss = line_stats(app, rv, editing ? NULL : rep, l, stats, sizeof(stats));
+    int sw = stats[0] && w > 60 ? STATS_W : 0;
+    tui_page_text(pg, y, 6, w - 7 - sw, style, text);
+    if (sw) {
+        tui_page_right(pg, y, w - 1 - sw, sw, cur ? style : ss, stats);
+    }
     if (editing) {
         vm->cursor_row = y;
         vm->cursor_col = 6 + in->edit_col;
@@ -245,14 +339,19 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     int editing = tui_app_open_prompt(app, NULL) == TUI_PROMPT_RULE;
     const char *edit = editing ? in->edit_text : NULL;
     unsigned long n = iodfg_rules_line_count(rules_of(app));
+    const struct iodfg_rules_report *rep = report_of(app, rv);
     tui_page_fill(&vm->page, 0, 0, in->width, TUI_STYLE_HEADER);
     tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_HEADER, "  #  rule (first match wins)");
+    if (rep && in->width > 60) {
+        tui_page_right(&vm->page, 0, in->width - 1 - STATS_W, STATS_W, TUI_STYLE_HEADER,
+                       "maps: keys   events");
+    }
     int rows = in->height - 1;
     unsigned long cur = rv->cursor;
     unsigned long top = cur > (unsigned long)(rows - 3) ? cur - (unsigned long)(rows - 3) : 1;
     int y = 1;
     for (unsigned long l = top; l <= n && y < in->height; l++) {
-        y = render_line(app, rv, in, edit, l, y, vm);
+        y = render_line(app, rv, rep, in, edit, l, y, vm);
     }
     if (y < in->height) {
         tui_page_text(&vm->page, y, 6, in->width - 7, TUI_STYLE_DIM,
@@ -263,11 +362,14 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     }
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     (void)app;
     (void)st;
-    snprintf(buf, size, iodfg_glyph_text("a add · e edit · d delete · J/K move · w save · u undo"));
+    snprintf(buf, size,
+             iodfg_glyph_text("a add · e edit · d delete · J/K move · w save · P preset · u undo "
+                              "· ? keys"));
+    return 0;
 }
 
 const struct tui_view_ops tui_view_rules = {

@@ -78,9 +78,9 @@ void tui_table_view_render(struct tui_app *app, void *st, const struct tui_rende
                    "nothing to show (check filters and rules)");
 }
 
-void tui_table_view_detail(struct tui_app *app, void *st, char *buf, size_t size)
+size_t tui_table_view_detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
-    tui_table_detail(tui_table_view_table(app, st), buf, size);
+    return tui_table_detail(tui_table_view_table(app, st), buf, size);
 }
 
 int tui_table_view_cursor(const void *st, size_t *row)

@@ -50,7 +50,7 @@ struct tui_listmodel *tui_table_view_table(struct tui_app *app, void *st);
 struct tui_listmodel *tui_table_view_sorted(struct tui_app *app, void *st);
 void tui_table_view_render(struct tui_app *app, void *st, const struct tui_render_in *in,
                            struct tui_viewmodel *vm);
-void tui_table_view_detail(struct tui_app *app, void *st, char *buf, size_t size);
+size_t tui_table_view_detail(struct tui_app *app, void *st, char *buf, size_t size);
 
 /* The source row under the cursor into *row: 1, or 0 when the table is empty or stale. */
 int tui_table_view_cursor(const void *st, size_t *row);

@@ -24,8 +24,8 @@
 enum { EC_MARK, EC_FROM, EC_TO, EC_COUNT, EC_CASES, EC_GAP, EC_MEDIAN, EC__N };
 static const struct tui_column edge_cols[EC__N] = {
     {"G/R", 3, 0, 0, NULL},
-    {"From", 16, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, NULL},
-    {"To", 22, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, NULL},
+    {"From", 19, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, NULL},
+    {"To", 19, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, NULL},
     {"Count", 8, 0, TUI_COL_NUM, NULL},
     {"Cases", 6, 2, TUI_COL_NUM, NULL},
     {"Mean gap", 9, 1, TUI_COL_NUM, NULL},

@@ -131,13 +131,14 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     }
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     (void)app;
     (void)st;
     snprintf(buf, size,
              iodfg_glyph_text(
                  "+/- Δt · 0 auto · b servers · c/C threshold · h/l activity · j/k scroll"));
+    return 0;
 }
 
 const struct tui_view_ops tui_view_charz = {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/buf.h"
 #include "iodfg/dfg.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
@@ -23,6 +24,7 @@
 #include "tui/theme.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
+#include "tui/views/common.h"
 #include "tui/views/graph/overview.h"
 
 #define SCROLL_MAX 100000
@@ -37,6 +39,7 @@ struct graph {
     uint64_t ov_stamp;                   /* the app's generation + 1 it was laid out for */
     int ov_width, ov_top;                /* laid out for this width; first canvas row shown */
     char ov_why[160];                    /* why there is none ("" when laid out) */
+    struct iodfg_buf ov_labels;          /* the boxes' labels, a tag first ("G+ write:/p") */
     uint32_t ov_hidden, ov_nodes;        /* activities left out to fit; nodes in the graph */
 };
 
@@ -117,9 +120,27 @@ static uint32_t node_index(uint32_t id, uint32_t na)
     return id == IODFG_NODE_START ? 0 : id == IODFG_NODE_END ? na + 1 : id + 1;
 }
 
+/* G+, R+ or changed (any mark but "=") of DFG node id: the tag its box shows before its label
+ * ("" for none), and its colour (*style; the tag says it without colour too). */
+static const char *node_tag(const struct tui_app *app, uint32_t id, int *style)
+{
+    if (id == IODFG_NODE_START || id == IODFG_NODE_END) {
+        return "";
+    }
+    enum iodfg_diff_side side = iodfg_session_activity_side(tui_app_session(app), id);
+    const char *mark = iodfg_diff_side_mark(side);
+    if (!mark[0] || strcmp(mark, "=") == 0) {
+        return "";
+    }
+    int s = tui_side_style(side);
+    *style = s >= 0 ? s : TUI_STYLE_WARNING;
+    return mark;
+}
+
 /* The shown nodes, compacted into nodes (●, the activities the pruning keeps, ■): keep maps an
  * overview index to its compact one (UINT32_MAX: not shown). Returns their number. */
-static uint32_t shown_nodes(const struct tui_app *app, struct tui_ov_node_in *nodes, uint32_t *keep)
+static uint32_t shown_nodes(const struct tui_app *app, struct tui_ov_node_in *nodes, uint32_t *keep,
+                            struct iodfg_buf *labels, size_t *label_at)
 {
     const struct iodfg_session *ses = tui_app_session(app);
     const struct iodfg_stats *st = iodfg_session_stats(ses);
@@ -133,11 +154,22 @@ static uint32_t shown_nodes(const struct tui_app *app, struct tui_ov_node_in *no
         if (keep[i] != UINT32_MAX) {
             size_t len;
             uint32_t id = i == 0 ? IODFG_NODE_START : i == na + 1 ? IODFG_NODE_END : a;
-            nodes[nn].label = iodfg_export_node_name(map, id, &len);
+            // the start and end nodes in the terminal's characters (ASCII in the C locale), a
+            // tag before the compared activities' labels ("G+ write:/p")
+            const char *name =
+                end ? tui_app_node_name(app, id) : iodfg_export_node_name(map, id, &len);
+            int style;
+            const char *tag = node_tag(app, id, &style);
+            label_at[nn] = labels->len;
+            iodfg_buf_addf(labels, "%s%s%s", tag, tag[0] ? " " : "", name);
+            iodfg_buf_add(labels, "", 1);
             nodes[nn].id = id;
             nodes[nn].count = end || a >= st->nactivities ? 0 : st->act[a].count;
             nn++;
         }
+    }
+    for (uint32_t i = 0; i < nn; i++) { // the text moved while it grew: point at it now
+        nodes[i].label = labels->failed ? "" : labels->data + label_at[i];
     }
     return nn;
 }
@@ -179,13 +211,18 @@ static int lay_out(struct tui_app *app, struct graph *g, int width)
     struct tui_ov_node_in *nodes = calloc((size_t)na + 2, sizeof(*nodes));
     struct tui_ov_edge_in *edges = malloc((nedges + 1) * sizeof(*edges));
     uint32_t *keep = malloc(((size_t)na + 2) * sizeof(*keep));
+    size_t *label_at = malloc(((size_t)na + 2) * sizeof(*label_at));
+    iodfg_buf_clear(&g->ov_labels); // the boxes' labels point into it until the next layout
     int rc = -1;
-    if (!nodes || !edges || !keep) {
+    if (!nodes || !edges || !keep || !label_at) {
         snprintf(g->ov_why, sizeof(g->ov_why), "out of memory");
     } else {
-        uint32_t nn = shown_nodes(app, nodes, keep);
+        uint32_t nn = shown_nodes(app, nodes, keep, &g->ov_labels, label_at);
         uint32_t ne = shown_edges(app, keep, nodes, edges);
         rc = tui_overview_fit(&g->ov, nodes, nn, edges, ne, 0, width, g->ov_why, sizeof(g->ov_why));
+        if (rc >= 0) { // laid out (some left out, maybe): the reason it gave is not an error
+            g->ov_why[0] = '\0';
+        }
         g->ov_hidden = rc > 0 ? (uint32_t)rc : 0;
         g->ov_nodes = nn;
         rc = rc < 0 ? -1 : 0;
@@ -193,6 +230,7 @@ static int lay_out(struct tui_app *app, struct graph *g, int width)
     free(nodes);
     free(edges);
     free(keep);
+    free(label_at);
     return rc;
 }
 
@@ -206,6 +244,7 @@ static void *open_graph(struct tui_app *app)
         g->act = UINT32_MAX;
         g->side = 1;
         tui_overview_init(&g->ov);
+        iodfg_buf_init(&g->ov_labels);
     }
     return g;
 }
@@ -215,6 +254,7 @@ static void close_graph(struct tui_app *app, void *st)
     (void)app;
     struct graph *g = st;
     tui_overview_fini(&g->ov);
+    iodfg_buf_fini(&g->ov_labels);
     free(g->pred);
     free(g->succ);
     free(g);
@@ -350,10 +390,8 @@ static void side_list(struct tui_app *app, const struct graph *g, int x, int w, 
         tui_page_fill(pg, y, x, w, style);
         if (cur) {
             tui_page_glyph(pg, y, x, style, TUI_G_CURSOR);
-            tui_page_text(pg, y, x + 1, w - 9, style, name);
-        } else {
-            tui_page_textf(pg, y, x, w - 8, style, " %s", name);
         }
+        tui_page_name(pg, y, x + 1, w - 9, style, name);
         tui_page_right(pg, y, x + w - 7, 6, style,
                        iodfg_format_count(cnt, sizeof(cnt), e->count, 0));
     }
@@ -380,7 +418,7 @@ static void centre(struct tui_app *app, uint32_t a, int x, int w, int h, struct 
     snprintf(l[4], 256, " dur p50 %s", iodfg_format_duration(b1, 32, st->dur_median_ns, 0));
     snprintf(l[5], 256, " dur p95 %s", iodfg_format_duration(b2, 32, st->dur_p95_ns, 0));
     snprintf(l[6], 256, " %s", groups ? tui_app_activity_mark(app, a) : "");
-    tui_page_text(pg, 0, x, w, TUI_STYLE_HEADER_SORTED, tui_app_activity_name(app, a));
+    tui_page_name(pg, 0, x, w, TUI_STYLE_HEADER_SORTED, tui_app_activity_name(app, a));
     int n = groups ? 7 : 6;
     for (int i = 0; i < n && i + 1 < h; i++) {
         tui_page_glyph(pg, i + 1, x, TUI_STYLE_NORMAL, TUI_G_ARROW);
@@ -431,13 +469,15 @@ static void canvas(const struct tui_overview *ov, int top, int w, int h, struct 
     free(cells);
 }
 
-/* A node's box row: its label, its count and self-loops; the activity shown highlighted. */
-static void box(const struct tui_ov_box *b, int y, int cur, struct tui_page *pg)
+/* A node's box row: its label (a G+ / R+ / changed tag first, the label in the tag's colour),
+ * its count and self-loops; the activity shown highlighted. */
+static void box(const struct tui_app *app, const struct tui_ov_box *b, int y, int cur,
+                struct tui_page *pg)
 {
-    int style = cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL;
+    int style = cur ? TUI_STYLE_CURSOR : TUI_STYLE_NORMAL, ls = TUI_STYLE_HEADER_SORTED;
     tui_page_fill(pg, y, b->x + 1, b->w - 2, style);
-    tui_page_text(pg, y, b->x + 1, b->label_w, cur ? TUI_STYLE_CURSOR : TUI_STYLE_HEADER_SORTED,
-                  b->node.label);
+    node_tag(app, b->node.id, &ls);
+    tui_page_name(pg, y, b->x + 1, b->label_w, cur ? TUI_STYLE_CURSOR : ls, b->node.label);
     char count[TUI_OV_PART_MAX + 1], loops[TUI_OV_PART_MAX];
     tui_overview_node_parts(&b->node, count, loops);
     int x = b->x + 2 + b->label_w, ts = cur ? TUI_STYLE_CURSOR : TUI_STYLE_DIM;
@@ -473,7 +513,7 @@ static void render_overview(struct tui_app *app, struct graph *g, const struct t
     for (uint32_t i = 0; i < ov->nnodes; i++) {
         int y = ov->box[i].y + 1 - top;
         if (y >= 0 && y < h) {
-            box(&ov->box[i], y, ov->box[i].node.id == sel, pg);
+            box(app, &ov->box[i], y, ov->box[i].node.id == sel, pg);
         }
     }
     if (ov->h > h) { // more below or above: say where we are
@@ -494,7 +534,7 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     }
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     (void)app;
     struct graph *g = st;
@@ -505,7 +545,7 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
                      iodfg_glyph_text("overview: the %u most frequent of %u nodes, %u hidden to "
                                       "fit ({ } prune) · %u layers · o neighbourhood"),
                      ov->nnodes, g->ov_nodes, g->ov_hidden, ov->nlayers);
-            return;
+            return 0;
         }
         snprintf(buf, size,
                  iodfg_glyph_text("overview: %u nodes in %u layers, %u back edges%s · j/k scroll "
@@ -516,6 +556,7 @@ static void detail(struct tui_app *app, void *st, char *buf, size_t size)
                  iodfg_glyph_text(
                      "h/l choose predecessors/successors · j/k move · Enter follows · o overview"));
     }
+    return 0;
 }
 
 const struct tui_view_ops tui_view_graph = {

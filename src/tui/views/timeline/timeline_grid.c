@@ -207,7 +207,7 @@ static void cover_row(const struct tui_timeline_sums *sm, uint64_t t, uint64_t b
 static void set_window(struct tui_timeline *tl, int nbins)
 {
     int64_t whole = tl->t1_ns - tl->t0_ns;
-    int64_t width = whole >> (tl->zoom > 40 ? 40 : tl->zoom);
+    int64_t width = tl->width_ns > 0 ? tl->width_ns : whole >> (tl->zoom > 40 ? 40 : tl->zoom);
     width = width < nbins ? nbins : width;
     if (!tl->pan_set) {
         tl->from_ns = tl->t0_ns;
@@ -326,7 +326,7 @@ int tui_app_timeline(struct tui_app *app, int nbins)
     if (alloc_grid(tl, nbins)) {
         return -1;
     }
-    int fit = tl->zoom == 0;
+    int fit = tl->zoom == 0 && tl->width_ns == 0;
     if (!fit || !fit_restore(tl, nbins)) {
         if (compute_grid(tl, nbins)) {
             return -1;
@@ -339,15 +339,36 @@ int tui_app_timeline(struct tui_app *app, int nbins)
     return 0;
 }
 
+int tui_timeline_extent(const struct tui_timeline *tl, int64_t *from, int64_t *to)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t r = 0; r < tl->nrows; r++) {
+        uint64_t n = tl->row_off[r + 1] - tl->row_off[r];
+        const struct tui_timeline_sums *sm = tl->sums + tl->ev_base + tl->row_off[r];
+        if (n == 0) {
+            continue;
+        }
+        uint64_t s = nth_start(sm, 0), e = nth_end(sm, n - 1); // ends are sorted
+        lo = s < lo ? s : lo;
+        hi = e > hi ? e : hi;
+    }
+    if (lo == UINT64_MAX) {
+        return -1;
+    }
+    *from = tl->t0_ns + (int64_t)lo;
+    *to = tl->t0_ns + (int64_t)hi;
+    return 0;
+}
+
 /* ---- the event list of one timeline row ---- */
 
 enum { EV_START, EV_DUR, EV_SIZE, EV_CALL, EV_PATH, EV__N };
 static const struct tui_column ev_cols[EV__N] = {
-    {"Start", 11, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE, "start_ns"},
+    {"Start", 15, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE, "start_ns"},
     {"Dur", 10, 0, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, "dur_ns"},
     {"Size", 9, 1, TUI_COL_RIGHT | TUI_COL_SORTABLE | TUI_COL_DESC, "bytes"},
     {"Call", 10, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH, "call"},
-    {"Path", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX, "path"},
+    {"Path", 20, 0, TUI_COL_SORTABLE | TUI_COL_SEARCH | TUI_COL_FLEX | TUI_COL_NAME, "path"},
 };
 
 static size_t ev_rows(void *ctx)
@@ -386,10 +407,12 @@ static const char *ev_cell(void *ctx, size_t row, int col, char *buf, size_t siz
     if (v == IODFG_UNKNOWN) {
         return iodfg_glyph_text("–");
     }
-    if (col == EV_START) {
-        buf[0] = '+';
-        iodfg_format_duration(buf + 1, size - 1, v - tl->t0_ns, 0);
-        return buf;
+    if (col == EV_START) { // on the log's clock (the epoch's time of day: the date is one)
+        int64_t day = 86400 * (int64_t)1000000000;
+        return tl->clock == IODFG_CLOCK_EPOCH
+                   ? iodfg_format_clock(buf, size, IODFG_CLOCK_TIME_OF_DAY, ((v % day) + day) % day,
+                                        6)
+                   : iodfg_format_clock(buf, size, (int)tl->clock, v, 6);
     }
     return col == EV_DUR ? iodfg_format_duration(buf, size, v, 0)
                          : iodfg_format_bytes(buf, size, v, 0);
@@ -472,5 +495,12 @@ int tui_app_timeline_events(struct tui_app *app)
         return -1;
     }
     tui_listmodel_first(tl->events_lm);
+    // on the first event at or after the time cursor, when there is one
+    for (size_t i = 0; tl->cursor_set && i < tl->nevents; i++) {
+        if (col->start_ns[tl->events[tui_listmodel_row(tl->events_lm, i)]] >= tl->cursor_ns) {
+            tui_listmodel_set_cursor(tl->events_lm, i);
+            break;
+        }
+    }
     return 0;
 }

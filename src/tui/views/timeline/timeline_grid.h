@@ -11,6 +11,9 @@ struct tui_app;
 /* Compute the timeline of the selected activity for nbins bins (cached). 0, 1 while its index
  * is built in the background (timeline_job.h), -1 when out of memory. */
 int tui_app_timeline(struct tui_app *app, int nbins);
+/* The span of the selected activity's events (its rows' first start to last end, as the index
+ * holds them), absolute. 0, or -1 when it has none. */
+int tui_timeline_extent(const struct tui_timeline *tl, int64_t *from, int64_t *to);
 /* Timeline drill-in: list the events of the selected row (case) and activity in the state's
  * events_lm (shown instead of the chart until closed). 0, or -1 when there is no row. */
 int tui_app_timeline_events(struct tui_app *app);

@@ -50,11 +50,15 @@ struct tui_timeline {
     float *fit_cover, *fit_conc; /* the grid at zoom 0 for fit_nbins (the index's stamp) */
     int fit_nbins, fit_peak;
     uint64_t fit_stamp;
-    float *cover;             /* nrows * nbins: busy fraction of each bin (timeline_grid.c) */
-    float *conc;              /* nbins: mean concurrency of each bin (sum of the covers) */
-    int peak_bin;             /* bin of the highest concurrency, -1 when none */
-    uint64_t stamp;           /* the app's generation it was computed for */
-    int zoom, pan_set;        /* zoom level (0 = fit); pan is from_ns when pan_set */
+    float *cover;      /* nrows * nbins: busy fraction of each bin (timeline_grid.c) */
+    float *conc;       /* nbins: mean concurrency of each bin (sum of the covers) */
+    int peak_bin;      /* bin of the highest concurrency, -1 when none */
+    uint64_t stamp;    /* the app's generation it was computed for */
+    int zoom, pan_set; /* zoom level (0 = fit); pan is from_ns when pan_set */
+    int64_t width_ns;  /* the window's width when set (fit, peak), else the zoom's */
+    int64_t cursor_ns; /* the time cursor, where zooms centre (when cursor_set) */
+    int cursor_set;
+    int fit_activity;         /* the window is the activity's events (0 again: whole span) */
     uint32_t top;             /* first row shown */
     uint32_t cursor;          /* selected row (Enter lists its events) */
     int show_events;          /* the event list of the selected row replaces the chart */

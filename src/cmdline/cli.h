@@ -26,17 +26,12 @@ enum cli_exit {
     CLI_SKIPPED = 3, /* --strict and some input lines were unparsable */
 };
 
-/* Each subcommand: argv[0] is the subcommand name. Returns an enum cli_exit. */
+/* The subcommands both programs have: argv[0] is the subcommand name. Returns an enum
+ * cli_exit. iodfg's own commands are in src/cli/cli_commands.h. */
 int cli_convert(int argc, char **argv);
-int cli_info(int argc, char **argv);
 int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
-int cli_bandwidth(int argc, char **argv);
-int cli_handles(int argc, char **argv);
-int cli_callsites(int argc, char **argv);
-int cli_export(int argc, char **argv);
-int cli_insights(int argc, char **argv);
 
 /* ---- the program and its messages (cli_message.c) ---- */
 
@@ -134,7 +129,7 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 struct iodfg_error *err);
 /* When log has strace -k stacks: split its keys by call site (the `site` field of rules and
  * filters), the program's own frames told by the focus rules of focus_path, else the user's
- * focus.rules, else the built-in ones (cli_callsites.c). 0, or -1 with err. */
+ * focus.rules, else the built-in ones (cli_sites.c). 0, or -1 with err. */
 int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path,
                         struct iodfg_error *err);
 /* What a log read from a file still needs (also iodfg-mpi's part of one): its files' mount
