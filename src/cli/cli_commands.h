@@ -9,5 +9,6 @@ int cli_bandwidth(int argc, char **argv);
 int cli_handles(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_insights(int argc, char **argv);
+int cli_callsites(int argc, char **argv);
 
 #endif

@@ -36,6 +36,7 @@ static const struct command commands[] = {
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
     {"insights", cli_insights, "automatic I/O findings with their evidence"},
+    {"callsites", cli_callsites, "which function of the program issued the I/O (strace -k)"},
 };
 
 /* The documents' directory: the installed one, else, for a program run from a build tree

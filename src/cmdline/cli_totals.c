@@ -23,6 +23,7 @@ void cli_totals_add(struct cli_ingest_totals *t, const char *path,
     t->archives += archive != 0;
     t->records += archive ? r->lines : 0;
     t->events += r->counts[IODFG_COUNT_EVENTS];
+    t->frames += r->frames;
     t->by_pattern += by_pattern != 0 || archive;
     t->files_without_events += r->counts[IODFG_COUNT_EVENTS] == 0;
     if (r->counts[IODFG_COUNT_EVENTS] && (unsigned)r->clock < IODFG_CLOCK__N) {
@@ -101,6 +102,10 @@ void cli_totals_print(FILE *out, const struct cli_ingest_totals *t)
     }
     if (any) {
         fprintf(out, ".");
+    }
+    if (t->frames) {
+        fprintf(out, " %s stack frame %s (strace -k) read as call stacks.",
+                iodfg_report_count(a, sizeof(a), t->frames), form(t->frames, "line", "lines"));
     }
     uint64_t n = k[IODFG_COUNT_UNMATCHED];
     if (n) {

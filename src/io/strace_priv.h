@@ -154,4 +154,10 @@ size_t strace_annot_scan(const char *s, size_t n, size_t *path_len, int *plain);
  * honouring quoted strings, annotations and brackets; n when none. */
 size_t strace_arg_end(const char *s, size_t n);
 
+struct iodfg_raw_frame;
+/* Whether a line is a strace -k stack frame line (" > ..."). */
+int strace_is_frame(const char *s, size_t n);
+/* Split a frame line (strace_is_frame) into fr (views into s). NULL, or what was expected. */
+const char *strace_frame_split(const char *s, size_t n, struct iodfg_raw_frame *fr);
+
 #endif

@@ -94,7 +94,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
  * write right after a traced lseek of its handle is at a known offset, not an inferred one. */
 #define TUI_COLUMNS                                                                                \
     (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
-     IODFG_COL_HANDLE_TABLE)
+     IODFG_COL_HANDLE_TABLE | IODFG_COL_STACKS)
 
 static void *load_thread(void *arg)
 {
@@ -110,6 +110,10 @@ static void *load_thread(void *arg)
     } else {
         struct cli_ingest_totals totals;
         log = cli_load(l->inputs, l->n, TUI_COLUMNS, &l->opts, &totals, &l->err);
+    }
+    if (log && cli_callsites_split(log, NULL, &l->err)) { // the `site` field of rules, filters
+        iodfg_eventlog_free(log);
+        log = NULL;
     }
     if (log && atomic_load(&l->cancel)) {
         iodfg_eventlog_free(log);
