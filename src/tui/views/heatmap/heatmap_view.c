@@ -235,9 +235,11 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     tui_heatmap_page(app, st, in->width, in->height, &vm->page);
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+/* The cell's line is a sentence: cut at its end, no name in it to keep whole. */
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     tui_heatmap_detail(app, st, buf, size);
+    return 0;
 }
 
 const struct tui_view_ops tui_view_heatmap = {

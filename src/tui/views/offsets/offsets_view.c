@@ -397,14 +397,15 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     tui_offsets_page(app, ov, in->width, in->height, &vm->page);
 }
 
-static void detail(struct tui_app *app, void *st, char *buf, size_t size)
+/* The files list names a file (a name that loses its middle); the map's line is a sentence. */
+static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     struct tui_offsets_view *ov = st;
     if (ov->list && tui_listmodel_count(ov->lm)) {
-        tui_table_detail(ov->lm, buf, size);
-        return;
+        return tui_table_detail(ov->lm, buf, size);
     }
     tui_offsets_detail(app, ov, buf, size);
+    return 0;
 }
 
 const struct tui_view_ops tui_view_offsets = {
