@@ -33,6 +33,9 @@ static const struct command commands[] = {
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
     {"insights", cli_insights, "automatic I/O findings with their evidence"},
+    {"heatmap", cli_heatmap, "cases by time, shaded by bytes or busy time (SVG, PNG, TSV, JSON)"},
+    {"offsets", cli_offsets, "a file's offsets over time, one mark per read/write (SVG, ...)"},
+    {"timeline", cli_timeline, "calls in flight per activity over time (SVG, PNG, TSV, JSON)"},
 };
 
 static void usage(FILE *out)

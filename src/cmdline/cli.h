@@ -36,6 +36,9 @@ int cli_bandwidth(int argc, char **argv);
 int cli_handles(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_insights(int argc, char **argv);
+int cli_heatmap(int argc, char **argv);
+int cli_offsets(int argc, char **argv);
+int cli_timeline(int argc, char **argv);
 
 /* ---- the program and its messages (cli_message.c) ---- */
 
