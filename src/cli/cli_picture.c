@@ -91,8 +91,8 @@ int cli_picture_option(struct cli_picture_opts *o, int c, const char *arg)
     case 1: {
         char *end;
         long v = strtol(arg, &end, 10);
-        if (end == arg || *end || v < 400 || v > 20000) {
-            cli_errorf("--width takes 400 to 20000 pixels, not '%s'", arg);
+        if (end == arg || *end || v < 600 || v > 20000) {
+            cli_errorf("--width takes 600 to 20000 pixels, not '%s'", arg);
             return CLI_USAGE;
         }
         o->width = (int)v;

@@ -176,7 +176,8 @@ static double draw_panel(struct svg *s, struct panel *p, const struct iodfg_offs
 static double draw_cases(struct svg *s, const struct iodfg_offsetmap *om, int by_case, int rw,
                          double y)
 {
-    size_t max = (size_t)(300 / (11 * SVG_EM_ADVANCE));
+    double px = 340 * s->w / 960; // the patterns' column (a narrow picture's too)
+    size_t max = (size_t)((px - 40) / (11 * SVG_EM_ADVANCE));
     if (rw) {
         svg_rect(s, 16, y - 9, 12, 10, WRITE_COLOUR, NULL);
         svg_text(s, 34, y, "", "start", "writes");
@@ -196,7 +197,7 @@ static double draw_cases(struct svg *s, const struct iodfg_offsetmap *om, int by
         }
         svg_name(s, 34, y, "", "start", iodfg_offsetmap_case_name(om, r), max);
         char ov[48];
-        svg_text(s, 340, y, "s", "start", "%s%swrites %s, reads %s%s%s",
+        svg_text(s, px, y, "s", "start", "%s%swrites %s, reads %s%s%s",
                  om->nbands > 1 ? (c->band ? "R  " : "G  ") : "", "",
                  iodfg_pattern_name(c->dir[IODFG_DIR_WRITE].pattern),
                  iodfg_pattern_name(c->dir[IODFG_DIR_READ].pattern),

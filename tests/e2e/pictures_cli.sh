@@ -211,7 +211,7 @@ bad "heatmap --rows" "--rows takes case, host, cid or activity, not 'rank'" heat
 bad "heatmap --measure" "--measure takes bytes, busy or calls" heatmap --measure iops
 bad "heatmap --bins" "--bins takes 1 to 10000, not '0'" heatmap --bins 0
 bad "--format" "--format takes svg, png, tsv or json, not 'gif'" timeline --format gif
-bad "--width" "--width takes 400 to 20000 pixels" offsets --width 12
+bad "--width" "--width takes 600 to 20000 pixels" offsets --width 12
 bad "--window with one end" "--window needs both ends" heatmap --window 2..
 bad "--window not a time" "--window:1:4: bad end time" timeline --window 1..x
 bad "--times" "--times takes rel or clock" heatmap --times utc
