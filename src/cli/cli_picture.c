@@ -125,6 +125,18 @@ int cli_picture_ready(struct cli_picture_opts *o, char **argv, int optind_, int 
     if (o->a.output && strcmp(o->a.output, "-") == 0) {
         o->a.output = NULL;
     }
+    // minedge and top prune the drawn graph; the pictures count events and would not follow
+    if (iodfg_filter_stack_min_edge(o->a.filters) || iodfg_filter_stack_top(o->a.filters)) {
+        cli_errorf("--min-edge and --top-activities hide parts of the drawn graph, not events: "
+                   "%s counts every selected event (filter by call, path, case or time, or "
+                   "give --activity)",
+                   command);
+        return CLI_USAGE;
+    }
+    if (o->a.per_pid) {
+        cli_errorf("--per-pid: the rows of %s are trace files (a case per trace file)", command);
+        return CLI_USAGE;
+    }
     if (o->format == CLI_PIC_PNG && !o->a.output && isatty(STDOUT_FILENO)) {
         cli_errorf("not writing a PNG to the terminal; give -o FILE.png");
         return CLI_USAGE;

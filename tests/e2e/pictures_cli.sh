@@ -220,6 +220,8 @@ bad "offsets --file not in the log" "--file: the log has no file '/no/such'" off
 bad "--activity unknown" "--activity: the rules give no activity 'nope'" timeline --activity nope
 bad "timeline --lanes" "--lanes takes 1 to 1000" timeline --lanes x
 bad "an unknown option" "unrecognized option" heatmap --colour bytes
+bad "--min-edge (the DFG's pruning)" "--min-edge and --top-activities hide parts of the drawn graph" heatmap --min-edge 3
+bad "--per-pid" "--per-pid: the rows of offsets are trace files" offsets --per-pid
 set +e
 "$B" offsets >/dev/null 2>"$T/err"
 rc=$?
