@@ -31,8 +31,9 @@ static const char usage_text[] =
     "      --measure M         the SVG's shade: bytes (default), busy or calls\n"
     "      --log-scale         shades on a logarithmic scale\n"
     "      --bins N            time bins (default 100, at most 10000)\n"
-    "      --max-rows N        rows drawn at most; beyond, k rows per row, said in the\n"
-    "                          label (default 96 in SVG/PNG, every row in TSV/JSON)\n";
+    "      --max-rows N        rows drawn at most; beyond, k rows per row, said in\n"
+    "                          the label (default 96 in SVG/PNG, every row in\n"
+    "                          TSV/JSON)\n";
 
 enum { OPT_ROWS = 600, OPT_MEASURE, OPT_LOG, OPT_BINS, OPT_MAX_ROWS };
 

@@ -36,8 +36,8 @@ static const char usage_text[] =
     "      --file PATH         the file (default: the data file with the most bytes)\n"
     "      --list-files        list the data files of the selection, most bytes first\n"
     "                          (TSV: bytes, calls, path) instead of a picture\n"
-    "      --color case|rw     colour the marks by case (default; up to 8 cases) or by\n"
-    "                          read/write\n"
+    "      --color case|rw     colour the marks by case (default; up to 8 cases)\n"
+    "                          or by read/write\n"
     "      --max-points N      marks drawn one by one per panel up to N, beyond on a\n"
     "                          grid of cells (default 20000)\n";
 
