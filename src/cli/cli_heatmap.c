@@ -144,17 +144,8 @@ int cli_heatmap(int argc, char **argv)
         {"max-rows", required_argument, NULL, OPT_MAX_ROWS},
         {NULL, 0, NULL, 0},
     };
+    static const struct cli_picture_cmd cmd = {"heatmap", usage_text, usage, own,
+                                               option,    report,     0};
     struct heatmap_opts o = {.by = IODFG_HEATMAP_CASE, .metric = IODFG_HM_BYTES, .bins = 100};
-    if (cli_picture_opts_init(&o.p)) {
-        return CLI_FAIL;
-    }
-    int rc = cli_analyze_getopt(argc, argv, own, option, &o, usage, "heatmap");
-    if (rc == CLI_OK) {
-        rc = cli_picture_ready(&o.p, argv, optind, argc, "heatmap", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_picture_command(&o.p, "heatmap", 0, report, &o);
-    }
-    cli_picture_opts_fini(&o.p);
-    return rc < 0 ? CLI_OK : rc; // -1: --help
+    return cli_picture_main(&cmd, &o.p, &o, argc, argv);
 }

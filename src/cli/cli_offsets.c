@@ -61,6 +61,7 @@ static int option(void *ctx, int c, const char *arg)
         return 0;
     case OPT_LIST:
         o->list = 1;
+        o->p.text_only = 1; // a TSV listing whatever --format says
         return 0;
     case OPT_COLOR:
         if (strcmp(arg, "case") && strcmp(arg, "rw")) {
@@ -176,20 +177,8 @@ int cli_offsets(int argc, char **argv)
         {"max-points", required_argument, NULL, OPT_MAX_POINTS},
         {NULL, 0, NULL, 0},
     };
+    static const struct cli_picture_cmd cmd = {"offsets", usage_text, usage, own,
+                                               option,    report,     0};
     struct offsets_opts o = {.max_points = 0};
-    if (cli_picture_opts_init(&o.p)) {
-        return CLI_FAIL;
-    }
-    int rc = cli_analyze_getopt(argc, argv, own, option, &o, usage, "offsets");
-    if (rc == CLI_OK && o.list) {
-        o.p.format = CLI_PIC_TSV; // the list is text whatever the picture's format
-    }
-    if (rc == CLI_OK) {
-        rc = cli_picture_ready(&o.p, argv, optind, argc, "offsets", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_picture_command(&o.p, "offsets", 0, report, &o);
-    }
-    cli_picture_opts_fini(&o.p);
-    return rc < 0 ? CLI_OK : rc; // -1: --help
+    return cli_picture_main(&cmd, &o.p, &o, argc, argv);
 }

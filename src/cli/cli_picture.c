@@ -137,7 +137,7 @@ int cli_picture_ready(struct cli_picture_opts *o, char **argv, int optind_, int 
         cli_errorf("--per-pid: the rows of %s are trace files (a case per trace file)", command);
         return CLI_USAGE;
     }
-    if (o->format == CLI_PIC_PNG && !o->a.output && isatty(STDOUT_FILENO)) {
+    if (o->format == CLI_PIC_PNG && !o->text_only && !o->a.output && isatty(STDOUT_FILENO)) {
         cli_errorf("not writing a PNG to the terminal; give -o FILE.png");
         return CLI_USAGE;
     }
@@ -310,7 +310,7 @@ static int render_png(void *ctx, int fd)
 
 int cli_picture_write(const struct cli_picture_opts *o, const struct iodfg_buf *b)
 {
-    if (o->format != CLI_PIC_PNG || b->failed) {
+    if (o->format != CLI_PIC_PNG || o->text_only || b->failed) {
         return cli_output_write(&o->a, b);
     }
     // into -o FILE atomically (a temp file beside it, renamed when rsvg-convert succeeded)
@@ -318,17 +318,34 @@ int cli_picture_write(const struct cli_picture_opts *o, const struct iodfg_buf *
     return cli_output_stream(&o->a, render_png, &ctx);
 }
 
-int cli_picture_command(const struct cli_picture_opts *o, const char *command, int rebuild,
-                        int (*report)(const void *ctx, struct cli_picture *p, struct iodfg_buf *b),
-                        const void *ctx)
+// A picture command once its options are read: open, report, write.
+static int command(const struct cli_picture_cmd *cmd, const struct cli_picture_opts *o,
+                   const void *ctx)
 {
     struct cli_picture p;
     struct iodfg_buf b;
     iodfg_buf_init(&b);
-    int rc = cli_picture_open(&p, o, command, rebuild);
-    rc = rc == CLI_OK ? report(ctx, &p, &b) : rc;
+    int rc = cli_picture_open(&p, o, cmd->name, cmd->rebuild);
+    rc = rc == CLI_OK ? cmd->report(ctx, &p, &b) : rc;
     rc = rc == CLI_OK ? cli_picture_write(o, &b) : rc;
     cli_picture_fini(&p);
     iodfg_buf_fini(&b);
     return rc;
+}
+
+int cli_picture_main(const struct cli_picture_cmd *cmd, struct cli_picture_opts *po, void *ctx,
+                     int argc, char **argv)
+{
+    if (cli_picture_opts_init(po)) {
+        return CLI_FAIL;
+    }
+    int rc = cli_analyze_getopt(argc, argv, cmd->own, cmd->option, ctx, cmd->usage, cmd->name);
+    if (rc == CLI_OK) {
+        rc = cli_picture_ready(po, argv, optind, argc, cmd->name, cmd->usage_text);
+    }
+    if (rc == CLI_OK) {
+        rc = command(cmd, po, ctx);
+    }
+    cli_picture_opts_fini(po);
+    return rc < 0 ? CLI_OK : rc; // -1: --help
 }

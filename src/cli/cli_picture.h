@@ -31,6 +31,7 @@ struct cli_picture_opts {
     const char *activity[CLI_PICTURE_MAX_ACTIVITIES]; /* --activity NAME (repeatable) */
     size_t nactivity;
     int clock_times; /* --times clock: the clock's own times, not relative */
+    int text_only;   /* the output is text whatever --format (a listing) */
 };
 int cli_picture_opts_init(struct cli_picture_opts *o);
 void cli_picture_opts_fini(struct cli_picture_opts *o);
@@ -77,10 +78,22 @@ void cli_picture_fini(struct cli_picture *p);
  * rsvg-convert into the file. An enum cli_exit after a message. */
 int cli_picture_write(const struct cli_picture_opts *o, const struct iodfg_buf *b);
 
-/* A picture command once its options are read: cli_picture_open, report(ctx, p, b), then b to
- * the output (cli_picture_write). An enum cli_exit. */
-int cli_picture_command(const struct cli_picture_opts *o, const char *command, int rebuild,
-                        int (*report)(const void *ctx, struct cli_picture *p, struct iodfg_buf *b),
-                        const void *ctx);
+/* A picture command: its name, usage, own options (after CLI_PICTURE_LONGOPTS), their handler
+ * (answering like cli_picture_option, which it calls for the others), the report of the open
+ * picture into b, and whether the session is rebuilt (the time order: peaks). */
+struct cli_picture_cmd {
+    const char *name;
+    const char *usage_text;
+    void (*usage)(FILE *out);
+    const struct option *own;
+    int (*option)(void *ctx, int c, const char *arg);
+    int (*report)(const void *ctx, struct cli_picture *p, struct iodfg_buf *b);
+    int rebuild;
+};
+/* Run it: ctx is the command's options, po the picture options inside them. The options, the
+ * inputs, cli_picture_open, the report, then b to the output (cli_picture_write). An enum
+ * cli_exit (CLI_OK after --help). */
+int cli_picture_main(const struct cli_picture_cmd *cmd, struct cli_picture_opts *po, void *ctx,
+                     int argc, char **argv);
 
 #endif

@@ -102,17 +102,9 @@ int cli_timeline(int argc, char **argv)
         {"bins", required_argument, NULL, OPT_BINS},
         {NULL, 0, NULL, 0},
     };
+    // rebuilt: the session's time order gives each bin's exact peak
+    static const struct cli_picture_cmd cmd = {"timeline", usage_text, usage, own,
+                                               option,     report,     1};
     struct timeline_opts o = {.bins = 100, .lanes = 12};
-    if (cli_picture_opts_init(&o.p)) {
-        return CLI_FAIL;
-    }
-    int rc = cli_analyze_getopt(argc, argv, own, option, &o, usage, "timeline");
-    if (rc == CLI_OK) {
-        rc = cli_picture_ready(&o.p, argv, optind, argc, "timeline", usage_text);
-    }
-    if (rc == CLI_OK) {
-        rc = cli_picture_command(&o.p, "timeline", 1, report, &o);
-    }
-    cli_picture_opts_fini(&o.p);
-    return rc < 0 ? CLI_OK : rc; // -1: --help
+    return cli_picture_main(&cmd, &o.p, &o, argc, argv);
 }
