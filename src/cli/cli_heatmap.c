@@ -11,6 +11,7 @@
 #include "iodfg/heatmap.h"
 #include "iodfg/svg.h"
 
+#include "cli/cli_commands.h"
 #include "cli/cli_picture.h"
 
 struct heatmap_opts {

@@ -15,6 +15,7 @@
 #include "iodfg/strpool.h"
 #include "iodfg/svg.h"
 
+#include "cli/cli_commands.h"
 #include "cli/cli_picture.h"
 
 struct offsets_opts {

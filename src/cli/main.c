@@ -14,6 +14,7 @@
 #include "iodfg/store.h"
 
 #include "cmdline/cli.h"
+#include "cli/cli_commands.h"
 #include "tui/tui_main.h"
 
 struct command {

@@ -26,19 +26,12 @@ enum cli_exit {
     CLI_SKIPPED = 3, /* --strict and some input lines were unparsable */
 };
 
-/* Each subcommand: argv[0] is the subcommand name. Returns an enum cli_exit. */
+/* The subcommands both programs have: argv[0] is the subcommand name. Returns an enum
+ * cli_exit. iodfg's own commands are in src/cli/cli_commands.h. */
 int cli_convert(int argc, char **argv);
-int cli_info(int argc, char **argv);
 int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
-int cli_bandwidth(int argc, char **argv);
-int cli_handles(int argc, char **argv);
-int cli_export(int argc, char **argv);
-int cli_insights(int argc, char **argv);
-int cli_heatmap(int argc, char **argv);
-int cli_offsets(int argc, char **argv);
-int cli_timeline(int argc, char **argv);
 
 /* ---- the program and its messages (cli_message.c) ---- */
 

@@ -31,7 +31,7 @@ tui_keys 4
 tui_wait '[4 Timeline]'
 tui_keys '?'
 tui_wait 'Everywhere (keymap global)'
-tui_wait 'sort-next                Sort by the next column'
+tui_wait 'view-activities          Show the activities table'
 tui_keys Escape
 tui_wait_gone 'Everywhere (keymap global)'
 tui_keys t

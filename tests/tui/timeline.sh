@@ -48,10 +48,10 @@ check_locale()
         n=$(busy "$c")
         [ "$n" -ge 10 ] || tui_fail "$start: $c shows $n busy bins at full zoom, not its writes"
     done
-    # the time cursor (where zooms centre) is on the peak; L moves it a bin later
+    # the time cursor (where zooms centre) is on the peak; . moves it a bin later
     tui_wait_re 'cursor 07:38:5[0-9]\.[0-9]{6}'
     before=$(tui_screen | grep -oE 'cursor 07:38:5[0-9]\.[0-9]{6}')
-    tui_keys L
+    tui_keys .
     tui_wait_gone "$before"
     tui_wait_re 'cursor 07:38:5[0-9]\.[0-9]{6}'
     # Enter lists that case's writes from the time cursor on, on the log's clock

@@ -239,7 +239,7 @@ static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
                  iodfg_format_clock(t, sizeof(t), (int)tl->clock, tl->cursor_ns, 6));
     }
     snprintf(buf, size,
-             iodfg_glyph_text("%s%s%sp peak · +/- zoom · 0 fit · h/l pan · H/L cursor · Enter "
+             iodfg_glyph_text("%s%s%sp peak · +/- zoom · 0 fit · h/l pan · ,/. cursor · Enter "
                               "events · 1 activity"),
              name, name[0] ? "   " : "", cur);
     size_t n = strlen(name);
