@@ -10,13 +10,13 @@ command -v rsvg-convert >/dev/null 2>&1 || { echo "rsvg-convert is needed (apt-g
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -C "$work" -xJf "$top/tests/data/traces/ior-real.tar.xz"
-"$iodfg" convert -q -o "$work/ior.h5" "$work/ior-real"
-cd "$work" # the pictures name the log as given: ior.h5
+"$iodfg" convert -q -o "$work/ior-real.h5" "$work/ior-real"
+cd "$work" # the pictures name the log as given: ior-real.h5
 img=$top/doc/img
 mkdir -p "$img"
 # the commands as the README shows them
-"$iodfg" heatmap -q --format png --width 800 -f -o "$img/heatmap.png" ior.h5
+"$iodfg" heatmap -q --format png --width 800 -f -o "$img/heatmap.png" ior-real.h5
 "$iodfg" offsets -q --format png --width 800 -f -o "$img/offsets.png" \
-  --file /tmp/scratch/posixssf/test ior.h5
-"$iodfg" timeline -q --format png --width 800 -f -o "$img/timeline.png" --focus app --lanes 8 ior.h5
+  --file /tmp/scratch/posixssf/test ior-real.h5
+"$iodfg" timeline -q --format png --width 800 -f -o "$img/timeline.png" --focus app --lanes 8 ior-real.h5
 ls -l "$img"/heatmap.png "$img"/offsets.png "$img"/timeline.png
