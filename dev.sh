@@ -19,7 +19,7 @@ top=$(pwd)
 
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
  libhdf5-dev libpcre2-dev libxxhash-dev zlib1g-dev check libotf2-trace-dev libdw-dev"
-TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh"
+TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh librsvg2-bin"
 MPI_PKGS="openmpi-bin libopenmpi-dev libhdf5-openmpi-dev"
 BENCH_PKGS="python3-pandas python3-numpy strace tmux time"
 

@@ -10,5 +10,8 @@ int cli_handles(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_insights(int argc, char **argv);
 int cli_callsites(int argc, char **argv);
+int cli_heatmap(int argc, char **argv);
+int cli_offsets(int argc, char **argv);
+int cli_timeline(int argc, char **argv);
 
 #endif

@@ -37,6 +37,9 @@ static const struct command commands[] = {
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
     {"insights", cli_insights, "automatic I/O findings with their evidence"},
     {"callsites", cli_callsites, "which function of the program issued the I/O (strace -k)"},
+    {"heatmap", cli_heatmap, "cases by time, shaded by bytes or busy time (SVG, PNG, TSV, JSON)"},
+    {"offsets", cli_offsets, "a file's offsets over time, one mark per read/write (SVG, ...)"},
+    {"timeline", cli_timeline, "calls in flight per activity over time (SVG, PNG, TSV, JSON)"},
 };
 
 /* The documents' directory: the installed one, else, for a program run from a build tree
