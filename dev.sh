@@ -8,6 +8,8 @@
 #                        (build-sanitize/; the tarball install test is left to `test`)
 #   ./dev.sh bench       install dependencies (and pandas), build, run `make bench` into
 #                        build/bench.out (tests/bench/speed_section.sh turns it into README's Speed)
+#   ./dev.sh bench-scale the same, `make bench-scale` into build/bench-scale.out (10^7 to 10^9
+#                        events; tests/bench/scale_section.sh: README's Speed at scale)
 #   ./dev.sh bench-mpi   install dependencies (and MPI), build iodfg-mpi, run `make bench-mpi` into
 #                        build-mpi/bench-mpi.out (tests/bench/mpi_section.sh: README's MPI figures)
 #   ./dev.sh fuzz        install clang, build the libFuzzer targets (build-fuzz/, --enable-fuzzing)
@@ -19,10 +21,10 @@ cd "$(dirname "$0")"
 top=$(pwd)
 
 BUILD_PKGS="build-essential autoconf autoconf-archive automake pkg-config libncurses-dev
- libhdf5-dev libpcre2-dev libxxhash-dev zlib1g-dev check libotf2-trace-dev"
-TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh"
+ libhdf5-dev libpcre2-dev libxxhash-dev zlib1g-dev check libotf2-trace-dev libdw-dev"
+TEST_PKGS="strace tmux graphviz python3-h5py python3-numpy hdf5-tools libxml2-utils zsh librsvg2-bin"
 MPI_PKGS="openmpi-bin libopenmpi-dev libhdf5-openmpi-dev"
-BENCH_PKGS="python3-pandas"
+BENCH_PKGS="python3-pandas python3-numpy strace tmux time"
 FUZZ_PKGS="clang"
 
 deps() { # deps [extra packages]
@@ -70,6 +72,10 @@ case "${1:-}" in
     deps $BENCH_PKGS
     build build
     make -C build bench | tee build/bench.out ;;
+  bench-scale)
+    deps $BENCH_PKGS
+    build build
+    make -C build bench-scale | tee build/bench-scale.out ;;
   bench-mpi)
     deps $MPI_PKGS
     build build-mpi --with-mpi

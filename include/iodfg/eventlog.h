@@ -158,6 +158,9 @@ enum iodfg_column {
     /* Not a column: loading an event log also reads its handle table (iodfg/handles.h), which
      * IODFG_COL_HANDLE brings too. Without either the log has no handles. */
     IODFG_COL_HANDLE_TABLE = 1u << 10,
+    /* Not a column either: loading also reads the log's strace -k stacks (iodfg/stacks.h), when
+     * it has them. */
+    IODFG_COL_STACKS = 1u << 11,
     /* what analysis needs: 32 bytes per event */
     IODFG_COL_ANALYSIS =
         IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_SIZE | IODFG_COL_KEY | IODFG_COL_PID,
@@ -205,6 +208,8 @@ struct iodfg_key {
     uint32_t fstype; /* string id of its file-system type (ext4, lustre, ...), "" = unknown */
     uint8_t kind;    /* enum iodfg_path_kind of path */
     uint8_t scope;   /* enum iodfg_scope */
+    uint32_t site;   /* string id of the call site's function (strace -k; iodfg/callsites.h),
+                        "" = none: set only by iodfg_eventlog_split_keys */
 };
 
 /* Name of a layer string: "POSIX" for the empty string, else the string itself. */
@@ -239,6 +244,9 @@ int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
 /* The same with a layer (string id; IODFG_STR_EMPTY = POSIX). */
 int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
                              uint32_t layer, uint32_t *key);
+/* The same with a call site (string id; IODFG_STR_EMPTY = none). */
+int iodfg_eventlog_key_site(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                            uint32_t layer, uint32_t site, uint32_t *key);
 /* Set the file-system attributes of key (string ids of this log's pool). */
 void iodfg_eventlog_key_set_fs(struct iodfg_eventlog *log, uint32_t key, uint32_t fs,
                                uint32_t fstype, enum iodfg_scope scope);

@@ -27,6 +27,7 @@ enum iodfg_filter_kind {
     IODFG_FILTER_FSTYPE, /* fstype = lustre,gpfs */
     IODFG_FILTER_SCOPE,  /* scope = global | scope != local,virtual (names checked) */
     IODFG_FILTER_LAYER,  /* layer = MPI-IO,POSIX */
+    IODFG_FILTER_SITE,   /* site ~ payload: the call site's function (strace -k) */
 };
 
 /* Parse one filter ("cid=ssf", "path ~ ^/p/scratch", "time=1.5..3"). NULL on error with the

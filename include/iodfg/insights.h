@@ -151,6 +151,10 @@ struct iodfg_insight {
     uint32_t edge[IODFG_INSIGHT_KEEP][2], nedge;
     uint32_t cases[IODFG_INSIGHT_KEEP], ncases, cases_total;
     uint32_t paths[IODFG_INSIGHT_KEEP], npaths, paths_total;
+    /* the call sites (strace -k) of the subject activity's events, most time first: their
+     * functions (string ids in the insights' pool) and calls */
+    uint32_t sites[IODFG_INSIGHT_KEEP], nsites, sites_total;
+    uint64_t site_calls[IODFG_INSIGHT_KEEP];
     int has_window; /* 0 when the evidence spans cases of different clocks */
     int clock;      /* enum iodfg_clock of the window */
     int64_t from_ns, to_ns;

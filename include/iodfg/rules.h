@@ -24,6 +24,7 @@ enum iodfg_rule_field {
     IODFG_FIELD_FSTYPE = 4,
     IODFG_FIELD_SCOPE = 5,
     IODFG_FIELD_LAYER = 6,
+    IODFG_FIELD_SITE = 7, /* the call site's function (strace -k stacks; "" without one) */
 };
 /* `~` regex, `!~` regex must not match, `=` one of a list, `!=` none of a list. */
 enum iodfg_rule_op { IODFG_OP_MATCH = 0, IODFG_OP_NOMATCH, IODFG_OP_IN, IODFG_OP_NOTIN };

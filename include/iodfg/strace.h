@@ -7,12 +7,16 @@
 #include <stdint.h>
 
 #include "iodfg/eventlog.h"
+#include "iodfg/stacks.h"
 
 struct iodfg_error;
 
 /* The sink: called once per event (merged pairs once). Return 0 to go on, -1 to stop (the
  * parser then returns -1 and leaves err as the sink set it). */
 typedef int (*iodfg_emit_fn)(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err);
+/* The stack sink (strace -k): called once per frame line of the event emitted last, innermost
+ * frame first, before the next event. Return 0 to go on, -1 to stop. */
+typedef int (*iodfg_frame_fn)(void *ctx, const struct iodfg_raw_frame *fr, struct iodfg_error *err);
 
 /* A diagnostic for a line the parser skipped or kept only in part. */
 struct iodfg_strace_diag {
@@ -27,6 +31,8 @@ struct iodfg_strace_result {
     enum iodfg_clock clock;
     uint64_t lines, bytes;
     uint64_t counts[IODFG_COUNT__N];
+    uint64_t frames; /* stack frame lines (strace -k) of events and signals; a frame line after
+                        neither is counted unparsable */
     unsigned ndiags; /* the first IODFG_STRACE_MAX_DIAGS problems */
     struct iodfg_strace_diag diags[IODFG_STRACE_MAX_DIAGS];
 };
@@ -49,6 +55,13 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
 int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
                           void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                           struct iodfg_strace_result *res, struct iodfg_error *err);
+/* The same with a stack sink for strace -k frame lines (frame may be NULL: then they are counted
+ * and dropped, as by the functions above). */
+int iodfg_strace_parse_frames(const char *buf, size_t len, iodfg_emit_fn emit, iodfg_frame_fn frame,
+                              void *ctx, struct iodfg_strace_result *res, struct iodfg_error *err);
+int iodfg_strace_parse_fd_frames(int fd, iodfg_emit_fn emit, iodfg_frame_fn frame, void *ctx,
+                                 void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                                 struct iodfg_strace_result *res, struct iodfg_error *err);
 /* The longest line iodfg_strace_parse_fd reads (64 MiB; strace prints strings to -s bytes): a
  * longer one is counted as unparsable and skipped, so memory stays bounded on a file without
  * line breaks. Tests set less. */
@@ -57,6 +70,9 @@ extern size_t iodfg_strace_line_max;
 /* A ready-made sink that pushes into the open case of an event log (ctx = the log). */
 int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev,
                                struct iodfg_error *err);
+/* Its stack sink: the frame goes to the event pushed last (iodfg_eventlog_push_frame). */
+int iodfg_strace_frame_eventlog(void *ctx, const struct iodfg_raw_frame *fr,
+                                struct iodfg_error *err);
 
 /* Call families the parser knows, exposed for tests and documentation. */
 enum iodfg_call_flag {

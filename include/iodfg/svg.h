@@ -22,6 +22,7 @@ struct iodfg_svg_opts {
     uint32_t lanes;                   /* timeline: activity lanes at most (0: 12) */
     uint32_t max_points;              /* offset map: marks drawn one by one up to this many per
                                        * panel, beyond on a grid of cells (0: 20000) */
+    int offsets_rw;                   /* offset map: marks coloured by read/write, not by case */
 };
 void iodfg_svg_opts_init(struct iodfg_svg_opts *o);
 

@@ -14,6 +14,7 @@
 #include "iodfg/report_tsv.h"
 
 #include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 struct bw_opts {
     struct cli_analyze_opts a;

@@ -14,6 +14,7 @@
 #include "iodfg/session.h"
 
 #include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 static const char export_usage_head[] =
     "usage: iodfg export --format perfetto|csv|xes [OPTIONS] LOG.h5|FILES|DIRS...\n"

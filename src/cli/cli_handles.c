@@ -18,6 +18,7 @@
 #include "iodfg/strpool.h"
 
 #include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 static const char handles_usage[] =
     "usage: iodfg handles [--format table|tsv|json] [--open] [--case NAME]\n"

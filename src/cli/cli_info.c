@@ -14,6 +14,7 @@
 #include "iodfg/report_table.h"
 
 #include "cmdline/cli.h"
+#include "cli/cli_commands.h"
 
 static const char info_usage[] =
     "usage: iodfg info [--format table|json] [--cases N] [--top N] [--name-pattern P]\n"

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "iodfg/buf.h"
 #include "iodfg/diff.h"
@@ -18,9 +17,9 @@
 #include "iodfg/report_tsv.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
-#include "iodfg/textfile.h"
 
 #include "cmdline/cli_analyze.h"
+#include "cli/cli_commands.h"
 
 #define MAX_ASSIGN 64
 
@@ -106,39 +105,6 @@ static int set_rules(uint8_t *on, const char *list, int value, int only)
             return CLI_USAGE;
         }
         on[r] = (uint8_t)value;
-    }
-    return CLI_OK;
-}
-
-// The thresholds: defaults, then the file, then each --threshold in order.
-int cli_insight_thresholds_file(const char *file, struct iodfg_insight_thresholds *t)
-{
-    char def[4096];
-    const char *path = file;
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    struct stat st;
-    if (!path && ((xdg && *xdg) || (home && *home))) {
-        snprintf(def, sizeof(def), "%s%s/iodfg/insights.conf", xdg && *xdg ? xdg : home,
-                 xdg && *xdg ? "" : "/.config");
-        path = stat(def, &st) == 0 ? def : NULL;
-    }
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (path) {
-        size_t len;
-        char *text = iodfg_textfile_read(path, "thresholds file", (size_t)1 << 20, &len, &err);
-        if (!text) {
-            cli_error(&err);
-            return CLI_FAIL;
-        }
-        int rc = iodfg_insight_thresholds_parse(t, text, len, path, &err);
-        if (rc) {
-            cli_error_caret(&err, text, len);
-        }
-        free(text);
-        if (rc) {
-            return CLI_FAIL;
-        }
     }
     return CLI_OK;
 }

@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include "iodfg/store.h"
 
 #include "cmdline/cli.h"
+#include "cli/cli_commands.h"
 #include "tui/tui_main.h"
 
 struct command {
@@ -33,7 +36,30 @@ static const struct command commands[] = {
     {"handles", cli_handles, "list I/O handles: lifetime, path, flags, bytes, never closed"},
     {"export", cli_export, "write the events for Perfetto, PM4Py/Disco (CSV) or XES tools"},
     {"insights", cli_insights, "automatic I/O findings with their evidence"},
+    {"callsites", cli_callsites, "which function of the program issued the I/O (strace -k)"},
+    {"heatmap", cli_heatmap, "cases by time, shaded by bytes or busy time (SVG, PNG, TSV, JSON)"},
+    {"offsets", cli_offsets, "a file's offsets over time, one mark per read/write (SVG, ...)"},
+    {"timeline", cli_timeline, "calls in flight per activity over time (SVG, PNG, TSV, JSON)"},
 };
+
+/* The documents' directory: the installed one, else, for a program run from a build tree
+ * (config.status beside it) that was not installed, its source tree's doc/ with the man page
+ * (*built set: `man -l` reads it). */
+static const char *doc_dir(int *built)
+{
+    static char src[4096];
+    char exe[4096];
+    *built = 0;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+    char *slash = n > 0 ? memrchr(exe, '/', (size_t)n) : NULL;
+    if (access(IODFG_DOCDIR, R_OK) == 0 || !slash) {
+        return IODFG_DOCDIR;
+    }
+    strcpy(slash, "/config.status");
+    *built = access(exe, F_OK) == 0 && realpath(IODFG_SRC_DOCDIR, src) &&
+             access(IODFG_SRC_DOCDIR "/iodfg.1", R_OK) == 0;
+    return *built ? src : IODFG_DOCDIR;
+}
 
 static void usage(FILE *out)
 {
@@ -41,13 +67,20 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
     }
+    int built;
+    const char *docs = doc_dir(&built);
+    fprintf(out, "\n'iodfg COMMAND --help' describes a command; ");
+    if (built) { // not installed: the man page of the source tree
+        fprintf(out, "'man -l %s/iodfg.1'\nhas the details.\n", docs);
+    } else {
+        fprintf(out, "'man iodfg' has the details.\n");
+    }
     fprintf(out,
-            "\n'iodfg COMMAND --help' describes a command; 'man iodfg' has the details.\n"
             "'iodfg LOG.h5' opens the terminal UI (the command 'tui' may be left out).\n"
             "Documents: rules.md (mapping rules), metrics.md (characterisation),\n"
             "insights.md (findings), format.md (the HDF5 event log), interchange.md\n"
             "(export, CSV input) and tutorial.md, in\n  %s\n",
-            IODFG_DOCDIR);
+            docs);
 }
 
 /* `iodfg --version`: the version, what the build includes, where themes and documents are. */
@@ -55,8 +88,10 @@ static int version(void)
 {
     char themes[4200];
     tui_main_themes_dir(themes, sizeof(themes));
-    printf("%s\nbuild: %s\nthemes: %s\ndocuments: %s\n", PACKAGE_STRING, IODFG_BUILD_OPTIONS,
-           themes, IODFG_DOCDIR);
+    int built;
+    const char *docs = doc_dir(&built);
+    printf("%s\nbuild: %s\nthemes: %s\ndocuments: %s%s\n", PACKAGE_STRING, IODFG_BUILD_OPTIONS,
+           themes, docs, built ? " (this build tree's source; not installed)" : "");
     return CLI_OK;
 }
 

@@ -26,16 +26,12 @@ enum cli_exit {
     CLI_SKIPPED = 3, /* --strict and some input lines were unparsable */
 };
 
-/* Each subcommand: argv[0] is the subcommand name. Returns an enum cli_exit. */
+/* The subcommands both programs have: argv[0] is the subcommand name. Returns an enum
+ * cli_exit. iodfg's own commands are in src/cli/cli_commands.h. */
 int cli_convert(int argc, char **argv);
-int cli_info(int argc, char **argv);
 int cli_dfg(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_characterize(int argc, char **argv);
-int cli_bandwidth(int argc, char **argv);
-int cli_handles(int argc, char **argv);
-int cli_export(int argc, char **argv);
-int cli_insights(int argc, char **argv);
 
 /* ---- the program and its messages (cli_message.c) ---- */
 
@@ -106,10 +102,13 @@ int cli_opt_pattern(const char *s, const char **pattern);
 
 struct cli_ingest_totals {
     uint64_t files, lines, bytes, events, by_pattern;
+    uint64_t archives, records; /* of files and lines: OTF2 archives (read by libotf2, named
+                                 * after their locations) and their definitions and events */
     uint64_t counts[IODFG_COUNT__N];
     char first_problem[512]; /* "file:line:col: what was expected" of the first bad line, raw */
     uint64_t files_without_events;
     uint64_t clocks[IODFG_CLOCK__N]; /* files with events, by clock */
+    uint64_t frames;                 /* strace -k stack frame lines of events and signals */
     char mounts[4200];               /* which mount table classified the files (for `info`) */
 };
 /* Fold one file's parse result into the totals. */
@@ -130,6 +129,11 @@ int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iod
 struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                 const struct cli_ingest_opts *o, struct cli_ingest_totals *totals,
                                 struct iodfg_error *err);
+/* When log has strace -k stacks: split its keys by call site (the `site` field of rules and
+ * filters), the program's own frames told by the focus rules of focus_path, else the user's
+ * focus.rules, else the built-in ones (cli_sites.c). 0, or -1 with err. */
+int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path,
+                        struct iodfg_error *err);
 /* What a log read from a file still needs (also iodfg-mpi's part of one): its files' mount
  * table (the one stored by convert unless --mounts is given; totals->mounts says which) and
  * --align. The log, or NULL with err when it failed (the log is then freed). */

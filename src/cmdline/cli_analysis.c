@@ -118,6 +118,7 @@ int cli_session_open(const struct cli_analyze_opts *o, char *const *inputs, size
     struct cli_ingest_totals totals;
     if (rc == CLI_OK &&
         (!(*log = cli_load(inputs, n, columns, &o->ingest, &totals, &err)) ||
+         cli_callsites_split(*log, o->focus_rules, &err) ||
          !(*ses = iodfg_session_new(*log, &err)) ||
          (rules && iodfg_session_set_rules(*ses, rules, rules_len, o->rules_path, &err)))) {
         cli_error(&err);
@@ -167,8 +168,9 @@ void cli_analysis_fini(struct cli_analysis *ca)
 
 unsigned cli_analysis_columns(const struct cli_analyze_opts *o)
 {
-    // pid only tells cases apart with --per-pid: 4 bytes per event less to load otherwise
-    return IODFG_COL_ANALYSIS & ~(o->per_pid ? 0u : (unsigned)IODFG_COL_PID);
+    // pid only tells cases apart with --per-pid: 4 bytes per event less to load otherwise; the
+    // stacks of a strace -k log give rules and filters their `site` field
+    return (IODFG_COL_ANALYSIS & ~(o->per_pid ? 0u : (unsigned)IODFG_COL_PID)) | IODFG_COL_STACKS;
 }
 
 // The filter stack's text (predicates joined by "and") into b.

@@ -83,6 +83,16 @@ int cli_output_stream(const struct cli_analyze_opts *o, int (*produce)(void *ctx
                       void *ctx);
 /* Write all of data to fd (retrying short writes): 0, or -1 with errno. */
 int cli_write_all(int fd, const char *data, size_t n);
+/* An external program that reads a text on its standard input and writes a rendering. */
+struct cli_pipe {
+    char *const *args;   /* its argv; args[0] is looked up on PATH */
+    const char *name;    /* in messages: "Graphviz 'dot'" */
+    const char *command; /* in the message of a failed run: "Graphviz 'dot -Tsvg'" */
+    const char *missing; /* the whole message when it is not installed */
+};
+/* Run p with data[0..len) on its standard input and out_fd as its standard output. CLI_OK, or
+ * CLI_FAIL after a message (not installed, failed, killed). */
+int cli_pipe_run(const struct cli_pipe *p, const char *data, size_t len, int out_fd);
 /* Output formats of the reports. */
 enum cli_format { CLI_FMT_TABLE = 0, CLI_FMT_TSV, CLI_FMT_JSON };
 /* 0 and *f for "table", "tsv" or "json"; CLI_USAGE after a message otherwise. */

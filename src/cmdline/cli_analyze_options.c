@@ -68,7 +68,8 @@ const char cli_analyze_usage[] =
     "                          repeatable, ANDed); one alone makes the other group\n"
     "                          every remaining case\n"
     "      --per-pid           a case is (trace file, pid) instead of the trace file\n"
-    "  -o, --output FILE       write FILE atomically instead of standard output\n"
+    "  -o, --output FILE       write FILE atomically instead of standard output ('-':\n"
+    "                          standard output)\n"
     "  -f, --force             replace an existing output FILE\n"
     "  -p, --name-pattern P    how trace file names give cid, host and rid\n"
     "  -j, --jobs N            parse N trace files at a time\n"
@@ -229,7 +230,7 @@ int cli_analyze_option(struct cli_analyze_opts *o, int c, const char *arg)
         o->per_pid = 1;
         return 0;
     case 'o':
-        o->output = arg;
+        o->output = strcmp(arg, "-") == 0 ? NULL : arg; // "-": standard output, not a file "-"
         return 0;
     case 'f':
         o->force = 1;

@@ -3,14 +3,10 @@
  * by Graphviz. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
-#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "iodfg/buf.h"
@@ -21,8 +17,6 @@
 #include "iodfg/session.h"
 
 #include "cli_analyze.h"
-
-extern char **environ;
 
 static const char dfg_usage_head[] =
     "usage: iodfg dfg [OPTIONS] LOG.h5|FILES|DIRS...\n"
@@ -146,66 +140,17 @@ int cli_dfg_edge_gaps(const struct cli_dfg_opts *d)
 // CLI_OK or CLI_FAIL after a message.
 static int run_dot(const struct iodfg_buf *dot, const char *fmt, int out_fd)
 {
-    int in[2];
-    if (pipe(in)) {
-        cli_errorf("cannot create a pipe: %s", strerror(errno));
-        return CLI_FAIL;
-    }
-    fcntl(in[1], F_SETFD, FD_CLOEXEC);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_addclose(&fa, in[0]);
-    if (out_fd != STDOUT_FILENO) {
-        posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-        posix_spawn_file_actions_addclose(&fa, out_fd);
-    }
-    char targ[16];
+    char targ[16], command[64], missing[200];
     snprintf(targ, sizeof(targ), "-T%s", fmt);
+    snprintf(command, sizeof(command), "Graphviz 'dot -T%s'", fmt);
+    snprintf(missing, sizeof(missing),
+             "cannot render --%s: Graphviz 'dot' is not installed or not on PATH (Debian: "
+             "apt-get install graphviz); --format dot writes the graph for rendering elsewhere",
+             fmt);
     char prog[] = "dot";
     char *args[] = {prog, targ, NULL};
-    pid_t pid;
-    fflush(stdout);
-    int e = posix_spawnp(&pid, "dot", &fa, NULL, args, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(in[0]);
-    if (e) {
-        close(in[1]);
-        if (e == ENOENT) {
-            cli_errorf("cannot render --%s: Graphviz 'dot' is not installed or not on PATH "
-                       "(Debian: apt-get install graphviz); --format dot writes the graph "
-                       "for rendering elsewhere",
-                       fmt);
-        } else {
-            cli_errorf("cannot run Graphviz 'dot': %s", strerror(e));
-        }
-        return CLI_FAIL;
-    }
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof(ign));
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &old);
-    int werr = cli_write_all(in[1], dot->data, dot->len) ? errno : 0;
-    close(in[1]);
-    sigaction(SIGPIPE, &old, NULL);
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            cli_errorf("waiting for Graphviz 'dot': %s", strerror(errno));
-            return CLI_FAIL;
-        }
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        cli_errorf("Graphviz 'dot -T%s' failed (%s %d)", fmt,
-                   WIFEXITED(status) ? "exit status" : "signal",
-                   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        return CLI_FAIL;
-    }
-    if (werr) {
-        cli_errorf("writing to Graphviz 'dot': %s", strerror(werr));
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    struct cli_pipe p = {args, "Graphviz 'dot'", command, missing};
+    return cli_pipe_run(&p, dot->data, dot->len, out_fd);
 }
 
 struct render_ctx {

@@ -3,6 +3,7 @@
  * memory (with their mount table); the inputs checked first; a rules file or preset. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,6 +12,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/ingest.h"
+#include "iodfg/insights.h"
 #include "iodfg/mounts.h"
 #include "iodfg/rules.h"
 #include "iodfg/store.h"
@@ -201,4 +203,37 @@ char *cli_rules_text(const char *name, size_t *len, struct iodfg_error *err)
     }
     *len = copy ? strlen(copy) : 0;
     return copy;
+}
+
+// The thresholds: the defaults t holds, then the file (--thresholds, else insights.conf).
+int cli_insight_thresholds_file(const char *file, struct iodfg_insight_thresholds *t)
+{
+    char def[4096];
+    const char *path = file;
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    struct stat st;
+    if (!path && ((xdg && *xdg) || (home && *home))) {
+        snprintf(def, sizeof(def), "%s%s/iodfg/insights.conf", xdg && *xdg ? xdg : home,
+                 xdg && *xdg ? "" : "/.config");
+        path = stat(def, &st) == 0 ? def : NULL;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (path) {
+        size_t len;
+        char *text = iodfg_textfile_read(path, "thresholds file", (size_t)1 << 20, &len, &err);
+        if (!text) {
+            cli_error(&err);
+            return CLI_FAIL;
+        }
+        int rc = iodfg_insight_thresholds_parse(t, text, len, path, &err);
+        if (rc) {
+            cli_error_caret(&err, text, len);
+        }
+        free(text);
+        if (rc) {
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
 }

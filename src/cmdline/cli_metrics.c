@@ -92,7 +92,8 @@ int cli_metrics_select(struct cli_metrics *m, const struct cli_analyze_opts *o, 
 int cli_metrics_run(struct cli_metrics *m, const struct cli_analyze_opts *o, int one)
 {
     int rc =
-        cli_session_open(o, o->inputs, o->ninputs, IODFG_COL_ALL, &m->log, &m->ses, &m->groups);
+        cli_session_open(o, o->inputs, o->ninputs, IODFG_COL_ALL | IODFG_COL_STACKS, &m->log,
+                         &m->ses, &m->groups);
     return rc == CLI_OK ? cli_metrics_select(m, o, one) : rc;
 }
 

@@ -32,7 +32,7 @@ static const struct {
     {"time", IODFG_FILTER_TIME, CF_NONE},     {"minedge", IODFG_FILTER_MIN_EDGE, CF_NONE},
     {"top", IODFG_FILTER_TOP, CF_NONE},       {"fs", IODFG_FILTER_FS, CF_NONE},
     {"fstype", IODFG_FILTER_FSTYPE, CF_NONE}, {"scope", IODFG_FILTER_SCOPE, CF_NONE},
-    {"layer", IODFG_FILTER_LAYER, CF_NONE},
+    {"layer", IODFG_FILTER_LAYER, CF_NONE},   {"site", IODFG_FILTER_SITE, CF_NONE},
 };
 #define NFIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 

@@ -79,6 +79,7 @@ static int test_key(const struct iodfg_filter *f, const struct iodfg_eventlog *l
                   : f->kind == IODFG_FILTER_FS     ? key->fs
                   : f->kind == IODFG_FILTER_FSTYPE ? key->fstype
                   : f->kind == IODFG_FILTER_LAYER  ? key->layer
+                  : f->kind == IODFG_FILTER_SITE   ? key->site
                                                    : key->path;
     return filter_test_string(f, iodfg_strpool_get(pool, id), iodfg_strpool_len(pool, id), ms,
                               evals);

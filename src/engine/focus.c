@@ -203,7 +203,7 @@ int iodfg_focus_classify_subject(const struct iodfg_focus *f, const struct iodfg
         return 0;
     }
     struct rules_key rk = {k->call,  k->path,          k->fs, k->fstype, k->scope,
-                           k->layer, (unsigned)k->kind};
+                           k->layer, (unsigned)k->kind, NULL};
     struct iodfg_buf out;
     iodfg_buf_init(&out);
     unsigned long line = 0;

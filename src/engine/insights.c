@@ -18,6 +18,7 @@
 #include "iodfg/strpool.h"
 
 #include "insights_families.h"
+#include "insights_sites.h"
 
 struct rule_info {
     const char *name, *title, *advice;
@@ -367,8 +368,9 @@ int iodfg_insights_session(struct iodfg_insights *ins, const struct iodfg_sessio
     }
     const struct iodfg_focus_classes *classes =
         iodfg_session_focus(ses) == IODFG_FOCUS_APP ? iodfg_session_focus_classes(ses) : NULL;
-    return iodfg_insights_build_classes(ins, iodfg_session_log(ses), map, &sel, t, rules_on,
-                                        classes, err);
+    int rc = iodfg_insights_build_classes(ins, iodfg_session_log(ses), map, &sel, t, rules_on,
+                                          classes, err);
+    return rc ? rc : ins_add_sites(ins, iodfg_session_log(ses), map, &sel, err);
 }
 
 const char *iodfg_insight_class(const struct iodfg_insights *ins, const struct iodfg_insight *f)

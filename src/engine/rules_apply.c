@@ -20,8 +20,8 @@ struct subject {
     const char *call, *path;
     size_t call_len, path_len;
     unsigned kind;
-    const char *fs, *fstype, *scope, *layer;
-    size_t fs_len, fstype_len, scope_len, layer_len;
+    const char *fs, *fstype, *scope, *layer, *site;
+    size_t fs_len, fstype_len, scope_len, layer_len, site_len;
 };
 
 static int in_list(const struct cond *c, const char *s, size_t n)
@@ -51,6 +51,9 @@ static void field_of(const struct subject *k, enum iodfg_rule_field f, const cha
         break;
     case IODFG_FIELD_LAYER:
         *s = k->layer, *n = k->layer_len;
+        break;
+    case IODFG_FIELD_SITE:
+        *s = k->site ? k->site : "", *n = k->site_len;
         break;
     default:
         *s = k->path, *n = k->path_len;
@@ -148,6 +151,9 @@ static void expand(const struct rule *r, const struct subject *k, const struct r
             break;
         case TP_LAYER:
             iodfg_buf_add(out, k->layer, k->layer_len);
+            break;
+        case TP_SITE:
+            iodfg_buf_add(out, k->site ? k->site : "", k->site_len);
             break;
         case TP_GROUP: {
             const char *s;
@@ -308,7 +314,9 @@ static void subject_of(const struct iodfg_eventlog *log, uint32_t k, struct subj
                           .fstype_len = iodfg_strpool_len(pool, key->fstype),
                           .scope = iodfg_scope_name((enum iodfg_scope)key->scope),
                           .layer = key->layer ? iodfg_strpool_get(pool, key->layer)
-                                              : IODFG_LAYER_DEFAULT};
+                                              : IODFG_LAYER_DEFAULT,
+                          .site = iodfg_strpool_get(pool, key->site),
+                          .site_len = iodfg_strpool_len(pool, key->site)};
     s->scope_len = strlen(s->scope);
     s->layer_len = key->layer ? iodfg_strpool_len(pool, key->layer) : strlen(IODFG_LAYER_DEFAULT);
 }
@@ -429,6 +437,7 @@ int rules_map_one(const struct iodfg_rules *rs, const struct rules_key *k, struc
     subject_field(k->fstype, &s.fstype, &s.fstype_len);
     subject_field(k->scope, &s.scope, &s.scope_len);
     subject_field(k->layer, &s.layer, &s.layer_len);
+    subject_field(k->site, &s.site, &s.site_len);
     struct rx_scratch *ms = rx_scratch_new(RULES_MAX_CONDS, p->max_groups, ml, dl);
     if (!ms) {
         return -1;

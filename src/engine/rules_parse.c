@@ -185,12 +185,14 @@ static int parse_cond(struct lexer *lx, struct rule *r, char **vbuf)
         pc->field = IODFG_FIELD_SCOPE;
     } else if (flen == 5 && memcmp(f, "layer", 5) == 0) {
         pc->field = IODFG_FIELD_LAYER;
+    } else if (flen == 4 && memcmp(f, "site", 4) == 0) {
+        pc->field = IODFG_FIELD_SITE;
     } else if (flen == 0) {
         return fail(lx, fstart, IODFG_E_PARSE,
-                    "expected a field (call, path, kind, fs, fstype, scope or layer) or `=>`");
+                    "expected a field (call, path, kind, fs, fstype, scope, layer or site) or `=>`");
     } else {
         return fail(lx, fstart, IODFG_E_PARSE,
-                    "unknown field (expected call, path, kind, fs, fstype, scope or layer)");
+                    "unknown field (expected call, path, kind, fs, fstype, scope, layer or site)");
     }
     pc->col = fstart + 1;
     skip_ws(lx);

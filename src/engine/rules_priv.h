@@ -50,6 +50,7 @@ enum tpart_type {
     TP_FSTYPE,
     TP_SCOPE,
     TP_LAYER,
+    TP_SITE,
 };
 
 struct tpart {
@@ -116,7 +117,8 @@ int rules_mapping_intern(struct iodfg_mapping *m, const char *name, size_t len, 
 /* A key that belongs to no log (a stack frame's object path): every field may be NULL for "". */
 struct rules_key {
     const char *call, *path, *fs, *fstype, *scope, *layer;
-    unsigned kind; /* enum iodfg_path_kind */
+    unsigned kind;    /* enum iodfg_path_kind */
+    const char *site; /* the call site's function; NULL = "" */
 };
 /* Decide k as iodfg_rules_apply would: 1 with the template's expansion in out (cleared first),
  * 0 when no rule maps it (unmatched, dropped, or an empty expansion), -1 when out of memory.

@@ -163,6 +163,8 @@ static int parse_brace(struct tparse *tp, size_t *i)
         p->type = TP_SCOPE;
     } else if (len == 5 && memcmp(f, "layer", 5) == 0) {
         p->type = TP_LAYER;
+    } else if (len == 4 && memcmp(f, "site", 4) == 0) {
+        p->type = TP_SITE;
     } else if (len > 5 && memcmp(f, "path:", 5) == 0) {
         unsigned long n = 0;
         for (size_t k = 5; k < len; k++) {
@@ -179,7 +181,7 @@ static int parse_brace(struct tparse *tp, size_t *i)
     } else {
         return tfail(tp, at, IODFG_E_PARSE, "%s",
                      "unknown template field (expected {call}, {path}, {path:N}, {kind}, {fs}, "
-                     "{fstype}, {scope} or {layer})");
+                     "{fstype}, {scope}, {layer} or {site})");
     }
     tp->r->nparts++;
     return 0;

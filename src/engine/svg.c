@@ -271,6 +271,25 @@ double svg_note(struct svg *s, double x, double y, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    svg_text(s, x, y, "s", "start", "%s", text);
+    // wrapped at the picture's width (a narrow --width), at spaces, never inside a character
+    size_t max = (size_t)((s->w - x - 8) / (10 * SVG_EM_ADVANCE)), n = strlen(text);
+    max = max < 24 ? 24 : max;
+    const char *p = text;
+    while (n > max) {
+        size_t cut = max;
+        while (cut > max / 2 && p[cut] != ' ') {
+            cut--;
+        }
+        if (p[cut] != ' ') { // one long word: cut it at a character's start
+            for (cut = max; cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80; cut--) {
+            }
+        }
+        svg_text(s, x, y, "s", "start", "%.*s", (int)cut, p);
+        y += 14;
+        cut += p[cut] == ' ';
+        p += cut;
+        n -= cut;
+    }
+    svg_text(s, x, y, "s", "start", "%s", p);
     return y + 14;
 }

@@ -23,6 +23,8 @@
 #define AXIS_W 70.0
 #define OVERLAP_FILL "#cc79a7"
 #define ONE_COLOUR "#0072b2"
+#define WRITE_COLOUR "#d55e00" /* Okabe and Ito's vermillion and blue */
+#define READ_COLOUR "#0072b2"
 #define KEY_GREY "#777777"
 #define GRID_PX 3.0
 
@@ -31,6 +33,7 @@ struct panel {
     int64_t t0, span, extent;
     int write;
     int by_case; /* colour by case (at most 8 cases) */
+    int rw;      /* colour by direction instead */
 };
 
 static double px_x(const struct panel *p, int64_t t)
@@ -45,6 +48,9 @@ static double px_y(const struct panel *p, int64_t off)
 
 static const char *mark_colour(const struct panel *p, uint32_t row)
 {
+    if (p->rw) {
+        return p->write ? WRITE_COLOUR : READ_COLOUR;
+    }
     return p->by_case ? svg_colour(row) : ONE_COLOUR;
 }
 
@@ -167,18 +173,31 @@ static double draw_panel(struct svg *s, struct panel *p, const struct iodfg_offs
     return p->top + PANEL_H;
 }
 
-static double draw_cases(struct svg *s, const struct iodfg_offsetmap *om, int by_case, double y)
+static double draw_cases(struct svg *s, const struct iodfg_offsetmap *om, int by_case, int rw,
+                         double y)
 {
-    size_t max = (size_t)(300 / (11 * SVG_EM_ADVANCE));
-    if (!by_case) {
+    double px = 340 * s->w / 960; // the patterns' column (a narrow picture's too)
+    size_t max = (size_t)((px - 40) / (11 * SVG_EM_ADVANCE));
+    if (rw) {
+        svg_rect(s, 16, y - 9, 12, 10, WRITE_COLOUR, NULL);
+        svg_text(s, 34, y, "", "start", "writes");
+        svg_rect(s, 140, y - 9, 12, 10, READ_COLOUR, NULL);
+        svg_text(s, 158, y, "", "start", "reads (marks coloured by direction)");
+        y += 15;
+        if (om->ncases > 8) {
+            return svg_note(s, 16, y, "%u cases.", om->ncases);
+        }
+    } else if (!by_case) {
         return svg_note(s, 16, y, "%u cases, one colour (more than 8 to tell apart).", om->ncases);
     }
     for (uint32_t r = 0; r < om->ncases; r++) {
         const struct iodfg_offsetmap_case *c = &om->cases[r];
-        svg_rect(s, 16, y - 9, 12, 10, svg_colour(r), NULL);
+        if (!rw) {
+            svg_rect(s, 16, y - 9, 12, 10, svg_colour(r), NULL);
+        }
         svg_name(s, 34, y, "", "start", iodfg_offsetmap_case_name(om, r), max);
         char ov[48];
-        svg_text(s, 340, y, "s", "start", "%s%swrites %s, reads %s%s%s",
+        svg_text(s, px, y, "s", "start", "%s%swrites %s, reads %s%s%s",
                  om->nbands > 1 ? (c->band ? "R  " : "G  ") : "", "",
                  iodfg_pattern_name(c->dir[IODFG_DIR_WRITE].pattern),
                  iodfg_pattern_name(c->dir[IODFG_DIR_READ].pattern),
@@ -259,7 +278,8 @@ int iodfg_svg_offsets(struct iodfg_buf *out, const struct iodfg_offsetmap *om,
     struct panel p = {.x0 = 16 + AXIS_W,
                       .t0 = om->t_from,
                       .extent = om->extent > 0 ? om->extent : 1,
-                      .by_case = om->ncases <= 8};
+                      .by_case = om->ncases <= 8 && !(opts && opts->offsets_rw),
+                      .rw = opts && opts->offsets_rw};
     p.pw = s.w - p.x0 - 24;
     p.span = om->t_to > om->t_from ? om->t_to - om->t_from : 1;
     p.top = y + 30;
@@ -270,7 +290,7 @@ int iodfg_svg_offsets(struct iodfg_buf *out, const struct iodfg_offsetmap *om,
     y = draw_panel(&s, &p, om, max_points);
     y = svg_time_axis(&s, p.x0, y, p.pw, p.t0, p.t0 + p.span, om->clock, meta) + 12;
     y = draw_key(&s, y);
-    y = draw_cases(&s, om, p.by_case, y) + 6;
+    y = draw_cases(&s, om, p.by_case, p.rw, y) + 6;
     uint64_t many = om->file[0].n[IODFG_OFFSET_KNOWN] + om->file[0].n[IODFG_OFFSET_INFERRED];
     uint64_t manyw = om->file[1].n[IODFG_OFFSET_KNOWN] + om->file[1].n[IODFG_OFFSET_INFERRED];
     if (many > max_points || manyw > max_points) {

@@ -130,8 +130,9 @@ static struct iodfg_eventlog *parse_file(const struct iodfg_input *in,
         struct tick_ctx t = {done};
         // Read in blocks rather than mapped: faulting in a mapping page by page costs more
         // than copying the blocks, and memory stays at a block plus the unfinished calls.
-        rc = iodfg_strace_parse_fd(fd, iodfg_strace_sink_eventlog, log, tick, &t, &info->result,
-                                   err);
+        rc = iodfg_strace_parse_fd_frames(fd, iodfg_strace_sink_eventlog,
+                                          iodfg_strace_frame_eventlog, log, tick, &t,
+                                          &info->result, err);
         struct iodfg_case_info *open = iodfg_eventlog_open_case(log);
         open->clock = info->result.clock;
         open->lines = info->result.lines;

@@ -25,6 +25,7 @@
 
 #include "store_priv.h"
 #include "store_reader.h"
+#include "store_stacks.h"
 
 /* Rows per work item of raw cases shared among threads. */
 #define ITEM_ROWS (1u << 18)
@@ -183,6 +184,23 @@ static void report_failure(struct reader *r, struct loader *L)
  * attribute; checked at the end). Helper threads read the columns of raw cases as soon as a
  * case is scanned, while this thread goes on with HDF5: the next cases, the handle table, then
  * the cases HDF5 must convert; the handle ids read meanwhile are checked at the end. */
+// The stacks of the cases kept (4.2), when the file has them.
+static int load_stacks(struct reader *r)
+{
+    uint64_t *first = malloc(((size_t)r->ncases + 1) * 2 * sizeof(*first));
+    if (!first) {
+        return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
+    }
+    uint64_t *rows = first + r->ncases + 1;
+    for (uint32_t i = 0; i < r->ncases; i++) {
+        first[i] = r->plan[i].first;
+        rows[i] = r->plan[i].rows;
+    }
+    int rc = store_stacks_load(r, first, rows, r->ncases);
+    free(first);
+    return rc;
+}
+
 static int read_events(struct reader *r, uint64_t total, unsigned threads, struct progress *pr)
 {
     struct iodfg_columns c = {0};
@@ -257,6 +275,7 @@ static int read_events(struct reader *r, uint64_t total, unsigned threads, struc
     if (rc == 0) {
         r->cases_info = NULL;
         r->offsets = NULL;
+        rc = r->columns & IODFG_COL_STACKS ? load_stacks(r) : 0;
     }
 done:
     if (rc) {

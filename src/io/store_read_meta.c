@@ -406,6 +406,12 @@ static int get_array(struct reader *r, const char *name, hid_t mtype, size_t esi
     return read_dataset(r, name, H5T_INTEGER, mtype, esize, max, n, buf);
 }
 
+int store_get_array(struct reader *r, const char *name, hid_t mtype, size_t esize, uint64_t max,
+                    uint64_t *n, void **buf)
+{
+    return get_array(r, name, mtype, esize, max, n, buf);
+}
+
 int store_load_strings(struct reader *r)
 {
     void *bytes = NULL, *offsets = NULL;

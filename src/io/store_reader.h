@@ -282,4 +282,9 @@ void *store_log_column(const struct iodfg_columns *c, int col);
  * (store_read_meta.c). */
 void *store_alloc_column(size_t bytes);
 
+/* A whole 1-D dataset of unsigned integers `name` (missing: damaged) read as mtype (esize bytes
+ * each), at most max elements, its checksum checked (4.1); *buf is malloc'd. 0, or -1 with err. */
+int store_get_array(struct reader *r, const char *name, hid_t mtype, size_t esize, uint64_t max,
+                    uint64_t *n, void **buf);
+
 #endif

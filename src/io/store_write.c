@@ -19,6 +19,7 @@
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
+#include "store_stacks.h"
 #include "store_write_priv.h"
 
 struct iodfg_store_writer {
@@ -35,6 +36,7 @@ struct iodfg_store_writer {
     uint32_t crows_cap;
     struct store_handle_table handles; // ids and strings already ours
     struct store_block_hash *sums;     // the /events columns' block sums (4.1)
+    struct store_stack_writer stacks;  // strace -k stacks (4.2)
 };
 
 static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *val)
@@ -130,6 +132,7 @@ static void free_writer(struct iodfg_store_writer *w)
     store_block_hash_free(w->sums);
     free(w->crows);
     store_handle_table_free(&w->handles);
+    store_stacks_fini(&w->stacks);
     free(w->final_path);
     free(w->tmp_path);
     free(w);
@@ -569,7 +572,8 @@ int iodfg_store_write_cases(struct iodfg_store_writer *w, const struct iodfg_eve
     }
     struct store_wmaps m = {.src = log, .sp = iodfg_eventlog_pool(log), .hbase = w->handles.n};
     int rc = 0;
-    if (build_maps(w, &m) || add_handles(w, &m)) {
+    if (build_maps(w, &m) || add_handles(w, &m) ||
+        store_stacks_add(&w->stacks, log, m.smap, w->nevents)) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     for (uint32_t cs = 0; rc == 0 && cs < ncases; cs++) {
@@ -679,7 +683,9 @@ int iodfg_store_commit(struct iodfg_store_writer *w, struct iodfg_error *err)
     if (store_events_finish(&w->ev) || store_write_case_table(w->file, w->crows, w->ncases) ||
         store_write_block_sums(w->file, sums, nsums) || store_write_strings_keys(w->file, w->tab) ||
         store_handle_table_write(w->file, &w->handles) ||
-        store_write_root(w->file, w->ncases, w->nevents, IODFG_STORE_MINOR)) {
+        (w->stacks.stacks && store_stacks_write(w->file, &w->stacks)) ||
+        store_write_root(w->file, w->ncases, w->nevents,
+                         w->stacks.stacks ? STORE_MINOR_STACKS : IODFG_STORE_MINOR)) {
         store_h5_error(err, IODFG_E_IO, w->final_path, "cannot write the event log tables");
         goto fail;
     }

@@ -54,6 +54,22 @@ struct parser {
     struct call_cache calls[16];
     struct call_word words[32];
     iodfg_emit_fn emit;
+    iodfg_frame_fn frame; // NULL: frame lines are counted, not delivered
+    int completes;        // the line being read completes a call (a stack may follow it)
+    int exit_line;        // the line being read is "+++ exited ... +++" of pid line_pid
+    int signal_line;      // ... "--- SIGxxx ---": strace -k prints where it was delivered
+    int32_t line_pid;
+    uint64_t frames_seq; // seq of the event the frame lines below belong to
+    uint64_t emit_seq;   // seq of the event emitted last
+    int emit_noreturn;   // ... a call that did not return ("= ?": exit, exit_group)
+    // Calls that did not return, by pid: strace prints their stack after the exit line.
+    struct noreturn {
+        int32_t pid;
+        uint64_t seq; // 0 = empty slot
+    } noret[16];
+    unsigned noret_next;
+    int frames_ok; // frame lines now: 0 orphans, 1 the stack of event frames_seq, 2 a
+                   // signal's (counted, no event to attach them to)
     void *ctx;
     struct iodfg_strace_result *res;
     struct iodfg_error *err;
@@ -449,6 +465,8 @@ static int emit_event(struct parser *p, const struct strace_line *ln, struct tex
     }
     struct iodfg_strace_result *r = p->res;
     r->counts[IODFG_COUNT_EVENTS]++;
+    p->emit_seq = seq;
+    p->emit_noreturn = ln->has_ret && !ln->ret_known;
     // a call that never returned ("= ?": exit_group, a successful execve) has no duration
     if (ev.dur_ns == IODFG_UNKNOWN && (!ln->has_ret || ln->ret_known)) {
         r->counts[IODFG_COUNT_NO_DURATION]++;
@@ -606,7 +624,7 @@ static void r_unparsable(struct parser *p, uint64_t lineno)
     diag(p, lineno, 1, "expected the rest of a line that a strace notice interrupted");
 }
 
-static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
+static int on_line_body(struct parser *p, const char *s, size_t n, uint64_t lineno)
 {
     struct iodfg_strace_result *r = p->res;
     if (p->carry.p && (s = join_carry(p, s, &n)) == NULL) {
@@ -615,6 +633,10 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
     struct strace_line ln;
     p->line_at = s;
     strace_line_split(s, n, &ln);
+    p->completes = ln.kind == LINE_EVENT || ln.kind == LINE_RESUMED;
+    p->exit_line = ln.kind == LINE_EXIT;
+    p->signal_line = ln.kind == LINE_SIGNAL;
+    p->line_pid = ln.pid;
     if (ln.kind == LINE_BAD && split_by_notice(p, s, n)) {
         return 0;
     }
@@ -655,8 +677,64 @@ static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
         break;
     }
     r->counts[IODFG_COUNT_UNPARSABLE]++;
+    if (ln.bad_num.n && ln.bad_at == ln.bad_num.p) { // name the number (its start if long)
+        char msg[120];
+        int k = ln.bad_num.n > 40 ? 37 : (int)ln.bad_num.n;
+        snprintf(msg, sizeof(msg), "the return value %.*s%s is out of range (more than 64 bits)", k,
+                 ln.bad_num.p, ln.bad_num.n > 40 ? "..." : "");
+        diag(p, lineno, ln.bad_col, msg);
+        return 0;
+    }
     diag(p, lineno, ln.bad_col, ln.expected);
     return 0;
+}
+
+// A strace -k frame line: part of the stack of the call completed on the line above it.
+static int on_frame(struct parser *p, const char *s, size_t n, uint64_t lineno)
+{
+    struct iodfg_strace_result *r = p->res;
+    struct iodfg_raw_frame fr;
+    const char *bad = strace_frame_split(s, n, &fr);
+    if (bad || !p->frames_ok) {
+        r->counts[IODFG_COUNT_UNPARSABLE]++;
+        diag(p, lineno, bad ? 4 : 2, bad ? bad : "expected a call above this stack frame line");
+        return 0;
+    }
+    r->frames++;
+    fr.seq = p->frames_seq;
+    return p->frame && p->frames_ok == 1 ? p->frame(p->ctx, &fr, p->err) : 0;
+}
+
+static int on_line(struct parser *p, const char *s, size_t n, uint64_t lineno)
+{
+    struct iodfg_strace_result *r = p->res;
+    if (!p->carry.p && strace_is_frame(s, n)) {
+        return on_frame(p, s, n, lineno);
+    }
+    uint64_t events = r->counts[IODFG_COUNT_EVENTS];
+    p->completes = p->exit_line = p->signal_line = 0;
+    int rc = on_line_body(p, s, n, lineno);
+    // Only a completed call has a stack (strace prints none after "<unfinished ...>"); a
+    // thread's last call ("<... exit resumed>) = ?") gets its stack after its exit line.
+    p->frames_ok = rc == 0 && p->completes && r->counts[IODFG_COUNT_EVENTS] > events;
+    if (p->frames_ok) {
+        p->frames_seq = p->emit_seq;
+        if (p->emit_noreturn) {
+            p->noret[p->noret_next++ % 16] = (struct noreturn){p->line_pid, p->emit_seq};
+        }
+    } else if (rc == 0 && p->exit_line) {
+        for (unsigned i = 0; i < 16; i++) {
+            if (p->noret[i].seq && p->noret[i].pid == p->line_pid) {
+                p->frames_ok = 1;
+                p->frames_seq = p->noret[i].seq;
+                p->noret[i].seq = 0;
+                break;
+            }
+        }
+    } else if (rc == 0 && p->signal_line) {
+        p->frames_ok = 2; // counted, not an event's
+    }
+    return rc;
 }
 
 int iodfg_strace_parse(const char *buf, size_t len, iodfg_emit_fn emit, void *ctx,
@@ -778,6 +856,17 @@ int iodfg_strace_parse_ticked(const char *buf, size_t len, iodfg_emit_fn emit, v
     return parser_finish(&p, rc, len);
 }
 
+int iodfg_strace_parse_frames(const char *buf, size_t len, iodfg_emit_fn emit, iodfg_frame_fn frame,
+                              void *ctx, struct iodfg_strace_result *res, struct iodfg_error *err)
+{
+    struct parser p;
+    parser_init(&p, emit, ctx, NULL, NULL, res, err);
+    p.frame = frame;
+    size_t used;
+    int rc = parser_lines(&p, buf, len, 1, &used);
+    return parser_finish(&p, rc, len);
+}
+
 #ifndef STRACE_BLOCK // tests build with tiny blocks to put every line across a block edge
 #define STRACE_BLOCK (256u << 10) // read size: a block stays in the L2 cache while it is parsed
 #endif
@@ -820,8 +909,16 @@ int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
                           void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
                           struct iodfg_strace_result *res, struct iodfg_error *err)
 {
+    return iodfg_strace_parse_fd_frames(fd, emit, NULL, ctx, tick, tick_ctx, res, err);
+}
+
+int iodfg_strace_parse_fd_frames(int fd, iodfg_emit_fn emit, iodfg_frame_fn frame, void *ctx,
+                                 void (*tick)(void *tick_ctx, uint64_t bytes), void *tick_ctx,
+                                 struct iodfg_strace_result *res, struct iodfg_error *err)
+{
     struct parser p;
     parser_init(&p, emit, ctx, tick, tick_ctx, res, err);
+    p.frame = frame;
     size_t cap = BLOCK, have = 0;
     uint64_t total = 0;
     int skipping = 0;
@@ -885,4 +982,10 @@ int iodfg_strace_parse_fd(int fd, iodfg_emit_fn emit, void *ctx,
 int iodfg_strace_sink_eventlog(void *ctx, const struct iodfg_raw_event *ev, struct iodfg_error *err)
 {
     return iodfg_eventlog_push_raw(ctx, ev, err);
+}
+
+int iodfg_strace_frame_eventlog(void *ctx, const struct iodfg_raw_frame *fr,
+                                struct iodfg_error *err)
+{
+    return iodfg_eventlog_push_frame(ctx, fr, err);
 }

@@ -195,6 +195,8 @@ void strace_line_reset(struct strace_line *ln)
     ln->bad_col = 0;
     ln->expected = NULL;
     ln->bad_at = NULL;
+    ln->bad_num.p = NULL;
+    ln->bad_num.n = 0;
 }
 
 #ifdef STRACE_SWAR
@@ -664,6 +666,12 @@ static int parse_return(const char *r, size_t n, size_t avail, struct strace_lin
         while (i < n && is_digit(r[i])) {
             v = v * 10 + (uint64_t)(r[i] - '0');
             if (v > (uint64_t)INT64_MAX / 10) { // no real return value is this large
+                size_t e = i;
+                while (e < n && is_digit(r[e])) {
+                    e++;
+                }
+                ln->bad_num.p = r + d - (size_t)neg; // named in the message (strace_file.c)
+                ln->bad_num.n = e - d + (size_t)neg;
                 return -1;
             }
             i++;
@@ -753,6 +761,10 @@ int strace_tail_split(const char *s, size_t n, struct strace_line *ln)
             return 0;
         }
         reset_return(ln);
+    }
+    if (ln->bad_num.n) { // the return's number was out of range: say so at its column
+        ln->bad_at = ln->bad_num.p;
+        ln->expected = "a return value out of range (more than 64 bits)";
     }
     return -1;
 }

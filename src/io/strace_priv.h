@@ -120,6 +120,8 @@ struct strace_line {
     unsigned long bad_col;
     const char *expected;
     const char *bad_at; /* a bad duration's '<' (strace_tail_split), else NULL */
+    struct text bad_num; /* a return value past 64 bits (its sign and digits), named in the
+                          * message when no other ") = " of the line parses */
 };
 
 /* Reset ln to an empty line (no pid, stamp, return or duration). */
@@ -151,5 +153,11 @@ size_t strace_annot_scan(const char *s, size_t n, size_t *path_len, int *plain);
 /* Skip one argument starting at s: index of the ',' or ')' that ends it at nesting depth 0,
  * honouring quoted strings, annotations and brackets; n when none. */
 size_t strace_arg_end(const char *s, size_t n);
+
+struct iodfg_raw_frame;
+/* Whether a line is a strace -k stack frame line (" > ..."). */
+int strace_is_frame(const char *s, size_t n);
+/* Split a frame line (strace_is_frame) into fr (views into s). NULL, or what was expected. */
+const char *strace_frame_split(const char *s, size_t n, struct iodfg_raw_frame *fr);
 
 #endif

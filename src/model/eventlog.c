@@ -9,6 +9,7 @@
 
 #include "iodfg/bigmem.h"
 #include "iodfg/error.h"
+#include "iodfg/stacks.h"
 #include "iodfg/strpool.h"
 
 #include "eventlog_priv.h"
@@ -104,6 +105,9 @@ void iodfg_eventlog_free(struct iodfg_eventlog *log)
     free(log->keys);
     free(log->key_slots);
     free(log->handles);
+    iodfg_stacks_free(log->stacks);
+    free(log->stack);
+    free(log->cur);
     iodfg_strpool_free(log->pool);
     free(log);
 }
@@ -121,6 +125,11 @@ void iodfg_eventlog_clear(struct iodfg_eventlog *log)
     log->raw_cache.valid = 0;
     log->nhandles = 0;
     log->handle_base = 0;
+    iodfg_stacks_free(log->stacks); // rare (strace -k): not worth keeping
+    log->stacks = NULL;
+    free(log->stack);
+    log->stack = NULL;
+    log->ncur = 0;
     iodfg_strpool_clear(log->pool);
 }
 
@@ -181,15 +190,16 @@ size_t iodfg_eventlog_memory(const struct iodfg_eventlog *log)
     return sizeof(*log) + per_event * log->cap + 8 * log->seq_cap +
            log->handles_cap * sizeof(*log->handles) + log->cases_cap * sizeof(*log->cases) +
            (log->cases_cap + 1) * sizeof(uint64_t) + log->keys_cap * sizeof(*log->keys) +
-           log->key_nslots * sizeof(uint32_t) + iodfg_strpool_memory(log->pool);
+           log->key_nslots * sizeof(uint32_t) + iodfg_strpool_memory(log->pool) +
+           (log->stack ? 4 * log->cap : 0) + iodfg_stacks_memory(log->stacks);
 }
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static uint32_t key_hash(uint32_t call, uint32_t path, uint32_t layer)
+static uint32_t key_hash(uint32_t call, uint32_t path, uint32_t layer, uint32_t site)
 {
     uint64_t x = ((uint64_t)call << 32 | path) * 0x9E3779B97F4A7C15ull;
-    x ^= (uint64_t)layer * 0xC2B2AE3D27D4EB4Full;
+    x ^= ((uint64_t)site << 32 | layer) * 0xC2B2AE3D27D4EB4Full;
     return (uint32_t)(x >> 32);
 }
 
@@ -211,8 +221,9 @@ static int grow_keys(struct iodfg_eventlog *log)
             return -1;
         }
         for (uint32_t k = 0; k < log->nkeys; k++) {
-            uint32_t i =
-                key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer) & (n - 1);
+            uint32_t i = key_hash(log->keys[k].call, log->keys[k].path, log->keys[k].layer,
+                                  log->keys[k].site) &
+                         (n - 1);
             while (slots[i]) {
                 i = (i + 1) & (n - 1);
             }
@@ -233,12 +244,18 @@ int iodfg_eventlog_key(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
 int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
                              uint32_t layer, uint32_t *key)
 {
-    uint32_t h = key_hash(call, path, layer);
+    return iodfg_eventlog_key_site(log, call, path, layer, IODFG_STR_EMPTY, key);
+}
+
+int iodfg_eventlog_key_site(struct iodfg_eventlog *log, uint32_t call, uint32_t path,
+                            uint32_t layer, uint32_t site, uint32_t *key)
+{
+    uint32_t h = key_hash(call, path, layer, site);
     if (log->key_nslots) {
         uint32_t mask = log->key_nslots - 1;
         for (uint32_t i = h & mask; log->key_slots[i]; i = (i + 1) & mask) {
             const struct iodfg_key *k = &log->keys[log->key_slots[i] - 1];
-            if (k->call == call && k->path == path && k->layer == layer) {
+            if (k->call == call && k->path == path && k->layer == layer && k->site == site) {
                 *key = log->key_slots[i] - 1;
                 return 0;
             }
@@ -253,6 +270,7 @@ int iodfg_eventlog_key_layer(struct iodfg_eventlog *log, uint32_t call, uint32_t
     k->call = call;
     k->path = path;
     k->layer = layer;
+    k->site = site;
     k->kind = (uint8_t)iodfg_path_kind_of(iodfg_strpool_get(log->pool, path),
                                           iodfg_strpool_len(log->pool, path));
     k->scope = (uint8_t)(k->kind == IODFG_PATH_FILE ? IODFG_SCOPE_UNKNOWN : IODFG_SCOPE_NONE);
@@ -300,7 +318,8 @@ int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap)
         (m & IODFG_COL_ERR && realloc_col((void **)&c->err, 4, log->n, cap)) ||
         (m & IODFG_COL_PID && realloc_col((void **)&c->pid, 4, log->n, cap)) ||
         (m & IODFG_COL_FD && realloc_col((void **)&c->fd, 4, log->n, cap)) ||
-        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, log->n, cap))) {
+        (m & IODFG_COL_HANDLE && realloc_col((void **)&c->handle, 4, log->n, cap)) ||
+        eventlog_stack_grow(log, log->cap, cap)) {
         return -1;
     }
     log->cap = cap;

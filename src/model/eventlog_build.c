@@ -8,6 +8,7 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/stacks.h"
 #include "iodfg/strpool.h"
 
 #include "eventlog_priv.h"
@@ -69,7 +70,7 @@ static int append_handles(struct iodfg_eventlog *dst, const struct iodfg_eventlo
 
 static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src, uint32_t cs,
                        const uint32_t *smap, const uint32_t *kmap, uint32_t hbase,
-                       struct iodfg_error *err)
+                       const uint32_t *stmap, struct iodfg_error *err)
 {
     struct iodfg_case_info info = src->cases[cs];
     info.name = smap[info.name];
@@ -97,6 +98,9 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
         if (iodfg_eventlog_push(dst, &ev, i, err)) {
             return -1;
         }
+        if (stmap) {
+            dst->stack[dst->n - 1] = stmap[src->stack[i]];
+        }
     }
     return iodfg_eventlog_end_case(dst, err);
 }
@@ -116,9 +120,15 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     if (rc == 0) {
         rc = append_handles(dst, src, smap, err);
     }
-    for (uint32_t cs = 0; rc == 0 && cs < src->ncases; cs++) {
-        rc = append_case(dst, src, cs, smap, kmap, hbase, err);
+    uint32_t *stmap = NULL;
+    if (rc == 0 && src->stack &&
+        (eventlog_stack_column(dst) || !(stmap = iodfg_stacks_merge(dst->stacks, src->stacks, smap)))) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
+    for (uint32_t cs = 0; rc == 0 && cs < src->ncases; cs++) {
+        rc = append_case(dst, src, cs, smap, kmap, hbase, stmap, err);
+    }
+    free(stmap);
     free(smap);
     free(kmap);
     return rc;

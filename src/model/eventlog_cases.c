@@ -74,6 +74,14 @@ static int sort_range(struct iodfg_eventlog *log, uint64_t lo, uint64_t hi)
     PERMUTE(pid, int32_t);
     PERMUTE(fd, int32_t);
     PERMUTE(handle, uint32_t);
+    uint32_t *stack = log->stack ? log->stack : NULL;
+    if (stack) {
+        uint32_t *t = tmp;
+        for (uint64_t i = 0; i < n; i++) {
+            t[i] = stack[lo + items[i].idx];
+        }
+        memcpy(stack + lo, t, n * sizeof(*t));
+    }
     free(items);
     free(tmp);
     return 0;
@@ -131,6 +139,9 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     if (!log->building) {
         return iodfg_error_set(err, IODFG_E_ARG, "no case is open");
     }
+    if (log->ncur && eventlog_stack_flush(log)) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     if (log->n == log->cap) {
         if (eventlog_grow_columns(log, log->cap ? log->cap * 2 : 1024)) {
             return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -179,6 +190,9 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     }
     if (c->handle) {
         c->handle[i] = ev->handle;
+    }
+    if (log->stack) {
+        log->stack[i] = 0;
     }
     log->seq[rel] = seq;
     log->n++;
@@ -283,7 +297,10 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
     }
     uint64_t first = log->offsets[log->ncases];
     int rc = 0;
-    if (!log->sorted) {
+    if (log->ncur && eventlog_stack_flush(log)) {
+        rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
+    if (rc == 0 && !log->sorted) {
         rc = sort_range(log, first, log->n);
         if (rc) {
             iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -293,6 +310,7 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
     log->raw_cache.valid = 0;
     if (rc) {
         log->n = first; // drop the half-built case
+        log->ncur = 0;
         log->nhandles = log->handle_base;
         return -1;
     }

@@ -36,6 +36,11 @@ struct iodfg_eventlog {
     struct iodfg_handle *handles; // handle id h is handles[h - 1]
     uint32_t nhandles, handles_cap;
     uint32_t handle_base; // handles before the open case (its local id i is handle_base + i)
+    struct iodfg_stacks *stacks; // strace -k call stacks (iodfg/stacks.h), NULL until the first
+    uint32_t *stack;             // stack id per event (cap entries), NULL while no event has one
+    uint32_t *cur;               // frame ids of the stack being pushed, of event cur_event
+    uint32_t ncur, cur_cap;
+    uint64_t cur_event;
 };
 
 /* Count one use of handle id (valid, 1-based) by an event: ops, bytes, lifetime per hop. */
@@ -58,6 +63,13 @@ static inline void eventlog_handle_count(struct iodfg_handle *h, unsigned hop, i
  * gets its log id. 0, or -1 out of memory. */
 int eventlog_handle_define(struct iodfg_eventlog *log, const struct iodfg_raw_handle *h,
                            const struct iodfg_raw_event *ev, uint32_t key, uint32_t *id);
+
+/* The stack column to cap entries (zeros from have on); nothing without stacks. 0 or -1. */
+int eventlog_stack_grow(struct iodfg_eventlog *log, uint64_t have, uint64_t cap);
+/* Make the stack table and the per-event column (zeros) if missing. 0, or -1 out of memory. */
+int eventlog_stack_column(struct iodfg_eventlog *log);
+/* Intern the stack being pushed and give it to its event. 0, or -1 out of memory. */
+int eventlog_stack_flush(struct iodfg_eventlog *log);
 
 /* Room for cap events in every column of the log's mask. 0, or -1 out of memory. */
 int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap);

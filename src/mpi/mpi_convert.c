@@ -191,17 +191,20 @@ static int parse_mine(struct convert *cv, struct iodfg_error *err)
 static void sum_totals(struct convert *cv)
 {
     struct cli_ingest_totals *t = &cv->totals;
-    uint64_t v[6 + IODFG_COUNT__N + IODFG_CLOCK__N];
-    uint64_t *fields[] = {&t->files,  &t->lines,      &t->bytes,
-                          &t->events, &t->by_pattern, &t->files_without_events};
+    uint64_t *fields[] = {&t->files,      &t->lines,
+                          &t->bytes,      &t->events,
+                          &t->by_pattern, &t->files_without_events,
+                          &t->archives,   &t->records};
+    enum { NF = sizeof(fields) / sizeof(fields[0]) };
+    uint64_t v[NF + IODFG_COUNT__N + IODFG_CLOCK__N];
     int n = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < NF; i++) {
         v[n++] = *fields[i];
     }
     memcpy(v + n, t->counts, sizeof(t->counts));
     memcpy(v + n + IODFG_COUNT__N, t->clocks, sizeof(t->clocks));
-    mpi_sum_u64(cv->job, v, 6 + IODFG_COUNT__N + IODFG_CLOCK__N);
-    for (int i = 0; i < 6; i++) {
+    mpi_sum_u64(cv->job, v, NF + IODFG_COUNT__N + IODFG_CLOCK__N);
+    for (int i = 0; i < NF; i++) {
         *fields[i] = v[i];
     }
     memcpy(t->counts, v + n, sizeof(t->counts));

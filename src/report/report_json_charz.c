@@ -254,6 +254,18 @@ static void evidence(struct iodfg_json *j, const struct iodfg_report_insights *r
         items[i] = ins->pool ? iodfg_strpool_get(ins->pool, f->paths[i]) : "";
     }
     names(j, "paths", items, f->npaths);
+    if (!f->nsites) { // only logs with strace -k stacks have them
+        return;
+    }
+    iodfg_json_key(j, "call_sites"); // the subject activity's sites, most time first
+    iodfg_json_array(j);
+    for (uint32_t i = 0; i < f->nsites; i++) {
+        iodfg_json_object(j);
+        iodfg_json_put_text(j, "site", ins->pool ? iodfg_strpool_get(ins->pool, f->sites[i]) : "");
+        iodfg_json_put_u64(j, "calls", f->site_calls[i]);
+        iodfg_json_end(j);
+    }
+    iodfg_json_end(j);
 }
 
 static void finding(struct iodfg_json *j, const struct iodfg_report_insights *r,

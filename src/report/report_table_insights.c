@@ -70,6 +70,19 @@ static void evidence(struct iodfg_buf *b, const struct iodfg_report_insights *r,
     }
     list_line(b, f->rule == IODFG_INS_METADATA ? "dirs:" : "paths:", items, f->npaths,
               f->paths_total);
+    if (f->nsites) { // "sites:      write_header (200 calls), write_payload (32 calls)"
+        iodfg_buf_addf(b, "      %-12s", "call sites:");
+        for (uint32_t i = 0; i < f->nsites; i++) {
+            iodfg_buf_addf(b, "%s", i ? ", " : "");
+            cell(b, ins->pool ? iodfg_strpool_get(ins->pool, f->sites[i]) : "");
+            iodfg_buf_addf(b, " (%llu %s)", (unsigned long long)f->site_calls[i],
+                           f->site_calls[i] == 1 ? "call" : "calls");
+        }
+        if (f->sites_total > f->nsites) {
+            iodfg_buf_addf(b, " (%u in all)", f->sites_total);
+        }
+        iodfg_buf_addf(b, "\n");
+    }
 }
 
 static void finding(struct iodfg_buf *b, const struct iodfg_report_insights *r,

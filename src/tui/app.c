@@ -292,6 +292,34 @@ void tui_app_record(struct tui_app *app)
 struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
                             const char *rules_text, const char *rules_path, struct iodfg_error *err)
 {
+    return tui_app_new_focused(log, own_log, log_name, rules_text, rules_path, NULL, err);
+}
+
+/* The rules, then the focus and its class rules: the session's inputs before the first build. */
+static int set_inputs(struct tui_app *app, const char *rules_text, const char *rules_path,
+                      const struct tui_app_focus *focus, struct iodfg_error *err)
+{
+    const char *text = rules_text ? rules_text : iodfg_rules_default_text();
+    if (iodfg_session_set_rules(app->ses, text, strlen(text), rules_path ? rules_path : "rules",
+                                err)) {
+        return -1;
+    }
+    if (focus && focus->rules &&
+        iodfg_session_set_focus_rules(app->ses, focus->rules, focus->len,
+                                      focus->where ? focus->where : "focus rules", err)) {
+        return -1;
+    }
+    if (focus) {
+        iodfg_session_set_focus(app->ses, focus->mode ? IODFG_FOCUS_APP : IODFG_FOCUS_ALL);
+    }
+    return 0;
+}
+
+struct tui_app *tui_app_new_focused(const struct iodfg_eventlog *log, int own_log,
+                                    const char *log_name, const char *rules_text,
+                                    const char *rules_path, const struct tui_app_focus *focus,
+                                    struct iodfg_error *err)
+{
     struct tui_app *app = calloc(1, sizeof(*app));
     if (!app) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -315,9 +343,7 @@ struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const
     app->rules = iodfg_session_rules(app->ses);
     app->filters = iodfg_session_filters(app->ses);
     iodfg_session_on_recompute(app->ses, on_recompute, app); // frees the processors for it
-    const char *text = rules_text ? rules_text : iodfg_rules_default_text();
-    if (iodfg_session_set_rules(app->ses, text, strlen(text), rules_path ? rules_path : "rules",
-                                err)) {
+    if (set_inputs(app, rules_text, rules_path, focus, err)) {
         app->own_log = 0;
         tui_app_free(app);
         return NULL;
@@ -379,12 +405,14 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
                  iodfg_glyph_text(" · %u keys hit the match limit (rule %lu)"), k->rules_limited,
                  k->limit_line);
     }
+    char focus[64];
+    tui_app_focus_status(app, focus, sizeof(focus));
     snprintf(
         buf, size,
-        iodfg_glyph_text("%u activities · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s"),
-        k->activities_shown, (unsigned long long)k->events_shown, (unsigned long long)k->events,
-        (unsigned long long)k->unmapped, groups, th, limited, k->rebuild_ms,
-        f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
+        iodfg_glyph_text("%u activities%s · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s"),
+        k->activities_shown, focus, (unsigned long long)k->events_shown,
+        (unsigned long long)k->events, (unsigned long long)k->unmapped, groups, th, limited,
+        k->rebuild_ms, f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }
 

@@ -60,6 +60,23 @@ enum tui_prompt {
 struct tui_app *tui_app_new(const struct iodfg_eventlog *log, int own_log, const char *log_name,
                             const char *rules_text, const char *rules_path,
                             struct iodfg_error *err);
+/* The focus an app opens with (doc/rules.md, "Focus"): mode is enum iodfg_focus_mode (the
+ * entry opens on the application's I/O, 1; tui_app_new keeps every activity, 0); rules NULL: the
+ * built-in class rules, else len bytes read from where (named in errors). */
+struct tui_app_focus {
+    int mode;
+    const char *rules, *where;
+    size_t len;
+};
+/* tui_app_new with that focus set before the first analysis, so that it is the opening state
+ * (u does not go back past it); focus NULL as tui_app_new. */
+struct tui_app *tui_app_new_focused(const struct iodfg_eventlog *log, int own_log,
+                                    const char *log_name, const char *rules_text,
+                                    const char *rules_path, const struct tui_app_focus *focus,
+                                    struct iodfg_error *err);
+/* Fold the runtime's activities (app) or show every activity (all): one undo step. NULL or
+ * "" toggles; else "app" or "all" (an error message otherwise). */
+unsigned tui_app_focus_set(struct tui_app *app, const char *mode);
 void tui_app_free(struct tui_app *app);
 /* What the entry sets after tui_app_new: the files the app was opened on (borrowed; a save
  * never replaces one), the session file W saves to (copied; 0 or -1 when out of memory), the

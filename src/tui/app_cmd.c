@@ -297,6 +297,14 @@ static unsigned threshold(struct tui_app *app, struct tui_listmodel *lm, enum tu
     return tui_app_changed(app);
 }
 
+/* A: the runtime's activities folded, or all shown (app_focus.c). */
+static unsigned focus(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
+{
+    (void)lm;
+    (void)cmd;
+    return tui_app_focus_set(app, NULL);
+}
+
 static unsigned undo_redo(struct tui_app *app, struct tui_listmodel *lm, enum tui_cmd cmd)
 {
     (void)lm;
@@ -414,6 +422,7 @@ static const struct {
     {TUI_CMD_PATH_THRESHOLD_UP, threshold, 0},
     {TUI_CMD_ACTIVITY_THRESHOLD_DOWN, threshold, 0},
     {TUI_CMD_ACTIVITY_THRESHOLD_UP, threshold, 0},
+    {TUI_CMD_FOCUS, focus, 0},
     {TUI_CMD_UNDO, undo_redo, 0},
     {TUI_CMD_REDO, undo_redo, 0},
     {TUI_CMD_ACTIVITY_PREV, next_activity, 0},

@@ -32,6 +32,7 @@ static const struct {
     {TUI_CMD_RULE_ADD, "RULE"},
     {TUI_CMD_RULE_EDIT, "RULE"},
     {TUI_CMD_QUIT, "y (quit) or w (save the rules and quit)"},
+    {TUI_CMD_FOCUS, "app or all (none: the other)"},
 };
 
 /* Short names for the commands typed most. */
@@ -154,6 +155,10 @@ unsigned tui_app_command_line(struct tui_app *app, const char *line)
     if (!here) {
         tui_app_set_message(app, 1, "%s works in %c %s", name, tui_view_key(v), tui_view_tab(v));
         return TUI_REDRAW;
+    }
+    if (cmd == TUI_CMD_FOCUS) { // its argument is no prompt's answer
+        app->message[0] = '\0';
+        return tui_app_focus_set(app, arg) | TUI_REDRAW;
     }
     unsigned r = tui_app_command(app, cmd);
     if (*arg && (r & TUI_PROMPT)) { // the argument answers the prompt the command opened

@@ -77,5 +77,7 @@ int tui_app_command_global(enum tui_cmd cmd);
 /* Drill down on activity a: a rule one directory level deeper first, and the matching filter
  * (app_drill.c). */
 int tui_app_drilldown(struct tui_app *app, uint32_t a, struct iodfg_error *err);
+/* The status line's focus part: how many activities of the runtime are folded (app_focus.c). */
+void tui_app_focus_status(const struct tui_app *app, char *buf, size_t size);
 
 #endif

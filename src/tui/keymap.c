@@ -60,6 +60,7 @@ static const struct tui_binding default_bindings[] = {
     {G, ']', C(PATH_THRESHOLD_UP)},
     {G, '{', C(ACTIVITY_THRESHOLD_DOWN)},
     {G, '}', C(ACTIVITY_THRESHOLD_UP)},
+    {G, 'A', C(FOCUS)},
     {G, 'u', C(UNDO)},
     {G, TUI_KEY_CTRL('r'), C(REDO)},
     {G, 'x', C(EXPORT_DOT)},

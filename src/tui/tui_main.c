@@ -20,6 +20,7 @@
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/focus.h"
 #include "iodfg/glyph.h"
 #include "iodfg/insights.h"
 #include "iodfg/store.h"
@@ -36,6 +37,7 @@ static const char tui_usage[] =
     "usage: iodfg [tui] [--rules FILE] [--session FILE] [--theme NAME|PATH]\n"
     "                 [--ascii] [--no-color] [--align start] [--name-pattern P]\n"
     "                 [--jobs N] [--mounts FILE] [--thresholds FILE]\n"
+    "                 [--focus app|all] [--focus-rules FILE]\n"
     "                 LOG.h5|FILES|DIRS...\n"
     "Explore an event log in the terminal ('?' lists the keys; man iodfg has the\n"
     "views).\n"
@@ -52,7 +54,12 @@ static const char tui_usage[] =
     "      --align start       compare cases as if they started together (see stats\n"
     "                          --help)\n"
     "      --thresholds FILE   the Insights view's thresholds (see insights --help;\n"
-    "                          default: the user's insights.conf when present)\n";
+    "                          default: the user's insights.conf when present)\n"
+    "      --focus app|all     app (default): the runtime's activities (loader,\n"
+    "                          system look-ups, MPI runtime ...) folded into one row\n"
+    "                          per class; all: every activity (A switches)\n"
+    "      --focus-rules FILE  the classes (doc/rules.md, Focus); default: the\n"
+    "                          user's focus.rules when present, else built in\n";
 
 static void usage(FILE *out)
 {
@@ -65,6 +72,7 @@ struct loader {
     size_t n;
     struct cli_ingest_opts opts;
     const char *rules_text, *rules_path, *name;
+    struct tui_app_focus focus; /* the focus the app opens with, its class rules */
     _Atomic uint64_t done, total;
     atomic_int phase;  /* 0 loading, 1 analysing, 2 finished */
     atomic_int cancel; /* the user quit: stop at the next step, build nothing more */
@@ -86,7 +94,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
  * write right after a traced lseek of its handle is at a known offset, not an inferred one. */
 #define TUI_COLUMNS                                                                                \
     (IODFG_COL_ANALYSIS | IODFG_COL_OFFSET | IODFG_COL_FD | IODFG_COL_ERR | IODFG_COL_HANDLE |     \
-     IODFG_COL_HANDLE_TABLE)
+     IODFG_COL_HANDLE_TABLE | IODFG_COL_STACKS)
 
 static void *load_thread(void *arg)
 {
@@ -103,13 +111,18 @@ static void *load_thread(void *arg)
         struct cli_ingest_totals totals;
         log = cli_load(l->inputs, l->n, TUI_COLUMNS, &l->opts, &totals, &l->err);
     }
+    if (log && cli_callsites_split(log, NULL, &l->err)) { // the `site` field of rules, filters
+        iodfg_eventlog_free(log);
+        log = NULL;
+    }
     if (log && atomic_load(&l->cancel)) {
         iodfg_eventlog_free(log);
         log = NULL;
     }
     if (log) {
         atomic_store(&l->phase, 1);
-        l->app = tui_app_new(log, 1, l->name, l->rules_text, l->rules_path, &l->err);
+        l->app =
+            tui_app_new_focused(log, 1, l->name, l->rules_text, l->rules_path, &l->focus, &l->err);
         if (!l->app) {
             iodfg_eventlog_free(log);
         } else {
@@ -127,7 +140,8 @@ static const char *base_name(const char *p)
 }
 
 struct tui_opts {
-    const char *rules_path, *session, *theme, *thresholds;
+    const char *rules_path, *session, *theme, *thresholds, *focus_rules;
+    int focus_all;  /* --focus all */
     unsigned flags; /* TUI_SCREEN_* */
 };
 
@@ -142,6 +156,8 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
                                              {"align", required_argument, NULL, 'A'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"thresholds", required_argument, NULL, 'T'},
+                                             {"focus", required_argument, NULL, 'F'},
+                                             {"focus-rules", required_argument, NULL, 'R'},
                                              CLI_INGEST_LONGOPTS,
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -159,6 +175,16 @@ static int parse_options(int argc, char **argv, struct tui_opts *o, struct loade
             break;
         case 'T':
             o->thresholds = optarg;
+            break;
+        case 'F':
+            if (strcmp(optarg, "app") != 0 && strcmp(optarg, "all") != 0) {
+                cli_errorf("--focus takes app or all, not '%s'", optarg);
+                return CLI_USAGE;
+            }
+            o->focus_all = strcmp(optarg, "all") == 0;
+            break;
+        case 'R':
+            o->focus_rules = optarg;
             break;
         case 'a':
             o->flags |= TUI_SCREEN_ASCII;
@@ -294,6 +320,27 @@ static int open_session(struct tui_app *app, const char *session, struct iodfg_e
 static int run(const struct tui_opts *o, struct loader *l, char *rules_text,
                const struct iodfg_insight_thresholds *th);
 
+/* The focus the app opens with: the application's I/O first unless --focus all; its class rules
+ * from --focus-rules, else the user's focus.rules when there (under app, as the CLI reads it).
+ * *text (freed by the caller) holds the file's bytes. 0, or -1 with err. */
+static int open_focus(const struct tui_opts *o, struct tui_app_focus *f, char **text, char *user,
+                      size_t usize, struct iodfg_error *err)
+{
+    memset(f, 0, sizeof(*f));
+    f->mode = !o->focus_all;
+    f->where = o->focus_rules;
+    if (!f->where && f->mode && iodfg_focus_user_path(user, usize) == 0 &&
+        access(user, F_OK) == 0) {
+        f->where = user;
+    }
+    if (!f->where) {
+        return 0;
+    }
+    *text = iodfg_textfile_read(f->where, "focus rules file", CLI_RULES_MAX, &f->len, err);
+    f->rules = *text;
+    return *text ? 0 : -1;
+}
+
 int tui_main(int argc, char **argv)
 {
     struct tui_opts o = {0};
@@ -332,9 +379,17 @@ int tui_main(int argc, char **argv)
         free_inputs(from_session, nfrom);
         return CLI_FAIL;
     }
+    char user[4096], *focus_text = NULL;
+    if (open_focus(&o, &l.focus, &focus_text, user, sizeof(user), &err)) {
+        cli_error(&err);
+        free(rules_text);
+        free_inputs(from_session, nfrom);
+        return CLI_FAIL;
+    }
     l.inputs = from_session ? from_session : argv + optind;
     l.n = from_session ? nfrom : (size_t)(argc - optind);
     rc = run(&o, &l, rules_text, &thresholds); // frees rules_text
+    free(focus_text);
     free_inputs(from_session, nfrom);
     return rc;
 }

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Benchmark of the engine: full DFG+stats rebuild, one-rule incremental update, memory per event,
  * on a synthetic IOR-like log (file per process, write then read phases, a few shared files).
- * Usage: bench_engine [--events N] [--cases C] [--runs R] [--dump PREFIX] [--only STEP]
+ * Usage: bench_engine [--events N] [--cases C] [--runs R] [--only STEP]
  *        (defaults 10000000 events, 1000 cases, 5 runs of each timed step)
  * --only runs one timed step (full_rebuild, one_rule, move_most, filter), so that a profiler
  * (valgrind --tool=callgrind --toggle-collect=iodfg_analysis_*) counts just that step.
  * Each timed step prints "NAME_ms: min X median Y (R runs)", and its CPU time over all threads.
  * filter_change alternates half of the cases and all of them (undo and redo of a filter);
- * filter_to_new_selection goes to another mask every run.
- * --dump writes PREFIX.bin (rows: i32 case, i32 key, i64 start, i64 dur, i64 size) and
- * PREFIX.keys.tsv (key, activity) for tests/bench/pandas_dfg.py. */
+ * filter_to_new_selection goes to another mask every run. */
 #include "config.h"
 
 #include <stdio.h>
@@ -230,42 +228,12 @@ static void fhat(struct iodfg_mapping *map, const struct iodfg_eventlog *log)
     }
 }
 
-static void dump(const char *prefix, const struct iodfg_eventlog *log,
-                 const struct iodfg_mapping *map)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s.bin", prefix);
-    FILE *f = fopen(path, "wb");
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
-    const uint64_t *off = iodfg_eventlog_case_offsets(log);
-    for (uint32_t c = 0; f && c < iodfg_eventlog_case_count(log); c++) {
-        for (uint64_t e = off[c]; e < off[c + 1]; e++) {
-            int32_t ik[2] = {(int32_t)c, (int32_t)col->key[e]};
-            int64_t v[3] = {col->start_ns[e], col->dur_ns[e], col->size[e]};
-            fwrite(ik, sizeof(ik), 1, f);
-            fwrite(v, sizeof(v), 1, f);
-        }
-    }
-    if (f) {
-        fclose(f);
-    }
-    snprintf(path, sizeof(path), "%s.keys.tsv", prefix);
-    f = fopen(path, "w");
-    for (uint32_t k = 0; f && k < map->nkeys; k++) {
-        fprintf(f, "%u\t%s\n", k,
-                iodfg_strpool_get(map->names, map->name_of[map->activity_of_key[k]]));
-    }
-    if (f) {
-        fclose(f);
-    }
-}
-
 int main(int argc, char **argv)
 {
     uint64_t nev = 10000000;
     uint32_t ncases = 1000;
     int runs = 5;
-    const char *dump_prefix = NULL, *only = NULL;
+    const char *only = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--events")) {
             nev = strtoull(argv[i + 1], NULL, 10);
@@ -273,8 +241,6 @@ int main(int argc, char **argv)
             ncases = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         } else if (!strcmp(argv[i], "--runs")) {
             runs = atoi(argv[i + 1]);
-        } else if (!strcmp(argv[i], "--dump")) {
-            dump_prefix = argv[i + 1];
         } else if (!strcmp(argv[i], "--only")) {
             only = argv[i + 1];
         } else {
@@ -324,9 +290,6 @@ int main(int argc, char **argv)
            map.nkeys, map.nactivities);
     printf("synthesis_ms: %.0f\n", t1 - t0);
     printf("log_bytes_per_event: %.1f\n", (double)iodfg_eventlog_memory(log) / (double)n);
-    if (dump_prefix) {
-        dump(dump_prefix, log, &map);
-    }
 
     struct iodfg_selection sel;
     iodfg_selection_all(&sel);

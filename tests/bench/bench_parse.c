@@ -237,7 +237,8 @@ int main(int argc, char **argv)
             memset(&ci, 0, sizeof(ci));
             iodfg_eventlog_begin_case(log, &ci, NULL);
             struct iodfg_strace_result r;
-            iodfg_strace_parse(bufs[i], lens[i], iodfg_strace_sink_eventlog, log, &r, NULL);
+            iodfg_strace_parse_frames(bufs[i], lens[i], iodfg_strace_sink_eventlog,
+                                      iodfg_strace_frame_eventlog, log, &r, NULL); // as convert
             iodfg_eventlog_end_case(log, NULL);
             mem += iodfg_eventlog_memory(log);
             iodfg_eventlog_free(log);

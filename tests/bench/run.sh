@@ -1,40 +1,28 @@
 #!/bin/sh
-# `make bench`: every speed figure of the README, measured here. On a generated IOR-like trace
-# set: the parser, convert, the log on disk, loading against re-parsing, stats on the log, and
-# convert + stats against plain Python + pandas; then the engine and the terminal UI on 10
-# million events. Each timed row runs BENCH_RUNS times (at least 5) and gives its best and
+# `make bench`: every speed figure of the README, measured here. On strace traces it records
+# now (tests/bench/record.sh: at least 3 M lines of a real program under strace): the parser,
+# convert, the log on disk, loading against re-parsing, stats on the log; then the strongest
+# pandas peer (peer_bench.py of the shared yardstick, tests/bench/peer.sh): its parse, map and
+# pandas stages on the same traces, its DFG and statistics checked equal to iodfg's, against
+# convert + stats and against stats straight on the traces; then the engine and the terminal UI
+# on 10 million events. Each timed row runs BENCH_RUNS times (at least 5) and gives its best and
 # median next to its goal; the SUMMARY block at the end is what tests/bench/speed_section.sh
-# turns into the README's speed section.
-# Environment: IODFG_BIN, BENCH_DIR (build's tests/bench), IODFG_SRCDIR; BENCH_FILES and
-# BENCH_LINES size the trace set, BENCH_RUNS the repetitions, BENCH_EVENTS the engine's log.
+# turns into the README's speed section. The load average is printed at each step.
+# Environment: IODFG_BIN, BENCH_DIR (build's tests/bench), IODFG_SRCDIR, IODFG_MINIIOR;
+# BENCH_RUNS the repetitions, BENCH_EVENTS the engine's log; record.sh and peer.sh say theirs.
 set -eu
-: "${IODFG_BIN:?}" "${BENCH_DIR:?}"
-files=${BENCH_FILES:-8}
-lines=${BENCH_LINES:-420000}
+: "${IODFG_BIN:?}" "${BENCH_DIR:?}" "${IODFG_SRCDIR:?}"
 runs=${BENCH_RUNS:-5}
 events=${BENCH_EVENTS:-10000000}
 [ "$runs" -ge 5 ] || { echo "BENCH_RUNS must be at least 5" >&2; exit 2; }
-PY=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/iodfg-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cores=$(nproc)
 mev=$(awk -v e="$events" 'BEGIN { printf "%g", e / 1e6 }')
 summary="$work/summary"
 : >"$summary"
-
-# row NAME UNIT GOAL BEST MEDIAN: one line of the summary (GOAL like "<= 100" or ">= 6"); a
-# goal is met when the median meets it.
-row() {
-  met=$(awk -v g="$3" -v m="$5" 'BEGIN { split(g, p, " ");
-    ok = (p[1] == "<=") ? (m <= p[2]) : (m >= p[2]); print ok ? "met" : "not met" }')
-  printf '%s|%s|%s|%s|%s|%s\n' "$1" "$4" "$5" "$2" "$3" "$met" >>"$summary"
-}
-# best_median lower|higher: the best and the median of the numbers on standard input.
-best_median() {
-  sort -g | awk -v dir="$1" '{ v[NR] = $1 } END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.3g %.3g\n", (dir == "lower") ? v[1] : v[NR], m }'
-}
+. "$IODFG_SRCDIR/tests/bench/bench_lib.sh"
+load() { echo "load: $(cut -d' ' -f1-3 /proc/loadavg) $1"; }
 # timed OUT CMD...: run CMD (output discarded), append "wall user sys maxrss_kib" to OUT.
 timed() {
   out=$1; shift
@@ -47,19 +35,21 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
 echo "date: $(date -u +%Y-%m-%d)"
 echo "runs: $runs per row"
 echo "engine log: $mev M events in 1000 cases"
-mkdir -p "$work/traces"
-"$BENCH_DIR/bench_parse" --generate "$work/traces" "$files" "$lines"
-bytes=$(cat "$work"/traces/*.st | wc -c)
-nlines=$(cat "$work"/traces/*.st | wc -l)
-echo "trace set: $files files, $nlines lines, $((bytes / 1000000)) MB"
+load "at the start"
+traces=$work/traces
+sh "$IODFG_SRCDIR/tests/bench/record.sh" "$traces" | tee "$work/record"
+bytes=$(cat "$traces"/*.st | wc -c)
+nlines=$(cat "$traces"/*.st | wc -l)
+echo "trace set: $(ls "$traces" | wc -l) files, $nlines lines, $((bytes / 1000000)) MB, $(sed -n 's/^traces: //p' "$work/record")"
+load "after recording"
 
 echo "--- parser (one thread, data in memory)"
-"$BENCH_DIR/bench_parse" "$work"/traces/*.st
+"$BENCH_DIR/bench_parse" "$traces"/*.st
 
 echo "--- iodfg convert -j $cores (read, parse, sort, write HDF5)"
 : >"$work/conv"
 for i in $(seq "$runs"); do
-  timed "$work/conv" "$IODFG_BIN" convert -q -f -j "$cores" -o "$work/log.h5" "$work/traces"
+  timed "$work/conv" "$IODFG_BIN" convert -q -f -j "$cores" -o "$work/log.h5" "$traces"
 done
 awk -v l="$nlines" '{ printf "wall %.2f s, CPU %.2f s: %.2f M lines per CPU-second\n",
   $1, $2 + $3, l / ($2 + $3) / 1e6 }' "$work/conv"
@@ -76,7 +66,7 @@ echo "--- loading: iodfg info on the log against on the traces ($cores threads)"
 : >"$work/itxt"
 for i in $(seq "$runs"); do
   timed "$work/ih5" "$IODFG_BIN" info "$work/log.h5"
-  timed "$work/itxt" "$IODFG_BIN" info "$work/traces"
+  timed "$work/itxt" "$IODFG_BIN" info "$traces"
 done
 set -- $(awk '{ print $1 }' "$work/ih5" | best_median lower) \
   $(awk '{ print $1 }' "$work/itxt" | best_median lower)
@@ -94,29 +84,10 @@ set -- $(awk -v e="$nev" '{ print e / $1 / 1e6 }' "$work/stats" | best_median hi
 row "stats on the log: M events/s" "M events/s" ">= 20" "$1" "$2"
 set -- $(awk -v e="$nev" '{ print $4 * 1024 / e }' "$work/stats" | best_median lower)
 row "stats on the log: max RSS per event" "B/event" "<= 48" "$1" "$2"
+load "after stats"
 
-if $PY -c 'import pandas' 2>/dev/null; then
-  echo "--- convert + stats against plain Python (re) + pandas, same traces"
-  : >"$work/ours"
-  : >"$work/pandas"
-  for i in $(seq "$runs"); do
-    t0=$(date +%s.%N)
-    "$IODFG_BIN" convert -q -f -o "$work/log2.h5" "$work/traces"
-    "$IODFG_BIN" stats --format tsv "$work/log2.h5" >/dev/null
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$work/ours"
-    $PY "${IODFG_SRCDIR:-.}/tests/bench/pandas_dfg.py" --traces "$work/traces" >"$work/pd.out"
-    sed -n 's/^pandas_total_ms: //p' "$work/pd.out" | awk '{ print $1 / 1000 }' >>"$work/pandas"
-  done
-  grep -E '^(events|pandas_)' "$work/pd.out"
-  set -- $(best_median lower <"$work/ours") $(best_median lower <"$work/pandas")
-  echo "iodfg convert + stats: $1 s best, $2 s median; Python + pandas: $3 s best, $4 s median"
-  row "convert + stats against Python + pandas" "x faster" ">= 50" \
-    "$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.1f", b / a }')" \
-    "$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.1f", b / a }')"
-else
-  echo "--- skipped: the pandas comparison needs python3-pandas (./dev.sh bench installs it)"
-fi
+. "$IODFG_SRCDIR/tests/bench/peer.sh"
+load "after the peer"
 
 if [ -x "$BENCH_DIR/bench_pictures" ]; then
   echo "--- pictures on the log (bench_pictures): each model from empty, as a view's first draw"
@@ -186,6 +157,7 @@ if [ -x "$BENCH_DIR/bench_store" ]; then
 fi
 if [ -x "$BENCH_DIR/bench_metrics" ]; then echo "--- bench_metrics"; "$BENCH_DIR/bench_metrics"; fi
 
+load "at the end"
 echo "=== SUMMARY ($cores cores, best and median of $runs runs)"
 echo "measure|best|median|unit|goal|status"
 cat "$summary"

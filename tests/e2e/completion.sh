@@ -32,6 +32,9 @@ check "bash: export --format values" is "perfetto csv xes" iodfg export --format
 check "bash: info --format values" is "table json" iodfg info --format ''
 check "bash: dfg --format values" is "dot tsv json" iodfg dfg --format ''
 check "bash: stats --sort values" has dur_p95 iodfg stats --sort dur_
+check "bash: the pictures' --format values" is "svg png tsv json" iodfg heatmap --format ''
+check "bash: offsets --color values" is "case rw" iodfg offsets --color ''
+check "bash: heatmap --rows values" is "case host cid activity" iodfg heatmap --rows ''
 check "bash: theme names from iodfg --list-themes" has dark iodfg tui --theme ''
 check "bash: the tui's options without a subcommand" has --theme iodfg --the
 check "bash: --version" has --version iodfg --vers

@@ -36,7 +36,7 @@ check_locale()
 {
     start=$1
     # the overview: start and end nodes drawn, the groups' own activities tagged
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" gr.h5
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all gr.h5
     tui_wait '[1 Activities]'
     tui_keys 6 G
     tui_type 'cid=a'
@@ -51,7 +51,7 @@ check_locale()
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$start: exit status"
 
     # times on the log's clock: the Insights window, its jump's filter; the filter reads them
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" all.h5
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all all.h5
     tui_wait '[1 Activities]'
     tui_keys i
     tui_wait 'finding(s)'
@@ -82,7 +82,7 @@ check_locale()
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$start: exit status"
 
     # the Diff view's cursor keeps its activity across d and a rule change
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" all.h5
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all all.h5
     tui_wait '[1 Activities]'
     tui_keys 6 G
     tui_type 'cid=posixssf'
@@ -113,7 +113,7 @@ check_locale tui_start_c
 check_locale tui_start
 
 # --session FILE without a log: the log its log line names; none named: said so, with the file
-tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session saved.session gr.h5
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --focus all --session saved.session gr.h5
 tui_wait '[1 Activities]'
 tui_keys 5 W
 tui_wait 'session saved to saved.session'
@@ -126,7 +126,7 @@ tui_wait '[5 Diff]'
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status of --session alone"
 printf 'view diff\n' >nolog.session
-tui_start 80 24 "$ENV" "$BIN" --session nolog.session
+tui_start 80 24 "$ENV" "$BIN" --focus all --session nolog.session
 tui_wait 'nolog.session: no log line names the event log'
 [ "$(tui_wait_exit)" = 1 ] || tui_fail "exit status of a session without a log"
 

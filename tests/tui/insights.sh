@@ -27,7 +27,7 @@ row_lacks()
 CUR=$(printf '\342\226\266') # the cursor glyph of a table row in UTF-8
 
 tui_start 100 30 "IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes" XDG_CONFIG_HOME="$TUI_TMP/cfg" \
-    "$BIN" "$DATA/traces/insights"
+    "$BIN" --focus all "$DATA/traces/insights"
 tui_wait '21 activities · 1242/1242 events · 0 unmapped'
 tui_keys i
 tui_wait '15 finding(s) over 17 case(s), 1242 event(s)'
@@ -108,7 +108,7 @@ tui_keys q # the rules are as loaded again: nothing to save
 mkdir -p "$TUI_TMP/cfg/iodfg"
 printf '# stricter\nimbalance-ratio = 10\n' >"$TUI_TMP/cfg/iodfg/insights.conf"
 tui_start 100 30 "IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes" XDG_CONFIG_HOME="$TUI_TMP/cfg" \
-    "$BIN" "$DATA/traces/insights"
+    "$BIN" --focus all "$DATA/traces/insights"
 tui_wait '21 activities'
 tui_keys i
 tui_wait '14 finding(s) over 17 case(s), 1242 event(s)'

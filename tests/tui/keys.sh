@@ -27,7 +27,7 @@ untouched()
 check_locale()
 {
     start=$1
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=xterm-256color "$BIN" \
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=xterm-256color "$BIN" --focus all \
         "$DATA/traces/ior"
     tui_wait '[1 Activities]'
     tui_wait 'fsync:/scratch/run   Load:'

@@ -35,7 +35,7 @@ shows_all()
 check_locale()
 {
     start=$1
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --rules whole.rules fpp.h5
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all --rules whole.rules fpp.h5
     tui_wait '[1 Activities]'
     tui_keys f
     tui_type 'path~^/tmp/scratch/posixfpp/test'
@@ -74,7 +74,7 @@ check_locale()
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$start: exit status"
 
     # the cases of all four runs at 80 columns: whole names, each rank's its own
-    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" all.h5
+    $start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all all.h5
     tui_wait '[1 Activities]'
     tui_keys 6
     tui_wait '[6 Cases]'

@@ -43,9 +43,9 @@ both()
     if [ "$3" = c ]; then
         sfx="-c"
         # shellcheck disable=SC2086
-        tui_start 80 24 $C_LOCALE "$ENV" "$CFG" "$BIN" "$2"
+        tui_start 80 24 $C_LOCALE "$ENV" "$CFG" "$BIN" --focus all "$2"
     else
-        tui_start 80 24 "$ENV" "$CFG" "$BIN" "$2"
+        tui_start 80 24 "$ENV" "$CFG" "$BIN" --focus all "$2"
     fi
     tui_wait 'unmapped'
     tui_keys H
@@ -66,7 +66,7 @@ both real "$TUI_TMP/real.h5" utf8
 both real "$TUI_TMP/real.h5" c
 
 # Enter on a cell: the case ssf_node1_14729 and the bin where its first write starts; back
-tui_start 80 24 "$ENV" "$CFG" "$BIN" "$DATA/traces/ior"
+tui_start 80 24 "$ENV" "$CFG" "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '352/352 events'
 tui_keys H
 tui_wait 'per cell, up to'
@@ -132,7 +132,7 @@ command -v xmllint >/dev/null 2>&1 || echo "NOTE: xmllint is not installed: SVGs
 # many cases: rows aggregate and say how many make one
 sh "${IODFG_SRCDIR:-.}/tests/tools/gen_cases.sh" "$TUI_TMP/many" 300 ||
     tui_fail "generating the cases"
-tui_start 80 24 "$ENV" "$CFG" "$BIN" "$TUI_TMP/many"
+tui_start 80 24 "$ENV" "$CFG" "$BIN" --focus all "$TUI_TMP/many"
 tui_wait 'unmapped'
 tui_keys H
 tui_wait '296 cases in 15 rows of 20'

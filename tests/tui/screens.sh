@@ -13,7 +13,7 @@ DATA=${IODFG_TEST_DATA:-${IODFG_SRCDIR:-.}/tests/data}
 ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 cd "$TUI_TMP" || tui_fail "cd"
 
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_expect ior-activities-100x30
 tui_keys 3; tui_wait 'successors'
@@ -32,7 +32,7 @@ tui_expect ior-insights-groups-100x30
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 
-tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_expect ior-activities-80x24
 tui_keys 4; tui_wait 'max concurrency'
@@ -49,7 +49,7 @@ tui_expect ior-insights-80x24
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status"
 
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all \
     "$DATA/traces/formats/fmt_tt_host1_2.st"
 tui_wait '77 activities · 503/503 events · 0 unmapped'
 tui_keys 9 j j j j j j; tui_wait '#7 fd 1 pid 14677 dup ← #6 fd 4 inherited'

@@ -14,7 +14,7 @@ ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 cd "$TUI_TMP" || tui_fail "cd"
 "$BIN" convert -q -o ior.h5 "$DATA/traces/ior" || tui_fail "convert"
 
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" ior.h5
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all ior.h5
 tui_wait '[1 Activities]'
 
 # a key bound only in another view says where it works, and nothing else happens
@@ -88,7 +88,7 @@ tui_keys Escape q
 
 # the overview of 46 activities at 100 columns: the most frequent part, and what was hidden
 printf 'map => {call}:{path}\n' >full.rules
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --rules full.rules ior.h5
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all --rules full.rules ior.h5
 tui_wait '46 activities'
 tui_keys 3 o
 tui_wait 'hidden to fit'
@@ -135,7 +135,7 @@ printf '%s\n' '1700000000.000100 openat(AT_FDCWD, "/s/x", O_RDONLY) = 3 <0.00001
     '1700000000.000200 read(3</s/x>, "ab", 2) = 2 <0.000005>' \
     '1700000000.000300 close(3</s/x>) = 0 <0.000004>' >clocks/epoch_host1_3.st
 "$BIN" convert -q -o clocks.h5 clocks/*.st 2>/dev/null || tui_fail "convert (clocks)"
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" clocks.h5
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all clocks.h5
 tui_wait '1 Activities'
 tui_keys 4
 tui_wait 'time-of-day clock'

@@ -12,7 +12,7 @@ DATA=${IODFG_TEST_DATA:-${IODFG_SRCDIR:-.}/tests/data}
 ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 cd "$TUI_TMP" || tui_fail "cd"
 
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '[1 Activities] 2 Tra'
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_wait 'Σdur▼'
@@ -93,7 +93,7 @@ tui_keys q; tui_wait 'rules not saved'; tui_keys y
 grep -F 'g ssf_node1_14729' iodfg.session >/dev/null || tui_fail "session lacks G"
 
 # the session restores rules, filters, groups and the view
-tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session iodfg.session \
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --focus all --session iodfg.session \
     "$DATA/traces/ior"
 tui_wait 'G 4 R 4'
 tui_wait 'fsync:/scratch/run/ssf'
@@ -103,7 +103,7 @@ grep -F '{call}:S' iodfg.rules >/dev/null || tui_fail "rules not saved"
 
 # the Characterisation view: metrics, charts, Wright et al. 2013 table, time-share bars, the selected
 # activity's access patterns and sizes; Δt, servers and threshold keys; G vs R side by side
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_keys 8; tui_wait 'selection: 16 cases, 352 events'
 tui_wait '[8 I/O]'
@@ -144,7 +144,7 @@ tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (characterisation)"
 
 # the Handles view on a traced shell pipeline: forks, dup2 onto 0/1, pre-created descriptors
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" \
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all \
     "$DATA/traces/formats/fmt_tt_host1_2.st"
 tui_wait '77 activities · 503/503 events · 0 unmapped'
 tui_keys 9; tui_wait '[9 Handles]'
@@ -175,7 +175,7 @@ tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "exit status (handles)"
 
 # the overview in ASCII line drawing on a vt100 at 80x24
-tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=vt100 "$BIN" "$DATA/traces/ior"
+tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" TERM=vt100 "$BIN" --focus all "$DATA/traces/ior"
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 tui_keys 3 o; tui_wait '|openat:/etc/ld.so.cache 16|'; tui_wait '+-------------+------------+'
 tui_screen | grep -F 'v16' >/dev/null || tui_fail "no ASCII arrowhead with its count"
@@ -186,10 +186,10 @@ tui_keys q
 # a session given that cannot be read stops the UI before it starts.
 "$BIN" convert -q -o run.h5 "$DATA/traces/ior" || tui_fail "convert run.h5"
 cp run.h5 run.orig
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session ./run.h5 run.h5
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --focus all --session ./run.h5 run.h5
 [ "$(tui_wait_exit)" = 1 ] || tui_fail "exit status (a log given as the session)"
 tui_wait 'run.h5:1:'
-tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --session ./s.session run.h5
+tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --focus all --session ./s.session run.h5
 tui_wait '14 activities · 352/352 events · 0 unmapped'
 ln -f run.h5 s.session
 tui_keys 7 w; tui_wait 'save rules to'

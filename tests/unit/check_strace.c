@@ -493,6 +493,28 @@ START_TEST(oversized_numbers_rejected)
 }
 END_TEST
 
+/* A return value past 64 bits is named in the message, at its column (issue 38), also after a
+ * ") = " inside a string that does not parse as the return; a long one loses its end. */
+START_TEST(oversized_return_named)
+{
+    parse("1 08:00:00.000001 read(3</a>, \"\", 1) = 99999999999999999999999 <0.1>\n"
+          "1 08:00:00.000002 write(3</a>, \") = x\", 1) = "
+          "-123456789012345678901234567890123456789012 "
+          "<0.1>\n"
+          "1 08:00:00.000003 read(3</a>, \"\", 1) = 1 <0.1>\n");
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_uint_eq(N(), 1);
+    ck_assert_uint_eq(RES.diags[0].col, 40);
+    ck_assert_str_eq(
+        RES.diags[0].msg,
+        "the return value 99999999999999999999999 is out of range (more than 64 bits)");
+    ck_assert_uint_eq(RES.diags[1].line, 2);
+    ck_assert_str_eq(RES.diags[1].msg,
+                     "the return value -123456789012345678901234567890123456... is "
+                     "out of range (more than 64 bits)");
+}
+END_TEST
+
 /* A duration or offset that cannot be is an unparsable line named where it is, not an event
  * without a duration or with an unknown offset. */
 START_TEST(bad_durations_and_offsets_are_unparsable)
@@ -896,6 +918,7 @@ int main(void)
     TCase *f = tcase_create("formats");
     tcase_add_checked_fixture(f, NULL, teardown);
     tcase_add_test(f, paper_tt_format);
+    tcase_add_test(f, oversized_return_named);
     tcase_add_test(f, t_seconds_only);
     tcase_add_test(f, ttt_epoch_nanoseconds);
     tcase_add_test(f, relative_accumulates);

@@ -165,6 +165,69 @@ START_TEST(empty_selection)
 }
 END_TEST
 
+/* The widest start-anchored small text of B (class "s": 10 px) ends inside width: notes wrap at
+ * the picture's width however narrow (--width). Its length estimated as the writer does. */
+static void notes_fit(int width)
+{
+    for (const char *p = B.data; (p = strstr(p, "<text x=\"")) != NULL; p++) {
+        double x = atof(p + 9);
+        const char *gt = strchr(p, '>'), *end = gt ? strchr(gt, '<') : NULL;
+        ck_assert_ptr_nonnull(end);
+        const char *cls = strstr(p, "class=\"s\">"); // small, anchored at its start
+        if (!cls || cls + 9 != gt) {
+            continue;
+        }
+        size_t chars = 0;
+        for (const char *c = gt + 1; c < end; c++) {
+            chars += (*c & 0xc0) != 0x80; // a character: its first byte, an entity's '&'
+            if (*c == '&') {
+                while (c + 1 < end && *c != ';') {
+                    c++;
+                }
+            }
+        }
+        ck_assert_msg(x + (double)chars * 10 * 0.58 <= width + 1, "a note runs past %d px: %.*s",
+                      width, (int)(end - gt - 1), gt + 1);
+    }
+}
+
+/* Narrow pictures (the commands' --width 600) keep their notes inside. */
+START_TEST(narrow_notes_wrap)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    tlog_add_case(log, "c1", hostile_trace);
+    tlog_add_case(log, "c2", hostile_trace);
+    struct iodfg_mapping map;
+    tlog_map_fhat(&map, log);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_picture_input in = {.log = log, .map = &map, .sel = &sel};
+    struct iodfg_svg_opts so;
+    iodfg_svg_opts_init(&so);
+    so.width = 600;
+    struct iodfg_error err;
+    struct iodfg_offsetmap om;
+    iodfg_offsetmap_init(&om);
+    ck_assert_msg(iodfg_offsetmap_build(&om, &in, UINT32_MAX, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(iodfg_svg_offsets(&B, &om, NULL, &so), 0);
+    check_xml(&B, NULL);
+    has("Unknown (no open or lseek");
+    notes_fit(600);
+    iodfg_buf_clear(&B);
+    struct iodfg_heatmap hm;
+    iodfg_heatmap_init(&hm);
+    struct iodfg_heatmap_opts ho = {.nbins = 10};
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    ck_assert_int_eq(iodfg_svg_heatmap(&B, &hm, NULL, &so), 0);
+    check_xml(&B, NULL);
+    notes_fit(600);
+    iodfg_heatmap_fini(&hm);
+    iodfg_offsetmap_fini(&om);
+    tlog_map_free(&map);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 static void meta_of(struct iodfg_picture_meta *meta, const struct iodfg_eventlog *log,
                     const char *filters, const char *groups)
 {
@@ -289,6 +352,7 @@ static Suite *svg_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, hostile_names);
     tcase_add_test(tc, empty_selection);
+    tcase_add_test(tc, narrow_notes_wrap);
     tcase_add_test(tc, real_ior_pictures);
     tcase_add_loop_test(tc, real_ior_one_run, 0, 4);
     suite_add_tcase(s, tc);

@@ -1203,6 +1203,77 @@ START_TEST(test_handles_filters)
 }
 END_TEST
 
+/* A and `:focus`: the runtime's activities folded into a row per class (every key of the test
+ * log is the runtime's: the loader's libraries, the terminal, /etc, getpid), the status line
+ * counts them, one undo step, kept in the state a session saves. */
+START_TEST(test_focus)
+{
+    struct tui_listmodel *lm = acts()->table.lm;
+    char status[512];
+    ck_assert_int_eq(iodfg_session_focus(APP->ses), IODFG_FOCUS_ALL); // tui_app_new: all
+    tui_app_command(APP, TUI_CMD_VIEW_ACTIVITIES);
+    tui_app_command(APP, TUI_CMD_FOCUS);
+    ck_assert_int_eq(iodfg_session_focus(APP->ses), IODFG_FOCUS_APP);
+    ck_assert_msg(strstr(APP->message, "focus app: 4 runtime activities folded into 4 rows"), "%s",
+                  APP->message);
+    ck_assert_uint_eq(APP->counts->events_shown, 7); // nothing vanishes
+    ck_assert_uint_eq(tui_listmodel_count(lm), 4);
+    ck_assert_int_eq(tui_listmodel_sort(lm, TUI_AC_NAME, 0), 0);
+    ck_assert_str_eq(first_name(), "runtime:loader");
+    tui_app_status(APP, status, sizeof(status));
+    ck_assert_msg(strstr(status, "4 activities") && strstr(status, "4 runtime folded (A)"), "%s",
+                  status);
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    ck_assert_int_eq(tui_app_snapshot(APP, &b), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "focus app\n"));
+    iodfg_buf_fini(&b);
+    tui_app_command(APP, TUI_CMD_UNDO);
+    ck_assert_int_eq(iodfg_session_focus(APP->ses), IODFG_FOCUS_ALL);
+    ck_assert_str_eq(first_name(), "getpid");
+    tui_app_status(APP, status, sizeof(status));
+    ck_assert_ptr_null(strstr(status, "runtime folded"));
+    // the command line: an argument, the same again, a mistake
+    tui_app_command_line(APP, "focus app");
+    ck_assert_int_eq(iodfg_session_focus(APP->ses), IODFG_FOCUS_APP);
+    tui_app_command_line(APP, "focus app");
+    ck_assert_str_eq(APP->message, "the focus is app already");
+    tui_app_command_line(APP, "focus some");
+    ck_assert_int_eq(APP->message_error, 1);
+    ck_assert_str_eq(APP->message, "focus takes app or all, not 'some'");
+    tui_app_command_line(APP, "focus all");
+    ck_assert_int_eq(iodfg_session_focus(APP->ses), IODFG_FOCUS_ALL);
+    ck_assert_uint_eq(tui_listmodel_count(lm), 4);
+}
+END_TEST
+
+/* A new app with focus app (the entry's): the opening state, so u has nothing before it. */
+START_TEST(test_focus_opening)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct tui_app_focus f = {1, NULL, NULL, 0};
+    struct tui_app *app = tui_app_new_focused(LOG, 0, "test.h5", NULL, NULL, &f, &err);
+    ck_assert_msg(app != NULL, "%s", err.msg);
+    ck_assert_int_eq(iodfg_session_focus(tui_app_session(app)), IODFG_FOCUS_APP);
+    tui_app_command(app, TUI_CMD_UNDO);
+    ck_assert_str_eq(app->message, "nothing to undo");
+    tui_app_free(app);
+    // class rules of the user's: the loader's libraries are the application's here
+    const char *rules = "map path ~ ^/etc/ => system\n";
+    struct tui_app_focus g = {1, rules, "site.rules", strlen(rules)};
+    app = tui_app_new_focused(LOG, 0, "test.h5", NULL, NULL, &g, &err);
+    ck_assert_msg(app != NULL, "%s", err.msg);
+    ck_assert_uint_eq(app->counts->activities_shown, 4);
+    ck_assert_uint_eq(iodfg_session_focus_counts(tui_app_session(app))->activities_folded, 1);
+    tui_app_free(app);
+    const char *bad = "map path ~ ^(/etc => system\n";
+    struct tui_app_focus h = {1, bad, "bad.rules", strlen(bad)};
+    ck_assert_ptr_null(tui_app_new_focused(LOG, 0, "test.h5", NULL, NULL, &h, &err));
+    ck_assert_ptr_nonnull(strstr(err.where, "bad.rules"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("tui_app");
@@ -1221,6 +1292,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_timeline_events);
     tcase_add_test(tc, test_cases_variants_enter);
     tcase_add_test(tc, test_session_roundtrip);
+    tcase_add_test(tc, test_focus);
+    tcase_add_test(tc, test_focus_opening);
     suite_add_tcase(s, tc);
     TCase *tt = tcase_create("timeline");
     tcase_add_checked_fixture(tt, setup_random, teardown);

@@ -12,13 +12,18 @@
 
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
+#include "iodfg/eventlog.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/glyph.h"
+#include "iodfg/mapping.h"
 #include "iodfg/session.h"
+#include "iodfg/stacks.h"
 #include "iodfg/stats.h"
+#include "iodfg/strpool.h"
 
 #include "tui/app.h"
+#include "tui/listmodel.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 #include "tui/views/common.h"
@@ -78,10 +83,23 @@ static const char *act_cell(void *ctx, size_t row, int col, char *buf, size_t si
     }
 }
 
+/* Under focus app the runtime's folded rows go below the application's (0 while all). */
+static int act_group(const struct tui_activities_view *av, size_t row)
+{
+    const struct iodfg_session *ses = tui_app_session(av->table.app);
+    return iodfg_session_focus(ses) == IODFG_FOCUS_APP &&
+           iodfg_session_activity_class(ses, av->rows[row]) != 0;
+}
+
 static int act_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct tui_activities_view *av = ctx;
     const struct iodfg_activity_stats *x = act_stats(av, a), *y = act_stats(av, b);
+    int ga = act_group(av, a), gb = act_group(av, b), desc = 0;
+    if (ga != gb) { // the application's first in either direction (the table negates for desc)
+        tui_listmodel_sort_column(av->table.lm, &desc);
+        return (ga < gb ? -1 : 1) * (desc ? -1 : 1);
+    }
     switch (col) {
     case TUI_AC_NAME:
         return strcmp(tui_app_activity_name(av->table.app, av->rows[a]),
@@ -132,7 +150,29 @@ static void *open_activities(struct tui_app *app)
 static void close_activities(struct tui_app *app, void *st)
 {
     (void)app;
+    iodfg_callsites_fini(&((struct tui_activities_view *)st)->sites);
     tui_table_view_free(st, ((struct tui_activities_view *)st)->rows);
+}
+
+/* A strace -k log: each activity's call sites over the selection (a pass over the events). */
+static void count_sites(struct tui_app *app, struct tui_activities_view *av)
+{
+    struct iodfg_session *ses = tui_app_session(app);
+    const struct iodfg_eventlog *log = iodfg_session_log(ses);
+    iodfg_callsites_fini(&av->sites);
+    if (!iodfg_eventlog_stacks(log)) {
+        return;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_selection sel;
+    const struct iodfg_focus *f = iodfg_session_focus_rules(ses, &err);
+    uint32_t *site = NULL;
+    if (f && iodfg_session_selection(ses, IODFG_GROUP_NONE, &sel) == 0 &&
+        iodfg_callsites_resolve(f, log, &site, &err) == 0) {
+        iodfg_callsites_build(&av->sites, log, iodfg_session_mapping(ses), &sel, site, &err);
+    }
+    free(site); // without sites the detail line just has none to show
 }
 
 /* The activities with events that the pruning keeps; the cursor stays on its activity. */
@@ -154,6 +194,7 @@ static int changed(struct tui_app *app, void *st, const struct iodfg_session_cha
             rows[n++] = a;
         }
     }
+    count_sites(app, av);
     return tui_table_replace(av->table.lm, &av->rows, &av->nrows, rows, n);
 }
 
@@ -176,7 +217,36 @@ static const struct tui_cmd_entry cmds[] = {
     {TUI_CMD_PAGE_DOWN, move}, {TUI_CMD_MOVE_FIRST, move}, {TUI_CMD_MOVE_LAST, move},
 };
 
-/* The selected activity's load, data rate and duration percentiles. */
+/* "   sites: write_header 200 · write_payload 32" for activity a (strace -k logs), the sites
+ * by time as the call-site report ranks them. */
+static void sites_text(struct tui_app *app, const struct tui_activities_view *av, uint32_t a,
+                       char *buf, size_t size)
+{
+    const struct iodfg_eventlog *log = iodfg_session_log(tui_app_session(app));
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
+    size_t len = strlen(buf);
+    int first = 1;
+    for (size_t i = 0; i < av->sites.nrows && len + 1 < size; i++) {
+        const struct iodfg_callsite_row *r = &av->sites.rows[i];
+        if (r->activity != a) {
+            continue;
+        }
+        const char *name =
+            r->site == 0 ? "(no stack)"
+            : r->site == IODFG_CALLSITE_RUNTIME
+                ? "(runtime)"
+                : iodfg_strpool_get(pool, iodfg_stacks_frames(st)[r->site - 1].function);
+        // (the screen sanitises the detail line as it draws it)
+        snprintf(buf + len, size - len, "%s%.48s %llu",
+                 first ? "   sites: " : iodfg_glyph_text(" · "), *name ? name : "?",
+                 (unsigned long long)r->calls);
+        len += strlen(buf + len);
+        first = 0;
+    }
+}
+
+/* The selected activity's load, data rate, duration percentiles and call sites. */
 static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
     uint32_t a = activity(app, st);
@@ -191,6 +261,7 @@ static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
              s->dr_n ? iodfg_format_rate(b3, 32, s->dr_mean, 0) : iodfg_glyph_text("–"),
              iodfg_format_duration(b4, 32, s->dur_median_ns, 0),
              iodfg_format_duration(b5, 32, s->dur_p95_ns, 0));
+    sites_text(app, st, a, buf, size);
     size_t n = strlen(tui_app_activity_name(app, a));
     return n < size ? n : size - 1;
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "iodfg/callsites.h"
+
 #include "tui/views/table_view.h"
 
 /* Column indexes of the Activities table. */
@@ -26,6 +28,8 @@ struct tui_activities_view {
     struct tui_table_view table; /* first: the table view's state */
     uint32_t *rows;              /* the activities shown (with events, kept by the pruning) */
     uint32_t nrows;
+    /* strace -k logs: the call sites of every activity, for the detail line (empty otherwise) */
+    struct iodfg_callsites sites;
 };
 
 #endif

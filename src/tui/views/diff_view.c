@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The Diff view (5): the activities and transitions of groups G and R side by side with their
- * counts, durations and the relative change, marked G+ / R+ / = (d: differences only), under a
- * summary of both groups. */
+ * counts, durations and the relative change, marked G+ / R+ / != / = (d: differences only),
+ * under a summary of both groups and the first rows of the story (iodfg_diff_story: what
+ * differs per case, ranked by the time it explains: the calls one side replaces, the files each
+ * side opens how often, how much more time, in which cases). */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "iodfg/diff.h"
+#include "iodfg/error.h"
 #include "iodfg/export.h"
 #include "iodfg/format.h"
 #include "iodfg/glyph.h"
@@ -16,6 +19,7 @@
 #include "iodfg/stats.h"
 
 #include "tui/app.h"
+#include "tui/listmodel.h"
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 #include "tui/views/common.h"
@@ -44,7 +48,9 @@ struct diff_view {
     struct tui_table_view table; /* first: the table view's state */
     struct diff_row *rows;
     size_t nrows;
-    int only; /* differences only (no rows in both groups) */
+    int only;                      /* differences only (no rows in both groups) */
+    struct iodfg_diff_story story; /* what differs per case (n 0 without groups) */
+    char story_error[200];         /* why it could not be built ("": it was), said in its place */
 };
 
 /* ---- the table ---- */
@@ -160,9 +166,38 @@ static const char *diff_exact(void *ctx, size_t row, int col, char *buf, size_t 
     return buf;
 }
 
+/* Is activity a (or an edge's end; start and end nodes are neither) the runtime's? */
+static int runtime_node(const struct diff_view *dv, uint32_t a)
+{
+    const struct iodfg_session *ses = tui_app_session(dv->table.app);
+    return a < diff_of(dv)->nactivities && iodfg_session_activity_class(ses, a) != 0;
+}
+
+/* Under focus app the application's rows above the runtime's, as in the Activities view: an
+ * edge is the runtime's when neither end is the application's. */
+static int row_group(const struct diff_view *dv, size_t row)
+{
+    if (iodfg_session_focus(tui_app_session(dv->table.app)) != IODFG_FOCUS_APP) {
+        return 0;
+    }
+    const struct diff_row *r = &dv->rows[row];
+    if (!r->is_edge) {
+        return runtime_node(dv, r->idx);
+    }
+    const struct iodfg_diff_edge *e = &diff_of(dv)->edges[r->idx];
+    int app = (e->from < diff_of(dv)->nactivities && !runtime_node(dv, e->from)) ||
+              (e->to < diff_of(dv)->nactivities && !runtime_node(dv, e->to));
+    return !app;
+}
+
 static int diff_compare(void *ctx, size_t a, size_t b, int col)
 {
     struct diff_view *dv = ctx;
+    int ga = row_group(dv, a), gb = row_group(dv, b), desc = 0;
+    if (ga != gb) { // in either direction (the table negates for desc)
+        tui_listmodel_sort_column(dv->table.lm, &desc);
+        return (ga < gb ? -1 : 1) * (desc ? -1 : 1);
+    }
     if (col == DC_MARK) {
         return row_side(dv, a) - row_side(dv, b);
     }
@@ -220,14 +255,34 @@ static const struct tui_list_ops diff_ops = {diff_rows,  diff_cell, diff_compare
 
 static void *open_diff(struct tui_app *app)
 {
-    return tui_table_view_new(sizeof(struct diff_view), app, diff_cols, DC__N, &diff_ops,
-                              DC_GCOUNT);
+    struct diff_view *dv =
+        tui_table_view_new(sizeof(struct diff_view), app, diff_cols, DC__N, &diff_ops, DC_GCOUNT);
+    if (dv) {
+        iodfg_diff_story_init(&dv->story);
+    }
+    return dv;
 }
 
 static void close_diff(struct tui_app *app, void *st)
 {
     (void)app;
+    iodfg_diff_story_fini(&((struct diff_view *)st)->story);
     tui_table_view_free(st, ((struct diff_view *)st)->rows);
+}
+
+/* The story of the session's groups, anew (none without groups). */
+static void tell(struct diff_view *dv)
+{
+    iodfg_diff_story_fini(&dv->story);
+    iodfg_diff_story_init(&dv->story);
+    dv->story_error[0] = '\0';
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (diff_of(dv) && iodfg_diff_story_build(&dv->story, tui_app_session(dv->table.app), &err)) {
+        char msg[160];
+        snprintf(dv->story_error, sizeof(dv->story_error), "what differs: %s",
+                 iodfg_error_format(&err, msg, sizeof(msg)));
+    }
 }
 
 static int shown(const struct diff_view *dv, enum iodfg_diff_side side)
@@ -271,6 +326,7 @@ static int changed(struct tui_app *app, void *st, const struct iodfg_session_cha
 {
     (void)app;
     (void)what;
+    tell(st);
     return fill(st);
 }
 
@@ -346,6 +402,32 @@ static void summary(const struct diff_view *dv, char *line, size_t size)
              dv->only ? iodfg_glyph_text(" · differences only") : "");
 }
 
+/* The story's first rows, one line each (the rest in `insights` with the same groups): as many
+ * as a fifth of the height allows, at least one, at most 4. Returns the lines used. */
+static int story_lines(const struct diff_view *dv, const struct tui_render_in *in,
+                       struct tui_viewmodel *vm)
+{
+    if (!diff_of(dv)) {
+        return 0;
+    }
+    if (dv->story_error[0] || dv->story.n == 0) {
+        tui_page_text(&vm->page, 1, 1, in->width - 2, TUI_STYLE_DETAIL,
+                      dv->story_error[0] ? dv->story_error
+                                         : "what differs per case: nothing (no activity "
+                                           "of one group only, none changed)");
+        return 1;
+    }
+    int max = in->height / 5;
+    max = max < 1 ? 1 : max > 4 ? 4 : max;
+    int n = dv->story.n < (size_t)max ? (int)dv->story.n : max;
+    for (int i = 0; i < n; i++) {
+        const struct iodfg_diff_story_row *w = &dv->story.rows[i];
+        tui_page_textf(&vm->page, 1 + i, 1, in->width - 2, tui_side_style(w->side), "%d %s %s",
+                       i + 1, iodfg_diff_side_mark(w->side), w->text);
+    }
+    return n;
+}
+
 static void render(struct tui_app *app, void *st, const struct tui_render_in *in,
                    struct tui_viewmodel *vm)
 {
@@ -354,8 +436,9 @@ static void render(struct tui_app *app, void *st, const struct tui_render_in *in
     char line[512];
     summary(dv, line, sizeof(line));
     tui_page_text(&vm->page, 0, 1, in->width - 2, TUI_STYLE_DETAIL, line);
+    int top = 1 + story_lines(dv, in, vm);
     vm->table = dv->table.lm;
-    tui_page_table(&vm->page, 1, 0, in->width, in->height - 1,
+    tui_page_table(&vm->page, top, 0, in->width, in->height - top,
                    diff_of(dv) ? "no differences" : "no groups: mark cases in 6 Cases");
 }
 
