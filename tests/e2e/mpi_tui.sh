@@ -10,7 +10,7 @@ ENV="IODFG_THEMEDIR=$IODFG_SRCDIR/themes"
 cd "$TUI_TMP" || tui_fail "cd"
 
 screens() { # screens DIR: views 1, 2 and 6 of DIR/ior.h5 into DIR/*.screen
-  tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui "$1/ior.h5"
+  tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" tui --focus all "$1/ior.h5"
   tui_wait '14 activities · 352/352 events · 0 unmapped'
   tui_stable >"$1/1.screen"
   tui_keys 2; tui_wait 'Count▼'
