@@ -9,6 +9,9 @@
 # convert's time and speed ("in 0.01 s (26,053 lines/s)") may differ.
 . "${IODFG_SRCDIR:-.}/tests/tui/lib.sh"
 : "${IODFG_BUILDDIR:?run through make check}"
+# the README shows what a UTF-8 terminal prints (Σ, Δ, µ); its C-locale forms are other tests'
+LC_ALL=C.UTF-8
+export LC_ALL
 ROOT="$TUI_TMP/root"
 mkdir -p "$ROOT"
 ln -s "$IODFG_BUILDDIR" "$ROOT/build"
