@@ -122,8 +122,9 @@ if ! strace -k -o /dev/null true 2>/dev/null; then
 fi
 mkdir -p "$T/out" "$T/bin"
 cp "$PROG" "$T/bin/callsites"
-strace -f -k -tt -T -y -o "$T/live_node1_1.st" "$T/bin/callsites" "$T/out"
-strace -f -tt -T -y -o "$T/nok_node1_1.st" "$T/bin/callsites" "$T/out"
+# a sanitizer build of the program: LeakSanitizer does not work under ptrace
+ASAN_OPTIONS=detect_leaks=0 strace -f -k -tt -T -y -o "$T/live_node1_1.st" "$T/bin/callsites" "$T/out"
+ASAN_OPTIONS=detect_leaks=0 strace -f -tt -T -y -o "$T/nok_node1_1.st" "$T/bin/callsites" "$T/out"
 "$B" convert -q -o "$T/live.h5" "$T/live_node1_1.st"
 "$B" convert -q -o "$T/nok.h5" "$T/nok_node1_1.st"
 "$B" callsites --format tsv --filter "path~^$T/out" "$T/live.h5" >"$T/live.tsv"
