@@ -7,6 +7,10 @@ MPIRUN=$(command -v mpirun || true)
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 OMPI_MCA_rmaps_base_oversubscribe=1 # more processes than cores
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+# each test's jobs keep their session directory in its own temp dir: two tests starting mpirun
+# at once under make -j raced for /tmp/ompi.HOST.UID ("mkdir: File exists", orte_init failed)
+OMPI_MCA_orte_tmpdir_base=${T:?}
+export OMPI_MCA_orte_tmpdir_base
 # ASan builds: telling Open MPI's memory kept to the end (tests/lsan.supp) from leaks of
 # iodfg-mpi's own needs whole stacks (the slow unwinder, four times slower) and Open MPI's
 # plug-ins kept loaded to name their frames; only jobs run with JOB_LEAKS=1 check for leaks
