@@ -9,7 +9,7 @@ OMPI_MCA_rmaps_base_oversubscribe=1 # more processes than cores
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
 # each test's jobs keep their session directory in its own temp dir: two tests starting mpirun
 # at once under make -j raced for /tmp/ompi.HOST.UID ("mkdir: File exists", orte_init failed)
-OMPI_MCA_orte_tmpdir_base=${T:?}
+OMPI_MCA_orte_tmpdir_base=${T:-${TUI_TMP:?}} # e2e tests have T, TUI tests TUI_TMP
 export OMPI_MCA_orte_tmpdir_base
 # ASan builds: telling Open MPI's memory kept to the end (tests/lsan.supp) from leaks of
 # iodfg-mpi's own needs whole stacks (the slow unwinder, four times slower) and Open MPI's
