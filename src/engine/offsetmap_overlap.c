@@ -2,7 +2,8 @@
 /* The written ranges of an offset map. Each case's writes are merged into the ranges it covers
  * (sorted by offset first by a radix sort, unless they already are: sequential and strided
  * writers are); then
- * one sweep over the cases' ranges counts how many cases cover each stretch of the file. Covered
+ * one sweep over the cases' ranges, merged in order of position by a heap of the cases, counts
+ * how many cases cover each stretch of the file. Covered
  * stretches make the union; stretches that two cases or more cover are the overlaps (merged where
  * they touch). Then each write is flagged when it meets an overlap. */
 #include "config.h"
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/offsetmap.h"
 
@@ -55,70 +57,136 @@ static void sort_ranges(struct range *a, size_t n, struct range *buf)
     }
 }
 
-/* A growing array of ranges. */
+/* The ranges of all cases, by row: each row's sorted, disjoint and not touching. */
 struct ranges {
     struct range *r;
-    size_t n, cap;
+    size_t n;
 };
 
-static int push(struct ranges *v, struct range r)
+/* Merge the writes of one case (points [a, b), all of row) into its ranges, appended to out
+ * (room for b - a more). buf: room for b - a ranges, for a sort. */
+static void case_ranges(const struct iodfg_offsetmap *om, size_t a, size_t b, struct range *buf,
+                        struct ranges *out)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        struct range *g = realloc(v->r, cap * sizeof(*g));
-        if (!g) {
-            return -1;
-        }
-        v->r = g;
-        v->cap = cap;
-    }
-    v->r[v->n++] = r;
-    return 0;
-}
-
-/* Merge the writes of one case (points [a, b), all of row) into its ranges, appended to out.
- * tmp and buf hold at least b - a ranges each. */
-static int case_ranges(const struct iodfg_offsetmap *om, size_t a, size_t b, struct range *tmp,
-                       struct range *buf, struct ranges *out)
-{
+    struct range *t = out->r + out->n;
     size_t n = 0;
     int sorted = 1;
     for (size_t i = a; i < b; i++) {
         const struct iodfg_offset_point *p = &om->points[i];
         if (p->write && p->length > 0) {
-            tmp[n] = (struct range){p->offset, iodfg_sat_add(p->offset, p->length), p->row};
-            sorted &= n == 0 || tmp[n - 1].lo <= tmp[n].lo;
+            t[n] = (struct range){p->offset, iodfg_sat_add(p->offset, p->length), p->row};
+            sorted &= n == 0 || t[n - 1].lo <= t[n].lo;
             n++;
         }
     }
     if (!sorted) {
-        sort_ranges(tmp, n, buf);
+        sort_ranges(t, n, buf);
     }
+    size_t kept = 0;
     for (size_t i = 0; i < n;) {
-        struct range r = tmp[i++];
-        for (; i < n && tmp[i].lo <= r.hi; i++) { // touching or overlapping: one range
-            r.hi = tmp[i].hi > r.hi ? tmp[i].hi : r.hi;
+        struct range r = t[i++];
+        for (; i < n && t[i].lo <= r.hi; i++) { // touching or overlapping: one range
+            r.hi = t[i].hi > r.hi ? t[i].hi : r.hi;
         }
-        if (push(out, r)) {
-            return -1;
-        }
+        t[kept++] = r;
     }
-    return 0;
+    out->n += kept;
 }
 
-struct bound {
-    int64_t at;
-    int start; /* 1 start, 0 end */
-    uint32_t row;
+/* The next bound of one row's ranges [i, end): the start of range i, or its end (at_hi). */
+struct cursor {
+    size_t i, end;
+    int at_hi;
 };
 
-static int cmp_bound(const void *a, const void *b)
+/* Bounds come in the order of (position, ends before starts, row): a touching pair of ranges
+ * does not overlap, and ties between rows go by row as a stable sort of the rows' bounds would. */
+static int64_t cursor_at(const struct ranges *v, const struct cursor *c)
 {
-    const struct bound *p = a, *q = b;
-    if (p->at != q->at) {
-        return p->at < q->at ? -1 : 1;
+    return c->at_hi ? v->r[c->i].hi : v->r[c->i].lo;
+}
+
+static int cursor_before(const struct ranges *v, const struct cursor *a, const struct cursor *b)
+{
+    int64_t x = cursor_at(v, a), y = cursor_at(v, b);
+    if (x != y) {
+        return x < y;
     }
-    return p->start - q->start; // ends first: touching ranges do not overlap
+    if (a->at_hi != b->at_hi) {
+        return a->at_hi; // an end before a start
+    }
+    return v->r[a->i].row < v->r[b->i].row;
+}
+
+/* A binary min-heap of the rows' cursors: the rows' bounds merged, n log(rows) for n bounds
+ * where sorting them all cost n log n and as much memory again. */
+struct merge {
+    const struct ranges *v;
+    struct cursor *h;
+    size_t n;
+};
+
+static void sift_down(struct merge *m, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, least = i;
+        if (l < m->n && cursor_before(m->v, &m->h[l], &m->h[least])) {
+            least = l;
+        }
+        if (r < m->n && cursor_before(m->v, &m->h[r], &m->h[least])) {
+            least = r;
+        }
+        if (least == i) {
+            return;
+        }
+        struct cursor t = m->h[i];
+        m->h[i] = m->h[least];
+        m->h[least] = t;
+        i = least;
+    }
+}
+
+/* Take the least bound: its position, whether it starts a range, and its row. 0 when none. */
+static int merge_next(struct merge *m, int64_t *at, int *start, uint32_t *row)
+{
+    if (!m->n) {
+        return 0;
+    }
+    struct cursor *c = &m->h[0];
+    *at = cursor_at(m->v, c);
+    *start = !c->at_hi;
+    *row = m->v->r[c->i].row;
+    if (!c->at_hi) {
+        c->at_hi = 1;
+    } else if (++c->i < c->end) {
+        c->at_hi = 0;
+    } else {
+        *c = m->h[--m->n];
+    }
+    sift_down(m, 0);
+    return 1;
+}
+
+static int merge_start(struct merge *m, const struct ranges *v)
+{
+    m->v = v;
+    m->n = 0;
+    size_t rows = 0;
+    for (size_t a = 0; a < v->n; a++) {
+        rows += a == 0 || v->r[a].row != v->r[a - 1].row;
+    }
+    if (!(m->h = malloc((rows + 1) * sizeof(*m->h)))) {
+        return -1;
+    }
+    for (size_t a = 0, b; a < v->n; a = b) {
+        for (b = a; b < v->n && v->r[b].row == v->r[a].row; b++) {
+        }
+        m->h[m->n++] = (struct cursor){a, b, 0};
+    }
+    for (size_t i = m->n / 2; i-- > 0;) {
+        sift_down(m, i);
+    }
+    return 0;
 }
 
 static int add_overlap(struct iodfg_offsetmap *om, size_t *cap, int64_t lo, int64_t hi, uint32_t a,
@@ -142,16 +210,16 @@ static int add_overlap(struct iodfg_offsetmap *om, size_t *cap, int64_t lo, int6
     return 0;
 }
 
-/* The sweep over the cases' ranges (each case's disjoint, so a case covers a stretch once):
- * active[] lists the covering cases, pos[] where each sits in it. */
-static int sweep(struct iodfg_offsetmap *om, struct bound *bd, size_t nb, uint32_t *active,
-                 uint32_t *pos)
+/* The sweep over the cases' bounds (each case's ranges disjoint, so a case covers a stretch
+ * once): active[] lists the covering cases, pos[] where each sits in it. */
+static int sweep(struct iodfg_offsetmap *om, struct merge *m, uint32_t *active, uint32_t *pos)
 {
     size_t cap = 0;
     uint32_t n = 0;
-    int64_t prev = 0;
-    for (size_t i = 0; i < nb;) {
-        int64_t at = bd[i].at;
+    int64_t prev = 0, at;
+    int start, more;
+    uint32_t r;
+    for (more = merge_next(m, &at, &start, &r); more;) {
         if (n && at > prev) { // the stretch [prev, at)
             om->union_bytes = iodfg_sat_add(om->union_bytes, at - prev);
             if (n >= 2 && add_overlap(om, &cap, prev, at, active[0], active[1])) {
@@ -159,9 +227,9 @@ static int sweep(struct iodfg_offsetmap *om, struct bound *bd, size_t nb, uint32
             }
         }
         uint32_t before = n;
-        for (; i < nb && bd[i].at == at; i++) {
-            uint32_t r = bd[i].row;
-            if (bd[i].start) {
+        int64_t here = at;
+        for (; more && at == here; more = merge_next(m, &at, &start, &r)) {
+            if (start) {
                 pos[r] = n;
                 active[n++] = r;
             } else { // the last one takes its place
@@ -171,7 +239,7 @@ static int sweep(struct iodfg_offsetmap *om, struct bound *bd, size_t nb, uint32
             }
         }
         om->union_ranges += before == 0 && n > 0;
-        prev = at;
+        prev = here;
     }
     return 0;
 }
@@ -214,25 +282,26 @@ static void flag_points(struct iodfg_offsetmap *om)
 
 static int ranges_of_cases(struct iodfg_offsetmap *om, struct ranges *all)
 {
-    size_t most = 0;
+    size_t most = 0, writes = 0;
     for (size_t a = 0, b; a < om->npoints; a = b) { // the points come by row
-        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
-        }
-        most = b - a > most ? b - a : most;
-    }
-    struct range *tmp = malloc((most + 1) * sizeof(*tmp));
-    struct range *buf = malloc((most + 1) * sizeof(*buf));
-    int rc = tmp && buf ? 0 : -1;
-    for (size_t a = 0, b; rc == 0 && a < om->npoints; a = b) {
         for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
             const struct iodfg_offset_point *p = &om->points[b];
             if (p->write && p->length > 0) {
                 om->write_bytes = iodfg_sat_add(om->write_bytes, p->length);
+                writes++;
             }
         }
-        rc = case_ranges(om, a, b, tmp, buf, all);
+        most = b - a > most ? b - a : most;
     }
-    free(tmp);
+    // huge pages: on the virtual machines of login nodes small faults cost more than the work
+    all->r = iodfg_bigmem_alloc((writes + 1) * sizeof(*all->r));
+    struct range *buf = iodfg_bigmem_alloc((most + 1) * sizeof(*buf));
+    int rc = all->r && buf ? 0 : -1;
+    for (size_t a = 0, b; rc == 0 && a < om->npoints; a = b) {
+        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
+        }
+        case_ranges(om, a, b, buf, all);
+    }
     free(buf);
     return rc;
 }
@@ -240,28 +309,19 @@ static int ranges_of_cases(struct iodfg_offsetmap *om, struct ranges *all)
 int om_overlaps(struct om_build *x, struct iodfg_error *err)
 {
     struct iodfg_offsetmap *om = x->om;
-    struct ranges all = {NULL, 0, 0};
-    struct bound *bd = NULL;
+    struct ranges all = {NULL, 0};
+    struct merge m = {NULL, NULL, 0};
     uint32_t *active = malloc(((size_t)om->ncases + 1) * sizeof(*active));
     uint32_t *pos = malloc(((size_t)om->ncases + 1) * sizeof(*pos));
-    int rc = !active || !pos || ranges_of_cases(om, &all) ? -1 : 0;
+    int rc = !active || !pos || ranges_of_cases(om, &all) || merge_start(&m, &all) ? -1 : 0;
     if (rc == 0) {
-        bd = malloc((2 * all.n + 1) * sizeof(*bd));
-        rc = bd ? 0 : -1;
-    }
-    if (rc == 0) {
-        for (size_t i = 0; i < all.n; i++) {
-            bd[2 * i] = (struct bound){all.r[i].lo, 1, all.r[i].row};
-            bd[2 * i + 1] = (struct bound){all.r[i].hi, 0, all.r[i].row};
-        }
-        qsort(bd, 2 * all.n, sizeof(*bd), cmp_bound);
-        rc = sweep(om, bd, 2 * all.n, active, pos);
+        rc = sweep(om, &m, active, pos);
     }
     if (rc == 0) {
         flag_points(om);
     }
     free(all.r);
-    free(bd);
+    free(m.h);
     free(active);
     free(pos);
     return rc ? iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the offset map") : 0;
