@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iodfg/bigmem.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/heatmap.h"
@@ -307,6 +308,17 @@ static int make_grid(struct hm_build *b, const struct iodfg_heatmap_opts *o,
     return 0;
 }
 
+/* Per event of the log, no row yet (huge pages: 4 bytes an event, filled at once). */
+static uint32_t *new_event_rows(const struct iodfg_eventlog *log)
+{
+    size_t n = (size_t)iodfg_eventlog_event_count(log);
+    uint32_t *r = iodfg_bigmem_alloc((n + 1) * sizeof(*r));
+    if (r) {
+        memset(r, 0xff, (n + 1) * sizeof(*r));
+    }
+    return r;
+}
+
 int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_picture_input *in,
                         const struct iodfg_heatmap_opts *o, struct iodfg_error *err)
 {
@@ -325,6 +337,10 @@ int iodfg_heatmap_build(struct iodfg_heatmap *hm, const struct iodfg_picture_inp
     int need_span = !(o->from_ns < o->to_ns) || hm->by == IODFG_HEATMAP_ACTIVITY;
     if (!hm->names || case_bands(&b) || (need_span && prepass(&b)) || make_sources(&b) ||
         make_rows(&b, o) || row_lookup(&b)) {
+        iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the heatmap");
+        goto out;
+    }
+    if (in->tl && !(b.erow = new_event_rows(in->log))) {
         iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the heatmap");
         goto out;
     }

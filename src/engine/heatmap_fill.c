@@ -81,6 +81,9 @@ int hm_fill(struct hm_build *b)
                 continue;
             }
             uint32_t r = by_act ? act_row[a] : b->case_row[c];
+            if (b->erow) {
+                b->erow[e] = r; // for the peak sweep
+            }
             int64_t s = col->start_ns[e], d = hm_dur(col, e);
             int64_t z = col->size && col->size[e] != IODFG_UNKNOWN ? col->size[e] : 0;
             t0 = s < t0 ? s : t0;
@@ -125,4 +128,5 @@ void hm_build_fini(struct hm_build *b)
     free(b->disp);
     free(b->case_row);
     free(b->act_row);
+    free(b->erow);
 }

@@ -18,42 +18,6 @@
 /* How many points ahead the sweep fetches the events' cache lines. */
 #define AHEAD 16
 
-/* The case holding event e: a search over the case offsets (a few steps; the answer for the
- * previous event is tried first). */
-static uint32_t case_of(const uint64_t *off, uint32_t nc, uint64_t e, uint32_t *last)
-{
-    if (off[*last] <= e && e < off[*last + 1]) {
-        return *last;
-    }
-    uint32_t lo = 0, hi = nc;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (off[mid] <= e) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    return *last = lo;
-}
-
-/* The displayed row of event e, or UINT32_MAX when it is not counted (as the binning pass
- * decides: its case shown, its start in the selection's window, its activity counted). */
-static uint32_t row_of(const struct hm_build *b, uint64_t e, uint32_t c)
-{
-    const struct iodfg_selection *sel = b->in->sel;
-    int64_t s = b->col->start_ns[e];
-    if (b->band[c] == HM_OFF || s < sel->from_ns || s >= sel->to_ns) {
-        return UINT32_MAX;
-    }
-    uint32_t a = hm_counted(b, e);
-    if (a == IODFG_NO_ACTIVITY) {
-        return UINT32_MAX;
-    }
-    return b->act_row ? b->act_row[(size_t)b->band[c] * b->in->map->nactivities + a]
-                      : b->case_row[c];
-}
-
 /* Raise bins [from, to] of row base to level. */
 static void raise_bins(uint32_t *peak, size_t base, uint32_t from, uint32_t to, uint32_t level)
 {
@@ -87,20 +51,18 @@ int hm_peaks(struct hm_build *b, struct iodfg_error *err)
         lv[r] = (struct level){0, 0, INT64_MIN};
     }
     int64_t from = hm->from_ns;
-    const uint64_t *off = iodfg_eventlog_case_offsets(b->in->log);
-    uint32_t nc = iodfg_eventlog_case_count(b->in->log), last = 0;
     struct hm_grid g = hm_grid_of(hm);
-    for (uint64_t i = 0; nc && i < tl->npts; i++) {
+    for (uint64_t i = 0; i < tl->npts; i++) {
 #ifdef __GNUC__
         if (i + AHEAD < tl->npts) { // the points come in time order: their events lie anywhere
             uint32_t ahead = tl->pts[i + AHEAD] & ~IODFG_PT_START;
-            __builtin_prefetch(&col->key[ahead]);
+            __builtin_prefetch(&b->erow[ahead]);
             __builtin_prefetch(&col->start_ns[ahead]);
             __builtin_prefetch(&col->dur_ns[ahead]);
         }
 #endif
         uint32_t p = tl->pts[i], e = p & ~IODFG_PT_START;
-        uint32_t r = row_of(b, e, case_of(off, nc, e, &last));
+        uint32_t r = b->erow[e]; // UINT32_MAX: the binning pass did not count it
         if (r == UINT32_MAX) {
             continue;
         }

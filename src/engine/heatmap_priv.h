@@ -28,6 +28,8 @@ struct hm_build {
     uint32_t *case_row; /* per case: its displayed row (case, host, cid rows) */
     uint32_t *act_row;  /* activity rows: [band * nactivities + a]: displayed row */
     uint32_t src_cap;
+    uint32_t *erow; /* peaks only: per event, the row the binning pass counted it in, else
+                       UINT32_MAX (the sweep's points come in time order, events anywhere) */
 };
 
 /* The grid as the passes read it. */
