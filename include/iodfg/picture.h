@@ -37,6 +37,10 @@ struct iodfg_picture_input {
 void iodfg_picture_input_session(struct iodfg_picture_input *in, struct iodfg_selection *sel,
                                  const struct iodfg_session *s, const uint8_t *act_on);
 
+/* What a picture of session s shows, for its focus line: "the application's I/O (runtime
+ * classes folded)" under the focus app, else "all activities". */
+const char *iodfg_picture_focus_text(const struct iodfg_session *s);
+
 /* The cases a picture shows: band[c] = 0 (G or the only band), 1 (R) or IODFG_PICTURE_OFF (not
  * selected, in neither group, or of another clock than the one most shown cases use). band has
  * case_count bytes. Sets *nbands (1 or 2), *clock, and the cases left out for their clock and

@@ -15,8 +15,14 @@ struct iodfg_buf;
 struct iodfg_offsetmap;
 struct iodfg_picture_meta;
 
+/* Widths in pixels: the default, and the range a picture's texts and legend fit in (a width
+ * outside it is taken as the nearer end; front-ends refuse it first). */
+#define IODFG_SVG_WIDTH 960
+#define IODFG_SVG_MIN_WIDTH 600
+#define IODFG_SVG_MAX_WIDTH 20000
+
 struct iodfg_svg_opts {
-    int width;                        /* pixels (0: 960) */
+    int width;                        /* pixels (0: IODFG_SVG_WIDTH) */
     enum iodfg_heatmap_metric metric; /* heatmap: what a cell's shade shows */
     int log_scale;                    /* heatmap: shades on a logarithmic scale */
     uint32_t lanes;                   /* timeline: activity lanes at most (0: 12) */

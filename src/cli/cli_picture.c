@@ -16,11 +16,12 @@
 #include "iodfg/mapping.h"
 #include "iodfg/session.h"
 #include "iodfg/strpool.h"
+#include "iodfg/svg.h"
 
 const char cli_picture_usage[] =
     "      --format F          svg (default), png (rendered by rsvg-convert), tsv or\n"
     "                          json (the same numbers as the picture)\n"
-    "      --width PX          the SVG's width in pixels (default 960)\n"
+    "      --width PX          the SVG's width in pixels, 600 to 20000 (default 960)\n"
     "      --window A..B       the time window drawn, in seconds from the log's start\n"
     "                          (calls crossing its edges are cut there)\n"
     "      --activity NAME     count only this activity's events (repeatable)\n"
@@ -91,8 +92,9 @@ int cli_picture_option(struct cli_picture_opts *o, int c, const char *arg)
     case 1: {
         char *end;
         long v = strtol(arg, &end, 10);
-        if (end == arg || *end || v < 600 || v > 20000) {
-            cli_errorf("--width takes 600 to 20000 pixels, not '%s'", arg);
+        if (end == arg || *end || v < IODFG_SVG_MIN_WIDTH || v > IODFG_SVG_MAX_WIDTH) {
+            cli_errorf("--width takes %d to %d pixels, not '%s'", IODFG_SVG_MIN_WIDTH,
+                       IODFG_SVG_MAX_WIDTH, arg);
             return CLI_USAGE;
         }
         o->width = (int)v;
@@ -227,9 +229,7 @@ static void texts(struct cli_picture *p, const struct cli_picture_opts *o)
                : (void)iodfg_buf_addf(&p->groups, "the rest");
     }
     iodfg_buf_addf(&p->rules, "%s", a->rules_path ? a->rules_path : "default f-hat");
-    iodfg_buf_addf(&p->focus, "%s",
-                   a->focus == IODFG_FOCUS_APP ? "the application's I/O (runtime classes folded)"
-                                               : "all activities");
+    iodfg_buf_addf(&p->focus, "%s", iodfg_picture_focus_text(p->ca.ses));
     for (size_t i = 0; i < o->nactivity; i++) {
         iodfg_buf_addf(&p->focus, "%s%s", i ? ", " : "; only ", o->activity[i]);
     }

@@ -14,6 +14,13 @@
 #include "iodfg/mapping.h"
 #include "iodfg/session.h"
 
+const char *iodfg_picture_focus_text(const struct iodfg_session *s)
+{
+    return iodfg_session_focus(s) == IODFG_FOCUS_APP
+               ? "the application's I/O (runtime classes folded)"
+               : "all activities";
+}
+
 void iodfg_picture_input_session(struct iodfg_picture_input *in, struct iodfg_selection *sel,
                                  const struct iodfg_session *s, const uint8_t *act_on)
 {

@@ -170,7 +170,11 @@ const char *svg_colour(uint32_t i)
 void svg_start(struct svg *s, struct iodfg_buf *body, const struct iodfg_svg_opts *o)
 {
     iodfg_buf_init(body);
-    *s = (struct svg){body, o && o->width > 400 ? o->width : 960, 0};
+    int w = o && o->width ? o->width : IODFG_SVG_WIDTH;
+    w = w < IODFG_SVG_MIN_WIDTH   ? IODFG_SVG_MIN_WIDTH
+        : w > IODFG_SVG_MAX_WIDTH ? IODFG_SVG_MAX_WIDTH
+                                  : w;
+    *s = (struct svg){body, w, 0};
 }
 
 int svg_finish(struct iodfg_buf *out, struct svg *s, const char *title)

@@ -107,6 +107,20 @@ tui_keys C-u
 tui_type 'iodfg-heatmap-1.svg'
 tui_keys Enter
 tui_wait 'the file exists and is kept'
+# the snapshot states the focus in force: all activities, then the application's I/O after A
+tui_keys A
+tui_wait 'runtime folded'
+tui_keys X
+tui_wait 'snapshot to'
+tui_keys C-u
+tui_type 'focus-app.svg'
+tui_keys Enter
+tui_wait 'wrote focus-app.svg'
+tui_keys A
+tui_wait 'focus all: every activity'
+grep -q "focus: the application&apos;s I/O (runtime classes folded)\|focus: the application's I/O (runtime classes folded)" focus-app.svg ||
+    tui_fail "the snapshot under the focus app does not say so"
+grep -q 'focus: all activities' iodfg-heatmap-1.svg || tui_fail "the snapshot does not state the focus"
 if command -v rsvg-convert >/dev/null 2>&1; then
     tui_keys X
     tui_wait 'snapshot to'

@@ -191,6 +191,41 @@ static void notes_fit(int width)
     }
 }
 
+/* A width outside 600..20000 is taken as the nearer end, 0 as the default 960: never another
+ * width than asked without reason. */
+START_TEST(width_range)
+{
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    tlog_add_case(log, "a", hostile_trace);
+    struct iodfg_mapping map;
+    tlog_map_fhat(&map, log);
+    struct iodfg_selection sel;
+    iodfg_selection_all(&sel);
+    struct iodfg_picture_input in = {.log = log, .map = &map, .sel = &sel};
+    struct iodfg_heatmap hm;
+    iodfg_heatmap_init(&hm);
+    struct iodfg_heatmap_opts ho = {.nbins = 10};
+    struct iodfg_error err;
+    ck_assert_int_eq(iodfg_heatmap_build(&hm, &in, &ho, &err), 0);
+    static const int asked[] = {0, 1, 400, 599, 600, 601, 960, 20000, 20001, 99999};
+    static const int given[] = {960, 600, 600, 600, 600, 601, 960, 20000, 20000, 20000};
+    for (size_t i = 0; i < sizeof(asked) / sizeof(asked[0]); i++) {
+        struct iodfg_svg_opts so;
+        iodfg_svg_opts_init(&so);
+        so.width = asked[i];
+        iodfg_buf_clear(&B);
+        ck_assert_int_eq(iodfg_svg_heatmap(&B, &hm, NULL, &so), 0);
+        check_xml(&B, NULL);
+        char want[96];
+        snprintf(want, sizeof(want), "version=\"1.1\" width=\"%d\" ", given[i]);
+        ck_assert_msg(strstr(B.data, want), "width %d: want %s", asked[i], want);
+    }
+    iodfg_heatmap_fini(&hm);
+    tlog_map_free(&map);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 /* Narrow pictures (the commands' --width 600) keep their notes inside. */
 START_TEST(narrow_notes_wrap)
 {
@@ -353,6 +388,7 @@ static Suite *svg_suite(void)
     tcase_add_test(tc, hostile_names);
     tcase_add_test(tc, empty_selection);
     tcase_add_test(tc, narrow_notes_wrap);
+    tcase_add_test(tc, width_range);
     tcase_add_test(tc, real_ior_pictures);
     tcase_add_loop_test(tc, real_ior_one_run, 0, 4);
     suite_add_tcase(s, tc);

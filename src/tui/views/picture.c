@@ -18,19 +18,12 @@
 #include "tui/view.h"
 #include "tui/viewmodel.h"
 
-/* The focus' per-activity mask (picture.h's act_on). The session of this base has no focus
- * input, so every mapped activity counts (NULL); once iodfg/session.h keeps one, its mask is
- * what this returns, and the views, their snapshots and the Timeline's follow it. */
-static const uint8_t *focus_mask(struct tui_app *app)
-{
-    (void)app;
-    return NULL;
-}
-
 void tui_picture_input(struct tui_app *app, struct iodfg_picture_input *in,
                        struct iodfg_selection *sel)
 {
-    iodfg_picture_input_session(in, sel, tui_app_session(app), focus_mask(app));
+    // every mapped activity counts: the focus app folds the runtime's keys into runtime:CLASS
+    // activities (as `iodfg heatmap --focus app` does), it hides none
+    iodfg_picture_input_session(in, sel, tui_app_session(app), NULL);
 }
 
 static void groups_text(struct tui_app *app, struct iodfg_buf *out)
@@ -82,7 +75,7 @@ void tui_picture_texts_init(struct tui_picture_texts *t, struct tui_app *app)
     rules_text(app, &t->rules);
     t->meta.log_name = tui_app_log_name(app);
     t->meta.filters = t->filters.data;
-    t->meta.focus = focus_mask(app) ? "the focus' activities" : "all activities";
+    t->meta.focus = iodfg_picture_focus_text(tui_app_session(app));
     t->meta.groups = t->groups.data;
     t->meta.rules = t->rules.data;
     t->meta.relative = 1; // as the views show times
