@@ -118,6 +118,10 @@ void iodfg_offsetmap_fini(struct iodfg_offsetmap *om);
  * offset, fd, pid, size or key column; IODFG_E_EMPTY when no data file is selected). */
 int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
                           uint32_t path, struct iodfg_error *err);
+/* The same, the cases counted and scanned on two threads from threads_from points (or events)
+ * on (iodfg_offsetmap_build: from 65,536; tests use small values). The result is the same. */
+int iodfg_offsetmap_build_split(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
+                                uint32_t path, uint64_t threads_from, struct iodfg_error *err);
 /* The name of a case row (borrowed from om). */
 const char *iodfg_offsetmap_case_name(const struct iodfg_offsetmap *om, uint32_t row);
 

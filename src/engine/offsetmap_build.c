@@ -11,6 +11,7 @@
 #include "iodfg/access.h"
 #include "iodfg/bigmem.h"
 #include "iodfg/error.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/handles.h"
 #include "iodfg/metrics.h"
 #include "iodfg/offsetmap.h"
@@ -51,12 +52,20 @@ static int add_row(struct om_build *x, uint32_t c)
     return 0;
 }
 
-/* The next point (counted beforehand: NULL only if the count was wrong). */
-static struct iodfg_offset_point *new_point(struct om_build *x)
-{
-    struct iodfg_offsetmap *om = x->om;
-    return om->npoints < x->points_cap ? &om->points[om->npoints++] : NULL;
-}
+/* One thread's share of the scan: the cases order[from, to), each writing its points from
+ * base[c] on (got[c] of them), with its own position buffer and the extent and times of its
+ * points. */
+struct om_share {
+    struct om_build *x;
+    const uint32_t *order;
+    size_t from, to;
+    const uint64_t *base;
+    uint64_t *got;
+    int64_t *pos;
+    uint64_t pos_cap;
+    int64_t extent, t_from, t_to;
+    int rc;
+};
 
 /* The offset of transfer e and where it comes from. pos: the followed position. */
 static enum iodfg_offset_source locate(const struct om_build *x, uint64_t e, int64_t pos,
@@ -74,9 +83,10 @@ static enum iodfg_offset_source locate(const struct om_build *x, uint64_t e, int
     return *off != IODFG_UNKNOWN ? IODFG_OFFSET_INFERRED : IODFG_OFFSET_UNKNOWN;
 }
 
-/* One transfer of row r: a point, or an unknown offset counted. */
-static int transfer(struct om_build *x, uint32_t r, uint64_t e, int64_t pos)
+/* One transfer of case c (row r): a point, or an unknown offset counted. */
+static void transfer(struct om_share *sh, uint32_t c, uint32_t r, uint64_t e, int64_t pos)
 {
+    const struct om_build *x = sh->x;
     const struct iodfg_columns *col = x->col;
     int write = (x->kf[col->key[e]] & IODFG_IO_WRITE) != 0;
     int64_t off, len = col->size[e];
@@ -85,12 +95,9 @@ static int transfer(struct om_build *x, uint32_t r, uint64_t e, int64_t pos)
     d->n[src]++;
     d->bytes[src] = iodfg_sat_add(d->bytes[src], len);
     if (src == IODFG_OFFSET_UNKNOWN) {
-        return 0;
+        return;
     }
-    struct iodfg_offset_point *p = new_point(x);
-    if (!p) {
-        return -1;
-    }
+    struct iodfg_offset_point *p = &x->om->points[sh->base[c] + sh->got[c]++];
     int64_t dur = col->dur_ns ? col->dur_ns[e] : 0;
     *p = (struct iodfg_offset_point){.start_ns = col->start_ns[e],
                                      .dur_ns = dur == IODFG_UNKNOWN || dur < 0 ? 0 : dur,
@@ -100,27 +107,27 @@ static int transfer(struct om_build *x, uint32_t r, uint64_t e, int64_t pos)
                                      .row = r,
                                      .write = (uint8_t)write,
                                      .source = (uint8_t)src};
-    struct iodfg_offsetmap *om = x->om;
     int64_t end = iodfg_sat_add(off, len), t = p->start_ns + p->dur_ns;
-    om->extent = end > om->extent ? end : om->extent;
-    om->t_from = p->start_ns < om->t_from ? p->start_ns : om->t_from;
-    om->t_to = t > om->t_to ? t : om->t_to;
-    return 0;
+    sh->extent = end > sh->extent ? end : sh->extent;
+    sh->t_from = p->start_ns < sh->t_from ? p->start_ns : sh->t_from;
+    sh->t_to = t > sh->t_to ? t : sh->t_to;
 }
 
 /* The transfers of case c in the window [lo, hi), with positions followed from its first event
- * and each handle's last use remembered (an lseek just before makes a position known). */
-static int scan_case(struct om_build *x, uint32_t c, uint64_t lo, uint64_t hi)
+ * and each handle's last use remembered (an lseek just before makes a position known; a handle
+ * belongs to one case, so shares never meet). */
+static int scan_case(struct om_share *sh, uint32_t c, uint64_t lo, uint64_t hi)
 {
+    struct om_build *x = sh->x;
     const struct iodfg_columns *col = x->col;
     const uint64_t *off = iodfg_eventlog_case_offsets(x->in->log);
     uint64_t first = off[c], n = off[c + 1] - first;
-    if (n > x->pos_cap) {
-        free(x->pos);
-        x->pos = iodfg_bigmem_alloc((size_t)n * sizeof(*x->pos));
-        x->pos_cap = x->pos ? n : 0;
+    if (n > sh->pos_cap) {
+        free(sh->pos);
+        sh->pos = iodfg_bigmem_alloc((size_t)n * sizeof(*sh->pos));
+        sh->pos_cap = sh->pos ? n : 0;
     }
-    if (!x->pos || add_row(x, c) || iodfg_access_case_offsets(x->in->log, x->kf, c, x->pos)) {
+    if (!sh->pos || iodfg_access_case_offsets(x->in->log, x->kf, c, sh->pos)) {
         return -1;
     }
     uint32_t r = x->row_of[c];
@@ -129,8 +136,8 @@ static int scan_case(struct om_build *x, uint32_t c, uint64_t lo, uint64_t hi)
         if (x->keys[k].path != x->om->path || !x->kf[k] || (col->err && col->err[e])) {
             continue;
         }
-        if (e >= lo && is_transfer(x, e) && transfer(x, r, e, x->pos[e - first])) {
-            return -1;
+        if (e >= lo && is_transfer(x, e)) {
+            transfer(sh, c, r, e, sh->pos[e - first]);
         }
         uint32_t h = col->handle ? col->handle[e] : IODFG_NO_HANDLE;
         if (h != IODFG_NO_HANDLE) {
@@ -140,31 +147,134 @@ static int scan_case(struct om_build *x, uint32_t c, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-/* The transfers of case c in its window [lo, hi) (0 when it has no window). */
-static uint64_t count_transfers(const struct om_build *x, uint32_t c, uint64_t *lo, uint64_t *hi)
+static void *scan_share(void *arg)
 {
-    uint64_t n = 0;
-    if (!iodfg_trace_case_range(x->in->log, x->in->sel, c, lo, hi)) {
+    struct om_share *sh = arg;
+    for (size_t i = sh->from; sh->rc == 0 && i < sh->to; i++) {
+        uint64_t lo, hi;
+        uint32_t c = sh->order[i];
+        if (iodfg_trace_case_range(sh->x->in->log, sh->x->in->sel, c, &lo, &hi)) {
+            sh->rc = scan_case(sh, c, lo, hi);
+        }
+    }
+    return NULL;
+}
+
+/* The transfers of case c in its window [lo, hi) (0 when it has no window). */
+static uint64_t count_transfers(const struct om_build *x, uint32_t c)
+{
+    uint64_t n = 0, lo, hi;
+    if (x->band[c] == IODFG_PICTURE_OFF ||
+        !iodfg_trace_case_range(x->in->log, x->in->sel, c, &lo, &hi)) {
         return 0;
     }
-    for (uint64_t e = *lo; e < *hi; e++) {
+    for (uint64_t e = lo; e < hi; e++) {
         n += is_transfer(x, e);
     }
     return n;
 }
 
+/* Counting on two threads: each case's transfers into n[]. */
+struct om_count {
+    const struct om_build *x;
+    uint64_t *n;
+    uint32_t from, to;
+};
+
+static void *count_share(void *arg)
+{
+    struct om_count *k = arg;
+    for (uint32_t c = k->from; c < k->to; c++) {
+        k->n[c] = count_transfers(k->x, c);
+    }
+    return NULL;
+}
+
+/* Points from this many on: two threads (a thread costs less than a millisecond). */
+#define OM_THREADS_FROM 65536u
+
+static void count_all(const struct om_build *x, uint64_t *n)
+{
+    uint32_t nc = x->ncases_log;
+    uint64_t events = iodfg_eventlog_event_count(x->in->log);
+    const uint64_t *off = iodfg_eventlog_case_offsets(x->in->log);
+    uint32_t mid = 0; // the case where half the events are passed
+    while (mid < nc && off[mid + 1] <= events / 2) {
+        mid++;
+    }
+    struct om_count a = {x, n, 0, mid}, b = {x, n, mid, nc};
+    struct iodfg_fork f;
+    iodfg_fork_start(&f, events >= x->threads_from, IODFG_FORK_TASK, count_share, &b);
+    count_share(&a);
+    iodfg_fork_join(&f);
+}
+
+/* Rows for the cases with transfers, G's first, and their first points; then the points written
+ * by two threads, each a half of the points, and moved together where unknown offsets left
+ * room. */
+static int place_and_scan(struct om_build *x, const uint64_t *n, uint64_t total, uint32_t *order,
+                          uint64_t *base, uint64_t *got)
+{
+    struct iodfg_offsetmap *om = x->om;
+    size_t norder = 0;
+    uint64_t at = 0;
+    for (uint8_t band = 0; band < om->nbands; band++) {
+        for (uint32_t c = 0; c < x->ncases_log; c++) {
+            if (x->band[c] == band && n[c]) {
+                if (add_row(x, c)) {
+                    return -1;
+                }
+                order[norder++] = c;
+                base[c] = at;
+                at += n[c];
+            }
+        }
+    }
+    size_t mid = 0;
+    while (mid < norder && base[order[mid]] + n[order[mid]] <= total / 2) {
+        mid++;
+    }
+    struct om_share a = {x, order, 0, mid, base, got, NULL, 0, INT64_MIN, INT64_MAX, INT64_MIN, 0};
+    struct om_share b = a;
+    b.from = mid;
+    b.to = norder;
+    struct iodfg_fork f;
+    iodfg_fork_start(&f, total >= x->threads_from, IODFG_FORK_TASK, scan_share, &b);
+    scan_share(&a);
+    iodfg_fork_join(&f);
+    free(a.pos);
+    free(b.pos);
+    om->extent = a.extent > b.extent ? a.extent : b.extent;
+    om->t_from = a.t_from < b.t_from ? a.t_from : b.t_from;
+    om->t_to = a.t_to > b.t_to ? a.t_to : b.t_to;
+    if (a.rc || b.rc) {
+        return -1;
+    }
+    for (size_t i = 0; i < norder; i++) { // unknown offsets leave gaps: close them
+        uint32_t c = order[i];
+        if (om->npoints != base[c]) {
+            memmove(&om->points[om->npoints], &om->points[base[c]], got[c] * sizeof(*om->points));
+        }
+        om->npoints += got[c];
+    }
+    return 0;
+}
+
 // The cases of each band that read or write the file in the window, and their transfers: the
-// points are counted first, so that they are allocated once.
+// points are counted first, so that they are allocated once and each case knows where its go.
 static int scan(struct om_build *x)
 {
     struct iodfg_offsetmap *om = x->om;
-    uint64_t *n = calloc((size_t)x->ncases_log + 1, sizeof(*n)), total = 0;
-    if (!n) {
-        return -1;
+    size_t nc = (size_t)x->ncases_log + 1;
+    uint64_t *n = calloc(nc, sizeof(*n)), *base = calloc(nc, sizeof(*base)), total = 0;
+    uint64_t *got = calloc(nc, sizeof(*got));
+    uint32_t *order = malloc(nc * sizeof(*order));
+    int rc = -1;
+    if (!n || !base || !got || !order) {
+        goto out;
     }
+    count_all(x, n);
     for (uint32_t c = 0; c < x->ncases_log; c++) {
-        uint64_t lo, hi;
-        n[c] = x->band[c] == IODFG_PICTURE_OFF ? 0 : count_transfers(x, c, &lo, &hi);
         total += n[c];
     }
     // huge pages: faulting in many small pages costs more than filling them (bigmem.h)
@@ -173,23 +283,17 @@ static int scan(struct om_build *x)
         om->points = iodfg_bigmem_alloc((size_t)(total ? total : 1) * sizeof(*om->points));
         om->points_cap = om->points ? (size_t)total : 0;
     }
-    x->points_cap = om->points ? (size_t)total : 0;
     om->t_from = INT64_MAX;
     om->t_to = INT64_MIN;
-    int rc = om->points ? 0 : -1;
-    for (uint8_t band = 0; rc == 0 && band < om->nbands; band++) {
-        for (uint32_t c = 0; rc == 0 && c < x->ncases_log; c++) {
-            uint64_t lo, hi;
-            if (x->band[c] == band && n[c] &&
-                iodfg_trace_case_range(x->in->log, x->in->sel, c, &lo, &hi)) {
-                rc = scan_case(x, c, lo, hi);
-            }
-        }
-    }
-    free(n);
+    rc = om->points ? place_and_scan(x, n, total, order, base, got) : -1;
     if (!om->npoints) {
         om->t_from = om->t_to = 0;
     }
+out:
+    free(n);
+    free(base);
+    free(got);
+    free(order);
     return rc;
 }
 
@@ -238,6 +342,12 @@ static int prepare(struct om_build *x, uint32_t path, struct iodfg_error *err)
 int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
                           uint32_t path, struct iodfg_error *err)
 {
+    return iodfg_offsetmap_build_split(om, in, path, OM_THREADS_FROM, err);
+}
+
+int iodfg_offsetmap_build_split(struct iodfg_offsetmap *om, const struct iodfg_picture_input *in,
+                                uint32_t path, uint64_t threads_from, struct iodfg_error *err)
+{
     struct iodfg_offset_point *keep = om->points; // reused when large enough
     size_t keep_cap = om->points_cap;
     om->points = NULL;
@@ -254,7 +364,11 @@ int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture
         (path != UINT32_MAX && path >= iodfg_strpool_count(iodfg_eventlog_pool(log)))) {
         return iodfg_error_set(err, IODFG_E_ARG, "the mapping or the file is not of this log");
     }
-    struct om_build x = {.in = in, .om = om, .col = col, .keys = iodfg_eventlog_keys(log)};
+    struct om_build x = {.in = in,
+                         .om = om,
+                         .col = col,
+                         .keys = iodfg_eventlog_keys(log),
+                         .threads_from = threads_from};
     om->handles = col->handle != NULL;
     int rc = prepare(&x, path, err);
     if (!rc && scan(&x)) {
@@ -265,7 +379,6 @@ int iodfg_offsetmap_build(struct iodfg_offsetmap *om, const struct iodfg_picture
     free(x.kf);
     free(x.band);
     free(x.row_of);
-    free(x.pos);
     free(x.seeked);
     if (rc) {
         iodfg_offsetmap_fini(om);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The written ranges of an offset map. Each case's writes are merged into the ranges it covers
- * (sorted by offset first by a radix sort, unless they already are: sequential and strided
- * writers are); then
- * one sweep over the cases' ranges, merged in order of position by a heap of the cases, counts
- * how many cases cover each stretch of the file. Covered
- * stretches make the union; stretches that two cases or more cover are the overlaps (merged where
- * they touch). Then each write is flagged when it meets an overlap. */
+/* The written ranges of an offset map. Each case's writes, in order of offset, are merged
+ * where they touch into the ranges it covers: read straight from its points when they come
+ * sorted (sequential and strided writers), else from a copy sorted by a radix sort. A heap of
+ * the cases merges their ranges' bounds, and one sweep over them counts how many cases cover
+ * each stretch of the file. Covered stretches make the union; stretches that two cases or more
+ * cover are the overlaps (merged where they touch). Then each write is flagged when it meets an
+ * overlap. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -57,83 +57,93 @@ static void sort_ranges(struct range *a, size_t n, struct range *buf)
     }
 }
 
-/* The ranges of all cases, by row: each row's sorted, disjoint and not touching. */
-struct ranges {
-    struct range *r;
-    size_t n;
+/* One row's written ranges in order of offset, merged where they touch or overlap: read
+ * straight from the row's points when its writes come sorted (sequential and strided writers),
+ * else from a sorted copy of them. */
+struct cursor {
+    const struct iodfg_offset_point *p; /* the row's points [i, end) when sorted, else NULL */
+    const struct range *r;              /* else its writes, sorted: [i, end) */
+    size_t i, end;
+    int64_t lo, hi; /* the current range */
+    int64_t next_lo, next_hi;
+    int has_next, at_hi; /* at_hi: the next bound is the current range's end, not its start */
+    uint32_t row;
 };
 
-/* Merge the writes of one case (points [a, b), all of row) into its ranges, appended to out
- * (room for b - a more). buf: room for b - a ranges, for a sort. */
-static void case_ranges(const struct iodfg_offsetmap *om, size_t a, size_t b, struct range *buf,
-                        struct ranges *out)
+/* The row's next write [lo, hi) in offset order: 0 when none is left. */
+static int next_write(struct cursor *c, int64_t *lo, int64_t *hi)
 {
-    struct range *t = out->r + out->n;
-    size_t n = 0;
-    int sorted = 1;
-    for (size_t i = a; i < b; i++) {
-        const struct iodfg_offset_point *p = &om->points[i];
-        if (p->write && p->length > 0) {
-            t[n] = (struct range){p->offset, iodfg_sat_add(p->offset, p->length), p->row};
-            sorted &= n == 0 || t[n - 1].lo <= t[n].lo;
-            n++;
+    if (c->r) {
+        if (c->i >= c->end) {
+            return 0;
+        }
+        *lo = c->r[c->i].lo;
+        *hi = c->r[c->i++].hi;
+        return 1;
+    }
+    for (; c->i < c->end; c->i++) {
+        const struct iodfg_offset_point *q = &c->p[c->i];
+        if (q->write && q->length > 0) {
+            *lo = q->offset;
+            *hi = iodfg_sat_add(q->offset, q->length);
+            c->i++;
+            return 1;
         }
     }
-    if (!sorted) {
-        sort_ranges(t, n, buf);
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < n;) {
-        struct range r = t[i++];
-        for (; i < n && t[i].lo <= r.hi; i++) { // touching or overlapping: one range
-            r.hi = t[i].hi > r.hi ? t[i].hi : r.hi;
-        }
-        t[kept++] = r;
-    }
-    out->n += kept;
+    return 0;
 }
 
-/* The next bound of one row's ranges [i, end): the start of range i, or its end (at_hi). */
-struct cursor {
-    size_t i, end;
-    int at_hi;
-};
+/* Move to the row's next range: 0 when none is left. */
+static int next_range(struct cursor *c)
+{
+    if (!c->has_next) {
+        return 0;
+    }
+    c->lo = c->next_lo;
+    c->hi = c->next_hi;
+    while ((c->has_next = next_write(c, &c->next_lo, &c->next_hi)) && c->next_lo <= c->hi) {
+        c->hi = c->next_hi > c->hi ? c->next_hi : c->hi; // touching or overlapping: one range
+    }
+    c->at_hi = 0;
+    return 1;
+}
 
 /* Bounds come in the order of (position, ends before starts, row): a touching pair of ranges
  * does not overlap, and ties between rows go by row as a stable sort of the rows' bounds would. */
-static int64_t cursor_at(const struct ranges *v, const struct cursor *c)
+static int64_t cursor_at(const struct cursor *c)
 {
-    return c->at_hi ? v->r[c->i].hi : v->r[c->i].lo;
+    return c->at_hi ? c->hi : c->lo;
 }
 
-static int cursor_before(const struct ranges *v, const struct cursor *a, const struct cursor *b)
+static int cursor_before(const struct cursor *a, const struct cursor *b)
 {
-    int64_t x = cursor_at(v, a), y = cursor_at(v, b);
+    int64_t x = cursor_at(a), y = cursor_at(b);
     if (x != y) {
         return x < y;
     }
     if (a->at_hi != b->at_hi) {
         return a->at_hi; // an end before a start
     }
-    return v->r[a->i].row < v->r[b->i].row;
+    return a->row < b->row;
 }
 
 /* A binary min-heap of the rows' cursors: the rows' bounds merged, n log(rows) for n bounds
- * where sorting them all cost n log n and as much memory again. */
+ * where sorting them all cost n log n and as much memory again. sorted: the copies of the
+ * unsorted rows' writes. */
 struct merge {
-    const struct ranges *v;
     struct cursor *h;
     size_t n;
+    struct range *sorted;
 };
 
 static void sift_down(struct merge *m, size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, least = i;
-        if (l < m->n && cursor_before(m->v, &m->h[l], &m->h[least])) {
+        if (l < m->n && cursor_before(&m->h[l], &m->h[least])) {
             least = l;
         }
-        if (r < m->n && cursor_before(m->v, &m->h[r], &m->h[least])) {
+        if (r < m->n && cursor_before(&m->h[r], &m->h[least])) {
             least = r;
         }
         if (least == i) {
@@ -153,36 +163,92 @@ static int merge_next(struct merge *m, int64_t *at, int *start, uint32_t *row)
         return 0;
     }
     struct cursor *c = &m->h[0];
-    *at = cursor_at(m->v, c);
+    *at = cursor_at(c);
     *start = !c->at_hi;
-    *row = m->v->r[c->i].row;
+    *row = c->row;
     if (!c->at_hi) {
         c->at_hi = 1;
-    } else if (++c->i < c->end) {
-        c->at_hi = 0;
-    } else {
+    } else if (!next_range(c)) {
         *c = m->h[--m->n];
     }
     sift_down(m, 0);
     return 1;
 }
 
-static int merge_start(struct merge *m, const struct ranges *v)
+/* The writes of points [a, b): how many, and whether they come sorted by offset. */
+static size_t count_writes(const struct iodfg_offsetmap *om, size_t a, size_t b, int *sorted)
 {
-    m->v = v;
-    m->n = 0;
-    size_t rows = 0;
-    for (size_t a = 0; a < v->n; a++) {
-        rows += a == 0 || v->r[a].row != v->r[a - 1].row;
+    size_t n = 0;
+    int64_t last = INT64_MIN;
+    *sorted = 1;
+    for (size_t i = a; i < b; i++) {
+        const struct iodfg_offset_point *p = &om->points[i];
+        if (p->write && p->length > 0) {
+            *sorted &= last <= p->offset;
+            last = p->offset;
+            n++;
+        }
     }
-    if (!(m->h = malloc((rows + 1) * sizeof(*m->h)))) {
+    return n;
+}
+
+/* Copy the writes of points [a, b) to t and sort them by offset (buf: as many, for the sort). */
+static void sort_writes(const struct iodfg_offsetmap *om, size_t a, size_t b, struct range *t,
+                        struct range *buf)
+{
+    size_t n = 0;
+    for (size_t i = a; i < b; i++) {
+        const struct iodfg_offset_point *p = &om->points[i];
+        if (p->write && p->length > 0) {
+            t[n++] = (struct range){p->offset, iodfg_sat_add(p->offset, p->length), p->row};
+        }
+    }
+    sort_ranges(t, n, buf);
+}
+
+/* One cursor per row with writes (the points come by row), the unsorted rows' writes sorted into
+ * m->sorted; and the file's write bytes. 0, or -1 when out of memory. */
+static int merge_start(struct merge *m, struct iodfg_offsetmap *om)
+{
+    size_t rows = 0, unsorted = 0, most = 0;
+    for (size_t a = 0, b; a < om->npoints; a = b, rows++) {
+        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
+        }
+        int sorted;
+        size_t n = count_writes(om, a, b, &sorted);
+        unsorted += sorted ? 0 : n;
+        most = !sorted && n > most ? n : most;
+    }
+    m->h = malloc((rows + 1) * sizeof(*m->h));
+    // huge pages: on the virtual machines of login nodes small faults cost more than the work
+    m->sorted = unsorted ? iodfg_bigmem_alloc(unsorted * sizeof(*m->sorted)) : NULL;
+    struct range *buf = unsorted ? iodfg_bigmem_alloc(most * sizeof(*buf)) : NULL;
+    if (!m->h || (unsorted && (!m->sorted || !buf))) {
+        free(buf);
         return -1;
     }
-    for (size_t a = 0, b; a < v->n; a = b) {
-        for (b = a; b < v->n && v->r[b].row == v->r[a].row; b++) {
+    size_t used = 0;
+    for (size_t a = 0, b; a < om->npoints; a = b) {
+        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
+            const struct iodfg_offset_point *p = &om->points[b];
+            if (p->write && p->length > 0) {
+                om->write_bytes = iodfg_sat_add(om->write_bytes, p->length);
+            }
         }
-        m->h[m->n++] = (struct cursor){a, b, 0};
+        int sorted;
+        size_t n = count_writes(om, a, b, &sorted);
+        struct cursor c = {.p = om->points, .i = a, .end = b, .row = om->points[a].row};
+        if (!sorted) {
+            sort_writes(om, a, b, m->sorted + used, buf);
+            c = (struct cursor){.r = m->sorted + used, .end = n, .row = om->points[a].row};
+            used += n;
+        }
+        c.has_next = next_write(&c, &c.next_lo, &c.next_hi);
+        if (next_range(&c)) {
+            m->h[m->n++] = c;
+        }
     }
+    free(buf);
     for (size_t i = m->n / 2; i-- > 0;) {
         sift_down(m, i);
     }
@@ -280,47 +346,20 @@ static void flag_points(struct iodfg_offsetmap *om)
     }
 }
 
-static int ranges_of_cases(struct iodfg_offsetmap *om, struct ranges *all)
-{
-    size_t most = 0, writes = 0;
-    for (size_t a = 0, b; a < om->npoints; a = b) { // the points come by row
-        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
-            const struct iodfg_offset_point *p = &om->points[b];
-            if (p->write && p->length > 0) {
-                om->write_bytes = iodfg_sat_add(om->write_bytes, p->length);
-                writes++;
-            }
-        }
-        most = b - a > most ? b - a : most;
-    }
-    // huge pages: on the virtual machines of login nodes small faults cost more than the work
-    all->r = iodfg_bigmem_alloc((writes + 1) * sizeof(*all->r));
-    struct range *buf = iodfg_bigmem_alloc((most + 1) * sizeof(*buf));
-    int rc = all->r && buf ? 0 : -1;
-    for (size_t a = 0, b; rc == 0 && a < om->npoints; a = b) {
-        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
-        }
-        case_ranges(om, a, b, buf, all);
-    }
-    free(buf);
-    return rc;
-}
-
 int om_overlaps(struct om_build *x, struct iodfg_error *err)
 {
     struct iodfg_offsetmap *om = x->om;
-    struct ranges all = {NULL, 0};
-    struct merge m = {NULL, NULL, 0};
+    struct merge m = {NULL, 0, NULL};
     uint32_t *active = malloc(((size_t)om->ncases + 1) * sizeof(*active));
     uint32_t *pos = malloc(((size_t)om->ncases + 1) * sizeof(*pos));
-    int rc = !active || !pos || ranges_of_cases(om, &all) || merge_start(&m, &all) ? -1 : 0;
+    int rc = !active || !pos || merge_start(&m, om) ? -1 : 0;
     if (rc == 0) {
         rc = sweep(om, &m, active, pos);
     }
     if (rc == 0) {
         flag_points(om);
     }
-    free(all.r);
+    free(m.sorted);
     free(m.h);
     free(active);
     free(pos);

@@ -27,11 +27,9 @@ struct om_build {
     uint8_t *kf;   /* per key: iodfg_metrics_key_flags */
     uint8_t *band; /* per case: iodfg_picture_cases */
     uint32_t ncases_log;
-    uint32_t *row_of; /* per case: its row in om->cases, UINT32_MAX none */
-    int64_t *pos;     /* per event of the case being read: iodfg_access_case_offsets */
-    uint64_t pos_cap;
-    uint8_t *seeked; /* per handle id: its last use was a successful lseek */
-    size_t points_cap;
+    uint32_t *row_of;      /* per case: its row in om->cases, UINT32_MAX none */
+    uint8_t *seeked;       /* per handle id: its last use was a successful lseek */
+    uint64_t threads_from; /* points (or events, to count them) from which two threads scan */
 };
 
 /* Whether key k is counted: mapped to an activity that the focus keeps. */

@@ -322,6 +322,77 @@ START_TEST(tsv_and_json)
 }
 END_TEST
 
+/* The points come by row, each row's as many as its known and inferred offsets. */
+static void check_points_by_row(void)
+{
+    size_t i = 0;
+    for (uint32_t r = 0; r < OM.ncases; r++) {
+        uint64_t want = 0;
+        for (int d = 0; d < 2; d++) {
+            want += OM.cases[r].dir[d].n[IODFG_OFFSET_KNOWN] +
+                    OM.cases[r].dir[d].n[IODFG_OFFSET_INFERRED];
+        }
+        for (uint64_t k = 0; k < want; k++, i++) {
+            ck_assert_uint_lt(i, OM.npoints);
+            ck_assert_uint_eq(OM.points[i].row, r);
+        }
+    }
+    ck_assert_uint_eq(i, OM.npoints);
+}
+
+/* Two threads write the same map as one: cases of every kind (an unknown offset leaves a gap
+ * that is closed), G and R bands, random overlapping writes, split at every case. */
+START_TEST(two_threads_same_map)
+{
+    srand(5);
+    for (int c = 0; c < 7; c++) {
+        char name[8], *text = malloc(64 * 1024);
+        size_t o = (size_t)snprintf(text, 64 * 1024, "%s", trace);
+        for (int i = 0; i < 200; i++) {
+            int64_t off = rand() % 9000, len = 1 + rand() % 300;
+            o += (size_t)snprintf(text + o, 64 * 1024 - o,
+                                  "1 00:00:02.%06d pwrite64(3</d/f>, \"\", %lld, %lld) = %lld "
+                                  "<0.000001>\n",
+                                  i * 10 + c, (long long)len, (long long)off, (long long)len);
+        }
+        snprintf(name, sizeof(name), "c%d", c);
+        tlog_add_case(LOG, name, c == 3 ? "1 00:00:01.000000 getpid() = 1 <0.000001>\n" : text);
+        free(text);
+    }
+    tlog_map_fhat(&MAP, LOG);
+    uint8_t g[7] = {1, 0, 1, 0, 1, 0, 1}, r[7] = {0, 1, 0, 1, 0, 1, 0};
+    struct iodfg_buf one, two;
+    iodfg_buf_init(&one);
+    iodfg_buf_init(&two);
+    for (int groups = 0; groups < 2; groups++) {
+        IN.group[0] = groups ? g : NULL;
+        IN.group[1] = groups ? r : NULL;
+        struct iodfg_error err;
+        iodfg_error_clear(&err);
+        ck_assert_int_eq(iodfg_offsetmap_build_split(&OM, &IN, path_id("/d/f"), UINT64_MAX, &err),
+                         0);
+        ck_assert_uint_gt(OM.noverlaps, 0);
+        check_points_by_row();
+        iodfg_buf_clear(&one);
+        ck_assert_int_eq(iodfg_offsetmap_tsv(&one, &OM), 0);
+        ck_assert_int_eq(iodfg_offsetmap_json(&one, &OM, NULL), 0);
+        for (uint64_t from = 1; from < 3000; from += 97) {
+            ck_assert_int_eq(iodfg_offsetmap_build_split(&OM, &IN, path_id("/d/f"), from, &err), 0);
+            iodfg_buf_clear(&two);
+            ck_assert_int_eq(iodfg_offsetmap_tsv(&two, &OM), 0);
+            ck_assert_int_eq(iodfg_offsetmap_json(&two, &OM, NULL), 0);
+            check_points_by_row();
+            ck_assert_uint_eq(one.len, two.len);
+            ck_assert_msg(memcmp(one.data, two.data, one.len) == 0, "threads from %llu differ",
+                          (unsigned long long)from);
+        }
+    }
+    IN.group[0] = IN.group[1] = NULL;
+    iodfg_buf_fini(&one);
+    iodfg_buf_fini(&two);
+}
+END_TEST
+
 /* The shared file of a real IOR run (-b 64k -t 16k -s 4, 4 ranks): each case writes and reads
  * 16 transfers of 16 KiB at known offsets; a case's writes are rank r's blocks (segment s at
  * (s * 4 + r) * 64 KiB, four transfers each), the four cases take the four ranks, and the
@@ -424,6 +495,7 @@ static Suite *offsetmap_suite(void)
     tcase_add_test(tc, patterns_named);
     tcase_add_test(tc, default_file);
     tcase_add_test(tc, tsv_and_json);
+    tcase_add_test(tc, two_threads_same_map);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("real");
     tcase_add_checked_fixture(real, setup, teardown);
