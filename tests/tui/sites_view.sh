@@ -11,6 +11,7 @@ BIN=${IODFG_BIN:-./iodfg}
 DATA=${IODFG_TEST_DATA:-${IODFG_SRCDIR:-.}/tests/data}/traces/callsites
 [ -x "$BIN" ] || tui_skip "$BIN not built"
 ENV="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
+SRC=$(cd "${IODFG_SRCDIR:-.}" && pwd)/tests/tools/callsites.c
 cd "$TUI_TMP" || tui_fail "cd"
 
 # row SITE CALLS: the screen has a row of call site SITE with CALLS calls
@@ -102,4 +103,24 @@ tui_wait 'strace -f -k -tt -T -y -o run.st PROGRAM'
 tui_plain_screen "no stacks"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "no stacks: exit status"
+# recorded now where ptrace allows: file:line from the program's debug information (libdw)
+PROG=$(dirname "$BIN")/tests/tools/callsites
+if [ -x "$PROG" ] && "$BIN" --version | grep -q 'libdw yes' && command -v strace >/dev/null 2>&1 &&
+    strace -f -k -o /dev/null true 2>/dev/null; then
+    mkdir -p "$TUI_TMP/out"
+    # a sanitizer build of the program: LeakSanitizer does not work under ptrace
+    ASAN_OPTIONS=detect_leaks=0 strace -f -k -tt -T -y -o "$TUI_TMP/live_node1_1.st" "$PROG" \
+        "$TUI_TMP/out" || tui_fail "strace -k"
+    line=$(grep -n 'write(fd, h, sizeof h)' "$SRC" | cut -d: -f1)
+    [ -n "$line" ] || tui_fail "no write_header line in $SRC"
+    tui_start 80 24 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$TUI_TMP/live_node1_1.st"
+    tui_wait '1 Activities'
+    tui_keys L
+    tui_wait '[L Sites]'
+    tui_wait "write_header      callsites.c:$line"
+    tui_keys q
+    [ "$(tui_wait_exit)" = 0 ] || tui_fail "live: exit status"
+else
+    echo "# live recording skipped: no ptrace, strace -k, libdw or tests/tools/callsites"
+fi
 echo "ok - the Call sites view"
