@@ -67,7 +67,7 @@ static void open_app(const char *text, int frames)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(iodfg_callsites_split_keys(f, LOG, &err), 0);
     iodfg_focus_free(f);
-    APP = tui_app_new(LOG, 0, "sites.h5", NULL, NULL, &err);
+    APP = tui_app_new(LOG, 1, "sites.h5", NULL, NULL, &err); // the app frees the log
     ck_assert_msg(APP != NULL, "%s", err.msg);
 }
 
