@@ -373,33 +373,35 @@ static const struct tui_cmd_entry cmds[] = {
 /* ---- lines ---- */
 
 /* "write_header   callsites.c:22 in /home/u/prog   write:/tmp/x   Enter filters to this site"
- * (unknown lines: the call's address instead). */
+ * (unknown lines: the call's address instead; with groups, "G only" and the like first). */
 static size_t detail(struct tui_app *app, void *st, char *buf, size_t size)
 {
+    (void)app;
     struct tui_sites_view *sv = st;
     size_t r;
     if (size == 0 || !tui_table_view_cursor(sv, &r)) {
         snprintf(buf, size, "%s", sv->stacks ? "" : "no call stacks in this log");
         return 0;
     }
-    (void)app;
     const struct iodfg_callsite_row *row = row_of(sv, r);
-    char nb[96], lb[4200];
+    char nb[96], lb[4200], at[48] = "";
     const char *name = iodfg_report_site_name(sv->rep.log, row->site, nb, sizeof(nb));
     const char *obj = iodfg_report_site_object(sv->rep.log, row->site);
-    const char *line = iodfg_report_site_line(&sv->rep, row->site, lb, sizeof(lb));
-    int known =
-        sv->src && row->site != 0 && row->site != IODFG_CALLSITE_RUNTIME && sv->src[row->site].file;
+    const char *where = "";
+    if (*obj && sv->src[row->site].file) {
+        where = iodfg_report_site_line(&sv->rep, row->site, lb, sizeof(lb));
+    } else if (*obj) { // sites of one function differ by their call's address
+        const struct iodfg_frame *f =
+            &iodfg_stacks_frames(iodfg_eventlog_stacks(sv->rep.log))[row->site - 1];
+        snprintf(at, sizeof(at), "file:line unknown at 0x%" PRIx64, f->address);
+        where = at;
+    }
     int n = snprintf(buf, size, "%s   ", name);
     size_t name_len = n > 3 ? (size_t)n - 3 : 0;
-    char at[40] = "";
-    const struct iodfg_stacks *stk = iodfg_eventlog_stacks(sv->rep.log);
-    if (!known && *obj) { // sites of one function differ by their call's address
-        snprintf(at, sizeof(at), " at 0x%" PRIx64, iodfg_stacks_frames(stk)[row->site - 1].address);
-    }
     if (n >= 0 && (size_t)n < size) {
-        snprintf(buf + n, size - (size_t)n, "%s%s%s%s   %s   Enter filters to this site",
-                 known ? line : "file:line unknown", at, *obj ? " in " : "", obj,
+        const char *g = iodfg_report_site_group(&sv->rep, (int)sv->rows[r].g, row);
+        snprintf(buf + n, size - (size_t)n, "%s%s%s%s%s   %s   Enter filters to this site", g,
+                 *g ? "   " : "", where, *obj ? " in " : "", obj,
                  iodfg_mapping_name(sv->rep.map, row->activity));
     }
     return name_len < size ? name_len : size - 1;
