@@ -103,6 +103,19 @@ tui_wait 'strace -f -k -tt -T -y -o run.st PROGRAM'
 tui_plain_screen "no stacks"
 tui_keys q
 [ "$(tui_wait_exit)" = 0 ] || tui_fail "no stacks: exit status"
+# a function name with a terminal escape: shown escaped by the one sanitiser, filtered exactly
+printf 'write(3</d/f>, "x", 64) = 64 <0.000010>\n > /lib/libc.so.6(__write+0x4f) [0xf838f]\n > /home/u/prog(evil\033[31mred+0x40) [0x1239]\n' >"$TUI_TMP/evil_node1_1.st"
+tui_start 80 24 LANG= LC_ALL=C "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$TUI_TMP/evil_node1_1.st"
+tui_wait '1/1 events'
+tui_keys L
+tui_wait 'evil\e[31mred'
+tui_plain_screen "an escape in a function name"
+tui_keys Enter
+tui_wait 'filtered to call site evil\e[31mred'
+tui_wait '1/1 events'
+tui_keys q
+[ "$(tui_wait_exit)" = 0 ] || tui_fail "escape: exit status"
+
 # recorded now where ptrace allows: file:line from the program's debug information (libdw)
 PROG=$(dirname "$BIN")/tests/tools/callsites
 if [ -x "$PROG" ] && "$BIN" --version | grep -q 'libdw yes' && command -v strace >/dev/null 2>&1 &&
