@@ -155,6 +155,13 @@ struct iodfg_insight {
      * functions (string ids in the insights' pool) and calls */
     uint32_t sites[IODFG_INSIGHT_KEEP], nsites, sites_total;
     uint64_t site_calls[IODFG_INSIGHT_KEEP];
+    /* ... the frame (iodfg/stacks.h) of each site's call with the most events (0: unknown), how
+     * many calls of that function issued them (frames: one per call instruction; 5 means 5 or
+     * more), and that call's file (string id in the pool, IODFG_STR_EMPTY: unknown) and line
+     * once iodfg_insights_site_lines looked them up */
+    uint32_t site_frame[IODFG_INSIGHT_KEEP], site_frames[IODFG_INSIGHT_KEEP];
+    uint32_t site_file[IODFG_INSIGHT_KEEP];
+    int32_t site_line[IODFG_INSIGHT_KEEP];
     int has_window; /* 0 when the evidence spans cases of different clocks */
     int clock;      /* enum iodfg_clock of the window */
     int64_t from_ns, to_ns;
@@ -194,6 +201,14 @@ int iodfg_insights_build_classes(struct iodfg_insights *ins, const struct iodfg_
                                  const struct iodfg_insight_thresholds *t, const uint8_t *rules_on,
                                  const struct iodfg_focus_classes *classes,
                                  struct iodfg_error *err);
+/* The source line of frame (a frame id of the log's stacks, iodfg/stacks.h): 1 with file (borrowed
+ * until the lookup's owner goes) and *line, 0 when unknown. A front-end's adapter of
+ * iodfg_srcline_frame (debug information is read below the engine). */
+typedef int (*iodfg_frame_line_fn)(void *ctx, uint32_t frame, const char **file, int *line);
+/* Name the file and line of every finding's call sites (their site_frame) through line_of.
+ * Sites whose line is unknown keep only their function. 0, or -1 with err (out of memory). */
+int iodfg_insights_site_lines(struct iodfg_insights *ins, iodfg_frame_line_fn line_of, void *ctx,
+                              struct iodfg_error *err);
 /* The same over the current selection of a prepared session (iodfg_session_prepare), or over one
  * of its groups (IODFG_GROUP_G/R; -1 with err when there is no such group). Under focus app the
  * findings are judged per class; evidence names the rules' activities (before folding: ids of

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct iodfg_buf;
+struct iodfg_callsite_row;
 struct iodfg_callsites;
 struct iodfg_error;
 struct iodfg_eventlog;
@@ -41,5 +42,16 @@ int iodfg_report_json_callsites(struct iodfg_buf *b, const struct iodfg_report_c
  * static; buf[size] holds a made one. */
 const char *iodfg_report_site_name(const struct iodfg_eventlog *log, uint32_t site, char *buf,
                                    size_t size);
+
+/* The object (program or library path, untrusted) of site, "" for none. Borrowed from log. */
+const char *iodfg_report_site_object(const struct iodfg_eventlog *log, uint32_t site);
+/* The file:line cell of site as the table shows it: "callsites.c:22" (the file's base name, in
+ * buf[size]), "?" (looked up, unknown), "file:line unknown (no libdw)", "-" (no site). */
+const char *iodfg_report_site_line(const struct iodfg_report_callsites *r, uint32_t site,
+                                   char *buf, size_t size);
+/* The group cell of row of group g (0 G, 1 R): "G", "G only" (R has no such pair), "R", "R only";
+ * "" without groups. */
+const char *iodfg_report_site_group(const struct iodfg_report_callsites *r, int g,
+                                    const struct iodfg_callsite_row *row);
 
 #endif

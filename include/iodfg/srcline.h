@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct iodfg_eventlog;
 struct iodfg_srcline;
 
 /* Whether this build can look lines up (configure found libdw). */
@@ -24,5 +25,10 @@ void iodfg_srcline_free(struct iodfg_srcline *sl);
  * *line, 0 when unknown (no libdw, object unreadable, no debug information there). */
 int iodfg_srcline_lookup(struct iodfg_srcline *sl, const char *object, uint64_t address,
                          int return_address, const char **file, int *line);
+
+/* The same for frame id frame (iodfg/stacks.h) of log's stacks, a call site (a return
+ * address): 1 with file and *line, 0 when unknown or log has no such frame. */
+int iodfg_srcline_frame(struct iodfg_srcline *sl, const struct iodfg_eventlog *log, uint32_t frame,
+                        const char **file, int *line);
 
 #endif

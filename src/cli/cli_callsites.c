@@ -14,7 +14,6 @@
 #include "iodfg/session.h"
 #include "iodfg/srcline.h"
 #include "iodfg/stacks.h"
-#include "iodfg/strpool.h"
 
 #include "cli/cli_commands.h"
 #include "cmdline/cli_analyze.h"
@@ -30,20 +29,14 @@ static void find_lines(struct iodfg_srcline *sl, const struct iodfg_eventlog *lo
                        const struct iodfg_callsites *const *cs, int ngroups,
                        struct iodfg_report_srcline *src)
 {
-    const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
-    const struct iodfg_frame *fr = iodfg_stacks_frames(st);
-    const struct iodfg_strpool *pool = iodfg_eventlog_pool(log);
-    uint32_t nf = iodfg_stacks_frame_count(st);
+    uint32_t nf = iodfg_stacks_frame_count(iodfg_eventlog_stacks(log));
     for (int g = 0; g < ngroups; g++) {
         for (size_t i = 0; i < cs[g]->nrows; i++) {
             uint32_t s = cs[g]->rows[i].site;
             if (s == 0 || s > nf || src[s].file || src[s].line < 0) {
                 continue;
             }
-            const struct iodfg_frame *f = &fr[s - 1];
-            // a call site is never a stack's innermost frame (that is the system call's)
-            if (!iodfg_srcline_lookup(sl, iodfg_strpool_get(pool, f->object), f->address, 1,
-                                      &src[s].file, &src[s].line)) {
+            if (!iodfg_srcline_frame(sl, log, s, &src[s].file, &src[s].line)) {
                 src[s].line = -1; // looked up: unknown
             }
         }

@@ -17,6 +17,8 @@
 #include "iodfg/report_tsv.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
+#include "iodfg/srcline.h"
+#include "iodfg/stacks.h"
 
 #include "cmdline/cli_analyze.h"
 #include "cli/cli_commands.h"
@@ -32,6 +34,34 @@ struct ins_opts {
     const char *assign[MAX_ASSIGN];
     size_t nassign;
 };
+
+/* The file:line of a call site from the program's debug information (libdw). */
+struct lines {
+    struct iodfg_srcline *sl;
+    const struct iodfg_eventlog *log;
+};
+
+static int frame_line(void *ctx, uint32_t frame, const char **file, int *line)
+{
+    const struct lines *l = ctx;
+    return iodfg_srcline_frame(l->sl, l->log, frame, file, line);
+}
+
+/* The file:line of the findings' call sites (a log with strace -k stacks). 0, or -1 with err. */
+static int site_lines(struct iodfg_insights *ins, int n, const struct iodfg_eventlog *log,
+                      struct iodfg_error *err)
+{
+    if (!iodfg_eventlog_stacks(log)) {
+        return 0;
+    }
+    struct lines l = {iodfg_srcline_new(NULL), log};
+    int rc = l.sl ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    for (int g = 0; rc == 0 && g < n; g++) {
+        rc = iodfg_insights_site_lines(&ins[g], frame_line, &l, err);
+    }
+    iodfg_srcline_free(l.sl); // the insights' pool has copies of the files
+    return rc;
+}
 
 /* The insights of each selection and what differs between G and R, reported into b. */
 static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf *b)
@@ -49,6 +79,9 @@ static int report(const void *ctx, const struct cli_metrics *m, struct iodfg_buf
         r.ins[g] = &ins[g];
         int group = m->ngroups > 1 ? g + 1 : IODFG_GROUP_NONE;
         rc = iodfg_insights_session(&ins[g], m->ses, group, &o->t, o->on, &err);
+    }
+    if (rc == 0) {
+        rc = site_lines(ins, m->ngroups, m->log, &err);
     }
     struct iodfg_diff_story st;
     iodfg_diff_story_init(&st);

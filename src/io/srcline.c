@@ -13,6 +13,10 @@
 #include <elfutils/libdwfl.h>
 #endif
 
+#include "iodfg/eventlog.h"
+#include "iodfg/stacks.h"
+#include "iodfg/strpool.h"
+
 #define MAX_OBJECTS 64
 
 struct object {
@@ -160,4 +164,19 @@ int iodfg_srcline_lookup(struct iodfg_srcline *sl, const char *object, uint64_t 
     (void)return_address;
     return 0;
 #endif
+}
+
+int iodfg_srcline_frame(struct iodfg_srcline *sl, const struct iodfg_eventlog *log, uint32_t frame,
+                        const char **file, int *line)
+{
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
+    *file = NULL;
+    *line = 0;
+    if (!st || frame == 0 || frame > iodfg_stacks_frame_count(st)) {
+        return 0;
+    }
+    const struct iodfg_frame *f = &iodfg_stacks_frames(st)[frame - 1];
+    // a call site is never a stack's innermost frame (that is the system call's)
+    return iodfg_srcline_lookup(sl, iodfg_strpool_get(iodfg_eventlog_pool(log), f->object),
+                                f->address, 1, file, line);
 }

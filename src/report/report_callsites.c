@@ -44,7 +44,7 @@ const char *iodfg_report_site_name(const struct iodfg_eventlog *log, uint32_t si
     return buf;
 }
 
-static const char *site_object(const struct iodfg_eventlog *log, uint32_t site)
+const char *iodfg_report_site_object(const struct iodfg_eventlog *log, uint32_t site)
 {
     const struct iodfg_stacks *st = iodfg_eventlog_stacks(log);
     if (!st || site == 0 || site > iodfg_stacks_frame_count(st)) {
@@ -76,6 +76,30 @@ static int other_has(const struct iodfg_report_callsites *r, int g,
     return 0;
 }
 
+const char *iodfg_report_site_group(const struct iodfg_report_callsites *r, int g,
+                                    const struct iodfg_callsite_row *row)
+{
+    if (r->ngroups != 2) {
+        return "";
+    }
+    static const char *const text[2][2] = {{"G only", "G"}, {"R only", "R"}};
+    return text[g != 0][other_has(r, g, row)];
+}
+
+const char *iodfg_report_site_line(const struct iodfg_report_callsites *r, uint32_t site,
+                                   char *buf, size_t size)
+{
+    const struct iodfg_report_srcline *src = site_src(r, site);
+    if (src) {
+        const char *slash = strrchr(src->file, '/');
+        snprintf(buf, size, "%s:%d", slash ? slash + 1 : src->file, src->line);
+        return buf;
+    }
+    return site == 0 || site == IODFG_CALLSITE_RUNTIME ? "-"
+           : r->libdw                                  ? "?"
+                                                       : "file:line unknown (no libdw)";
+}
+
 /* ---- table ---- */
 
 static const struct iodfg_table_col cols[] = {
@@ -89,30 +113,19 @@ static void table_row(struct iodfg_table *t, const struct iodfg_report_callsites
     char buf[96], num[32];
     const char *name = iodfg_report_site_name(r->log, row->site, buf, sizeof(buf));
     iodfg_table_add_name(t, name, strlen(name));
-    const struct iodfg_report_srcline *src = site_src(r, row->site);
-    if (src) {
-        struct iodfg_buf fl;
-        iodfg_buf_init(&fl);
-        const char *slash = strrchr(src->file, '/');
-        iodfg_buf_addf(&fl, "%s:%d", slash ? slash + 1 : src->file, src->line);
-        iodfg_table_add_name(t, fl.data ? fl.data : "", fl.len);
-        iodfg_buf_fini(&fl);
+    char fl[4200];
+    const char *line = iodfg_report_site_line(r, row->site, fl, sizeof(fl));
+    if (row->site == 0 || row->site == IODFG_CALLSITE_RUNTIME || !site_src(r, row->site)) {
+        iodfg_table_add(t, line);
     } else {
-        iodfg_table_add(t, row->site == 0 || row->site == IODFG_CALLSITE_RUNTIME ? "-"
-                           : r->libdw                                            ? "?"
-                                      : "file:line unknown (no libdw)");
+        iodfg_table_add_name(t, line, strlen(line));
     }
     iodfg_table_add(t, iodfg_format_count(num, sizeof(num), row->calls, 0));
     iodfg_table_add(t, iodfg_format_duration(num, sizeof(num), row->dur_ns, 0));
     iodfg_table_add(t, iodfg_format_bytes(num, sizeof(num), row->bytes, 0));
     iodfg_table_add(t, iodfg_format_count(num, sizeof(num), row->cases, 0));
-    if (r->ngroups == 2) {
-        snprintf(num, sizeof(num), "%c%s", group_name[g], other_has(r, g, row) ? "" : " only");
-        iodfg_table_add(t, num);
-    } else {
-        iodfg_table_add(t, "");
-    }
-    const char *obj = site_object(r->log, row->site);
+    iodfg_table_add(t, iodfg_report_site_group(r, g, row));
+    const char *obj = iodfg_report_site_object(r->log, row->site);
     iodfg_table_add_name(t, obj, strlen(obj));
 }
 
@@ -180,7 +193,7 @@ int iodfg_report_tsv_callsites(struct iodfg_buf *b, const struct iodfg_report_ca
             }
             tsv_name(b, iodfg_mapping_name(r->map, row->activity));
             tsv_name(b, iodfg_report_site_name(r->log, row->site, buf, sizeof(buf)));
-            tsv_name(b, site_object(r->log, row->site));
+            tsv_name(b, iodfg_report_site_object(r->log, row->site));
             const struct iodfg_report_srcline *src = site_src(r, row->site);
             tsv_name(b, src ? src->file : "");
             if (src) {
@@ -205,7 +218,7 @@ static void json_site(struct iodfg_json *j, const struct iodfg_report_callsites 
     char buf[96];
     iodfg_json_object(j);
     iodfg_json_put_text(j, "site", iodfg_report_site_name(r->log, row->site, buf, sizeof(buf)));
-    iodfg_json_put_text(j, "object", site_object(r->log, row->site));
+    iodfg_json_put_text(j, "object", iodfg_report_site_object(r->log, row->site));
     const struct iodfg_report_srcline *src = site_src(r, row->site);
     iodfg_json_key(j, "file");
     if (src) {

@@ -263,6 +263,17 @@ static void evidence(struct iodfg_json *j, const struct iodfg_report_insights *r
         iodfg_json_object(j);
         iodfg_json_put_text(j, "site", ins->pool ? iodfg_strpool_get(ins->pool, f->sites[i]) : "");
         iodfg_json_put_u64(j, "calls", f->site_calls[i]);
+        int known = ins->pool && f->site_file[i] != IODFG_STR_EMPTY && f->site_line[i] > 0;
+        iodfg_json_key(j, "file"); // of the call with the most events; null when unknown
+        if (known) {
+            iodfg_json_text(j, iodfg_strpool_get(ins->pool, f->site_file[i]));
+            iodfg_json_put_i64(j, "line", f->site_line[i]);
+        } else {
+            iodfg_json_null(j);
+            iodfg_json_key(j, "line");
+            iodfg_json_null(j);
+        }
+        iodfg_json_put_u64(j, "calls_in_code", f->site_frames[i]); // call instructions (5: 5+)
         iodfg_json_end(j);
     }
     iodfg_json_end(j);

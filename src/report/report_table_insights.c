@@ -53,6 +53,25 @@ static void window_text(char *buf, size_t size, const struct iodfg_insight *f)
              (double)(f->to_ns - f->from_ns) / 1e9);
 }
 
+/* " at callsites.c:22" (the file's base name), with " and N other calls" when more calls of the
+ * function issued the events; nothing when the line is unknown. */
+static void site_line(struct iodfg_buf *b, const struct iodfg_insights *ins,
+                      const struct iodfg_insight *f, uint32_t i)
+{
+    if (!ins->pool || f->site_file[i] == IODFG_STR_EMPTY || f->site_line[i] <= 0) {
+        return;
+    }
+    const char *file = iodfg_strpool_get(ins->pool, f->site_file[i]);
+    const char *slash = strrchr(file, '/');
+    iodfg_buf_addf(b, " at ");
+    cell(b, slash ? slash + 1 : file);
+    iodfg_buf_addf(b, ":%d", (int)f->site_line[i]);
+    if (f->site_frames[i] > 1) {
+        iodfg_buf_addf(b, " and %s%u other call%s", f->site_frames[i] > 4 ? "at least " : "",
+                       f->site_frames[i] - 1, f->site_frames[i] == 2 ? "" : "s");
+    }
+}
+
 static void evidence(struct iodfg_buf *b, const struct iodfg_report_insights *r,
                      const struct iodfg_insights *ins, const struct iodfg_insight *f)
 {
@@ -70,11 +89,12 @@ static void evidence(struct iodfg_buf *b, const struct iodfg_report_insights *r,
     }
     list_line(b, f->rule == IODFG_INS_METADATA ? "dirs:" : "paths:", items, f->npaths,
               f->paths_total);
-    if (f->nsites) { // "sites:      write_header (200 calls), write_payload (32 calls)"
+    if (f->nsites) { // "call sites: write_header at callsites.c:22 (200 calls), ..."
         iodfg_buf_addf(b, "      %-12s", "call sites:");
         for (uint32_t i = 0; i < f->nsites; i++) {
             iodfg_buf_addf(b, "%s", i ? ", " : "");
             cell(b, ins->pool ? iodfg_strpool_get(ins->pool, f->sites[i]) : "");
+            site_line(b, ins, f, i);
             iodfg_buf_addf(b, " (%llu %s)", (unsigned long long)f->site_calls[i],
                            f->site_calls[i] == 1 ? "call" : "calls");
         }

@@ -164,6 +164,9 @@ static const struct tui_binding default_bindings[] = {
     {TUI_MAP_OFFSETS, TUI_KEY_ENTER, C(PICK_FILE)},
     {TUI_MAP_OFFSETS, 'X', C(EXPORT_SVG)},
 
+    {TUI_MAP_SITES, TUI_KEY_ENTER, C(FILTER_SITE)},
+    {TUI_MAP_SITES, 'a', C(SITES_ONE)},
+
     {TUI_MAP_HELP, 'q', C(CLOSE)},
     {TUI_MAP_HELP, TUI_KEY_ESC, C(CLOSE)},
     {TUI_MAP_HELP, '?', C(CLOSE)},

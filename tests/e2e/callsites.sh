@@ -145,6 +145,13 @@ if "$B" --version | grep -q 'libdw yes'; then
   check "live: read_back's file:line" \
     test "$(tsv "$T/live.tsv" "^read:" read_back 5)" = "$(line_of 'while (read(fd, block')"
   check "live: the source file" sh -c "awk -F'\t' '\$2 == \"write_header\" { print \$4 }' '$T/live.tsv' | grep -q 'callsites[.]c\$'"
+  # insights name the site's file:line (the call with the most events), in text and JSON
+  "$B" insights --filter "path~^$T/out" "$T/live.h5" >"$T/live_ins.txt"
+  check "live: insights name write_header's file:line" \
+    grep -q "write_header at callsites.c:$(line_of 'write(fd, h, sizeof h)') (200 calls)" "$T/live_ins.txt"
+  "$B" insights --format json --filter "path~^$T/out" "$T/live.h5" >"$T/live_ins.json"
+  check "live: insights json: file and line" \
+    test "$(json "$T/live_ins.json" '[str(s["line"]) + ":" + s["file"].rsplit("/", 1)[-1] for g in j["groups"] for f in g["findings"] for s in f.get("call_sites", []) if s["site"] == "write_header"][0]')" = "$(line_of 'write(fd, h, sizeof h)'):callsites.c"
   # the program moved: --symbols finds it by its base name
   mv "$T/bin" "$T/moved"
   "$B" callsites --format tsv --filter "path~^$T/out" "$T/live.h5" >"$T/gone.tsv"

@@ -13,7 +13,7 @@ THEMES="IODFG_THEMEDIR=${IODFG_SRCDIR:-.}/themes"
 
 visit_all()
 {
-    for v in 1 2 3 4 5 6 7 8 9 H O i; do
+    for v in 1 2 3 4 5 6 7 8 9 H O L i; do
         tui_keys "$v"
         tui_wait "[$v "
         sleep 0.3

@@ -13,12 +13,18 @@
 #include <xxhash.h>
 
 #include "iodfg/callsites.h"
+#include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/filter.h"
 #include "iodfg/focus.h"
+#include "iodfg/insights.h"
 #include "iodfg/mapping.h"
+#include "iodfg/report.h"
+#include "iodfg/report_json.h"
+#include "iodfg/report_table.h"
 #include "iodfg/rules.h"
+#include "iodfg/session.h"
 #include "iodfg/stacks.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
@@ -458,6 +464,84 @@ START_TEST(site_field_splits)
 }
 END_TEST
 
+
+/* A made-up line table for insights_name_lines: write_header's two calls (0x1239 and 0x1250) are
+ * at sites.c:14 and :15; append_log's line is unknown (no debug information). */
+static int fake_line(void *ctx, uint32_t frame, const char **file, int *line)
+{
+    const struct iodfg_eventlog *log = ctx;
+    const struct iodfg_frame *f = &iodfg_stacks_frames(iodfg_eventlog_stacks(log))[frame - 1];
+    const char *fn = iodfg_strpool_get(iodfg_eventlog_pool(log), f->function);
+    if (strcmp(fn, "write_header") != 0) {
+        return 0;
+    }
+    *file = "/home/u/src/sites.c";
+    *line = f->address == 0x1239 ? 14 : 15;
+    return 1;
+}
+
+/* Insights' evidence names a call site's file:line where it is known (the call with the most
+ * events, and how many other calls of the function issued some), the function alone where not,
+ * in text and JSON. */
+START_TEST(insights_name_lines)
+{
+    struct iodfg_buf t;
+    iodfg_buf_init(&t);
+    for (int i = 0; i < 70; i++) { // 40 + 10 small writes from write_header, 20 from append_log
+        iodfg_buf_addf(&t, "write(3</d/f>, \"x\", 64) = 64 <0.000002>\n" LIBC
+                           " > /home/u/prog(%s) [0x%x]\n > /home/u/prog(main+0x1) [0x1400]\n",
+                       i < 50 ? "write_header+0x40" : "append_log+0x8",
+                       i < 40 ? 0x1239 : i < 50 ? 0x1250 : 0x1300);
+    }
+    struct iodfg_strace_result r;
+    struct iodfg_eventlog *log = parse(t.data, &r);
+    iodfg_buf_fini(&t);
+    struct iodfg_error err;
+    struct iodfg_focus *f = iodfg_focus_new(NULL, 0, NULL, &err);
+    ck_assert_int_eq(iodfg_callsites_split_keys(f, log, &err), 0);
+    struct iodfg_session *ses = iodfg_session_new(log, &err);
+    ck_assert_ptr_nonnull(ses);
+    ck_assert_int_eq(iodfg_session_prepare(ses, &err), 0);
+    struct iodfg_insight_thresholds th;
+    iodfg_insight_thresholds_default(&th);
+    th.min_ops = 50; // 70 small writes are many
+    struct iodfg_insights ins;
+    iodfg_insights_init(&ins);
+    ck_assert_int_eq(iodfg_insights_session(&ins, ses, IODFG_GROUP_NONE, &th, NULL, &err), 0);
+    const struct iodfg_insight *small = NULL;
+    for (size_t i = 0; i < ins.n && !small; i++) {
+        small = ins.v[i].rule == IODFG_INS_SMALL_IO ? &ins.v[i] : NULL;
+    }
+    ck_assert_ptr_nonnull(small);
+    ck_assert_uint_eq(small->nsites, 2);
+    ck_assert_uint_eq(small->site_frames[0], 2); // write_header: two calls, 40 events at the first
+    ck_assert_uint_eq(small->site_frames[1], 1);
+    ck_assert_uint_eq(small->site_file[0], IODFG_STR_EMPTY); // nothing looked up yet
+    ck_assert_int_eq(iodfg_insights_site_lines(&ins, fake_line, log, &err), 0);
+    ck_assert_int_eq(small->site_line[0], 14);
+    ck_assert_int_eq(small->site_line[1], 0);
+    struct iodfg_report_insights rep = {
+        .log = log, .map = iodfg_session_mapping(ses), .ins = {&ins, NULL}, .ngroups = 1};
+    struct iodfg_buf out;
+    iodfg_buf_init(&out);
+    ck_assert_int_eq(iodfg_report_table_insights(&out, &rep, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out.data, "call sites: write_header at sites.c:14 and 1 other call "
+                                           "(50 calls), append_log (20 calls)\n"));
+    out.len = 0;
+    ck_assert_int_eq(iodfg_report_json_insights(&out, &rep, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out.data, "{\"site\":\"write_header\",\"calls\":50,\"file\":"
+                                           "\"/home/u/src/sites.c\",\"line\":14,"
+                                           "\"calls_in_code\":2}"));
+    ck_assert_ptr_nonnull(strstr(out.data, "{\"site\":\"append_log\",\"calls\":20,\"file\":null,"
+                                           "\"line\":null,\"calls_in_code\":1}"));
+    iodfg_buf_fini(&out);
+    iodfg_insights_fini(&ins);
+    iodfg_session_free(ses);
+    iodfg_focus_free(f);
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("callsites");
@@ -478,6 +562,7 @@ int main(void)
     TCase *e = tcase_create("sites");
     tcase_add_test(e, sites_counted);
     tcase_add_test(e, site_field_splits);
+    tcase_add_test(e, insights_name_lines);
     suite_add_tcase(s, e);
     return testutil_run(s);
 }

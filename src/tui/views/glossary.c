@@ -37,6 +37,8 @@ static const struct {
     {"peak", "the timeline's highest concurrency and when it occurs"},
     {"stair-case", "serialisation index: the share of busy time calls spent queued behind"},
     {"", "the previous completion (Wright et al. 2013); 0 parallel, 1 serial"},
+    {"Call site", "innermost frame of the program's own code in a call's stack"},
+    {"File:line", "of a call site, from debug information (? unknown; strace -k)"},
     {"inferred", "a figure derived without the call that shows it (offsets without lseek)"},
     {"–", "unknown or undefined (no duration, no bytes, zero time)"},
 };
