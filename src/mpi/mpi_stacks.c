@@ -22,6 +22,7 @@
 
 #include "cmdline/cli.h"
 #include "mpi_comm.h"
+#include "mpi_merge.h"
 
 void mpi_stacks_fini(struct mpi_stacks *s)
 {
@@ -57,35 +58,21 @@ static int pack(const struct iodfg_eventlog *part, const uint32_t *smap, struct 
     return b->failed ? -1 : 0;
 }
 
-struct cursor {
-    const char *p, *end;
-};
-
-static const void *take(struct cursor *c, uint64_t n)
-{
-    if ((uint64_t)(c->end - c->p) < n) {
-        return NULL;
-    }
-    const void *at = c->p;
-    c->p += n;
-    return at;
-}
-
 /* Merge one process's packed table into tab (made when the first one with stacks comes); *map
  * (malloc'd, stacks + 1 entries) its stack ids in tab's when keep. 0, or -1 (memory, damage). */
-static int merge_one(struct cursor *c, struct iodfg_stacks **tab, int keep, uint32_t **map)
+static int merge_one(struct mpi_cursor *c, struct iodfg_stacks **tab, int keep, uint32_t **map)
 {
     uint32_t has, nf, ns;
-    const void *p = take(c, sizeof(has));
+    const void *p = mpi_take(c, sizeof(has));
     if (!p || (memcpy(&has, p, sizeof(has)), !has)) {
         return p ? 0 : -1;
     }
-    if (!(p = take(c, sizeof(nf)))) {
+    if (!(p = mpi_take(c, sizeof(nf)))) {
         return -1;
     }
     memcpy(&nf, p, sizeof(nf));
-    const char *frames = take(c, (uint64_t)nf * sizeof(struct iodfg_frame));
-    const void *pn = frames ? take(c, sizeof(ns)) : NULL;
+    const char *frames = mpi_take(c, (uint64_t)nf * sizeof(struct iodfg_frame));
+    const void *pn = frames ? mpi_take(c, sizeof(ns)) : NULL;
     if (!pn || (!*tab && !(*tab = iodfg_stacks_new()))) {
         return -1;
     }
@@ -93,7 +80,7 @@ static int merge_one(struct cursor *c, struct iodfg_stacks **tab, int keep, uint
     uint32_t *fmap = malloc(((size_t)nf + 1) * sizeof(*fmap));
     uint32_t *smap = malloc(((size_t)ns + 1) * sizeof(*smap));
     uint64_t *off = malloc(((size_t)ns + 1) * sizeof(*off));
-    const void *po = take(c, ((uint64_t)ns + 1) * sizeof(uint64_t));
+    const void *po = mpi_take(c, ((uint64_t)ns + 1) * sizeof(uint64_t));
     int ok = fmap && smap && off && po;
     for (uint32_t f = 0; ok && f < nf; f++) {
         struct iodfg_frame x;
@@ -103,7 +90,7 @@ static int merge_one(struct cursor *c, struct iodfg_stacks **tab, int keep, uint
     const char *ids = NULL;
     if (ok) {
         memcpy(off, po, ((size_t)ns + 1) * sizeof(*off));
-        ok = off[0] == 0 && (ids = take(c, off[ns] * sizeof(uint32_t))) != NULL;
+        ok = off[0] == 0 && (ids = mpi_take(c, off[ns] * sizeof(uint32_t))) != NULL;
     }
     uint32_t *run = NULL, cap = 0;
     smap[0] = 0;
@@ -160,7 +147,7 @@ int mpi_stacks_merge(const struct mpi_job *job, const struct iodfg_eventlog *par
     if (mpi_agree(job, rc, err) == 0 &&
         mpi_allgather_bytes(job, b.data, b.len, &all, &off, err) == 0) {
         for (int p = 0; rc == 0 && p < job->size; p++) {
-            struct cursor c = {all + off[p], all + off[p + 1]};
+            struct mpi_cursor c = {all + off[p], all + off[p + 1]};
             if (merge_one(&c, &out->tab, p == job->rank, &map)) {
                 rc = iodfg_error_set(err, IODFG_E_NOMEM, "cannot merge the processes' stacks");
             }

@@ -4,9 +4,13 @@
 # tests/tools/callsites.c (tests/data/traces/callsites: recorded once with -k, once without; 336
 # events each) copied BENCH_STACK_COPIES times (each copy a file, a case). Goals: with stacks,
 # lines per CPU-second within 2x of those without; the log grows by at most 4 bytes per event
-# beyond its unique stacks (the /stacks tables but event_stack, as h5ls counts their storage).
-# Sourced by run.sh (`make bench`), or run alone (`make bench-stacks`) with IODFG_BIN and
-# IODFG_SRCDIR set: it then prints its own summary.
+# beyond its unique stacks (the /stacks tables but event_stack, as h5ls counts their storage;
+# the frames' strings in /strings count as growth).
+# Two measures per line: bench_parse's parser + event log (one thread, the parse alone), and
+# convert -j 1 end to end (its CPU time; 336 events a case, so the per-case work of the HDF5
+# writer weighs more than in the main convert row). Sourced by run.sh (`make bench`), or run
+# alone (`make bench-stacks`) with IODFG_BIN, BENCH_DIR and IODFG_SRCDIR set: it then prints
+# its own summary.
 : "${IODFG_BIN:?}" "${IODFG_SRCDIR:?}"
 if [ -z "${summary:-}" ]; then # alone: what run.sh otherwise gives
   set -eu
@@ -37,6 +41,25 @@ for kind in stacks plain; do
     cat "$work/t" >>"$work/k_$kind.t"
   done
 done
+# the parser and the event log alone, one thread, data read from the files (bench_parse)
+if [ -x "${BENCH_DIR:-}/bench_parse" ]; then
+  for kind in stacks plain; do
+    : >"$work/kp_$kind"
+    for i in $(seq "$runs"); do
+      "$BENCH_DIR/bench_parse" "$work/k_$kind"/*.st | tee "$work/kp_out" |
+        sed -n 's/^parser + event log *\([0-9.]*\) Mlines.*/\1/p' >>"$work/kp_$kind"
+    done
+    grep -E '^(input|parser \+ event log)' "$work/kp_out" | sed "s/^/$kind: /"
+  done
+  set -- $(best_median higher <"$work/kp_stacks") $(best_median higher <"$work/kp_plain")
+  row "strace -k parser + event log, one thread: M lines/s, with stacks" "M lines/s" "-" "$1" "$2"
+  row "strace -k parser + event log, one thread: M lines/s, without" "M lines/s" "-" "$3" "$4"
+  pr=$(awk -v k="$2" -v p="$4" 'BEGIN { printf "%.2f", k / p }')
+  row "strace -k parser + event log: lines/s with stacks over without (medians)" "x" ">= 0.5" "$pr" "$pr"
+else
+  row_not_run "strace -k parser + event log: lines/s with stacks over without" "x" ">= 0.5" \
+    "bench_parse not built"
+fi
 # lines: both inputs' lines; events: the log's (the same for both, checked)
 klines=$(cat "$work"/k_stacks/*.st | wc -l)
 plines=$(cat "$work"/k_plain/*.st | wc -l)
@@ -58,12 +81,15 @@ row "strace -k convert -j 1: M lines per CPU-second, with stacks" "M lines/CPU-s
 row "strace -k convert -j 1: M lines per CPU-second, without" "M lines/CPU-s" "-" "$pbest" "$pmed"
 ratio=$(awk -v k="$kmed" -v p="$pmed" 'BEGIN { printf "%.2f", k / p }')
 row "strace -k convert: lines/s with stacks over without (medians)" "x" ">= 0.5" "$ratio" "$ratio"
+# per event, for the record: a -k trace has about 8 lines per event, mostly short frames
+eratio=$(awk -v k="$kevs" -v p="$pevs" 'BEGIN { printf "%.2f", k / p }')
+row "strace -k convert: events/s with stacks over without (medians)" "x" "-" "$eratio" "$eratio"
 # the log each way; the unique stacks: the /stacks datasets but event_stack, as stored
 ksize=$(wc -c <"$work/k_stacks.h5")
 psize=$(wc -c <"$work/k_plain.h5")
 uniq=$(h5ls -r -v "$work/k_stacks.h5/stacks" 2>/dev/null | awk '
   /^\/?[a-z_]+ +Dataset/ { name = $1 }
-  /Storage:/ && name !~ /event_stack/ { for (i = 1; i <= NF; i++) if ($i == "allocated") s += $(i - 2) }
+  /Storage:/ && name !~ /event_stack/ { for (i = 1; i <= NF; i++) if ($i == "allocated") s += $(i - 1) }
   END { print s + 0 }')
 kbpe=$(awk -v s="$ksize" -v e="$kev" 'BEGIN { printf "%.1f", s / e }')
 pbpe=$(awk -v s="$psize" -v e="$pev" 'BEGIN { printf "%.1f", s / e }')
