@@ -24,6 +24,13 @@ int iodfg_callsites_resolve(const struct iodfg_focus *f, const struct iodfg_even
 /* The site of events whose stack has no frame of the program's own (all in libc, the loader...). */
 #define IODFG_CALLSITE_RUNTIME UINT32_MAX
 
+/* The name of every stack's call site as a string id of log's pool (interned there in stack
+ * order): its function, or "object+0xADDRESS" without one; IODFG_STR_EMPTY for a stack without a
+ * frame of the program and for [0]. *names (stacks + 1 entries, malloc'd) is NULL when the log
+ * has no stacks. 0, or -1 with err. */
+int iodfg_callsites_names(const struct iodfg_focus *f, struct iodfg_eventlog *log, uint32_t **names,
+                          struct iodfg_error *err);
+
 /* Split the keys of log by call site (iodfg_eventlog_split_keys), the site of a stack named by
  * its function (or "object+0xADDRESS" without one); stacks without a frame of the program keep
  * their key. Done once, after loading and before a session opens over the log. 0, or -1 with err.

@@ -11,6 +11,7 @@ struct iodfg_case_info;
 struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_handle;
+struct iodfg_stacks;
 
 /* What every process passes alike: the file's tables. */
 struct iodfg_store_par_meta {
@@ -19,9 +20,11 @@ struct iodfg_store_par_meta {
     uint32_t max_part_handles;           /* the largest part's handles (over all processes) */
     const struct iodfg_case_info *cases; /* every case in case order (string ids of tab) */
     uint32_t ncases;
-    const uint64_t *case_first; /* ncases + 1 entries: case i has rows [i], [i+1] */
-    uint64_t max_part_rows;     /* the largest part's events (over all processes) */
-    int case_views;             /* as iodfg_store_set_case_views */
+    const uint64_t *case_first;        /* ncases + 1 entries: case i has rows [i], [i+1] */
+    uint64_t max_part_rows;            /* the largest part's events (over all processes) */
+    int case_views;                    /* as iodfg_store_set_case_views */
+    const struct iodfg_stacks *stacks; /* strace -k: the file's stack table (strings in tab's
+                                          ids), NULL for none: /stacks and minor 2 (4.2) */
 };
 
 /* What each process passes: its events, a contiguous run of the file's rows, and its handles,
@@ -34,6 +37,7 @@ struct iodfg_store_par_part {
     uint64_t first;                     /* the file's row of log's first event */
     const struct iodfg_handle *handles; /* log's handles in the file's ids: rows hbase, + n */
     uint32_t nhandles;
+    const uint32_t *stack_ids; /* with meta->stacks: log's events' stack ids in it (0: none) */
 };
 
 /* A bound on the bytes the file of meta takes while it is written: the columns before HDF5 codes

@@ -13,6 +13,7 @@
 struct iodfg_csv_columns;
 struct iodfg_error;
 struct iodfg_eventlog;
+struct iodfg_focus;
 struct iodfg_input_list;
 struct iodfg_insight_thresholds;
 struct iodfg_mounts;
@@ -134,6 +135,9 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
  * focus.rules, else the built-in ones (cli_sites.c). 0, or -1 with err. */
 int cli_callsites_split(struct iodfg_eventlog *log, const char *focus_path,
                         struct iodfg_error *err);
+/* The focus rules cli_callsites_split uses (focus_path, the user's or the built-in ones). NULL
+ * with err. */
+struct iodfg_focus *cli_callsites_focus(const char *focus_path, struct iodfg_error *err);
 /* What a log read from a file still needs (also iodfg-mpi's part of one): its files' mount
  * table (the one stored by convert unless --mounts is given; totals->mounts says which) and
  * --align. The log, or NULL with err when it failed (the log is then freed). */

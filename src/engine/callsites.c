@@ -75,10 +75,11 @@ int iodfg_callsites_resolve(const struct iodfg_focus *f, const struct iodfg_even
     return 0;
 }
 
-int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlog *log,
-                               struct iodfg_error *err)
+int iodfg_callsites_names(const struct iodfg_focus *f, struct iodfg_eventlog *log, uint32_t **names,
+                          struct iodfg_error *err)
 {
     uint32_t *site = NULL;
+    *names = NULL;
     if (iodfg_callsites_resolve(f, log, &site, err)) {
         return -1;
     }
@@ -107,10 +108,22 @@ int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlo
         }
     }
     if (rc) {
-        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        free(site);
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
     site[0] = IODFG_STR_EMPTY;
-    rc = rc ? -1 : iodfg_eventlog_split_keys(log, site, err);
+    *names = site;
+    return 0;
+}
+
+int iodfg_callsites_split_keys(const struct iodfg_focus *f, struct iodfg_eventlog *log,
+                               struct iodfg_error *err)
+{
+    uint32_t *site = NULL;
+    if (iodfg_callsites_names(f, log, &site, err)) {
+        return -1;
+    }
+    int rc = site ? iodfg_eventlog_split_keys(log, site, err) : 0;
     free(site);
     return rc;
 }

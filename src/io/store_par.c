@@ -18,10 +18,12 @@
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
+#include "iodfg/stacks.h"
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
 #include "store_priv.h"
+#include "store_stacks.h"
 #include "store_write_priv.h"
 
 /* Every process runs the same collective calls; ids to close at the end. */
@@ -81,6 +83,11 @@ static void part_rows(const struct iodfg_store_par_meta *meta,
 static int write_slab(const struct par *p, hid_t d, hid_t mtype, uint64_t first, uint64_t n,
                       const void *buf)
 {
+    return store_par_slab(p->dxpl, d, mtype, first, n, buf);
+}
+
+int store_par_slab(hid_t dxpl, hid_t d, hid_t mtype, uint64_t first, uint64_t n, const void *buf)
+{
     hsize_t start[1] = {first}, count[1] = {n ? n : 1};
     hid_t fsp = H5Dget_space(d), msp = H5Screate_simple(1, count, NULL);
     int ok = fsp >= 0 && msp >= 0;
@@ -89,7 +96,7 @@ static int write_slab(const struct par *p, hid_t d, hid_t mtype, uint64_t first,
     } else if (ok) {
         ok = H5Sselect_none(fsp) >= 0 && H5Sselect_none(msp) >= 0;
     }
-    ok = ok && H5Dwrite(d, mtype, msp, fsp, p->dxpl, buf) >= 0;
+    ok = ok && H5Dwrite(d, mtype, msp, fsp, dxpl, buf) >= 0;
     if (msp >= 0) {
         H5Sclose(msp);
     }
@@ -285,6 +292,18 @@ static int write_cases(const struct par *p, const struct iodfg_store_par_meta *m
     return rc;
 }
 
+/* /stacks (4.2), when the log has stacks: this process's events' ids a slab of event_stack. */
+static int write_stacks(const struct par *p, const struct iodfg_store_par_meta *meta,
+                        const struct iodfg_store_par_part *part)
+{
+    if (!meta->stacks) {
+        return 0;
+    }
+    return store_par_stacks_write(p->file, &p->comm, p->dxpl, meta->stacks, part->stack_ids,
+                                  part->first, iodfg_eventlog_event_count(part->log),
+                                  meta->case_first[meta->ncases], meta->max_part_rows);
+}
+
 static int close_all(struct par *p)
 {
     int rc = 0;
@@ -318,7 +337,9 @@ uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta)
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(meta->tab);
     return meta->case_first[meta->ncases] * row + (uint64_t)meta->nhandles * 64 +
            iodfg_strpool_memory(pool) + (uint64_t)iodfg_eventlog_key_count(meta->tab) * 32 +
-           (uint64_t)meta->ncases * 4096 + ((uint64_t)1 << 20);
+           (uint64_t)meta->ncases * 4096 + ((uint64_t)1 << 20) +
+           (meta->stacks ? meta->case_first[meta->ncases] * 4 + iodfg_stacks_memory(meta->stacks)
+                         : 0);
 }
 
 int iodfg_store_par_write(const char *path, const void *mpi_comm,
@@ -338,8 +359,9 @@ int iodfg_store_par_write(const char *path, const void *mpi_comm,
     }
     if (rc == 0 && (write_cases(&p, meta) || store_write_strings_keys(p.file, meta->tab) ||
                     write_handles(&p, meta, part) || write_block_sums(&p, meta, part) ||
+                    write_stacks(&p, meta, part) ||
                     store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases],
-                                     IODFG_STORE_MINOR))) {
+                                     meta->stacks ? STORE_MINOR_STACKS : IODFG_STORE_MINOR))) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }
     if (close_all(&p) && rc == 0) {

@@ -106,6 +106,8 @@ struct store_block_sum {
 };
 /* XXH3-64 of n little-endian values of width bytes at p (native order in memory). */
 uint64_t store_sum_values(const void *p, uint64_t n, unsigned width);
+/* store_sum_values a run at a time: n more values into xxh3_state (an XXH3_state_t, reset). */
+void store_sum_update(void *xxh3_state, const void *p, uint64_t n, unsigned width);
 /* Blocks of a case of rows rows. */
 uint64_t store_blocks_of(uint64_t rows);
 /* The block sums of the cases being written, in case order. */

@@ -83,8 +83,10 @@ int store_stacks_add(struct store_stack_writer *sw, const struct iodfg_eventlog 
 }
 
 /* A 1-D dataset of n values with its checksum, deflated in chunks when large. */
-static int put(hid_t g, const char *name, hid_t ft, hid_t mt, const void *data, uint64_t n)
+static int put(void *ctx, hid_t g, const char *name, hid_t ft, hid_t mt, const void *data,
+               uint64_t n)
 {
+    (void)ctx;
     hsize_t dims[1] = {n}, chunk[1] = {n < 65536 ? (n ? n : 1) : 65536};
     hid_t sp = H5Screate_simple(1, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
     if (pl >= 0 && n >= 4096) {
@@ -93,20 +95,7 @@ static int put(hid_t g, const char *name, hid_t ft, hid_t mt, const void *data, 
     }
     hid_t d = sp < 0 || pl < 0 ? -1 : H5Dcreate2(g, name, ft, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
     int rc = d < 0 || (n > 0 && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0);
-    if (!rc) {
-        uint64_t sum = store_sum_of(mt, data, n);
-        hid_t as = H5Screate(H5S_SCALAR);
-        hid_t a = as < 0
-                      ? -1
-                      : H5Acreate2(d, STORE_CHECKSUM, H5T_STD_U64LE, as, H5P_DEFAULT, H5P_DEFAULT);
-        rc = a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sum) < 0;
-        if (a >= 0) {
-            H5Aclose(a);
-        }
-        if (as >= 0) {
-            H5Sclose(as);
-        }
-    }
+    rc = rc || store_stacks_checksum(d, store_sum_of(mt, data, n));
     if (d >= 0) {
         H5Dclose(d);
     }
@@ -119,8 +108,23 @@ static int put(hid_t g, const char *name, hid_t ft, hid_t mt, const void *data, 
     return rc ? -1 : 0;
 }
 
+int store_stacks_checksum(hid_t d, uint64_t sum)
+{
+    hid_t as = H5Screate(H5S_SCALAR);
+    hid_t a =
+        as < 0 ? -1 : H5Acreate2(d, STORE_CHECKSUM, H5T_STD_U64LE, as, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sum) < 0;
+    if (a >= 0) {
+        H5Aclose(a);
+    }
+    if (as >= 0) {
+        H5Sclose(as);
+    }
+    return rc ? -1 : 0;
+}
+
 // The frame table as columns; u32 members (object, function, flags) then u64 ones.
-static int put_frames(hid_t g, const struct iodfg_stacks *st)
+static int put_frames(hid_t g, const struct iodfg_stacks *st, store_stacks_put_fn put_fn, void *ctx)
 {
     uint32_t nf = iodfg_stacks_frame_count(st);
     const struct iodfg_frame *fr = iodfg_stacks_frames(st);
@@ -133,43 +137,56 @@ static int put_frames(hid_t g, const struct iodfg_stacks *st)
         for (uint32_t f = 0; f < nf; f++) {
             c32[f] = k == 0 ? fr[f].object : k == 1 ? fr[f].function : fr[f].flags;
         }
-        rc = put(g, n32[k], H5T_STD_U32LE, H5T_NATIVE_UINT32, c32, nf);
+        rc = put_fn(ctx, g, n32[k], H5T_STD_U32LE, H5T_NATIVE_UINT32, c32, nf);
     }
     for (int k = 0; rc == 0 && k < 2; k++) {
         for (uint32_t f = 0; f < nf; f++) {
             col[f] = k == 0 ? fr[f].offset : fr[f].address;
         }
-        rc = put(g, n64[k], H5T_STD_U64LE, H5T_NATIVE_UINT64, col, nf);
+        rc = put_fn(ctx, g, n64[k], H5T_STD_U64LE, H5T_NATIVE_UINT64, col, nf);
     }
     free(col);
     return rc;
 }
 
-int store_stacks_write(hid_t file, const struct store_stack_writer *sw)
+int store_stacks_write_tables(hid_t g, const struct iodfg_stacks *st, store_stacks_put_fn put_fn,
+                              void *ctx)
 {
-    const struct iodfg_stacks *st = sw->stacks;
     uint32_t ns = iodfg_stacks_count(st);
     const uint64_t *off = iodfg_stacks_offsets(st);
     uint64_t nids = off[ns];
     // frame rows from 0 in the file (frame ids count from 1 in memory)
     uint32_t *rows = malloc(((size_t)nids + 1) * sizeof(*rows));
-    hid_t g = rows ? H5Gcreate2(file, STORE_STACKS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    if (!rows) {
+        return -1;
+    }
+    const uint32_t *ids = iodfg_stacks_ids(st);
+    for (uint64_t i = 0; i < nids; i++) {
+        rows[i] = ids[i] - 1;
+    }
+    int rc =
+        put_frames(g, st, put_fn, ctx) ||
+                put_fn(ctx, g, STORE_STACK_OFFSETS, H5T_STD_U64LE, H5T_NATIVE_UINT64, off,
+                       (uint64_t)ns + 1) ||
+                put_fn(ctx, g, STORE_STACK_FRAMES, H5T_STD_U32LE, H5T_NATIVE_UINT32, rows, nids)
+            ? -1
+            : 0;
+    free(rows);
+    return rc;
+}
+
+int store_stacks_write(hid_t file, const struct store_stack_writer *sw)
+{
+    hid_t g = H5Gcreate2(file, STORE_STACKS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = -1;
     if (g >= 0) {
-        const uint32_t *ids = iodfg_stacks_ids(st);
-        for (uint64_t i = 0; i < nids; i++) {
-            rows[i] = ids[i] - 1;
-        }
-        rc = put_frames(g, st) ||
-                     put(g, STORE_STACK_OFFSETS, H5T_STD_U64LE, H5T_NATIVE_UINT64, off,
-                         (uint64_t)ns + 1) ||
-                     put(g, STORE_STACK_FRAMES, H5T_STD_U32LE, H5T_NATIVE_UINT32, rows, nids) ||
-                     put(g, STORE_EVENT_STACK, H5T_STD_U32LE, H5T_NATIVE_UINT32, sw->ids, sw->n)
+        rc = store_stacks_write_tables(g, sw->stacks, put, NULL) ||
+                     put(NULL, g, STORE_EVENT_STACK, H5T_STD_U32LE, H5T_NATIVE_UINT32, sw->ids,
+                         sw->n)
                  ? -1
                  : 0;
         H5Gclose(g);
     }
-    free(rows);
     return rc;
 }
 

@@ -42,6 +42,26 @@ int store_stacks_add(struct store_stack_writer *sw, const struct iodfg_eventlog 
 /* /stacks of file (sw->stacks not NULL). 0 or -1. */
 int store_stacks_write(hid_t file, const struct store_stack_writer *sw);
 
+/* How a dataset of /stacks is made: put(ctx, group, name, file type, memory type, the n values)
+ * with its checksum. 0 or -1. */
+typedef int (*store_stacks_put_fn)(void *ctx, hid_t g, const char *name, hid_t ft, hid_t mt,
+                                   const void *data, uint64_t n);
+/* The frame table, offsets and frames of st into group g through put_fn. 0 or -1. */
+int store_stacks_write_tables(hid_t g, const struct iodfg_stacks *st, store_stacks_put_fn put_fn,
+                              void *ctx);
+/* Give dataset d its checksum attribute. 0 or -1. */
+int store_stacks_checksum(hid_t d, uint64_t sum);
+/* Parallel HDF5 (iodfg-mpi, store_par_stacks.c), collective over *mpi_comm (an MPI_Comm) with
+ * the transfer list dxpl: /stacks of file, the table st alike on every process, and this
+ * process's n stack ids of the events from row first on (of total; max_n: the most any process
+ * has). 0 or -1 (on every process). */
+int store_par_stacks_write(hid_t file, const void *mpi_comm, hid_t dxpl,
+                           const struct iodfg_stacks *st, const uint32_t *ids, uint64_t first,
+                           uint64_t n, uint64_t total, uint64_t max_n);
+/* One collective write of n values (memory type mtype) from buf to rows [first, + n) of d (n may
+ * be 0 on some processes; store_par.c). 0 or -1. */
+int store_par_slab(hid_t dxpl, hid_t d, hid_t mtype, uint64_t first, uint64_t n, const void *buf);
+
 /* Load /stacks, when the file has it, into the reader's log (already adopted its events): the
  * ids of the rows of the cases kept (first[i], rows[i] of ncases). 0, or -1 with err. */
 int store_stacks_load(struct reader *r, const uint64_t *first, const uint64_t *rows,

@@ -66,6 +66,11 @@ uint64_t store_sum_values(const void *p, uint64_t n, unsigned width)
     return h;
 }
 
+void store_sum_update(void *xxh3_state, const void *p, uint64_t n, unsigned width)
+{
+    update_le(xxh3_state, p, (size_t)n, width);
+}
+
 /* The members of a compound memory type of integers: where and how wide, in member order. */
 struct members {
     int n;

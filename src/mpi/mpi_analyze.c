@@ -21,6 +21,7 @@
 #include "cmdline/cli_analyze.h"
 #include "mpi_main.h"
 #include "mpi_phases.h"
+#include "mpi_stacks.h"
 
 /* ---- the session job's reductions ---- */
 
@@ -132,6 +133,14 @@ static int open_part(struct mpi_part *p, const struct cli_analyze_opts *o, unsig
         cli_error(&err);
         rc = CLI_FAIL;
     }
+    // the `site` field: keys split by call site as iodfg splits them (collective)
+    if ((rc = mpi_agree_status(job, rc)) == CLI_OK &&
+        mpi_sites_split(job, *log, o->focus_rules, &err)) {
+        if (job->rank == 0) {
+            cli_error(&err);
+        }
+        rc = CLI_FAIL;
+    }
     if ((rc = mpi_agree_status(job, rc)) == CLI_OK) {
         // relative times count from the whole log's first event, not from each part's
         int64_t t = iodfg_eventlog_earliest_start(*log);
@@ -235,7 +244,7 @@ int mpi_characterize(const struct mpi_job *job, int argc, char **argv)
     if (rc == CLI_OK && o.counters) { // no log: process 0 reads the counters alone
         rc = job->rank == 0 ? cli_char_counters(&o, &b) : CLI_OK;
     } else if (rc == CLI_OK) {
-        rc = open_part(&p, &o.a, IODFG_COL_ALL, &m.log, &m.ses, &m.groups);
+        rc = open_part(&p, &o.a, IODFG_COL_ALL | IODFG_COL_STACKS, &m.log, &m.ses, &m.groups);
         rc = rc == CLI_OK ? cli_metrics_select(&m, &o.a, 1) : rc;
         // every process characterises its part of each selection
         rc = rc == CLI_OK ? cli_char_report(&o, &m, &b) : rc;

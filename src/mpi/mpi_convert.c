@@ -28,6 +28,7 @@
 #include "mpi_main.h"
 #include "mpi_merge.h"
 #include "mpi_phases.h"
+#include "mpi_stacks.h"
 
 struct convert {
     const struct mpi_job *job;
@@ -191,10 +192,9 @@ static int parse_mine(struct convert *cv, struct iodfg_error *err)
 static void sum_totals(struct convert *cv)
 {
     struct cli_ingest_totals *t = &cv->totals;
-    uint64_t *fields[] = {&t->files,      &t->lines,
-                          &t->bytes,      &t->events,
-                          &t->by_pattern, &t->files_without_events,
-                          &t->archives,   &t->records};
+    uint64_t *fields[] = {&t->files,    &t->lines,      &t->bytes,
+                          &t->events,   &t->by_pattern, &t->files_without_events,
+                          &t->archives, &t->records};
     enum { NF = sizeof(fields) / sizeof(fields[0]) };
     uint64_t v[NF + IODFG_COUNT__N + IODFG_CLOCK__N];
     int n = 0;
@@ -287,9 +287,13 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     iodfg_buf_fini(&packed);
     free(all);
     free(off);
-    if (mpi_agree(cv->job, rc, err) == 0) {
-        struct iodfg_store_par_meta meta = {m.tab,    m.nhandles,   m.max_handles, m.cases,
-                                            m.ncases, m.case_first, m.max_rows,    cv->o.views};
+    struct mpi_stacks stk = {0};
+    if (mpi_agree(cv->job, rc, err) == 0 &&
+        mpi_stacks_merge(cv->job, cv->part, m.smap, &stk, err) == 0) {
+        mpi_phase(&cv->ph, "stacks: gather, merge");
+        struct iodfg_store_par_meta meta = {m.tab,      m.nhandles,  m.max_handles,
+                                            m.cases,    m.ncases,    m.case_first,
+                                            m.max_rows, cv->o.views, stk.tab};
         // the log's handles: mpi_tables_merge moved them to the file's ids
         struct iodfg_store_par_part part = {cv->part,
                                             m.smap,
@@ -297,7 +301,8 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
                                             m.hbase,
                                             m.first,
                                             iodfg_eventlog_handles(cv->part),
-                                            iodfg_eventlog_handle_count(cv->part)};
+                                            iodfg_eventlog_handle_count(cv->part),
+                                            stk.ids}; // strace -k: ids in the merged table
         // Parallel HDF5 does not get its processes out of a write that failed on one of them (a
         // full disk left the job waiting forever): process 0 first checks for room, for all.
         rc = cv->job->rank == 0 ? iodfg_atomic_reserve(cv->o.out, iodfg_store_par_bytes(&meta), err)
@@ -311,6 +316,7 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
     } else {
         rc = -1;
     }
+    mpi_stacks_fini(&stk);
     mpi_merged_fini(&m);
     return mpi_agree(cv->job, rc, err);
 }

@@ -47,12 +47,7 @@ int mpi_tables_pack(const struct iodfg_eventlog *log, struct iodfg_buf *out)
     return out->failed ? -1 : 0;
 }
 
-/* A cursor over one process's packed tables. */
-struct cursor {
-    const char *p, *end;
-};
-
-static const void *take(struct cursor *c, uint64_t n)
+const void *mpi_take(struct mpi_cursor *c, uint64_t n)
 {
     if ((uint64_t)(c->end - c->p) < n) {
         return NULL;
@@ -62,19 +57,20 @@ static const void *take(struct cursor *c, uint64_t n)
     return at;
 }
 
-static int take_u32(struct cursor *c, uint32_t *v)
+static int take_u32(struct mpi_cursor *c, uint32_t *v)
 {
-    const void *p = take(c, sizeof(*v));
+    const void *p = mpi_take(c, sizeof(*v));
     return p ? (memcpy(v, p, sizeof(*v)), 0) : -1;
 }
 
 /* Process strings: intern each into the file's pool, in order, into smap. */
-static int merge_strings(struct cursor *c, struct iodfg_strpool *dst, uint32_t **smap, uint32_t *ns)
+static int merge_strings(struct mpi_cursor *c, struct iodfg_strpool *dst, uint32_t **smap,
+                         uint32_t *ns)
 {
     uint64_t nbytes;
-    const void *p = take_u32(c, ns) ? NULL : take(c, sizeof(nbytes));
-    const char *bytes = p ? (memcpy(&nbytes, p, sizeof(nbytes)), take(c, nbytes)) : NULL;
-    const char *offs = bytes ? take(c, ((uint64_t)*ns + 1) * sizeof(uint64_t)) : NULL;
+    const void *p = take_u32(c, ns) ? NULL : mpi_take(c, sizeof(nbytes));
+    const char *bytes = p ? (memcpy(&nbytes, p, sizeof(nbytes)), mpi_take(c, nbytes)) : NULL;
+    const char *offs = bytes ? mpi_take(c, ((uint64_t)*ns + 1) * sizeof(uint64_t)) : NULL;
     *smap = offs ? malloc(((size_t)*ns + 1) * sizeof(**smap)) : NULL;
     if (!*smap) {
         return -1;
@@ -90,11 +86,12 @@ static int merge_strings(struct cursor *c, struct iodfg_strpool *dst, uint32_t *
     return 0;
 }
 
-static int merge_keys(struct cursor *c, struct iodfg_eventlog *tab, const uint32_t *smap,
+static int merge_keys(struct mpi_cursor *c, struct iodfg_eventlog *tab, const uint32_t *smap,
                       uint32_t ns, uint32_t **kmap)
 {
     uint32_t nk;
-    const struct iodfg_key *keys = take_u32(c, &nk) ? NULL : take(c, (uint64_t)nk * sizeof(*keys));
+    const struct iodfg_key *keys =
+        take_u32(c, &nk) ? NULL : mpi_take(c, (uint64_t)nk * sizeof(*keys));
     *kmap = keys ? malloc(((size_t)nk + 1) * sizeof(**kmap)) : NULL;
     for (uint32_t k = 0; *kmap && k < nk; k++) {
         struct iodfg_key sk;
@@ -114,8 +111,8 @@ static int merge_keys(struct cursor *c, struct iodfg_eventlog *tab, const uint32
 
 /* Process handles: counted; when they are this process's own rows (own, not NULL), moved to the
  * file's string, case and handle ids where they lie. */
-static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t *smap, uint32_t ns,
-                         struct iodfg_handle *own, uint32_t nown)
+static int merge_handles(struct mpi_cursor *c, struct mpi_merged *m, const uint32_t *smap,
+                         uint32_t ns, struct iodfg_handle *own, uint32_t nown)
 {
     uint32_t nh;
     if (take_u32(c, &nh) || (own && nh != nown) || (uint64_t)m->nhandles + nh > UINT32_MAX - 1) {
@@ -134,8 +131,8 @@ static int merge_handles(struct cursor *c, struct mpi_merged *m, const uint32_t 
     return 0;
 }
 
-static int merge_cases(struct cursor *c, struct mpi_merged *m, const uint32_t *smap, uint32_t ns,
-                       uint64_t *rows)
+static int merge_cases(struct mpi_cursor *c, struct mpi_merged *m, const uint32_t *smap,
+                       uint32_t ns, uint64_t *rows)
 {
     uint32_t nc;
     if (take_u32(c, &nc) || (uint64_t)m->ncases + nc > UINT32_MAX - 1) {
@@ -154,8 +151,8 @@ static int merge_cases(struct cursor *c, struct mpi_merged *m, const uint32_t *s
     *rows = 0;
     for (uint32_t i = 0; i < nc; i++) {
         struct iodfg_case_info ci;
-        const void *p = take(c, sizeof(ci));
-        const void *r = p ? take(c, sizeof(uint64_t)) : NULL;
+        const void *p = mpi_take(c, sizeof(ci));
+        const void *r = p ? mpi_take(c, sizeof(uint64_t)) : NULL;
         if (!r) {
             return -1;
         }
@@ -189,7 +186,7 @@ int mpi_tables_merge(const char *all, const uint64_t *off, struct iodfg_handle *
     }
     struct iodfg_strpool *pool = iodfg_eventlog_pool(m->tab);
     for (int p = 0; p < n; p++) {
-        struct cursor c = {all + off[p], all + off[p + 1]};
+        struct mpi_cursor c = {all + off[p], all + off[p + 1]};
         uint32_t *smap = NULL, *kmap = NULL, ns = 0, hbase = m->nhandles;
         uint64_t first = m->case_first[m->ncases], rows = 0;
         int rc = merge_strings(&c, pool, &smap, &ns) || merge_keys(&c, m->tab, smap, ns, &kmap) ||

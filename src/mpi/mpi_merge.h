@@ -12,14 +12,20 @@ struct iodfg_error;
 struct iodfg_eventlog;
 struct iodfg_handle;
 
+/* A cursor over packed bytes: mpi_take gives the next n of them, or NULL when fewer are left. */
+struct mpi_cursor {
+    const char *p, *end;
+};
+const void *mpi_take(struct mpi_cursor *c, uint64_t n);
+
 /* The tables of log (its pool, keys, handles and cases with their event counts) as bytes. 0, or
  * -1 when out of memory. */
 int mpi_tables_pack(const struct iodfg_eventlog *log, struct iodfg_buf *out);
 
 struct mpi_merged {
-    struct iodfg_eventlog *tab;   /* the file's string pool and keys (no events) */
-    uint32_t nhandles;            /* rows of the file's handle table */
-    uint32_t max_handles;         /* handles of the largest part */
+    struct iodfg_eventlog *tab;    /* the file's string pool and keys (no events) */
+    uint32_t nhandles;             /* rows of the file's handle table */
+    uint32_t max_handles;          /* handles of the largest part */
     struct iodfg_case_info *cases; /* every case, strings in tab's pool */
     uint32_t ncases;
     uint64_t *case_first;  /* ncases + 1 row offsets */

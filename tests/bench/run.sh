@@ -86,6 +86,9 @@ set -- $(awk -v e="$nev" '{ print $4 * 1024 / e }' "$work/stats" | best_median l
 row "stats on the log: max RSS per event" "B/event" "<= 48" "$1" "$2"
 load "after stats"
 
+. "$IODFG_SRCDIR/tests/bench/stacks.sh"
+load "after the strace -k rows"
+
 . "$IODFG_SRCDIR/tests/bench/peer.sh"
 load "after the peer"
 
