@@ -1971,7 +1971,7 @@ START_TEST(doc_h5py_example)
     write_log(log, PATH);
     iodfg_eventlog_free(log);
     snprintf(cmd, sizeof(cmd),
-             "for p in python3 /usr/bin/python3; do "
+             "for p in /usr/bin/python3 python3; do "
              "if $p -c 'import h5py' 2>/dev/null; then $p '%s' '%s' > '%s'; exit $?; fi; done; "
              "exit 77",
              script, PATH, out);

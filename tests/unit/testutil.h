@@ -3,8 +3,9 @@
 #ifndef IODFG_TESTS_TESTUTIL_H
 #define IODFG_TESTS_TESTUTIL_H
 
-#include <check.h>
 #include <stddef.h>
+
+#include <check.h>
 
 /* libcheck records every passing assertion (_mark_point: a write(2) to its message file, so
  * that a crash can name the last line passed). The suites that compare whole logs row by row
@@ -13,8 +14,9 @@
  * as before, a crash still names its test, and mark_point() still marks a line. */
 #undef ck_assert_msg
 #define ck_assert_msg(expr, ...)                                                                   \
-    ((expr) ? (void)0                                                                              \
-            : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", ##__VA_ARGS__))
+    ((expr)                                                                                        \
+         ? (void)0                                                                                 \
+         : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", ##__VA_ARGS__))
 
 /* Run one suite with fork mode on; honours CK_RUN_SUITE/CK_RUN_CASE. Returns the exit code. */
 int testutil_run(Suite *s);
