@@ -2016,11 +2016,19 @@ static Suite *store_suite(void)
     tcase_add_test(tc, read_minor_1);
     tcase_add_test(tc, read_version_2);
     tcase_add_test(tc, read_version_3);
+    tcase_add_test(tc, read_repacked);
+    suite_add_tcase(s, tc);
+
+    // Layouts HDF5 converts or decodes, and large cases over several threads: make check-fast
+    // leaves them out (CK_EXCLUDE_TAGS=slow), make check runs them.
+    tc = tcase_create("layouts");
+    tcase_set_tags(tc, "slow");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);
     tcase_add_test(tc, read_hdf5_coded_columns);
-    tcase_add_test(tc, read_repacked);
     tcase_add_test(tc, threads_agree);
     suite_add_tcase(s, tc);
 
