@@ -1011,14 +1011,10 @@ static Suite *suite(void)
 
     // The same properties over more paths, masks and edits: make check-fast leaves them out
     // (CK_EXCLUDE_TAGS=slow), make check runs them.
-    tc = tcase_create("wide");
-    tcase_set_tags(tc, "slow");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = testutil_slow_tcase(s, "wide", setup, teardown);
     tcase_add_test(tc, incremental_equals_full_per_pid_window_mask);
     tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, large_edits_exact);
-    suite_add_tcase(s, tc);
     return s;
 }
 

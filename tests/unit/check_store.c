@@ -2021,16 +2021,12 @@ static Suite *store_suite(void)
 
     // Layouts HDF5 converts or decodes, and large cases over several threads: make check-fast
     // leaves them out (CK_EXCLUDE_TAGS=slow), make check runs them.
-    tc = tcase_create("layouts");
-    tcase_set_tags(tc, "slow");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = testutil_slow_tcase(s, "layouts", setup, teardown);
     tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);
     tcase_add_test(tc, read_hdf5_coded_columns);
     tcase_add_test(tc, threads_agree);
-    suite_add_tcase(s, tc);
 
     tc = tcase_create("atomic");
     tcase_add_checked_fixture(tc, setup, teardown);

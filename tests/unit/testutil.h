@@ -21,6 +21,10 @@
 /* Run one suite with fork mode on; honours CK_RUN_SUITE/CK_RUN_CASE. Returns the exit code. */
 int testutil_run(Suite *s);
 
+/* A test case of s that make check-fast leaves out (tagged "slow", CK_EXCLUDE_TAGS=slow; make
+ * check runs it): with the checked fixture setup/teardown and a 60 s timeout. */
+TCase *testutil_slow_tcase(Suite *s, const char *name, SFun setup, SFun teardown);
+
 /* Path of a file under tests/data ($IODFG_TEST_DATA); static buffer, valid until next call. */
 const char *testutil_data(const char *name);
 
