@@ -136,7 +136,8 @@ for what in session theme; do
 done
 
 # ---- cut short and bytes flipped (every kind) ------------------------------------------------
-# cut FILE OUT: the first half of FILE; flip FILE OUT SEED: 20 bytes changed at random
+# cut FILE OUT: the first half of FILE; flip FILE OUT SEED: 20 bytes changed at random, with
+# seeds 1 2 3 (HOSTILE_SEEDS; make check-fast gives one)
 cut() { "$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d[:len(d)//2])' "$1" "$2"; }
 flip() { "$PY" -c '
 import random, sys
@@ -144,9 +145,10 @@ d = bytearray(open(sys.argv[1], "rb").read()); r = random.Random(int(sys.argv[3]
 for _ in range(20):
     d[r.randrange(len(d))] = r.randrange(256)
 open(sys.argv[2], "wb").write(d)' "$1" "$2" "$3"; }
+seeds=${HOSTILE_SEEDS:-1 2 3}
 for how in cut flip; do
-  for s in 1 2 3; do
-    [ "$how" = flip ] || [ "$s" = 1 ] || continue
+  for s in $seeds; do
+    [ "$how" = flip ] || [ "$s" = "${seeds%% *}" ] || continue
     $how "$T/good_h_1.st" "$T/$how${s}_h_1.st" $s
     run "trace-$how$s" convert -f -o "$T/t.h5" "$T/$how${s}_h_1.st"
     expect "trace-$how$s" 0 ""

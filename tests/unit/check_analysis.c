@@ -997,20 +997,24 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, incremental_equals_full);
-    tcase_add_test(tc, incremental_equals_full_per_pid_window_mask);
     tcase_add_test(tc, update_touches_only_affected_cases);
     tcase_add_test(tc, selection_change_is_full_rebuild);
     tcase_add_test(tc, exact_against_brute_force);
-    tcase_add_test(tc, exact_against_brute_force_wide);
     tcase_add_test(tc, cases_of_few_activities_exact);
     tcase_add_test(tc, selections_coming_back_exact);
     tcase_add_test(tc, relabel_edits_exact);
     tcase_add_test(tc, filter_toggles_take_results_back);
     tcase_add_test(tc, remap_every_key_equals_full);
-    tcase_add_test(tc, large_edits_exact);
     tcase_add_test(tc, analysis_equals_one_shot_builds);
     tcase_add_test(tc, full_rebuilds_fused_equal_old_path);
     suite_add_tcase(s, tc);
+
+    // The same properties over more paths, masks and edits: make check-fast leaves them out
+    // (CK_EXCLUDE_TAGS=slow), make check runs them.
+    tc = testutil_slow_tcase(s, "wide", setup, teardown);
+    tcase_add_test(tc, incremental_equals_full_per_pid_window_mask);
+    tcase_add_test(tc, exact_against_brute_force_wide);
+    tcase_add_test(tc, large_edits_exact);
     return s;
 }
 

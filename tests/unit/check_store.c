@@ -1971,7 +1971,7 @@ START_TEST(doc_h5py_example)
     write_log(log, PATH);
     iodfg_eventlog_free(log);
     snprintf(cmd, sizeof(cmd),
-             "for p in python3 /usr/bin/python3; do "
+             "for p in /usr/bin/python3 python3; do "
              "if $p -c 'import h5py' 2>/dev/null; then $p '%s' '%s' > '%s'; exit $?; fi; done; "
              "exit 77",
              script, PATH, out);
@@ -2016,13 +2016,17 @@ static Suite *store_suite(void)
     tcase_add_test(tc, read_minor_1);
     tcase_add_test(tc, read_version_2);
     tcase_add_test(tc, read_version_3);
+    tcase_add_test(tc, read_repacked);
+    suite_add_tcase(s, tc);
+
+    // Layouts HDF5 converts or decodes, and large cases over several threads: make check-fast
+    // leaves them out (CK_EXCLUDE_TAGS=slow), make check runs them.
+    tc = testutil_slow_tcase(s, "layouts", setup, teardown);
     tcase_add_test(tc, small_cases_read_together);
     tcase_add_test(tc, read_compound_layout);
     tcase_add_test(tc, read_converted_columns);
     tcase_add_test(tc, read_hdf5_coded_columns);
-    tcase_add_test(tc, read_repacked);
     tcase_add_test(tc, threads_agree);
-    suite_add_tcase(s, tc);
 
     tc = tcase_create("atomic");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -18,6 +18,16 @@ int testutil_run(Suite *s)
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+TCase *testutil_slow_tcase(Suite *s, const char *name, SFun setup, SFun teardown)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_tags(tc, "slow");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 const char *testutil_data(const char *name)
 {
     static char buf[4096];
