@@ -41,6 +41,11 @@ static void find_lines(struct iodfg_srcline *sl, const struct iodfg_eventlog *lo
                 continue;
             }
             const struct iodfg_frame *f = &fr[s - 1];
+            if (f->flags & IODFG_FRAME_SOURCE) { // OTF2: the trace's own file and line
+                src[s].file = f->address ? iodfg_strpool_get(pool, f->object) : NULL;
+                src[s].line = f->address && f->address <= INT32_MAX ? (int)f->address : -1;
+                continue;
+            }
             // a call site is never a stack's innermost frame (that is the system call's)
             if (!iodfg_srcline_lookup(sl, iodfg_strpool_get(pool, f->object), f->address, 1,
                                       &src[s].file, &src[s].line)) {

@@ -98,8 +98,13 @@ static void table_row(struct iodfg_table *t, const struct iodfg_report_callsites
         iodfg_table_add_name(t, fl.data ? fl.data : "", fl.len);
         iodfg_buf_fini(&fl);
     } else {
+        const struct iodfg_stacks *st = iodfg_eventlog_stacks(r->log);
+        int traced = row->site != 0 && row->site != IODFG_CALLSITE_RUNTIME && st &&
+                     row->site <= iodfg_stacks_frame_count(st) &&
+                     (iodfg_stacks_frames(st)[row->site - 1].flags & IODFG_FRAME_SOURCE);
+        // an OTF2 frame's line is the archive's to give: libdw has no part in it
         iodfg_table_add(t, row->site == 0 || row->site == IODFG_CALLSITE_RUNTIME ? "-"
-                           : r->libdw                                            ? "?"
+                           : r->libdw || traced                                  ? "?"
                                       : "file:line unknown (no libdw)");
     }
     iodfg_table_add(t, iodfg_format_count(num, sizeof(num), row->calls, 0));
@@ -145,14 +150,16 @@ int iodfg_report_table_callsites(struct iodfg_buf *b, const struct iodfg_report_
             iodfg_buf_addf(b, "%c: ", group_name[g]);
         }
         iodfg_buf_addf(b,
-                       "%" PRIu64 " events, %" PRIu64 " with a stack (strace -k), %" PRIu64
+                       "%" PRIu64 " events, %" PRIu64 " with a stack, %" PRIu64
                        " with a call site in the program's own code\n",
                        cs->events, cs->with_stack, cs->with_site);
     }
     if (!iodfg_eventlog_stacks(r->log)) {
         iodfg_buf_addf(b, "This log has no call stacks: record with strace -f -k (strace built "
-                          "with libdw or libunwind) to see call sites. OTF2 input brings none: "
-                          "Score-P calling contexts are not read.\n");
+                          "with libdw or libunwind) to see call sites. An OTF2 archive needs "
+                          "Score-P's calling context: record with SCOREP_ENABLE_UNWINDING=true, "
+                          "or instrument the program's functions (scorep without --nocompiler)."
+                          "\n");
     }
     return report_done(b, err);
 }

@@ -10,4 +10,10 @@ int otf2_trace_write(const char *dir, const char *name);
  * such as a hostile user's (tests/e2e/hostile_inputs.sh); NULL keeps the usual one. */
 int otf2_trace_write_named(const char *dir, const char *name, const char *file, const char *rank1);
 
+
+/* The calling-context test archives of tests/tools/otf2_ctx.c: DIR/NAME.otf2 of one kind, with
+ * malformed context records when bad. Returns 0, or -1 (message on stderr). */
+enum { OTF2_CTX_KIND_NONE, OTF2_CTX_KIND_REGIONS, OTF2_CTX_KIND_CALLING };
+int otf2_ctx_write(const char *dir, const char *name, int kind, int bad);
+
 #endif

@@ -18,6 +18,7 @@
 #include "iodfg/handles.h"
 #include "iodfg/ingest.h"
 #include "iodfg/otf2.h"
+#include "iodfg/stacks.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 
@@ -276,6 +277,128 @@ START_TEST(archive_files_must_be_regular)
 }
 END_TEST
 
+/* ---- calling context (tests/tools/otf2_ctx.c) ---- */
+
+/* The archive of kind (bad: with malformed context records) read into L and R. */
+static void read_ctx(int kind, int bad)
+{
+    iodfg_eventlog_free(L);
+    snprintf(anchor, sizeof(anchor), "%s/ctx%d%d.otf2", dir, kind, bad);
+    char name[16];
+    snprintf(name, sizeof(name), "ctx%d%d", kind, bad);
+    ck_assert_int_eq(otf2_ctx_write(dir, name, kind, bad), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    L = iodfg_otf2_read(anchor, IODFG_COL_ALL, &R, &err);
+    ck_assert_msg(L != NULL, "%s", err.msg);
+}
+
+/* Stack of event i as "function@object:line ..." (innermost first). */
+static void stack_text(uint64_t i, char *out, size_t size)
+{
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(L);
+    ck_assert_ptr_nonnull(st);
+    uint32_t n;
+    const uint32_t *ids = iodfg_stacks_get(st, iodfg_eventlog_stack_ids(L)[i], &n);
+    size_t len = 0;
+    out[0] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct iodfg_frame *f = &iodfg_stacks_frames(st)[ids[k] - 1];
+        ck_assert_uint_eq(f->flags, IODFG_FRAME_SOURCE);
+        len += (size_t)snprintf(out + len, size - len, "%s%s@%s:%llu", k ? " " : "", S(f->function),
+                                S(f->object), (unsigned long long)f->address);
+    }
+}
+
+/* The calls of the 12 events, in order: rank 0's 8, then rank 1's 4. */
+static void same_events(void)
+{
+    static const char *const calls[] = {"open64",   "write",    "write",    "write",
+                                        "pwrite64", "pwrite64", "read",     "close",
+                                        "open64",   "write",    "pwrite64", "close"};
+    ck_assert_uint_eq(iodfg_eventlog_event_count(L), 12);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(L), 2);
+    for (uint64_t i = 0; i < 12; i++) {
+        ck_assert_str_eq(S(key(i)->call), calls[i]);
+    }
+    ck_assert_int_eq(iodfg_eventlog_columns(L)->size[6], 4096);
+}
+
+START_TEST(region_stacks)
+{
+    read_ctx(OTF2_CTX_KIND_REGIONS, 0);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+    char buf[512];
+    stack_text(0, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "open64@score-p:io:0 main@/home/user/run/ctx.c:50");
+    stack_text(2, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "write@score-p:io:0 write_header@/home/user/run/ctx.c:10 "
+                          "main@/home/user/run/ctx.c:50");
+    stack_text(6, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:30 "
+                          "main@/home/user/run/ctx.c:50");
+    stack_text(10, buf, sizeof(buf)); // rank 1's pwrite64: the same stack as rank 0's
+    ck_assert_str_eq(buf, "pwrite64@score-p:io:0 write_payload@/home/user/run/ctx.c:20 "
+                          "main@/home/user/run/ctx.c:50");
+    ck_assert_uint_eq(iodfg_eventlog_stack_ids(L)[10], iodfg_eventlog_stack_ids(L)[4]);
+    ck_assert_uint_eq(iodfg_stacks_count(iodfg_eventlog_stacks(L)), 5);
+}
+END_TEST
+
+START_TEST(calling_context_stacks)
+{
+    read_ctx(OTF2_CTX_KIND_CALLING, 0);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+    char buf[512];
+    stack_text(0, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "open64@score-p:io:0 main@/home/user/run/ctx.c:52");
+    stack_text(1, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "write@score-p:io:0 write_header@/home/user/run/ctx.c:12 "
+                          "main@/home/user/run/ctx.c:53");
+    stack_text(6, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:33 "
+                          "main@/home/user/run/ctx.c:55");
+    stack_text(11, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "close@score-p:io:0 main@/home/user/run/ctx.c:58");
+}
+END_TEST
+
+START_TEST(no_context_no_stacks)
+{
+    read_ctx(OTF2_CTX_KIND_NONE, 0);
+    same_events();
+    ck_assert_ptr_null(iodfg_eventlog_stacks(L));
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+}
+END_TEST
+
+START_TEST(malformed_context_is_counted)
+{
+    read_ctx(OTF2_CTX_KIND_CALLING, 1);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_uint_eq(R.ndiags, 2);
+    ck_assert_str_eq(R.diags[0].msg,
+                     "location 0: CallingContextEnter of calling context 99, not defined");
+    ck_assert_str_eq(R.diags[1].msg, "location 0: CallingContextLeave of calling context 12 "
+                                     "without its CallingContextEnter");
+    ck_assert_uint_eq(iodfg_eventlog_case(L, 0)->counts[IODFG_COUNT_UNPARSABLE], 2);
+    char buf[512];
+    stack_text(6, buf, sizeof(buf)); // the read after them has its own context still
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:33 "
+                          "main@/home/user/run/ctx.c:55");
+    read_ctx(OTF2_CTX_KIND_REGIONS, 1);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 1);
+    ck_assert_str_eq(R.diags[0].msg, "location 0: Leave of region 3 without its Enter");
+    stack_text(6, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:30 "
+                          "main@/home/user/run/ctx.c:50");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("otf2");
@@ -288,6 +411,10 @@ static Suite *suite(void)
     tcase_add_test(tc, missing_archive);
     tcase_add_test(tc, looping_anchor_is_refused);
     tcase_add_test(tc, archive_files_must_be_regular);
+    tcase_add_test(tc, region_stacks);
+    tcase_add_test(tc, calling_context_stacks);
+    tcase_add_test(tc, no_context_no_stacks);
+    tcase_add_test(tc, malformed_context_is_counted);
     suite_add_tcase(s, tc);
     return s;
 }
