@@ -103,6 +103,13 @@ for k in regions calling; do
     test "$(tail -n +2 "$T/$k.read_back" | awk -F'\t' '{ n += $2 } END { print n }')" = 1
 done
 
+# ---- insights name the call sites ----
+"$B" insights -q --threshold min-ops=1 "$T/calling.otf2" >"$T/insights.txt"
+check "insights: small writes from write_header (4 calls)" \
+  grep -q 'call sites: write_header (4 calls)' "$T/insights.txt"
+check "insights: small pwrite64 from write_payload (3 calls)" \
+  grep -q 'call sites: write_payload (3 calls)' "$T/insights.txt"
+
 # ---- malformed context: counted and reported, the events and the other stacks unchanged ----
 "$B" convert -o "$T/cbad.h5" "$T/calling_bad.otf2" >"$T/cbad.out" 2>&1
 check "calling, bad: converts" test $? = 0
