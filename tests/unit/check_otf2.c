@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the OTF2 reader: a trace written with the OTF2 writer API (tests/tools/otf2_trace.c:
  * MPI-IO over POSIX with parent handles, a collective and a non-blocking operation, ISO C over
- * a pre-created POSIX handle) read back into cases, events, layers and handles. */
+ * a pre-created POSIX handle) read back into cases, events, layers and handles; and the
+ * calling-context archives of tests/tools/otf2_ctx.c read back into stacks. */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/focus.h"
 #include "iodfg/handles.h"
 #include "iodfg/ingest.h"
 #include "iodfg/otf2.h"
@@ -399,6 +401,34 @@ START_TEST(malformed_context_is_counted)
 }
 END_TEST
 
+/* focus.rules: Score-P's wrappers, MPI and measurement frames are the runtime's ("score-p"); the
+ * program's functions (a source file, or user, compiler, sampling) are the application's. */
+START_TEST(focus_classes_of_frames)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_focus *f = iodfg_focus_new(NULL, 0, NULL, &err);
+    ck_assert_ptr_nonnull(f);
+    static const struct {
+        const char *object, *cls;
+    } want[] = {{"score-p:io", "score-p"},
+                {"score-p:mpi", "score-p"},
+                {"score-p:measurement", "score-p"},
+                {"score-p:pthread", "score-p"},
+                {"score-p:user", "app"},
+                {"score-p:compiler", "app"},
+                {"score-p:sampling", "app"},
+                {"/home/user/run/ctx.c", "app"}};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        char name[IODFG_FOCUS_NAME_MAX];
+        int app = iodfg_focus_classify_object(f, want[i].object, name, sizeof(name), &err);
+        ck_assert_msg(app == (strcmp(want[i].cls, "app") == 0), "%s", want[i].object);
+        ck_assert_str_eq(name, want[i].cls);
+    }
+    iodfg_focus_free(f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("otf2");
@@ -415,6 +445,7 @@ static Suite *suite(void)
     tcase_add_test(tc, calling_context_stacks);
     tcase_add_test(tc, no_context_no_stacks);
     tcase_add_test(tc, malformed_context_is_counted);
+    tcase_add_test(tc, focus_classes_of_frames);
     suite_add_tcase(s, tc);
     return s;
 }
