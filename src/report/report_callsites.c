@@ -105,7 +105,7 @@ static void table_row(struct iodfg_table *t, const struct iodfg_report_callsites
         // an OTF2 frame's line is the archive's to give: libdw has no part in it
         iodfg_table_add(t, row->site == 0 || row->site == IODFG_CALLSITE_RUNTIME ? "-"
                            : r->libdw || traced                                  ? "?"
-                                      : "file:line unknown (no libdw)");
+                                                : "file:line unknown (no libdw)");
     }
     iodfg_table_add(t, iodfg_format_count(num, sizeof(num), row->calls, 0));
     iodfg_table_add(t, iodfg_format_duration(num, sizeof(num), row->dur_ns, 0));
