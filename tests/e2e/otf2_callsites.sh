@@ -28,38 +28,31 @@ row() {
   echo "$(tsv "$1" "$2" "$3" 6) $(tsv "$1" "$2" "$3" 8) $(tsv "$1" "$2" "$3" 4):$(tsv "$1" "$2" "$3" 5)"
 }
 
-# ---- Enter/Leave region stacks: each function's first line (its Region definition) ----
-"$B" callsites -q --format tsv "$T/regions.otf2" >"$T/regions.tsv"
-check "regions: write_header, 4 writes of 64 B, ctx.c:10" \
-  test "$(row "$T/regions.tsv" '^write:' write_header)" = "4 256 $SRC:10"
-check "regions: write_payload, 3 pwrite64 of 4 KiB, ctx.c:20" \
-  test "$(row "$T/regions.tsv" '^pwrite64:' write_payload)" = "3 12288 $SRC:20"
-check "regions: read_back, 1 read of 4 KiB, ctx.c:30" \
-  test "$(row "$T/regions.tsv" '^read:' read_back)" = "1 4096 $SRC:30"
-check "regions: main opens and closes on both ranks" \
-  test "$(row "$T/regions.tsv" '^open64:' main) $(row "$T/regions.tsv" '^close:' main)" = \
-  "2 0 $SRC:50 2 0 $SRC:50"
-check "regions: every site on both ranks but read_back" \
-  test "$(tsv "$T/regions.tsv" '^write:' write_header 9) $(tsv "$T/regions.tsv" '^read:' read_back 9)" = "2 1"
-check "regions: no other site (5 rows)" test "$(tail -n +2 "$T/regions.tsv" | wc -l)" = 5
+# ---- each function's calls, bytes and file:line: Enter/Leave regions give each function's
+# first line (its Region definition), CallingContexts the line of each call ----
+for spec in "regions 10 20 30 50 50" "calling 12 23 33 52 58"; do
+  # shellcheck disable=SC2086 # the words of spec
+  set -- $spec
+  k=$1
+  "$B" callsites -q --format tsv "$T/$k.otf2" >"$T/$k.tsv"
+  check "$k: write_header, 4 writes of 64 B, ctx.c:$2" \
+    test "$(row "$T/$k.tsv" '^write:' write_header)" = "4 256 $SRC:$2"
+  check "$k: write_payload, 3 pwrite64 of 4 KiB, ctx.c:$3" \
+    test "$(row "$T/$k.tsv" '^pwrite64:' write_payload)" = "3 12288 $SRC:$3"
+  check "$k: read_back, 1 read of 4 KiB, ctx.c:$4" \
+    test "$(row "$T/$k.tsv" '^read:' read_back)" = "1 4096 $SRC:$4"
+  check "$k: main opens (ctx.c:$5) and closes (ctx.c:$6) on both ranks" \
+    test "$(row "$T/$k.tsv" '^open64:' main) $(row "$T/$k.tsv" '^close:' main)" = \
+    "2 0 $SRC:$5 2 0 $SRC:$6"
+  check "$k: every site on both ranks but read_back" \
+    test "$(tsv "$T/$k.tsv" '^write:' write_header 9) $(tsv "$T/$k.tsv" '^read:' read_back 9)" = "2 1"
+  check "$k: no other site (5 rows)" test "$(tail -n +2 "$T/$k.tsv" | wc -l)" = 5
+  check "$k: the wrappers' object is the runtime's" sh -c "! grep -q 'score-p' '$T/$k.tsv'"
+done
 "$B" callsites -q "$T/regions.otf2" >"$T/regions.txt"
 check "regions: the table shows ctx.c:10" grep -q 'write_header  *ctx\.c:10 ' "$T/regions.txt"
 check "regions: 12 events, all with a stack and a site" \
   grep -q '^12 events, 12 with a stack, 12 with a call site' "$T/regions.txt"
-
-# ---- CallingContext: the SourceCodeLocation of each call ----
-"$B" callsites -q --format tsv "$T/calling.otf2" >"$T/calling.tsv"
-check "calling: write_header at ctx.c:12" \
-  test "$(row "$T/calling.tsv" '^write:' write_header)" = "4 256 $SRC:12"
-check "calling: write_payload at ctx.c:23" \
-  test "$(row "$T/calling.tsv" '^pwrite64:' write_payload)" = "3 12288 $SRC:23"
-check "calling: read_back at ctx.c:33" \
-  test "$(row "$T/calling.tsv" '^read:' read_back)" = "1 4096 $SRC:33"
-check "calling: main opens at ctx.c:52 and closes at ctx.c:58" \
-  test "$(row "$T/calling.tsv" '^open64:' main) $(row "$T/calling.tsv" '^close:' main)" = \
-  "2 0 $SRC:52 2 0 $SRC:58"
-check "calling: the wrappers' object is the runtime's" \
-  sh -c "! grep -q 'score-p' '$T/calling.tsv'"
 # the same from a converted log: the stacks are stored and read back
 check "calling: convert keeps the stacks" "$B" convert -q -o "$T/calling.h5" "$T/calling.otf2"
 "$B" callsites -q --format tsv "$T/calling.h5" >"$T/calling_h5.tsv"

@@ -230,53 +230,28 @@ static void definitions(OTF2_GlobalDefWriter *d, int kind)
     }
 }
 
-static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb,
-                                bool final)
+struct ctx_args {
+    int kind, bad;
+};
+
+static void ctx_events(OTF2_EvtWriter *w, OTF2_LocationRef loc, void *ud)
 {
-    (void)ud, (void)ft, (void)loc, (void)cb, (void) final;
-    return OTF2_FLUSH;
+    const struct ctx_args *a = ud;
+    struct gen g = {w, a->kind, a->bad && loc == 0, 1000, 0};
+    if (loc == 0) {
+        rank(&g, 0, 3, 2, 1);
+    } else {
+        rank(&g, 1, 1, 1, 0);
+    }
 }
 
-static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc)
+static void ctx_defs(OTF2_GlobalDefWriter *d, void *ud)
 {
-    (void)ud, (void)ft, (void)loc;
-    return 0;
+    definitions(d, ((const struct ctx_args *)ud)->kind);
 }
-
-static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 int otf2_ctx_write(const char *dir, const char *name, int kind, int bad)
 {
-    OTF2_Archive *ar =
-        OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!ar) {
-        fprintf(stderr, "otf2_ctx_write: cannot create %s/%s\n", dir, name);
-        return -1;
-    }
-    OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL);
-    OTF2_Archive_SetSerialCollectiveCallbacks(ar);
-    OTF2_Archive_OpenEvtFiles(ar);
-    for (OTF2_LocationRef loc = 0; loc < 2; loc++) {
-        struct gen g = {OTF2_Archive_GetEvtWriter(ar, loc), kind, bad && loc == 0, 1000, 0};
-        if (loc == 0) {
-            rank(&g, 0, 3, 2, 1);
-        } else {
-            rank(&g, 1, 1, 1, 0);
-        }
-        OTF2_Archive_CloseEvtWriter(ar, g.w);
-    }
-    OTF2_Archive_CloseEvtFiles(ar);
-    OTF2_Archive_OpenDefFiles(ar);
-    for (OTF2_LocationRef loc = 0; loc < 2; loc++) {
-        OTF2_Archive_CloseDefWriter(ar, OTF2_Archive_GetDefWriter(ar, loc));
-    }
-    OTF2_Archive_CloseDefFiles(ar);
-    definitions(OTF2_Archive_GetGlobalDefWriter(ar), kind);
-    OTF2_ErrorCode rc = OTF2_Archive_Close(ar);
-    if (rc != OTF2_SUCCESS) {
-        fprintf(stderr, "otf2_ctx_write: %s\n", OTF2_Error_GetDescription(rc));
-        return -1;
-    }
-    return 0;
+    struct ctx_args a = {kind, bad};
+    return otf2_trace_archive(dir, name, 2, ctx_events, ctx_defs, &a);
 }

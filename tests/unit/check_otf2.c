@@ -326,44 +326,48 @@ static void same_events(void)
     ck_assert_int_eq(iodfg_eventlog_columns(L)->size[6], 4096);
 }
 
-START_TEST(region_stacks)
+#define CTX "@/home/user/run/ctx.c:"
+/* Expected stacks: functions' first lines (Enter/Leave regions), or the lines of the calls
+ * (CallingContext source code locations). */
+static const struct {
+    int kind;
+    uint64_t event;
+    const char *stack;
+} want_stacks[] = {
+    {OTF2_CTX_KIND_REGIONS, 0, "open64@score-p:io:0 main" CTX "50"},
+    {OTF2_CTX_KIND_REGIONS, 2, "write@score-p:io:0 write_header" CTX "10 main" CTX "50"},
+    {OTF2_CTX_KIND_REGIONS, 6, "read@score-p:io:0 read_back" CTX "30 main" CTX "50"},
+    // rank 1's pwrite64
+    {OTF2_CTX_KIND_REGIONS, 10, "pwrite64@score-p:io:0 write_payload" CTX "20 main" CTX "50"},
+    {OTF2_CTX_KIND_CALLING, 0, "open64@score-p:io:0 main" CTX "52"},
+    {OTF2_CTX_KIND_CALLING, 1, "write@score-p:io:0 write_header" CTX "12 main" CTX "53"},
+    {OTF2_CTX_KIND_CALLING, 6, "read@score-p:io:0 read_back" CTX "33 main" CTX "55"},
+    {OTF2_CTX_KIND_CALLING, 11, "close@score-p:io:0 main" CTX "58"},
+};
+
+START_TEST(context_stacks)
 {
-    read_ctx(OTF2_CTX_KIND_REGIONS, 0);
-    same_events();
-    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
-    char buf[512];
-    stack_text(0, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "open64@score-p:io:0 main@/home/user/run/ctx.c:50");
-    stack_text(2, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "write@score-p:io:0 write_header@/home/user/run/ctx.c:10 "
-                          "main@/home/user/run/ctx.c:50");
-    stack_text(6, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:30 "
-                          "main@/home/user/run/ctx.c:50");
-    stack_text(10, buf, sizeof(buf)); // rank 1's pwrite64: the same stack as rank 0's
-    ck_assert_str_eq(buf, "pwrite64@score-p:io:0 write_payload@/home/user/run/ctx.c:20 "
-                          "main@/home/user/run/ctx.c:50");
-    ck_assert_uint_eq(iodfg_eventlog_stack_ids(L)[10], iodfg_eventlog_stack_ids(L)[4]);
-    ck_assert_uint_eq(iodfg_stacks_count(iodfg_eventlog_stacks(L)), 5);
+    int kind = -1;
+    for (size_t i = 0; i < sizeof(want_stacks) / sizeof(want_stacks[0]); i++) {
+        if (want_stacks[i].kind != kind) {
+            kind = want_stacks[i].kind;
+            read_ctx(kind, 0);
+            same_events();
+            ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+        }
+        char buf[512];
+        stack_text(want_stacks[i].event, buf, sizeof(buf));
+        ck_assert_str_eq(buf, want_stacks[i].stack);
+    }
 }
 END_TEST
 
-START_TEST(calling_context_stacks)
+/* Region stacks are deduplicated: rank 1's pwrite64 has rank 0's stack; 5 stacks in all. */
+START_TEST(region_stacks_shared)
 {
-    read_ctx(OTF2_CTX_KIND_CALLING, 0);
-    same_events();
-    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
-    char buf[512];
-    stack_text(0, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "open64@score-p:io:0 main@/home/user/run/ctx.c:52");
-    stack_text(1, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "write@score-p:io:0 write_header@/home/user/run/ctx.c:12 "
-                          "main@/home/user/run/ctx.c:53");
-    stack_text(6, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:33 "
-                          "main@/home/user/run/ctx.c:55");
-    stack_text(11, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "close@score-p:io:0 main@/home/user/run/ctx.c:58");
+    read_ctx(OTF2_CTX_KIND_REGIONS, 0);
+    ck_assert_uint_eq(iodfg_eventlog_stack_ids(L)[10], iodfg_eventlog_stack_ids(L)[4]);
+    ck_assert_uint_eq(iodfg_stacks_count(iodfg_eventlog_stacks(L)), 5);
 }
 END_TEST
 
@@ -389,15 +393,13 @@ START_TEST(malformed_context_is_counted)
     ck_assert_uint_eq(iodfg_eventlog_case(L, 0)->counts[IODFG_COUNT_UNPARSABLE], 2);
     char buf[512];
     stack_text(6, buf, sizeof(buf)); // the read after them has its own context still
-    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:33 "
-                          "main@/home/user/run/ctx.c:55");
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back" CTX "33 main" CTX "55");
     read_ctx(OTF2_CTX_KIND_REGIONS, 1);
     same_events();
     ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 1);
     ck_assert_str_eq(R.diags[0].msg, "location 0: Leave of region 3 without its Enter");
     stack_text(6, buf, sizeof(buf));
-    ck_assert_str_eq(buf, "read@score-p:io:0 read_back@/home/user/run/ctx.c:30 "
-                          "main@/home/user/run/ctx.c:50");
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back" CTX "30 main" CTX "50");
 }
 END_TEST
 
@@ -441,8 +443,8 @@ static Suite *suite(void)
     tcase_add_test(tc, missing_archive);
     tcase_add_test(tc, looping_anchor_is_refused);
     tcase_add_test(tc, archive_files_must_be_regular);
-    tcase_add_test(tc, region_stacks);
-    tcase_add_test(tc, calling_context_stacks);
+    tcase_add_test(tc, context_stacks);
+    tcase_add_test(tc, region_stacks_shared);
     tcase_add_test(tc, no_context_no_stacks);
     tcase_add_test(tc, malformed_context_is_counted);
     tcase_add_test(tc, focus_classes_of_frames);
