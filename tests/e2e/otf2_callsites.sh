@@ -104,14 +104,15 @@ check "insights: small pwrite64 from write_payload (3 calls)" \
   grep -q 'call sites: write_payload (3 calls)' "$T/insights.txt"
 
 # ---- malformed context: counted and reported, the events and the other stacks unchanged ----
-"$B" convert -o "$T/cbad.h5" "$T/calling_bad.otf2" >"$T/cbad.out" 2>&1
-check "calling, bad: converts" test $? = 0
+check "calling, bad: converts" \
+  sh -c "'$B' convert -o '$T/cbad.h5' '$T/calling_bad.otf2' >'$T/cbad.out' 2>&1"
 check "calling, bad: reports 2 unparsable records" grep -q 'Skipped 2 unparsable lines' "$T/cbad.out"
 check "calling, bad: names the undefined calling context" \
   grep -q 'location 0: CallingContextEnter of calling context 99, not defined' "$T/cbad.out"
 "$B" info --json "$T/cbad.h5" >"$T/cbad.json"
 check "calling, bad: 12 events" test "$(json "$T/cbad.json" 'j["events"]')" = 12
 "$B" callsites -q --format tsv "$T/cbad.h5" >"$T/cbad.tsv"
+# (read_back's parent chain loops there: its stack is cut, its site is the same)
 check "calling, bad: the same sites" cmp -s "$T/calling.tsv" "$T/cbad.tsv"
 "$B" callsites --format tsv "$T/regions_bad.otf2" >"$T/rbad.tsv" 2>"$T/rbad.err"
 check "regions, bad: the Leave without Enter is reported" \

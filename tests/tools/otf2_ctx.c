@@ -19,7 +19,8 @@
  *            wrappers only.
  * With bad, rank 0 also has malformed context records before read_back: regions a Leave of
  * read_back without its Enter; calling a CallingContextEnter of the undefined context 99 and
- * a CallingContextLeave of read's context, which was not entered. */
+ * a CallingContextLeave of read's context, which was not entered, and read_back's context is
+ * its own grandparent (main's context in read_back has read_back's as parent: a loop). */
 #include "config.h"
 
 #include <otf2/otf2.h>
@@ -185,7 +186,7 @@ static void rank(struct gen *g, OTF2_IoHandleRef h, unsigned headers, unsigned p
     fn(g, R_MAIN, 0);
 }
 
-static void definitions(OTF2_GlobalDefWriter *d, int kind)
+static void definitions(OTF2_GlobalDefWriter *d, int kind, int bad)
 {
     OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000, 0, 100000, OTF2_UNDEFINED_TIMESTAMP);
     for (unsigned s = 0; s < S__N; s++) {
@@ -208,9 +209,9 @@ static void definitions(OTF2_GlobalDefWriter *d, int kind)
             scl = c;
             OTF2_GlobalDefWriter_WriteSourceCodeLocation(d, c, S_SRC, ccs[c].line);
         }
+        unsigned parent = bad && c == CC_MAIN_RB ? CC_RB : ccs[c].parent; // a loop
         OTF2_GlobalDefWriter_WriteCallingContext(
-            d, c, ccs[c].region, scl,
-            ccs[c].parent == NONE_REF ? OTF2_UNDEFINED_CALLING_CONTEXT : ccs[c].parent);
+            d, c, ccs[c].region, scl, parent == NONE_REF ? OTF2_UNDEFINED_CALLING_CONTEXT : parent);
     }
     OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, S_MACHINE, S_MACHINE,
                                              OTF2_UNDEFINED_SYSTEM_TREE_NODE);
@@ -247,7 +248,8 @@ static void ctx_events(OTF2_EvtWriter *w, OTF2_LocationRef loc, void *ud)
 
 static void ctx_defs(OTF2_GlobalDefWriter *d, void *ud)
 {
-    definitions(d, ((const struct ctx_args *)ud)->kind);
+    const struct ctx_args *a = ud;
+    definitions(d, a->kind, a->bad);
 }
 
 int otf2_ctx_write(const char *dir, const char *name, int kind, int bad)
