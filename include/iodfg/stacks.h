@@ -16,6 +16,11 @@ struct iodfg_stacks;
     2u /* strace's unwinder reported a problem: the message is the                                 \
           function, the object is "" */
 
+/* The frame comes from a trace's calling context (OTF2, Score-P), not from strace -k: address
+ * is the source line (0 unknown) and object the source file, or "score-p:PARADIGM" when the
+ * archive names none (doc/format.md, "Stacks"). */
+#define IODFG_FRAME_SOURCE 4u
+
 /* One frame: object and function are string ids of the owning log's pool. */
 struct iodfg_frame {
     uint32_t object, function;

@@ -168,12 +168,12 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
                                     uint32_t end)
 {
     struct otf2_rd *r = ud;
-    (void)canonical, (void)descr, (void)flags, (void)file, (void)begin, (void)end;
+    (void)canonical, (void)descr, (void)flags, (void)end;
     struct otf2_region *d = iodfg_otf2_def(r, (void **)&r->regions, &r->nregions, sizeof(*d), self);
     if (!d) {
         return OTF2_CALLBACK_INTERRUPT;
     }
-    *d = (struct otf2_region){1, name, role, paradigm};
+    *d = (struct otf2_region){1, name, role, paradigm, file, begin};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -291,6 +291,7 @@ int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd)
     OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(cb, def_handle);
     OTF2_GlobalDefReaderCallbacks_SetIoPreCreatedHandleStateCallback(cb, def_precreated);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
+    iodfg_otf2_context_def_callbacks(cb);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, r);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -304,5 +305,6 @@ int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd)
                                OTF2_Error_GetDescription(rc));
     }
     find_offset_attribute(r);
+    iodfg_otf2_context_mode(r);
     return 0;
 }

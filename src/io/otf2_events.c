@@ -112,6 +112,7 @@ int iodfg_otf2_location_begin(struct otf2_rd *r, size_t li)
     r->seq = 0;
     r->depth = 0;
     r->npending = 0;
+    iodfg_otf2_context_reset(r);
     if (r->nhandles) {
         free(r->hmap);
         free(r->pos);
@@ -144,6 +145,7 @@ int iodfg_otf2_location_end(struct otf2_rd *r)
     open->lines = r->seq;
     open->counts[IODFG_COUNT_EVENTS] = r->seq;
     open->counts[IODFG_COUNT_UNMATCHED] = r->unmatched;
+    open->counts[IODFG_COUNT_UNPARSABLE] += r->bad;
     r->case_open = 0;
     return iodfg_eventlog_end_case(r->log, r->err);
 }
@@ -295,6 +297,7 @@ struct emit_args {
     uint32_t call, path, layer;
     OTF2_IoHandleRef handle; /* OTF2_UNDEFINED_IO_HANDLE for none */
     unsigned hop;
+    uint32_t ctx; /* calling context (otf2_context.c), 0 for none */
 };
 
 static int emit(struct otf2_rd *r, const struct emit_args *a)
@@ -329,9 +332,11 @@ static int emit(struct otf2_rd *r, const struct emit_args *a)
     if (iodfg_eventlog_key_layer(r->log, a->call, path, layer, &ev.key)) {
         return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
     }
-    if (iodfg_eventlog_push(r->log, &ev, r->seq++, r->err)) {
+    if (iodfg_eventlog_push(r->log, &ev, r->seq, r->err) ||
+        iodfg_otf2_context_frames(r, a->ctx, r->seq)) {
         return -1;
     }
+    r->seq++;
     iodfg_eventlog_handle_use(r->log, id, a->hop, a->start_ns, a->dur_ns, a->size);
     r->res->counts[IODFG_COUNT_EVENTS]++;
     return 0;
@@ -347,7 +352,23 @@ static struct emit_args point(struct otf2_rd *r, OTF2_TimeStamp t, OTF2_IoHandle
                               .req = IODFG_UNKNOWN,
                               .call = call,
                               .handle = h,
-                              .hop = hop};
+                              .hop = hop,
+                              .ctx = r->cur};
+}
+
+int iodfg_otf2_push_region(struct otf2_rd *r, OTF2_RegionRef region)
+{
+    if (r->depth == r->stack_cap) {
+        size_t cap = r->stack_cap ? r->stack_cap * 2 : 32;
+        uint32_t *s = realloc(r->stack, cap * sizeof(*s));
+        if (!s) {
+            return iodfg_error_set(r->err, IODFG_E_NOMEM, NULL);
+        }
+        r->stack = s;
+        r->stack_cap = cap;
+    }
+    r->stack[r->depth++] = region;
+    return 0;
 }
 
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *ud,
@@ -355,31 +376,25 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
 {
     struct otf2_rd *r = ud;
     (void)loc, (void)t, (void)pos, (void)attrs;
-    if (r->depth == r->stack_cap) {
-        size_t cap = r->stack_cap ? r->stack_cap * 2 : 32;
-        uint32_t *s = realloc(r->stack, cap * sizeof(*s));
-        if (!s) {
-            return iodfg_otf2_fail(r, IODFG_E_NOMEM, "out of memory");
-        }
-        r->stack = s;
-        r->stack_cap = cap;
-    }
-    r->stack[r->depth++] = region;
-    return OTF2_CALLBACK_SUCCESS;
+    return iodfg_otf2_push_region(r, region) || iodfg_otf2_context_enter(r, region)
+               ? stop(r)
+               : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *ud,
                                   OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
     struct otf2_rd *r = ud;
-    (void)loc, (void)t, (void)pos, (void)attrs;
-    // pop up to the matching enter; a leave without one is ignored
-    for (size_t i = r->depth; i > 0; i--) {
+    (void)loc, (void)t, (void)attrs;
+    // pop up to the matching enter; a leave without one is ignored (counted with stacks)
+    int found = 0;
+    for (size_t i = r->depth; i > 0 && !found; i--) {
         if (r->stack[i - 1] == region) {
             r->depth = i - 1;
-            break;
+            found = 1;
         }
     }
+    iodfg_otf2_context_leave(r, pos, region, found);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -516,7 +531,8 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
                                .offset = r->pos[handle],
                                .req = req,
                                .mode = mode,
-                               .call = call_of(r, name)};
+                               .call = call_of(r, name),
+                               .ctx = r->cur};
     uint64_t at;
     if (attrs && r->offset_attr != OTF2_UNDEFINED_ATTRIBUTE &&
         OTF2_AttributeList_GetUint64(attrs, r->offset_attr, &at) == OTF2_SUCCESS &&
@@ -563,6 +579,7 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uin
         .req = data && p.req <= INT64_MAX ? (int64_t)p.req : IODFG_UNKNOWN,
         .call = p.call,
         .handle = handle,
+        .ctx = p.ctx,
         .hop = p.mode == OTF2_IO_OPERATION_MODE_READ    ? IODFG_HOP_READ
                : p.mode == OTF2_IO_OPERATION_MODE_WRITE ? IODFG_HOP_WRITE
                                                         : IODFG_HOP_USE,
@@ -600,4 +617,5 @@ void iodfg_otf2_set_event_callbacks(OTF2_EvtReaderCallbacks *cb)
     OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, ev_begin);
     OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, ev_complete);
     OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(cb, ev_cancelled);
+    iodfg_otf2_context_evt_callbacks(cb);
 }

@@ -38,6 +38,30 @@ struct otf2_region {
     OTF2_StringRef name;
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
+    OTF2_StringRef file; /* source file, OTF2_UNDEFINED_STRING when none */
+    uint32_t line;       /* its first line, 0 when unknown */
+};
+struct otf2_scl { /* SourceCodeLocation */
+    uint8_t defined;
+    OTF2_StringRef file;
+    uint32_t line;
+};
+struct otf2_cc { /* CallingContext: a node of the calling-context tree */
+    uint8_t defined;
+    OTF2_RegionRef region;
+    OTF2_SourceCodeLocationRef scl;
+    OTF2_CallingContextRef parent;
+};
+struct otf2_rnode {  /* a node of the tree of region stacks (Enter/Leave) */
+    uint32_t parent; /* node id, 0 = the root (no region) */
+    OTF2_RegionRef region;
+};
+
+/* Where each I/O event's stack comes from (otf2_context.c). */
+enum otf2_ctx_mode {
+    OTF2_CTX_NONE,    /* no calling context: no stacks */
+    OTF2_CTX_REGIONS, /* the Enter/Leave region stack (instrumented functions) */
+    OTF2_CTX_CALLING  /* CallingContext definitions and CallingContextEnter/Leave (unwinding) */
 };
 struct otf2_paradigm {
     uint8_t defined;
@@ -71,6 +95,7 @@ struct otf2_pending {
     uint64_t req;
     OTF2_IoOperationMode mode;
     uint32_t call;
+    uint32_t ctx;   /* calling context when it began (struct otf2_rd's cur) */
     int positional; /* offset given by the record: the handle's position does not move */
 };
 
@@ -107,6 +132,21 @@ struct otf2_rd {
     size_t depth, stack_cap;
     struct otf2_pending *pending;
     size_t npending, pending_cap;
+    /* calling context (otf2_context.c) */
+    int ctx_mode; /* enum otf2_ctx_mode */
+    struct otf2_scl *scls;
+    struct otf2_cc *ccs;
+    uint32_t nscls, nccs;
+    /* the current context: CallingContext ref + 1, or region node id; 0 = none */
+    uint32_t cur;
+    uint32_t *ctx_stack; /* per entry of stack: the context after that Enter */
+    size_t ctx_cap;
+    struct otf2_rnode *rnodes; /* node id n is rnodes[n - 1] */
+    uint32_t nrnodes, rnodes_cap;
+    uint64_t *rhash_key; /* (parent << 32 | region) -> node id */
+    uint32_t *rhash_id;
+    size_t rhash_slots;
+    uint64_t bad; /* malformed calling-context records of this location */
 };
 
 /* No access mode known (neither created in the trace nor a pre-created state). */
@@ -143,7 +183,31 @@ struct iodfg_eventlog *iodfg_otf2_read_unguarded(const char *path, unsigned colu
 /* Open the case of location li / close it (otf2_events.c). 0, or -1 with err set. */
 int iodfg_otf2_location_begin(struct otf2_rd *r, size_t li);
 int iodfg_otf2_location_end(struct otf2_rd *r);
+/* Push region on the location's region stack. 0, or -1 with err set. */
+int iodfg_otf2_push_region(struct otf2_rd *r, OTF2_RegionRef region);
 /* Register the event callbacks of the I/O records. */
 void iodfg_otf2_set_event_callbacks(OTF2_EvtReaderCallbacks *cb);
+
+/* ---- calling context (otf2_context.c) ---- */
+
+/* Register the definition callbacks of SourceCodeLocation and CallingContext. */
+void iodfg_otf2_context_def_callbacks(OTF2_GlobalDefReaderCallbacks *cb);
+/* After the definitions: choose r->ctx_mode. */
+void iodfg_otf2_context_mode(struct otf2_rd *r);
+/* Register CallingContextEnter/Leave (which also keep the region stack of call names). */
+void iodfg_otf2_context_evt_callbacks(OTF2_EvtReaderCallbacks *cb);
+/* A location's events begin: no current context. */
+void iodfg_otf2_context_reset(struct otf2_rd *r);
+/* Region region was entered (pushed as entry r->depth - 1 of the region stack): 0, or -1 with
+ * err set. Left at position pos of the location (found: a matching Enter was popped). */
+int iodfg_otf2_context_enter(struct otf2_rd *r, OTF2_RegionRef region);
+void iodfg_otf2_context_leave(struct otf2_rd *r, uint64_t pos, OTF2_RegionRef region, int found);
+/* Give the event just pushed with seq its stack: the frames of context ctx, innermost first.
+ * 0, or -1 with err set. */
+int iodfg_otf2_context_frames(struct otf2_rd *r, uint32_t ctx, uint64_t seq);
+/* Count a malformed calling-context record (position pos of the location) as unparsable. */
+void iodfg_otf2_context_bad(struct otf2_rd *r, uint64_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void iodfg_otf2_context_fini(struct otf2_rd *r);
 
 #endif

@@ -97,6 +97,7 @@ static void rd_fini(struct otf2_rd *r)
     free(r->amode);
     free(r->stack);
     free(r->pending);
+    iodfg_otf2_context_fini(r);
 }
 
 // The library must not write to stderr: libotf2's messages are dropped, its codes kept.

@@ -176,6 +176,11 @@ int iodfg_srcline_frame(struct iodfg_srcline *sl, const struct iodfg_eventlog *l
         return 0;
     }
     const struct iodfg_frame *f = &iodfg_stacks_frames(st)[frame - 1];
+    if (f->flags & IODFG_FRAME_SOURCE) { // OTF2: the trace's own file and line, no lookup
+        *file = f->address ? iodfg_strpool_get(iodfg_eventlog_pool(log), f->object) : NULL;
+        *line = f->address && f->address <= INT32_MAX ? (int)f->address : 0;
+        return *file != NULL && *line > 0;
+    }
     // a call site is never a stack's innermost frame (that is the system call's)
     return iodfg_srcline_lookup(sl, iodfg_strpool_get(iodfg_eventlog_pool(log), f->object),
                                 f->address, 1, file, line);

@@ -86,8 +86,8 @@ const char *iodfg_report_site_group(const struct iodfg_report_callsites *r, int 
     return text[g != 0][other_has(r, g, row)];
 }
 
-const char *iodfg_report_site_line(const struct iodfg_report_callsites *r, uint32_t site,
-                                   char *buf, size_t size)
+const char *iodfg_report_site_line(const struct iodfg_report_callsites *r, uint32_t site, char *buf,
+                                   size_t size)
 {
     const struct iodfg_report_srcline *src = site_src(r, site);
     if (src) {
@@ -95,9 +95,14 @@ const char *iodfg_report_site_line(const struct iodfg_report_callsites *r, uint3
         snprintf(buf, size, "%s:%d", slash ? slash + 1 : src->file, src->line);
         return buf;
     }
-    return site == 0 || site == IODFG_CALLSITE_RUNTIME ? "-"
-           : r->libdw                                  ? "?"
-                                                       : "file:line unknown (no libdw)";
+    if (site == 0 || site == IODFG_CALLSITE_RUNTIME) {
+        return "-";
+    }
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(r->log);
+    int traced = st && site <= iodfg_stacks_frame_count(st) &&
+                 (iodfg_stacks_frames(st)[site - 1].flags & IODFG_FRAME_SOURCE);
+    // an OTF2 frame's line is the archive's to give: libdw has no part in it
+    return r->libdw || traced ? "?" : "file:line unknown (no libdw)";
 }
 
 /* ---- table ---- */
@@ -158,14 +163,16 @@ int iodfg_report_table_callsites(struct iodfg_buf *b, const struct iodfg_report_
             iodfg_buf_addf(b, "%c: ", group_name[g]);
         }
         iodfg_buf_addf(b,
-                       "%" PRIu64 " events, %" PRIu64 " with a stack (strace -k), %" PRIu64
+                       "%" PRIu64 " events, %" PRIu64 " with a stack, %" PRIu64
                        " with a call site in the program's own code\n",
                        cs->events, cs->with_stack, cs->with_site);
     }
     if (!iodfg_eventlog_stacks(r->log)) {
         iodfg_buf_addf(b, "This log has no call stacks: record with strace -f -k (strace built "
-                          "with libdw or libunwind) to see call sites. OTF2 input brings none: "
-                          "Score-P calling contexts are not read.\n");
+                          "with libdw or libunwind) to see call sites. An OTF2 archive needs "
+                          "Score-P's calling context: record with SCOREP_ENABLE_UNWINDING=true, "
+                          "or instrument the program's functions (scorep without --nocompiler)."
+                          "\n");
     }
     return report_done(b, err);
 }

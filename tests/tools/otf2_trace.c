@@ -318,7 +318,31 @@ int otf2_trace_write_named(const char *dir, const char *name, const char *file, 
     return rc;
 }
 
+static void trace_events(OTF2_EvtWriter *w, OTF2_LocationRef loc, void *ud)
+{
+    (void)ud;
+    void (*const writers[3])(OTF2_EvtWriter *) = {rank0, rank1, idle};
+    writers[loc](w);
+}
+
+static void trace_defs(OTF2_GlobalDefWriter *g, void *ud)
+{
+    (void)ud;
+    definitions(g);
+}
+
 int otf2_trace_write(const char *dir, const char *name)
+{
+    attrs = OTF2_AttributeList_New();
+    int rc = otf2_trace_archive(dir, name, 3, trace_events, trace_defs, NULL);
+    OTF2_AttributeList_Delete(attrs);
+    attrs = NULL;
+    return rc;
+}
+
+int otf2_trace_archive(const char *dir, const char *name, unsigned nlocs,
+                       void (*events)(OTF2_EvtWriter *w, OTF2_LocationRef loc, void *ud),
+                       void (*defs)(OTF2_GlobalDefWriter *g, void *ud), void *ud)
 {
     OTF2_Archive *ar =
         OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
@@ -330,23 +354,19 @@ int otf2_trace_write(const char *dir, const char *name)
     OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(ar);
     OTF2_Archive_OpenEvtFiles(ar);
-    attrs = OTF2_AttributeList_New();
-    void (*const writers[3])(OTF2_EvtWriter *) = {rank0, rank1, idle};
-    for (OTF2_LocationRef loc = 0; loc < 3; loc++) {
+    for (OTF2_LocationRef loc = 0; loc < nlocs; loc++) {
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, loc);
-        writers[loc](w);
+        events(w, loc, ud);
         OTF2_Archive_CloseEvtWriter(ar, w);
     }
-    OTF2_AttributeList_Delete(attrs);
-    attrs = NULL;
     OTF2_Archive_CloseEvtFiles(ar);
     OTF2_Archive_OpenDefFiles(ar);
-    for (OTF2_LocationRef loc = 0; loc < 3; loc++) {
+    for (OTF2_LocationRef loc = 0; loc < nlocs; loc++) {
         OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, loc);
         OTF2_Archive_CloseDefWriter(ar, dw);
     }
     OTF2_Archive_CloseDefFiles(ar);
-    definitions(OTF2_Archive_GetGlobalDefWriter(ar));
+    defs(OTF2_Archive_GetGlobalDefWriter(ar), ud);
     OTF2_ErrorCode rc = OTF2_Archive_Close(ar);
     if (rc != OTF2_SUCCESS) {
         fprintf(stderr, "otf2_trace_write: %s\n", OTF2_Error_GetDescription(rc));

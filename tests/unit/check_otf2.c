@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the OTF2 reader: a trace written with the OTF2 writer API (tests/tools/otf2_trace.c:
  * MPI-IO over POSIX with parent handles, a collective and a non-blocking operation, ISO C over
- * a pre-created POSIX handle) read back into cases, events, layers and handles. */
+ * a pre-created POSIX handle) read back into cases, events, layers and handles; and the
+ * calling-context archives of tests/tools/otf2_ctx.c read back into stacks. */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,9 +16,11 @@
 #include "iodfg/casename.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/focus.h"
 #include "iodfg/handles.h"
 #include "iodfg/ingest.h"
 #include "iodfg/otf2.h"
+#include "iodfg/stacks.h"
 #include "iodfg/strace.h"
 #include "iodfg/strpool.h"
 
@@ -276,6 +279,166 @@ START_TEST(archive_files_must_be_regular)
 }
 END_TEST
 
+/* ---- calling context (tests/tools/otf2_ctx.c) ---- */
+
+/* The archive of kind (bad: with malformed context records) read into L and R. */
+static void read_ctx(int kind, int bad)
+{
+    iodfg_eventlog_free(L);
+    snprintf(anchor, sizeof(anchor), "%s/ctx%d%d.otf2", dir, kind, bad);
+    char name[16];
+    snprintf(name, sizeof(name), "ctx%d%d", kind, bad);
+    ck_assert_int_eq(otf2_ctx_write(dir, name, kind, bad), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    L = iodfg_otf2_read(anchor, IODFG_COL_ALL, &R, &err);
+    ck_assert_msg(L != NULL, "%s", err.msg);
+}
+
+/* Stack of event i as "function@object:line ..." (innermost first). */
+static void stack_text(uint64_t i, char *out, size_t size)
+{
+    const struct iodfg_stacks *st = iodfg_eventlog_stacks(L);
+    ck_assert_ptr_nonnull(st);
+    uint32_t n;
+    const uint32_t *ids = iodfg_stacks_get(st, iodfg_eventlog_stack_ids(L)[i], &n);
+    size_t len = 0;
+    out[0] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct iodfg_frame *f = &iodfg_stacks_frames(st)[ids[k] - 1];
+        ck_assert_uint_eq(f->flags, IODFG_FRAME_SOURCE);
+        len += (size_t)snprintf(out + len, size - len, "%s%s@%s:%llu", k ? " " : "", S(f->function),
+                                S(f->object), (unsigned long long)f->address);
+    }
+}
+
+/* The calls of the 12 events, in order: rank 0's 8, then rank 1's 4. */
+static void same_events(void)
+{
+    static const char *const calls[] = {"open64",   "write",    "write",    "write",
+                                        "pwrite64", "pwrite64", "read",     "close",
+                                        "open64",   "write",    "pwrite64", "close"};
+    ck_assert_uint_eq(iodfg_eventlog_event_count(L), 12);
+    ck_assert_uint_eq(iodfg_eventlog_case_count(L), 2);
+    for (uint64_t i = 0; i < 12; i++) {
+        ck_assert_str_eq(S(key(i)->call), calls[i]);
+    }
+    ck_assert_int_eq(iodfg_eventlog_columns(L)->size[6], 4096);
+}
+
+#define CTX "@/home/user/run/ctx.c:"
+/* Expected stacks: functions' first lines (Enter/Leave regions), or the lines of the calls
+ * (CallingContext source code locations). */
+static const struct {
+    int kind;
+    uint64_t event;
+    const char *stack;
+} want_stacks[] = {
+    {OTF2_CTX_KIND_REGIONS, 0, "open64@score-p:io:0 main" CTX "50"},
+    {OTF2_CTX_KIND_REGIONS, 2, "write@score-p:io:0 write_header" CTX "10 main" CTX "50"},
+    {OTF2_CTX_KIND_REGIONS, 6, "read@score-p:io:0 read_back" CTX "30 main" CTX "50"},
+    // rank 1's pwrite64
+    {OTF2_CTX_KIND_REGIONS, 10, "pwrite64@score-p:io:0 write_payload" CTX "20 main" CTX "50"},
+    {OTF2_CTX_KIND_CALLING, 0, "open64@score-p:io:0 main" CTX "52"},
+    {OTF2_CTX_KIND_CALLING, 1, "write@score-p:io:0 write_header" CTX "12 main" CTX "53"},
+    {OTF2_CTX_KIND_CALLING, 6, "read@score-p:io:0 read_back" CTX "33 main" CTX "55"},
+    {OTF2_CTX_KIND_CALLING, 11, "close@score-p:io:0 main" CTX "58"},
+};
+
+START_TEST(context_stacks)
+{
+    int kind = -1;
+    for (size_t i = 0; i < sizeof(want_stacks) / sizeof(want_stacks[0]); i++) {
+        if (want_stacks[i].kind != kind) {
+            kind = want_stacks[i].kind;
+            read_ctx(kind, 0);
+            same_events();
+            ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+        }
+        char buf[512];
+        stack_text(want_stacks[i].event, buf, sizeof(buf));
+        ck_assert_str_eq(buf, want_stacks[i].stack);
+    }
+}
+END_TEST
+
+/* Region stacks are deduplicated: rank 1's pwrite64 has rank 0's stack; 5 stacks in all. */
+START_TEST(region_stacks_shared)
+{
+    read_ctx(OTF2_CTX_KIND_REGIONS, 0);
+    ck_assert_uint_eq(iodfg_eventlog_stack_ids(L)[10], iodfg_eventlog_stack_ids(L)[4]);
+    ck_assert_uint_eq(iodfg_stacks_count(iodfg_eventlog_stacks(L)), 5);
+}
+END_TEST
+
+START_TEST(no_context_no_stacks)
+{
+    read_ctx(OTF2_CTX_KIND_NONE, 0);
+    same_events();
+    ck_assert_ptr_null(iodfg_eventlog_stacks(L));
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 0);
+}
+END_TEST
+
+START_TEST(malformed_context_is_counted)
+{
+    read_ctx(OTF2_CTX_KIND_CALLING, 1);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_uint_eq(R.ndiags, 2);
+    ck_assert_str_eq(R.diags[0].msg,
+                     "location 0: CallingContextEnter of calling context 99, not defined");
+    ck_assert_str_eq(R.diags[1].msg, "location 0: CallingContextLeave of calling context 12 "
+                                     "without its CallingContextEnter");
+    ck_assert_uint_eq(iodfg_eventlog_case(L, 0)->counts[IODFG_COUNT_UNPARSABLE], 2);
+    // the read after them has its own context still; its parent chain loops: cut at 256 frames
+    uint32_t n;
+    const uint32_t *ids =
+        iodfg_stacks_get(iodfg_eventlog_stacks(L), iodfg_eventlog_stack_ids(L)[6], &n);
+    ck_assert_uint_eq(n, 256);
+    const struct iodfg_frame *fr = iodfg_stacks_frames(iodfg_eventlog_stacks(L));
+    ck_assert_str_eq(S(fr[ids[1] - 1].function), "read_back");
+    ck_assert_uint_eq(fr[ids[1] - 1].address, 33);
+    ck_assert_str_eq(S(fr[ids[2] - 1].function), "main");
+    ck_assert_str_eq(S(fr[ids[3] - 1].function), "read_back");
+    char buf[512];
+    read_ctx(OTF2_CTX_KIND_REGIONS, 1);
+    same_events();
+    ck_assert_uint_eq(R.counts[IODFG_COUNT_UNPARSABLE], 1);
+    ck_assert_str_eq(R.diags[0].msg, "location 0: Leave of region 3 without its Enter");
+    stack_text(6, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "read@score-p:io:0 read_back" CTX "30 main" CTX "50");
+}
+END_TEST
+
+/* focus.rules: Score-P's wrappers, MPI and measurement frames are the runtime's ("score-p"); the
+ * program's functions (a source file, or user, compiler, sampling) are the application's. */
+START_TEST(focus_classes_of_frames)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_focus *f = iodfg_focus_new(NULL, 0, NULL, &err);
+    ck_assert_ptr_nonnull(f);
+    static const struct {
+        const char *object, *cls;
+    } want[] = {{"score-p:io", "score-p"},
+                {"score-p:mpi", "score-p"},
+                {"score-p:measurement", "score-p"},
+                {"score-p:pthread", "score-p"},
+                {"score-p:user", "app"},
+                {"score-p:compiler", "app"},
+                {"score-p:sampling", "app"},
+                {"/home/user/run/ctx.c", "app"}};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        char name[IODFG_FOCUS_NAME_MAX];
+        int app = iodfg_focus_classify_object(f, want[i].object, name, sizeof(name), &err);
+        ck_assert_msg(app == (strcmp(want[i].cls, "app") == 0), "%s", want[i].object);
+        ck_assert_str_eq(name, want[i].cls);
+    }
+    iodfg_focus_free(f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("otf2");
@@ -288,6 +451,11 @@ static Suite *suite(void)
     tcase_add_test(tc, missing_archive);
     tcase_add_test(tc, looping_anchor_is_refused);
     tcase_add_test(tc, archive_files_must_be_regular);
+    tcase_add_test(tc, context_stacks);
+    tcase_add_test(tc, region_stacks_shared);
+    tcase_add_test(tc, no_context_no_stacks);
+    tcase_add_test(tc, malformed_context_is_counted);
+    tcase_add_test(tc, focus_classes_of_frames);
     suite_add_tcase(s, tc);
     return s;
 }
