@@ -175,21 +175,26 @@ static int merge_next(struct merge *m, int64_t *at, int *start, uint32_t *row)
     return 1;
 }
 
-/* The writes of points [a, b): how many, and whether they come sorted by offset. */
-static size_t count_writes(const struct iodfg_offsetmap *om, size_t a, size_t b, int *sorted)
+/* One row's points [a, b): its writes, whether they come sorted by offset, and their bytes. */
+struct row_writes {
+    size_t a, b, n;
+    int sorted;
+};
+
+static struct row_writes count_writes(const struct iodfg_offsetmap *om, size_t a, int64_t *bytes)
 {
-    size_t n = 0;
+    struct row_writes w = {a, a, 0, 1};
     int64_t last = INT64_MIN;
-    *sorted = 1;
-    for (size_t i = a; i < b; i++) {
-        const struct iodfg_offset_point *p = &om->points[i];
+    for (; w.b < om->npoints && om->points[w.b].row == om->points[a].row; w.b++) {
+        const struct iodfg_offset_point *p = &om->points[w.b];
         if (p->write && p->length > 0) {
-            *sorted &= last <= p->offset;
+            w.sorted &= last <= p->offset;
             last = p->offset;
-            n++;
+            w.n++;
+            *bytes = iodfg_sat_add(*bytes, p->length);
         }
     }
-    return n;
+    return w;
 }
 
 /* Copy the writes of points [a, b) to t and sort them by offset (buf: as many, for the sort). */
@@ -211,43 +216,40 @@ static void sort_writes(const struct iodfg_offsetmap *om, size_t a, size_t b, st
 static int merge_start(struct merge *m, struct iodfg_offsetmap *om)
 {
     size_t rows = 0, unsorted = 0, most = 0;
-    for (size_t a = 0, b; a < om->npoints; a = b, rows++) {
-        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
-        }
-        int sorted;
-        size_t n = count_writes(om, a, b, &sorted);
-        unsorted += sorted ? 0 : n;
-        most = !sorted && n > most ? n : most;
+    struct row_writes *w = malloc(((size_t)om->ncases + 1) * sizeof(*w)); // a row is a case
+    m->h = malloc(((size_t)om->ncases + 1) * sizeof(*m->h));
+    if (!w || !m->h) {
+        free(w);
+        return -1;
     }
-    m->h = malloc((rows + 1) * sizeof(*m->h));
+    for (size_t a = 0; a < om->npoints && rows <= om->ncases; a = w[rows++].b) { // by row
+        w[rows] = count_writes(om, a, &om->write_bytes);
+        unsorted += w[rows].sorted ? 0 : w[rows].n;
+        most = !w[rows].sorted && w[rows].n > most ? w[rows].n : most;
+    }
     // huge pages: on the virtual machines of login nodes small faults cost more than the work
     m->sorted = unsorted ? iodfg_bigmem_alloc(unsorted * sizeof(*m->sorted)) : NULL;
     struct range *buf = unsorted ? iodfg_bigmem_alloc(most * sizeof(*buf)) : NULL;
-    if (!m->h || (unsorted && (!m->sorted || !buf))) {
+    if (unsorted && (!m->sorted || !buf)) {
         free(buf);
+        free(w);
         return -1;
     }
     size_t used = 0;
-    for (size_t a = 0, b; a < om->npoints; a = b) {
-        for (b = a; b < om->npoints && om->points[b].row == om->points[a].row; b++) {
-            const struct iodfg_offset_point *p = &om->points[b];
-            if (p->write && p->length > 0) {
-                om->write_bytes = iodfg_sat_add(om->write_bytes, p->length);
-            }
-        }
-        int sorted;
-        size_t n = count_writes(om, a, b, &sorted);
-        struct cursor c = {.p = om->points, .i = a, .end = b, .row = om->points[a].row};
-        if (!sorted) {
-            sort_writes(om, a, b, m->sorted + used, buf);
-            c = (struct cursor){.r = m->sorted + used, .end = n, .row = om->points[a].row};
-            used += n;
+    for (size_t r = 0; r < rows; r++) {
+        uint32_t row = om->points[w[r].a].row;
+        struct cursor c = {.p = om->points, .i = w[r].a, .end = w[r].b, .row = row};
+        if (!w[r].sorted) {
+            sort_writes(om, w[r].a, w[r].b, m->sorted + used, buf);
+            c = (struct cursor){.r = m->sorted + used, .end = w[r].n, .row = row};
+            used += w[r].n;
         }
         c.has_next = next_write(&c, &c.next_lo, &c.next_hi);
         if (next_range(&c)) {
             m->h[m->n++] = c;
         }
     }
+    free(w);
     free(buf);
     for (size_t i = m->n / 2; i-- > 0;) {
         sift_down(m, i);
