@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Source lines of call sites with libdw's offline reporting (a program file read from disk, as
- * eu-addr2line does); without libdw every lookup says unknown. */
+ * eu-addr2line does); without libdw every lookup says unknown. libdw finds an address's unit
+ * through .debug_aranges, which clang-based compilers do not write: then through a table of
+ * the units' own address ranges, read once per object. */
 #include "config.h"
 
 #include "iodfg/srcline.h"
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -18,6 +22,16 @@
 #include "iodfg/strpool.h"
 
 #define MAX_OBJECTS 64
+#define MAX_RANGES (1u << 20) // one object's unit ranges: at most 32 MiB for a huge program
+#define MAX_BACK 64           // ranges tried per lookup where units' ranges overlap
+
+#ifdef HAVE_LIBDW
+struct unit_range {
+    Dwarf_Addr low, high; // [low, high) in the DWARF's addresses
+    Dwarf_Addr reach;     // the highest high of this and every earlier range (sorted by low)
+    size_t unit;          // in object.units
+};
+#endif
 
 struct object {
     char *path; // as traced
@@ -25,6 +39,12 @@ struct object {
     Dwfl *dwfl; // NULL: unreadable
     Dwfl_Module *mod;
     Dwarf_Addr low; // where offline reporting put the module
+    int ranges_read;
+    Dwarf_Addr bias; // a DWARF address + bias = its address in mod
+    Dwarf_Die *units;
+    size_t nunits;
+    struct unit_range *ranges; // sorted by low
+    size_t nranges;
 #endif
 };
 
@@ -63,6 +83,8 @@ void iodfg_srcline_free(struct iodfg_srcline *sl)
         if (sl->obj[i].dwfl) {
             dwfl_end(sl->obj[i].dwfl);
         }
+        free(sl->obj[i].units);
+        free(sl->obj[i].ranges);
 #endif
         free(sl->obj[i].path);
     }
@@ -96,6 +118,102 @@ static int open_at(struct object *o, const char *path)
     o->mod = m;
     dwfl_module_info(m, NULL, &o->low, NULL, NULL, NULL, NULL, NULL);
     return 0;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+    const struct unit_range *x = a, *y = b;
+    return x->low < y->low ? -1 : x->low > y->low;
+}
+
+// Append unit die's address ranges to o's table; cap: the allocated ranges and units. 0, or -1
+// when out of memory.
+static int add_unit(struct object *o, Dwarf_Die *die, size_t cap[2])
+{
+    Dwarf_Addr base, lo, hi;
+    size_t before = o->nranges;
+    for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;) {
+        if (lo == 0 || hi <= lo || o->nranges == MAX_RANGES) {
+            continue; // code the linker dropped (at 0, or -1 and wrapping)
+        }
+        if (o->nranges == cap[0]) {
+            size_t n = cap[0] ? cap[0] * 2 : 64;
+            struct unit_range *r = realloc(o->ranges, n * sizeof(*r));
+            if (!r) {
+                return -1;
+            }
+            o->ranges = r;
+            cap[0] = n;
+        }
+        o->ranges[o->nranges++] = (struct unit_range){lo, hi, 0, o->nunits};
+    }
+    if (o->nranges == before) {
+        return 0;
+    }
+    if (o->nunits == cap[1]) {
+        size_t n = cap[1] ? cap[1] * 2 : 16;
+        Dwarf_Die *u = realloc(o->units, n * sizeof(*u));
+        if (!u) {
+            o->nranges = before;
+            return -1;
+        }
+        o->units = u;
+        cap[1] = n;
+    }
+    o->units[o->nunits++] = *die;
+    return 0;
+}
+
+// o's table of unit ranges, read once: type and partial units hold no code. Out of memory, the
+// table read so far (fewer lines known).
+static void read_ranges(struct object *o)
+{
+    o->ranges_read = 1;
+    Dwarf *dw = dwfl_module_getdwarf(o->mod, &o->bias);
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die die;
+    uint8_t type;
+    size_t cap[2] = {0, 0};
+    while (dw && dwarf_get_units(dw, cu, &cu, NULL, &type, &die, NULL) == 0) {
+        if ((type == DW_UT_compile || type == DW_UT_skeleton) && add_unit(o, &die, cap) != 0) {
+            break;
+        }
+    }
+    if (o->nranges) {
+        qsort(o->ranges, o->nranges, sizeof(*o->ranges), range_cmp);
+    }
+    for (size_t i = 0; i < o->nranges; i++) {
+        Dwarf_Addr prev = i ? o->ranges[i - 1].reach : 0;
+        o->ranges[i].reach = o->ranges[i].high > prev ? o->ranges[i].high : prev;
+    }
+}
+
+// The line of a (an address in o's module) from a unit whose ranges hold it, or NULL.
+static Dwarf_Line *line_by_ranges(struct object *o, Dwarf_Addr a)
+{
+    if (!o->ranges_read) {
+        read_ranges(o);
+    }
+    Dwarf_Addr d = a - o->bias;
+    size_t lo = 0, hi = o->nranges;
+    while (lo < hi) { // the first range starting after d
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->ranges[mid].low <= d) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    // back over the ranges that start at or before d while one of them may still reach past it
+    // (units' ranges overlap only in odd programs: the walk is bounded)
+    for (size_t i = lo, n = 0; i-- > 0 && o->ranges[i].reach > d && n++ < MAX_BACK;) {
+        const struct unit_range *r = &o->ranges[i];
+        Dwarf_Line *ln = d < r->high ? dwarf_getsrc_die(&o->units[r->unit], d) : NULL;
+        if (ln) {
+            return ln;
+        }
+    }
+    return NULL;
 }
 
 static void open_object(struct object *o, const char *dir)
@@ -152,6 +270,10 @@ int iodfg_srcline_lookup(struct iodfg_srcline *sl, const char *object, uint64_t 
     Dwfl_Line *ln = dwfl_module_getsrc(o->mod, a);
     int l = 0;
     const char *src = ln ? dwfl_lineinfo(ln, NULL, &l, NULL, NULL, NULL) : NULL;
+    Dwarf_Line *dl = ln ? NULL : line_by_ranges(o, a); // no .debug_aranges (clang) or not this unit
+    if (dl && dwarf_lineno(dl, &l) == 0) {
+        src = dwarf_linesrc(dl, NULL, NULL);
+    }
     if (!src || l <= 0) {
         return 0;
     }

@@ -2,8 +2,8 @@
 # End-to-end: call sites from strace -k stacks. The program of tests/tools/callsites.c (built
 # with -g: write_header, write_payload, read_back in a parent and a forked child, append_log in
 # a thread) as recorded once (tests/data/traces/callsites: with -k, and again without) and, where
-# ptrace is allowed, recorded now: the functions' calls, bytes and file:line, the event counts
-# with and without stacks, groups, --symbols, and bad stack lines.
+# ptrace is allowed, recorded now: the functions' calls, bytes and file:line (also of a clang
+# build), the event counts with and without stacks, groups, --symbols, and bad stack lines.
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 B=$IODFG_BIN
 PROG=$(dirname "$B")/tests/tools/callsites
@@ -160,5 +160,32 @@ if "$B" --version | grep -q 'libdw yes'; then
   "$B" callsites --format tsv --symbols "$T/moved" --filter "path~^$T/out" "$T/live.h5" >"$T/sym.tsv"
   check "moved: --symbols DIR finds it" \
     test "$(tsv "$T/sym.tsv" "^write:" write_header 5)" = "$(line_of 'write(fd, h, sizeof h)')"
+fi
+
+# a clang build (also icx, aocc, CCE): no .debug_aranges, where libdw finds a line's unit; the
+# lines all the same, from a position-independent program and from one at a fixed address
+if ! "$B" --version | grep -q 'libdw yes'; then
+  :
+elif ! command -v clang >/dev/null 2>&1; then
+  echo "ok - # SKIP clang builds: clang is not installed"
+else
+  for pie in "-fPIE -pie" "-fno-pie -no-pie"; do
+    rm -rf "$T/out" && mkdir -p "$T/out" "$T/clang"
+    # shellcheck disable=SC2086 # two flags
+    if ! clang -g -O0 -fno-inline -pthread $pie -o "$T/clang/callsites" "$SRC" 2>"$T/clang.err"; then
+      echo "ok - # SKIP clang $pie: it does not build the program: $(head -1 "$T/clang.err")"
+      continue
+    fi
+    strace -f -k -tt -T -y -o "$T/clang_node1_1.st" "$T/clang/callsites" "$T/out"
+    "$B" callsites --format tsv --filter "path~^$T/out" "$T/clang_node1_1.st" >"$T/clang.tsv"
+    check "clang $pie: write_header's file:line" \
+      test "$(tsv "$T/clang.tsv" "^write:" write_header 5)" = "$(line_of 'write(fd, h, sizeof h)')"
+    check "clang $pie: write_payload's file:line" \
+      test "$(tsv "$T/clang.tsv" "^write:" write_payload 5)" = "$(line_of 'write(fd, block, sizeof block)')"
+    check "clang $pie: append_log's file:line" \
+      test "$(tsv "$T/clang.tsv" "^write:" append_log 5)" = "$(line_of 'write(fd, "log line')"
+    check "clang $pie: read_back's file:line" \
+      test "$(tsv "$T/clang.tsv" "^read:" read_back 5)" = "$(line_of 'while (read(fd, block')"
+  done
 fi
 finish

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <check.h>
 #include <hdf5.h>
@@ -25,6 +26,7 @@
 #include "iodfg/report_table.h"
 #include "iodfg/rules.h"
 #include "iodfg/session.h"
+#include "iodfg/srcline.h"
 #include "iodfg/stacks.h"
 #include "iodfg/store.h"
 #include "iodfg/strace.h"
@@ -542,6 +544,75 @@ START_TEST(insights_name_lines)
 }
 END_TEST
 
+/* The line of tests/tools/callsites.c that contains text (as tests/e2e/callsites.sh finds it). */
+static int source_line(const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/tests/tools/callsites.c", getenv("IODFG_SRCDIR"));
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char buf[512];
+    int n = 0, found = 0;
+    while (!found && fgets(buf, sizeof(buf), f)) {
+        n++;
+        found = strstr(buf, text) != NULL;
+    }
+    fclose(f);
+    ck_assert(found);
+    return n;
+}
+
+/* Programs built by clang (and icx, aocc, CCE) have no .debug_aranges, where libdw finds a
+ * line's unit: a copy of tests/tools/callsites without the section gives every address of the
+ * program, as a return address and not, the same file and line as the original, the calls'
+ * lines among them. */
+START_TEST(lines_without_aranges)
+{
+    if (!iodfg_srcline_available()) {
+        return; // nothing to look up in a build without libdw (callsites.sh checks what it says)
+    }
+    char prog[4096], bare[4096], cmd[9000];
+    snprintf(prog, sizeof(prog), "%s/tests/tools/callsites", getenv("IODFG_BUILDDIR"));
+    char *dir = testutil_tmpdir();
+    snprintf(bare, sizeof(bare), "%s/callsites", dir);
+    snprintf(cmd, sizeof(cmd), "objcopy --remove-section .debug_aranges '%s' '%s'", prog, bare);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "readelf -SW '%s' | grep -q debug_aranges", bare);
+    ck_assert_int_ne(system(cmd), 0);
+    struct stat sb;
+    ck_assert_int_eq(stat(prog, &sb), 0);
+    int want[4] = {source_line("write(fd, h, sizeof h)"), source_line("write(fd, block, sizeof b"),
+                   source_line("while (read(fd, block"), source_line("write(fd, \"log line")};
+    int seen[4] = {0, 0, 0, 0};
+    struct iodfg_srcline *orig = iodfg_srcline_new(NULL), *copy = iodfg_srcline_new(NULL);
+    ck_assert(orig && copy);
+    uint64_t known = 0;
+    for (uint64_t a = 0; a < (uint64_t)sb.st_size; a++) {
+        for (int ret = 0; ret < 2; ret++) {
+            const char *f1, *f2;
+            int l1, l2;
+            int k1 = iodfg_srcline_lookup(orig, prog, a, ret, &f1, &l1);
+            int k2 = iodfg_srcline_lookup(copy, bare, a, ret, &f2, &l2);
+            ck_assert_msg(k1 == k2 && l1 == l2 && (!k1 || strcmp(f1, f2) == 0),
+                          "address 0x%llx%s: %s:%d, without aranges %s:%d", (unsigned long long)a,
+                          ret ? " (return)" : "", k1 ? f1 : "?", l1, k2 ? f2 : "?", l2);
+            known += k1;
+            for (int i = 0; i < 4; i++) {
+                seen[i] |= k1 && l1 == want[i] && strstr(f1, "callsites.c") != NULL;
+            }
+        }
+    }
+    ck_assert_uint_gt(known, 100);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_msg(seen[i], "callsites.c:%d not found", want[i]);
+    }
+    iodfg_srcline_free(orig);
+    iodfg_srcline_free(copy);
+    testutil_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("callsites");
@@ -563,6 +634,7 @@ int main(void)
     tcase_add_test(e, sites_counted);
     tcase_add_test(e, site_field_splits);
     tcase_add_test(e, insights_name_lines);
+    tcase_add_test(e, lines_without_aranges);
     suite_add_tcase(s, e);
     return testutil_run(s);
 }
