@@ -133,17 +133,21 @@ ASAN_OPTIONS=detect_leaks=0 strace -f -tt -T -y -o "$T/nok_node1_1.st" "$T/bin/c
 check "live: the program's I/O events are the same with and without -k" \
   test "$(cut -f1,2 "$T/live_stats.tsv" | sort)" = "$(cut -f1,2 "$T/nok_stats.tsv" | sort)"
 line_of() { grep -n "$1" "$SRC" | head -1 | cut -d: -f1; }
+# check_lines TSV LABEL: the four functions' lines in TSV (callsites --format tsv) are the source's
+check_lines() {
+  check "$2: write_header's file:line" \
+    test "$(tsv "$1" "^write:" write_header 5)" = "$(line_of 'write(fd, h, sizeof h)')"
+  check "$2: write_payload's file:line" \
+    test "$(tsv "$1" "^write:" write_payload 5)" = "$(line_of 'write(fd, block, sizeof block)')"
+  check "$2: append_log's file:line" \
+    test "$(tsv "$1" "^write:" append_log 5)" = "$(line_of 'write(fd, "log line')"
+  check "$2: read_back's file:line" \
+    test "$(tsv "$1" "^read:" read_back 5)" = "$(line_of 'while (read(fd, block')"
+}
 check "live: write_header 200 calls, 12800 B" \
   test "$(tsv "$T/live.tsv" "^write:" write_header 6) $(tsv "$T/live.tsv" "^write:" write_header 8)" = "200 12800"
 if "$B" --version | grep -q 'libdw yes'; then
-  check "live: write_header's file:line" \
-    test "$(tsv "$T/live.tsv" "^write:" write_header 5)" = "$(line_of 'write(fd, h, sizeof h)')"
-  check "live: write_payload's file:line" \
-    test "$(tsv "$T/live.tsv" "^write:" write_payload 5)" = "$(line_of 'write(fd, block, sizeof block)')"
-  check "live: append_log's file:line" \
-    test "$(tsv "$T/live.tsv" "^write:" append_log 5)" = "$(line_of 'write(fd, "log line')"
-  check "live: read_back's file:line" \
-    test "$(tsv "$T/live.tsv" "^read:" read_back 5)" = "$(line_of 'while (read(fd, block')"
+  check_lines "$T/live.tsv" live
   check "live: the source file" sh -c "awk -F'\t' '\$2 == \"write_header\" { print \$4 }' '$T/live.tsv' | grep -q 'callsites[.]c\$'"
   # insights name the site's file:line (the call with the most events), in text and JSON
   "$B" insights --filter "path~^$T/out" "$T/live.h5" >"$T/live_ins.txt"
@@ -178,14 +182,7 @@ else
     fi
     strace -f -k -tt -T -y -o "$T/clang_node1_1.st" "$T/clang/callsites" "$T/out"
     "$B" callsites --format tsv --filter "path~^$T/out" "$T/clang_node1_1.st" >"$T/clang.tsv"
-    check "clang $pie: write_header's file:line" \
-      test "$(tsv "$T/clang.tsv" "^write:" write_header 5)" = "$(line_of 'write(fd, h, sizeof h)')"
-    check "clang $pie: write_payload's file:line" \
-      test "$(tsv "$T/clang.tsv" "^write:" write_payload 5)" = "$(line_of 'write(fd, block, sizeof block)')"
-    check "clang $pie: append_log's file:line" \
-      test "$(tsv "$T/clang.tsv" "^write:" append_log 5)" = "$(line_of 'write(fd, "log line')"
-    check "clang $pie: read_back's file:line" \
-      test "$(tsv "$T/clang.tsv" "^read:" read_back 5)" = "$(line_of 'while (read(fd, block')"
+    check_lines "$T/clang.tsv" "clang $pie"
   done
 fi
 finish
