@@ -321,6 +321,36 @@ START_TEST(growth_to_a_huge_page)
 }
 END_TEST
 
+START_TEST(reserve_fits_huge_pages)
+{
+    // small arrays as asked; past 256 KiB whole huge pages (2 MiB), never less than asked
+    ck_assert_uint_eq(iodfg_bigmem_fit(0, 4), 0);
+    ck_assert_uint_eq(iodfg_bigmem_fit(1000, 4), 1000);
+    ck_assert_uint_eq(iodfg_bigmem_fit(65536, 4), 65536);
+    ck_assert_uint_eq(iodfg_bigmem_fit(65537, 4), 524288);
+    ck_assert_uint_eq(iodfg_bigmem_fit(524288, 4), 524288);
+    ck_assert_uint_eq(iodfg_bigmem_fit(524289, 4), 1048576);
+    ck_assert_uint_eq(iodfg_bigmem_fit(100000, 8), 262144);
+    ck_assert_uint_eq(iodfg_bigmem_fit(5, 0), 5);
+    ck_assert_uint_eq(iodfg_bigmem_fit(SIZE_MAX / 2, 4), SIZE_MAX / 2);
+    // a file's log reserved so: its events go in without growing, and a case past the
+    // reservation still grows and keeps its order
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_int_eq(iodfg_eventlog_reserve_case(log, 70000, NULL), 0);
+    begin(log, "one");
+    for (uint64_t i = 0; i < 600000; i++) {
+        push_at(log, "read", "/data", (int64_t)(600000 - i), i, (int64_t)i);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    for (uint64_t i = 0; i < 600000; i++) {
+        ck_assert_int_eq(c->start_ns[i], (int64_t)i + 1);
+        ck_assert_int_eq(c->offset[i], 600000 - 1 - (int64_t)i);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("eventlog");
@@ -334,6 +364,7 @@ int main(void)
     tcase_add_test(tc, many_cases_and_events);
     tcase_add_test(tc, adopt_handles);
     tcase_add_test(tc, growth_to_a_huge_page);
+    tcase_add_test(tc, reserve_fits_huge_pages);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
