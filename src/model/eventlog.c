@@ -122,7 +122,7 @@ void iodfg_eventlog_clear(struct iodfg_eventlog *log)
     if (log->key_slots) {
         memset(log->key_slots, 0, (size_t)log->key_nslots * sizeof(*log->key_slots));
     }
-    log->raw_cache.valid = 0;
+    eventlog_raw_cache_reset(&log->raw_cache);
     log->nhandles = 0;
     log->handle_base = 0;
     iodfg_stacks_free(log->stacks); // rare (strace -k): not worth keeping
