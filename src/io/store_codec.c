@@ -254,8 +254,8 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
             for (; k < n; k++) {                                                                   \
                 T x = v[k], m = (T)((T)0 - (T)(x == f)); /* all ones at a fill value */            \
                 T keep = (T)(x & ~m);                                                              \
-                T for_lo = (T)(keep | ((T)(T_MAX) & m));                                           \
-                T for_hi = (T)(keep | ((T)(T_MIN) & m));                                           \
+                T for_lo = (T)(keep | ((T)(T_MAX)&m));                                             \
+                T for_hi = (T)(keep | ((T)(T_MIN)&m));                                             \
                 lo = for_lo < lo ? for_lo : lo;                                                    \
                 hi = for_hi > hi ? for_hi : hi;                                                    \
             }                                                                                      \

@@ -249,8 +249,7 @@ static struct raw_key_slot *raw_cache_find(struct raw_key_cache *kc,
 }
 
 // Remember raw's key in the less recently used slot (names too long for a slot are not kept).
-static void raw_cache_put(struct raw_key_cache *kc, const struct iodfg_raw_event *raw,
-                          uint32_t key)
+static void raw_cache_put(struct raw_key_cache *kc, const struct iodfg_raw_event *raw, uint32_t key)
 {
     struct raw_key_slot *k = &kc->slot[kc->next];
     k->valid = raw->call_len <= sizeof(k->call) && raw->path_len <= sizeof(k->path);

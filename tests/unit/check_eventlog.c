@@ -338,11 +338,18 @@ START_TEST(raw_keys_through_the_cache)
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
     begin(log, "c");
     for (size_t i = 0; i < n; i++) {
-        struct iodfg_raw_event ev = {
-            .start_ns = (int64_t)i, .dur_ns = 1, .size = IODFG_UNKNOWN, .offset = IODFG_UNKNOWN,
-            .req = IODFG_UNKNOWN, .fd = 3, .call = calls[order[i]],
-            .call_len = strlen(calls[order[i]]), .path = paths[order[i]],
-            .path_len = plen[order[i]], .err = "", .seq = i};
+        struct iodfg_raw_event ev = {.start_ns = (int64_t)i,
+                                     .dur_ns = 1,
+                                     .size = IODFG_UNKNOWN,
+                                     .offset = IODFG_UNKNOWN,
+                                     .req = IODFG_UNKNOWN,
+                                     .fd = 3,
+                                     .call = calls[order[i]],
+                                     .call_len = strlen(calls[order[i]]),
+                                     .path = paths[order[i]],
+                                     .path_len = plen[order[i]],
+                                     .err = "",
+                                     .seq = i};
         ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
     }
     ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);

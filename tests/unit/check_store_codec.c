@@ -278,8 +278,8 @@ START_TEST(ranges_around_fill_values)
                     for (size_t k = 0; k < N; k++) {
                         // values next to the fill value around a small range; or all the
                         // type's least or greatest value
-                        uint64_t x = shape == 4 ? lo
-                                     : shape == 5 ? hi
+                        uint64_t x = shape == 4     ? lo
+                                     : shape == 5   ? hi
                                      : (k % 7 == 3) ? fills[f] + 1
                                                     : 990 + k % 20;
                         int fill = shape == 0   ? k < N / 2

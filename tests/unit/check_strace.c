@@ -734,10 +734,10 @@ START_TEST(count_and_offset_fast_paths)
     ck_assert_str_eq(RES.diags[1].msg, "expected an offset of 0 or more");
     ck_assert_uint_eq(RES.diags[1].line, 17);
     const int64_t U = IODFG_UNKNOWN;
-    const int64_t req[] = {512, 7, 7, 123456789012345LL, 12345678, U, U, U, 7, 1234567890, 12345678, 7,
-                           7, 1, 77777777, U, 7};
-    const int64_t off[] = {123456789, 99, 99, 1, 1234567890123456LL, 99, 99, 5, 99, U, U, U, U, 2,
-                           88888888, 9, 9223372036854775807LL};
+    const int64_t req[] = {512, 7, 7, 123456789012345LL, 12345678, U, U, U, 7, 1234567890, 12345678,
+                           7,   7, 1, 77777777,          U,        7};
+    const int64_t off[] = {123456789, 99, 99,       1, 1234567890123456LL,   99, 99, 5, 99, U, U, U,
+                           U,         2,  88888888, 9, 9223372036854775807LL};
     for (uint64_t i = 0; i < N(); i++) {
         ck_assert_int_eq(C()->req[i], req[i]);
         ck_assert_int_eq(C()->offset[i], off[i]);
