@@ -3,6 +3,7 @@
  * key tables (the /events columns are in store_write_events.c). */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,23 +367,15 @@ void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys
         }
         break;
     case STORE_C_CALL:
-        if (!key) {
-            fill_u32(u32, n, keys[m->nokey].call);
-            break;
-        }
+    case STORE_C_FP: {
+        size_t field = c == STORE_C_CALL ? offsetof(struct iodfg_key, call)
+                                         : offsetof(struct iodfg_key, path);
         for (uint64_t j = 0; j < n; j++) {
-            u32[j] = keys[m->kmap[key[j]]].call;
+            const char *k = (const char *)&keys[key ? m->kmap[key[j]] : m->nokey];
+            memcpy(&u32[j], k + field, sizeof(uint32_t));
         }
         break;
-    case STORE_C_FP:
-        if (!key) {
-            fill_u32(u32, n, keys[m->nokey].path);
-            break;
-        }
-        for (uint64_t j = 0; j < n; j++) {
-            u32[j] = keys[m->kmap[key[j]]].path;
-        }
-        break;
+    }
     case STORE_C_ERR:
         if (!s->err) {
             fill_u32(u32, n, IODFG_STR_EMPTY);
