@@ -368,8 +368,8 @@ void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys
         break;
     case STORE_C_CALL:
     case STORE_C_FP: {
-        size_t field = c == STORE_C_CALL ? offsetof(struct iodfg_key, call)
-                                         : offsetof(struct iodfg_key, path);
+        size_t field =
+            c == STORE_C_CALL ? offsetof(struct iodfg_key, call) : offsetof(struct iodfg_key, path);
         for (uint64_t j = 0; j < n; j++) {
             const char *k = (const char *)&keys[key ? m->kmap[key[j]] : m->nokey];
             memcpy(&u32[j], k + field, sizeof(uint32_t));
