@@ -206,7 +206,7 @@ static uint64_t digits_value(const char *s, size_t n, int *over)
 
 #ifdef STRACE_SWAR
 /* The value of the last k (1..8) bytes of w, all digits. */
-static uint32_t sw_parse_trail(uint64_t w, unsigned k)
+static inline __attribute__((always_inline)) uint32_t sw_parse_trail(uint64_t w, unsigned k)
 {
     if (k == 8) {
         return sw_parse8(w);
