@@ -18,4 +18,9 @@ void *iodfg_bigmem_realloc(void *p, size_t old_bytes, size_t bytes);
  * small ones it replaces. */
 size_t iodfg_bigmem_grow(size_t cap, size_t elem, size_t first);
 
+/* A capacity of at least n elem-byte elements for an array reserved once: past 256 KiB it is
+ * rounded up to whole huge pages, so that the array is backed by them (the pages never touched
+ * cost no memory; the ones touched fault once each instead of 4 KiB at a time). */
+size_t iodfg_bigmem_fit(size_t n, size_t elem);
+
 #endif

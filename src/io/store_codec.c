@@ -237,8 +237,11 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
 }
 
 /* The least and greatest value that is not the fill value (0, 0 when there is none), as
- * bit patterns; one branch-free loop per type, which the compiler vectorises. */
-#define RANGE_OF(T, NAME)                                                                          \
+ * bit patterns; one branch-free loop per type, which the compiler vectorises. With a fill
+ * value, fill values count as the type's greatest value for the minimum and its least for the
+ * maximum, which cannot move them off the first value that is not one; chosen by a mask, as
+ * a condition kept the loop scalar, with a branch per value. */
+#define RANGE_OF(T, NAME, T_MIN, T_MAX)                                                            \
     STORE_VECTORIZE static void NAME(const T *v, size_t n, int has_fill, T f, uint64_t *min,       \
                                      uint64_t *max)                                                \
     {                                                                                              \
@@ -249,9 +252,12 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
         T lo = k < n ? v[k] : 0, hi = lo;                                                          \
         if (has_fill) {                                                                            \
             for (; k < n; k++) {                                                                   \
-                T x = v[k];                                                                        \
-                lo = x != f && x < lo ? x : lo;                                                    \
-                hi = x != f && x > hi ? x : hi;                                                    \
+                T x = v[k], m = (T)((T)0 - (T)(x == f)); /* all ones at a fill value */            \
+                T keep = (T)(x & ~m);                                                              \
+                T for_lo = (T)(keep | ((T)(T_MAX)&m));                                             \
+                T for_hi = (T)(keep | ((T)(T_MIN)&m));                                             \
+                lo = for_lo < lo ? for_lo : lo;                                                    \
+                hi = for_hi > hi ? for_hi : hi;                                                    \
             }                                                                                      \
         } else {                                                                                   \
             for (; k < n; k++) {                                                                   \
@@ -262,10 +268,10 @@ static void pack(const struct store_so_params *p, const void *values, uint64_t m
         *min = (uint64_t)lo;                                                                       \
         *max = (uint64_t)hi;                                                                       \
     }
-RANGE_OF(int64_t, range_i64)
-RANGE_OF(uint64_t, range_u64)
-RANGE_OF(int32_t, range_i32)
-RANGE_OF(uint32_t, range_u32)
+RANGE_OF(int64_t, range_i64, INT64_MIN, INT64_MAX)
+RANGE_OF(uint64_t, range_u64, 0, UINT64_MAX)
+RANGE_OF(int32_t, range_i32, INT32_MIN, INT32_MAX)
+RANGE_OF(uint32_t, range_u32, 0, UINT32_MAX)
 
 static void range_of(const struct store_so_params *p, const void *values, uint64_t *min,
                      uint64_t *max)

@@ -3,6 +3,7 @@
  * key tables (the /events columns are in store_write_events.c). */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,13 @@ const void *store_plain_source(const struct iodfg_columns *src, enum store_col c
     }
 }
 
+static void fill_u32(uint32_t *u32, uint64_t n, uint32_t v)
+{
+    for (uint64_t j = 0; j < n; j++) {
+        u32[j] = v;
+    }
+}
+
 void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys, enum store_col c,
                        uint64_t i, uint64_t n, void *buf)
 {
@@ -347,27 +355,44 @@ void store_fill_column(const struct store_wmaps *m, const struct iodfg_key *keys
     uint32_t *u32 = buf;
     int32_t *i32 = buf;
     int64_t *i64 = buf;
+    // the tests on the source's columns outside the loops, which run for every event
     switch (c) {
     case STORE_C_KEY:
+        if (!key) {
+            fill_u32(u32, n, m->nokey);
+            break;
+        }
         for (uint64_t j = 0; j < n; j++) {
-            u32[j] = key ? m->kmap[key[j]] : m->nokey;
+            u32[j] = m->kmap[key[j]];
         }
         break;
     case STORE_C_CALL:
-    case STORE_C_FP:
+    case STORE_C_FP: {
+        size_t field =
+            c == STORE_C_CALL ? offsetof(struct iodfg_key, call) : offsetof(struct iodfg_key, path);
         for (uint64_t j = 0; j < n; j++) {
-            const struct iodfg_key *k = &keys[key ? m->kmap[key[j]] : m->nokey];
-            u32[j] = c == STORE_C_CALL ? k->call : k->path;
+            const char *k = (const char *)&keys[key ? m->kmap[key[j]] : m->nokey];
+            memcpy(&u32[j], k + field, sizeof(uint32_t));
         }
         break;
+    }
     case STORE_C_ERR:
+        if (!s->err) {
+            fill_u32(u32, n, IODFG_STR_EMPTY);
+            break;
+        }
         for (uint64_t j = 0; j < n; j++) {
-            u32[j] = s->err ? m->smap[s->err[i + j]] : IODFG_STR_EMPTY;
+            u32[j] = m->smap[s->err[i + j]];
         }
         break;
     case STORE_C_HANDLE:
+        if (!s->handle) {
+            fill_u32(u32, n, 0);
+            break;
+        }
         for (uint64_t j = 0; j < n; j++) {
-            u32[j] = s->handle && s->handle[i + j] ? s->handle[i + j] + m->hbase : 0;
+            uint32_t h = s->handle[i + j];
+            u32[j] = h ? h + m->hbase : 0;
         }
         break;
     case STORE_C_PID:

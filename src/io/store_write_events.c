@@ -16,6 +16,8 @@
 
 #include <hdf5.h>
 
+#include "iodfg/bigmem.h"
+
 #include "store_codec.h"
 #include "store_priv.h"
 #include "store_write_priv.h"
@@ -63,18 +65,47 @@ void store_events_init(struct store_events *ev)
     }
 }
 
+/* Bytes rounded up to a cache line. */
+static size_t lines_of(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
+/* The buffers in one block on huge pages: a convert touches them all at least once (the last
+ * chunk is padded), and faulting in their 4 KiB pages one by one cost more than the rest of
+ * converting a small trace. */
+static int alloc_buffers(struct store_events *ev)
+{
+    struct store_so_params widest = so_params(STORE_C_START);
+    size_t coded = lines_of(store_so_bound(&widest)), at = 0;
+    ev->zcap = (size_t)compressBound((uLong)store_so_bound(&widest));
+    for (int c = 0; c < STORE_C__N; c++) {
+        at += lines_of((size_t)STORE_EVENT_CHUNK_ROWS * store_cols[c].size);
+    }
+    unsigned char *b = iodfg_bigmem_alloc(at + coded + ev->zcap);
+    if (!b) {
+        return -1;
+    }
+    ev->block = b;
+    at = 0;
+    for (int c = 0; c < STORE_C__N; c++) {
+        ev->buf[c] = b + at;
+        at += lines_of((size_t)STORE_EVENT_CHUNK_ROWS * store_cols[c].size);
+    }
+    ev->coded = b + at;
+    ev->z = b + at + coded;
+    return 0;
+}
+
 int store_events_create(struct store_events *ev, hid_t file)
 {
     ev->group = H5Gcreate2(file, STORE_EVENT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    struct store_so_params widest = so_params(STORE_C_START);
-    ev->coded = malloc(store_so_bound(&widest));
-    if (ev->group < 0 || !ev->coded) {
+    if (ev->group < 0 || alloc_buffers(ev)) {
         return -1;
     }
     for (int c = 0; c < STORE_C__N; c++) {
-        ev->buf[c] = malloc((size_t)STORE_EVENT_CHUNK_ROWS * store_cols[c].size);
         ev->d[c] = store_event_column_create(ev->group, (enum store_col)c, 0, 1);
-        if (!ev->buf[c] || ev->d[c] < 0) {
+        if (ev->d[c] < 0) {
             return -1;
         }
     }
@@ -88,11 +119,11 @@ void store_events_free(struct store_events *ev)
             H5Dclose(ev->d[c]);
         }
         ev->d[c] = -1;
-        free(ev->buf[c]);
         ev->buf[c] = NULL;
     }
-    free(ev->coded);
-    ev->coded = NULL;
+    free(ev->block);
+    ev->block = NULL;
+    ev->coded = ev->z = NULL;
     if (ev->group >= 0) {
         H5Gclose(ev->group);
     }
@@ -163,10 +194,7 @@ static void pad_with_fill(void *buf, enum store_col c, uint32_t from, uint32_t r
 int store_events_finish(struct store_events *ev)
 {
     hsize_t dims[1] = {ev->rows}, offset[1] = {(hsize_t)ev->chunks * STORE_EVENT_CHUNK_ROWS};
-    struct store_so_params widest = so_params(STORE_C_START);
-    uLong zcap = compressBound((uLong)store_so_bound(&widest));
-    unsigned char *z = ev->fill > 0 ? malloc(zcap) : NULL;
-    int rc = ev->fill > 0 && !z ? -1 : 0;
+    int rc = 0;
     for (int c = 0; rc == 0 && c < STORE_C__N; c++) {
         rc = H5Dset_extent(ev->d[c], dims) < 0 ? -1 : 0;
         if (rc == 0 && ev->fill > 0) {
@@ -174,14 +202,13 @@ int store_events_finish(struct store_events *ev)
             struct store_so_params p = so_params((enum store_col)c);
             pad_with_fill(ev->buf[c], (enum store_col)c, ev->fill, STORE_EVENT_CHUNK_ROWS);
             size_t bytes = store_so_encode(&p, ev->buf[c], ev->coded);
-            uLongf zbytes = zcap;
-            rc = compress2(z, &zbytes, ev->coded, (uLong)bytes, 1) != Z_OK ||
-                         H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, 0, offset, zbytes, z) < 0
+            uLongf zbytes = (uLongf)ev->zcap;
+            rc = compress2(ev->z, &zbytes, ev->coded, (uLong)bytes, 1) != Z_OK ||
+                         H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, 0, offset, zbytes, ev->z) < 0
                      ? -1
                      : 0;
         }
     }
-    free(z);
     ev->fill = 0;
     return rc;
 }

@@ -84,6 +84,9 @@ struct store_events {
     hid_t d[STORE_C__N];
     void *buf[STORE_C__N]; // STORE_EVENT_CHUNK_ROWS values of the native type
     unsigned char *coded;  // one column's chunk, scale-offset coded
+    unsigned char *z;      // ... and deflated (the last chunk)
+    size_t zcap;
+    void *block;           // the memory of buf, coded and z, on huge pages
     uint32_t fill;         // rows in the buffers
     uint64_t chunks;       // chunks written
     uint64_t rows;         // rows appended

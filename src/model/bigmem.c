@@ -52,3 +52,12 @@ size_t iodfg_bigmem_grow(size_t cap, size_t elem, size_t first)
     }
     return next;
 }
+
+size_t iodfg_bigmem_fit(size_t n, size_t elem)
+{
+    if (!elem || n > (SIZE_MAX - HUGE_PAGE) / elem || n * elem <= HUGE_PAGE / 8) {
+        return n;
+    }
+    size_t bytes = (n * elem + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    return bytes / elem;
+}

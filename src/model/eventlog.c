@@ -122,7 +122,7 @@ void iodfg_eventlog_clear(struct iodfg_eventlog *log)
     if (log->key_slots) {
         memset(log->key_slots, 0, (size_t)log->key_nslots * sizeof(*log->key_slots));
     }
-    log->raw_cache.valid = 0;
+    eventlog_raw_cache_reset(&log->raw_cache);
     log->nhandles = 0;
     log->handle_base = 0;
     iodfg_stacks_free(log->stacks); // rare (strace -k): not worth keeping
@@ -352,6 +352,11 @@ int iodfg_eventlog_reserve(struct iodfg_eventlog *log, uint64_t events, struct i
 int iodfg_eventlog_reserve_case(struct iodfg_eventlog *log, uint64_t events,
                                 struct iodfg_error *err)
 {
+    // whole huge pages for the narrowest (4-byte) columns, so for all: a fresh log's first
+    // touch of its 4 KiB pages one by one cost more than parsing the file into it
+    if (events < SIZE_MAX / 4) {
+        events = iodfg_bigmem_fit((size_t)events, 4);
+    }
     if (iodfg_eventlog_reserve(log, events, err)) {
         return -1;
     }

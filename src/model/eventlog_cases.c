@@ -228,6 +228,41 @@ static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event
     return 0;
 }
 
+static int raw_cache_has(const struct raw_key_slot *k, const struct iodfg_raw_event *raw)
+{
+    return k->valid && raw->call_len == k->call_len && raw->path_len == k->path_len &&
+           memcmp(raw->call, k->call, raw->call_len) == 0 &&
+           memcmp(raw->path, k->path, raw->path_len) == 0;
+}
+
+// The slot holding raw's key (then the other one is the less recently used), or NULL.
+static struct raw_key_slot *raw_cache_find(struct raw_key_cache *kc,
+                                           const struct iodfg_raw_event *raw)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        if (raw_cache_has(&kc->slot[i], raw)) {
+            kc->next = i ^ 1;
+            return &kc->slot[i];
+        }
+    }
+    return NULL;
+}
+
+// Remember raw's key in the less recently used slot (names too long for a slot are not kept).
+static void raw_cache_put(struct raw_key_cache *kc, const struct iodfg_raw_event *raw, uint32_t key)
+{
+    struct raw_key_slot *k = &kc->slot[kc->next];
+    k->valid = raw->call_len <= sizeof(k->call) && raw->path_len <= sizeof(k->path);
+    if (k->valid) {
+        memcpy(k->call, raw->call, raw->call_len);
+        memcpy(k->path, raw->path, raw->path_len);
+        k->call_len = raw->call_len;
+        k->path_len = raw->path_len;
+        k->key = key;
+        kc->next ^= 1;
+    }
+}
+
 int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw,
                             struct iodfg_error *err)
 {
@@ -249,12 +284,10 @@ int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_e
         .fd = raw->fd,
         .err = IODFG_STR_EMPTY,
     };
-    // Consecutive events mostly repeat the previous (call, path): skip the hashing then.
-    struct raw_key_cache *kc = &log->raw_cache;
-    if (kc->valid && raw->call_len == kc->call_len && raw->path_len == kc->path_len &&
-        memcmp(raw->call, kc->call, raw->call_len) == 0 &&
-        memcmp(raw->path, kc->path, raw->path_len) == 0) {
-        ev.key = kc->key;
+    // Consecutive events mostly repeat one of the last two (call, path): skip the hashing then.
+    struct raw_key_slot *hit = raw_cache_find(&log->raw_cache, raw);
+    if (hit) {
+        ev.key = hit->key;
     } else {
         uint32_t call, path;
         if (iodfg_strpool_intern(log->pool, raw->call, raw->call_len, &call) ||
@@ -262,14 +295,7 @@ int iodfg_eventlog_push_raw(struct iodfg_eventlog *log, const struct iodfg_raw_e
             iodfg_eventlog_key(log, call, path, &ev.key)) {
             return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
         }
-        kc->valid = raw->call_len <= sizeof(kc->call) && raw->path_len <= sizeof(kc->path);
-        if (kc->valid) {
-            memcpy(kc->call, raw->call, raw->call_len);
-            memcpy(kc->path, raw->path, raw->path_len);
-            kc->call_len = raw->call_len;
-            kc->path_len = raw->path_len;
-            kc->key = ev.key;
-        }
+        raw_cache_put(&log->raw_cache, raw, ev.key);
     }
     if (raw->err_len && iodfg_strpool_intern(log->pool, raw->err, raw->err_len, &ev.err)) {
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
@@ -307,7 +333,7 @@ int iodfg_eventlog_end_case(struct iodfg_eventlog *log, struct iodfg_error *err)
         }
     }
     log->building = 0;
-    log->raw_cache.valid = 0;
+    eventlog_raw_cache_reset(&log->raw_cache);
     if (rc) {
         log->n = first; // drop the half-built case
         log->ncur = 0;

@@ -8,12 +8,23 @@
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
 
+/* The (call, path) keys of the last raw events: consecutive events mostly repeat one, or
+ * alternate between two (lseek and write on one file). */
 struct raw_key_cache {
-    int valid;
-    char call[32], path[224];
-    size_t call_len, path_len;
-    uint32_t key;
+    struct raw_key_slot {
+        int valid;
+        char call[32], path[224];
+        size_t call_len, path_len;
+        uint32_t key;
+    } slot[2];
+    unsigned next; // the slot a miss replaces
 };
+
+static inline void eventlog_raw_cache_reset(struct raw_key_cache *kc)
+{
+    kc->slot[0].valid = kc->slot[1].valid = 0;
+    kc->next = 0;
+}
 
 struct iodfg_eventlog {
     struct iodfg_strpool *pool;

@@ -321,6 +321,83 @@ START_TEST(growth_to_a_huge_page)
 }
 END_TEST
 
+/* Raw events repeating or alternating (call, path) pairs get the keys that interning gives, in
+ * whatever order they come back: the last two keys are remembered, compared in full. */
+START_TEST(raw_keys_through_the_cache)
+{
+    char longpath[300];
+    memset(longpath, 'p', sizeof(longpath) - 1);
+    longpath[0] = '/';
+    longpath[sizeof(longpath) - 1] = '\0';
+    const char *calls[] = {"lseek", "write", "read", "write", "lseek", "lseek"};
+    const char *paths[] = {"/a/f", "/a/f", "/a/f", "/a/g", longpath, "/a/f/x"};
+    const size_t plen[] = {4, 4, 4, 4, sizeof(longpath) - 1, 6};
+    // a pattern of repeats, alternations and returns to older pairs
+    const unsigned order[] = {0, 1, 0, 1, 1, 2, 0, 1, 2, 3, 3, 1, 4, 4, 0, 4, 5, 0, 5, 3, 1, 2};
+    const size_t n = sizeof(order) / sizeof(order[0]);
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(log, "c");
+    for (size_t i = 0; i < n; i++) {
+        struct iodfg_raw_event ev = {.start_ns = (int64_t)i,
+                                     .dur_ns = 1,
+                                     .size = IODFG_UNKNOWN,
+                                     .offset = IODFG_UNKNOWN,
+                                     .req = IODFG_UNKNOWN,
+                                     .fd = 3,
+                                     .call = calls[order[i]],
+                                     .call_len = strlen(calls[order[i]]),
+                                     .path = paths[order[i]],
+                                     .path_len = plen[order[i]],
+                                     .err = "",
+                                     .seq = i};
+        ck_assert_int_eq(iodfg_eventlog_push_raw(log, &ev, NULL), 0);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    const struct iodfg_strpool *sp = iodfg_eventlog_pool(log);
+    ck_assert_uint_eq(iodfg_eventlog_key_count(log), 6);
+    for (size_t i = 0; i < n; i++) {
+        const struct iodfg_key *k = &keys[c->key[i]];
+        ck_assert_str_eq(iodfg_strpool_get(sp, k->call), calls[order[i]]);
+        ck_assert_uint_eq(iodfg_strpool_len(sp, k->path), plen[order[i]]);
+        ck_assert_int_eq(memcmp(iodfg_strpool_get(sp, k->path), paths[order[i]], plen[order[i]]),
+                         0);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
+START_TEST(reserve_fits_huge_pages)
+{
+    // small arrays as asked; past 256 KiB whole huge pages (2 MiB), never less than asked
+    ck_assert_uint_eq(iodfg_bigmem_fit(0, 4), 0);
+    ck_assert_uint_eq(iodfg_bigmem_fit(1000, 4), 1000);
+    ck_assert_uint_eq(iodfg_bigmem_fit(65536, 4), 65536);
+    ck_assert_uint_eq(iodfg_bigmem_fit(65537, 4), 524288);
+    ck_assert_uint_eq(iodfg_bigmem_fit(524288, 4), 524288);
+    ck_assert_uint_eq(iodfg_bigmem_fit(524289, 4), 1048576);
+    ck_assert_uint_eq(iodfg_bigmem_fit(100000, 8), 262144);
+    ck_assert_uint_eq(iodfg_bigmem_fit(5, 0), 5);
+    ck_assert_uint_eq(iodfg_bigmem_fit(SIZE_MAX / 2, 4), SIZE_MAX / 2);
+    // a file's log reserved so: its events go in without growing, and a case past the
+    // reservation still grows and keeps its order
+    struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
+    ck_assert_int_eq(iodfg_eventlog_reserve_case(log, 70000, NULL), 0);
+    begin(log, "one");
+    for (uint64_t i = 0; i < 600000; i++) {
+        push_at(log, "read", "/data", (int64_t)(600000 - i), i, (int64_t)i);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(log, NULL), 0);
+    const struct iodfg_columns *c = iodfg_eventlog_columns(log);
+    for (uint64_t i = 0; i < 600000; i++) {
+        ck_assert_int_eq(c->start_ns[i], (int64_t)i + 1);
+        ck_assert_int_eq(c->offset[i], 600000 - 1 - (int64_t)i);
+    }
+    iodfg_eventlog_free(log);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("eventlog");
@@ -334,6 +411,8 @@ int main(void)
     tcase_add_test(tc, many_cases_and_events);
     tcase_add_test(tc, adopt_handles);
     tcase_add_test(tc, growth_to_a_huge_page);
+    tcase_add_test(tc, reserve_fits_huge_pages);
+    tcase_add_test(tc, raw_keys_through_the_cache);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

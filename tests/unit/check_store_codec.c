@@ -255,6 +255,58 @@ START_TEST(hdf5_writes_and_reads_the_same_bytes)
 }
 END_TEST
 
+/* The minimum and maximum skip fill values wherever they are (a leading run, the end, every
+ * other value) and whatever they are (the type's least or greatest value, or next to a real
+ * value that is one of those): HDF5's filter gives the same bytes. */
+START_TEST(ranges_around_fill_values)
+{
+    testutil_fixture_begin("range.h5");
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fcreate(testutil_fixture_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    int serial = 0;
+    for (unsigned size = 4; size <= 8; size += 4) {
+        for (int sign = 0; sign <= 1; sign++) {
+            uint64_t wmax = size == 8 ? UINT64_MAX : UINT32_MAX;
+            uint64_t smax = wmax >> 1, smin = smax + 1; // the signed extremes as bit patterns
+            uint64_t lo = sign ? smin : 0, hi = sign ? smax : wmax;
+            const uint64_t fills[] = {lo, hi, lo + 1, hi - 1, 1000};
+            for (size_t f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
+                for (int shape = 0; shape < 6; shape++) {
+                    struct store_so_params p = {size, sign, 1, fills[f], N};
+                    uint64_t v[N];
+                    for (size_t k = 0; k < N; k++) {
+                        // values next to the fill value around a small range; or all the
+                        // type's least or greatest value
+                        uint64_t x = shape == 4     ? lo
+                                     : shape == 5   ? hi
+                                     : (k % 7 == 3) ? fills[f] + 1
+                                                    : 990 + k % 20;
+                        int fill = shape == 0   ? k < N / 2
+                                   : shape == 1 ? k >= N - 3
+                                   : shape == 3 ? k != N / 3
+                                                : k % 2 == 0;
+                        v[k] = (fill ? fills[f] : x) & wmax;
+                    }
+                    char buf[N * 8];
+                    for (size_t k = 0; k < N; k++) {
+                        if (size == 8) {
+                            memcpy(buf + k * 8, &v[k], 8);
+                        } else {
+                            uint32_t w = (uint32_t)v[k];
+                            memcpy(buf + k * 4, &w, 4);
+                        }
+                    }
+                    same_as_hdf5(file, &serial, &p, buf);
+                }
+            }
+        }
+    }
+    H5Fclose(file);
+    testutil_fixture_end();
+}
+END_TEST
+
 static Suite *store_codec_suite(void)
 {
     Suite *s = suite_create("store_codec");
@@ -263,6 +315,7 @@ static Suite *store_codec_suite(void)
     tcase_add_test(tc, round_trips_every_width);
     tcase_add_test(tc, vector_groups_decode_every_width);
     tcase_add_test(tc, a_chunk_of_fill_values);
+    tcase_add_test(tc, ranges_around_fill_values);
     tcase_add_test(tc, damaged_headers_are_refused);
     tcase_add_test(tc, hdf5_writes_and_reads_the_same_bytes);
     suite_add_tcase(s, tc);

@@ -703,6 +703,48 @@ START_TEST(number_fast_paths_and_fallbacks)
 }
 END_TEST
 
+/* The count and offset of pread64/pwrite64 (the last two arguments) and 8 to 15 digit counts
+ * are read a word at a time when they are plain numbers after ", "; every other shape gives
+ * what the digit-by-digit reading gives. */
+START_TEST(count_and_offset_fast_paths)
+{
+    parse("1 00:00:01.000000 pwrite64(3</a>, \"x\", 512, 123456789) = 512 <0.000001>\n"
+          "1 00:00:02.000000 pread64(3</a>, \"a, 5\", 7, 99) = 7 <0.000001>\n"
+          "1 00:00:03.000000 pread64(3</a>,\"x\",7,99) = 7 <0.000001>\n"
+          "1 00:00:04.000000 pread64(3</a>, \"x\", 123456789012345, 1) = 1 <0.000001>\n"
+          "1 00:00:05.000000 pread64(3</a>, \"x\", 12345678, 1234567890123456) = 1 <0.000001>\n"
+          "1 00:00:06.000000 pread64(3</a>, \"x\", -7, 99) = -1 EINVAL (Invalid argument)\n"
+          "1 00:00:07.000000 pread64(3</a>, x 7, 99) = 7 <0.000001>\n"
+          "1 00:00:08.000000 pread64(3</a>, \"x\", 18446744073709551615, 5) = 7 <0.000001>\n"
+          "1 00:00:09.000000 pread64(3</a>, \"x\", 7, 00000000000000000099) = 7 <0.000001>\n"
+          "1 00:00:10.000000 read(3</a>, \"\", 1234567890) = 5 <0.000001>\n"
+          "1 00:00:11.000000 read(12345678) = 1 <0.000001>\n"
+          "1 00:00:12.000000 pwrite64(3</a>, \"x\", 7,\t99) = 7 <0.000001>\n"
+          "1 00:00:13.000000 pwrite64(3</a>, \"x\", 7, ) = 7 <0.000001>\n"
+          "1 00:00:14.000000 pread64(3, \"\", 1, 2) = 0 <0.000001>\n"
+          "1 00:00:15.000000 pread64(3</a>, \"x\",  77777777,  88888888) = 7 <0.000001>\n"
+          "1 00:00:16.000000 pread64(3</a>, \"x\", 7, 12345678901234567890) = 7 <0.000001>\n"
+          "1 00:00:17.000000 pread64(3</a>, \"x\", 7, -99) = 7 <0.000001>\n"
+          "1 00:00:18.000000 pread64(3</a>, \"x\", 1-7, 9) = 7 <0.000001>\n"
+          "1 00:00:19.000000 pread64(3</a>, \"x\", 7, 9223372036854775807) = 7 <0.000001>\n");
+    ck_assert_uint_eq(N(), 17);
+    ck_assert_uint_eq(RES.counts[IODFG_COUNT_UNPARSABLE], 2);
+    ck_assert_str_eq(RES.diags[0].msg, "expected an offset that fits 63 bits");
+    ck_assert_uint_eq(RES.diags[0].line, 16);
+    ck_assert_str_eq(RES.diags[1].msg, "expected an offset of 0 or more");
+    ck_assert_uint_eq(RES.diags[1].line, 17);
+    const int64_t U = IODFG_UNKNOWN;
+    const int64_t req[] = {512, 7, 7, 123456789012345LL, 12345678, U, U, U, 7, 1234567890, 12345678,
+                           7,   7, 1, 77777777,          U,        7};
+    const int64_t off[] = {123456789, 99, 99,       1, 1234567890123456LL,   99, 99, 5, 99, U, U, U,
+                           U,         2,  88888888, 9, 9223372036854775807LL};
+    for (uint64_t i = 0; i < N(); i++) {
+        ck_assert_int_eq(C()->req[i], req[i]);
+        ck_assert_int_eq(C()->offset[i], off[i]);
+    }
+}
+END_TEST
+
 /* The tail ") = N <dur>" is read in place; every other shape takes the general search. */
 START_TEST(tail_fast_path_and_fallbacks)
 {
@@ -932,6 +974,7 @@ int main(void)
     tcase_add_test(p, yy_sockets_and_devices);
     tcase_add_test(p, escaped_paths_decoded);
     tcase_add_test(p, pread_offsets_and_lseek);
+    tcase_add_test(p, count_and_offset_fast_paths);
     tcase_add_test(p, call_table_sorted);
     suite_add_tcase(s, p);
     TCase *m = tcase_create("lines");
