@@ -61,7 +61,8 @@ void iodfg_table_cut(struct iodfg_buf *b, const char *s, size_t len, size_t max,
     if (b->failed) {
         return;
     }
-    size_t w = iodfg_text_width(b->data + before, b->len - before);
+    // an empty cell into an empty buffer leaves data NULL: no offset on it
+    size_t w = b->len > before ? iodfg_text_width(b->data + before, b->len - before) : 0;
     if (w > max || take < len) {
         w = cut(b, before, max);
     }

@@ -7,15 +7,22 @@ MPIRUN=$(command -v mpirun || true)
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 OMPI_MCA_rmaps_base_oversubscribe=1 # more processes than cores
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+# one node: shared memory, not UCX, whose probing of the network adds about 0.3 s to each job
+# (a test may still name its own transports with --mca)
+OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
+export OMPI_MCA_pml OMPI_MCA_btl
 # each test's jobs keep their session directory in its own temp dir: two tests starting mpirun
 # at once under make -j raced for /tmp/ompi.HOST.UID ("mkdir: File exists", orte_init failed)
 OMPI_MCA_orte_tmpdir_base=${T:-${TUI_TMP:?}} # e2e tests have T, TUI tests TUI_TMP
 export OMPI_MCA_orte_tmpdir_base
 # ASan builds: telling Open MPI's memory kept to the end (tests/lsan.supp) from leaks of
 # iodfg-mpi's own needs whole stacks (the slow unwinder, four times slower) and Open MPI's
-# plug-ins kept loaded to name their frames; only jobs run with JOB_LEAKS=1 check for leaks
-ASAN_OPTIONS=detect_leaks=0
-LEAK_ASAN=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0
+# plug-ins kept loaded to name their frames; only jobs run with JOB_LEAKS=1 check for leaks.
+# Parallel HDF5 allocates and frees so much per attribute that ASan's default 256 MB quarantine
+# makes nearly every allocation a fresh page: 16 MB halves a job's time (a freed block still
+# waits behind 16 MB of later frees before reuse).
+ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16
+LEAK_ASAN=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0:quarantine_size_mb=16
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
 OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 export ASAN_OPTIONS LSAN_OPTIONS OMPI_MCA_mca_base_component_disable_dlclose
