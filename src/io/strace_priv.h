@@ -124,6 +124,28 @@ struct strace_line {
                           * message when no other ") = " of the line parses */
 };
 
+// A parsed first argument: fd number and/or annotation, or a quoted string.
+struct strace_arg0 {
+    int has_fd, at_fdcwd;
+    int32_t fd;
+    struct text annot;  // path from "N<path>" or "AT_FDCWD<path>"
+    int annot_plain;    // annot has no backslash (nothing to decode)
+    struct text string; // contents of a quoted string argument
+    size_t scanned;     // how far strace_arg0_parse looked
+};
+
+/* The k-th argument from the end of args (1 = last) as a number: 0 with *v (IODFG_UNKNOWN when
+ * it is not a plain number: a flag, a pointer, missing; or a size_t of 2^63 or more, as strace
+ * shows a count of SIZE_MAX); -1 when its digits do not fit 64 bits (63 when size is 0), -2 when
+ * it is negative; *at is then its offset in args. */
+int strace_arg_number(struct text args, unsigned k, int size, int64_t *v, size_t *at);
+
+/* Parse the first argument of the n bytes at s into a. */
+void strace_arg0_parse(const char *s, size_t n, struct strace_arg0 *a);
+
+/* Index of the ',' or ')' that ends the argument parsed into a. */
+size_t strace_arg0_end(const char *s, size_t n, const struct strace_arg0 *a);
+
 /* Reset ln to an empty line (no pid, stamp, return or duration). */
 void strace_line_reset(struct strace_line *ln);
 
