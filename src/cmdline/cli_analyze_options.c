@@ -183,7 +183,7 @@ int cli_analyze_getopt(int argc, char **argv, const struct option *own,
         return CLI_FAIL;
     }
     int c;
-    optind = 1;
+    optind = 0; // glibc starts afresh (a batch runs commands one after another)
     while ((c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);

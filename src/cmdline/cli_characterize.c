@@ -171,7 +171,7 @@ int cli_char_parse(struct cli_char_opts *o, int argc, char **argv)
         return CLI_FAIL;
     }
     int rc = CLI_OK, c;
-    optind = 1;
+    optind = 0; // glibc starts afresh (a batch runs commands one after another)
     while (rc == CLI_OK &&
            (c = getopt_long(argc, argv, CLI_ANALYZE_SHORTOPTS "h", longopts, NULL)) != -1) {
         rc = char_option(o, c, optarg);

@@ -227,7 +227,7 @@ int cli_convert_getopt(int argc, char **argv, struct cli_convert_opts *co, int *
     memset(co, 0, sizeof(*co));
     struct cli_ingest_opts *o = &co->in;
     int c;
-    optind = 1;
+    optind = 0; // glibc starts afresh (a batch runs commands one after another)
     while ((c = getopt_long(argc, argv, "o:p:j:fqh", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':

@@ -37,6 +37,16 @@ int mpi_capture_stderr(void)
     return f && dup2(fileno(f), STDERR_FILENO) >= 0 ? 0 : -1;
 }
 
+void mpi_reset_stderr(const struct mpi_job *job)
+{
+    if (job->rank != 0) {
+        fflush(stderr);
+        if (ftruncate(STDERR_FILENO, 0) == 0) {
+            lseek(STDERR_FILENO, 0, SEEK_SET);
+        }
+    }
+}
+
 /* The last size - 1 bytes written to the captured standard error, as a string; the capture is
  * emptied. */
 static int take_stderr(char *buf, int size)

@@ -27,6 +27,8 @@ int mpi_agree(const struct mpi_job *job, int rc, struct iodfg_error *err);
 int mpi_agree_status(const struct mpi_job *job, int rc);
 /* On processes other than 0: keep standard error in a temporary file. 0, or -1. */
 int mpi_capture_stderr(void);
+/* On processes other than 0: forget what the capture holds (a batch's next command). */
+void mpi_reset_stderr(const struct mpi_job *job);
 
 /* Collective: process 0's len bytes at *data to every process; the others get a malloc'd copy
  * in *data (freed by the caller). 0, or -1 with err (on every process). */

@@ -27,6 +27,7 @@ static const struct command commands[] = {
     {"dfg", mpi_dfg, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
     {"stats", mpi_stats, "rank activities and transitions of LOG.h5 by their statistics"},
     {"characterize", mpi_characterize, "I/O characterisation of LOG.h5: bandwidths, bins, access"},
+    {"batch", mpi_batch, "the commands of a file, one per line, in this one job"},
 };
 
 static void usage(FILE *out)
@@ -41,7 +42,7 @@ static void usage(FILE *out)
     }
 }
 
-static int dispatch(const struct mpi_job *job, int argc, char **argv)
+int mpi_dispatch(const struct mpi_job *job, int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
     if (job.rank != 0 && (!freopen("/dev/null", "w", stdout) || mpi_capture_stderr())) {
         MPI_Abort(job.comm, CLI_FAIL);
     }
-    int rc = cli_stdout_status(dispatch(&job, argc, argv)); // process 0's output reached it
+    int rc = cli_stdout_status(mpi_dispatch(&job, argc, argv)); // process 0's output reached it
     // the fewest processors as the most of their negations: one reduction
     double t[4] = {mpi_wall_now() - t_init, t_init - t_start, -(double)cpus, (double)cpus};
     double most[4] = {0, 0, 0, 0};

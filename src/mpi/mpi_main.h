@@ -22,6 +22,10 @@ int mpi_convert(const struct mpi_job *job, int argc, char **argv);
 int mpi_dfg(const struct mpi_job *job, int argc, char **argv);
 int mpi_stats(const struct mpi_job *job, int argc, char **argv);
 int mpi_characterize(const struct mpi_job *job, int argc, char **argv);
+/* The commands of a file in one job (mpi_batch.c). */
+int mpi_batch(const struct mpi_job *job, int argc, char **argv);
+/* Run the command argv[1] (argv[0] is the program). */
+int mpi_dispatch(const struct mpi_job *job, int argc, char **argv);
 
 /* This process's part of an analysing command: the job on its session (session_job.h), whose
  * reductions below get the part as their ctx. */

@@ -13,7 +13,8 @@ check() { # check DESCRIPTION COMMAND...
 }
 # json FILE EXPR: print a Python expression over the parsed JSON document `j`
 json() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
-finish() {
+finish() { # (with before_finish set: that function first, e.g. the MPI tests' queued jobs)
+  [ -z "${before_finish:-}" ] || "$before_finish"
   if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
   exit 0
 }

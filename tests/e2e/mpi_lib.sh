@@ -42,13 +42,47 @@ mpi_logs() { # the logs the analysis tests compare: $T/ior.h5, paper, formats, c
   "$IODFG_BIN" convert -q -o "$T/many.h5" "$T/many"
 }
 
-same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg's
+# `same` compares a job with iodfg. Jobs are many and each pays for mpirun, MPI_Init and the
+# parallel HDF5 set-up, so they are queued: iodfg runs at once, and `same_run` (which finish
+# calls) runs every queued command of one process count in one job (iodfg-mpi batch).
+SAME_N=0
+same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg's (queued)
   n=$1 set=$2; shift 2
-  rs=0 rp=0
-  "$IODFG_BIN" "$@" "$T/$set.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
-  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
-  sed 's/^iodfg-mpi: /iodfg: /' "$T/p.raw" >"$T/p.err" # each program names itself
-  check "$set on $n: $* (exit $rs)" cmp -s "$T/s.out" "$T/p.out"
-  check "$set on $n: $*: the same notes" cmp -s "$T/s.err" "$T/p.err"
-  [ "$rs" -eq "$rp" ] || fail "$set on $n: $*: exit $rp, iodfg exits $rs"
+  SAME_N=$((SAME_N + 1)); k=$SAME_N; q=$T/same-queue
+  mkdir -p "$q"
+  rs=0
+  "$IODFG_BIN" "$@" "$T/$set.h5" >"$q/$k.s.out" 2>"$q/$k.s.err" || rs=$?
+  printf '%s\t%s\t%s\t%s\n' "$k" "$n" "$rs" "$set on $n: $*" >>"$q/list"
+  for a in "$@" "$T/$set.h5"; do
+    printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
+  done >>"$q/batch.$n"
+  printf ">'%s' 2>'%s'\n" "$q/$k.p.out" "$q/$k.p.raw" >>"$q/batch.$n"
+  echo "$k" >>"$q/lines.$n"
 }
+same_run() { # run the queued commands: a job per process count, then compare each with iodfg's
+  q=$T/same-queue
+  [ -f "$q/list" ] || return 0
+  for b in "$q"/batch.*; do
+    n=${b##*.}
+    job "$n" batch "$b" >"$q/job.$n.out" 2>"$q/job.$n.err" || true
+    # "iodfg-mpi: FILE:LINE: exit status N" for each line that failed: line -> k, status
+    sed -n 's/^iodfg-mpi: .*:\([0-9][0-9]*\): exit status \([0-9][0-9]*\)$/\1 \2/p' \
+      "$q/job.$n.err" | while read -r line st; do
+      echo "$(sed -n "${line}p" "$q/lines.$n") $st"
+    done >"$q/status.$n"
+  done
+  while IFS='	' read -r k n rs what; do
+    rp=$(awk -v k="$k" '$1 == k { print $2 }' "$q/status.$n")
+    if [ ! -f "$q/$k.p.out" ]; then
+      fail "$what: the job wrote no output (job.$n.err: $(head -c 300 "$q/job.$n.err"))"
+      continue
+    fi
+    sed 's/^iodfg-mpi: /iodfg: /' "$q/$k.p.raw" >"$q/$k.p.err" # each program names itself
+    check "$what (exit $rs)" cmp -s "$q/$k.s.out" "$q/$k.p.out"
+    check "$what: the same notes" cmp -s "$q/$k.s.err" "$q/$k.p.err"
+    [ "$rs" -eq "${rp:-0}" ] || fail "$what: exit ${rp:-0}, iodfg exits $rs"
+  done <"$q/list"
+  rm -rf "$q"
+  SAME_N=0
+}
+before_finish=same_run
