@@ -113,16 +113,16 @@ job 2 dfg -q -o "$T/g.dot" "$T/ior.h5"
 "$IODFG_BIN" dfg -q -o "$T/s.dot" "$T/ior.h5"
 check "-o writes the same file" cmp -s "$T/s.dot" "$T/g.dot"
 # overlapping groups fail as in iodfg, naming the shared cases of every process: their count
-# and the first three in case order
+# and the first three in case order; queued, then checked (qrun)
+OV=0
 overlap() { # overlap N SET ARGS...
   n=$1 set=$2; shift 2
-  rs=0 rp=0
-  "$IODFG_BIN" "$@" "$T/$set.h5" >/dev/null 2>"$T/s.err" || rs=$?
-  job "$n" "$@" "$T/$set.h5" >"$T/p.out" 2>"$T/p.raw" || rp=$?
-  check "$set on $n: $*: exit 1" [ "$rs" -eq 1 ] && [ "$rp" -eq 1 ]
-  grep '^iodfg-mpi: ' "$T/p.raw" | sed 's/^iodfg-mpi: /iodfg: /' >"$T/p.err"
-  check "$set on $n: $*: iodfg's message, once" cmp -s "$T/s.err" "$T/p.err"
-  check "$set on $n: $*: nothing on stdout" [ ! -s "$T/p.out" ]
+  OV=$((OV + 1))
+  rs=0
+  "$IODFG_BIN" "$@" "$T/$set.h5" >/dev/null 2>"$T/ov$OV.s.err" || rs=$?
+  echo "$rs" >"$T/ov$OV.rs"
+  echo "$set on $n: $*" >"$T/ov$OV.what"
+  qjob "$n" "ov$OV" "$@" "$T/$set.h5"
 }
 for n in 1 2 4; do
   overlap "$n" ior stats --green cid=ssf --red 'name~ssf'
@@ -131,44 +131,56 @@ for n in 1 2 4; do
   overlap "$n" many characterize --green 'name~99' --red 'name~9'
 done
 overlap 4 many stats --green 'name~^a' --red cid=a
-check "the overlap of 10,000 cases is counted over every process" \
-  grep -q "overlap in 6666 cases" "$T/p.err"
 # refused: trace directories and files instead of a log, saying what the input is
+f=$(find "$D/ior" -type f | head -1)
 for c in dfg stats characterize; do
-  rc=0
-  JOB_LEAKS=1 job 2 "$c" "$D/ior" 2>"$T/err" || rc=$?
-  check "$c: a trace directory is refused (exit 1)" [ "$rc" -eq 1 ]
+  JOB_LEAKS=1 job 2 "$c" "$D/ior" >/dev/null 2>"$T/err" || echo $? >"$T/rc.$c"
+  check "$c: a trace directory is refused (exit 1)" [ "$(cat "$T/rc.$c" 2>/dev/null)" = 1 ]
   check "$c: saying it is a directory" grep -q "ior: is a directory, not an event log" "$T/err"
   check "$c: with the way to convert it" grep -q "iodfg-mpi convert -o LOG.h5" "$T/err"
-  f=$(find "$D/ior" -type f | head -1)
-  rc=0
-  job 2 "$c" "$f" 2>"$T/err" || rc=$?
-  check "$c: a trace file is refused (exit 1)" [ "$rc" -eq 1 ]
-  check "$c: saying it is not an event log" grep -q ": is not an HDF5 event log" "$T/err"
-  job 1 "$c" --help >"$T/help"
-  check "$c: the usage says LOG.h5 alone" \
-    grep -qx "usage: iodfg-mpi $c \[OPTIONS\] LOG.h5" "$T/help"
+  qjob 2 "file-$c" "$c" "$f"
+  qjob 1 "help-$c" "$c" --help
 done
-
 # usage texts name iodfg-mpi, never iodfg alone (the top level points to `iodfg COMMAND`)
 for c in convert dfg stats characterize; do
-  job 1 "$c" --help >"$T/help" 2>&1
+  qjob 1 "ownhelp-$c" "$c" --help
+  qjob 2 "usage-$c" "$c"
+done
+# iodfg's commands that do not run as a job are refused, naming iodfg as the tool for them
+for c in bandwidth info handles; do
+  qjob 2 "serial-$c" "$c" "$T/ior.h5"
+done
+qrun
+for i in $(seq "$OV"); do
+  what=$(cat "$T/ov$i.what")
+  check "$what: exit 1" [ "$(cat "$T/ov$i.rs")" = 1 ] && [ "$(cat "$Q/ov$i.rc")" = 1 ]
+  sed 's/^iodfg-mpi: /iodfg: /' "$Q/ov$i.err" >"$T/ov$i.p.err"
+  check "$what: iodfg's message, once" cmp -s "$T/ov$i.s.err" "$T/ov$i.p.err"
+  check "$what: nothing on stdout" [ ! -s "$Q/ov$i.out" ]
+done
+check "the overlap of 10,000 cases is counted over every process" \
+  grep -q "overlap in 6666 cases" "$T/ov$OV.p.err"
+for c in dfg stats characterize; do
+  check "$c: a trace file is refused (exit 1)" [ "$(cat "$Q/file-$c.rc")" = 1 ]
+  check "$c: saying it is not an event log" grep -q ": is not an HDF5 event log" "$Q/file-$c.err"
+  check "$c: the usage says LOG.h5 alone" \
+    grep -qx "usage: iodfg-mpi $c \[OPTIONS\] LOG.h5" "$Q/help-$c.out"
+done
+for c in convert dfg stats characterize; do
+  cat "$Q/ownhelp-$c.out" "$Q/ownhelp-$c.err" >"$T/help"
   check "$c --help names iodfg-mpi" grep -q "^usage: iodfg-mpi $c " "$T/help"
   check "$c --help never says iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/help'"
-  rc=0
-  job 2 "$c" >"$T/usage" 2>&1 || rc=$?
-  check "$c without inputs: exit 2" [ "$rc" -eq 2 ]
+  cat "$Q/usage-$c.out" "$Q/usage-$c.err" >"$T/usage"
+  check "$c without inputs: exit 2" [ "$(cat "$Q/usage-$c.rc")" = 2 ]
   check "$c without inputs: iodfg-mpi's usage" grep -q "^usage: iodfg-mpi $c " "$T/usage"
   check "$c without inputs: the message names iodfg-mpi" grep -q "^iodfg-mpi: $c needs" "$T/usage"
   check "$c without inputs: never iodfg alone" sh -c "! grep -E 'iodfg([^-]|\$)' '$T/usage'"
 done
-# iodfg's commands that do not run as a job are refused, naming iodfg as the tool for them
 for c in bandwidth info handles; do
-  rc=0
-  job 2 "$c" "$T/ior.h5" >"$T/out" 2>"$T/err" || rc=$?
-  check "$c is refused (exit 2)" [ "$rc" -eq 2 ]
-  check "$c: once, naming iodfg $c" [ "$(grep -c "run \`iodfg $c\` on the event log" "$T/err")" -eq 1 ]
-  check "$c: nothing on stdout" [ ! -s "$T/out" ]
+  check "$c is refused (exit 2)" [ "$(cat "$Q/serial-$c.rc")" = 2 ]
+  check "$c: once, naming iodfg $c" \
+    [ "$(grep -c "run \`iodfg $c\` on the event log" "$Q/serial-$c.err")" -eq 1 ]
+  check "$c: nothing on stdout" [ ! -s "$Q/serial-$c.out" ]
 done
 # processes on one node divide the processors they share: not bound, two processes each use half
 # of what the test may use (at least 1); bound to cores, one each (IODFG_MPI_TIME says)

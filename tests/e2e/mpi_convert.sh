@@ -19,14 +19,19 @@ same_log() { # same_log NAME SERIAL PARALLEL
   check "$1: the serial iodfg reads the same log (stats)" cmp -s "$T/s1" "$T/s2"
 }
 
+# the converts of each process count run as one job (iodfg-mpi batch)
 for set in ior paper formats many; do
   in=$D/$set
   [ "$set" = many ] && in=$T/many
   "$IODFG_BIN" convert -q -o "$T/$set.h5" "$in"
   for n in 1 2 4; do
-    rc=0
-    job "$n" convert -q -o "$T/$set-$n.h5" "$in" 2>"$T/err" || rc=$?
-    check "$set on $n: exit 0" [ "$rc" -eq 0 ]
+    qjob "$n" "$set-$n" convert -q -o "$T/$set-$n.h5" "$in"
+  done
+done
+qrun
+for set in ior paper formats many; do
+  for n in 1 2 4; do
+    check "$set on $n: exit 0" [ "$(cat "$Q/$set-$n.rc")" = 0 ]
     same_log "$set on $n" "$T/$set.h5" "$T/$set-$n.h5"
   done
 done

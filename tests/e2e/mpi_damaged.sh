@@ -17,41 +17,55 @@ limited() { # limited N ARGS...: job N ARGS, stopped after 120 s (a hang fails, 
 first() { head -n 1 "$1" | sed 's/^iodfg-mpi: /iodfg: /'; }
 
 "$IODFG_BIN" convert -q -o "$T/ior.h5" "$D/ior"
+# the jobs of each part run as one batch (one job, iodfg-mpi batch; Q_TIMEOUT: a hang fails): a
+# damaged log must not leave the next command of the same processes anything either
+Q_TIMEOUT=600
 failed=0
 for seed in $(seq 1 24); do
   c=$(echo "stats dfg characterize" | cut -d' ' -f$((seed % 3 + 1)))
-  how=$(damage file "$seed" "$T/ior.h5" "$T/bad.h5")
-  rs=0 rp=0
-  "$IODFG_BIN" "$c" "$T/bad.h5" >"$T/s.out" 2>"$T/s.err" || rs=$?
-  limited 2 "$c" "$T/bad.h5" >"$T/p.out" 2>"$T/p.err" || rp=$?
+  damage file "$seed" "$T/ior.h5" "$T/bad$seed.h5" >"$T/how$seed"
+  rs=0
+  "$IODFG_BIN" "$c" "$T/bad$seed.h5" >"$T/s$seed.out" 2>"$T/s$seed.err" || rs=$?
+  echo "$rs" >"$T/rs$seed"
   [ "$rs" -eq 0 ] || failed=$((failed + 1))
-  what="log damaged by seed $seed ($how), $c"
-  check "$what: exit $rs as iodfg" [ "$rp" -eq "$rs" ]
-  check "$what: the same output" cmp -s "$T/s.out" "$T/p.out"
-  check "$what: the same first message" [ "$(first "$T/s.err")" = "$(first "$T/p.err")" ]
+  qjob 2 "log$seed" "$c" "$T/bad$seed.h5"
+done
+qrun
+for seed in $(seq 1 24); do
+  c=$(echo "stats dfg characterize" | cut -d' ' -f$((seed % 3 + 1)))
+  rs=$(cat "$T/rs$seed")
+  what="log damaged by seed $seed ($(cat "$T/how$seed")), $c"
+  check "$what: exit $rs as iodfg" [ "$(cat "$Q/log$seed.rc")" = "$rs" ]
+  check "$what: the same output" cmp -s "$T/s$seed.out" "$Q/log$seed.out"
+  check "$what: the same first message" [ "$(first "$T/s$seed.err")" = "$(first "$Q/log$seed.err")" ]
 done
 # most damage is found (HDF5's checksums, the log's own checks); the rest reads as a log
 check "most damaged logs are refused ($failed of 24)" [ "$failed" -ge 12 ]
 
 for seed in $(seq 1 8); do
-  rm -rf "$T/tr"
-  damage dir "$seed" "$D/ior" "$T/tr"
+  damage dir "$seed" "$D/ior" "$T/tr$seed"
   strict=
   [ $((seed % 2)) -eq 0 ] || strict=--strict
-  rs=0 rp=0
-  "$IODFG_BIN" convert $strict -o "$T/s.h5" "$T/tr" >"$T/s.out" 2>"$T/s.err" || rs=$?
-  limited 3 convert $strict -o "$T/p.h5" "$T/tr" >"$T/p.out" 2>"$T/p.err" || rp=$?
+  rs=0
+  "$IODFG_BIN" convert $strict -o "$T/s$seed.h5" "$T/tr$seed" >"$T/s$seed.out" 2>"$T/s$seed.err" || rs=$?
+  echo "$rs" >"$T/rs$seed"
+  qjob 3 "tr$seed" convert $strict -o "$T/p$seed.h5" "$T/tr$seed"
+done
+qrun
+for seed in $(seq 1 8); do
+  strict=
+  [ $((seed % 2)) -eq 0 ] || strict=--strict
+  rs=$(cat "$T/rs$seed")
   what="traces damaged by seed $seed, convert ${strict:-without --strict}"
-  check "$what: exit $rs as iodfg" [ "$rp" -eq "$rs" ]
-  check "$what: the same summary" [ "$(first "$T/s.out")" = "$(first "$T/p.out")" ]
-  if [ -e "$T/s.h5" ]; then
-    "$IODFG_BIN" stats --format tsv "$T/s.h5" >"$T/s.tsv"
-    "$IODFG_BIN" stats --format tsv "$T/p.h5" >"$T/p.tsv" 2>&1 || true
+  check "$what: exit $rs as iodfg" [ "$(cat "$Q/tr$seed.rc")" = "$rs" ]
+  check "$what: the same summary" [ "$(first "$T/s$seed.out")" = "$(first "$Q/tr$seed.out")" ]
+  if [ -e "$T/s$seed.h5" ]; then
+    "$IODFG_BIN" stats --format tsv "$T/s$seed.h5" >"$T/s.tsv"
+    "$IODFG_BIN" stats --format tsv "$T/p$seed.h5" >"$T/p.tsv" 2>&1 || true
     check "$what: the log's statistics" cmp -s "$T/s.tsv" "$T/p.tsv"
   else
-    check "$what: no log, as from iodfg" [ ! -e "$T/p.h5" ]
+    check "$what: no log, as from iodfg" [ ! -e "$T/p$seed.h5" ]
   fi
-  rm -f "$T/s.h5" "$T/p.h5"
 done
 
 # entries named like traces that are not regular files (a FIFO would block a reader): skipped,

@@ -42,47 +42,62 @@ mpi_logs() { # the logs the analysis tests compare: $T/ior.h5, paper, formats, c
   "$IODFG_BIN" convert -q -o "$T/many.h5" "$T/many"
 }
 
-# `same` compares a job with iodfg. Jobs are many and each pays for mpirun, MPI_Init and the
-# parallel HDF5 set-up, so they are queued: iodfg runs at once, and `same_run` (which finish
-# calls) runs every queued command of one process count in one job (iodfg-mpi batch).
+# Jobs are many, and each pays for mpirun, MPI_Init and the parallel HDF5 set-up, so tests queue
+# them: `qjob` adds a command to one batch per process count, and `qrun` runs each batch as one
+# job (iodfg-mpi batch). `same` compares a queued job with iodfg; `finish` runs what is queued.
+Q=${T:-${TUI_TMP:-}}/queue
+qjob() { # qjob N NAME ARGS...: iodfg-mpi ARGS on N processes: after qrun, its output in
+  # $Q/NAME.out, its messages in $Q/NAME.err and its exit status in $Q/NAME.rc
+  n=$1 name=$2; shift 2
+  mkdir -p "$Q"
+  for a in "$@"; do
+    printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
+  done >>"$Q/batch.$n"
+  printf ">'%s' 2>'%s'\n" "$Q/$name.out" "$Q/$name.err" >>"$Q/batch.$n"
+  echo "$name" >>"$Q/lines.$n"
+}
+qrun() { # run the queued commands: one job per process count
+  for b in "$Q"/batch.*; do
+    [ -f "$b" ] || continue
+    n=${b##*.}
+    # with Q_TIMEOUT=S: stopped after S seconds (a hang fails, not blocks)
+    if [ -n "${Q_TIMEOUT:-}" ]; then
+      timeout "$Q_TIMEOUT" "$MPIRUN" --oversubscribe -n "$n" "$IODFG_MPI" batch "$b" \
+        >"$Q/job.$n.out" 2>"$Q/job.$n.err" || true
+    else
+      job "$n" batch "$b" >"$Q/job.$n.out" 2>"$Q/job.$n.err" || true
+    fi
+    # the batch names each line that failed: "iodfg-mpi: FILE:LINE: exit status N"
+    i=0
+    while read -r name; do
+      i=$((i + 1))
+      st=$(sed -n "s/^iodfg-mpi: .*:$i: exit status \([0-9][0-9]*\)\$/\1/p" "$Q/job.$n.err")
+      [ -f "$Q/$name.out" ] || st="none (the job ended: $(head -c 300 "$Q/job.$n.err"))"
+      echo "${st:-0}" >"$Q/$name.rc"
+    done <"$Q/lines.$n"
+    rm -f "$b" "$Q/lines.$n"
+  done
+}
 SAME_N=0
 same() { # same N SET ARGS...: the job's output, notes and exit status are iodfg's (queued)
   n=$1 set=$2; shift 2
-  SAME_N=$((SAME_N + 1)); k=$SAME_N; q=$T/same-queue
-  mkdir -p "$q"
+  SAME_N=$((SAME_N + 1)); k=same$SAME_N
+  mkdir -p "$Q"
   rs=0
-  "$IODFG_BIN" "$@" "$T/$set.h5" >"$q/$k.s.out" 2>"$q/$k.s.err" || rs=$?
-  printf '%s\t%s\t%s\t%s\n' "$k" "$n" "$rs" "$set on $n: $*" >>"$q/list"
-  for a in "$@" "$T/$set.h5"; do
-    printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
-  done >>"$q/batch.$n"
-  printf ">'%s' 2>'%s'\n" "$q/$k.p.out" "$q/$k.p.raw" >>"$q/batch.$n"
-  echo "$k" >>"$q/lines.$n"
+  "$IODFG_BIN" "$@" "$T/$set.h5" >"$Q/$k.s.out" 2>"$Q/$k.s.err" || rs=$?
+  printf '%s\t%s\t%s\n' "$k" "$rs" "$set on $n: $*" >>"$Q/same"
+  qjob "$n" "$k" "$@" "$T/$set.h5"
 }
-same_run() { # run the queued commands: a job per process count, then compare each with iodfg's
-  q=$T/same-queue
-  [ -f "$q/list" ] || return 0
-  for b in "$q"/batch.*; do
-    n=${b##*.}
-    job "$n" batch "$b" >"$q/job.$n.out" 2>"$q/job.$n.err" || true
-    # "iodfg-mpi: FILE:LINE: exit status N" for each line that failed: line -> k, status
-    sed -n 's/^iodfg-mpi: .*:\([0-9][0-9]*\): exit status \([0-9][0-9]*\)$/\1 \2/p' \
-      "$q/job.$n.err" | while read -r line st; do
-      echo "$(sed -n "${line}p" "$q/lines.$n") $st"
-    done >"$q/status.$n"
-  done
-  while IFS='	' read -r k n rs what; do
-    rp=$(awk -v k="$k" '$1 == k { print $2 }' "$q/status.$n")
-    if [ ! -f "$q/$k.p.out" ]; then
-      fail "$what: the job wrote no output (job.$n.err: $(head -c 300 "$q/job.$n.err"))"
-      continue
-    fi
-    sed 's/^iodfg-mpi: /iodfg: /' "$q/$k.p.raw" >"$q/$k.p.err" # each program names itself
-    check "$what (exit $rs)" cmp -s "$q/$k.s.out" "$q/$k.p.out"
-    check "$what: the same notes" cmp -s "$q/$k.s.err" "$q/$k.p.err"
-    [ "$rs" -eq "${rp:-0}" ] || fail "$what: exit ${rp:-0}, iodfg exits $rs"
-  done <"$q/list"
-  rm -rf "$q"
-  SAME_N=0
+same_run() { # run the queued jobs and compare what `same` queued with iodfg's
+  qrun
+  [ -f "$Q/same" ] || return 0
+  while IFS='	' read -r k rs what; do
+    rp=$(cat "$Q/$k.rc")
+    sed 's/^iodfg-mpi: /iodfg: /' "$Q/$k.err" >"$Q/$k.p.err" 2>/dev/null # each names itself
+    check "$what (exit $rs)" cmp -s "$Q/$k.s.out" "$Q/$k.out"
+    check "$what: the same notes" cmp -s "$Q/$k.s.err" "$Q/$k.p.err"
+    [ "$rs" = "$rp" ] || fail "$what: exit $rp, iodfg exits $rs"
+  done <"$Q/same"
+  rm -f "$Q/same"
 }
 before_finish=same_run
