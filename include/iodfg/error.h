@@ -41,6 +41,12 @@ void iodfg_error_clear(struct iodfg_error *err);
 int iodfg_error_set(struct iodfg_error *err, enum iodfg_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* iodfg_error_set with a printf message, then iodfg_error_at: a parser's error at its place.
+ * Always -1. */
+int iodfg_error_set_at(struct iodfg_error *err, enum iodfg_status code, const char *where,
+                       unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
 /* Record the position of the error (file or rule name, 1-based line and column; 0 = unknown).
  * Only fills fields that are still empty, so inner positions win. err may be NULL. */
 void iodfg_error_at(struct iodfg_error *err, const char *where, unsigned long line,

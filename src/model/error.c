@@ -32,6 +32,20 @@ int iodfg_error_set(struct iodfg_error *err, enum iodfg_status code, const char 
     return -1;
 }
 
+int iodfg_error_set_at(struct iodfg_error *err, enum iodfg_status code, const char *where,
+                       unsigned long line, unsigned long col, const char *fmt, ...)
+{
+    if (err && err->code == IODFG_OK) {
+        err->code = code;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+    }
+    iodfg_error_at(err, where, line, col);
+    return -1;
+}
+
 void iodfg_error_at(struct iodfg_error *err, const char *where, unsigned long line,
                     unsigned long col)
 {

@@ -6,8 +6,6 @@
 
 #include "mpi_batch_words.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,20 +20,9 @@ struct lex {
     struct iodfg_error *err;
 };
 
-static int fail(const struct lex *x, size_t at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(const struct lex *x, size_t at, const char *fmt, ...)
-{
-    char msg[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    iodfg_error_set(x->err, IODFG_E_PARSE, "%s", msg);
-    iodfg_error_at(x->err, x->where, x->lineno, at + 1);
-    return -1;
-}
+/* A parse error at x's line and 0-based column at. */
+#define fail(x, at, ...)                                                                           \
+    iodfg_error_set_at((x)->err, IODFG_E_PARSE, (x)->where, (x)->lineno, (at) + 1, __VA_ARGS__)
 
 static int blank(char c)
 {

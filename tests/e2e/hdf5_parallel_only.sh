@@ -4,8 +4,8 @@
 # `configure --with-mpi` builds iodfg against it, and that iodfg runs without mpirun: --version
 # names the parallel HDF5; convert, stats, dfg and the terminal UI give what this build's iodfg
 # gives. Without --with-mpi, configure refuses it (the default iodfg links no MPI).
-# Slow (a configure and a build, minutes on 2 cores): skipped unless IODFG_SLOW_TESTS=1; CI runs
-# it once: IODFG_SLOW_TESTS=1 make -C build check TESTS=tests/e2e/hdf5_parallel_only.sh
+# Slow (a configure and a build, minutes on 2 cores): skipped unless IODFG_SLOW_TESTS=1, which
+# ./dev.sh test sets (so CI runs it once, in the plain build's suite)
 . "$IODFG_SRCDIR/tests/e2e/lib.sh"
 [ -n "${IODFG_SLOW_TESTS:-}" ] ||
   { echo "SKIP: a configure and a build; IODFG_SLOW_TESTS=1 runs it"; exit 77; }

@@ -66,11 +66,18 @@ else
   echo "# not a git checkout (or git cannot read it): the tarball's completeness is not checked"
 fi
 (cd "$H" && tar czf iodfg-tar.tar.gz iodfg-tar && rm -rf iodfg-tar) || { fail "tar"; finish; }
+# the unpacked sources are made read-only below: writable again before they are removed
+trap 'chmod -R u+w "$H" 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 chmod a+r "$H/iodfg-tar.tar.gz"
-as_user env HOME="$H" sh -c 'cd "$HOME" && tar xzf iodfg-tar.tar.gz && cd iodfg-tar &&
-  ./configure --prefix="$HOME/.local" && make -j2 && make install' >"$T/tar.log" 2>&1 ||
+# What make distcheck checks of a tarball, once (CI runs no distcheck of its own): the sources
+# read-only, the build in a directory of its own, and after make install, uninstall and distclean
+# nothing left behind.
+as_user env HOME="$H" sh -c 'cd "$HOME" && tar xzf iodfg-tar.tar.gz && chmod -R a-w iodfg-tar &&
+  mkdir build && cd build && ../iodfg-tar/configure --prefix="$HOME/.local" --enable-werror &&
+  make -j2 &&
+  make install' >"$T/tar.log" 2>&1 ||
   { tail -n 30 "$T/tar.log"; fail "tarball: configure, make, make install as a user"; finish; }
-ok "tarball: configure --prefix=\$HOME/.local, make, make install without root"
+ok "tarball: configure --prefix=\$HOME/.local (read-only sources, out of tree), make, make install without root"
 L="$H/.local"
 as_user env HOME="$H" "$L/bin/iodfg" --version >"$T/v2.txt" 2>&1
 check "tarball: --version finds the themes in the prefix" grep -qx "themes: $L/share/iodfg/themes" "$T/v2.txt"
@@ -81,4 +88,12 @@ check "tarball: runs (export from a trace)" as_user env HOME="$H" "$L/bin/iodfg"
 check "tarball: man page and completions in the prefix" sh -c \
   "test -f '$L/share/man/man1/iodfg.1' && test -f '$L/share/bash-completion/completions/iodfg' && test -f '$L/share/zsh/site-functions/_iodfg'"
 check "tarball: the CHANGELOG is in it" test -f "$H/iodfg-tar/CHANGELOG"
+as_user env HOME="$H" sh -c 'cd build && make uninstall' >"$T/uninstall.log" 2>&1 ||
+  { tail -n 20 "$T/uninstall.log"; fail "tarball: make uninstall"; }
+check "tarball: make uninstall leaves no file in the prefix ($(find "$L" -type f | head -n 3 | tr '\n' ' '))" \
+  [ -z "$(find "$L" -type f)" ]
+as_user env HOME="$H" sh -c 'cd build && make distclean' >"$T/distclean.log" 2>&1 ||
+  { tail -n 20 "$T/distclean.log"; fail "tarball: make distclean"; }
+check "tarball: make distclean leaves no file in the build directory ($(find "$H/build" -type f | head -n 3 | tr '\n' ' '))" \
+  [ -z "$(find "$H/build" -type f)" ]
 finish
