@@ -40,5 +40,5 @@ check "bench-mpi builds iodfg-mpi and keeps its output" \
   test "$(tail -n 1 configured)" = "--with-mpi" -a -f build-mpi/bench-mpi.out
 sh ./dev.sh fuzz >/dev/null
 check "fuzz builds the libFuzzer targets with clang in a build of their own" \
-  test "$(tail -n 1 configured)" = "CC=clang --enable-fuzzing" -a -f build-fuzz/Makefile
+  test "$(tail -n 1 configured)" = "CC=clang CFLAGS=-g -O0 --enable-fuzzing" -a -f build-fuzz/Makefile
 finish

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Run the libFuzzer targets, one after another, each for FUZZ_SECONDS on seeds taken from
+# Run the libFuzzer targets, FUZZ_JOBS at a time (default: the processors), each for FUZZ_SECONDS on seeds taken from
 # tests/data (and tests/fuzz/corpus), keeping what they find interesting in fuzz-corpus/NAME.
 # `make fuzz-smoke` (CI: a few seconds each) and `make fuzz` (longer) call it; FUZZ_TARGETS
 # limits it to some targets. Exit 1 when a target finds a crash, a leak or a broken invariant
 # (its reproducer is left in fuzz-crashes/).
-# Environment: IODFG_SRCDIR, IODFG_BUILDDIR, FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_NICE (a prefix
-# such as "nice -n 19").
+# Environment: IODFG_SRCDIR, IODFG_BUILDDIR, FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_JOBS, FUZZ_NICE (a
+# prefix such as "nice -n 19").
 set -eu
 : "${IODFG_SRCDIR:?}" "${IODFG_BUILDDIR:?}"
 secs=${FUZZ_SECONDS:-5}
@@ -55,19 +55,18 @@ seed_dir() {
   echo "$d"
 }
 
-fails=0
-mkdir -p "$B/fuzz-crashes"
-for t in $targets; do
+# run_target NAME: one target; its report in fuzz-NAME.report, its exit status in fuzz-NAME.rc
+run_target() {
+  t=$1
   bin=$B/tests/fuzz/fuzz_$t
   if [ ! -x "$bin" ]; then
-    echo "fuzz $t: not built (OTF2 needs libotf2; all need --enable-fuzzing)"
-    continue
+    echo "fuzz $t: not built (OTF2 needs libotf2; all need --enable-fuzzing)" >"$B/fuzz-$t.report"
+    echo 0 >"$B/fuzz-$t.rc"
+    return 0
   fi
   corpus=$B/fuzz-corpus/$t
   mkdir -p "$corpus"
   s=$(seed_dir "$t")
-  echo "fuzz $t: $secs s"
-  set +e
   # inputs of text formats stay small: many more runs a second than at libFuzzer's 4 KiB
   # growing to a megabyte (the seeds, logs and archives are larger and kept whole)
   case $t in csvlog | rules | thresholds | counters | theme | session) len=-max_len=8192 ;; *) len= ;; esac
@@ -77,19 +76,44 @@ for t in $targets; do
   # memory'), instead of ASan filling 2 GB of shadow for it (69 s) or aborting
   asan=$ASAN_OPTIONS
   case $t in otf2) asan="$asan:allocator_may_return_null=1:max_allocation_size_mb=2048" ;; esac
+  rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=$asan ${FUZZ_NICE:-} "$bin" $len -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 \
     -print_final_stats=1 -artifact_prefix="$B/fuzz-crashes/$t-" "$corpus" "$s" \
-    >"$B/fuzz-$t.log" 2>&1
-  rc=$?
-  set -e
-  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+.*DONE' "$B/fuzz-$t.log" |
-    sed "s/^/  /" || true
-  grep -E '^#[0-9]+' "$B/fuzz-$t.log" | tail -1 | sed "s/^/  last: /" || true
-  if [ "$rc" -ne 0 ]; then
-    echo "FAIL: fuzz $t (exit $rc): see $B/fuzz-$t.log and fuzz-crashes/"
-    tail -30 "$B/fuzz-$t.log"
-    fails=$((fails + 1))
-  fi
+    >"$B/fuzz-$t.log" 2>&1 || rc=$?
+  {
+    echo "fuzz $t: $secs s"
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+.*DONE' "$B/fuzz-$t.log" |
+      sed "s/^/  /" || true
+    grep -E '^#[0-9]+' "$B/fuzz-$t.log" | tail -1 | sed "s/^/  last: /" || true
+    if [ "$rc" -ne 0 ]; then
+      echo "FAIL: fuzz $t (exit $rc): see $B/fuzz-$t.log and fuzz-crashes/"
+      tail -30 "$B/fuzz-$t.log"
+    fi
+  } >"$B/fuzz-$t.report"
+  echo "$rc" >"$B/fuzz-$t.rc"
+}
+
+# the targets are single-threaded: FUZZ_JOBS (default: the processors) of them run side by
+# side, each lane taking every FUZZ_JOBS-th target in turn
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+mkdir -p "$B/fuzz-crashes"
+lane=0
+while [ "$lane" -lt "$jobs" ]; do
+  (
+    i=0
+    for t in $targets; do
+      [ $((i % jobs)) -eq "$lane" ] && run_target "$t"
+      i=$((i + 1))
+    done
+  ) &
+  lane=$((lane + 1))
+done
+wait
+fails=0
+for t in $targets; do
+  cat "$B/fuzz-$t.report"
+  [ "$(cat "$B/fuzz-$t.rc")" -eq 0 ] || fails=$((fails + 1))
+  rm -f "$B/fuzz-$t.report" "$B/fuzz-$t.rc"
 done
 [ "$fails" -eq 0 ]
