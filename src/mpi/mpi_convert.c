@@ -175,7 +175,7 @@ static int parse_mine(struct convert *cv, struct iodfg_error *err)
         rc = -1;
     }
     struct iodfg_ingest_opts io = {.names = cv->names,
-                                   .jobs = cv->o.in.jobs ? cv->o.in.jobs : 1,
+                                   .jobs = cv->o.in.jobs, // 0: the processors it may use
                                    .columns = IODFG_COL_ALL,
                                    .progress = mpi_progress_step,
                                    .progress_ctx = &cv->bar,
