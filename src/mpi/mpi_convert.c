@@ -22,6 +22,7 @@
 #include "iodfg/share.h"
 #include "iodfg/store_par.h"
 
+#include "cmdline/cli.h"
 #include "cmdline/cli_convert.h"
 #include "cmdline/cli_tempfile.h"
 #include "mpi_comm.h"
@@ -387,6 +388,12 @@ static int run(struct convert *cv, struct iodfg_error *err)
 
 int mpi_convert(const struct mpi_job *job, int argc, char **argv)
 {
+    if (job->size == 1) {
+        // one process: iodfg convert itself, which streams each file's events to the log where
+        // a job holds its part until the tables are merged (fresh memory: 0.3 s of the kernel's
+        // zeroing for 3.3 M events on this machine)
+        return cli_convert(argc, argv);
+    }
     struct convert cv;
     memset(&cv, 0, sizeof(cv));
     cv.job = job;
