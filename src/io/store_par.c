@@ -30,19 +30,21 @@
 #include "store_stacks.h"
 #include "store_write_priv.h"
 
-/* Process 0's file while the parts arrive. */
-struct sink {
-    const struct iodfg_store_par_meta *meta;
+/* Process 0's file while its own files are parsed and the other parts arrive. */
+struct iodfg_store_par_sink {
+    const struct iodfg_store_par_meta *meta; // from iodfg_store_par_write on
     hid_t file, cases, gcpl;
     struct store_events ev;
-    hid_t hd, hft, hmt; // /handles
-    uint64_t hsum;      // its checksum so far
+    struct store_block_hash *own; // the block sums of process 0's streamed cases
+    hid_t hd, hft, hmt;           // /handles
+    uint64_t hsum;                // its checksum so far
     struct store_par_stacks stk;
     struct store_block_sum *sums; // every part's, in order
     uint64_t nsums;
 };
 
-static int open_handles(struct sink *s)
+/* /handles and, with stacks, /stacks, once meta is known. */
+static int open_tables(struct iodfg_store_par_sink *s)
 {
     hsize_t dims[1] = {s->meta->nhandles};
     s->hft = store_handle_type(1);
@@ -54,34 +56,43 @@ static int open_handles(struct sink *s)
     if (sp >= 0) {
         H5Sclose(sp);
     }
-    return s->hd < 0 ? -1 : 0;
+    const struct iodfg_store_par_meta *meta = s->meta;
+    return s->hd < 0 || (meta->stacks && store_par_stacks_open(&s->stk, s->file, meta->stacks,
+                                                               meta->case_first[meta->ncases]))
+               ? -1
+               : 0;
 }
 
-static int sink_open(struct sink *s, const char *path, const struct iodfg_store_par_meta *meta)
+struct iodfg_store_par_sink *iodfg_store_par_open(const char *path, int case_views,
+                                                  struct iodfg_error *err)
 {
-    memset(s, 0, sizeof(*s));
-    s->meta = meta;
+    store_h5_quiet();
+    struct iodfg_store_par_sink *s = calloc(1, sizeof(*s));
+    if (!s) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
+    }
     s->file = s->cases = s->gcpl = s->hd = s->hft = s->hmt = -1;
     s->stk.g = s->stk.d = -1;
     store_events_init(&s->ev);
-    s->file = store_file_create(path, -1);
+    s->own = store_block_hash_new();
+    s->file = s->own ? store_file_create(path, -1) : -1;
     // virtual datasets need the 1.10 file format; everything else stays 1.8
     if (s->file < 0 ||
-        (meta->case_views && H5Fset_libver_bounds(s->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0)) {
-        return -1;
+        (case_views && H5Fset_libver_bounds(s->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0) ||
+        (s->cases = store_cases_create(s->file, &s->gcpl)) < 0 ||
+        store_events_create(&s->ev, s->file)) {
+        store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file");
+        iodfg_store_par_abort(s);
+        return NULL;
     }
-    s->cases = store_cases_create(s->file, &s->gcpl);
-    uint64_t total = meta->case_first[meta->ncases];
-    return s->cases < 0 || store_events_create(&s->ev, s->file) || open_handles(s) ||
-                   (meta->stacks && store_par_stacks_open(&s->stk, s->file, meta->stacks, total))
-               ? -1
-               : 0;
+    return s;
 }
 
 /* ---- one part after the other ---- */
 
 /* n rows of every column, column c's at cols[c], appended to the /events columns. */
-static int put_raw(struct sink *s, const char *const *cols, uint64_t n)
+static int put_raw(struct iodfg_store_par_sink *s, const char *const *cols, uint64_t n)
 {
     for (uint64_t at = 0; at < n;) {
         uint64_t k = store_events_room(&s->ev);
@@ -98,26 +109,28 @@ static int put_raw(struct sink *s, const char *const *cols, uint64_t n)
     return 0;
 }
 
-/* Process 0's own events, coded here (whole chunks from where their native columns lie). */
-static int put_own_events(struct sink *s, const struct iodfg_store_par_part *part)
+/* Rows [at, at + n) of part's events, coded here (whole chunks from where their native columns
+ * lie), and their values into the block sums of the case they belong to. */
+static int put_rows(struct iodfg_store_par_sink *s, const struct iodfg_store_par_meta *meta,
+                    const struct iodfg_store_par_part *part, uint64_t at, uint64_t n)
 {
     const struct iodfg_columns *cols = iodfg_eventlog_columns(part->log);
-    uint64_t n = iodfg_eventlog_event_count(part->log);
-    for (uint64_t at = 0; at < n;) {
+    for (uint64_t end = at + n; at < end;) {
         uint64_t k = store_events_room(&s->ev);
-        k = n - at < k ? n - at : k;
-        const void *from[STORE_C__N];
+        k = end - at < k ? end - at : k;
+        const void *from[STORE_C__N], *vals[STORE_C__N];
         for (int c = 0; c < STORE_C__N; c++) {
             const char *plain = store_plain_source(cols, (enum store_col)c);
+            void *slot = store_events_slot(&s->ev, (enum store_col)c);
             from[c] = k == STORE_EVENT_CHUNK_ROWS && plain ? plain + at * store_cols[c].size : NULL;
             if (!from[c]) {
-                store_par_rows(s->meta, part, (enum store_col)c, at, k,
-                               store_events_slot(&s->ev, (enum store_col)c));
+                store_par_rows(meta, part, (enum store_col)c, at, k, slot);
             }
+            vals[c] = from[c] ? from[c] : slot;
         }
-        int rc = k == STORE_EVENT_CHUNK_ROWS ? store_events_put_chunk(&s->ev, from)
-                                             : store_events_advance(&s->ev, (uint32_t)k);
-        if (rc) {
+        if (store_block_hash_add(s->own, vals, (uint32_t)k) ||
+            (k == STORE_EVENT_CHUNK_ROWS ? store_events_put_chunk(&s->ev, from)
+                                         : store_events_advance(&s->ev, (uint32_t)k))) {
             return -1;
         }
         at += k;
@@ -125,8 +138,58 @@ static int put_own_events(struct sink *s, const struct iodfg_store_par_part *par
     return 0;
 }
 
+/* log's ids into tab's (which holds them all already: interning finds them), as the serial
+ * writer maps a file's. 0 or -1. */
+static int map_ids(struct iodfg_eventlog *tab, const struct iodfg_eventlog *log, uint32_t **smap,
+                   uint32_t **kmap)
+{
+    const struct iodfg_strpool *sp = iodfg_eventlog_pool(log);
+    struct iodfg_strpool *dst = iodfg_eventlog_pool(tab);
+    uint32_t ns = iodfg_strpool_count(sp), nk = iodfg_eventlog_key_count(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    *smap = malloc(((size_t)ns + 1) * sizeof(**smap));
+    *kmap = malloc(((size_t)nk + 1) * sizeof(**kmap));
+    if (!*smap || !*kmap) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        if (iodfg_strpool_intern(dst, iodfg_strpool_get(sp, i), iodfg_strpool_len(sp, i),
+                                 &(*smap)[i])) {
+            return -1;
+        }
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        const struct iodfg_key *key = &keys[k];
+        if (iodfg_eventlog_key_layer(tab, (*smap)[key->call], (*smap)[key->path],
+                                     (*smap)[key->layer], &(*kmap)[k])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int iodfg_store_par_stream(struct iodfg_store_par_sink *s, const struct iodfg_eventlog *log,
+                           struct iodfg_eventlog *tab, uint32_t hbase, struct iodfg_error *err)
+{
+    store_h5_quiet();
+    struct iodfg_store_par_meta meta = {.tab = tab};
+    struct iodfg_store_par_part part = {.log = log, .hbase = hbase};
+    int rc =
+        map_ids(tab, log, &part.smap, &part.kmap) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    for (uint32_t cs = 0; rc == 0 && cs < iodfg_eventlog_case_count(log); cs++) {
+        if (put_rows(s, &meta, &part, off[cs], off[cs + 1] - off[cs]) ||
+            store_block_hash_end_case(s->own)) {
+            rc = store_h5_error(err, IODFG_E_IO, NULL, "cannot write the /events columns");
+        }
+    }
+    free(part.smap);
+    free(part.kmap);
+    return rc;
+}
+
 /* A part's events as another process sent them: head rows, coded chunks, tail rows. */
-static int put_sent_events(struct sink *s, const struct store_par_view *v)
+static int put_sent_events(struct iodfg_store_par_sink *s, const struct store_par_view *v)
 {
     if (put_raw(s, v->head, v->h.head)) {
         return -1;
@@ -150,9 +213,9 @@ static int put_sent_events(struct sink *s, const struct store_par_view *v)
 }
 
 /* A part's handle rows (from hbase on), stack ids (of the rows from first on) and block sums. */
-static int put_rest(struct sink *s, const struct iodfg_handle *handles, uint64_t nhandles,
-                    uint64_t hbase, const uint32_t *ids, uint64_t first, uint64_t nids,
-                    const struct store_block_sum *sums, uint64_t nsums)
+static int put_rest(struct iodfg_store_par_sink *s, const struct iodfg_handle *handles,
+                    uint64_t nhandles, uint64_t hbase, const uint32_t *ids, uint64_t first,
+                    uint64_t nids, const struct store_block_sum *sums, uint64_t nsums)
 {
     if (nhandles) {
         if (hbase + nhandles > s->meta->nhandles ||
@@ -174,20 +237,30 @@ static int put_rest(struct sink *s, const struct iodfg_handle *handles, uint64_t
     return 0;
 }
 
-static int put_own(struct sink *s, const struct iodfg_store_par_part *part)
+/* Process 0's part: its events are in (iodfg_store_par_stream), with its ids the file's. */
+static int put_own(struct iodfg_store_par_sink *s, const struct iodfg_store_par_part *part)
 {
-    struct store_block_sum *sums = NULL;
     uint64_t nsums = 0, n = iodfg_eventlog_event_count(part->log);
-    int rc = store_par_block_sums(s->meta, part, &sums, &nsums) || put_own_events(s, part) ||
-                     put_rest(s, part->handles, part->nhandles, part->hbase, part->stack_ids, 0,
-                              s->meta->stacks ? n : 0, sums, nsums)
-                 ? -1
-                 : 0;
-    free(sums);
-    return rc;
+    const struct store_block_sum *sums = store_block_hash_sums(s->own, &nsums);
+    if (s->ev.rows != n || part->first != 0 || part->hbase != 0) {
+        return -1;
+    }
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(part->log);
+    for (uint32_t i = 0; i < iodfg_strpool_count(pool); i++) {
+        if (part->smap[i] != i) {
+            return -1;
+        }
+    }
+    for (uint32_t k = 0; k < iodfg_eventlog_key_count(part->log); k++) {
+        if (part->kmap[k] != k) {
+            return -1;
+        }
+    }
+    return put_rest(s, part->handles, part->nhandles, part->hbase, part->stack_ids, 0,
+                    s->meta->stacks ? n : 0, sums, nsums);
 }
 
-static int put_sent(struct sink *s, const struct store_par_view *v)
+static int put_sent(struct iodfg_store_par_sink *s, const struct store_par_view *v)
 {
     uint64_t first = s->ev.rows;
     return put_sent_events(s, v) || put_rest(s, v->handles, v->h.nhandles, v->h.hbase, v->ids,
@@ -199,7 +272,7 @@ static int put_sent(struct sink *s, const struct store_par_view *v)
 /* ---- the tables, once the events are in ---- */
 
 /* Every case group with its attributes, and /case_table. */
-static int write_cases(const struct sink *s)
+static int write_cases(const struct iodfg_store_par_sink *s)
 {
     const struct iodfg_store_par_meta *meta = s->meta;
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(meta->tab);
@@ -228,7 +301,7 @@ static int write_cases(const struct sink *s)
     return rc;
 }
 
-static int write_tables(struct sink *s)
+static int write_tables(struct iodfg_store_par_sink *s)
 {
     const struct iodfg_store_par_meta *meta = s->meta;
     uint64_t total = meta->case_first[meta->ncases];
@@ -242,9 +315,10 @@ static int write_tables(struct sink *s)
                             meta->stacks ? STORE_MINOR_STACKS : IODFG_STORE_MINOR);
 }
 
-static int sink_close(struct sink *s, int rc)
+/* Close everything (rc: the result so far), free s. rc, or -1 when a close fails. */
+static int sink_close(struct iodfg_store_par_sink *s, int rc)
 {
-    if (s->meta->stacks || s->stk.g >= 0) {
+    if (s->stk.g >= 0 || s->stk.xxh) {
         rc = store_par_stacks_close(&s->stk, rc);
     }
     store_events_free(&s->ev);
@@ -258,8 +332,18 @@ static int sink_close(struct sink *s, int rc)
     if (s->file >= 0 && H5Fclose(s->file) < 0) {
         rc = -1;
     }
+    store_block_hash_free(s->own);
     free(s->sums);
+    free(s);
     return rc;
+}
+
+void iodfg_store_par_abort(struct iodfg_store_par_sink *s)
+{
+    if (s) {
+        store_h5_quiet();
+        sink_close(s, -1);
+    }
 }
 
 /* ---- the two sides ---- */
@@ -281,17 +365,13 @@ static int send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
 /* Process 0: every message is received, even after a failure, so that no process waits
  * forever. A process that failed says why itself: its part is skipped without an error here,
  * and the file is then left unfinished (the caller removes it). */
-static int write_file(const char *path, MPI_Comm comm, const struct iodfg_store_par_meta *meta,
+static int write_file(struct iodfg_store_par_sink *s, const char *path, MPI_Comm comm,
                       const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
     int size = 1, rc = 0, skip = 0;
     MPI_Comm_size(comm, &size);
-    struct sink s;
-    if (sink_open(&s, path, meta)) {
-        rc = store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file");
-    }
-    if (rc == 0 && put_own(&s, part)) {
-        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
+    if (open_tables(s) || put_own(s, part)) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log");
     }
     for (int q = 1; q < size; q++) {
         uint64_t len;
@@ -304,15 +384,15 @@ static int write_file(const char *path, MPI_Comm comm, const struct iodfg_store_
             skip = 1;
         } else if (store_par_view_of(msg, len, &v)) {
             rc = rc ? rc : iodfg_error_set(err, IODFG_E_IO, "process %d sent a damaged part", q);
-        } else if (rc == 0 && !skip && put_sent(&s, &v)) {
+        } else if (rc == 0 && !skip && put_sent(s, &v)) {
             rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
         }
         free(msg);
     }
-    if (rc == 0 && !skip && write_tables(&s)) {
+    if (rc == 0 && !skip && write_tables(s)) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }
-    if (sink_close(&s, rc) && rc == 0 && !skip) {
+    if (sink_close(s, rc) && rc == 0 && !skip) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot close the event log");
     }
     return rc;
@@ -332,13 +412,15 @@ uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta)
                          : 0);
 }
 
-int iodfg_store_par_write(const char *path, const void *mpi_comm,
+int iodfg_store_par_write(struct iodfg_store_par_sink *sink, const char *path, const void *mpi_comm,
                           const struct iodfg_store_par_meta *meta,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
     MPI_Comm comm = *(const MPI_Comm *)mpi_comm;
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
     store_h5_quiet();
-    return rank == 0 ? write_file(path, comm, meta, part, err) : send_part(comm, meta, part, err);
+    if (!sink) {
+        return send_part(comm, meta, part, err);
+    }
+    sink->meta = meta;
+    return write_file(sink, path, comm, part, err);
 }

@@ -38,10 +38,11 @@ struct convert {
     int ninputs;
     struct iodfg_casename *names;
     struct iodfg_mounts *mounts;
-    struct iodfg_input_list files; // every process: the whole list
-    uint64_t *sizes;               // bytes of each file
-    size_t lo, hi;                 // this process's files
-    struct iodfg_eventlog *part;   // this process's cases
+    struct iodfg_input_list files;     // every process: the whole list
+    uint64_t *sizes;                   // bytes of each file
+    size_t lo, hi;                     // this process's files
+    struct iodfg_eventlog *part;       // this process's cases (process 0: their tables only)
+    struct iodfg_store_par_sink *sink; // process 0: the log, its files' events streamed to it
     struct cli_ingest_totals totals;
     uint64_t cases;
     char *tmp; // the temporary file beside the output, made before the parse
@@ -160,7 +161,14 @@ static int append_case(void *ctx, const struct iodfg_eventlog *one,
     struct convert *cv = ctx;
     cli_totals_add(&cv->totals, file->path, &file->result, file->named_by_pattern);
     cv->cases += iodfg_eventlog_case_count(one);
-    return iodfg_eventlog_append(cv->part, one, err);
+    uint32_t hbase = iodfg_eventlog_handle_count(cv->part);
+    if (iodfg_eventlog_append(cv->part, one, err)) {
+        return -1;
+    }
+    // process 0's ids are the file's: its events go to the log now, through memory the writer
+    // reuses, instead of into the part's fresh memory (whose zeroing the kernel charged as much
+    // as the parse)
+    return cv->sink ? iodfg_store_par_stream(cv->sink, one, cv->part, hbase, err) : 0;
 }
 
 static int parse_mine(struct convert *cv, struct iodfg_error *err)
@@ -170,7 +178,7 @@ static int parse_mine(struct convert *cv, struct iodfg_error *err)
     for (size_t i = cv->lo; i < cv->hi; i++) {
         bytes += cv->sizes[i];
     }
-    cv->part = iodfg_eventlog_new(IODFG_COL_ALL);
+    cv->part = iodfg_eventlog_new(cv->sink ? 0 : IODFG_COL_ALL);
     int rc = cv->part ? 0 : iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     if (rc == 0 && iodfg_eventlog_reserve(cv->part, bytes / 120, err)) { // about 120 B a line
         rc = -1;
@@ -309,7 +317,8 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         rc = cv->job->rank == 0 ? iodfg_atomic_reserve(cv->o.out, iodfg_store_par_bytes(&meta), err)
                                 : 0;
         if (mpi_agree(cv->job, rc, err) == 0) {
-            rc = iodfg_store_par_write(cv->tmp, &cv->job->comm, &meta, &part, err);
+            rc = iodfg_store_par_write(cv->sink, cv->tmp, &cv->job->comm, &meta, &part, err);
+            cv->sink = NULL; // taken
         } else {
             rc = -1;
         }
@@ -372,10 +381,20 @@ static int run(struct convert *cv, struct iodfg_error *err)
     }
     if (cv->job->rank == 0) {
         cli_temp_guard(cv->tmp);
+        cv->sink = iodfg_store_par_open(cv->tmp, cv->o.views, err);
+    }
+    if (mpi_agree(cv->job, cv->job->rank == 0 && !cv->sink ? -1 : 0, err)) {
+        if (cv->job->rank == 0) {
+            unlink(cv->tmp);
+            cli_temp_forget();
+        }
+        return -1;
     }
     mpi_phase(&cv->ph, "temporary file");
     int rc = mpi_agree(cv->job, parse_all(cv, err), err);
     rc = rc ? -1 : write_log(cv, err);
+    iodfg_store_par_abort(cv->sink); // a failure before the write
+    cv->sink = NULL;
     if (cv->job->rank == 0) { // published once every process succeeded, else removed
         rc =
             rc ? (unlink(cv->tmp), -1) : iodfg_atomic_publish(cv->tmp, cv->o.out, cv->o.force, err);
