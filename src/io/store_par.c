@@ -232,7 +232,9 @@ static int put_rest(struct iodfg_store_par_sink *s, const struct iodfg_handle *h
         return -1;
     }
     s->sums = more;
-    memcpy(s->sums + s->nsums, sums, (size_t)nsums * sizeof(*sums));
+    if (nsums) { // sums may be NULL without them
+        memcpy(s->sums + s->nsums, sums, (size_t)nsums * sizeof(*sums));
+    }
     s->nsums += nsums;
     return 0;
 }

@@ -113,6 +113,9 @@ static uint64_t pad8(uint64_t n)
 static void add8(struct iodfg_buf *b, const void *p, uint64_t n)
 {
     static const char zeros[8];
+    if (n == 0) { // p may be NULL then
+        return;
+    }
     iodfg_buf_add(b, p, (size_t)n);
     iodfg_buf_add(b, zeros, (size_t)(pad8(n) - n));
 }
