@@ -361,6 +361,7 @@ static int send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
         rc = iodfg_error_set(err, IODFG_E_IO, "cannot send the events to process 0");
     }
     iodfg_buf_fini(&b);
+    store_par_wait_done(comm);
     return rc;
 }
 
@@ -397,6 +398,7 @@ static int write_file(struct iodfg_store_par_sink *s, const char *path, MPI_Comm
     if (sink_close(s, rc) && rc == 0 && !skip) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot close the event log");
     }
+    store_par_done(comm);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hdf5.h>
 
@@ -21,6 +22,7 @@
 #include "store_write_priv.h"
 
 #define PAR_TAG 41
+#define PAR_DONE_TAG 42
 #define PAR_PIECE ((uint64_t)1 << 24) // bytes per MPI message
 
 struct store_par_cut store_par_cut_of(uint64_t first, uint64_t n)
@@ -275,4 +277,27 @@ char *store_par_recv(MPI_Comm comm, int from, uint64_t *len)
         return NULL;
     }
     return buf;
+}
+
+void store_par_done(MPI_Comm comm)
+{
+    int size = 1, done = 1;
+    MPI_Comm_size(comm, &size);
+    for (int q = 1; q < size; q++) {
+        MPI_Send(&done, 1, MPI_INT, q, PAR_DONE_TAG, comm);
+    }
+}
+
+void store_par_wait_done(MPI_Comm comm)
+{
+    int done = 0, flag = 0;
+    MPI_Request req;
+    if (MPI_Irecv(&done, 1, MPI_INT, 0, PAR_DONE_TAG, comm, &req) != MPI_SUCCESS) {
+        return;
+    }
+    struct timespec nap = {0, 100000}; // 0.1 ms, doubling to 2 ms
+    while (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag) {
+        nanosleep(&nap, NULL);
+        nap.tv_nsec = nap.tv_nsec < 1000000 ? nap.tv_nsec * 2 : 2000000;
+    }
 }

@@ -61,5 +61,10 @@ int store_par_send(MPI_Comm comm, const void *p, uint64_t len);
 /* The message process from sends with store_par_send: *len bytes, malloc'd; NULL when out of
  * memory or MPI fails (the message is then received and dropped all the same). */
 char *store_par_recv(MPI_Comm comm, int from, uint64_t *len);
+/* Process 0, once the file is written or given up: tells every other process of comm. */
+void store_par_done(MPI_Comm comm);
+/* Another process: waits for process 0's word, asleep between looks (a collective would poll
+ * at full speed on a core that process 0, writing the file alone, may need). */
+void store_par_wait_done(MPI_Comm comm);
 
 #endif
