@@ -113,9 +113,9 @@ against_serial() {
       t0=$(date +%s.%N)
       if [ "$cmd" = convert ]; then
         taskset -c 0-$((p - 1)) "$IODFG_BUILDDIR/iodfg" convert -q -j $p -o "$work/s.h5" \
-          "$work/strong" >/dev/null
+          "$work/strong" >/dev/null 2>&1
       else
-        taskset -c 0-$((p - 1)) "$IODFG_BUILDDIR/iodfg" "$@" >/dev/null
+        taskset -c 0-$((p - 1)) "$IODFG_BUILDDIR/iodfg" "$@" >/dev/null 2>&1
       fi
       t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
       best_s=$(awk -v a="${best_s:-$t}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
@@ -123,7 +123,7 @@ against_serial() {
     awk -v cmd="$cmd" -v p=$p -v s="$best_s" '
       NR % 2 == (p == 1 ? 1 : 0) { if (!n++ || $3 < prog) prog = $3; if (n == 1 || $1 < whole) whole = $1 }
       END { printf "  %s against iodfg with %d thread%s: iodfg %.3f s; iodfg-mpi, %d process%s, in the program %.2fx (goal 1.25x), whole job +%.2f s (goal 0.5 s)\n",
-              cmd, p, p > 1 ? "s" : "", s, p, p > 1 ? "es" : "", prog / s, whole - s }' "$work/runs"
+              cmd, p, (p > 1 ? "s" : ""), s, p, (p > 1 ? "es" : ""), prog / s, whole - s }' "$work/runs"
   done
 }
 
