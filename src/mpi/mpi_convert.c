@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* iodfg-mpi convert: process 0 lists the inputs; every process parses a run of consecutive files
  * of about the same number of bytes; the tables are merged as a serial convert builds them
- * (mpi_merge.c); every process writes its events as one slab of the /events columns of ONE
- * file through parallel HDF5 (iodfg_store_par_write), under a temporary name that process 0
- * renames once every process succeeded. The same options as `iodfg convert`. */
+ * (mpi_merge.c); process 0 writes ONE file as the serial writer does, its own files' events as
+ * they are parsed, then every other process's, which each codes and sends it
+ * (iodfg_store_par_write), under a temporary name that process 0 renames once every process
+ * succeeded. The same options as `iodfg convert`; one process runs `iodfg convert` itself. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -324,8 +325,8 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
                                             iodfg_eventlog_handles(cv->part),
                                             iodfg_eventlog_handle_count(cv->part),
                                             stk.ids}; // strace -k: ids in the merged table
-        // Parallel HDF5 does not get its processes out of a write that failed on one of them (a
-        // full disk left the job waiting forever): process 0 first checks for room, for all.
+        // A job that cannot be written is refused before it writes (when every process wrote
+        // through parallel HDF5, a full disk left the job waiting forever): process 0 checks.
         rc = cv->job->rank == 0 ? iodfg_atomic_reserve(cv->o.out, iodfg_store_par_bytes(&meta), err)
                                 : 0;
         if (mpi_agree(cv->job, rc, err) == 0) {
@@ -334,7 +335,7 @@ static int write_log(struct convert *cv, struct iodfg_error *err)
         } else {
             rc = -1;
         }
-        mpi_phase(&cv->ph, "parallel HDF5 write");
+        mpi_phase(&cv->ph, "write (process 0)");
     } else {
         rc = -1;
     }
