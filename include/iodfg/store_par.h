@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The HDF5 event-log store written by many processes at once (iodfg-mpi): one file, through
- * parallel HDF5 (MPI-IO), each process's events a contiguous slab of the /events columns.
- * Built only with --with-mpi, against the MPI build of HDF5. Layout: doc/format.md. */
+/* The HDF5 event-log store of an MPI job (iodfg-mpi): one file, written by process 0 as the
+ * serial writer writes one (its own files' events as they are parsed), each other process's
+ * events a contiguous run of the /events rows, coded by that process and sent to process 0.
+ * Built only with --with-mpi, against the MPI build of HDF5 (for MPI). Layout: doc/format.md. */
 #ifndef IODFG_STORE_PAR_H
 #define IODFG_STORE_PAR_H
 
@@ -30,7 +31,8 @@ struct iodfg_store_par_meta {
 /* What each process passes: its events, a contiguous run of the file's rows, and its handles,
  * a contiguous run of the file's handle table. */
 struct iodfg_store_par_part {
-    const struct iodfg_eventlog *log;   /* this process's cases (its own pool, keys and handles) */
+    const struct iodfg_eventlog *log;   /* this process's cases (its own pool, keys and handles);
+                                           on process 0 without events (streamed) */
     uint32_t *smap;                     /* log's string ids -> the file's (not changed) */
     uint32_t *kmap;                     /* log's key ids -> the file's (not changed) */
     uint32_t hbase;                     /* the file's id of log's handle 1, minus 1 */
@@ -44,10 +46,26 @@ struct iodfg_store_par_part {
  * them, the tables and the case groups (the log itself takes less). */
 uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta);
 
-/* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): create path
- * (truncating it) and write the event log of meta with every process's part. Every process
- * returns 0, or -1 with err set (the file is then incomplete: the caller removes it). */
-int iodfg_store_par_write(const char *path, const void *mpi_comm,
+/* Process 0's file being written. */
+struct iodfg_store_par_sink;
+/* On process 0 before the parse: create path (truncating it). NULL with err. */
+struct iodfg_store_par_sink *iodfg_store_par_open(const char *path, int case_views,
+                                                  struct iodfg_error *err);
+/* On process 0, for each file parsed, in file order: append log's events (its cases), after
+ * log's tables were appended to tab (iodfg_eventlog_append: tab holds its strings and keys; the
+ * merge keeps process 0's ids, so they are the file's); hbase: tab's handle count before. 0,
+ * or -1 with err. */
+int iodfg_store_par_stream(struct iodfg_store_par_sink *sink, const struct iodfg_eventlog *log,
+                           struct iodfg_eventlog *tab, uint32_t hbase, struct iodfg_error *err);
+/* Close and free sink (NULL: nothing) without finishing the file. */
+void iodfg_store_par_abort(struct iodfg_store_par_sink *sink);
+
+/* Collective over the communicator *mpi_comm (a pointer to an MPI_Comm): finish the event log
+ * of meta with every process's part. Process 0 passes its sink (taken: closed and freed), whose
+ * events are its part's (part->log then holds its tables and no events), every other process
+ * NULL: it codes its part and sends it to process 0. Every process returns 0, or -1 with err set
+ * (the file is then incomplete: the caller removes it). */
+int iodfg_store_par_write(struct iodfg_store_par_sink *sink, const char *path, const void *mpi_comm,
                           const struct iodfg_store_par_meta *meta,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err);
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* HDF5 store written by every process of an MPI job at once (iodfg-mpi): the string and key
- * tables and case groups are written by all processes alike (collective metadata), the /events
- * columns and /handles by collective writes of each process's slab. HDF5 codes the columns with its
- * scale-offset filter here: direct chunk writes are not safe in parallel HDF5 (they allocate file
- * space on one process only), so the columns have no deflate filter, which HDF5 would apply to
- * every chunk and which would keep loaders from decoding the chunks in place. Compiled only against
- * the MPI build of HDF5, whose <hdf5.h> brings the MPI types. */
+/* HDF5 store of an MPI job (iodfg-mpi): process 0 alone writes the file, through HDF5's default
+ * driver, as the serial writer does: the case groups and their attributes, the tables, and the
+ * /events columns in whole chunks coded by the writer's own codec (store_write_events.c), its own
+ * files' events as they are parsed. Every other process codes its own whole chunks, in parallel,
+ * and sends them to process 0 in one message with the rows of the chunks it shares with its
+ * neighbours, its handle rows, stack ids and block sums (store_par_part.c); process 0 takes the
+ * messages in process order. Through
+ * parallel HDF5 every attribute of every case group was a collective metadata operation (about
+ * 1 ms each) and HDF5 coded the columns with its own, slower, scale-offset coder, as direct chunk
+ * writes are not safe there. Compiled only against the MPI build of HDF5 (for <mpi.h>). */
 #include "config.h"
 
 #include "iodfg/store_par.h"
@@ -15,6 +18,7 @@
 
 #include <hdf5.h>
 
+#include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
 #include "iodfg/handles.h"
@@ -22,250 +26,258 @@
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
 
+#include "store_par_priv.h"
 #include "store_priv.h"
 #include "store_stacks.h"
 #include "store_write_priv.h"
 
-/* Every process runs the same collective calls; ids to close at the end. */
-struct par {
-    hid_t file, fapl, dxpl, cases, gcpl, events;
-    MPI_Comm comm;
+/* Process 0's file while its own files are parsed and the other parts arrive. */
+struct iodfg_store_par_sink {
+    const struct iodfg_store_par_meta *meta; // from iodfg_store_par_write on
+    hid_t file, cases, gcpl;
+    struct store_events ev;
+    struct store_block_hash *own; // the block sums of process 0's streamed cases
+    hid_t hd, hft, hmt;           // /handles
+    uint64_t hsum;                // its checksum so far
+    struct store_par_stacks stk;
+    struct store_block_sum *sums; // every part's, in order
+    uint64_t nsums;
 };
 
-/* *v summed over every process (mod 2^64), collectively. 0 or -1. */
-static int sum_all(const struct par *p, uint64_t *v)
+/* /handles and, with stacks, /stacks, once meta is known. */
+static int open_tables(struct iodfg_store_par_sink *s)
 {
-    uint64_t mine = *v;
-    return MPI_Allreduce(&mine, v, 1, MPI_UINT64_T, MPI_SUM, p->comm) == MPI_SUCCESS ? 0 : -1;
-}
-
-static int open_file(struct par *p, const char *path, MPI_Comm comm, int views)
-{
-    p->comm = comm;
-    p->fapl = H5Pcreate(H5P_FILE_ACCESS);
-    p->dxpl = H5Pcreate(H5P_DATASET_XFER);
-    if (p->fapl < 0 || p->dxpl < 0 || H5Pset_fapl_mpio(p->fapl, comm, MPI_INFO_NULL) < 0 ||
-        H5Pset_all_coll_metadata_ops(p->fapl, 1) < 0 ||
-        H5Pset_coll_metadata_write(p->fapl, 1) < 0 ||
-        H5Pset_dxpl_mpio(p->dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
-        return -1;
+    hsize_t dims[1] = {s->meta->nhandles};
+    s->hft = store_handle_type(1);
+    s->hmt = store_handle_type(0);
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    s->hd = s->hft < 0 || s->hmt < 0 || sp < 0 ? -1
+                                               : H5Dcreate2(s->file, STORE_HANDLES, s->hft, sp,
+                                                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (sp >= 0) {
+        H5Sclose(sp);
     }
-    p->file = store_file_create(path, p->fapl);
-    if (p->file < 0 ||
-        (views && H5Fset_libver_bounds(p->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0)) {
-        return -1;
-    }
-    p->events = H5Gcreate2(p->file, STORE_EVENT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    p->cases = p->events < 0 ? -1 : store_cases_create(p->file, &p->gcpl);
-    return p->cases < 0 ? -1 : 0;
-}
-
-/* Rows [at, at + n) of this part's column c, in the file's ids, into buf. */
-static void part_rows(const struct iodfg_store_par_meta *meta,
-                      const struct iodfg_store_par_part *part, enum store_col c, uint64_t at,
-                      uint64_t n, void *buf)
-{
-    const char *plain = store_plain_source(iodfg_eventlog_columns(part->log), c);
-    if (plain) {
-        memcpy(buf, plain + at * store_cols[c].size, (size_t)n * store_cols[c].size);
-        return;
-    }
-    struct store_wmaps m = {.src = part->log,
-                            .sp = iodfg_eventlog_pool(part->log),
-                            .smap = part->smap,
-                            .kmap = part->kmap,
-                            .hbase = part->hbase};
-    store_fill_column(&m, iodfg_eventlog_keys(meta->tab), c, at, n, buf);
-}
-
-/* One collective write of n rows of memory type mtype from buf to rows [first, + n) of d (n may
- * be 0 on some processes). */
-static int write_slab(const struct par *p, hid_t d, hid_t mtype, uint64_t first, uint64_t n,
-                      const void *buf)
-{
-    return store_par_slab(p->dxpl, d, mtype, first, n, buf);
-}
-
-int store_par_slab(hid_t dxpl, hid_t d, hid_t mtype, uint64_t first, uint64_t n, const void *buf)
-{
-    hsize_t start[1] = {first}, count[1] = {n ? n : 1};
-    hid_t fsp = H5Dget_space(d), msp = H5Screate_simple(1, count, NULL);
-    int ok = fsp >= 0 && msp >= 0;
-    if (ok && n) {
-        ok = H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
-    } else if (ok) {
-        ok = H5Sselect_none(fsp) >= 0 && H5Sselect_none(msp) >= 0;
-    }
-    ok = ok && H5Dwrite(d, mtype, msp, fsp, dxpl, buf) >= 0;
-    if (msp >= 0) {
-        H5Sclose(msp);
-    }
-    if (fsp >= 0) {
-        H5Sclose(fsp);
-    }
-    return ok ? 0 : -1;
-}
-
-/* The /events columns: every process writes its part in the same number of collective writes
- * (pieces of at most 2^26 rows, which MPI-IO counts in an int). */
-static int write_events(const struct par *p, const struct iodfg_store_par_meta *meta,
-                        const struct iodfg_store_par_part *part)
-{
-    const uint64_t piece = (uint64_t)1 << 26;
-    uint64_t total = meta->case_first[meta->ncases];
-    uint64_t mine = iodfg_eventlog_event_count(part->log);
-    uint64_t rounds = (meta->max_part_rows + piece - 1) / piece;
-    uint64_t cap = mine < piece ? mine : piece;
-    void *buf = malloc((size_t)(cap ? cap : 1) * 8);
-    int rc = buf ? 0 : -1;
-    for (int c = 0; c < STORE_C__N; c++) {
-        hid_t d = store_event_column_create(p->events, (enum store_col)c, total, 0);
-        for (uint64_t r = 0; r < rounds; r++) {
-            uint64_t at = r * piece < mine ? r * piece : mine;
-            uint64_t n = mine - at < piece ? mine - at : piece;
-            if (rc == 0 && d >= 0 && n) {
-                part_rows(meta, part, (enum store_col)c, at, n, buf);
-            }
-            // a failed process still takes part in the collective writes, with nothing
-            if (write_slab(p, d, store_col_type((enum store_col)c, 0), part->first + at,
-                           rc || d < 0 ? 0 : n, buf)) {
-                rc = -1;
-            }
-        }
-        if (d < 0 || H5Dclose(d) < 0) {
-            rc = -1;
-        }
-    }
-    free(buf);
-    return rc;
-}
-
-/* This part's rows of /event_checksums (its cases' blocks, from the file's block *first on) into
- * *out (malloc'd), *n of them. 0, or -1 when out of memory. */
-static int part_block_sums(const struct iodfg_store_par_meta *meta,
-                           const struct iodfg_store_par_part *part, struct store_block_sum **out,
-                           uint64_t *first, uint64_t *n)
-{
-    uint64_t mine = iodfg_eventlog_event_count(part->log), end = part->first + mine;
-    *first = *n = 0;
-    for (uint32_t i = 0; i < meta->ncases; i++) {
-        uint64_t rows = meta->case_first[i + 1] - meta->case_first[i];
-        if (meta->case_first[i] < part->first) {
-            *first += store_blocks_of(rows);
-        } else if (meta->case_first[i] < end) {
-            *n += store_blocks_of(rows);
-        }
-    }
-    *out = calloc((size_t)*n + 1, sizeof(**out));
-    void *buf = malloc((size_t)STORE_SUM_BLOCK_ROWS * 8);
-    int rc = *out && buf ? 0 : -1;
-    uint64_t b = 0;
-    for (uint32_t i = 0; rc == 0 && i < meta->ncases; i++) {
-        uint64_t at = meta->case_first[i], rows = meta->case_first[i + 1] - at;
-        if (at < part->first || at >= end) {
-            continue;
-        }
-        for (uint64_t a = 0; a < rows; a += STORE_SUM_BLOCK_ROWS, b++) {
-            uint64_t k = rows - a < STORE_SUM_BLOCK_ROWS ? rows - a : STORE_SUM_BLOCK_ROWS;
-            for (int c = 0; c < STORE_C__N; c++) {
-                part_rows(meta, part, (enum store_col)c, at - part->first + a, k, buf);
-                (*out)[b].sum[c] = store_sum_values(buf, k, store_cols[c].size);
-            }
-        }
-    }
-    free(buf);
-    return rc;
-}
-
-/* A 1-D table of rows of type(), created by every process alike. */
-struct par_table {
-    hid_t d, sp, ft, mt;
-};
-
-static int table_create(const struct par *p, const char *name, hid_t (*type)(int), uint64_t n,
-                        struct par_table *t)
-{
-    hsize_t dims[1] = {n};
-    t->ft = type(1);
-    t->mt = type(0);
-    t->sp = H5Screate_simple(1, dims, NULL);
-    t->d = t->ft < 0 || t->mt < 0 || t->sp < 0
+    const struct iodfg_store_par_meta *meta = s->meta;
+    return s->hd < 0 || (meta->stacks && store_par_stacks_open(&s->stk, s->file, meta->stacks,
+                                                               meta->case_first[meta->ncases]))
                ? -1
-               : H5Dcreate2(p->file, name, t->ft, t->sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    return t->d < 0 ? -1 : 0;
+               : 0;
 }
 
-/* Give table t its checksum, the sum of every process's part (sum: this process's rows', as
- * store_sum_rows gives it), and close it. rc, or -1 when that fails. */
-static int table_finish(const struct par *p, struct par_table *t, uint64_t sum, int rc)
+struct iodfg_store_par_sink *iodfg_store_par_open(const char *path, int case_views,
+                                                  struct iodfg_error *err)
 {
-    if (sum_all(p, &sum) || (t->d >= 0 && store_attr_u64(t->d, STORE_CHECKSUM, sum))) {
-        rc = -1;
+    store_h5_quiet();
+    struct iodfg_store_par_sink *s = calloc(1, sizeof(*s));
+    if (!s) {
+        iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+        return NULL;
     }
-    hid_t ids[] = {t->d, t->sp, t->ft, t->mt};
-    herr_t (*close[])(hid_t) = {H5Dclose, H5Sclose, H5Tclose, H5Tclose};
-    for (int i = 0; i < 4; i++) {
-        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
-            rc = -1;
+    s->file = s->cases = s->gcpl = s->hd = s->hft = s->hmt = -1;
+    s->stk.g = s->stk.d = -1;
+    store_events_init(&s->ev);
+    s->own = store_block_hash_new();
+    s->file = s->own ? store_file_create(path, -1) : -1;
+    // virtual datasets need the 1.10 file format; everything else stays 1.8
+    if (s->file < 0 ||
+        (case_views && H5Fset_libver_bounds(s->file, H5F_LIBVER_V18, H5F_LIBVER_V110) < 0) ||
+        (s->cases = store_cases_create(s->file, &s->gcpl)) < 0 ||
+        store_events_create(&s->ev, s->file)) {
+        store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file");
+        iodfg_store_par_abort(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ---- one part after the other ---- */
+
+/* n rows of every column, column c's at cols[c], appended to the /events columns. */
+static int put_raw(struct iodfg_store_par_sink *s, const char *const *cols, uint64_t n)
+{
+    for (uint64_t at = 0; at < n;) {
+        uint64_t k = store_events_room(&s->ev);
+        k = n - at < k ? n - at : k;
+        for (int c = 0; c < STORE_C__N; c++) {
+            size_t w = store_cols[c].size;
+            memcpy(store_events_slot(&s->ev, (enum store_col)c), cols[c] + at * w, (size_t)k * w);
+        }
+        if (store_events_advance(&s->ev, (uint32_t)k)) {
+            return -1;
+        }
+        at += k;
+    }
+    return 0;
+}
+
+/* Rows [at, at + n) of part's events, coded here (whole chunks from where their native columns
+ * lie), and their values into the block sums of the case they belong to. */
+static int put_rows(struct iodfg_store_par_sink *s, const struct iodfg_store_par_meta *meta,
+                    const struct iodfg_store_par_part *part, uint64_t at, uint64_t n)
+{
+    const struct iodfg_columns *cols = iodfg_eventlog_columns(part->log);
+    for (uint64_t end = at + n; at < end;) {
+        uint64_t k = store_events_room(&s->ev);
+        k = end - at < k ? end - at : k;
+        const void *from[STORE_C__N], *vals[STORE_C__N];
+        for (int c = 0; c < STORE_C__N; c++) {
+            const char *plain = store_plain_source(cols, (enum store_col)c);
+            void *slot = store_events_slot(&s->ev, (enum store_col)c);
+            from[c] = k == STORE_EVENT_CHUNK_ROWS && plain ? plain + at * store_cols[c].size : NULL;
+            if (!from[c]) {
+                store_par_rows(meta, part, (enum store_col)c, at, k, slot);
+            }
+            vals[c] = from[c] ? from[c] : slot;
+        }
+        if (store_block_hash_add(s->own, vals, (uint32_t)k) ||
+            (k == STORE_EVENT_CHUNK_ROWS ? store_events_put_chunk(&s->ev, from)
+                                         : store_events_advance(&s->ev, (uint32_t)k))) {
+            return -1;
+        }
+        at += k;
+    }
+    return 0;
+}
+
+/* log's ids into tab's (which holds them all already: interning finds them), as the serial
+ * writer maps a file's. 0 or -1. */
+static int map_ids(struct iodfg_eventlog *tab, const struct iodfg_eventlog *log, uint32_t **smap,
+                   uint32_t **kmap)
+{
+    const struct iodfg_strpool *sp = iodfg_eventlog_pool(log);
+    struct iodfg_strpool *dst = iodfg_eventlog_pool(tab);
+    uint32_t ns = iodfg_strpool_count(sp), nk = iodfg_eventlog_key_count(log);
+    const struct iodfg_key *keys = iodfg_eventlog_keys(log);
+    *smap = malloc(((size_t)ns + 1) * sizeof(**smap));
+    *kmap = malloc(((size_t)nk + 1) * sizeof(**kmap));
+    if (!*smap || !*kmap) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        if (iodfg_strpool_intern(dst, iodfg_strpool_get(sp, i), iodfg_strpool_len(sp, i),
+                                 &(*smap)[i])) {
+            return -1;
         }
     }
+    for (uint32_t k = 0; k < nk; k++) {
+        const struct iodfg_key *key = &keys[k];
+        if (iodfg_eventlog_key_layer(tab, (*smap)[key->call], (*smap)[key->path],
+                                     (*smap)[key->layer], &(*kmap)[k])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int iodfg_store_par_stream(struct iodfg_store_par_sink *s, const struct iodfg_eventlog *log,
+                           struct iodfg_eventlog *tab, uint32_t hbase, struct iodfg_error *err)
+{
+    store_h5_quiet();
+    struct iodfg_store_par_meta meta = {.tab = tab};
+    struct iodfg_store_par_part part = {.log = log, .hbase = hbase};
+    int rc =
+        map_ids(tab, log, &part.smap, &part.kmap) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    for (uint32_t cs = 0; rc == 0 && cs < iodfg_eventlog_case_count(log); cs++) {
+        if (put_rows(s, &meta, &part, off[cs], off[cs + 1] - off[cs]) ||
+            store_block_hash_end_case(s->own)) {
+            rc = store_h5_error(err, IODFG_E_IO, NULL, "cannot write the /events columns");
+        }
+    }
+    free(part.smap);
+    free(part.kmap);
     return rc;
 }
 
-/* /event_checksums (4.1): every process writes the rows of its cases' blocks, in collective
- * writes of at most 2^22 rows. */
-static int write_block_sums(const struct par *p, const struct iodfg_store_par_meta *meta,
-                            const struct iodfg_store_par_part *part)
+/* A part's events as another process sent them: head rows, coded chunks, tail rows. */
+static int put_sent_events(struct iodfg_store_par_sink *s, const struct store_par_view *v)
 {
-    const uint64_t piece = (uint64_t)1 << 22;
-    uint64_t total = 0, first = 0, n = 0, most = 0;
-    for (uint32_t i = 0; i < meta->ncases; i++) {
-        total += store_blocks_of(meta->case_first[i + 1] - meta->case_first[i]);
+    if (put_raw(s, v->head, v->h.head)) {
+        return -1;
     }
-    struct store_block_sum *sums = NULL;
-    int rc = part_block_sums(meta, part, &sums, &first, &n);
-    struct par_table t;
-    rc = table_create(p, STORE_BLOCK_SUMS, store_block_sum_type, total, &t) || rc ? -1 : 0;
-    most = n;
-    if (MPI_Allreduce(&n, &most, 1, MPI_UINT64_T, MPI_MAX, p->comm) != MPI_SUCCESS) {
-        rc = -1;
-    }
-    for (uint64_t r = 0; r < (most + piece - 1) / piece; r++) {
-        uint64_t at = r * piece < n ? r * piece : n;
-        uint64_t k = n - at < piece ? n - at : piece;
-        if (write_slab(p, t.d, t.mt, first + at, rc ? 0 : k, sums ? sums + at : NULL)) {
-            rc = -1;
+    const char *p = v->coded, *end = v->coded + v->h.coded;
+    for (uint64_t i = 0; i < v->h.nchunks; i++) {
+        const void *coded[STORE_C__N];
+        const uint64_t *bytes = v->sizes + i * STORE_C__N;
+        for (int c = 0; c < STORE_C__N; c++) {
+            if (bytes[c] > (uint64_t)(end - p)) {
+                return -1;
+            }
+            coded[c] = p;
+            p += (bytes[c] + 7) & ~(uint64_t)7;
+        }
+        if (store_events_put_coded(&s->ev, coded, bytes)) {
+            return -1;
         }
     }
-    uint64_t sum = t.mt < 0 || !sums ? 0 : store_sum_rows(t.mt, sums, n, first);
-    free(sums);
-    return table_finish(p, &t, sum, rc);
+    return put_raw(s, v->tail, v->h.tail);
 }
 
-/* /handles: every process writes its own rows in the same number of collective writes (pieces
- * of at most 2^22 rows, which MPI-IO counts in an int), so that no process holds the whole
- * table. */
-static int write_handles(const struct par *p, const struct iodfg_store_par_meta *meta,
-                         const struct iodfg_store_par_part *part)
+/* A part's handle rows (from hbase on), stack ids (of the rows from first on) and block sums. */
+static int put_rest(struct iodfg_store_par_sink *s, const struct iodfg_handle *handles,
+                    uint64_t nhandles, uint64_t hbase, const uint32_t *ids, uint64_t first,
+                    uint64_t nids, const struct store_block_sum *sums, uint64_t nsums)
 {
-    const uint64_t piece = (uint64_t)1 << 22;
-    struct par_table t;
-    int rc = table_create(p, STORE_HANDLES, store_handle_type, meta->nhandles, &t);
-    uint64_t rounds = (meta->max_part_handles + piece - 1) / piece;
-    for (uint64_t r = 0; r < rounds; r++) {
-        uint64_t at = r * piece < part->nhandles ? r * piece : part->nhandles;
-        uint64_t n = part->nhandles - at < piece ? part->nhandles - at : piece;
-        if (write_slab(p, t.d, t.mt, (uint64_t)part->hbase + at, rc ? 0 : n, part->handles + at)) {
-            rc = -1;
+    if (nhandles) {
+        if (hbase + nhandles > s->meta->nhandles ||
+            store_par_slab(s->hd, s->hmt, hbase, nhandles, handles)) {
+            return -1;
+        }
+        s->hsum += store_sum_rows(s->hmt, handles, nhandles, hbase);
+    }
+    if (s->meta->stacks && store_par_stacks_put(&s->stk, ids, first, nids)) {
+        return -1;
+    }
+    struct store_block_sum *more = realloc(s->sums, (size_t)(s->nsums + nsums + 1) * sizeof(*more));
+    if (!more) {
+        return -1;
+    }
+    s->sums = more;
+    if (nsums) { // sums may be NULL without them
+        memcpy(s->sums + s->nsums, sums, (size_t)nsums * sizeof(*sums));
+    }
+    s->nsums += nsums;
+    return 0;
+}
+
+/* Process 0's part: its events are in (iodfg_store_par_stream), with its ids the file's. */
+static int put_own(struct iodfg_store_par_sink *s, const struct iodfg_store_par_part *part)
+{
+    uint64_t nsums = 0, n = iodfg_eventlog_event_count(part->log);
+    const struct store_block_sum *sums = store_block_hash_sums(s->own, &nsums);
+    if (s->ev.rows != n || part->first != 0 || part->hbase != 0) {
+        return -1;
+    }
+    const struct iodfg_strpool *pool = iodfg_eventlog_pool(part->log);
+    for (uint32_t i = 0; i < iodfg_strpool_count(pool); i++) {
+        if (part->smap[i] != i) {
+            return -1;
         }
     }
-    uint64_t sum = t.mt < 0 ? 0 : store_sum_rows(t.mt, part->handles, part->nhandles, part->hbase);
-    return table_finish(p, &t, sum, rc);
+    for (uint32_t k = 0; k < iodfg_eventlog_key_count(part->log); k++) {
+        if (part->kmap[k] != k) {
+            return -1;
+        }
+    }
+    return put_rest(s, part->handles, part->nhandles, part->hbase, part->stack_ids, 0,
+                    s->meta->stacks ? n : 0, sums, nsums);
 }
 
-/* Every case group with its attributes, and /case_table (all processes alike). */
-static int write_cases(const struct par *p, const struct iodfg_store_par_meta *meta)
+static int put_sent(struct iodfg_store_par_sink *s, const struct store_par_view *v)
 {
+    uint64_t first = s->ev.rows;
+    return put_sent_events(s, v) || put_rest(s, v->handles, v->h.nhandles, v->h.hbase, v->ids,
+                                             first, v->h.nids, v->sums, v->h.nsums)
+               ? -1
+               : 0;
+}
+
+/* ---- the tables, once the events are in ---- */
+
+/* Every case group with its attributes, and /case_table. */
+static int write_cases(const struct iodfg_store_par_sink *s)
+{
+    const struct iodfg_store_par_meta *meta = s->meta;
     const struct iodfg_strpool *pool = iodfg_eventlog_pool(meta->tab);
     struct store_case_row *rows = calloc((size_t)meta->ncases + 1, sizeof(*rows));
     struct iodfg_strpool *taken = iodfg_strpool_new();
@@ -276,8 +288,8 @@ static int write_cases(const struct par *p, const struct iodfg_store_par_meta *m
         store_case_row_fill(&rows[i], ci, NULL, first, n);
         char link[300];
         rc = store_case_link(iodfg_strpool_get(pool, ci->name), iodfg_strpool_len(pool, ci->name),
-                             p->cases, taken, i, link, sizeof(link));
-        hid_t g = rc ? -1 : H5Gcreate2(p->cases, link, H5P_DEFAULT, p->gcpl, H5P_DEFAULT);
+                             s->cases, taken, i, link, sizeof(link));
+        hid_t g = rc ? -1 : H5Gcreate2(s->cases, link, H5P_DEFAULT, s->gcpl, H5P_DEFAULT);
         rc = g < 0 || store_case_attrs(g, &rows[i], pool, i) ||
                      (meta->case_views && store_events_views(g, first, n))
                  ? -1
@@ -286,45 +298,108 @@ static int write_cases(const struct par *p, const struct iodfg_store_par_meta *m
             H5Gclose(g);
         }
     }
-    rc = rc || store_write_case_table(p->file, rows, meta->ncases) ? -1 : 0;
+    rc = rc || store_write_case_table(s->file, rows, meta->ncases) ? -1 : 0;
     iodfg_strpool_free(taken);
     free(rows);
     return rc;
 }
 
-/* /stacks (4.2), when the log has stacks: this process's events' ids a slab of event_stack. */
-static int write_stacks(const struct par *p, const struct iodfg_store_par_meta *meta,
-                        const struct iodfg_store_par_part *part)
+static int write_tables(struct iodfg_store_par_sink *s)
 {
-    if (!meta->stacks) {
-        return 0;
+    const struct iodfg_store_par_meta *meta = s->meta;
+    uint64_t total = meta->case_first[meta->ncases];
+    if (s->ev.rows != total || store_events_finish(&s->ev) || write_cases(s) ||
+        store_write_block_sums(s->file, s->sums, s->nsums) ||
+        store_write_strings_keys(s->file, meta->tab) ||
+        store_attr_u64(s->hd, STORE_CHECKSUM, s->hsum)) {
+        return -1;
     }
-    return store_par_stacks_write(p->file, &p->comm, p->dxpl, meta->stacks, part->stack_ids,
-                                  part->first, iodfg_eventlog_event_count(part->log),
-                                  meta->case_first[meta->ncases], meta->max_part_rows);
+    return store_write_root(s->file, meta->ncases, total,
+                            meta->stacks ? STORE_MINOR_STACKS : IODFG_STORE_MINOR);
 }
 
-static int close_all(struct par *p)
+/* Close everything (rc: the result so far), free s. rc, or -1 when a close fails. */
+static int sink_close(struct iodfg_store_par_sink *s, int rc)
 {
-    int rc = 0;
-    hid_t *ids[] = {&p->events, &p->cases};
-    for (int i = 0; i < 2; i++) {
-        if (*ids[i] >= 0 && H5Gclose(*ids[i]) < 0) {
+    if (s->stk.g >= 0 || s->stk.xxh) {
+        rc = store_par_stacks_close(&s->stk, rc);
+    }
+    store_events_free(&s->ev);
+    hid_t ids[] = {s->hd, s->hft, s->hmt, s->cases, s->gcpl};
+    herr_t (*close[])(hid_t) = {H5Dclose, H5Tclose, H5Tclose, H5Gclose, H5Pclose};
+    for (int i = 0; i < 5; i++) {
+        if (ids[i] >= 0 && close[i](ids[i]) < 0) {
             rc = -1;
         }
     }
-    if (p->gcpl >= 0) {
-        H5Pclose(p->gcpl);
-    }
-    if (p->dxpl >= 0) {
-        H5Pclose(p->dxpl);
-    }
-    if (p->fapl >= 0) {
-        H5Pclose(p->fapl);
-    }
-    if (p->file >= 0 && H5Fclose(p->file) < 0) {
+    if (s->file >= 0 && H5Fclose(s->file) < 0) {
         rc = -1;
     }
+    store_block_hash_free(s->own);
+    free(s->sums);
+    free(s);
+    return rc;
+}
+
+void iodfg_store_par_abort(struct iodfg_store_par_sink *s)
+{
+    if (s) {
+        store_h5_quiet();
+        sink_close(s, -1);
+    }
+}
+
+/* ---- the two sides ---- */
+
+/* A process other than 0: its message to process 0. */
+static int send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
+                     const struct iodfg_store_par_part *part, struct iodfg_error *err)
+{
+    struct iodfg_buf b;
+    iodfg_buf_init(&b);
+    int rc = store_par_pack(meta, part, &b) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
+    if (store_par_send(comm, b.data, b.len) && rc == 0) {
+        rc = iodfg_error_set(err, IODFG_E_IO, "cannot send the events to process 0");
+    }
+    iodfg_buf_fini(&b);
+    store_par_wait_done(comm);
+    return rc;
+}
+
+/* Process 0: every message is received, even after a failure, so that no process waits
+ * forever. A process that failed says why itself: its part is skipped without an error here,
+ * and the file is then left unfinished (the caller removes it). */
+static int write_file(struct iodfg_store_par_sink *s, const char *path, MPI_Comm comm,
+                      const struct iodfg_store_par_part *part, struct iodfg_error *err)
+{
+    int size = 1, rc = 0, skip = 0;
+    MPI_Comm_size(comm, &size);
+    if (open_tables(s) || put_own(s, part)) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log");
+    }
+    for (int q = 1; q < size; q++) {
+        uint64_t len;
+        char *msg = store_par_recv(comm, q, &len);
+        struct store_par_view v;
+        if (!msg) {
+            rc =
+                rc ? rc : iodfg_error_set(err, IODFG_E_NOMEM, "cannot take process %d's events", q);
+        } else if (len >= sizeof(v.h) && ((const struct store_par_hdr *)(void *)msg)->ok == 0) {
+            skip = 1;
+        } else if (store_par_view_of(msg, len, &v)) {
+            rc = rc ? rc : iodfg_error_set(err, IODFG_E_IO, "process %d sent a damaged part", q);
+        } else if (rc == 0 && !skip && put_sent(s, &v)) {
+            rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
+        }
+        free(msg);
+    }
+    if (rc == 0 && !skip && write_tables(s)) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
+    }
+    if (sink_close(s, rc) && rc == 0 && !skip) {
+        rc = store_h5_error(err, IODFG_E_IO, path, "cannot close the event log");
+    }
+    store_par_done(comm);
     return rc;
 }
 
@@ -342,30 +417,15 @@ uint64_t iodfg_store_par_bytes(const struct iodfg_store_par_meta *meta)
                          : 0);
 }
 
-int iodfg_store_par_write(const char *path, const void *mpi_comm,
+int iodfg_store_par_write(struct iodfg_store_par_sink *sink, const char *path, const void *mpi_comm,
                           const struct iodfg_store_par_meta *meta,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
+    MPI_Comm comm = *(const MPI_Comm *)mpi_comm;
     store_h5_quiet();
-    struct par p = {-1, -1, -1, -1, -1, -1, MPI_COMM_NULL};
-    int rc = open_file(&p, path, *(const MPI_Comm *)mpi_comm, meta->case_views);
-    if (rc) {
-        store_h5_error(err, IODFG_E_IO, path, "cannot create the HDF5 file (MPI-IO)");
+    if (!sink) {
+        return send_part(comm, meta, part, err);
     }
-    // From here on every process makes every collective call, failed or not, so that none waits
-    // for another forever; the first failure is the one reported.
-    if (rc == 0 && write_events(&p, meta, part)) {
-        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
-    }
-    if (rc == 0 && (write_cases(&p, meta) || store_write_strings_keys(p.file, meta->tab) ||
-                    write_handles(&p, meta, part) || write_block_sums(&p, meta, part) ||
-                    write_stacks(&p, meta, part) ||
-                    store_write_root(p.file, meta->ncases, meta->case_first[meta->ncases],
-                                     meta->stacks ? STORE_MINOR_STACKS : IODFG_STORE_MINOR))) {
-        rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
-    }
-    if (close_all(&p) && rc == 0) {
-        rc = store_h5_error(err, IODFG_E_IO, path, "cannot close the event log");
-    }
-    return rc;
+    sink->meta = meta;
+    return write_file(sink, path, comm, part, err);
 }

@@ -83,8 +83,8 @@ int store_stacks_add(struct store_stack_writer *sw, const struct iodfg_eventlog 
 }
 
 /* A 1-D dataset of n values with its checksum, deflated in chunks when large. */
-static int put(void *ctx, hid_t g, const char *name, hid_t ft, hid_t mt, const void *data,
-               uint64_t n)
+int store_stacks_put(void *ctx, hid_t g, const char *name, hid_t ft, hid_t mt, const void *data,
+                     uint64_t n)
 {
     (void)ctx;
     hsize_t dims[1] = {n}, chunk[1] = {n < 65536 ? (n ? n : 1) : 65536};
@@ -180,8 +180,8 @@ int store_stacks_write(hid_t file, const struct store_stack_writer *sw)
     hid_t g = H5Gcreate2(file, STORE_STACKS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = -1;
     if (g >= 0) {
-        rc = store_stacks_write_tables(g, sw->stacks, put, NULL) ||
-                     put(NULL, g, STORE_EVENT_STACK, H5T_STD_U32LE, H5T_NATIVE_UINT32, sw->ids,
+        rc = store_stacks_write_tables(g, sw->stacks, store_stacks_put, NULL) ||
+                     store_stacks_put(NULL, g, STORE_EVENT_STACK, H5T_STD_U32LE, H5T_NATIVE_UINT32, sw->ids,
                          sw->n)
                  ? -1
                  : 0;

@@ -51,16 +51,29 @@ int store_stacks_write_tables(hid_t g, const struct iodfg_stacks *st, store_stac
                               void *ctx);
 /* Give dataset d its checksum attribute. 0 or -1. */
 int store_stacks_checksum(hid_t d, uint64_t sum);
-/* Parallel HDF5 (iodfg-mpi, store_par_stacks.c), collective over *mpi_comm (an MPI_Comm) with
- * the transfer list dxpl: /stacks of file, the table st alike on every process, and this
- * process's n stack ids of the events from row first on (of total; max_n: the most any process
- * has). 0 or -1 (on every process). */
-int store_par_stacks_write(hid_t file, const void *mpi_comm, hid_t dxpl,
-                           const struct iodfg_stacks *st, const uint32_t *ids, uint64_t first,
-                           uint64_t n, uint64_t total, uint64_t max_n);
-/* One collective write of n values (memory type mtype) from buf to rows [first, + n) of d (n may
- * be 0 on some processes; store_par.c). 0 or -1. */
-int store_par_slab(hid_t dxpl, hid_t d, hid_t mtype, uint64_t first, uint64_t n, const void *buf);
+/* The serial writer's put_fn (ctx unused): chunked and deflated from 4,096 values on. */
+int store_stacks_put(void *ctx, hid_t g, const char *name, hid_t ft, hid_t mt, const void *data,
+                     uint64_t n);
+/* /stacks as the MPI job's process 0 writes it (store_par_stacks.c): the tables of st, then
+ * event_stack (total values, contiguous) a run of rows at a time, in row order, its checksum
+ * the XXH3-64 of the whole column. */
+struct store_par_stacks {
+    hid_t g, d;
+    void *xxh; // XXH3_state_t
+};
+/* Create /stacks of file with st's tables and an empty event_stack of total values. 0 or -1
+ * (s can be closed all the same). */
+int store_par_stacks_open(struct store_par_stacks *s, hid_t file, const struct iodfg_stacks *st,
+                          uint64_t total);
+/* The n ids of rows [first, first + n) (first: the rows put so far). 0 or -1. */
+int store_par_stacks_put(struct store_par_stacks *s, const uint32_t *ids, uint64_t first,
+                         uint64_t n);
+/* Give event_stack its checksum (with rc = 0) and close everything. rc, or -1 on failure. */
+int store_par_stacks_close(struct store_par_stacks *s, int rc);
+
+/* Write n values (memory type mtype) from buf to rows [first, + n) of 1-D dataset d
+ * (store_par_part.c). 0 or -1. */
+int store_par_slab(hid_t d, hid_t mtype, uint64_t first, uint64_t n, const void *buf);
 
 /* Load /stacks, when the file has it, into the reader's log (already adopted its events): the
  * ids of the rows of the cases kept (first[i], rows[i] of ncases). 0, or -1 with err. */

@@ -130,23 +130,60 @@ void store_events_free(struct store_events *ev)
     ev->group = -1;
 }
 
-/* Write chunk number ev->chunks, scale-offset coded by us (filter mask: deflate, the second
- * filter, skipped), from column c's rows at from[c], or in its buffer where that is NULL. */
-static int write_chunk(struct store_events *ev, const void *const *from)
+/* Column c's chunk number ev->chunks, bytes coded by us (filter mask: deflate, the second
+ * filter, skipped), with the columns extended to hold it. */
+static int put_coded(struct store_events *ev, enum store_col c, const void *coded, size_t bytes)
 {
     hsize_t dims[1] = {((hsize_t)ev->chunks + 1) * STORE_EVENT_CHUNK_ROWS};
     hsize_t offset[1] = {(hsize_t)ev->chunks * STORE_EVENT_CHUNK_ROWS};
+    return H5Dset_extent(ev->d[c], dims) < 0 ||
+                   H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, STORE_MASK_DEFLATE_SKIPPED, offset, bytes,
+                                  coded) < 0
+               ? -1
+               : 0;
+}
+
+/* Write chunk number ev->chunks, scale-offset coded by us, from column c's rows at from[c], or
+ * in its buffer where that is NULL. */
+static int write_chunk(struct store_events *ev, const void *const *from)
+{
     for (int c = 0; c < STORE_C__N; c++) {
         struct store_so_params p = so_params((enum store_col)c);
         size_t bytes = store_so_encode(&p, from && from[c] ? from[c] : ev->buf[c], ev->coded);
-        if (H5Dset_extent(ev->d[c], dims) < 0 ||
-            H5Dwrite_chunk(ev->d[c], H5P_DEFAULT, STORE_MASK_DEFLATE_SKIPPED, offset, bytes,
-                           ev->coded) < 0) {
+        if (put_coded(ev, (enum store_col)c, ev->coded, bytes)) {
             return -1;
         }
     }
     ev->chunks++;
     ev->fill = 0;
+    return 0;
+}
+
+size_t store_events_code_bound(void)
+{
+    struct store_so_params widest = so_params(STORE_C_START);
+    return store_so_bound(&widest);
+}
+
+size_t store_events_code(enum store_col c, const void *rows, void *out)
+{
+    struct store_so_params p = so_params(c);
+    return store_so_encode(&p, rows, out);
+}
+
+int store_events_put_coded(struct store_events *ev, const void *const *coded,
+                           const uint64_t *bytes)
+{
+    if (ev->fill != 0) {
+        return -1;
+    }
+    for (int c = 0; c < STORE_C__N; c++) {
+        if (put_coded(ev, (enum store_col)c, coded[c], (size_t)bytes[c])) {
+            return -1;
+        }
+    }
+    ev->rows += STORE_EVENT_CHUNK_ROWS;
+    ev->chunks++;
     return 0;
 }
 

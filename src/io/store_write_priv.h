@@ -107,6 +107,15 @@ int store_events_advance(struct store_events *ev, uint32_t n);
 /* With the buffers empty: one whole chunk of rows, column c's at from[c] (NULL: put in its slot
  * already), coded from where they lie instead of copied first. 0 or -1. */
 int store_events_put_chunk(struct store_events *ev, const void *const *from);
+/* The most bytes a whole chunk of any column takes coded. */
+size_t store_events_code_bound(void);
+/* A whole chunk of column c (STORE_EVENT_CHUNK_ROWS values of its native type at rows) coded as
+ * the writer codes it into out (store_events_code_bound() bytes); its length. */
+size_t store_events_code(enum store_col c, const void *rows, void *out);
+/* With the buffers empty: one whole chunk coded elsewhere (store_events_code), column c's
+ * bytes[c] bytes at coded[c]. 0 or -1. */
+int store_events_put_coded(struct store_events *ev, const void *const *coded,
+                           const uint64_t *bytes);
 /* Write the last partial chunk and set the columns' final length. 0 or -1. */
 int store_events_finish(struct store_events *ev);
 /* Give case group g a virtual view of rows [first, first + n) of every /events column, under

@@ -23,7 +23,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"convert", mpi_convert, "turn strace files into one HDF5 event log (parallel HDF5)"},
+    {"convert", mpi_convert, "turn strace files into one HDF5 event log"},
     {"dfg", mpi_dfg, "the Directly-Follows Graph of LOG.h5 (DOT, TSV, JSON)"},
     {"stats", mpi_stats, "rank activities and transitions of LOG.h5 by their statistics"},
     {"characterize", mpi_characterize, "I/O characterisation of LOG.h5: bandwidths, bins, access"},

@@ -100,6 +100,33 @@ record() {
   kind="recorded now"
 }
 
+# against_serial CMD ARGS...: after a row's pairs (in $work/runs), the serial iodfg on the same
+# input with P threads (bound to P cores: it counts the processors it may use; convert with -j P),
+# best of $runs each, against the job's best on P processes: in the program (goal: at most
+# 1.25x) and the whole job (goal: at most 0.5 s more)
+against_serial() {
+  cmd=$1; shift
+  for p in 1 2; do
+    best_s=
+    for r in $(seq "$runs"); do
+      rm -f "$work/s.h5"
+      t0=$(date +%s.%N)
+      if [ "$cmd" = convert ]; then
+        taskset -c 0-$((p - 1)) "$IODFG_BUILDDIR/iodfg" convert -q -j $p -o "$work/s.h5" \
+          "$work/strong" >/dev/null 2>&1
+      else
+        taskset -c 0-$((p - 1)) "$IODFG_BUILDDIR/iodfg" "$@" >/dev/null 2>&1
+      fi
+      t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+      best_s=$(awk -v a="${best_s:-$t}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+    done
+    awk -v cmd="$cmd" -v p=$p -v s="$best_s" '
+      NR % 2 == (p == 1 ? 1 : 0) { if (!n++ || $3 < prog) prog = $3; if (n == 1 || $1 < whole) whole = $1 }
+      END { printf "  %s against iodfg with %d thread%s: iodfg %.3f s; iodfg-mpi, %d process%s, in the program %.2fx (goal 1.25x), whole job +%.2f s (goal 0.5 s)\n",
+              cmd, p, (p > 1 ? "s" : ""), s, p, (p > 1 ? "es" : ""), prog / s, whole - s }' "$work/runs"
+  done
+}
+
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo "date: $(date -u +%Y-%m-%d)"
 echo "runs: $runs pairs of runs (one process, then two) per row; best of each side"
@@ -126,6 +153,7 @@ for size in 33000 100000; do
         once 2 "$@"
       done
       awk -v cmd="$cmd" "$PAIRS_SUMMARY" "$work/runs"
+      [ "$transport" = default ] || against_serial "$cmd" "$@"
     done
   done
 done

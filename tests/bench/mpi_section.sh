@@ -46,6 +46,10 @@ section() {
       row[rows] = sprintf("%-12s %-4s %-7s %7s s %6s s %5sx %6sx %5sx (%s) %s", set, transport,
         cmd, t[1], t[2], whole, best, median, range, verdict(best + 0, median + 0))
     }
+    !weak && / against iodfg with / {
+      v = $0; sub(/^ +/, "", v)
+      vs[++nvs] = sprintf("%-12s %s", set, v)
+    }
     weak && / on [0-9]+: / {
       w++
       procs = $3; sub(/:/, "", procs)
@@ -77,6 +81,12 @@ section() {
         "on 1", "on 2", "job", "program", "pairs", "(range)", "goal"
       for (i = 1; i <= rows; i++) print "    " row[i]
       print ""
+      if (nvs) {
+        print "Against the serial iodfg on the same traces with as many threads (shm, best of each):"
+        print ""
+        for (i = 1; i <= nvs; i++) print "    " vs[i]
+        print ""
+      }
       print "Weak scaling, convert of " weakset " (generated): the memory of a"
       print "process and the log metadata should stay flat; the time grows once processes outnumber cores."
       print ""
