@@ -16,6 +16,8 @@
 
 #include "iodfg/error.h"
 
+#include "readfile.h"
+
 static int io_fail(struct iodfg_error *err, const char *path, const char *what, int e)
 {
     iodfg_error_set(err, IODFG_E_IO, "%s: %s", what, strerror(e));
@@ -173,6 +175,16 @@ int iodfg_atomic_publish(const char *tmp_path, const char *final_path, int force
         return -1;
     }
     if (force) {
+        // a regular file (or a link, which rename replaces) only: as root, rename would put a
+        // file where /dev/null or a FIFO was
+        struct stat st;
+        if (lstat(final_path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) &&
+            !S_ISDIR(st.st_mode)) {
+            iodfg_error_set(err, IODFG_E_IO, "cannot replace %s, not a regular file",
+                            readfile_kind(st.st_mode));
+            iodfg_error_at(err, final_path, 0, 0);
+            return -1;
+        }
         if (rename(tmp_path, final_path) != 0) {
             return io_fail(err, final_path, "cannot move the output into place", errno);
         }

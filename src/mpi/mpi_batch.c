@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,8 +177,34 @@ static void redirect_cancel(struct redirect *r)
 }
 
 /* Copy the memory file into a new file beside r->to, then rename it there. 0, or -1 (errno). */
+/* Copy the memory file into the open descriptor out. 0, or -1 (errno). */
+static int copy_out(const struct redirect *r, int out)
+{
+    char buf[65536];
+    ssize_t got;
+    off_t at = 0;
+    while ((got = pread(r->mem, buf, sizeof(buf), at)) > 0) {
+        if (write(out, buf, (size_t)got) != got) {
+            return -1;
+        }
+        at += got;
+    }
+    return got < 0 ? -1 : 0;
+}
+
 static int redirect_write(const struct redirect *r)
 {
+    struct stat st;
+    if (lstat(r->to, &st) == 0 && S_ISCHR(st.st_mode)) { // /dev/null: written, never replaced
+        int out = open(r->to, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        int rc = out < 0 || copy_out(r, out) ? -1 : 0;
+        int e = errno;
+        if (out >= 0) {
+            close(out);
+        }
+        errno = e;
+        return rc;
+    }
     size_t tl = strlen(r->to);
     char *tmp = malloc(tl + 8);
     if (!tmp) {
@@ -195,15 +222,8 @@ static int redirect_write(const struct redirect *r)
     cli_temp_guard(tmp);
     mode_t mask = umask(0);
     umask(mask);
-    char buf[65536];
-    ssize_t got = 0;
-    off_t at = 0;
-    int rc = fchmod(out, 0666 & ~mask);
-    while (rc == 0 && (got = pread(r->mem, buf, sizeof(buf), at)) > 0) {
-        rc = write(out, buf, (size_t)got) == got ? 0 : -1;
-        at += got;
-    }
-    rc = rc || got < 0 || close(out) ? -1 : rename(tmp, r->to);
+    int rc = fchmod(out, 0666 & ~mask) || copy_out(r, out) ? -1 : 0;
+    rc = close(out) || rc ? -1 : rename(tmp, r->to);
     int e = errno;
     if (rc) {
         unlink(tmp);
@@ -339,11 +359,21 @@ static int line_begin(const struct batch *b, const struct batch_line *l, struct 
     // a file that cannot be written is said before the command runs, not after
     const char *files[2] = {*out, *err};
     for (int i = 0; i < 2; i++) {
-        if (files[i] && !dir_writable(files[i])) {
+        struct stat st;
+        int there = files[i] && lstat(files[i], &st) == 0;
+        if (there && S_ISCHR(st.st_mode)) { // a device (/dev/null) is written, not replaced
+            if (access(files[i], W_OK) == 0) {
+                continue;
+            }
+        } else if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
             cli_errorf("%s:%lu: cannot write %s: %s", b->path, l->lineno, files[i],
-                       strerror(errno));
+                       S_ISDIR(st.st_mode) ? "a directory" : "not a regular file or a device");
             return CLI_FAIL;
+        } else if (!files[i] || dir_writable(files[i])) {
+            continue;
         }
+        cli_errorf("%s:%lu: cannot write %s: %s", b->path, l->lineno, files[i], strerror(errno));
+        return CLI_FAIL;
     }
     if (redirect_begin(ro, *out, STDOUT_FILENO) == 0 &&
         redirect_begin(re, *err, STDERR_FILENO) == 0) {

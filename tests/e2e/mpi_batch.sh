@@ -48,6 +48,26 @@ check "an unwritable output: exit 1 ($rc)" [ "$rc" -eq 1 ]
 check "named with its line" grep -q "^iodfg-mpi: w.txt:1: cannot write nodir/x.txt: No such file" w.err
 check "the next line ran" [ -s ok.tsv ]
 
+# outputs that are not regular files: a device (as /dev/null, a copy of it made here) is written
+# and stays a device; a FIFO or a directory is refused before the command runs
+mkfifo out-fifo
+mkdir out-dir
+printf 'stats ior.h5 > out-fifo\nstats ior.h5 2> out-dir\n' >special.txt
+rc=0
+timeout 120 "$MPIRUN" --oversubscribe -n 1 "$IODFG_MPI" batch special.txt >/dev/null 2>special.err || rc=$?
+check "a FIFO or a directory as output: exit 1, no hang ($rc)" [ "$rc" -eq 1 ]
+check "the FIFO is refused and stays" sh -c "grep -q 'special.txt:1: cannot write out-fifo: not a regular file or a device' special.err && test -p out-fifo"
+check "the directory is refused" grep -q "special.txt:2: cannot write out-dir: a directory" special.err
+if [ "$(id -u)" -eq 0 ] && mknod dev-null c 1 3 2>/dev/null; then
+  printf 'stats ior.h5 > dev-null 2>dev-null\n' >dev.txt
+  rc=0
+  job 1 batch dev.txt >/dev/null 2>dev.err || rc=$?
+  check "a device as output: written (exit 0: $rc)" [ "$rc" -eq 0 ]
+  check "and still a device, not a file put in its place" test -c dev-null
+else
+  echo "# not root: the device output is not checked (mknod)"
+fi
+
 # the whole file is checked first: nothing runs when a line cannot
 cat >bad.txt <<'EOF'
 stats ior.h5 >first.txt

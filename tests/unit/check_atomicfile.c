@@ -135,6 +135,25 @@ START_TEST(target_is_directory)
 }
 END_TEST
 
+START_TEST(force_never_replaces_a_special_file)
+{
+    // rename() would put a regular file where a FIFO (or, as root, /dev/null) was: refused,
+    // naming what is there, and the special file stays
+    char fifo[4200];
+    snprintf(fifo, sizeof(fifo), "%s/pipe", DIR_);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_int_eq(iodfg_atomic_write(fifo, "x", 1, 1, &err), -1);
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_msg(strstr(err.msg, "a FIFO (named pipe), not a regular file"), "%s", err.msg);
+    struct stat st;
+    ck_assert_int_eq(lstat(fifo, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    ck_assert_int_eq(count_entries(DIR_), 1);
+}
+END_TEST
+
 START_TEST(mode_follows_umask)
 {
     umask(027);
@@ -349,6 +368,7 @@ static Suite *atomicfile_suite(void)
     tcase_add_test(tc, force_replaces);
     tcase_add_test(tc, missing_directory);
     tcase_add_test(tc, target_is_directory);
+    tcase_add_test(tc, force_never_replaces_a_special_file);
     tcase_add_test(tc, mode_follows_umask);
     tcase_add_test(tc, tmpfile_and_publish);
     tcase_add_test(tc, stale_temps_of_dead_processes_are_removed);
