@@ -22,7 +22,10 @@ shot() { tui_stable >"$SHOTS/$1.txt"; }
 
 # 1. The paper's example: `ls` (cid a) versus `ls -l` (cid b), three runs each.
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/paper"
-tui_wait ' unmapped'
+# ls does only the runtime's I/O (loader, system look-ups), which the default focus folds into
+# runtime:CLASS rows; A shows every activity, the f-hat of the paper.
+tui_wait '2 activities · 8 runtime folded (A) · 66/66 events'
+tui_keys A; tui_wait '8 activities · 66/66 events'
 shot paper-activities
 tui_keys 3 o; tui_wait 'overview:'
 shot paper-overview
@@ -38,7 +41,7 @@ tui_keys q; tui_wait_exit >/dev/null
 
 # 2. SSF versus FPP on the IOR-like traces.
 tui_start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" "$DATA/traces/ior"
-tui_wait '14 activities · 352/352 events'
+tui_wait '9 activities · 6 runtime folded (A) · 352/352 events'
 shot ior-activities
 tui_keys 3; tui_wait 'successors'
 shot ior-graph
@@ -54,7 +57,7 @@ tui_keys 8; tui_wait 'G: 4 cases, 104 events'
 shot ior-charz
 tui_keys 1 Home 8 l End; tui_wait 'activity write:/scratch/run'; tui_wait 'request size'
 shot ior-charz-activity
-tui_keys i; tui_wait '2 difference(s)'
+tui_keys i; tui_wait 'R: 3 over 4 · 3 difference(s)'
 shot ior-insights
 tui_keys 1 Home Enter; tui_wait 'drilled into'
 shot ior-drilled
