@@ -18,9 +18,9 @@ export OMPI_MCA_orte_tmpdir_base
 # ASan builds: telling Open MPI's memory kept to the end (tests/lsan.supp) from leaks of
 # iodfg-mpi's own needs whole stacks (the slow unwinder, four times slower) and Open MPI's
 # plug-ins kept loaded to name their frames; only jobs run with JOB_LEAKS=1 check for leaks.
-# Parallel HDF5 allocates and frees so much per attribute that ASan's default 256 MB quarantine
-# makes nearly every allocation a fresh page: 16 MB halves a job's time (a freed block still
-# waits behind 16 MB of later frees before reuse).
+# Parallel HDF5 allocated and freed so much per attribute that ASan's default 256 MB quarantine
+# made nearly every allocation a fresh page: 16 MB halved a job's time (a freed block still
+# waits behind 16 MB of later frees before reuse). Convert no longer writes through it.
 ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16
 LEAK_ASAN=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0:quarantine_size_mb=16
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
