@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Parallel ingest of strace files: workers parse whole files, the caller receives them in order. */
+/* Parallel ingest of strace files: workers parse whole files, the caller receives them in order.
+ * OTF2 archives are guarded (a forked child loads each anchor) before any worker starts. */
 #include "config.h"
 
 #include "iodfg/ingest.h"
@@ -26,6 +27,7 @@
 #include "iodfg/otf2.h"
 #include "iodfg/strpool.h"
 
+#include "otf2_guard.h"
 #include "readfile.h"
 
 /* ---- one file ------------------------------------------------------------ */
@@ -51,44 +53,61 @@ static void tick(void *ctx, uint64_t bytes)
     }
 }
 
-/* An OTF2 archive (one case per location, iodfg/otf2.h) or a CSV event log (one case per case
- * name, iodfg/csvlog.h), classified like a strace file. */
+static int is_archive(const char *path)
+{
+    return iodfg_otf2_is_anchor(path) && !iodfg_csvlog_is_csv(path);
+}
+
+// A file read whole (or refused) counts with all its bytes.
+static void add_size(_Atomic uint64_t *done, const char *path)
+{
+    struct stat st;
+    if (done && stat(path, &st) == 0) {
+        atomic_fetch_add(done, (uint64_t)st.st_size);
+    }
+}
+
+/* An OTF2 archive (one case per location, iodfg/otf2.h; guarded: the guard passed it already) or
+ * a CSV event log (one case per case name, iodfg/csvlog.h), classified like a strace file. */
 static struct iodfg_eventlog *read_multi(const char *path, unsigned columns,
-                                         const struct iodfg_ingest_opts *o,
+                                         const struct iodfg_ingest_opts *o, int guarded,
                                          struct iodfg_ingest_file *info, _Atomic uint64_t *done,
                                          struct iodfg_error *err)
 {
     const struct iodfg_mounts *mounts = o->mounts;
     info->path = path;
     info->named_by_pattern = iodfg_csvlog_is_csv(path); // cases named by the case column
-    struct iodfg_eventlog *log = iodfg_csvlog_is_csv(path)
-                                     ? iodfg_csvlog_read(path, o->csv, columns, &info->result, err)
-                                     : iodfg_otf2_read(path, columns, &info->result, err);
+    struct iodfg_eventlog *log;
+    if (iodfg_csvlog_is_csv(path)) {
+        log = iodfg_csvlog_read(path, o->csv, columns, &info->result, err);
+    } else if (guarded) {
+        log = iodfg_otf2_read_unguarded(path, columns, &info->result, err);
+    } else {
+        log = iodfg_otf2_read(path, columns, &info->result, err);
+    }
     if (log && mounts && iodfg_mounts_classify(mounts, log, err)) {
         iodfg_error_at(err, path, 0, 0);
         iodfg_eventlog_free(log);
         log = NULL;
     }
-    struct stat st;
-    if (done && stat(path, &st) == 0) {
-        atomic_fetch_add(done, (uint64_t)st.st_size);
-    }
+    add_size(done, path);
     return log;
 }
 
 /* Parse one file into spare (an emptied log of an earlier file, whose pages are already
- * faulted in; taken over) or a new log. */
+ * faulted in; taken over) or a new log. guarded: an OTF2 archive passed iodfg_otf2_guard. */
 static struct iodfg_eventlog *parse_file(const struct iodfg_input *in,
-                                         const struct iodfg_ingest_opts *o, unsigned columns,
+                                         const struct iodfg_ingest_opts *o, int guarded,
                                          struct iodfg_ingest_file *info, _Atomic uint64_t *done,
                                          struct iodfg_eventlog *spare, struct iodfg_error *err)
 {
+    unsigned columns = o->columns;
     const char *path = in->path;
     const struct iodfg_casename *names = o->names;
     const struct iodfg_mounts *mounts = o->mounts;
     if (iodfg_otf2_is_anchor(path) || iodfg_csvlog_is_csv(path)) {
         iodfg_eventlog_free(spare);
-        return read_multi(path, columns, o, info, done, err);
+        return read_multi(path, columns, o, guarded, info, done, err);
     }
     int fd;
     uint64_t size;
@@ -161,8 +180,8 @@ struct iodfg_eventlog *iodfg_ingest_file(const struct iodfg_input *in,
                                          struct iodfg_ingest_file *info, struct iodfg_error *err)
 {
     memset(info, 0, sizeof(*info));
-    struct iodfg_ingest_opts o = {.names = names};
-    return parse_file(in, &o, columns, info, NULL, NULL, err);
+    struct iodfg_ingest_opts o = {.names = names, .columns = columns};
+    return parse_file(in, &o, 0, info, NULL, NULL, err);
 }
 
 /* ---- the worker pool ----------------------------------------------------- */
@@ -171,6 +190,7 @@ struct slot {
     struct iodfg_eventlog *log;
     struct iodfg_ingest_file info;
     struct iodfg_error err;
+    int guard; // an OTF2 archive: 1 passed the guard, -1 refused (err says why); else 0
     int done;
 };
 
@@ -208,16 +228,36 @@ static void *worker(void *arg)
         struct iodfg_eventlog *spare = p->nspares ? p->spares[--p->nspares] : NULL;
         pthread_mutex_unlock(&p->mu);
         struct slot *s = &p->slots[i];
-        iodfg_error_clear(&s->err);
         s->info.index = i;
-        s->log = parse_file(&p->files[i], p->opts, p->opts->columns, &s->info, &p->bytes_done,
-                            spare, &s->err);
+        if (s->guard < 0) { // refused before the workers started: its error is in s->err
+            iodfg_eventlog_free(spare);
+            add_size(&p->bytes_done, p->files[i].path);
+        } else {
+            iodfg_error_clear(&s->err);
+            s->log = parse_file(&p->files[i], p->opts, s->guard > 0, &s->info, &p->bytes_done,
+                                spare, &s->err);
+        }
         pthread_mutex_lock(&p->mu);
         s->done = 1;
         pthread_cond_broadcast(&p->cv);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
+}
+
+/* The guard forks, and its child allocates: forked while another thread holds an allocator
+ * lock (the sanitizers' allocator has no fork handler), the child would wait for that lock until
+ * the guard's wall-clock limit. So every archive is guarded here, before the workers start; a
+ * refused one stops the ingest only when its turn comes, as its reading would have. */
+static void guard_archives(struct pool *p)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        struct slot *s = &p->slots[i];
+        if (is_archive(p->files[i].path)) {
+            iodfg_error_clear(&s->err);
+            s->guard = iodfg_otf2_guard(p->files[i].path, &s->err) ? -1 : 1;
+        }
+    }
 }
 
 static unsigned default_jobs(void)
@@ -288,6 +328,7 @@ int iodfg_ingest_run(const struct iodfg_input_list *list, const struct iodfg_ing
     pthread_cond_init(&p.cv, NULL);
     atomic_init(&p.bytes_done, 0);
     uint64_t total = total_bytes(files, count);
+    guard_archives(&p);
     unsigned started = iodfg_workers_start(threads, jobs, worker, &p);
     int rc = 0;
     if (started == 0) {

@@ -3,7 +3,9 @@
  * anchor file must load within a quarter of a second of processor time. libotf2 loops for seconds,
  * or without end, growing its memory, on some anchor files with one byte changed; nothing stops it
  * from outside. So a child process loads the anchor first, under a processor-time limit, and
- * only an anchor that child loaded in time is loaded here. */
+ * only an anchor that child loaded in time is loaded here. The child allocates, so the fork must
+ * happen while no other thread runs (a lock held by another thread at the fork is never released
+ * in the child): the ingest guards every archive before its workers start. */
 #include "config.h"
 
 #include <dirent.h>

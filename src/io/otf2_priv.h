@@ -11,6 +11,8 @@
 
 #include "iodfg/error.h"
 
+#include "otf2_guard.h"
+
 struct iodfg_eventlog;
 struct iodfg_strace_result;
 
@@ -170,15 +172,6 @@ int64_t iodfg_otf2_to_ns(const struct otf2_rd *r, OTF2_TimeStamp t);
 
 /* Read the global definitions into r (otf2_defs.c). 0, or -1 with err set. */
 int iodfg_otf2_read_defs(struct otf2_rd *r, OTF2_Reader *rd);
-
-/* Before libotf2 opens the archive of anchor path (otf2_guard.c): the anchor and the .def and
- * .evt files beside it are regular files, and a child process loaded the anchor within a
- * second of processor time. 0, or -1 with err naming the archive. */
-int iodfg_otf2_guard(const char *path, struct iodfg_error *err);
-/* iodfg_otf2_read without that guard (fuzzing, where the anchor is a known good one). */
-struct iodfg_eventlog *iodfg_otf2_read_unguarded(const char *path, unsigned columns,
-                                                 struct iodfg_strace_result *res,
-                                                 struct iodfg_error *err);
 
 /* Open the case of location li / close it (otf2_events.c). 0, or -1 with err set. */
 int iodfg_otf2_location_begin(struct otf2_rd *r, size_t li);

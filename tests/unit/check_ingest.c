@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests: listing the inputs (each file and directory once, unique case names) and the case
- * name patterns (fields, paths below the argument, errors). */
+/* Unit tests: listing the inputs (each file and directory once, unique case names), the case
+ * name patterns (fields, paths below the argument, errors), and OTF2 archives among strace files
+ * (guarded before the workers start; a refused archive stops the ingest in list order). */
 #include "config.h"
 
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iodfg/casename.h"
@@ -236,6 +241,178 @@ START_TEST(case_ids_and_clocks_from_files)
 }
 END_TEST
 
+/* ---- OTF2 archives among the inputs: the guard's fork ------------------------------------- */
+
+#ifdef HAVE_OTF2
+/* Threads of this process (/proc/self/task), 0 when unknown. */
+static int thread_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        n += e->d_name[0] != '.';
+    }
+    if (d) {
+        closedir(d);
+    }
+    return n;
+}
+
+/* The threads once those still exiting are gone (a joined thread can stay listed for a moment
+ * after pthread_join returns), waiting at most 5 s for the count to come down to want. */
+static int settled_thread_count(int want)
+{
+    int n = thread_count();
+    for (int i = 0; i < 5000 && n > want; i++) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        n = thread_count();
+    }
+    return n;
+}
+
+// While watching: forks seen, forks from another thread than the watcher, and the most
+// threads the process had at one of them.
+static volatile int watching, forks, forks_elsewhere, threads_at_fork, threads_before;
+static pthread_t watcher;
+
+static void before_fork(void)
+{
+    if (watching) {
+        int elsewhere = !pthread_equal(pthread_self(), watcher);
+        int n = elsewhere ? thread_count() : settled_thread_count(threads_before);
+        forks++;
+        forks_elsewhere += elsewhere;
+        threads_at_fork = n > threads_at_fork ? n : threads_at_fork;
+    }
+}
+
+struct tally {
+    uint64_t files, cases, events, archives;
+    uint64_t *events_of; // by file index
+};
+
+static int count_case(void *ctx, const struct iodfg_eventlog *log,
+                      const struct iodfg_ingest_file *file, struct iodfg_error *err)
+{
+    (void)err;
+    struct tally *t = ctx;
+    t->files++;
+    t->cases += iodfg_eventlog_case_count(log);
+    t->events += iodfg_eventlog_event_count(log);
+    t->archives += strstr(file->path, ".otf2") != NULL;
+    t->events_of[file->index] = iodfg_eventlog_event_count(log);
+    return 0;
+}
+
+/* The guard forks a child that loads each anchor with libotf2, which allocates. Forked while
+ * another thread held an allocator lock (the sanitizers' allocator has no fork handler), the
+ * child waited for that lock until the guard's 20 s limit: "libotf2 did not finish loading
+ * the anchor file". So the ingest guards every archive before its workers start: at each fork
+ * the process has no more threads than before the ingest, in every round. */
+START_TEST(archives_are_guarded_before_the_workers_start)
+{
+    static const char *in_rel[] = {"otf2/ior_posix/traces.otf2", "otf2/ior_mpiio/traces.otf2",
+                                   "otf2/iomix/traces.otf2", "traces/ior", "otf2/strace/ior_posix"};
+    enum { NIN = sizeof(in_rel) / sizeof(in_rel[0]) };
+    char *in[NIN];
+    for (size_t i = 0; i < NIN; i++) {
+        in[i] = strdup(testutil_data(in_rel[i]));
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_casename *cn = iodfg_casename_new(NULL, &err);
+    struct iodfg_input_list l;
+    ck_assert_msg(iodfg_ingest_list((const char *const *)in, NIN, cn, &l, &err) == 0, "%s",
+                  err.msg);
+    // each file alone, on this thread: what every round must deliver
+    uint64_t *want = calloc(l.n, sizeof(*want)), total = 0;
+    struct tally t = {.events_of = calloc(l.n, sizeof(uint64_t))};
+    for (size_t i = 0; i < l.n; i++) {
+        struct iodfg_ingest_file info;
+        struct iodfg_eventlog *log = iodfg_ingest_file(&l.files[i], cn, IODFG_COL_ALL, &info, &err);
+        ck_assert_msg(log != NULL, "%s", err.msg);
+        want[i] = iodfg_eventlog_event_count(log);
+        total += want[i];
+        iodfg_eventlog_free(log);
+    }
+    threads_before = thread_count();
+    ck_assert_int_ge(threads_before, 1);
+    watcher = pthread_self();
+    pthread_atfork(before_fork, NULL, NULL);
+    watching = 1;
+    for (unsigned round = 0; round < 4; round++) {
+        struct iodfg_ingest_opts o = {.names = cn, .jobs = 2 + round % 2, .columns = IODFG_COL_ALL};
+        memset(t.events_of, 0, l.n * sizeof(uint64_t));
+        t.files = t.cases = t.events = t.archives = 0;
+        ck_assert_msg(iodfg_ingest_run(&l, &o, count_case, &t, &err) == 0, "round %u: %s: %s",
+                      round, err.where, err.msg);
+        ck_assert_uint_eq(t.files, l.n);
+        ck_assert_uint_eq(t.archives, 3);
+        ck_assert_uint_eq(t.events, total);
+        for (size_t i = 0; i < l.n; i++) {
+            ck_assert_msg(t.events_of[i] == want[i], "round %u, %s: %llu events, not %llu", round,
+                          l.files[i].path, (unsigned long long)t.events_of[i],
+                          (unsigned long long)want[i]);
+        }
+    }
+    watching = 0;
+    ck_assert_int_eq(forks, 4 * 3); // one guard per archive and round
+    ck_assert_msg(forks_elsewhere == 0, "%d of %d forks from another thread", forks_elsewhere,
+                  forks);
+    ck_assert_msg(threads_at_fork == threads_before, "forked with %d threads running (%d before)",
+                  threads_at_fork, threads_before);
+    free(want);
+    free(t.events_of);
+    iodfg_ingest_list_fini(&l);
+    iodfg_casename_free(cn);
+    for (size_t i = 0; i < NIN; i++) {
+        free(in[i]);
+    }
+}
+END_TEST
+
+/* An archive the guard refuses (its child could not open the anchor) stops the ingest where it
+ * is in the list, with the guard's message, after the files before it were delivered; a file
+ * before it that fails first is the one named. */
+START_TEST(a_refused_archive_stops_the_ingest_in_list_order)
+{
+    char bad[4200], a[4200];
+    snprintf(bad, sizeof(bad), "%s/run/bad.otf2", DIR_);
+    snprintf(a, sizeof(a), "%s/run/a.st", DIR_);
+    touch("run/a.st");
+    touch("run/z.st");
+    testutil_write_file(bad, "no anchor\n", 10);
+    struct iodfg_input_list l;
+    list(NULL, &l, "run");
+    ck_assert_uint_eq(l.n, 3);
+    struct iodfg_casename *cn = iodfg_casename_new(NULL, NULL);
+    uint64_t events_of[3];
+    struct tally t = {.events_of = events_of};
+    struct iodfg_error err;
+    for (unsigned jobs = 1; jobs <= 3; jobs += 2) {
+        struct iodfg_ingest_opts o = {.names = cn, .jobs = jobs, .columns = IODFG_COL_ALL};
+        t.files = 0;
+        iodfg_error_clear(&err);
+        ck_assert_int_eq(iodfg_ingest_run(&l, &o, count_case, &t, &err), -1);
+        ck_assert_uint_eq(t.files, 1); // a.st, not z.st
+        ck_assert_int_eq(err.code, IODFG_E_IO);
+        ck_assert_str_eq(err.where, bad);
+        ck_assert_str_eq(err.msg, "not an OTF2 archive, or libotf2 cannot open it");
+    }
+    ck_assert_int_eq(unlink(a), 0); // listed, gone before it is read: its error comes first
+    t.files = 0;
+    iodfg_error_clear(&err);
+    struct iodfg_ingest_opts o = {.names = cn, .jobs = 2, .columns = IODFG_COL_ALL};
+    ck_assert_int_eq(iodfg_ingest_run(&l, &o, count_case, &t, &err), -1);
+    ck_assert_uint_eq(t.files, 0);
+    ck_assert_int_eq(err.code, IODFG_E_IO);
+    ck_assert_str_eq(err.where, a);
+    iodfg_casename_free(cn);
+    iodfg_ingest_list_fini(&l);
+}
+END_TEST
+#endif
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ingest");
@@ -246,6 +423,10 @@ static Suite *suite(void)
     tcase_add_test(tc, special_files_are_counted_not_read);
     tcase_add_test(tc, patterns_need_cid_and_each_field_once);
     tcase_add_test(tc, case_ids_and_clocks_from_files);
+#ifdef HAVE_OTF2
+    tcase_add_test(tc, archives_are_guarded_before_the_workers_start);
+    tcase_add_test(tc, a_refused_archive_stops_the_ingest_in_list_order);
+#endif
     suite_add_tcase(s, tc);
     return s;
 }
