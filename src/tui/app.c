@@ -431,9 +431,11 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
     // a live rule edit's first tier: its exact counts, and what is still being computed
     const struct iodfg_session_first *first = iodfg_session_first(app->ses);
     const struct iodfg_session_counts *k = first ? &first->counts : app->counts;
-    char took[96];
-    snprintf(took, sizeof(took), iodfg_glyph_text(first ? "%.1f ms · %s computing…" : "%.1f ms"),
-             k->rebuild_ms, first && first->dfg ? "statistics" : "edges and statistics");
+    char pending[64] = ""; // beside the counts, so that a narrow status line keeps it
+    if (first) {
+        snprintf(pending, sizeof(pending), iodfg_glyph_text(" · %s computing…"),
+                 first->dfg ? "stats" : "edges, stats");
+    }
     struct iodfg_buf f;
     iodfg_buf_init(&f);
     iodfg_filter_stack_format(app->filters, "  ", &f);
@@ -457,10 +459,12 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
     char focus[64];
     tui_app_focus_status(app, focus, sizeof(focus));
     snprintf(buf, size,
-             iodfg_glyph_text("%u activities%s · %llu/%llu events · %llu unmapped%s%s%s · %s%s%s"),
+             iodfg_glyph_text(
+                 "%u activities%s · %llu/%llu events%s · %llu unmapped%s%s%s · %.1f ms%s%s"),
              k->activities_shown, focus, (unsigned long long)k->events_shown,
-             (unsigned long long)k->events, (unsigned long long)k->unmapped, groups, th, limited,
-             took, f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
+             (unsigned long long)k->events, pending, (unsigned long long)k->unmapped, groups, th,
+             limited, k->rebuild_ms, f.len ? iodfg_glyph_text(" · filter: ") : "",
+             f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }
 

@@ -222,7 +222,7 @@ START_TEST(test_rule_edit_live)
     char status[512];
     tui_app_status(APP, status, sizeof(status));
     ck_assert_ptr_nonnull(strstr(status, "3 activities"));
-    ck_assert_ptr_nonnull(strstr(status, "statistics computing"));
+    ck_assert_ptr_nonnull(strstr(status, "stats computing"));
     ck_assert_int_eq(tui_app_busy(APP), 1);
     tui_app_poll(APP);
     ck_assert_ptr_null(iodfg_session_first(APP->ses));
