@@ -13,6 +13,7 @@
 #include "iodfg/dfg.h"
 #include "iodfg/error.h"
 #include "iodfg/eventlog.h"
+#include "iodfg/forkjoin.h"
 #include "iodfg/mapping.h"
 #include "iodfg/stats.h"
 #include "iodfg/trace.h"
@@ -116,32 +117,76 @@ static int add_walked(void *ctx, uint32_t from, uint32_t to, int has_gap, int64_
     return add(ctx, from, to, 1);
 }
 
+/* One share of the build: the cases [c0, c1) into kp. */
+struct share {
+    struct iodfg_keypairs kp;
+    const struct iodfg_eventlog *log;
+    const struct iodfg_selection *sel;
+    const uint32_t *self; /* per-pid traces: every key its own activity, else NULL */
+    uint32_t c0, c1;
+    int rc;
+};
+
+static void *build_share(void *arg)
+{
+    struct share *sh = arg;
+    const uint32_t *key = iodfg_eventlog_columns(sh->log)->key;
+    for (uint32_t c = sh->c0; c < sh->c1 && !sh->rc; c++) {
+        uint64_t lo, hi;
+        if (!iodfg_trace_case_range(sh->log, sh->sel, c, &lo, &hi)) {
+            continue;
+        }
+        sh->rc = sh->self ? iodfg_trace_walk_case(sh->log, sh->self, lo, hi, 1, add_walked, &sh->kp,
+                                                  NULL) < 0
+                          : add_trace(&sh->kp, key, lo, hi);
+    }
+    return NULL;
+}
+
+/* The first case of the second half of the log's events. */
+static uint32_t middle_case(const struct iodfg_eventlog *log)
+{
+    const uint64_t *off = iodfg_eventlog_case_offsets(log);
+    uint32_t n = iodfg_eventlog_case_count(log), c = 0;
+    while (c < n && off[c] < off[n] / 2) {
+        c++;
+    }
+    return c;
+}
+
+uint64_t iodfg_keypairs_split_min = 1u << 18;
+
 int iodfg_keypairs_build(struct iodfg_keypairs *kp, const struct iodfg_eventlog *log,
                          const struct iodfg_selection *sel, uint32_t nkeys, struct iodfg_error *err)
 {
-    const struct iodfg_columns *col = iodfg_eventlog_columns(log);
-    int per_pid = sel->per_pid && col->pid;
-    uint32_t *self = NULL; // every key its own activity: the trace walk's pairs are key pairs
-    if (kp->slot) {
-        memset(kp->slot, 0, kp->cap * sizeof(*kp->slot));
-    }
-    kp->n = 0;
-    kp->valid = 0;
+    int per_pid = sel->per_pid && iodfg_eventlog_columns(log)->pid;
+    uint32_t *self = NULL;
     if (per_pid && (self = malloc(((size_t)nkeys + 1) * sizeof(*self)))) {
         for (uint32_t k = 0; k < nkeys; k++) {
             self[k] = k;
         }
     }
-    int rc = per_pid && !self ? -1 : 0;
-    uint32_t ncases = iodfg_eventlog_case_count(log);
-    for (uint32_t c = 0; c < ncases && !rc; c++) {
-        uint64_t lo, hi;
-        if (!iodfg_trace_case_range(log, sel, c, &lo, &hi)) {
-            continue;
-        }
-        rc = per_pid ? (iodfg_trace_walk_case(log, self, lo, hi, 1, add_walked, kp, NULL) < 0)
-                     : add_trace(kp, col->key, lo, hi);
+    if (kp->slot) {
+        memset(kp->slot, 0, kp->cap * sizeof(*kp->slot));
     }
+    kp->n = 0;
+    kp->valid = 0;
+    // two shares of about equal events, the second on a thread; their counts add exactly
+    uint32_t ncases = iodfg_eventlog_case_count(log), mid = middle_case(log);
+    struct share a = {*kp, log, sel, self, 0, mid, per_pid && !self};
+    struct share b = {{0}, log, sel, self, mid, ncases, a.rc};
+    struct iodfg_fork fork;
+    iodfg_fork_start(&fork, iodfg_eventlog_event_count(log) >= iodfg_keypairs_split_min,
+                     IODFG_FORK_TASK, build_share, &b);
+    build_share(&a);
+    iodfg_fork_join(&fork);
+    *kp = a.kp;
+    int rc = a.rc || b.rc;
+    for (size_t i = 0; i < b.kp.cap && !rc; i++) {
+        const struct iodfg_keypair *p = &b.kp.slot[i];
+        rc = p->count && add(kp, p->from, p->to, p->count);
+    }
+    iodfg_keypairs_fini(&b.kp);
     free(self);
     if (rc) {
         return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the key pairs");

@@ -30,6 +30,9 @@ struct iodfg_keypairs {
 };
 
 void iodfg_keypairs_fini(struct iodfg_keypairs *kp);
+/* The log's events from which the build counts half of the cases on a second thread (tests set
+ * 0 to split any log). */
+extern uint64_t iodfg_keypairs_split_min;
 /* Count the key pairs of every trace of sel (one per case, or one per pid with per_pid): the
  * transitions the DFG counts when every key is its own activity. 0 or -1 with err (memory). */
 int iodfg_keypairs_build(struct iodfg_keypairs *kp, const struct iodfg_eventlog *log,

@@ -18,13 +18,16 @@
 #include "iodfg/session.h"
 #include "iodfg/stats.h"
 
+#include "../../src/engine/keypairs.h"
 #include "dfg_testlog.h"
 #include "testutil.h"
 
 static struct iodfg_eventlog *LOG;
 
+/* Every test splits the key-pair build over two threads, however small the log. */
 static void setup(void)
 {
+    iodfg_keypairs_split_min = 0;
     LOG = iodfg_eventlog_new(IODFG_COL_ANALYSIS);
     ck_assert_ptr_nonnull(LOG);
 }
