@@ -100,6 +100,7 @@ static int compute(struct iodfg_session *s, struct session_first *f, double t0,
         return -1;
     }
     session_count_keys(s, k);
+    session_focus_count(s); // what the focus folds: from the mapping and the key events
     memset(&k->change, 0, sizeof(k->change));
     k->change.mapping = 1;
     f->out.stats = &f->st;
