@@ -80,8 +80,7 @@ struct iodfg_session {
 
 /* session_rebuild.c: a monotonic clock in milliseconds (the counts' rebuild_ms). */
 double session_now_ms(void);
-/* Filters, groups and rules (iodfg_session_prepare without a job's
- * agreement). 0 or -1 with err. */
+/* Filters, groups and rules (iodfg_session_prepare without a job's agreement). 0 or -1 with err. */
 int session_prepare(struct iodfg_session *s, struct iodfg_error *err);
 /* Pruning masks (grown as needed) and whether anything is pruned. */
 struct session_masks {
