@@ -170,6 +170,31 @@ struct iodfg_session_counts {
 };
 const struct iodfg_session_counts *iodfg_session_counts(const struct iodfg_session *s);
 
+/* ---- a rule edit in two tiers (doc/architecture.md, "One analysis session") ---- */
+
+/* Like iodfg_session_rebuild, but when only the mapping changed since the last rebuild (a rule
+ * edit) and the selection, groups and pruning did not, it computes only the first tier, exact
+ * from the selection's key sums and key pairs (its cost depends on the keys, not the events),
+ * and leaves the full results those of the last rebuild until iodfg_session_rebuild computes the
+ * second. Returns 1 when the first tier is pending, 0 when it rebuilt fully instead (nothing is
+ * pending), -1 with err (as iodfg_session_rebuild). */
+int iodfg_session_rebuild_first(struct iodfg_session *s, struct iodfg_error *err);
+/* The first tier's results, exactly those the full rebuild will have: */
+struct iodfg_session_first {
+    /* per activity: count, dur_n, dur_sum_ns, rd, bytes, dr_n, dr_sum, dr_mean, dur_min_ns and
+     * dur_max_ns; cases, mc, mc_time_ns, DR and the percentiles are 0 (pending) */
+    const struct iodfg_stats *stats;
+    /* when every selected event keeps an activity (a total mapping): the edges' counts and the
+     * traces (their cases and gaps 0, pending); NULL when the mapping leaves events out */
+    const struct iodfg_dfg *dfg;
+    const uint8_t *node_on; /* the pruning's shown activities */
+    /* activities, activities_shown, events_selected, events_shown, unmapped, the rules' match
+     * limits, the groups' cases and rebuild_ms (of the first tier) */
+    struct iodfg_session_counts counts;
+};
+/* The pending first tier (borrowed until the next rebuild), NULL when none is pending. */
+const struct iodfg_session_first *iodfg_session_first(const struct iodfg_session *s);
+
 /* ---- state text, undo and redo ---- */
 
 /* The inputs as text, one item per line: "paths N", "acts N", "perpid 1", "rule TEXT",

@@ -100,6 +100,7 @@ static int set_sel(struct iodfg_analysis *an, const struct iodfg_selection *sel,
     }
     free(an->case_on);
     an->case_on = on;
+    an->pairs.valid = 0; // they are the selection's
     an->sel = *sel;
     an->sel.case_on = on;
     return 0;
@@ -341,6 +342,7 @@ void iodfg_analysis_free(struct iodfg_analysis *an)
     free(an->kc_span);
     free(an->case_mark);
     free(an->key_span);
+    iodfg_keypairs_fini(&an->pairs);
     iodfg_dfg_fini(&an->dfg);
     iodfg_stats_fini(&an->stats);
     iodfg_hstore_fini(&an->hs);
@@ -542,7 +544,7 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     m += (size_t)an->ncases * 4; /* case_on, case_mark, the memos' selections */
     m += (size_t)an->tl.npts * sizeof(*an->tl.pts) + (size_t)n * sizeof(*an->codes);
     m += (size_t)((n + 63) / 64) * 8 * 2; /* bits, moved */
-    m += results_memory(&an->dfg, &an->stats, &an->hs);
+    m += results_memory(&an->dfg, &an->stats, &an->hs) + iodfg_keypairs_memory(&an->pairs);
     for (int i = 0; i < 2; i++) { // the selections' kept results and their mappings
         const struct iodfg_sums_memo *r = &an->memo[i];
         m += (size_t)an->nkeys * sizeof(*r->act) + results_memory(&r->dfg, &r->stats, &r->hs);

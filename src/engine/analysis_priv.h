@@ -13,6 +13,7 @@
 #include "iodfg/trace.h"
 
 #include "dfg_priv.h"
+#include "keypairs.h"
 #include "stats_priv.h"
 
 struct iodfg_mapping;
@@ -54,6 +55,7 @@ struct iodfg_analysis {
     uint64_t *kc_span;  /* per kc entry j: its case's events of the key in [2j, 2j+1) */
     uint8_t *case_mark; /* ncases scratch */
     uint64_t *key_span; /* per key: the range of timeline points of its events (2 per key) */
+    struct iodfg_keypairs pairs; /* the selection's key pairs, made by the first rule edit */
     struct iodfg_dfg dfg;
     struct iodfg_stats stats;
     struct iodfg_hstore hs; /* histograms of the large percentile groups of dfg and stats */

@@ -55,6 +55,7 @@ void iodfg_session_free(struct iodfg_session *s)
         return;
     }
     iodfg_history_free(s->history);
+    session_first_free(s);
     session_focus_fini(s);
     free(s->node_on);
     free(s->edge_on);

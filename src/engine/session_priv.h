@@ -74,7 +74,30 @@ struct iodfg_session {
     size_t nmoved, cap_moved;
     struct iodfg_session_focus_counts fcounts;
     double changed_ratio; /* iodfg_session_set_changed_ratio; 0: the default */
+
+    struct session_first *first; /* a rule edit's first tier (session_first.c); NULL: none yet */
 };
+
+/* session_rebuild.c: a monotonic clock in milliseconds (the counts' rebuild_ms). */
+double session_now_ms(void);
+/* Filters, groups and rules (iodfg_session_prepare without a job's agreement). 0 or -1 with err. */
+int session_prepare(struct iodfg_session *s, struct iodfg_error *err);
+/* Pruning masks (grown as needed) and whether anything is pruned. */
+struct session_masks {
+    uint8_t *node_on, *edge_on;
+    size_t node_cap, edge_cap;
+    int pruned;
+};
+/* The pruning of g and st under the session's thresholds into m, and the activities and events
+ * shown into k. 0 or -1 with err (memory). */
+int session_prune_into(const struct iodfg_session *s, const struct iodfg_dfg *g,
+                       const struct iodfg_stats *st, struct session_masks *m,
+                       struct iodfg_session_counts *k, struct iodfg_error *err);
+/* Selected and unmapped events, over the keys the filters keep, into k. */
+void session_count_keys(const struct iodfg_session *s, struct iodfg_session_counts *k);
+/* session_first.c: the first tier is no longer pending (a full rebuild); free it at the end. */
+void session_first_drop(struct iodfg_session *s);
+void session_first_free(struct iodfg_session *s);
 
 /* session_job.c: with a job, rc of every part agreed (0 or -1; err the first failure's), and
  * after a rebuild that recomputed results, the whole log's merged in; without one, rc. */

@@ -15,7 +15,7 @@
 
 #include "session_priv.h"
 
-static double now_ms(void)
+double session_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -118,15 +118,15 @@ static int thresholds(const struct iodfg_session *s, const struct iodfg_dfg *g,
     return 0;
 }
 
-static int prune(struct iodfg_session *s, struct iodfg_error *err)
+int session_prune_into(const struct iodfg_session *s, const struct iodfg_dfg *g,
+                       const struct iodfg_stats *st, struct session_masks *m,
+                       struct iodfg_session_counts *k, struct iodfg_error *err)
 {
-    const struct iodfg_dfg *g = iodfg_analysis_dfg(s->an);
-    const struct iodfg_stats *st = iodfg_analysis_stats(s->an);
     uint32_t na =
         iodfg_dfg_nactivities(g) > st->nactivities ? iodfg_dfg_nactivities(g) : st->nactivities;
     uint64_t *cnt = calloc((size_t)na + 1, sizeof(*cnt));
-    if (!cnt || grow(&s->node_on, &s->node_cap, (size_t)na + 1) ||
-        grow(&s->edge_on, &s->edge_cap, iodfg_dfg_slots(g) + 1)) {
+    if (!cnt || grow(&m->node_on, &m->node_cap, (size_t)na + 1) ||
+        grow(&m->edge_on, &m->edge_cap, iodfg_dfg_slots(g) + 1)) {
         free(cnt);
         return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     }
@@ -139,15 +139,14 @@ static int prune(struct iodfg_session *s, struct iodfg_error *err)
     if (rc) {
         iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     } else {
-        rc = iodfg_dfg_prune(g, cnt, min_count, top_k, s->node_on, s->edge_on, err);
+        rc = iodfg_dfg_prune(g, cnt, min_count, top_k, m->node_on, m->edge_on, err);
     }
-    s->pruned = min_count > 0 || top_k > 0;
-    struct iodfg_session_counts *k = &s->counts;
+    m->pruned = min_count > 0 || top_k > 0;
     k->activities = k->activities_shown = 0;
     k->events_shown = 0;
     for (uint32_t a = 0; rc == 0 && a < iodfg_dfg_nactivities(g); a++) {
         k->activities += cnt[a] > 0;
-        if (s->node_on[a]) {
+        if (m->node_on[a]) {
             k->activities_shown++;
             k->events_shown += cnt[a];
         }
@@ -156,10 +155,21 @@ static int prune(struct iodfg_session *s, struct iodfg_error *err)
     return rc;
 }
 
-/* Selected and unmapped events, over the keys the filters keep. */
-static void count_keys(struct iodfg_session *s)
+static int prune(struct iodfg_session *s, struct iodfg_error *err)
 {
-    struct iodfg_session_counts *k = &s->counts;
+    struct session_masks m = {s->node_on, s->edge_on, s->node_cap, s->edge_cap, s->pruned};
+    int rc = session_prune_into(s, iodfg_analysis_dfg(s->an), iodfg_analysis_stats(s->an), &m,
+                                &s->counts, err);
+    s->node_on = m.node_on;
+    s->edge_on = m.edge_on;
+    s->node_cap = m.node_cap;
+    s->edge_cap = m.edge_cap;
+    s->pruned = m.pruned;
+    return rc;
+}
+
+void session_count_keys(const struct iodfg_session *s, struct iodfg_session_counts *k)
+{
     k->events_selected = k->unmapped = 0;
     for (uint32_t key = 0; key < s->map.nkeys; key++) {
         if (s->fres.key_on && !s->fres.key_on[key]) {
@@ -209,7 +219,7 @@ static int build_diff(struct iodfg_session *s, struct iodfg_error *err)
 
 /* Filters, groups and rules: the mapping and selections. Changes accumulate in s->pending
  * until the analysis takes them. */
-static int prepare(struct iodfg_session *s, struct iodfg_error *err)
+int session_prepare(struct iodfg_session *s, struct iodfg_error *err)
 {
     struct iodfg_session_change *ch = &s->pending;
     uint64_t rules_gen = iodfg_rules_generation(s->rules);
@@ -251,7 +261,7 @@ static int prepare(struct iodfg_session *s, struct iodfg_error *err)
 
 int iodfg_session_prepare(struct iodfg_session *s, struct iodfg_error *err)
 {
-    return iodfg_session_job_agree(s, prepare(s, err), err);
+    return iodfg_session_job_agree(s, session_prepare(s, err), err);
 }
 
 void iodfg_session_on_recompute(struct iodfg_session *s, void (*fn)(void *ctx), void *ctx)
@@ -267,8 +277,9 @@ void iodfg_session_set_job_part(struct iodfg_session *s)
 
 static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
 {
-    double t0 = now_ms();
-    if (prepare(s, err)) {
+    double t0 = session_now_ms();
+    session_first_drop(s); // the full results replace the first tier's
+    if (session_prepare(s, err)) {
         return -1;
     }
     struct iodfg_session_change ch = s->pending;
@@ -290,13 +301,13 @@ static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
         s->built = 0;
         return -1;
     }
-    count_keys(s);
+    session_count_keys(s, &s->counts);
     session_focus_count(s);
     s->built = 1;
     memset(&s->pending, 0, sizeof(s->pending));
     s->counts.change = ch;
     s->counts.generation += ch.selection || ch.mapping || ch.groups || ch.pruning;
-    s->counts.rebuild_ms = now_ms() - t0;
+    s->counts.rebuild_ms = session_now_ms() - t0;
     return 0;
 }
 

@@ -206,7 +206,7 @@ static int publish(struct tui_app *app, const struct iodfg_session_change *what)
 
 int tui_app_busy(struct tui_app *app)
 {
-    if (tui_app_charz_busy(app)) {
+    if (iodfg_session_first(app->ses) || tui_app_charz_busy(app)) {
         return 1;
     }
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
@@ -218,8 +218,30 @@ int tui_app_busy(struct tui_app *app)
     return 0;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The second tier of a live rule edit, once no key came for second_ms: the full rebuild (the
+ * first tier's exact counts were shown meanwhile). */
+static void second_tier(struct tui_app *app)
+{
+    if (!iodfg_session_first(app->ses) || now_ms() - app->first_ms < app->second_ms) {
+        return;
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    if (tui_app_rebuild(app, &err)) {
+        tui_app_report(app, "rebuild", &err);
+    }
+}
+
 void tui_app_poll(struct tui_app *app)
 {
+    second_tier(app);
     tui_app_charz_poll(app);
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
         const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
@@ -257,11 +279,9 @@ static void on_recompute(void *app)
     tui_app_charz_cancel(app);
 }
 
-int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
+/* The session's full results to the views (after a rebuild). 0 or -1 with err. */
+static int take_results(struct tui_app *app, struct iodfg_error *err)
 {
-    if (iodfg_session_rebuild(app->ses, err)) {
-        return -1;
-    }
     read_results(app);
     if (app->generation != app->counts->generation) {
         app->generation = app->counts->generation;
@@ -270,6 +290,27 @@ int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
         }
     }
     return 0;
+}
+
+int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
+{
+    return iodfg_session_rebuild(app->ses, err) ? -1 : take_results(app, err);
+}
+
+unsigned tui_app_settle_live(struct tui_app *app, unsigned r)
+{
+    if (!(r & TUI_REBUILD)) {
+        return tui_app_settle(app, r);
+    }
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = iodfg_session_rebuild_first(app->ses, &err);
+    if (rc == 1) { // the views keep the last full results; the idle loop brings the new ones
+        app->first_ms = now_ms();
+    } else if (rc < 0 || take_results(app, &err)) {
+        tui_app_report(app, "rebuild", &err);
+    }
+    return r & ~(unsigned)(TUI_REBUILD | TUI_RECORD);
 }
 
 unsigned tui_app_settle(struct tui_app *app, unsigned r)
@@ -329,6 +370,9 @@ struct tui_app *tui_app_new_focused(const struct iodfg_eventlog *log, int own_lo
     app->own_log = own_log;
     snprintf(app->log_name, sizeof(app->log_name), "%s", log_name ? log_name : "");
     app->generation = UINT64_MAX; // the first rebuild loads the views
+    // tests hold a live rule edit's first tier on the screen
+    const char *second = getenv("IODFG_TUI_SECOND_TIER_MS");
+    app->second_ms = second ? atof(second) : 0.0;
     iodfg_insight_thresholds_default(&app->insight_thresholds);
     tui_charz_init(&app->charz);
     app->ses = iodfg_session_new(log, err);
@@ -384,7 +428,14 @@ void tui_app_free(struct tui_app *app)
 
 void tui_app_status(const struct tui_app *app, char *buf, size_t size)
 {
-    const struct iodfg_session_counts *k = app->counts;
+    // a live rule edit's first tier: its exact counts, and what is still being computed
+    const struct iodfg_session_first *first = iodfg_session_first(app->ses);
+    const struct iodfg_session_counts *k = first ? &first->counts : app->counts;
+    char pending[64] = ""; // beside the counts, so that a narrow status line keeps it
+    if (first) {
+        snprintf(pending, sizeof(pending), iodfg_glyph_text(" · %s computing…"),
+                 first->dfg ? "stats" : "edges, stats");
+    }
     struct iodfg_buf f;
     iodfg_buf_init(&f);
     iodfg_filter_stack_format(app->filters, "  ", &f);
@@ -407,12 +458,13 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
     }
     char focus[64];
     tui_app_focus_status(app, focus, sizeof(focus));
-    snprintf(
-        buf, size,
-        iodfg_glyph_text("%u activities%s · %llu/%llu events · %llu unmapped%s%s%s · %.1f ms%s%s"),
-        k->activities_shown, focus, (unsigned long long)k->events_shown,
-        (unsigned long long)k->events, (unsigned long long)k->unmapped, groups, th, limited,
-        k->rebuild_ms, f.len ? iodfg_glyph_text(" · filter: ") : "", f.len ? f.data : "");
+    snprintf(buf, size,
+             iodfg_glyph_text(
+                 "%u activities%s · %llu/%llu events%s · %llu unmapped%s%s%s · %.1f ms%s%s"),
+             k->activities_shown, focus, (unsigned long long)k->events_shown,
+             (unsigned long long)k->events, pending, (unsigned long long)k->unmapped, groups, th,
+             limited, k->rebuild_ms, f.len ? iodfg_glyph_text(" · filter: ") : "",
+             f.len ? f.data : "");
     iodfg_buf_fini(&f);
 }
 

@@ -37,6 +37,8 @@ struct tui_app {
     const uint8_t *node_on, *edge_on; /* pruning masks (nactivities / nedges) */
     const struct iodfg_session_counts *counts;
     uint64_t generation; /* changes with every rebuild that changed a result */
+    double first_ms;     /* when a live rule edit's first tier was made (monotonic ms) */
+    double second_ms;    /* idle time before its second tier (IODFG_TUI_SECOND_TIER_MS; 0) */
 
     /* views */
     enum tui_view view, prev_view;
@@ -69,6 +71,10 @@ struct tui_app {
 /* A command's answer r with its TUI_REBUILD and TUI_RECORD done: the session rebuilt (an error
  * goes to the message line) and the new inputs recorded for undo when it worked (app.c). */
 unsigned tui_app_settle(struct tui_app *app, unsigned r);
+/* The same for a live rule edit: the session's first tier only, when it applies (the status
+ * line shows its exact counts, the rest pending; tui_app_poll brings the full results once the
+ * keys pause), else the full rebuild. Records nothing. */
+unsigned tui_app_settle_live(struct tui_app *app, unsigned r);
 /* The app's own commands, after a change of the session's inputs: tui_app_settle(app,
  * TUI_CHANGED) (returns TUI_REDRAW). */
 unsigned tui_app_changed(struct tui_app *app);

@@ -26,7 +26,7 @@ static unsigned view_prompt(struct tui_app *app, const char *text, int done)
     const struct tui_view_ops *ops = tui_view_ops(app->view);
     unsigned r =
         ops->prompt ? ops->prompt(app, app->view_state[app->view], text, done) : TUI_REDRAW;
-    return tui_app_settle(app, r);
+    return done ? tui_app_settle(app, r) : tui_app_settle_live(app, r);
 }
 
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text)

@@ -5,7 +5,8 @@
 # taken from the key sent (or the program started) to the screen showing the expected exact
 # counts, polling the pane every 20 ms:
 #   first frame: the activities table, its status line with the activities and events that
-#     iodfg stats found (STATS_TSV: its TSV on the same log);
+#     iodfg stats found (STATS_TSV: its TSV on the same log; the TUI opens with --focus all, as
+#     stats counts, not on the application's I/O);
 #   one-rule edit: in the Rules view, the f-hat rule "map kind = file => {call}:{path:2}" edited
 #     to {path:1}, then {path:3} (the keys before the last make the template invalid, so only the
 #     last key changes the mapping): the status line's activities as iodfg stats --rules counts
@@ -74,7 +75,7 @@ keys() { tmux -L "$sock" send-keys -t scale "$@"; }
 
 for r in $(seq "$runs"); do
   rm -f "$dir/exit" "$dir/rss"
-  printf 'cd "%s" && env TZ=UTC LC_ALL=C.UTF-8 TERM=%s XDG_CONFIG_HOME="%s/cfg" /usr/bin/time -f %%M -o "%s/rss" prlimit --as=%s "%s" tui "%s"; echo $? >"%s/exit"; exec sleep 86400\n' \
+  printf 'cd "%s" && env TZ=UTC LC_ALL=C.UTF-8 TERM=%s XDG_CONFIG_HOME="%s/cfg" /usr/bin/time -f %%M -o "%s/rss" prlimit --as=%s "%s" tui --focus all "%s"; echo $? >"%s/exit"; exec sleep 86400\n' \
     "$dir" "$term" "$dir" "$dir" "$((lim * 1024))" "$IODFG_BIN" "$log" "$dir" >"$dir/run.sh"
   tmux -L "$sock" kill-server >/dev/null 2>&1 || :
   t0=$(now)

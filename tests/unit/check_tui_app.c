@@ -213,6 +213,21 @@ START_TEST(test_rule_edit_live)
     ck_assert_uint_eq(APP->counts->activities_shown, 4); // the last valid rules stay
     tui_app_prompt_change(APP, "map path ~ ^/(usr|etc)/ => files");
     ck_assert_str_eq(rv->error, "");
+    // the first tier at once: its exact counts on the status line, the rest marked pending,
+    // the last full results kept until the idle loop's poll brings the new ones
+    const struct iodfg_session_first *first = iodfg_session_first(APP->ses);
+    ck_assert_ptr_nonnull(first);
+    ck_assert_uint_eq(first->counts.activities_shown, 3);
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
+    char status[512];
+    tui_app_status(APP, status, sizeof(status));
+    ck_assert_ptr_nonnull(strstr(status, "3 activities"));
+    ck_assert_ptr_nonnull(strstr(status, "stats computing"));
+    ck_assert_int_eq(tui_app_busy(APP), 1);
+    tui_app_poll(APP);
+    ck_assert_ptr_null(iodfg_session_first(APP->ses));
+    tui_app_status(APP, status, sizeof(status));
+    ck_assert_ptr_null(strstr(status, "computing"));
     // files (5 events), getpid, and write:file from the catch-all `map => {call}:{kind}`
     ck_assert_uint_eq(APP->counts->activities_shown, 3);
     ck_assert_int_eq(iodfg_mapping_find(APP->map, "write:file", &(uint32_t){0}), 0);

@@ -236,10 +236,11 @@ int tui_ui_run(struct tui_ui *ui, struct tui_app *app)
         int busy = tui_app_busy(app);
         int key = tui_screen_getkey(ui->scr, pending ? DEBOUNCE_MS : busy ? BUSY_POLL_MS : -1);
         if (key < 0) {
-            tui_app_poll(app);
-            if (pending) {
+            if (pending) { // the edit first: a rule edit's second tier waits for a pause
                 pending = 0;
                 tui_app_prompt_change(app, tui_lineedit_text(ui->le));
+            } else {
+                tui_app_poll(app);
             }
             continue;
         }
