@@ -239,6 +239,7 @@ int session_prepare(struct iodfg_session *s, struct iodfg_error *err)
     int remap = filters || rules_gen != s->rules_gen;
     if (remap || session_focus_stale(s)) { // the rules' mapping, then the focus folds it
         int changed = 0;
+        uint32_t nact = s->map.nactivities;
         if (session_focus_begin(s, err) ||
             (remap &&
              iodfg_rules_apply(s->rules, s->log, s->fres.key_on, &s->map, &s->report, err)) ||
@@ -246,7 +247,9 @@ int session_prepare(struct iodfg_session *s, struct iodfg_error *err)
             s->prepared = 0;
             return -1;
         }
-        ch->mapping |= changed || !s->prepared;
+        // new activity names alone (a rule's target the focus folds away) change no key, but
+        // the analysis must grow to them: the session indexes its results by the map's ids
+        ch->mapping |= changed || !s->prepared || s->map.nactivities != nact;
     }
     ch->pruning |= s->thresholds_dirty;
     s->prepared = 1;

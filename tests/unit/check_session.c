@@ -863,6 +863,37 @@ START_TEST(focus_with_rule_and_class_edits_is_exact)
 }
 END_TEST
 
+/* A rule whose activities the focus folds away changes no key but adds names: the results
+ * still cover every activity of the mapping, each (with events or not) as a fresh session's. */
+START_TEST(focus_folded_rule_names_keep_results_in_step)
+{
+    const char *rule = "map path ~ ^/proc/ => {call}:/proc";
+    struct iodfg_session *s = new_session(), *fresh = new_session();
+    iodfg_session_set_focus(s, IODFG_FOCUS_APP);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(s), 1, rule, NULL), 0);
+    rebuild(s);
+    ck_assert_int_eq(iodfg_rules_insert_line(iodfg_session_rules(fresh), 1, rule, NULL), 0);
+    iodfg_session_set_focus(fresh, IODFG_FOCUS_APP);
+    rebuild(fresh);
+    assert_same(s, fresh);
+    const struct iodfg_mapping *m = iodfg_session_mapping(s);
+    const struct iodfg_stats *a = iodfg_session_stats(s), *b = iodfg_session_stats(fresh);
+    ck_assert_uint_eq(a->nactivities, m->nactivities);
+    ck_assert_uint_eq(iodfg_dfg_nactivities(iodfg_session_dfg(s)), m->nactivities);
+    ck_assert_uint_eq(count_of(s, "read:/proc"), 0); // folded into runtime:system
+    for (uint32_t i = 0; i < b->nactivities; i++) {
+        const char *name = iodfg_session_activity_name(fresh, i);
+        uint32_t j = act_of(s, name);
+        ck_assert_uint_lt(j, a->nactivities);
+        ck_assert_msg(!memcmp(&a->act[j], &b->act[i], sizeof(b->act[i])),
+                      "the statistics of %s differ", name);
+    }
+    iodfg_session_free(s);
+    iodfg_session_free(fresh);
+}
+END_TEST
+
 /* The focus is part of the state text, its undo steps and session files. */
 START_TEST(focus_state_and_undo)
 {
@@ -941,6 +972,7 @@ static Suite *suite(void)
     tcase_add_test(tc, undo_redo_restore_inputs_and_results);
     tcase_add_test(tc, focus_toggle_is_incremental_and_exact);
     tcase_add_test(tc, focus_with_rule_and_class_edits_is_exact);
+    tcase_add_test(tc, focus_folded_rule_names_keep_results_in_step);
     tcase_add_test(tc, focus_state_and_undo);
     suite_add_tcase(s, tc);
     return s;
