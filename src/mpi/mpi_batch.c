@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "iodfg/atomicfile.h"
 #include "iodfg/buf.h"
 #include "iodfg/error.h"
 #include "iodfg/textfile.h"
@@ -192,7 +193,7 @@ static int copy_out(const struct redirect *r, int out)
     return got < 0 ? -1 : 0;
 }
 
-static int redirect_write(const struct redirect *r)
+static int redirect_write(const struct redirect *r, struct iodfg_error *err)
 {
     struct stat st;
     if (lstat(r->to, &st) == 0 && S_ISCHR(st.st_mode)) { // /dev/null: written, never replaced
@@ -202,35 +203,29 @@ static int redirect_write(const struct redirect *r)
         if (out >= 0) {
             close(out);
         }
-        errno = e;
-        return rc;
+        return rc ? iodfg_error_set_at(err, IODFG_E_IO, r->to, 0, 0, "%s", strerror(e)) : 0;
     }
-    size_t tl = strlen(r->to);
-    char *tmp = malloc(tl + 8);
-    if (!tmp) {
-        return -1;
-    }
-    memcpy(tmp, r->to, tl);
-    memcpy(tmp + tl, ".XXXXXX", 8);
+    // the same temp file and rename as every -o output (iodfg/atomicfile.h)
+    char *tmp = NULL;
     cli_temp_hold();
-    int out = mkstemp(tmp);
+    int out = iodfg_atomic_tmpfile(r->to, &tmp, err);
     if (out < 0) {
         cli_temp_forget();
-        free(tmp);
         return -1;
     }
     cli_temp_guard(tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    int rc = fchmod(out, 0666 & ~mask) || copy_out(r, out) ? -1 : 0;
-    rc = close(out) || rc ? -1 : rename(tmp, r->to);
-    int e = errno;
-    if (rc) {
+    int rc = copy_out(r, out)
+                 ? iodfg_error_set_at(err, IODFG_E_IO, r->to, 0, 0, "%s", strerror(errno))
+                 : 0;
+    if (close(out) && rc == 0) {
+        rc = iodfg_error_set_at(err, IODFG_E_IO, r->to, 0, 0, "%s", strerror(errno));
+    }
+    if (rc || iodfg_atomic_publish(tmp, r->to, 1, err)) {
         unlink(tmp);
+        rc = -1;
     }
     cli_temp_forget();
     free(tmp);
-    errno = e;
     return rc;
 }
 
@@ -243,9 +238,12 @@ static int redirect_end(struct redirect *r, const char *path, unsigned long line
     fflush(r->fd == STDOUT_FILENO ? stdout : stderr);
     dup2(r->saved, r->fd);
     close(r->saved);
-    int rc = redirect_write(r);
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = redirect_write(r, &err);
     if (rc) {
-        cli_errorf("%s:%lu: cannot write %s: %s", path, lineno, r->to, strerror(errno));
+        char msg[600];
+        cli_errorf("%s:%lu: %s", path, lineno, iodfg_error_format(&err, msg, sizeof(msg)));
     }
     close(r->mem);
     return rc;
