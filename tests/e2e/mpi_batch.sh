@@ -38,7 +38,7 @@ check "the batch names the failed lines and their statuses" \
          grep -qx 'iodfg-mpi: b.txt:6: exit status 2' job.err &&
          [ \$(grep -c '^iodfg-mpi' job.err) -eq 2 ]"
 check "the job's own output is empty" [ ! -s job.out ]
-check "no temporary file is left" sh -c "! ls -a . 'o u t' | grep -q '\.......\$'"
+check "no temporary file is left" sh -c "! ls -a . 'o u t' | grep -q '\.tmp-'"
 
 # a file that cannot be written is said before its command runs; later lines still run
 printf 'stats ior.h5 > nodir/x.txt\nstats --format tsv ior.h5 >ok.tsv\n' >w.txt
