@@ -71,9 +71,11 @@ trap 'chmod -R u+w "$H" 2>/dev/null; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 chmod a+r "$H/iodfg-tar.tar.gz"
 # What make distcheck checks of a tarball, once (CI runs no distcheck of its own): the sources
 # read-only, the build in a directory of its own, and after make install, uninstall and distclean
-# nothing left behind.
+# nothing left behind. Compiled at -O0: what is checked is the packaging, and the suite's own
+# build compiles the same sources optimised (a third less CPU for this build).
 as_user env HOME="$H" sh -c 'cd "$HOME" && tar xzf iodfg-tar.tar.gz && chmod -R a-w iodfg-tar &&
-  mkdir build && cd build && ../iodfg-tar/configure --prefix="$HOME/.local" --enable-werror &&
+  mkdir build && cd build &&
+  ../iodfg-tar/configure --prefix="$HOME/.local" --enable-werror CFLAGS="-g -O0" &&
   make -j2 &&
   make install' >"$T/tar.log" 2>&1 ||
   { tail -n 30 "$T/tar.log"; fail "tarball: configure, make, make install as a user"; finish; }

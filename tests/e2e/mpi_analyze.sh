@@ -124,10 +124,16 @@ overlap() { # overlap N SET ARGS...
   echo "$set on $n: $*" >"$T/ov$OV.what"
   qjob "$n" "ov$OV" "$@" "$T/$set.h5"
 }
-for n in 1 2 4; do
+for n in $(mpi_counts 0 1 2 4); do
   overlap "$n" ior stats --green cid=ssf --red 'name~ssf'
+done
+for n in $(mpi_counts 1 1 2 4); do
   overlap "$n" many dfg --green cid=a --red 'name~1'
+done
+for n in $(mpi_counts 2 1 2 4); do
   overlap "$n" many stats --green 'name~_2000[0-3]$' --red 'name~_20003$'
+done
+for n in $(mpi_counts 3 1 2 4); do
   overlap "$n" many characterize --green 'name~99' --red 'name~9'
 done
 overlap 4 many stats --green 'name~^a' --red cid=a
