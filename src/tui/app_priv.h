@@ -91,6 +91,8 @@ int tui_app_take_results(struct tui_app *app, struct iodfg_error *err);
  * first pause after a first tier; whether one runs; wait for it (before the session goes); the
  * status line's pending mark with the job's progress (what: "stats" or "edges, stats"). */
 void tui_app_second_poll(struct tui_app *app);
+/* Tests and benchmarks: the pending second tier now, waited for (and published). */
+void tui_app_second_wait(struct tui_app *app);
 int tui_app_second_busy(const struct tui_app *app);
 void tui_app_second_stop(struct tui_app *app);
 void tui_app_second_pending(const struct tui_app *app, const char *what, char *buf, size_t size);

@@ -64,8 +64,9 @@ static void job_free(struct tui_app *app)
     app->second = NULL;
 }
 
-/* The finished job: its results published when they are still wanted, else dropped. */
-static void job_end(struct tui_app *app)
+/* The finished job: its results published when they are still wanted, else dropped. 0, or -1
+ * when it failed. */
+static int job_end(struct tui_app *app)
 {
     struct tui_second *j = app->second;
     struct iodfg_error err;
@@ -82,7 +83,9 @@ static void job_end(struct tui_app *app)
     job_free(app);
     if (rc < 0 || (rc == 1 && tui_app_take_results(app, &err))) {
         tui_app_report(app, "rebuild", &err);
+        return -1;
     }
+    return 0;
 }
 
 static void job_start(struct tui_app *app)
@@ -118,6 +121,22 @@ void tui_app_second_poll(struct tui_app *app)
     if (!app->second && iodfg_session_first(app->ses) &&
         now_ms() - app->first_ms >= app->second_ms) {
         job_start(app);
+    }
+}
+
+void tui_app_second_wait(struct tui_app *app)
+{
+    while (app->second || iodfg_session_first(app->ses)) {
+        if (!app->second && (job_start(app), !app->second)) {
+            return; // rebuilt in full instead
+        }
+        if (app->second->threaded) {
+            pthread_join(app->second->th, NULL);
+            app->second->threaded = 0;
+        }
+        if (job_end(app)) {
+            return;
+        }
     }
 }
 
