@@ -54,6 +54,18 @@ edit_rule1() # edit_rule1 D
     tui_keys "$1"
 }
 
+# The screen saved in SCREEN equals a fresh start on RULES (COLUMNS wide), which shows ACTS
+# activities.
+same_as_fresh() # same_as_fresh START COLUMNS RULES ACTS SCREEN
+{
+    $1 "$2" 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all --rules "$3" "$LOG"
+    tui_wait_re "^ *$4 activities"
+    tui_stable | sed '$d' >fresh.screen
+    diff fresh.screen "$5" >&2 || tui_fail "$1: $5 differs from a fresh start on $3"
+    tui_keys q
+    tui_wait_exit >/dev/null
+}
+
 check_locale()
 {
     start=$1 dots=$2
@@ -83,12 +95,7 @@ check_locale()
     tui_keys Escape q y
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$start: exit status"
     # the final screen equals a fresh start on the edited rules
-    $start 100 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all --rules path1.rules "$LOG"
-    tui_wait_re "^ *$a1 activities"
-    tui_stable | sed '$d' >fresh.screen
-    diff fresh.screen edited.screen >&2 || tui_fail "$start: the edited screen differs"
-    tui_keys q
-    tui_wait_exit >/dev/null
+    same_as_fresh "$start" 100 path1.rules "$a1" edited.screen
 }
 
 # An edit, then another while the first one's second tier runs (each runs 4 s here).
@@ -113,12 +120,7 @@ check_superseded()
     tui_stable | sed '$d' >superseded.screen
     tui_keys q y
     [ "$(tui_wait_exit)" = 0 ] || tui_fail "$start: exit status"
-    $start 140 30 "$ENV" XDG_CONFIG_HOME="$TUI_TMP/cfg" "$BIN" --focus all --rules path3.rules "$LOG"
-    tui_wait_re "^ *$a3 activities"
-    tui_stable | sed '$d' >fresh3.screen
-    diff fresh3.screen superseded.screen >&2 || tui_fail "$start: the superseded edit's screen differs"
-    tui_keys q
-    tui_wait_exit >/dev/null
+    same_as_fresh "$start" 140 path3.rules "$a3" superseded.screen
 }
 
 check_locale tui_start '…'
