@@ -195,6 +195,27 @@ struct iodfg_session_first {
 /* The pending first tier (borrowed until the next rebuild), NULL when none is pending. */
 const struct iodfg_session_first *iodfg_session_first(const struct iodfg_session *s);
 
+/* The second tier computed on another thread, so that a front-end stays live meanwhile and a
+ * further edit supersedes it (doc/architecture.md, "One analysis session"). */
+struct iodfg_session_second;
+/* With a first tier pending: its second tier's inputs, copied (the mapping, the selection, the
+ * key sums). NULL when none is pending; NULL with err when out of memory. */
+struct iodfg_session_second *iodfg_session_second_new(const struct iodfg_session *s,
+                                                      struct iodfg_error *err);
+/* Compute it, on any thread. It reads only what never changes of the session (the log and its
+ * time order), so the session's own thread may read, edit and rebuild the session meanwhile, but
+ * not free it. 0 or -1 with err. */
+int iodfg_session_second_compute(struct iodfg_session_second *t, struct iodfg_error *err);
+/* Wall time of the computation in ms. */
+double iodfg_session_second_ms(const struct iodfg_session_second *t);
+/* On the session's thread, once computed: when t still belongs to the pending first tier (no
+ * rebuild or other edit since), its results become the session's, exactly those
+ * iodfg_session_rebuild would make (the diff and the pruning are made here): 1. 0 when t is
+ * stale or failed: nothing changes, the last full results stay. -1 with err (as a rebuild). */
+int iodfg_session_second_take(struct iodfg_session *s, struct iodfg_session_second *t,
+                              struct iodfg_error *err);
+void iodfg_session_second_free(struct iodfg_session_second *t);
+
 /* ---- state text, undo and redo ---- */
 
 /* The inputs as text, one item per line: "paths N", "acts N", "perpid 1", "rule TEXT",

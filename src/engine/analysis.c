@@ -551,3 +551,35 @@ size_t iodfg_analysis_memory(const struct iodfg_analysis *an)
     }
     return m;
 }
+
+int iodfg_analysis_compute_act(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                               const uint32_t *act, uint32_t nact, struct iodfg_key_sums *sums,
+                               int sums_known, struct iodfg_dfg *g, struct iodfg_stats *st,
+                               struct iodfg_hstore *hs, struct iodfg_error *err)
+{
+    uint64_t n = iodfg_eventlog_event_count(an->log);
+    uint64_t *bits = malloc((size_t)((n + 63) / 64 + 1) * sizeof(*bits));
+    if (!bits) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, "out of memory for the analysis");
+    }
+    int rc = compute_full(an, sel, act, nact, bits, sums, sums_known, NULL, g, st,
+                          finds_percentiles(an) ? hs : NULL, err);
+    free(bits);
+    return rc;
+}
+
+void iodfg_analysis_take(struct iodfg_analysis *an, const uint32_t *act, uint32_t nact,
+                         struct iodfg_sums_memo *r)
+{
+    iodfg_memo_results_swap(an, r);
+    memcpy(an->act, act, (size_t)an->nkeys * sizeof(*an->act));
+    an->nactivities = nact;
+    an->adopted = 0;
+    an->codes_valid = 0; // the codes are the old mapping's: the next update recodes them all
+    memset(&an->last, 0, sizeof(an->last));
+    an->last.full = 1;
+    an->last.keys_changed = an->nkeys;
+    an->last.cases_recounted = an->ncases;
+    an->last.activities_dirty = nact;
+    an->last.edges_dirty = an->dfg.nedges;
+}

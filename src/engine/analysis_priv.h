@@ -95,4 +95,17 @@ int iodfg_analysis_try_rename(struct iodfg_analysis *an, const struct iodfg_mapp
 int iodfg_analysis_update_inc(struct iodfg_analysis *an, const struct iodfg_mapping *map,
                               const uint8_t *key_changed, uint8_t *dirty, struct iodfg_error *err);
 
+/* The full computation of act (nact activities) over sel into g, st and hs (NULL: no kept
+ * histograms) with scratch of its own (sums: nkeys entries, those of sel when sums_known), for a
+ * thread other than the analysis' owner: it reads only the log, the timeline, the sizes and the
+ * flags, which never change, so the owner may read and update the analysis meanwhile. 0 or -1. */
+int iodfg_analysis_compute_act(const struct iodfg_analysis *an, const struct iodfg_selection *sel,
+                               const uint32_t *act, uint32_t nact, struct iodfg_key_sums *sums,
+                               int sums_known, struct iodfg_dfg *g, struct iodfg_stats *st,
+                               struct iodfg_hstore *hs, struct iodfg_error *err);
+/* Take r's results (made by iodfg_analysis_compute_act for the current selection under act) as
+ * the analysis' own, as a full rebuild would have made them; r gets the previous ones. */
+void iodfg_analysis_take(struct iodfg_analysis *an, const uint32_t *act, uint32_t nact,
+                         struct iodfg_sums_memo *r);
+
 #endif

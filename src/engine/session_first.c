@@ -20,6 +20,7 @@
 
 struct session_first {
     int pending;
+    uint64_t serial; /* session_first_serial */
     struct iodfg_dfg g;
     struct iodfg_stats st;
     struct session_masks m;
@@ -30,7 +31,13 @@ void session_first_drop(struct iodfg_session *s)
 {
     if (s->first) {
         s->first->pending = 0;
+        s->first->serial++;
     }
+}
+
+uint64_t session_first_serial(const struct iodfg_session *s)
+{
+    return s->first ? s->first->serial : 0;
 }
 
 void session_first_free(struct iodfg_session *s)
@@ -108,6 +115,7 @@ static int compute(struct iodfg_session *s, struct session_first *f, double t0,
     f->out.node_on = f->m.node_on;
     k->rebuild_ms = session_now_ms() - t0;
     f->pending = 1;
+    f->serial++;
     return 1;
 }
 

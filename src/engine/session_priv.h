@@ -95,6 +95,13 @@ int session_prune_into(const struct iodfg_session *s, const struct iodfg_dfg *g,
                        struct iodfg_session_counts *k, struct iodfg_error *err);
 /* Selected and unmapped events, over the keys the filters keep, into k. */
 void session_count_keys(const struct iodfg_session *s, struct iodfg_session_counts *k);
+/* After the analysis took the change ch (session_rebuild.c): the focus, the diff, the pruning
+ * and the counts of the rebuild that started at t0. 0 or -1 with err. */
+int session_finish(struct iodfg_session *s, struct iodfg_session_change ch, double t0,
+                   struct iodfg_error *err);
+/* session_first.c: bumped whenever a first tier is made or dropped: a second tier computed
+ * elsewhere (session_second.c) belongs to the first tier of the serial it was started at. */
+uint64_t session_first_serial(const struct iodfg_session *s);
 /* session_first.c: the first tier is no longer pending (a full rebuild); free it at the end. */
 void session_first_drop(struct iodfg_session *s);
 void session_first_free(struct iodfg_session *s);

@@ -293,6 +293,12 @@ static int rebuild(struct iodfg_session *s, struct iodfg_error *err)
         s->built = 0;
         return -1;
     }
+    return session_finish(s, ch, t0, err);
+}
+
+int session_finish(struct iodfg_session *s, struct iodfg_session_change ch, double t0,
+                   struct iodfg_error *err)
+{
     session_focus_taken(s);
     ch.groups |= ch.selection || ch.mapping;
     if (ch.groups && build_diff(s, err)) {

@@ -206,7 +206,7 @@ static int publish(struct tui_app *app, const struct iodfg_session_change *what)
 
 int tui_app_busy(struct tui_app *app)
 {
-    if (iodfg_session_first(app->ses) || tui_app_charz_busy(app)) {
+    if (iodfg_session_first(app->ses) || tui_app_second_busy(app) || tui_app_charz_busy(app)) {
         return 1;
     }
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
@@ -225,23 +225,9 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The second tier of a live rule edit, once no key came for second_ms: the full rebuild (the
- * first tier's exact counts were shown meanwhile). */
-static void second_tier(struct tui_app *app)
-{
-    if (!iodfg_session_first(app->ses) || now_ms() - app->first_ms < app->second_ms) {
-        return;
-    }
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    if (tui_app_rebuild(app, &err)) {
-        tui_app_report(app, "rebuild", &err);
-    }
-}
-
 void tui_app_poll(struct tui_app *app)
 {
-    second_tier(app);
+    tui_app_second_poll(app);
     tui_app_charz_poll(app);
     for (int v = 0; v < TUI_VIEW_COUNT; v++) {
         const struct tui_view_ops *ops = tui_view_ops((enum tui_view)v);
@@ -279,8 +265,7 @@ static void on_recompute(void *app)
     tui_app_charz_cancel(app);
 }
 
-/* The session's full results to the views (after a rebuild). 0 or -1 with err. */
-static int take_results(struct tui_app *app, struct iodfg_error *err)
+int tui_app_take_results(struct tui_app *app, struct iodfg_error *err)
 {
     read_results(app);
     if (app->generation != app->counts->generation) {
@@ -294,7 +279,23 @@ static int take_results(struct tui_app *app, struct iodfg_error *err)
 
 int tui_app_rebuild(struct tui_app *app, struct iodfg_error *err)
 {
-    return iodfg_session_rebuild(app->ses, err) ? -1 : take_results(app, err);
+    return iodfg_session_rebuild(app->ses, err) ? -1 : tui_app_take_results(app, err);
+}
+
+/* The first tier when it applies, else the full rebuild (an error goes to the message line).
+ * 0 or -1. */
+static int rebuild_live(struct tui_app *app)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    int rc = iodfg_session_rebuild_first(app->ses, &err);
+    if (rc == 1) { // the views keep the last full results; the idle loop brings the new ones
+        app->first_ms = now_ms();
+    } else if (rc < 0 || tui_app_take_results(app, &err)) {
+        tui_app_report(app, "rebuild", &err);
+        return -1;
+    }
+    return 0;
 }
 
 unsigned tui_app_settle_live(struct tui_app *app, unsigned r)
@@ -302,13 +303,17 @@ unsigned tui_app_settle_live(struct tui_app *app, unsigned r)
     if (!(r & TUI_REBUILD)) {
         return tui_app_settle(app, r);
     }
-    struct iodfg_error err;
-    iodfg_error_clear(&err);
-    int rc = iodfg_session_rebuild_first(app->ses, &err);
-    if (rc == 1) { // the views keep the last full results; the idle loop brings the new ones
-        app->first_ms = now_ms();
-    } else if (rc < 0 || take_results(app, &err)) {
-        tui_app_report(app, "rebuild", &err);
+    rebuild_live(app);
+    return r & ~(unsigned)(TUI_REBUILD | TUI_RECORD);
+}
+
+unsigned tui_app_settle_first(struct tui_app *app, unsigned r)
+{
+    if (!(r & TUI_REBUILD)) {
+        return tui_app_settle(app, r);
+    }
+    if (rebuild_live(app) == 0 && (r & TUI_RECORD)) {
+        tui_app_record(app); // the inputs: the results may follow
     }
     return r & ~(unsigned)(TUI_REBUILD | TUI_RECORD);
 }
@@ -373,6 +378,8 @@ struct tui_app *tui_app_new_focused(const struct iodfg_eventlog *log, int own_lo
     // tests hold a live rule edit's first tier on the screen
     const char *second = getenv("IODFG_TUI_SECOND_TIER_MS");
     app->second_ms = second ? atof(second) : 0.0;
+    const char *hold = getenv("IODFG_TUI_SECOND_HOLD_MS");
+    app->second_hold_ms = hold ? atof(hold) : 0.0;
     iodfg_insight_thresholds_default(&app->insight_thresholds);
     tui_charz_init(&app->charz);
     app->ses = iodfg_session_new(log, err);
@@ -403,6 +410,7 @@ struct tui_app *tui_app_new_focused(const struct iodfg_eventlog *log, int own_lo
         tui_app_free(app);
         return NULL;
     }
+    app->second_expect_ms = app->counts->rebuild_ms; // the first estimate: a whole build
     tui_app_record(app);
     return app;
 }
@@ -413,6 +421,7 @@ void tui_app_free(struct tui_app *app)
         return;
     }
     tui_charz_fini(&app->charz); // waits for its job, which reads the log
+    tui_app_second_stop(app);
     close_views(app);
     iodfg_session_free(app->ses);
     free(app->rules_path);
@@ -431,10 +440,10 @@ void tui_app_status(const struct tui_app *app, char *buf, size_t size)
     // a live rule edit's first tier: its exact counts, and what is still being computed
     const struct iodfg_session_first *first = iodfg_session_first(app->ses);
     const struct iodfg_session_counts *k = first ? &first->counts : app->counts;
-    char pending[64] = ""; // beside the counts, so that a narrow status line keeps it
+    char pending[128] = ""; // beside the counts, so that a narrow status line keeps it
     if (first) {
-        snprintf(pending, sizeof(pending), iodfg_glyph_text(" · %s computing…"),
-                 first->dfg ? "stats" : "edges, stats");
+        tui_app_second_pending(app, first->dfg ? "stats" : "edges, stats", pending,
+                               sizeof(pending));
     }
     struct iodfg_buf f;
     iodfg_buf_init(&f);

@@ -20,6 +20,7 @@
 
 struct iodfg_analysis;
 struct iodfg_eventlog;
+struct tui_second;
 
 struct tui_app {
     const struct iodfg_eventlog *log; /* borrowed (or owned when own_log) */
@@ -39,6 +40,9 @@ struct tui_app {
     uint64_t generation; /* changes with every rebuild that changed a result */
     double first_ms;     /* when a live rule edit's first tier was made (monotonic ms) */
     double second_ms;    /* idle time before its second tier (IODFG_TUI_SECOND_TIER_MS; 0) */
+    struct tui_second *second; /* its second tier on a background thread (app_second.c) */
+    double second_expect_ms;   /* how long the last one took: its progress' estimate */
+    double second_hold_ms;     /* tests: each runs this long at least (IODFG_TUI_SECOND_HOLD_MS) */
 
     /* views */
     enum tui_view view, prev_view;
@@ -75,9 +79,23 @@ unsigned tui_app_settle(struct tui_app *app, unsigned r);
  * line shows its exact counts, the rest pending; tui_app_poll brings the full results once the
  * keys pause), else the full rebuild. Records nothing. */
 unsigned tui_app_settle_live(struct tui_app *app, unsigned r);
+/* The same for an accepted rule edit: the first tier when it applies, recorded for undo when
+ * it worked; the second tier follows from the idle loop as for a live one. */
+unsigned tui_app_settle_first(struct tui_app *app, unsigned r);
 /* The app's own commands, after a change of the session's inputs: tui_app_settle(app,
  * TUI_CHANGED) (returns TUI_REDRAW). */
 unsigned tui_app_changed(struct tui_app *app);
+/* The session's full results to the views, published when they changed (app.c). 0 or -1. */
+int tui_app_take_results(struct tui_app *app, struct iodfg_error *err);
+/* app_second.c: the second tier's job: ended (published when still wanted) and started at the
+ * first pause after a first tier; whether one runs; wait for it (before the session goes); the
+ * status line's pending mark with the job's progress (what: "stats" or "edges, stats"). */
+void tui_app_second_poll(struct tui_app *app);
+/* Tests and benchmarks: the pending second tier now, waited for (and published). */
+void tui_app_second_wait(struct tui_app *app);
+int tui_app_second_busy(const struct tui_app *app);
+void tui_app_second_stop(struct tui_app *app);
+void tui_app_second_pending(const struct tui_app *app, const char *what, char *buf, size_t size);
 /* 1 when the global command table runs cmd (app_cmd.c). */
 int tui_app_command_global(enum tui_cmd cmd);
 /* Drill down on activity a: a rule one directory level deeper first, and the matching filter

@@ -20,19 +20,22 @@
 
 /* ---- prompts ---- */
 
-/* A live prompt the current view opened. */
-static unsigned view_prompt(struct tui_app *app, const char *text, int done)
+/* A live prompt the current view opened; a rule edit is settled in two tiers, accepted too
+ * (tiers: 1). */
+static unsigned view_prompt(struct tui_app *app, const char *text, int done, int tiers)
 {
     const struct tui_view_ops *ops = tui_view_ops(app->view);
     unsigned r =
         ops->prompt ? ops->prompt(app, app->view_state[app->view], text, done) : TUI_REDRAW;
-    return done ? tui_app_settle(app, r) : tui_app_settle_live(app, r);
+    return !done ? tui_app_settle_live(app, r)
+           : tiers ? tui_app_settle_first(app, r)
+                   : tui_app_settle(app, r);
 }
 
 unsigned tui_app_prompt_change(struct tui_app *app, const char *text)
 {
     if (app->prompt == TUI_PROMPT_RULE) {
-        return view_prompt(app, text, 0);
+        return view_prompt(app, text, 0, 1);
     }
     struct tui_listmodel *lm = app->prompt == TUI_PROMPT_SEARCH ? tui_app_table(app) : NULL;
     if (lm) {
@@ -130,8 +133,9 @@ unsigned tui_app_prompt_done(struct tui_app *app, const char *text)
         }
         return TUI_REDRAW;
     case TUI_PROMPT_RULE:
+        return view_prompt(app, text, 1, 1);
     case TUI_PROMPT_EXPORT_SVG: // the view that asked writes its picture
-        return view_prompt(app, text, 1);
+        return view_prompt(app, text, 1, 0);
     case TUI_PROMPT_COMMAND:
         return text && *text ? tui_app_command_line(app, text) : TUI_REDRAW;
     case TUI_PROMPT_QUIT:

@@ -24,6 +24,7 @@
 #include "iodfg/store.h"
 #include "iodfg/strpool.h"
 #include "tui/app.h"
+#include "tui/app_priv.h"
 #include "tui/term/ui.h"
 #include "tui/views/charz/charz.h"
 #include "tui/views/offsets/offsets_view.h"
@@ -434,6 +435,7 @@ int main(int argc, char **argv)
     tui_app_command(app, TUI_CMD_RULE_ADD);
     tui_app_prompt_change(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
     tui_app_prompt_done(app, "map path ~ ^/p/scratch/(ssf|fpp)/ => {call}:$1");
+    tui_app_second_wait(app); // its second tier, not timed (a user reads the counts meanwhile)
     tui_app_command(app, TUI_CMD_VIEW_TIMELINE);
     tui_ui_draw(ui, app);
     until_ready(ui, app);

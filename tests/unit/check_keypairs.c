@@ -2,9 +2,11 @@
 /* Unit tests: a rule edit's first tier (the key-pair tables, src/engine/keypairs.c, through the
  * session's iodfg_session_rebuild_first) equals the full rebuild's numbers exactly, under many
  * random rule edits, selections and pruning; and the second tier leaves the results a fresh
- * session computes, bit for bit. */
+ * session computes, bit for bit, whether rebuilt in place or computed on another thread while
+ * the session is edited again (a stale one is dropped, the published results staying). */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,8 +371,69 @@ static void snap_check(struct snap *sn, const struct iodfg_session *s)
     free(sn->edges);
 }
 
-/* rounds random rule edits on LOG under variant v: each first tier, then each second. */
-static void random_edits(int v, unsigned seed, int rounds)
+static void *compute_main(void *p)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    ck_assert_msg(iodfg_session_second_compute(p, &err) == 0, "second tier: %s", err.msg);
+    return NULL;
+}
+
+/* The pending second tier of s computed on a thread (started; *th joins it). */
+static struct iodfg_session_second *second_start(struct iodfg_session *s, pthread_t *th)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    struct iodfg_session_second *t = iodfg_session_second_new(s, &err);
+    ck_assert_msg(t != NULL, "second tier: %s", err.msg);
+    ck_assert_int_eq(pthread_create(th, NULL, compute_main, t), 0);
+    return t;
+}
+
+/* A copy of the published statistics, to compare bit for bit after a dropped second tier. */
+static struct iodfg_stats stats_copy(const struct iodfg_session *s)
+{
+    struct iodfg_stats st = *iodfg_session_stats(s);
+    st.act = malloc(((size_t)st.nactivities + 1) * sizeof(*st.act));
+    memcpy(st.act, iodfg_session_stats(s)->act, (size_t)st.nactivities * sizeof(*st.act));
+    return st;
+}
+
+/* The second tier as the TUI runs it: on a thread, while a further edit (edit2, NULL: none)
+ * comes; the stale one must leave the published results as they were. */
+static void second_threaded(struct iodfg_session *s, const char *edit2, int *rc)
+{
+    struct iodfg_error err;
+    iodfg_error_clear(&err);
+    pthread_t th;
+    struct iodfg_session_second *t = second_start(s, &th);
+    struct iodfg_stats before = stats_copy(s);
+    uint64_t gen = iodfg_session_counts(s)->generation;
+    if (edit2) { // meanwhile: the session edited again (a new first tier, or a full rebuild)
+        set_rules(s, edit2);
+        *rc = iodfg_session_rebuild_first(s, &err);
+        ck_assert_msg(*rc >= 0, "first tier: %s", err.msg);
+    }
+    pthread_join(th, NULL);
+    int taken = iodfg_session_second_take(s, t, &err);
+    iodfg_session_second_free(t);
+    ck_assert_int_eq(taken, edit2 ? 0 : 1);
+    if (edit2 && *rc == 1) { // still the results published before either edit
+        const struct iodfg_stats *now = iodfg_session_stats(s);
+        ck_assert_uint_eq(iodfg_session_counts(s)->generation, gen);
+        ck_assert_uint_eq(now->nactivities, before.nactivities);
+        ck_assert(!memcmp(now->act, before.act, (size_t)before.nactivities * sizeof(*now->act)));
+        t = second_start(s, &th); // restarted for the last edit
+        pthread_join(th, NULL);
+        ck_assert_int_eq(iodfg_session_second_take(s, t, &err), 1);
+        iodfg_session_second_free(t);
+    }
+    free(before.act);
+}
+
+/* rounds random rule edits on LOG under variant v: each first tier, then each second (rebuilt
+ * in place, or with threaded on a thread, superseded by a second edit half of the time). */
+static void random_edits_how(int v, unsigned seed, int rounds, int threaded)
 {
     srand(seed);
     struct iodfg_session *s = new_session("", v);
@@ -381,7 +444,8 @@ static void random_edits(int v, unsigned seed, int rounds)
         char *rules = NULL;
         struct iodfg_session *fresh = NULL;
         int rc = 0;
-        for (int edit = 0; edit == 0 || (edit == 1 && rand() % 2); edit++) { // maybe two edits
+        int edits = 1 + rand() % 2; // maybe two edits
+        for (int edit = 0; edit < edits && !(threaded && edit == 1 && rc == 1); edit++) {
             free(rules);
             iodfg_session_free(fresh);
             rules = random_rules();
@@ -402,14 +466,25 @@ static void random_edits(int v, unsigned seed, int rounds)
                 ck_assert(!iodfg_session_counts(s)->change.mapping || (v == 4 && !total(fresh)));
             }
         }
+        if (threaded && rc == 1) {
+            char *edit2 = NULL;
+            if (edits == 2) {
+                free(rules);
+                iodfg_session_free(fresh);
+                edit2 = rules = random_rules();
+                fresh = new_session(rules, v);
+            }
+            second_threaded(s, edit2, &rc);
+        }
         struct snap sn = {0};
-        if (rc == 1) {
+        if (rc == 1 && !threaded) {
             firsts++;
             snap_take(&sn, iodfg_session_first(s));
         }
+        firsts += threaded && rc == 1;
         rebuild(s);
         ck_assert_ptr_null(iodfg_session_first(s));
-        if (rc == 1) {
+        if (rc == 1 && !threaded) {
             snap_check(&sn, s);
         }
         assert_full(s, fresh);
@@ -418,6 +493,11 @@ static void random_edits(int v, unsigned seed, int rounds)
     }
     ck_assert_int_gt(firsts, 0);
     iodfg_session_free(s);
+}
+
+static void random_edits(int v, unsigned seed, int rounds)
+{
+    random_edits_how(v, seed, rounds, 0);
 }
 
 START_TEST(random_log_first_tier_exact)
@@ -438,6 +518,27 @@ START_TEST(paper_log_first_tier_exact)
 {
     tlog_paper_log(LOG);
     random_edits(_i, 300 + (unsigned)_i, 30);
+}
+END_TEST
+
+START_TEST(random_log_second_tier_on_a_thread)
+{
+    random_log(7, 24);
+    random_edits_how(_i, 400 + (unsigned)_i, 30, 1);
+}
+END_TEST
+
+START_TEST(ior_second_tier_on_a_thread)
+{
+    ior_log();
+    random_edits_how(_i, 500 + (unsigned)_i, 12, 1);
+}
+END_TEST
+
+START_TEST(paper_log_second_tier_on_a_thread)
+{
+    tlog_paper_log(LOG);
+    random_edits_how(_i, 600 + (unsigned)_i, 20, 1);
 }
 END_TEST
 
@@ -485,6 +586,9 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, random_log_first_tier_exact, 0, 6);
     tcase_add_loop_test(tc, ior_first_tier_exact, 0, 6);
     tcase_add_loop_test(tc, paper_log_first_tier_exact, 0, 6);
+    tcase_add_loop_test(tc, random_log_second_tier_on_a_thread, 0, 6);
+    tcase_add_loop_test(tc, ior_second_tier_on_a_thread, 0, 6);
+    tcase_add_loop_test(tc, paper_log_second_tier_on_a_thread, 0, 6);
     tcase_add_test(tc, window_selects_part_of_the_ior_log);
     tcase_add_test(tc, only_mapping_changes_take_the_first_tier);
     suite_add_tcase(s, tc);

@@ -224,7 +224,11 @@ START_TEST(test_rule_edit_live)
     ck_assert_ptr_nonnull(strstr(status, "3 activities"));
     ck_assert_ptr_nonnull(strstr(status, "stats computing"));
     ck_assert_int_eq(tui_app_busy(APP), 1);
+    // the idle loop's poll starts the second tier on a thread; a later poll publishes it
     tui_app_poll(APP);
+    ck_assert_ptr_nonnull(iodfg_session_first(APP->ses));
+    ck_assert_uint_eq(APP->counts->activities_shown, 4);
+    tui_app_second_wait(APP);
     ck_assert_ptr_null(iodfg_session_first(APP->ses));
     tui_app_status(APP, status, sizeof(status));
     ck_assert_ptr_null(strstr(status, "computing"));
