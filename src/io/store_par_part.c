@@ -170,7 +170,7 @@ static void pack_chunks(struct iodfg_buf *b, const struct iodfg_store_par_meta *
                         const struct iodfg_store_par_part *part, uint64_t at, uint64_t nchunks,
                         void *tmp, void *coded)
 {
-    uint64_t sizes[STORE_PAR_BATCH * STORE_C__N];
+    uint64_t sizes[STORE_PAR_BATCH * STORE_C__N] = {0};
     struct store_par_hdr h = {.ok = 1, .nchunks = nchunks};
     iodfg_buf_clear(b);
     iodfg_buf_add(b, &h, sizeof(h));
