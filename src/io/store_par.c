@@ -3,9 +3,9 @@
  * driver, as the serial writer does: the case groups and their attributes, the tables, and the
  * /events columns in whole chunks coded by the writer's own codec (store_write_events.c), its own
  * files' events as they are parsed. Every other process codes its own whole chunks, in parallel,
- * and sends them to process 0 in one message with the rows of the chunks it shares with its
- * neighbours, its handle rows, stack ids and block sums (store_par_part.c); process 0 takes the
- * messages in process order. Through
+ * and sends them to process 0 a few chunks a message with the rows of the chunks it shares with
+ * its neighbours, its handle rows, stack ids and block sums (store_par_part.c); process 0 takes
+ * the processes in order and writes each message as it arrives, into memory it reuses. Through
  * parallel HDF5 every attribute of every case group was a collective metadata operation (about
  * 1 ms each) and HDF5 coded the columns with its own, slower, scale-offset coder, as direct chunk
  * writes are not safe there. Compiled only against the MPI build of HDF5 (for <mpi.h>). */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The MPI job's store (iodfg-mpi), the side of the processes other than 0: each codes its whole
  * chunks of the /events columns with the serial writer's codec, in parallel with the others, and
- * sends them to process 0 in one message with the rows of the chunks it shares with its
- * neighbours, its handle rows, stack ids and block sums (store_par_priv.h). Compiled only against
- * the MPI build of HDF5. */
+ * sends them to process 0 a few chunks a message, coding the next while process 0 writes the
+ * last, with the rows of the chunks it shares with its neighbours, its handle rows, stack ids and
+ * block sums (store_par_priv.h); every wait sleeps between looks. Compiled only against the MPI
+ * build of HDF5. */
 #include "config.h"
 
 #include <stdlib.h>
