@@ -69,4 +69,8 @@ int iodfg_store_par_write(struct iodfg_store_par_sink *sink, const char *path, c
                           const struct iodfg_store_par_meta *meta,
                           const struct iodfg_store_par_part *part, struct iodfg_error *err);
 
+/* Wait for *mpi_request (an MPI_Request) to complete, asleep between looks: MPI_Wait polls at
+ * full speed, on a core that the process being waited for may need. */
+void iodfg_store_par_wait(void *mpi_request);
+
 #endif

@@ -3,9 +3,9 @@
  * driver, as the serial writer does: the case groups and their attributes, the tables, and the
  * /events columns in whole chunks coded by the writer's own codec (store_write_events.c), its own
  * files' events as they are parsed. Every other process codes its own whole chunks, in parallel,
- * and sends them to process 0 in one message with the rows of the chunks it shares with its
- * neighbours, its handle rows, stack ids and block sums (store_par_part.c); process 0 takes the
- * messages in process order. Through
+ * and sends them to process 0 a few chunks a message with the rows of the chunks it shares with
+ * its neighbours, its handle rows, stack ids and block sums (store_par_part.c); process 0 takes
+ * the processes in order and writes each message as it arrives, into memory it reuses. Through
  * parallel HDF5 every attribute of every case group was a collective metadata operation (about
  * 1 ms each) and HDF5 coded the columns with its own, slower, scale-offset coder, as direct chunk
  * writes are not safe there. Compiled only against the MPI build of HDF5 (for <mpi.h>). */
@@ -263,11 +263,12 @@ static int put_own(struct iodfg_store_par_sink *s, const struct iodfg_store_par_
                     s->meta->stacks ? n : 0, sums, nsums);
 }
 
-static int put_sent(struct iodfg_store_par_sink *s, const struct store_par_view *v)
+/* One message of a part whose first row is first: its events, and with the last its rest. */
+static int put_sent(struct iodfg_store_par_sink *s, const struct store_par_view *v, uint64_t first)
 {
-    uint64_t first = s->ev.rows;
-    return put_sent_events(s, v) || put_rest(s, v->handles, v->h.nhandles, v->h.hbase, v->ids,
-                                             first, v->h.nids, v->sums, v->h.nsums)
+    return put_sent_events(s, v) ||
+                   (v->h.last && put_rest(s, v->handles, v->h.nhandles, v->h.hbase, v->ids, first,
+                                          v->h.nids, v->sums, v->h.nsums))
                ? -1
                : 0;
 }
@@ -351,24 +352,41 @@ void iodfg_store_par_abort(struct iodfg_store_par_sink *s)
 
 /* ---- the two sides ---- */
 
-/* A process other than 0: its message to process 0. */
+/* A process other than 0: its part to process 0, then the wait for the file. */
 static int send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
                      const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
-    struct iodfg_buf b;
-    iodfg_buf_init(&b);
-    int rc = store_par_pack(meta, part, &b) ? iodfg_error_set(err, IODFG_E_NOMEM, NULL) : 0;
-    if (store_par_send(comm, b.data, b.len) && rc == 0) {
-        rc = iodfg_error_set(err, IODFG_E_IO, "cannot send the events to process 0");
-    }
-    iodfg_buf_fini(&b);
+    int rc = store_par_send_part(comm, meta, part)
+                 ? iodfg_error_set(err, IODFG_E_NOMEM, "cannot send the events to process 0")
+                 : 0;
     store_par_wait_done(comm);
     return rc;
 }
 
+/* Process 0: process q's messages, each written as it arrives, up to its last. A process that
+ * failed says why itself: *skip is then set without an error here. */
+static int take_part(struct iodfg_store_par_sink *s, const char *path, MPI_Comm comm, int q,
+                     struct store_par_inbox *in, int *skip, int rc, struct iodfg_error *err)
+{
+    uint64_t first = s->ev.rows;
+    for (struct store_par_hdr h = {0}; !h.last;) {
+        struct store_par_view v;
+        if (store_par_recv(comm, q, in, &h)) {
+            rc =
+                rc ? rc : iodfg_error_set(err, IODFG_E_NOMEM, "cannot take process %d's events", q);
+        } else if (h.ok == 0) {
+            *skip = 1;
+        } else if (store_par_view_of(in->data, in->len, &v)) {
+            rc = rc ? rc : iodfg_error_set(err, IODFG_E_IO, "process %d sent a damaged part", q);
+        } else if (rc == 0 && !*skip && put_sent(s, &v, first)) {
+            rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
+        }
+    }
+    return rc;
+}
+
 /* Process 0: every message is received, even after a failure, so that no process waits
- * forever. A process that failed says why itself: its part is skipped without an error here,
- * and the file is then left unfinished (the caller removes it). */
+ * forever; the file is then left unfinished (the caller removes it). */
 static int write_file(struct iodfg_store_par_sink *s, const char *path, MPI_Comm comm,
                       const struct iodfg_store_par_part *part, struct iodfg_error *err)
 {
@@ -377,22 +395,11 @@ static int write_file(struct iodfg_store_par_sink *s, const char *path, MPI_Comm
     if (open_tables(s) || put_own(s, part)) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log");
     }
+    struct store_par_inbox in = {0};
     for (int q = 1; q < size; q++) {
-        uint64_t len;
-        char *msg = store_par_recv(comm, q, &len);
-        struct store_par_view v;
-        if (!msg) {
-            rc =
-                rc ? rc : iodfg_error_set(err, IODFG_E_NOMEM, "cannot take process %d's events", q);
-        } else if (len >= sizeof(v.h) && ((const struct store_par_hdr *)(void *)msg)->ok == 0) {
-            skip = 1;
-        } else if (store_par_view_of(msg, len, &v)) {
-            rc = rc ? rc : iodfg_error_set(err, IODFG_E_IO, "process %d sent a damaged part", q);
-        } else if (rc == 0 && !skip && put_sent(s, &v)) {
-            rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the /events columns");
-        }
-        free(msg);
+        rc = take_part(s, path, comm, q, &in, &skip, rc, err);
     }
+    free(in.data);
     if (rc == 0 && !skip && write_tables(s)) {
         rc = store_h5_error(err, IODFG_E_IO, path, "cannot write the event log tables");
     }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The MPI job's store (iodfg-mpi), the side of the processes other than 0: each codes its whole
  * chunks of the /events columns with the serial writer's codec, in parallel with the others, and
- * sends them to process 0 in one message with the rows of the chunks it shares with its
- * neighbours, its handle rows, stack ids and block sums (store_par_priv.h). Compiled only against
- * the MPI build of HDF5. */
+ * sends them to process 0 a few chunks a message, coding the next while process 0 writes the
+ * last, with the rows of the chunks it shares with its neighbours, its handle rows, stack ids and
+ * block sums (store_par_priv.h); every wait sleeps between looks. Compiled only against the MPI
+ * build of HDF5. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -155,42 +156,135 @@ static uint64_t add_chunks(struct iodfg_buf *b, const struct iodfg_store_par_met
     return len;
 }
 
-int store_par_pack(const struct iodfg_store_par_meta *meta, const struct iodfg_store_par_part *part,
-                   struct iodfg_buf *b)
+/* The message of the part's rows [at, at + n) that are not whole chunks (head or tail), into b. */
+static void pack_rows(struct iodfg_buf *b, const struct iodfg_store_par_meta *meta,
+                      const struct iodfg_store_par_part *part, uint64_t at, uint64_t n, void *tmp)
+{
+    struct store_par_hdr h = {.ok = 1, .head = n};
+    iodfg_buf_clear(b);
+    iodfg_buf_add(b, &h, sizeof(h));
+    add_rows(b, meta, part, at, n, tmp);
+}
+
+/* The message of nchunks whole chunks from row at on: their lengths, then the chunks coded. */
+static void pack_chunks(struct iodfg_buf *b, const struct iodfg_store_par_meta *meta,
+                        const struct iodfg_store_par_part *part, uint64_t at, uint64_t nchunks,
+                        void *tmp, void *coded)
+{
+    uint64_t sizes[STORE_PAR_BATCH * STORE_C__N] = {0};
+    struct store_par_hdr h = {.ok = 1, .nchunks = nchunks};
+    iodfg_buf_clear(b);
+    iodfg_buf_add(b, &h, sizeof(h));
+    iodfg_buf_add(b, sizes, (size_t)nchunks * STORE_C__N * sizeof(*sizes)); // filled below
+    h.coded = add_chunks(b, meta, part, at, nchunks, sizes, tmp, coded);
+    if (!b->failed) {
+        memcpy(b->data, &h, sizeof(h));
+        memcpy(b->data + sizeof(h), sizes, (size_t)nchunks * STORE_C__N * sizeof(*sizes));
+    }
+}
+
+/* The last message: the tail rows, the handle rows, the stack ids and the block sums. */
+static int pack_last(struct iodfg_buf *b, const struct iodfg_store_par_meta *meta,
+                     const struct iodfg_store_par_part *part, uint64_t tail, void *tmp)
+{
+    uint64_t n = iodfg_eventlog_event_count(part->log);
+    struct store_par_hdr h = {.ok = 1,
+                              .tail = tail,
+                              .nhandles = part->nhandles,
+                              .hbase = part->hbase,
+                              .nids = meta->stacks ? n : 0,
+                              .last = 1};
+    struct store_block_sum *sums = NULL;
+    int rc = store_par_block_sums(meta, part, &sums, &h.nsums);
+    iodfg_buf_clear(b);
+    iodfg_buf_add(b, &h, sizeof(h));
+    add_rows(b, meta, part, n - tail, tail, tmp);
+    add8(b, part->handles, (uint64_t)part->nhandles * sizeof(*part->handles));
+    add8(b, part->stack_ids, h.nids * sizeof(uint32_t));
+    add8(b, sums, h.nsums * sizeof(*sums));
+    free(sums);
+    return rc;
+}
+
+/* A message that says the process failed (and ends its part). */
+static void pack_failed(struct iodfg_buf *b)
+{
+    struct store_par_hdr h = {.last = 1};
+    iodfg_buf_clear(b);
+    b->failed = 0;
+    iodfg_buf_add(b, &h, sizeof(h));
+}
+
+/* Sends in flight from one of two buffers, so that the next is coded while process 0 takes the
+ * last: the length, then the bytes (in pieces MPI counts in an int). */
+struct outbox {
+    struct iodfg_buf b;
+    uint64_t len;
+    MPI_Request *req; // the length's, then one per piece
+    int nreq;
+};
+
+static void outbox_wait(struct outbox *o)
+{
+    for (int i = 0; i < o->nreq; i++) {
+        iodfg_store_par_wait(&o->req[i]);
+    }
+    o->nreq = 0;
+    free(o->req);
+    o->req = NULL;
+}
+
+static int outbox_post(MPI_Comm comm, struct outbox *o)
+{
+    o->len = o->b.len;
+    o->req = malloc((size_t)(2 + o->len / PAR_PIECE) * sizeof(*o->req));
+    if (!o->req) {
+        return -1;
+    }
+    int rc = MPI_Isend(&o->len, 1, MPI_UINT64_T, 0, PAR_TAG, comm, &o->req[o->nreq++]);
+    for (uint64_t at = 0; rc == MPI_SUCCESS && at < o->len; at += PAR_PIECE) {
+        uint64_t n = o->len - at < PAR_PIECE ? o->len - at : PAR_PIECE;
+        rc = MPI_Isend(o->b.data + at, (int)n, MPI_BYTE, 0, PAR_TAG, comm, &o->req[o->nreq++]);
+    }
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+int store_par_send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
+                        const struct iodfg_store_par_part *part)
 {
     uint64_t n = iodfg_eventlog_event_count(part->log);
     struct store_par_cut cut = store_par_cut_of(part->first, n);
-    struct store_par_hdr h = {1, cut.head,       cut.nchunks, cut.tail,
-                              0, part->nhandles, part->hbase, meta->stacks ? n : 0,
-                              0};
-    struct store_block_sum *sums = NULL;
-    uint64_t *sizes = calloc((size_t)cut.nchunks * STORE_C__N + 1, sizeof(*sizes));
+    struct outbox box[2];
+    memset(box, 0, sizeof(box));
+    iodfg_buf_init(&box[0].b);
+    iodfg_buf_init(&box[1].b);
     void *tmp = malloc((size_t)STORE_EVENT_CHUNK_ROWS * 8);
     void *coded = malloc(store_events_code_bound());
-    int rc = sizes && tmp && coded && store_par_block_sums(meta, part, &sums, &h.nsums) == 0 &&
-                     iodfg_buf_add(b, &h, sizeof(h)) == 0
-                 ? 0
-                 : -1;
+    int rc = tmp && coded ? 0 : -1, k = 0;
     if (rc == 0) {
-        add_rows(b, meta, part, 0, cut.head, tmp);
-        h.coded = add_chunks(b, meta, part, cut.head, cut.nchunks, sizes, tmp, coded);
-        add8(b, sizes, cut.nchunks * STORE_C__N * sizeof(*sizes));
-        add_rows(b, meta, part, n - cut.tail, cut.tail, tmp);
-        add8(b, part->handles, (uint64_t)part->nhandles * sizeof(*part->handles));
-        add8(b, part->stack_ids, h.nids * sizeof(uint32_t));
-        add8(b, sums, h.nsums * sizeof(*sums));
-        rc = b->failed ? -1 : 0;
+        pack_rows(&box[0].b, meta, part, 0, cut.head, tmp);
+        rc = box[0].b.failed || outbox_post(comm, &box[0]) ? -1 : 0;
     }
-    if (rc) {
-        iodfg_buf_clear(b);
-        b->failed = 0;
-        memset(&h, 0, sizeof(h));
-        iodfg_buf_add(b, &h, sizeof(h));
-    } else {
-        memcpy(b->data, &h, sizeof(h)); // the coded bytes are known now
+    for (uint64_t i = 0; rc == 0 && i < cut.nchunks; i += STORE_PAR_BATCH) {
+        struct outbox *o = &box[k ^= 1];
+        uint64_t m = cut.nchunks - i < STORE_PAR_BATCH ? cut.nchunks - i : STORE_PAR_BATCH;
+        outbox_wait(o); // its last message is taken: its memory is coded into again
+        pack_chunks(&o->b, meta, part, cut.head + i * STORE_EVENT_CHUNK_ROWS, m, tmp, coded);
+        rc = o->b.failed || outbox_post(comm, o) ? -1 : 0;
     }
-    free(sums);
-    free(sizes);
+    struct outbox *o = &box[k ^= 1];
+    outbox_wait(o);
+    if (rc || pack_last(&o->b, meta, part, cut.tail, tmp) || o->b.failed) {
+        rc = -1;
+        pack_failed(&o->b);
+    }
+    if (outbox_post(comm, o)) {
+        rc = -1;
+    }
+    outbox_wait(&box[0]);
+    outbox_wait(&box[1]);
+    iodfg_buf_fini(&box[0].b);
+    iodfg_buf_fini(&box[1].b);
     free(tmp);
     free(coded);
     return rc;
@@ -231,9 +325,9 @@ int store_par_view_of(const char *msg, uint64_t len, struct store_par_view *v)
     uint64_t left = len - sizeof(v->h);
     const struct store_par_hdr *h = &v->h;
     if (!h->ok || h->nchunks > left || h->nhandles > left || h->nids > left || h->nsums > left ||
-        take_rows(&p, &left, h->head, v->head) || !(v->coded = take(&p, &left, h->coded)) ||
+        take_rows(&p, &left, h->head, v->head) ||
         !(v->sizes = (const void *)take(&p, &left, h->nchunks * STORE_C__N * 8)) ||
-        take_rows(&p, &left, h->tail, v->tail) ||
+        !(v->coded = take(&p, &left, h->coded)) || take_rows(&p, &left, h->tail, v->tail) ||
         !(v->handles = (const void *)take(&p, &left, h->nhandles * sizeof(*v->handles))) ||
         !(v->ids = (const void *)take(&p, &left, h->nids * 4)) ||
         !(v->sums = (const void *)take(&p, &left, h->nsums * sizeof(*v->sums)))) {
@@ -244,39 +338,59 @@ int store_par_view_of(const char *msg, uint64_t len, struct store_par_view *v)
 
 /* ---- moving it ---- */
 
-int store_par_send(MPI_Comm comm, const void *p, uint64_t len)
+void iodfg_store_par_wait(void *mpi_request)
 {
-    int rc = MPI_Send(&len, 1, MPI_UINT64_T, 0, PAR_TAG, comm);
-    for (uint64_t at = 0; rc == MPI_SUCCESS && at < len; at += PAR_PIECE) {
-        uint64_t n = len - at < PAR_PIECE ? len - at : PAR_PIECE;
-        rc = MPI_Send((const char *)p + at, (int)n, MPI_BYTE, 0, PAR_TAG, comm);
+    MPI_Request *req = mpi_request;
+    int flag = 0;
+    struct timespec nap = {0, 50000}; // 0.05 ms, doubling to 2 ms
+    while (MPI_Test(req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag) {
+        nanosleep(&nap, NULL);
+        nap.tv_nsec = nap.tv_nsec < 1000000 ? nap.tv_nsec * 2 : 2000000;
     }
-    return rc == MPI_SUCCESS ? 0 : -1;
 }
 
-char *store_par_recv(MPI_Comm comm, int from, uint64_t *len)
+/* MPI_Recv, asleep between looks. */
+static int recv_napping(void *to, int n, MPI_Datatype type, int from, MPI_Comm comm)
 {
-    *len = 0;
-    if (MPI_Recv(len, 1, MPI_UINT64_T, from, PAR_TAG, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-        return NULL;
+    MPI_Request req;
+    if (MPI_Irecv(to, n, type, from, PAR_TAG, comm, &req) != MPI_SUCCESS) {
+        return -1;
     }
-    char *buf = malloc(*len ? (size_t)*len : 1);
-    char *drop = buf ? NULL : malloc((size_t)PAR_PIECE);
-    int ok = buf != NULL;
-    for (uint64_t at = 0; at < *len; at += PAR_PIECE) {
-        uint64_t n = *len - at < PAR_PIECE ? *len - at : PAR_PIECE;
-        char *to = buf ? buf + at : drop;
-        if (!to ||
-            MPI_Recv(to, (int)n, MPI_BYTE, from, PAR_TAG, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+    iodfg_store_par_wait(&req);
+    return 0;
+}
+
+int store_par_recv(MPI_Comm comm, int from, struct store_par_inbox *in, struct store_par_hdr *h)
+{
+    uint64_t len = 0;
+    memset(h, 0, sizeof(*h));
+    h->last = 1; // what a message too short to say otherwise ends
+    in->len = 0;
+    if (recv_napping(&len, 1, MPI_UINT64_T, from, comm)) {
+        return -1;
+    }
+    int ok = 1;
+    if (len > in->cap) {
+        char *more = realloc(in->data, (size_t)len);
+        ok = more != NULL;
+        in->data = more ? more : in->data;
+        in->cap = more ? len : in->cap;
+    }
+    // without room the message is taken all the same, piece by piece into a dropped buffer, and
+    // its header read from the first piece, so that process 0 still knows when the part ends
+    char *drop = ok ? NULL : malloc((size_t)PAR_PIECE);
+    for (uint64_t at = 0; at < len; at += PAR_PIECE) {
+        uint64_t n = len - at < PAR_PIECE ? len - at : PAR_PIECE;
+        char *to = ok ? in->data + at : drop;
+        if (!to || recv_napping(to, (int)n, MPI_BYTE, from, comm)) {
             ok = 0;
+        } else if (at == 0 && n >= sizeof(*h)) {
+            memcpy(h, to, sizeof(*h));
         }
     }
     free(drop);
-    if (!ok) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    in->len = ok ? len : 0;
+    return ok ? 0 : -1;
 }
 
 void store_par_done(MPI_Comm comm)
@@ -290,14 +404,9 @@ void store_par_done(MPI_Comm comm)
 
 void store_par_wait_done(MPI_Comm comm)
 {
-    int done = 0, flag = 0;
+    int done = 0;
     MPI_Request req;
-    if (MPI_Irecv(&done, 1, MPI_INT, 0, PAR_DONE_TAG, comm, &req) != MPI_SUCCESS) {
-        return;
-    }
-    struct timespec nap = {0, 100000}; // 0.1 ms, doubling to 2 ms
-    while (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag) {
-        nanosleep(&nap, NULL);
-        nap.tv_nsec = nap.tv_nsec < 1000000 ? nap.tv_nsec * 2 : 2000000;
+    if (MPI_Irecv(&done, 1, MPI_INT, 0, PAR_DONE_TAG, comm, &req) == MPI_SUCCESS) {
+        iodfg_store_par_wait(&req);
     }
 }

@@ -21,13 +21,18 @@ struct store_par_cut {
 };
 struct store_par_cut store_par_cut_of(uint64_t first, uint64_t n);
 
-/* A process's message to process 0, each piece at a multiple of 8 bytes: this header, the head
- * rows (column by column, the file's values), the coded chunks (chunk by chunk, column by
- * column), their lengths (nchunks x STORE_C__N), the tail rows, the handle rows, the stack ids,
- * the block sums. ok = 0: the process failed and nothing follows. */
+/* A process's part reaches process 0 as a series of messages, so that process 0 writes one
+ * while the next is coded, and takes each into the same memory: the head rows, then the whole
+ * chunks STORE_PAR_BATCH at a time, then the last (tail rows, handle rows, stack ids, block sums).
+ * Every message has this header, then the pieces it counts, each at a multiple of 8 bytes: the
+ * head rows (column by column, the file's values), the coded chunks' lengths (nchunks x
+ * STORE_C__N), the coded chunks (chunk by chunk, column by column), the tail rows, the handle
+ * rows, the stack ids, the block sums. ok = 0: the process failed and its part ends there; last:
+ * the part's last message. */
 struct store_par_hdr {
-    uint64_t ok, head, nchunks, tail, coded, nhandles, hbase, nids, nsums;
+    uint64_t ok, head, nchunks, tail, coded, nhandles, hbase, nids, nsums, last;
 };
+#define STORE_PAR_BATCH 4
 /* The pieces of a message, pointing into it. */
 struct store_par_view {
     struct store_par_hdr h;
@@ -41,10 +46,10 @@ struct store_par_view {
 /* The pieces of msg (len bytes). 0, or -1 when the lengths do not add up. */
 int store_par_view_of(const char *msg, uint64_t len, struct store_par_view *v);
 
-/* This process's message (every whole chunk coded here) into b. 0, or -1 when out of memory
- * (b then holds a message with ok = 0). */
-int store_par_pack(const struct iodfg_store_par_meta *meta, const struct iodfg_store_par_part *part,
-                   struct iodfg_buf *b);
+/* This process's part, coded here, to process 0 in its messages (the last says when packing
+ * failed). 0, or -1 when out of memory or MPI failed. */
+int store_par_send_part(MPI_Comm comm, const struct iodfg_store_par_meta *meta,
+                        const struct iodfg_store_par_part *part);
 
 /* Rows [at, at + n) of this part's column c, in the file's ids, into buf. */
 void store_par_rows(const struct iodfg_store_par_meta *meta,
@@ -56,11 +61,15 @@ int store_par_block_sums(const struct iodfg_store_par_meta *meta,
                          const struct iodfg_store_par_part *part, struct store_block_sum **out,
                          uint64_t *n);
 
-/* len bytes at p to process 0 of comm, in pieces MPI counts in an int. 0 or -1. */
-int store_par_send(MPI_Comm comm, const void *p, uint64_t len);
-/* The message process from sends with store_par_send: *len bytes, malloc'd; NULL when out of
- * memory or MPI fails (the message is then received and dropped all the same). */
-char *store_par_recv(MPI_Comm comm, int from, uint64_t *len);
+/* Process 0's memory for the messages, reused from one to the next. */
+struct store_par_inbox {
+    char *data;
+    uint64_t len, cap;
+};
+/* The next message process from sends into in (grown when it is too small), its header into h.
+ * -1 when out of memory or MPI fails: the message is then received and dropped all the same,
+ * and h still holds its header when it had one (else it says last). */
+int store_par_recv(MPI_Comm comm, int from, struct store_par_inbox *in, struct store_par_hdr *h);
 /* Process 0, once the file is written or given up: tells every other process of comm. */
 void store_par_done(MPI_Comm comm);
 /* Another process: waits for process 0's word, asleep between looks (a collective would poll

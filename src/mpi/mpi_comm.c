@@ -11,11 +11,26 @@
 #include <unistd.h>
 
 #include "iodfg/error.h"
+#include "iodfg/store_par.h"
+
+/* The lowest of every process's mine, asleep while others are not there yet: a process that
+ * finishes its part first (its parse, say) would otherwise poll at full speed in MPI_Allreduce,
+ * 0.1-0.2 CPU-s of a 2-process convert of 3.3 M lines, on the core the others need. */
+static int lowest(const struct mpi_job *job, int mine)
+{
+    int first = mine;
+    MPI_Request req;
+    if (MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, job->comm, &req) != MPI_SUCCESS) {
+        MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, job->comm);
+        return first;
+    }
+    iodfg_store_par_wait(&req);
+    return first;
+}
 
 int mpi_agree(const struct mpi_job *job, int rc, struct iodfg_error *err)
 {
-    int mine = rc ? job->rank : job->size, first = job->size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, job->comm);
+    int first = lowest(job, rc ? job->rank : job->size);
     if (first == job->size) {
         return 0;
     }
@@ -64,8 +79,7 @@ static int take_stderr(char *buf, int size)
 
 int mpi_agree_status(const struct mpi_job *job, int rc)
 {
-    int mine = rc ? job->rank : job->size, first = job->size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, job->comm);
+    int first = lowest(job, rc ? job->rank : job->size);
     if (first == job->size) {
         return 0;
     }

@@ -14,10 +14,10 @@
 # runs alternate one process and two, and the median and the range of those pairs' ratios are
 # printed beside the best against the best: this machine's speed drifts, and a row's runs taken one
 # after the other would compare one minute's one-process runs with another minute's two-process
-# runs. Strong scaling is measured with Open MPI's default transport (UCX, which MPI_Init probes:
-# about 0.3 s here) and with its single-node shared-memory one ('--mca pml ob1 --mca btl
-# self,vader': MPI_Init about 0.07 s; a job over several nodes needs the default). MPIRUN_FLAGS go
-# to every mpirun.
+# runs. Strong scaling is measured with the transport a plain `mpirun -n P iodfg-mpi` gets (on one
+# node iodfg-mpi asks for pml ob1 unless the user chose one; doc/mpi.md) and with the explicit
+# single-node shared-memory one ('--mca pml ob1 --mca btl self,vader'). MPIRUN_FLAGS go to every
+# mpirun.
 set -eu
 : "${IODFG_BUILDDIR:?}" "${BENCH_DIR:?}" "${IODFG_SRCDIR:?}"
 MPI=$IODFG_BUILDDIR/iodfg-mpi
@@ -137,7 +137,7 @@ for size in 33000 100000; do
   for transport in default shm; do
     TRANSPORT=
     [ "$transport" = default ] || TRANSPORT='--mca pml ob1 --mca btl self,vader'
-    echo " transport: $([ "$transport" = default ] && echo "Open MPI's default (UCX)" || echo "shared memory, one node (ob1 + vader)")"
+    echo " transport: $([ "$transport" = default ] && echo "as mpirun gives it (one node: iodfg-mpi asks for pml ob1)" || echo "shared memory, one node (ob1 + vader)")"
     for cmd in convert stats; do
       if [ "$cmd" = convert ]; then
         set -- convert -q -f -o "$work/out.h5" "$work/strong"

@@ -29,7 +29,11 @@ section() {
       how = f[1]; sub(/^strong scaling: [0-9]+ files /, "", how)
       kind = how
     }
-    / transport: / { transport = $0 ~ /UCX/ ? "UCX" : "shm" }
+    / transport: / {
+      # before 2026-12-08 the default row was the choice of Open MPI, said to be UCX
+      transport = $0 ~ /UCX/ ? "UCX" : $0 ~ /as mpirun gives it/ ? "auto" : "shm"
+      ucx = ucx || transport == "UCX"
+    }
     /^weak scaling: / { weak = 1; sub(/^weak scaling: /, ""); weakset = $0; next }
     !weak && / on [12]: / {
       p = $0; sub(/.*in the program /, "", p); sub(/ s,.*/, "", p)
@@ -73,7 +77,12 @@ section() {
       print "Times are in the program (MPI_Init to MPI_Finalize, the slowest process), each side at"
       print "its best. Speed-ups at 2 processes: of the whole job (launch and MPI_Init included) and in"
       print "the program, best against best, then the median and the range of the ratios of the pairs."
-      print "Transport: the default of Open MPI (UCX), or its one-node shared memory (shm: ob1 + vader)."
+      if (ucx)
+        print "Transport: the default of Open MPI (UCX), or its one-node shared memory (shm: ob1 + vader)."
+      else {
+        print "Transport: as a plain mpirun gives it (auto: on one node iodfg-mpi asks for pml ob1), or"
+        print "the explicit one-node shared memory (shm: ob1 + vader)."
+      }
       print "Goal: " goal "x; \"best only\" says that the best runs reach it and the median pair does not."
       print "doc/mpi.md says where the time goes and why it varies this much on this machine."
       print ""

@@ -7,8 +7,9 @@ MPIRUN=$(command -v mpirun || true)
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 OMPI_MCA_rmaps_base_oversubscribe=1 # more processes than cores
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
-# one node: shared memory, not UCX, whose probing of the network adds about 0.3 s to each job
-# (a test may still name its own transports with --mca)
+# one node: shared memory, named here as well as iodfg-mpi's own one-node default (pml ob1), so that
+# the tests run the same transports whatever that default does (a test may still name its own
+# transports with --mca)
 OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
 export OMPI_MCA_pml OMPI_MCA_btl
 # each test's jobs keep their session directory in its own temp dir: two tests starting mpirun
