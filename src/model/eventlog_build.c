@@ -105,6 +105,15 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
     return iodfg_eventlog_end_case(dst, err);
 }
 
+/* The capacity for need events at least, doubling cap: a log that files are appended to one by
+ * one (traces read straight by a command) was copied whole at every file. Room not yet used
+ * is not touched, so it costs address space, not memory. */
+static uint64_t grown(uint64_t cap, uint64_t need)
+{
+    uint64_t next = cap <= UINT64_MAX / 2 ? cap * 2 : UINT64_MAX;
+    return next > need ? next : need;
+}
+
 int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src,
                           struct iodfg_error *err)
 {
@@ -113,7 +122,8 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     int rc = 0;
     if (!kmap) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else if (iodfg_eventlog_reserve(dst, dst->n + src->n, err)) {
+    } else if (dst->n + src->n > dst->cap &&
+               iodfg_eventlog_reserve(dst, grown(dst->cap, dst->n + src->n), err)) {
         rc = -1;
     }
     uint32_t hbase = dst->nhandles;
