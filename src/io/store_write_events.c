@@ -9,10 +9,10 @@
  * group gets a virtual view of its rows of every column. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <zlib.h>
 
 #include <hdf5.h>

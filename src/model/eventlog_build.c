@@ -81,8 +81,18 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
     if (iodfg_eventlog_begin_case(dst, &info, err)) {
         return -1;
     }
+    // at once, column by column, when the case is in start order (as a closed case is)
+    struct eventlog_copy cp = {.src = src, .lo = src->offsets[cs], .hi = src->offsets[cs + 1]};
+    cp.smap = smap;
+    cp.kmap = kmap;
+    cp.stmap = stmap;
+    cp.hbase = hbase;
+    int copied = eventlog_push_copy(dst, &cp);
+    if (copied < 0) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     const struct iodfg_columns *c = &src->cols;
-    for (uint64_t i = src->offsets[cs]; i < src->offsets[cs + 1]; i++) {
+    for (uint64_t i = src->offsets[cs]; copied && i < src->offsets[cs + 1]; i++) {
         struct iodfg_event ev = {
             .start_ns = c->start_ns ? c->start_ns[i] : 0,
             .dur_ns = c->dur_ns ? c->dur_ns[i] : IODFG_UNKNOWN,
