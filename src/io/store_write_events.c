@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <sys/stat.h>
 
 #include <hdf5.h>
 
@@ -84,14 +85,20 @@ static int file_fd(hid_t file)
 
 /* Chunks (of about 1 MiB coded, all columns) between two starts of the kernel's writeback. */
 #define WRITEBACK_CHUNKS 4
+/* Bytes at the end of the file left to the fsync: pages still being written would be written
+ * twice, and a write into a page under writeback waits for it. */
+#define WRITEBACK_LAG ((off_t)4 << 20)
 
 /* Every few chunks, start writing the file's dirty pages to disk without waiting: the fsync
  * of the commit then finds little left, where it waited 40-80 ms for the whole log. */
 static void writeback(const struct store_events *ev)
 {
 #ifdef SYNC_FILE_RANGE_WRITE
-    if (ev->fd >= 0 && ev->chunks % WRITEBACK_CHUNKS == 0) {
-        (void)sync_file_range(ev->fd, 0, 0, SYNC_FILE_RANGE_WRITE); // advice: errors come at fsync
+    struct stat st;
+    if (ev->fd >= 0 && ev->chunks % WRITEBACK_CHUNKS == 0 && fstat(ev->fd, &st) == 0 &&
+        st.st_size > WRITEBACK_LAG) {
+        // advice only (errors come at the fsync)
+        (void)sync_file_range(ev->fd, 0, st.st_size - WRITEBACK_LAG, SYNC_FILE_RANGE_WRITE);
     }
 #else
     (void)ev;
