@@ -133,8 +133,9 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     if (!kmap) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
     } else if (dst->n + src->n > dst->cap &&
-               iodfg_eventlog_reserve(dst, grown(dst->cap, dst->n + src->n), err)) {
-        rc = -1;
+               eventlog_grow_columns(dst, grown(dst->cap, dst->n + src->n)) &&
+               iodfg_eventlog_reserve(dst, dst->n + src->n, err)) {
+        rc = -1; // not even the room it needs (doubling is only tried first: a memory limit)
     }
     uint32_t hbase = dst->nhandles;
     if (rc == 0) {
