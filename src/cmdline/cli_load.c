@@ -56,14 +56,48 @@ int cli_check_inputs(char *const *inputs, size_t n, int logs_allowed, struct iod
 struct load_ctx {
     struct iodfg_eventlog *log;
     struct cli_ingest_totals *totals;
+    uint64_t total_bytes, seen_bytes; // of the input files; of those appended so far
+    uint64_t reserved;                // events the log has room for, reserved here
 };
+
+/* Room for the events all files will give, projected from those seen so far (by bytes): the
+ * log then grows once, not by doubling (which touches about twice its size in fresh pages).
+ * Only advice: where the room cannot be had, the append grows the log as it needs. */
+static void reserve_projected(struct load_ctx *lc, uint64_t need)
+{
+    if (need <= lc->reserved || !lc->seen_bytes || lc->seen_bytes >= lc->total_bytes) {
+        return;
+    }
+    double projected = (double)need * (double)lc->total_bytes / (double)lc->seen_bytes * 1.1;
+    struct iodfg_error ignored;
+    iodfg_error_clear(&ignored);
+    if (projected < (double)(UINT64_MAX / 64) &&
+        iodfg_eventlog_reserve(lc->log, (uint64_t)projected, &ignored) == 0) {
+        lc->reserved = (uint64_t)projected;
+    }
+}
 
 static int append_case(void *ctx, const struct iodfg_eventlog *one,
                        const struct iodfg_ingest_file *file, struct iodfg_error *err)
 {
     struct load_ctx *lc = ctx;
     cli_totals_add(lc->totals, file->path, &file->result, file->named_by_pattern);
+    lc->seen_bytes += file->result.bytes;
+    uint64_t need = iodfg_eventlog_event_count(lc->log) + iodfg_eventlog_event_count(one);
+    reserve_projected(lc, need);
     return iodfg_eventlog_append(lc->log, one, err);
+}
+
+static uint64_t input_bytes(const struct iodfg_input_list *files)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < files->n; i++) {
+        struct stat st;
+        if (stat(files->files[i].path, &st) == 0 && S_ISREG(st.st_mode)) {
+            total += (uint64_t)st.st_size;
+        }
+    }
+    return total;
 }
 
 struct iodfg_mounts *cli_mounts_open(char *const *inputs, size_t n, const char *given, char *used,
@@ -175,7 +209,7 @@ struct iodfg_eventlog *cli_load(char *const *inputs, size_t n, unsigned columns,
                                        .progress = o->quiet ? NULL : cli_progress,
                                        .mounts = mounts,
                                        .csv = o->csv};
-        struct load_ctx lc = {log, totals};
+        struct load_ctx lc = {log, totals, input_bytes(&files), 0, 0};
         if (iodfg_ingest_run(&files, &io, append_case, &lc, err)) {
             iodfg_eventlog_free(log);
             log = NULL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "iodfg/error.h"
+#include "iodfg/forkjoin.h"
 
 #include "readfile.h"
 
@@ -168,10 +169,46 @@ static int move_noreplace(const char *tmp, const char *final, struct iodfg_error
     return 0;
 }
 
+/* Files from this size on have their cached pages dropped before they are replaced. */
+#define DROP_MIN_BYTES ((off_t)1 << 20)
+
+/* Drop the cached pages of the regular file at arg, which a forced publish is about to
+ * replace: on a second thread beside the fsync, where the rename would free them itself on the
+ * caller's (20-40 ms for a 50 MB log). Only the cache: the file is untouched. */
+struct replaced {
+    const char *path;
+};
+
+static void *drop_replaced(void *arg)
+{
+    const char *path = ((const struct replaced *)arg)->path;
+    struct stat st, fst;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < DROP_MIN_BYTES) {
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        return NULL;
+    }
+    if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode)) {
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // advice: nothing to undo
+    }
+    close(fd);
+    return NULL;
+}
+
 int iodfg_atomic_publish(const char *tmp_path, const char *final_path, int force,
                          struct iodfg_error *err)
 {
-    if (fsync_path(tmp_path, 0, err)) {
+    struct iodfg_fork drop;
+    struct replaced old = {final_path};
+    struct stat big;
+    int large = force && lstat(final_path, &big) == 0 && S_ISREG(big.st_mode) &&
+                big.st_size >= DROP_MIN_BYTES;
+    iodfg_fork_start(&drop, large, IODFG_FORK_HELP, drop_replaced, &old);
+    int synced = fsync_path(tmp_path, 0, err);
+    iodfg_fork_join(&drop);
+    if (synced) {
         return -1;
     }
     if (force) {

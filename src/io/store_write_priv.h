@@ -90,6 +90,7 @@ struct store_events {
     uint32_t fill;         // rows in the buffers
     uint64_t chunks;       // chunks written
     uint64_t rows;         // rows appended
+    int fd;                // the file's descriptor (the default driver), else -1
 };
 
 /* An empty state that store_events_free accepts. */

@@ -81,8 +81,18 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
     if (iodfg_eventlog_begin_case(dst, &info, err)) {
         return -1;
     }
+    // at once, column by column, when the case is in start order (as a closed case is)
+    struct eventlog_copy cp = {.src = src, .lo = src->offsets[cs], .hi = src->offsets[cs + 1]};
+    cp.smap = smap;
+    cp.kmap = kmap;
+    cp.stmap = stmap;
+    cp.hbase = hbase;
+    int copied = eventlog_push_copy(dst, &cp);
+    if (copied < 0) {
+        return iodfg_error_set(err, IODFG_E_NOMEM, NULL);
+    }
     const struct iodfg_columns *c = &src->cols;
-    for (uint64_t i = src->offsets[cs]; i < src->offsets[cs + 1]; i++) {
+    for (uint64_t i = src->offsets[cs]; copied && i < src->offsets[cs + 1]; i++) {
         struct iodfg_event ev = {
             .start_ns = c->start_ns ? c->start_ns[i] : 0,
             .dur_ns = c->dur_ns ? c->dur_ns[i] : IODFG_UNKNOWN,
@@ -105,6 +115,15 @@ static int append_case(struct iodfg_eventlog *dst, const struct iodfg_eventlog *
     return iodfg_eventlog_end_case(dst, err);
 }
 
+/* The capacity for need events at least, doubling cap: a log that files are appended to one by
+ * one (traces read straight by a command) was copied whole at every file. Room not yet used
+ * is not touched, so it costs address space, not memory. */
+static uint64_t grown(uint64_t cap, uint64_t need)
+{
+    uint64_t next = cap <= UINT64_MAX / 2 ? cap * 2 : UINT64_MAX;
+    return next > need ? next : need;
+}
+
 int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlog *src,
                           struct iodfg_error *err)
 {
@@ -113,8 +132,10 @@ int iodfg_eventlog_append(struct iodfg_eventlog *dst, const struct iodfg_eventlo
     int rc = 0;
     if (!kmap) {
         rc = iodfg_error_set(err, IODFG_E_NOMEM, NULL);
-    } else if (iodfg_eventlog_reserve(dst, dst->n + src->n, err)) {
-        rc = -1;
+    } else if (dst->n + src->n > dst->cap &&
+               eventlog_grow_columns(dst, grown(dst->cap, dst->n + src->n)) &&
+               iodfg_eventlog_reserve(dst, dst->n + src->n, err)) {
+        rc = -1; // not even the room it needs (doubling is only tried first: a memory limit)
     }
     uint32_t hbase = dst->nhandles;
     if (rc == 0) {

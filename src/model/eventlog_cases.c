@@ -199,6 +199,80 @@ int iodfg_eventlog_push(struct iodfg_eventlog *log, const struct iodfg_event *ev
     return 0;
 }
 
+/* Whether src's starts [lo, hi) ascend once clamped (the order push would keep unsorted). */
+static int starts_ascend(const int64_t *start, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t i = lo + 1; start && i < hi; i++) {
+        if (clamp_start(start[i]) < clamp_start(start[i - 1])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Column x of n events from s (at lo) into d (at at), else its default dflt. */
+#define COPY_COL(x, dflt)                                                                          \
+    do {                                                                                           \
+        if (d->x && s->x) {                                                                        \
+            memcpy(d->x + at, s->x + lo, n * sizeof(*d->x));                                       \
+        } else if (d->x) {                                                                         \
+            for (uint64_t i = 0; i < n; i++) {                                                     \
+                d->x[at + i] = (dflt);                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* The mapped id columns (key, err, handle, stack) of cp's n events into log at at. */
+static void copy_ids(struct iodfg_eventlog *log, const struct eventlog_copy *cp, uint64_t at,
+                     uint64_t n)
+{
+    const struct iodfg_columns *s = &cp->src->cols;
+    struct iodfg_columns *d = &log->cols;
+    uint64_t lo = cp->lo;
+    for (uint64_t i = 0; d->key && i < n; i++) {
+        d->key[at + i] = s->key ? cp->kmap[s->key[lo + i]] : 0;
+    }
+    for (uint64_t i = 0; d->err && i < n; i++) {
+        d->err[at + i] = s->err ? cp->smap[s->err[lo + i]] : IODFG_STR_EMPTY;
+    }
+    for (uint64_t i = 0; d->handle && i < n; i++) {
+        uint32_t h = s->handle ? s->handle[lo + i] : 0;
+        d->handle[at + i] = h ? h + cp->hbase : IODFG_NO_HANDLE;
+    }
+    for (uint64_t i = 0; log->stack && i < n; i++) {
+        log->stack[at + i] = cp->stmap ? cp->stmap[cp->src->stack[lo + i]] : 0;
+    }
+}
+
+int eventlog_push_copy(struct iodfg_eventlog *log, const struct eventlog_copy *cp)
+{
+    const struct iodfg_columns *s = &cp->src->cols;
+    struct iodfg_columns *d = &log->cols;
+    uint64_t lo = cp->lo, n = cp->hi - cp->lo, at = log->n;
+    if (!log->building || log->ncur || at != log->offsets[log->ncases] ||
+        (d->start_ns && !starts_ascend(s->start_ns, lo, cp->hi))) {
+        return 1;
+    }
+    if (at + n > log->cap &&
+        eventlog_grow_columns(log, at + n > log->cap * 2 ? at + n : log->cap * 2)) {
+        return -1;
+    }
+    for (uint64_t i = 0; d->start_ns && i < n; i++) {
+        d->start_ns[at + i] = s->start_ns ? clamp_start(s->start_ns[lo + i]) : 0;
+    }
+    for (uint64_t i = 0; d->dur_ns && i < n; i++) {
+        d->dur_ns[at + i] = clamp_dur(s->dur_ns ? s->dur_ns[lo + i] : IODFG_UNKNOWN);
+    }
+    COPY_COL(size, IODFG_UNKNOWN);
+    COPY_COL(offset, IODFG_UNKNOWN);
+    COPY_COL(req, IODFG_UNKNOWN);
+    COPY_COL(pid, 0);
+    COPY_COL(fd, IODFG_NO_FD);
+    copy_ids(log, cp, at, n);
+    log->n += n;
+    return 0;
+}
+
 /* Define the handles of raw, account its use and implicit closes; *handle gets its log id. */
 static int push_handles(struct iodfg_eventlog *log, const struct iodfg_raw_event *raw, uint32_t key,
                         uint32_t *handle, struct iodfg_error *err)

@@ -84,6 +84,20 @@ int eventlog_stack_flush(struct iodfg_eventlog *log);
 
 /* Room for cap events in every column of the log's mask. 0, or -1 out of memory. */
 int eventlog_grow_columns(struct iodfg_eventlog *log, uint64_t cap);
+
+/* Events [lo, hi) of another log, their ids mapped (strings, keys, stacks; handles shifted by
+ * hbase), for eventlog_push_copy. */
+struct eventlog_copy {
+    const struct iodfg_eventlog *src;
+    uint64_t lo, hi;
+    const uint32_t *smap, *kmap, *stmap; // stmap: NULL when src has no stacks
+    uint32_t hbase;
+};
+/* Push cp's events into the open case of log, which has none yet, column by column: what
+ * iodfg_eventlog_push does for each of them when they come in start order (as a closed case
+ * keeps them). 0 done, 1 not in start order (nothing pushed: push them one by one), -1 out of
+ * memory. */
+int eventlog_push_copy(struct iodfg_eventlog *log, const struct eventlog_copy *cp);
 /* Room for cap input orders of the open case (on huge pages: 4 KiB faults cost more than the
  * copy). 0, or -1 out of memory. */
 int eventlog_grow_seq(struct iodfg_eventlog *log, uint64_t cap);

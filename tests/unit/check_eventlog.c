@@ -205,6 +205,83 @@ START_TEST(append_remaps)
 }
 END_TEST
 
+/* A log with fewer columns appended to one with all: its columns copied as they are, the
+ * others given their defaults, exactly as pushing the events one by one gives them. */
+START_TEST(append_fills_missing_columns)
+{
+    struct iodfg_eventlog *src =
+        iodfg_eventlog_new(IODFG_COL_START | IODFG_COL_DUR | IODFG_COL_KEY | IODFG_COL_OFFSET);
+    struct iodfg_eventlog *all = iodfg_eventlog_new(IODFG_COL_ALL);
+    struct iodfg_eventlog *dst = iodfg_eventlog_new(IODFG_COL_ALL);
+    begin(src, "part");
+    push_at(src, "pread64", "/a", 1, 0, 4096);
+    push_at(src, "pread64", "/b", 1, 1, 0);
+    push_at(src, "pwrite64", "/a", 9, 2, 8192);
+    ck_assert_int_eq(iodfg_eventlog_end_case(src, NULL), 0);
+    begin(all, "part");
+    struct iodfg_event ev[3];
+    int64_t starts[3] = {1, 1, 9}, offs[3] = {4096, 0, 8192};
+    for (int i = 0; i < 3; i++) {
+        struct iodfg_event e = {.start_ns = starts[i], .dur_ns = 10, .size = IODFG_UNKNOWN,
+                                .offset = offs[i], .req = IODFG_UNKNOWN, .fd = IODFG_NO_FD};
+        ev[i] = e;
+    }
+    const char *calls[3] = {"pread64", "pread64", "pwrite64"}, *paths[3] = {"/a", "/b", "/a"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(iodfg_eventlog_key(all, S(all, calls[i]), S(all, paths[i]), &ev[i].key),
+                         0);
+        ck_assert_int_eq(iodfg_eventlog_push(all, &ev[i], (uint64_t)i, NULL), 0);
+    }
+    ck_assert_int_eq(iodfg_eventlog_end_case(all, NULL), 0);
+    ck_assert_int_eq(iodfg_eventlog_append(dst, src, NULL), 0);
+    const struct iodfg_columns *d = iodfg_eventlog_columns(dst), *w = iodfg_eventlog_columns(all);
+    ck_assert_uint_eq(iodfg_eventlog_event_count(dst), 3);
+    ck_assert_mem_eq(d->start_ns, w->start_ns, 3 * sizeof(int64_t));
+    ck_assert_mem_eq(d->dur_ns, w->dur_ns, 3 * sizeof(int64_t));
+    ck_assert_mem_eq(d->size, w->size, 3 * sizeof(int64_t));
+    ck_assert_mem_eq(d->offset, w->offset, 3 * sizeof(int64_t));
+    ck_assert_mem_eq(d->req, w->req, 3 * sizeof(int64_t));
+    ck_assert_mem_eq(d->key, w->key, 3 * sizeof(uint32_t));
+    ck_assert_mem_eq(d->err, w->err, 3 * sizeof(uint32_t));
+    ck_assert_mem_eq(d->pid, w->pid, 3 * sizeof(int32_t));
+    ck_assert_mem_eq(d->fd, w->fd, 3 * sizeof(int32_t));
+    ck_assert_mem_eq(d->handle, w->handle, 3 * sizeof(uint32_t));
+    iodfg_eventlog_free(src);
+    iodfg_eventlog_free(all);
+    iodfg_eventlog_free(dst);
+}
+END_TEST
+
+/* A case that is not in start order (adopted as it came) is sorted as it is appended. */
+START_TEST(append_sorts_an_unsorted_case)
+{
+    struct iodfg_eventlog *src = iodfg_eventlog_new(IODFG_COL_START | IODFG_COL_DUR);
+    struct iodfg_eventlog *dst = iodfg_eventlog_new(IODFG_COL_START | IODFG_COL_DUR);
+    struct iodfg_columns cols;
+    memset(&cols, 0, sizeof(cols));
+    cols.start_ns = malloc(3 * sizeof(int64_t));
+    cols.dur_ns = malloc(3 * sizeof(int64_t));
+    struct iodfg_case_info *cases = calloc(1, sizeof(*cases));
+    uint64_t *off = malloc(2 * sizeof(*off));
+    ck_assert(cols.start_ns && cols.dur_ns && cases && off);
+    int64_t starts[3] = {30, 10, 20}, durs[3] = {3, 1, 2};
+    memcpy(cols.start_ns, starts, sizeof(starts));
+    memcpy(cols.dur_ns, durs, sizeof(durs));
+    off[0] = 0;
+    off[1] = 3;
+    ck_assert_int_eq(iodfg_eventlog_adopt(src, &cols, 3, cases, off, 1, NULL), 0);
+    ck_assert_int_eq(iodfg_eventlog_append(dst, src, NULL), 0);
+    const struct iodfg_columns *d = iodfg_eventlog_columns(dst);
+    ck_assert_int_eq(d->start_ns[0], 10);
+    ck_assert_int_eq(d->start_ns[1], 20);
+    ck_assert_int_eq(d->start_ns[2], 30);
+    ck_assert_int_eq(d->dur_ns[0], 1);
+    ck_assert_int_eq(d->dur_ns[2], 3);
+    iodfg_eventlog_free(src);
+    iodfg_eventlog_free(dst);
+}
+END_TEST
+
 START_TEST(misuse_reports_errors)
 {
     struct iodfg_eventlog *log = iodfg_eventlog_new(IODFG_COL_ALL);
@@ -407,6 +484,8 @@ int main(void)
     tcase_add_test(tc, times_clamped_to_range);
     tcase_add_test(tc, keys_shared_and_kinds);
     tcase_add_test(tc, append_remaps);
+    tcase_add_test(tc, append_fills_missing_columns);
+    tcase_add_test(tc, append_sorts_an_unsorted_case);
     tcase_add_test(tc, misuse_reports_errors);
     tcase_add_test(tc, many_cases_and_events);
     tcase_add_test(tc, adopt_handles);
