@@ -15,7 +15,8 @@
 #   ./dev.sh fuzz        install clang, build the libFuzzer targets (build-fuzz/, --enable-fuzzing)
 #                        and run each on its seeds from tests/data for FUZZ_SECONDS (5; CI), or
 #                        `make -C build-fuzz fuzz` for 600 s each
-#   ./dev.sh deps        only install the Debian/Ubuntu packages (as root, via apt-get)
+#   ./dev.sh deps [all]  only install the Debian/Ubuntu packages (as root, via apt-get); with
+#                        all, also those of test, sanitize and fuzz (MPI, clang)
 set -eu
 cd "$(dirname "$0")"
 top=$(pwd)
@@ -55,7 +56,8 @@ build() { # build DIR [configure options...]
 }
 
 case "${1:-}" in
-  deps) deps ;;
+  deps) # with `all`: also what test, sanitize and fuzz add (MPI, clang), as CI installs first
+    if [ "${2:-}" = all ]; then deps $MPI_PKGS $FUZZ_PKGS; else deps; fi ;;
   example)
     deps
     build build
