@@ -218,7 +218,7 @@ int tui_app_busy(struct tui_app *app)
     return 0;
 }
 
-static double now_ms(void)
+double tui_app_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -290,7 +290,7 @@ static int rebuild_live(struct tui_app *app)
     iodfg_error_clear(&err);
     int rc = iodfg_session_rebuild_first(app->ses, &err);
     if (rc == 1) { // the views keep the last full results; the idle loop brings the new ones
-        app->first_ms = now_ms();
+        app->first_ms = tui_app_now_ms();
     } else if (rc < 0 || tui_app_take_results(app, &err)) {
         tui_app_report(app, "rebuild", &err);
         return -1;

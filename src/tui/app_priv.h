@@ -87,6 +87,8 @@ unsigned tui_app_settle_first(struct tui_app *app, unsigned r);
 unsigned tui_app_changed(struct tui_app *app);
 /* The session's full results to the views, published when they changed (app.c). 0 or -1. */
 int tui_app_take_results(struct tui_app *app, struct iodfg_error *err);
+/* The monotonic clock in ms: when a first tier was made, when its second tier started (app.c). */
+double tui_app_now_ms(void);
 /* app_second.c: the second tier's job: ended (published when still wanted) and started at the
  * first pause after a first tier; whether one runs; wait for it (before the session goes); the
  * status line's pending mark with the job's progress (what: "stats" or "edges, stats"). */

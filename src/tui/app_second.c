@@ -33,18 +33,11 @@ struct tui_second {
     double hold_ms;  /* tests: it ends no sooner than this after its start */
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void *job_run(void *p)
 {
     struct tui_second *j = p;
     j->rc = iodfg_session_second_compute(j->t, &j->err);
-    double left = j->start_ms + j->hold_ms - now_ms();
+    double left = j->start_ms + j->hold_ms - tui_app_now_ms();
     if (left > 0) { // the tests' window in which a second tier is running
         struct timespec ts = {(time_t)(left / 1e3), (long)(((long long)left % 1000) * 1000000)};
         nanosleep(&ts, NULL);
@@ -102,7 +95,7 @@ static void job_start(struct tui_app *app)
         return;
     }
     j->t = t;
-    j->start_ms = now_ms();
+    j->start_ms = tui_app_now_ms();
     j->first_ms = app->first_ms;
     j->hold_ms = app->second_hold_ms;
     atomic_init(&j->done, 0);
@@ -119,7 +112,7 @@ void tui_app_second_poll(struct tui_app *app)
         job_end(app);
     }
     if (!app->second && iodfg_session_first(app->ses) &&
-        now_ms() - app->first_ms >= app->second_ms) {
+        tui_app_now_ms() - app->first_ms >= app->second_ms) {
         job_start(app);
     }
 }
@@ -160,7 +153,8 @@ void tui_app_second_pending(const struct tui_app *app, const char *what, char *b
         return;
     }
     // an estimate from the last second tier's time, never 100% before it ends
-    double f = app->second_expect_ms > 0 ? (now_ms() - j->start_ms) / app->second_expect_ms : 0;
+    double f =
+        app->second_expect_ms > 0 ? (tui_app_now_ms() - j->start_ms) / app->second_expect_ms : 0;
     f = f < 0 ? 0 : f > 0.99 ? 0.99 : f;
     char bar[64] = "";
     int utf8 = iodfg_glyph_utf8(), fill = (int)(f * 10);
